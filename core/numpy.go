@@ -1,0 +1,326 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// NumpyWindow is NumPy basic slicing turned into the canonical tight
+// DML_SLICE1 window (directml-rules.md section 7).
+type NumpyWindow struct {
+	WindowOffsets []int64
+	WindowSizes   []int64
+	WindowStrides []int64
+	OutputSizes   []int64
+	// DroppedAxes are the axes an integer index selects; NumPy removes them
+	// after the slice (a reshape, outside DML_SLICE1).
+	DroppedAxes []int
+	// Indices is Python's slice.indices(n) per axis: start, stop, step.
+	Indices [][3]int64
+}
+
+// numpyItem is one comma-separated entry of a subscript.
+type numpyItem struct {
+	ellipsis bool
+	isIndex  bool
+	index    int64
+	start    *int64
+	stop     *int64
+	step     *int64
+}
+
+// MaxNumpyExpressionLength caps the text ParseNumpy reads.
+const MaxNumpyExpressionLength = 1024
+
+// ParseNumpy parses a NumPy basic-slicing expression such as
+// "x[1:4, ::-2]" (the "x[...]" wrapper is optional) against an input of
+// the given sizes. Errors read like NumPy's own and name the axis.
+func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
+	if len(expr) > MaxNumpyExpressionLength {
+		return nil, fmt.Errorf("the expression is %d characters long; at most %d are read", len(expr), MaxNumpyExpressionLength)
+	}
+	items, err := parseSubscript(expr)
+	if err != nil {
+		return nil, err
+	}
+	n := len(inputSizes)
+	// Expand "..." and missing trailing axes into full slices.
+	ell := -1
+	for i, it := range items {
+		if it.ellipsis {
+			if ell >= 0 {
+				return nil, fmt.Errorf("an index can only have a single ellipsis ('...')")
+			}
+			ell = i
+		}
+	}
+	explicit := len(items)
+	if ell >= 0 {
+		explicit--
+	}
+	if explicit > n {
+		return nil, fmt.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", n, explicit)
+	}
+	var axes []numpyItem
+	for _, it := range items {
+		if it.ellipsis {
+			for range n - explicit {
+				axes = append(axes, numpyItem{})
+			}
+			continue
+		}
+		axes = append(axes, it)
+	}
+	for len(axes) < n {
+		axes = append(axes, numpyItem{})
+	}
+
+	w := &NumpyWindow{
+		WindowOffsets: make([]int64, n),
+		WindowSizes:   make([]int64, n),
+		WindowStrides: make([]int64, n),
+		OutputSizes:   make([]int64, n),
+		Indices:       make([][3]int64, n),
+	}
+	var empty []string
+	for i, it := range axes {
+		size := inputSizes[i]
+		if size < 1 {
+			return nil, fmt.Errorf("inputSizes[%d] = %d: every size must be at least 1", i, size)
+		}
+		if it.isIndex {
+			idx := it.index
+			if idx < 0 {
+				idx += size
+			}
+			if idx < 0 || idx >= size {
+				return nil, fmt.Errorf("index %d is out of bounds for axis %d with size %d", it.index, i, size)
+			}
+			w.WindowOffsets[i], w.WindowSizes[i], w.WindowStrides[i], w.OutputSizes[i] = idx, 1, 1, 1
+			w.Indices[i] = [3]int64{idx, idx + 1, 1}
+			w.DroppedAxes = append(w.DroppedAxes, i)
+			continue
+		}
+		start, stop, step, err := sliceIndices(it, size)
+		if err != nil {
+			return nil, fmt.Errorf("axis %d: %w", i, err)
+		}
+		w.Indices[i] = [3]int64{start, stop, step}
+		k := sliceLen(start, stop, step)
+		if k == 0 {
+			empty = append(empty, strconv.Itoa(i))
+			continue
+		}
+		w.WindowStrides[i], w.OutputSizes[i] = step, k
+		w.WindowSizes[i] = (k-1)*abs64(step) + 1
+		if step > 0 {
+			w.WindowOffsets[i] = start
+		} else {
+			w.WindowOffsets[i] = start - (k-1)*abs64(step)
+		}
+	}
+	if len(empty) > 0 {
+		return nil, fmt.Errorf("the selection is empty on axis %s: DML_SLICE1 requires a non-empty window and OutputSizes[i] >= 1, so no DML_SLICE1 exists for an empty NumPy selection", strings.Join(empty, ", "))
+	}
+	return w, nil
+}
+
+// sliceIndices is Python's slice.indices(size).
+func sliceIndices(it numpyItem, size int64) (start, stop, step int64, err error) {
+	step = 1
+	if it.step != nil {
+		step = *it.step
+	}
+	if step == 0 {
+		return 0, 0, 0, fmt.Errorf("slice step cannot be zero")
+	}
+	lower, upper := int64(0), size
+	if step < 0 {
+		lower, upper = -1, size-1
+	}
+	clamp := func(v *int64, def int64) int64 {
+		if v == nil {
+			return def
+		}
+		x := *v
+		if x < 0 {
+			x += size
+			if x < lower {
+				x = lower
+			}
+		} else if x > upper {
+			x = upper
+		}
+		return x
+	}
+	if step > 0 {
+		return clamp(it.start, lower), clamp(it.stop, upper), step, nil
+	}
+	return clamp(it.start, upper), clamp(it.stop, lower), step, nil
+}
+
+func sliceLen(start, stop, step int64) int64 {
+	if step > 0 {
+		if stop <= start {
+			return 0
+		}
+		return (stop-start-1)/step + 1
+	}
+	if start <= stop {
+		return 0
+	}
+	return (start-stop-1)/(-step) + 1
+}
+
+func parseSubscript(expr string) ([]numpyItem, error) {
+	s := strings.TrimSpace(expr)
+	if open := strings.IndexByte(s, '['); open >= 0 {
+		name := strings.TrimSpace(s[:open])
+		if name != "" && !isIdentifier(name) {
+			return nil, fmt.Errorf("expected a name such as x before '[', found %q", name)
+		}
+		if !strings.HasSuffix(s, "]") {
+			return nil, fmt.Errorf("missing ']' at the end of %q", expr)
+		}
+		s = s[open+1 : len(s)-1]
+	}
+	if strings.ContainsAny(s, "[]") {
+		return nil, fmt.Errorf("nested brackets: only basic slicing (integers, slices and ...) is supported")
+	}
+	if strings.TrimSpace(s) == "" {
+		return nil, nil // x[()] style: every axis whole
+	}
+	parts := strings.Split(s, ",")
+	// A single trailing comma is allowed, as in Python.
+	if len(parts) > 1 && strings.TrimSpace(parts[len(parts)-1]) == "" {
+		parts = parts[:len(parts)-1]
+	}
+	items := make([]numpyItem, 0, len(parts))
+	for pos, p := range parts {
+		p = strings.TrimSpace(p)
+		switch {
+		case p == "...":
+			items = append(items, numpyItem{ellipsis: true})
+		case p == "":
+			return nil, fmt.Errorf("entry %d is empty", pos)
+		case !strings.Contains(p, ":"):
+			v, err := parsePyInt(p)
+			if err != nil {
+				return nil, fmt.Errorf("entry %d: %w", pos, err)
+			}
+			items = append(items, numpyItem{isIndex: true, index: v})
+		default:
+			fields := strings.Split(p, ":")
+			if len(fields) > 3 {
+				return nil, fmt.Errorf("entry %d %q: a slice has at most start:stop:step", pos, p)
+			}
+			var it numpyItem
+			targets := []**int64{&it.start, &it.stop, &it.step}
+			for k, f := range fields {
+				f = strings.TrimSpace(f)
+				if f == "" || f == "None" {
+					continue
+				}
+				v, err := parsePyInt(f)
+				if err != nil {
+					return nil, fmt.Errorf("entry %d: %w", pos, err)
+				}
+				*targets[k] = &v
+			}
+			items = append(items, it)
+		}
+	}
+	return items, nil
+}
+
+// parsePyInt reads a Python integer literal; values past int64 are
+// clamped, which slicing then clamps to the axis anyway.
+func parsePyInt(s string) (int64, error) {
+	t := strings.ReplaceAll(s, "_", "")
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err == nil {
+		return v, nil
+	}
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		if strings.HasPrefix(t, "-") {
+			return math.MinInt64 + 1, nil
+		}
+		return math.MaxInt64, nil
+	}
+	return 0, fmt.Errorf("%q is not an integer, a slice or '...' (only basic slicing is supported)", s)
+}
+
+func isIdentifier(s string) bool {
+	for i, r := range s {
+		ok := r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9'
+		if !ok {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// FormatNumpy writes the NumPy expression that copies the same elements as
+// a DML_SLICE1 window with the given output sizes. A negative-step stop
+// below 0 is omitted (x[2::-1]); writing -1 would mean the last element.
+func FormatNumpy(offsets, sizes, strides, outputSizes []int64) string {
+	parts := make([]string, len(offsets))
+	for i := range offsets {
+		o, st, out := offsets[i], strides[i], outputSizes[i]
+		if st > 0 {
+			stop := o + (out-1)*st + 1
+			if st == 1 {
+				parts[i] = fmt.Sprintf("%d:%d", o, stop)
+			} else {
+				parts[i] = fmt.Sprintf("%d:%d:%d", o, stop, st)
+			}
+			continue
+		}
+		a := o + sizes[i] - 1
+		last := a - (out-1)*(-st)
+		if last-1 < 0 {
+			parts[i] = fmt.Sprintf("%d::%d", a, st)
+		} else {
+			parts[i] = fmt.Sprintf("%d:%d:%d", a, last-1, st)
+		}
+	}
+	return "x[" + strings.Join(parts, ", ") + "]"
+}
+
+// Numpy is FormatNumpy of the slice.
+func (s *Slice1) Numpy() string {
+	return FormatNumpy(s.WindowOffsets, s.WindowSizes, s.WindowStrides, s.OutputSizes)
+}
+
+// ONNXSlice holds the inputs of an ONNX Slice (opset 13) node that copies
+// the same elements as a DML_SLICE1.
+type ONNXSlice struct {
+	Starts []int64 `json:"starts"`
+	Ends   []int64 `json:"ends"`
+	Axes   []int64 `json:"axes"`
+	Steps  []int64 `json:"steps"`
+}
+
+// ONNX returns the ONNX Slice of s. For a negative step that reaches index
+// 0 the end is -(size+1), which ONNX clamps to "before the first element"
+// (-1 would mean the last).
+func (s *Slice1) ONNX() ONNXSlice {
+	n := len(s.CopyStart)
+	o := ONNXSlice{Starts: make([]int64, n), Ends: make([]int64, n), Axes: make([]int64, n), Steps: make([]int64, n)}
+	for i := range n {
+		st := s.WindowStrides[i]
+		first := s.CopyStart[i]
+		last := first + (s.OutputSizes[i]-1)*st
+		o.Starts[i], o.Axes[i], o.Steps[i] = first, int64(i), st
+		if st > 0 {
+			o.Ends[i] = last + 1
+		} else if last-1 >= 0 {
+			o.Ends[i] = last - 1
+		} else {
+			o.Ends[i] = -(s.Input.Sizes[i] + 1)
+		}
+	}
+	return o
+}
