@@ -1,0 +1,42 @@
+# stridescope: `make help` lists the targets.
+GO       ?= go
+ADDR     ?= 127.0.0.1:8080
+FUZZTIME ?= 5s
+
+.PHONY: help run build test unit race fuzz lint generate bench bench-quick e2e
+
+help: ## List the targets.
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
+
+run: ## Serve on http://$(ADDR) with everything embedded.
+	$(GO) run ./cmd/server -addr $(ADDR)
+
+build: ## Build the server binary into bin/.
+	$(GO) build -o bin/stridescope ./cmd/server
+
+test: lint unit race fuzz ## Everything CI checks: lint, unit and browser tests, race detector, short fuzzing.
+
+unit: ## Unit, handler, websocket and browser tests (browser tests skip without Chromium).
+	$(GO) test -count=1 ./...
+
+race: ## The packages with concurrency, under the race detector and checkptr.
+	$(GO) test -count=1 -race ./compute/... ./web/...
+	$(GO) test -count=1 -gcflags=all=-d=checkptr ./compute/...
+
+fuzz: ## Run every fuzz target for FUZZTIME each.
+	@scripts/fuzz.sh $(FUZZTIME)
+
+lint: ## gofmt, go vet, and templ generation drift.
+	@scripts/lint.sh
+
+generate: ## Regenerate the templ components.
+	$(GO) tool templ generate
+
+bench: ## The full slice-engine benchmark matrix (several minutes).
+	$(GO) run ./cmd/bench
+
+bench-quick: ## The quick benchmark, one JSON object per case.
+	$(GO) run ./cmd/bench -quick -json
+
+e2e: ## Only the end-to-end tests in Chromium.
+	$(GO) test -count=1 -run 'E2E' -v ./e2e/...

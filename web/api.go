@@ -1,0 +1,328 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// MaxListedElements is how many per-element offsets or coordinates a JSON
+// response lists; larger tensors are described by their facts alone.
+const MaxListedElements = 1 << 16
+
+// LayoutRequest is the body of POST /api/v1/layout.
+type LayoutRequest struct {
+	DataType                      string  `json:"dataType"`
+	Sizes                         []int64 `json:"sizes"`
+	Strides                       []int64 `json:"strides"`
+	TotalTensorSizeInBytes        *int64  `json:"totalTensorSizeInBytes"`
+	GuaranteedBaseOffsetAlignment int64   `json:"guaranteedBaseOffsetAlignment"`
+}
+
+// BufferSizeSteps is DMLCalcBufferTensorSize worked step by step.
+type BufferSizeSteps struct {
+	ElementSizeInBits   int64  `json:"elementSizeInBits"`
+	Formula             string `json:"formula"`
+	ElementCount        int64  `json:"elementCount"`
+	SizeInBits          int64  `json:"sizeInBits"`
+	BytesBeforeRounding int64  `json:"bytesBeforeRounding"`
+	Result              int64  `json:"result"`
+}
+
+// LayoutResponse is the answer of POST /api/v1/layout. Facts that cannot be
+// settled without enumerating a very large tensor are null.
+type LayoutResponse struct {
+	DataType                   string           `json:"dataType"`
+	ElementSizeInBits          int64            `json:"elementSizeInBits"`
+	Sizes                      []int64          `json:"sizes"`
+	Strides                    []int64          `json:"strides"`
+	StridesImplicit            bool             `json:"stridesImplicit"`
+	DimensionLabels            []string         `json:"dimensionLabels"`
+	LogicalElementCount        int64            `json:"logicalElementCount"`
+	IndexOfLastElement         int64            `json:"indexOfLastElement"`
+	MinimumImpliedElementCount int64            `json:"minimumImpliedElementCount"`
+	DistinctOffsetCount        *int64           `json:"distinctOffsetCount"`
+	IsPacked                   *bool            `json:"isPacked"`
+	HasBroadcast               bool             `json:"hasBroadcast"`
+	HasOverlap                 *bool            `json:"hasOverlap"`
+	IsPadded                   *bool            `json:"isPadded"`
+	MinimumBufferSizeInBytes   int64            `json:"minimumBufferSizeInBytes"`
+	BufferSizeInBytes          int64            `json:"bufferSizeInBytes"`
+	BufferSizeSteps            BufferSizeSteps  `json:"bufferSizeSteps"`
+	Offsets                    []int64          `json:"offsets,omitempty"`
+	CPP                        string           `json:"cpp"`
+	Warnings                   []core.Violation `json:"warnings"`
+}
+
+// Slice1Request is the body of POST /api/v1/slice1.
+type Slice1Request struct {
+	DataType           string  `json:"dataType"`
+	OutputDataType     string  `json:"outputDataType"`
+	FeatureLevel       string  `json:"featureLevel"`
+	InputSizes         []int64 `json:"inputSizes"`
+	InputStrides       []int64 `json:"inputStrides"`
+	InputWindowOffsets []int64 `json:"inputWindowOffsets"`
+	InputWindowSizes   []int64 `json:"inputWindowSizes"`
+	InputWindowStrides []int64 `json:"inputWindowStrides"`
+	OutputSizes        []int64 `json:"outputSizes"`
+}
+
+// Slice1Response is the answer of POST /api/v1/slice1.
+type Slice1Response struct {
+	FeatureLevel       string           `json:"featureLevel"`
+	MaxCopiedElements  []int64          `json:"maxCopiedElements"`
+	CopyStart          []int64          `json:"copyStart"`
+	OutputSizes        []int64          `json:"outputSizes"`
+	OutputElementCount int64            `json:"outputElementCount"`
+	InputStrides       []int64          `json:"inputStrides"`
+	InputCoordinates   [][]int64        `json:"inputCoordinates,omitempty"`
+	InputOffsets       []int64          `json:"inputOffsets,omitempty"`
+	NumPy              string           `json:"numpy"`
+	ONNX               core.ONNXSlice   `json:"onnx"`
+	CPP                string           `json:"cpp"`
+	Warnings           []core.Violation `json:"warnings"`
+}
+
+// NumpyRequest is the body of POST /api/v1/slice1/numpy.
+type NumpyRequest struct {
+	InputSizes []int64 `json:"inputSizes"`
+	Expression string  `json:"expression"`
+}
+
+// NumpyResponse is the canonical tight DML_SLICE1 window of an expression.
+type NumpyResponse struct {
+	InputWindowOffsets []int64    `json:"inputWindowOffsets"`
+	InputWindowSizes   []int64    `json:"inputWindowSizes"`
+	InputWindowStrides []int64    `json:"inputWindowStrides"`
+	OutputSizes        []int64    `json:"outputSizes"`
+	DroppedAxes        []int      `json:"droppedAxes"`
+	PythonSliceIndices [][3]int64 `json:"pythonSliceIndices"`
+	NumPy              string     `json:"numpy"`
+}
+
+// Layout validates a request and returns the core layout, or every
+// violation as a 422.
+func (r LayoutRequest) Layout() (*core.Layout, *apiError) {
+	dt, vs := parseType("dataType", r.DataType, true)
+	if len(vs) > 0 {
+		// Still validate the rest so every violation is reported at once.
+		_, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: r.Sizes, Strides: r.Strides,
+			TotalTensorSizeInBytes: r.TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: r.GuaranteedBaseOffsetAlignment})
+		return nil, invalid(append(vs, coreViolations(err)...)...)
+	}
+	l, err := core.NewLayout(core.TensorDesc{DataType: dt, Sizes: r.Sizes, Strides: r.Strides,
+		TotalTensorSizeInBytes: r.TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: r.GuaranteedBaseOffsetAlignment})
+	if err != nil {
+		return nil, fromCore(err)
+	}
+	return l, nil
+}
+
+// Slice1 validates a request and returns the core slice, or every
+// violation as a 422.
+func (r Slice1Request) Slice1() (*core.Slice1, *apiError) {
+	dt, vs := parseType("dataType", r.DataType, true)
+	var out core.DataType
+	if r.OutputDataType != "" {
+		var ovs []core.Violation
+		out, ovs = parseType("outputDataType", r.OutputDataType, false)
+		vs = append(vs, ovs...)
+	}
+	fl := core.NewestFeatureLevel
+	if r.FeatureLevel != "" {
+		f, err := core.ParseFeatureLevel(r.FeatureLevel)
+		if err != nil {
+			vs = append(vs, core.Violation{Field: "featureLevel", Message: err.Error()})
+		} else {
+			fl = f
+		}
+	}
+	if len(vs) > 0 && dt == core.Unknown {
+		dt = core.Float32 // report the remaining rules against a placeholder type
+		out = core.Unknown
+	}
+	s, err := core.NewSlice1(core.Slice1Desc{
+		Input:          core.TensorDesc{DataType: dt, Sizes: r.InputSizes, Strides: r.InputStrides},
+		OutputDataType: out,
+		FeatureLevel:   fl,
+		WindowOffsets:  r.InputWindowOffsets,
+		WindowSizes:    r.InputWindowSizes,
+		WindowStrides:  r.InputWindowStrides,
+		OutputSizes:    r.OutputSizes,
+	})
+	vs = append(vs, coreViolations(err)...)
+	if len(vs) > 0 {
+		return nil, invalid(vs...)
+	}
+	return s, nil
+}
+
+func parseType(field, name string, required bool) (core.DataType, []core.Violation) {
+	if name == "" {
+		if required {
+			return core.Unknown, []core.Violation{{Field: field, Message: field + " is required (e.g. \"FLOAT32\")"}}
+		}
+		return core.Unknown, nil
+	}
+	dt, err := core.ParseDataType(name)
+	if err != nil {
+		return core.Unknown, []core.Violation{{Field: field, Message: err.Error()}}
+	}
+	if dt == core.Unknown {
+		return core.Unknown, []core.Violation{{Field: field, Message: "DML_TENSOR_DATA_TYPE_UNKNOWN is never valid"}}
+	}
+	return dt, nil
+}
+
+func coreViolations(err error) []core.Violation {
+	if err == nil {
+		return nil
+	}
+	return fromCore(err).violations
+}
+
+// NewLayoutResponse describes l for the API and the pages.
+func NewLayoutResponse(l *core.Layout) LayoutResponse {
+	steps := l.BufferSizeSteps()
+	formula := "product(sizes) * elementSizeInBits"
+	if steps.StridesGiven {
+		formula = "(indexOfLastElement + 1) * elementSizeInBits"
+	}
+	r := LayoutResponse{
+		DataType:                   l.DataType.String(),
+		ElementSizeInBits:          l.ElementSizeInBits(),
+		Sizes:                      l.Sizes,
+		Strides:                    l.Strides,
+		StridesImplicit:            l.StridesImplicit,
+		DimensionLabels:            core.DimensionLabels(l.Rank()),
+		LogicalElementCount:        l.LogicalElementCount(),
+		IndexOfLastElement:         l.IndexOfLastElement(),
+		MinimumImpliedElementCount: l.MinimumImpliedElementCount(),
+		IsPacked:                   triPtr(l.IsPacked()),
+		HasBroadcast:               l.HasBroadcast(),
+		HasOverlap:                 triPtr(l.HasOverlap()),
+		IsPadded:                   triPtr(l.IsPadded()),
+		MinimumBufferSizeInBytes:   steps.Result,
+		BufferSizeInBytes:          l.BufferSizeInBytes(),
+		BufferSizeSteps: BufferSizeSteps{
+			ElementSizeInBits:   steps.ElementSizeInBits,
+			Formula:             formula,
+			ElementCount:        steps.ElementCount,
+			SizeInBits:          steps.SizeInBits,
+			BytesBeforeRounding: steps.BytesBeforeRounding,
+			Result:              steps.Result,
+		},
+		CPP:      core.CPPTensorDesc(l, "tensor"),
+		Warnings: nonNil(l.Warnings),
+	}
+	if n, ok := l.DistinctOffsetCount(); ok {
+		r.DistinctOffsetCount = &n
+	}
+	if l.LogicalElementCount() <= MaxListedElements {
+		r.Offsets = layoutOffsets(l)
+	}
+	return r
+}
+
+// NewSlice1Response describes s for the API and the pages.
+func NewSlice1Response(s *core.Slice1) Slice1Response {
+	r := Slice1Response{
+		FeatureLevel:       s.FeatureLevel.String(),
+		MaxCopiedElements:  s.MaxCopied,
+		CopyStart:          s.CopyStart,
+		OutputSizes:        s.OutputSizes,
+		OutputElementCount: s.OutputElementCount(),
+		InputStrides:       s.Input.Strides,
+		NumPy:              s.Numpy(),
+		ONNX:               s.ONNX(),
+		CPP:                s.CPP(),
+		Warnings:           nonNil(s.Input.Warnings),
+	}
+	if s.OutputElementCount() <= MaxListedElements {
+		r.InputCoordinates, _ = s.InputCoordinates(MaxListedElements)
+		r.InputOffsets = sliceOffsets(s)
+	}
+	return r
+}
+
+func triPtr(t core.Tri) *bool {
+	if !t.Known() {
+		return nil
+	}
+	b := t.Bool()
+	return &b
+}
+
+func nonNil(vs []core.Violation) []core.Violation {
+	if vs == nil {
+		return []core.Violation{}
+	}
+	return vs
+}
+
+func (s *Server) postLayout(c echo.Context) error {
+	var req LayoutRequest
+	if err := decodeStrict(c.Request().Body, &req); err != nil {
+		return err
+	}
+	l, err := req.Layout()
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, NewLayoutResponse(l))
+}
+
+func (s *Server) postSlice1(c echo.Context) error {
+	var req Slice1Request
+	if err := decodeStrict(c.Request().Body, &req); err != nil {
+		return err
+	}
+	sl, err := req.Slice1()
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, NewSlice1Response(sl))
+}
+
+func (s *Server) postSlice1Numpy(c echo.Context) error {
+	var req NumpyRequest
+	if err := decodeStrict(c.Request().Body, &req); err != nil {
+		return err
+	}
+	var vs []core.Violation
+	if req.Expression == "" {
+		vs = append(vs, core.Violation{Field: "expression", Message: "expression is required (e.g. \"x[1:4, ::-2]\")"})
+	}
+	// The input sizes obey the tensor rules; report them all together.
+	if _, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: req.InputSizes}); err != nil {
+		for _, v := range coreViolations(err) {
+			v.Field = "input" + upperFirst(v.Field)
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) > 0 {
+		return invalid(vs...)
+	}
+	w, err := core.ParseNumpy(req.InputSizes, req.Expression)
+	if err != nil {
+		return invalid(core.Violation{Field: "expression", Message: err.Error()})
+	}
+	return c.JSON(http.StatusOK, NumpyResponse{
+		InputWindowOffsets: w.WindowOffsets,
+		InputWindowSizes:   w.WindowSizes,
+		InputWindowStrides: w.WindowStrides,
+		OutputSizes:        w.OutputSizes,
+		DroppedAxes:        append([]int{}, w.DroppedAxes...),
+		PythonSliceIndices: w.Indices,
+		NumPy:              core.FormatNumpy(w.WindowOffsets, w.WindowSizes, w.WindowStrides, w.OutputSizes),
+	})
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}

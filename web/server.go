@@ -1,0 +1,158 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/stridescope/stridescope/static"
+	"github.com/stridescope/stridescope/views"
+)
+
+// Config holds what the server needs from its flags.
+type Config struct {
+	// Addr is the listen address, e.g. 127.0.0.1:8080.
+	Addr string
+	// AllowedOrigins may open websockets besides the server's own origin.
+	AllowedOrigins []string
+	// BodyLimit caps request bodies, in Echo's notation ("64K").
+	BodyLimit string
+	// ShutdownTimeout bounds graceful shutdown.
+	ShutdownTimeout time.Duration
+	Logger          *slog.Logger
+}
+
+func (c *Config) setDefaults() {
+	if c.Addr == "" {
+		c.Addr = "127.0.0.1:8080"
+	}
+	if c.BodyLimit == "" {
+		c.BodyLimit = "64K"
+	}
+	if c.ShutdownTimeout == 0 {
+		c.ShutdownTimeout = 10 * time.Second
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}
+
+// Server is the stridescope HTTP server.
+type Server struct {
+	cfg  Config
+	echo *echo.Echo
+	log  *slog.Logger
+}
+
+// New builds the server and its routes.
+func New(cfg Config) *Server {
+	cfg.setDefaults()
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	s := &Server{cfg: cfg, echo: e, log: cfg.Logger}
+	e.HTTPErrorHandler = httpErrorHandler
+
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			s.log.Error("panic while serving", "path", c.Path(), "err", err, "stack", string(stack))
+			return err
+		},
+	}))
+	e.Use(middleware.RequestID())
+	e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogStatus: true, LogURI: true, LogMethod: true, LogLatency: true, LogRequestID: true, LogError: true,
+		HandleError: true,
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			level := slog.LevelInfo
+			if v.Status >= 500 {
+				level = slog.LevelError
+			}
+			s.log.LogAttrs(c.Request().Context(), level, "request",
+				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
+				slog.Duration("latency", v.Latency), slog.String("id", v.RequestID))
+			return nil
+		},
+	}))
+	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
+		XSSProtection:         "0",
+		ContentTypeNosniff:    "nosniff",
+		XFrameOptions:         "DENY",
+		ReferrerPolicy:        "no-referrer",
+		ContentSecurityPolicy: "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+	}))
+	e.Use(middleware.BodyLimit(cfg.BodyLimit))
+
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	e := s.echo
+	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
+	e.GET("/", s.getIndex)
+	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
+
+	api := e.Group("/api/v1")
+	api.POST("/layout", s.postLayout)
+	api.POST("/slice1", s.postSlice1)
+	api.POST("/slice1/numpy", s.postSlice1Numpy)
+}
+
+// Handler is the server's root handler, for tests and embedding.
+func (s *Server) Handler() http.Handler { return s.echo }
+
+func (s *Server) getIndex(c echo.Context) error {
+	return render(c, http.StatusOK, views.Index())
+}
+
+// ListenAndServe serves on cfg.Addr until ctx is done, then shuts down
+// gracefully within ShutdownTimeout. ready, if non-nil, receives the bound
+// address once the listener is open.
+func (s *Server) ListenAndServe(ctx context.Context, ready func(addr net.Addr)) error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, ln, ready)
+}
+
+// Serve is ListenAndServe on an existing listener.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net.Addr)) error {
+	srv := &http.Server{
+		Handler:           s.echo,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	s.log.Info("serving", "addr", "http://"+ln.Addr().String())
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down", "timeout", s.cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
