@@ -63,6 +63,11 @@ func PublishedHelperResult(dt DataType, sizes, strides []int64, withFourBit bool
 	if bitsPer == 0 || len(sizes) == 0 {
 		return 0
 	}
+	if strides != nil && len(strides) != len(sizes) {
+		// The helper takes one DimensionCount for both arrays; mismatched
+		// lengths cannot be passed to it (and would read past an array).
+		return 0
+	}
 	var implied uint64
 	if strides == nil {
 		implied = uint64(uint32(sizes[0]))

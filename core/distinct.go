@@ -1,12 +1,18 @@
 package core
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Limits on the enumeration fallback of distinctOffsets: past them the
 // count is reported as unknown rather than paid for.
 const (
 	distinctEnumerateMaxElements = 1 << 22
 	distinctBitmapMaxSpan        = 1 << 26
+	// Past the bitmap span, a tensor this small is still counted by
+	// sorting its offsets: a few elements with huge strides are small.
+	distinctSortMaxElements = 1 << 16
 )
 
 // distinctOffsets counts the distinct values of dot(coord, strides). It is
@@ -16,8 +22,17 @@ func distinctOffsets(sizes, strides []int64, logical, indexOfLast int64) (int64,
 	if n, ok := distinctFromStructure(sizes, strides); ok {
 		return n, true
 	}
-	if logical > distinctEnumerateMaxElements || indexOfLast >= distinctBitmapMaxSpan {
+	if logical > distinctEnumerateMaxElements {
 		return 0, false
+	}
+	if indexOfLast >= distinctBitmapMaxSpan {
+		if logical > distinctSortMaxElements {
+			return 0, false
+		}
+		offs := make([]int64, 0, logical)
+		forEachOffset(sizes, strides, 0, func(o int64) { offs = append(offs, o) })
+		slices.Sort(offs)
+		return int64(len(slices.Compact(offs))), true
 	}
 	seen := make([]uint64, indexOfLast/64+1)
 	var n int64

@@ -113,6 +113,17 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 			empty = append(empty, strconv.Itoa(i))
 			continue
 		}
+		if step < -1<<31 || step > 1<<31-1 {
+			// InputWindowStrides are INT. One element is copied by any
+			// stride; two or more this far apart by none.
+			if k > 1 {
+				return nil, fmt.Errorf("axis %d: step %d selects %d elements, but DML_SLICE1's InputWindowStrides are INT (-2^31 to 2^31-1), so no DML_SLICE1 copies them", i, step, k)
+			}
+			step = 1
+			if *it.step < 0 {
+				step = -1
+			}
+		}
 		w.WindowStrides[i], w.OutputSizes[i] = step, k
 		w.WindowSizes[i] = (k-1)*abs64(step) + 1
 		if step > 0 {
@@ -190,7 +201,7 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 		return nil, fmt.Errorf("nested brackets: only basic slicing (integers, slices and ...) is supported")
 	}
 	if strings.TrimSpace(s) == "" {
-		return nil, nil // x[()] style: every axis whole
+		return nil, fmt.Errorf("the subscript is empty: write x[...] or x[:] for the whole tensor")
 	}
 	parts := strings.Split(s, ",")
 	// A single trailing comma is allowed, as in Python.

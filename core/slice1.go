@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -302,8 +303,10 @@ type SliceDesc struct {
 // ToSlice1 converts DML_SLICE to the DML_SLICE1 that copies the same
 // elements: the window spans (size-1)*stride+1 input elements from the
 // offset, the stride keeps its (non-negative) value, and the output sizes
-// are the slice sizes. Values DML_SLICE cannot hold (negative strides or
-// sizes) are left for NewSlice1 to report.
+// are the slice sizes. Negative or zero sizes, negative offsets and zero
+// strides are left for NewSlice1 to report. A negative stride, which
+// DML_SLICE's UINT strides cannot hold, is passed through unchanged (and
+// would be a DML_SLICE1 reversal): NewSliceV1 validates and rejects it.
 func (d SliceDesc) ToSlice1(fl FeatureLevel) Slice1Desc {
 	n := len(d.Sizes)
 	win := make([]int64, n)
@@ -323,4 +326,25 @@ func (d SliceDesc) ToSlice1(fl FeatureLevel) Slice1Desc {
 		WindowStrides: append([]int64(nil), d.Strides...),
 		OutputSizes:   append([]int64(nil), d.Sizes...),
 	}
+}
+
+// NewSliceV1 validates a DML_SLICE (version 1) and returns the DML_SLICE1
+// that copies the same elements. Negative strides, which DML_SLICE's UINT
+// strides cannot hold, are reported with every DML_SLICE1 violation.
+func NewSliceV1(d SliceDesc, fl FeatureLevel) (*Slice1, error) {
+	var vs violations
+	for i, st := range d.Strides {
+		if st < 0 {
+			vs.add(indexed("strides", i), "strides[%d] = %d: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, so it cannot reverse (DML_SLICE1's signed InputWindowStrides can)", i, st)
+		}
+	}
+	s, err := NewSlice1(d.ToSlice1(fl))
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		vs = append(vs, ve.Violations...)
+	}
+	if err := vs.err(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }

@@ -1,0 +1,55 @@
+package core
+
+import (
+	"go/build"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestCoreImportsOnlyTheStandardLibrary keeps package core free of
+// dependencies: every import of a non-test file must be a standard library
+// package (no dot in the path, found in GOROOT), so neither third-party
+// modules nor the project's own packages can creep in.
+func TestCoreImportsOnlyTheStandardLibrary(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	checked := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatalf("parsing %s: %v", name, err)
+		}
+		checked++
+		for _, imp := range f.Imports {
+			path, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				t.Fatalf("%s: import %s: %v", name, imp.Path.Value, err)
+			}
+			if strings.Contains(path, ".") {
+				t.Errorf("%s imports %q: a path with a dot is not the standard library", name, path)
+				continue
+			}
+			if path == "C" {
+				t.Errorf("%s uses cgo", name)
+				continue
+			}
+			pkg, err := build.Default.Import(path, ".", build.FindOnly)
+			if err != nil || !pkg.Goroot {
+				t.Errorf("%s imports %q, which is not a standard library package (%v)", name, path, err)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no non-test Go files found in core")
+	}
+}
