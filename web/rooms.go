@@ -1,0 +1,484 @@
+package web
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+)
+
+// RoomState is what a presenter shares with the class: which page, its
+// URL query (the whole explorer state), and what the presenter points at.
+// It is small on purpose; every replica renders it itself.
+type RoomState struct {
+	Page  string `json:"page"`            // "layout", "slice" or "tour"
+	Query string `json:"query"`           // the page's URL query
+	Focus string `json:"focus,omitempty"` // the cell the presenter hovers or focuses
+	Step  int    `json:"step,omitempty"`  // tour step or slice step-through position
+	// Version grows with every change, so replicas and viewers can drop
+	// anything older than what they have.
+	Version int64 `json:"version"`
+}
+
+// Room limits and timings.
+const (
+	roomCodeLen       = 8
+	roomCodeAlphabet  = "23456789ABCDEFGHJKMNPQRSTUVWXYZ" // no 0/O, 1/I/L: read aloud and typed
+	maxRoomStateBytes = 4 << 10
+	roomJoinTimeout   = 750 * time.Millisecond
+	roomCountEvery    = 5 * time.Second
+	roomCountTTL      = 3 * roomCountEvery
+)
+
+// Room errors a client sees.
+var (
+	ErrNoRoom       = errors.New("no such room: the code is wrong or the room has expired")
+	ErrNotPresenter = errors.New("only the presenter can change the room")
+	ErrRoomState    = errors.New("room state is too large or malformed")
+)
+
+// Rooms is this replica's view of the classrooms: the rooms some local
+// connection presents or watches. Rooms are shared with other replicas
+// over the bus; a room lives while any replica has a member in it, plus
+// EmptyTTL so that a presenter's page reload does not end it.
+type Rooms struct {
+	bus      Bus
+	secret   []byte
+	replica  string
+	log      *slog.Logger
+	emptyTTL time.Duration
+
+	mu    sync.Mutex
+	rooms map[string]*room
+}
+
+type room struct {
+	code       string
+	state      RoomState
+	raw        []byte // state as JSON, nil until the first state arrives
+	presenters int
+	viewers    map[*Viewer]struct{}
+	counts     map[string]replicaCount // viewers per replica, for the presenter
+	emptySince time.Time
+	stop       []func()
+}
+
+type replicaCount struct {
+	n    int
+	seen time.Time
+}
+
+// NewRooms shares rooms over bus. secret signs presenter tokens: replicas
+// that serve the same rooms must share it.
+func NewRooms(bus Bus, secret []byte, log *slog.Logger) *Rooms {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Rooms{bus: bus, secret: secret, replica: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), log: log,
+		emptyTTL: 10 * time.Minute, rooms: map[string]*room{}}
+}
+
+func subject(code, what string) string { return "stridescope.room." + code + "." + what }
+
+// Create opens a room with an initial state and returns its join code and
+// the presenter's token.
+func (r *Rooms) Create(initial RoomState) (code, token string, err error) {
+	code = randomString(roomCodeLen, roomCodeAlphabet)
+	initial.Version = 1
+	raw, err := encodeState(initial)
+	if err != nil {
+		return "", "", err
+	}
+	r.mu.Lock()
+	rm, err := r.attachLocked(code)
+	if err == nil {
+		rm.state, rm.raw = initial, raw
+		rm.emptySince = time.Now()
+	}
+	r.mu.Unlock()
+	if err != nil {
+		return "", "", err
+	}
+	return code, r.Token(code), nil
+}
+
+// Token is the presenter's credential for a room: an HMAC of its code, so
+// any replica with the same secret can check it without shared storage.
+func (r *Rooms) Token(code string) string {
+	m := hmac.New(sha256.New, r.secret)
+	m.Write([]byte("presenter:" + code))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))[:24]
+}
+
+// NormalizeCode upper-cases a typed code and drops spaces and dashes.
+func NormalizeCode(s string) (string, bool) {
+	s = strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(s))
+	if len(s) != roomCodeLen {
+		return "", false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune(roomCodeAlphabet, c) {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+// attachLocked returns the local room, subscribing to its subjects the
+// first time this replica needs it.
+func (r *Rooms) attachLocked(code string) (*room, error) {
+	if rm, ok := r.rooms[code]; ok {
+		return rm, nil
+	}
+	rm := &room{code: code, viewers: map[*Viewer]struct{}{}, counts: map[string]replicaCount{}}
+	unsubState, err := r.bus.Subscribe(subject(code, "state"), func(_ string, data []byte) { r.onState(code, data) })
+	if err != nil {
+		return nil, err
+	}
+	unsubCount, err := r.bus.Subscribe(subject(code, "count"), func(_ string, data []byte) { r.onCount(code, data) })
+	if err != nil {
+		unsubState()
+		return nil, err
+	}
+	stopServe, err := r.bus.Serve(subject(code, "current"), func([]byte) []byte {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if rm, ok := r.rooms[code]; ok && rm.raw != nil {
+			return rm.raw
+		}
+		return nil
+	})
+	if err != nil {
+		unsubState()
+		unsubCount()
+		return nil, err
+	}
+	rm.stop = []func(){unsubState, unsubCount, stopServe}
+	r.rooms[code] = rm
+	return rm, nil
+}
+
+func (r *Rooms) onState(code string, data []byte) {
+	st, err := decodeState(data)
+	if err != nil {
+		r.log.Warn("room: dropped a malformed state", "room", code, "err", err)
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok || st.Version <= rm.state.Version {
+		return
+	}
+	rm.state, rm.raw = st, data
+	for v := range rm.viewers {
+		v.offer(st)
+	}
+}
+
+type countMsg struct {
+	Replica string `json:"replica"`
+	Viewers int    `json:"viewers"`
+}
+
+func (r *Rooms) onCount(code string, data []byte) {
+	var m countMsg
+	if json.Unmarshal(data, &m) != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rm, ok := r.rooms[code]; ok {
+		rm.counts[m.Replica] = replicaCount{n: m.Viewers, seen: time.Now()}
+	}
+}
+
+// publishCountLocked tells every replica how many viewers this one has.
+func (r *Rooms) publishCountLocked(rm *room) {
+	b, _ := json.Marshal(countMsg{Replica: r.replica, Viewers: len(rm.viewers)})
+	rm.counts[r.replica] = replicaCount{n: len(rm.viewers), seen: time.Now()}
+	if err := r.bus.Publish(subject(rm.code, "count"), b); err != nil {
+		r.log.Warn("room: publish count", "room", rm.code, "err", err)
+	}
+}
+
+// Presenter is a connection allowed to change a room.
+type Presenter struct {
+	rooms *Rooms
+	code  string
+	once  sync.Once
+}
+
+// Present checks token and registers a presenter connection for code. The
+// room is re-opened on this replica if it lives elsewhere or has expired
+// here: the token proves the right to it.
+func (r *Rooms) Present(code, token string) (*Presenter, RoomState, error) {
+	if !hmac.Equal([]byte(token), []byte(r.Token(code))) {
+		return nil, RoomState{}, ErrNotPresenter
+	}
+	r.mu.Lock()
+	rm, err := r.attachLocked(code)
+	if err != nil {
+		r.mu.Unlock()
+		return nil, RoomState{}, err
+	}
+	rm.presenters++
+	known := rm.raw != nil
+	r.mu.Unlock()
+	if !known {
+		r.fetchCurrent(code)
+	}
+	r.mu.Lock()
+	st := rm.state
+	r.mu.Unlock()
+	return &Presenter{rooms: r, code: code}, st, nil
+}
+
+// Code is the room's join code.
+func (p *Presenter) Code() string { return p.code }
+
+// Update shares a new state with every viewer on every replica.
+func (p *Presenter) Update(st RoomState) error {
+	r := p.rooms
+	r.mu.Lock()
+	rm, ok := r.rooms[p.code]
+	if !ok {
+		r.mu.Unlock()
+		return ErrNoRoom
+	}
+	st.Version = max(rm.state.Version, time.Now().UnixMicro()) + 1
+	raw, err := encodeState(st)
+	if err != nil {
+		r.mu.Unlock()
+		return err
+	}
+	r.mu.Unlock()
+	// Local viewers hear it back from the bus like everyone else, so
+	// ordering is the bus's.
+	return r.bus.Publish(subject(p.code, "state"), raw)
+}
+
+// Watching is how many viewers the room has across replicas.
+func (p *Presenter) Watching() int {
+	r := p.rooms
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[p.code]
+	if !ok {
+		return 0
+	}
+	n := 0
+	for id, c := range rm.counts {
+		if time.Since(c.seen) > roomCountTTL && id != r.replica {
+			continue
+		}
+		n += c.n
+	}
+	return n
+}
+
+// Close unregisters the presenter connection.
+func (p *Presenter) Close() {
+	p.once.Do(func() { p.rooms.leave(p.code, func(rm *room) { rm.presenters-- }) })
+}
+
+// Viewer follows a room. It keeps only the newest state it has not yet
+// delivered, so a slow viewer skips states instead of slowing anyone.
+type Viewer struct {
+	rooms *Rooms
+	code  string
+	ready chan struct{} // capacity 1: "a newer state is waiting"
+
+	mu       sync.Mutex
+	pending  RoomState
+	has      bool
+	lastSent int64
+	once     sync.Once
+}
+
+func (v *Viewer) offer(st RoomState) {
+	v.mu.Lock()
+	if st.Version > v.lastSent && (!v.has || st.Version > v.pending.Version) {
+		v.pending, v.has = st, true
+	}
+	v.mu.Unlock()
+	select {
+	case v.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Next blocks until a state newer than the last one returned arrives.
+func (v *Viewer) Next(ctx context.Context) (RoomState, error) {
+	for {
+		v.mu.Lock()
+		if v.has {
+			st := v.pending
+			v.has, v.lastSent = false, st.Version
+			v.mu.Unlock()
+			return st, nil
+		}
+		v.mu.Unlock()
+		select {
+		case <-v.ready:
+		case <-ctx.Done():
+			return RoomState{}, ctx.Err()
+		}
+	}
+}
+
+// Close leaves the room.
+func (v *Viewer) Close() {
+	v.once.Do(func() {
+		v.rooms.leave(v.code, func(rm *room) {
+			delete(rm.viewers, v)
+			v.rooms.publishCountLocked(rm)
+		})
+	})
+}
+
+// Join follows the room with the given code; the current state is
+// delivered first. ErrNoRoom when no replica knows the room.
+func (r *Rooms) Join(code string) (*Viewer, error) {
+	code, ok := NormalizeCode(code)
+	if !ok {
+		return nil, ErrNoRoom
+	}
+	r.mu.Lock()
+	_, known := r.rooms[code]
+	r.mu.Unlock()
+	if !known && !r.roomExists(code) {
+		return nil, ErrNoRoom
+	}
+	r.mu.Lock()
+	rm, err := r.attachLocked(code)
+	if err != nil {
+		r.mu.Unlock()
+		return nil, err
+	}
+	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1)}
+	rm.viewers[v] = struct{}{}
+	rm.emptySince = time.Time{}
+	r.publishCountLocked(rm)
+	known = rm.raw != nil
+	if known {
+		v.offer(rm.state)
+	}
+	r.mu.Unlock()
+	if !known {
+		r.fetchCurrent(code)
+	}
+	return v, nil
+}
+
+// roomExists asks the other replicas whether anyone holds the room.
+func (r *Rooms) roomExists(code string) bool {
+	data, err := r.bus.Request(subject(code, "current"), nil, roomJoinTimeout)
+	return err == nil && data != nil
+}
+
+// fetchCurrent asks the other replicas for the room's state and delivers
+// it like a published one.
+func (r *Rooms) fetchCurrent(code string) {
+	data, err := r.bus.Request(subject(code, "current"), nil, roomJoinTimeout)
+	if err != nil {
+		return
+	}
+	r.onState(code, data)
+}
+
+func (r *Rooms) leave(code string, f func(*room)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok {
+		return
+	}
+	f(rm)
+	if rm.presenters <= 0 && len(rm.viewers) == 0 {
+		rm.emptySince = time.Now()
+	}
+}
+
+// Run keeps the rooms healthy until ctx ends: it re-announces viewer
+// counts and forgets rooms that have been empty for longer than EmptyTTL.
+func (r *Rooms) Run(ctx context.Context) {
+	t := time.NewTicker(roomCountEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			r.sweep(time.Now())
+		}
+	}
+}
+
+func (r *Rooms) sweep(now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for code, rm := range r.rooms {
+		if rm.presenters <= 0 && len(rm.viewers) == 0 && !rm.emptySince.IsZero() && now.Sub(rm.emptySince) >= r.emptyTTL {
+			for _, stop := range rm.stop {
+				stop()
+			}
+			delete(r.rooms, code)
+			continue
+		}
+		if len(rm.viewers) > 0 {
+			r.publishCountLocked(rm)
+		}
+	}
+}
+
+// Len is the number of rooms this replica holds.
+func (r *Rooms) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.rooms)
+}
+
+func encodeState(st RoomState) ([]byte, error) {
+	b, err := json.Marshal(st)
+	if err != nil || len(b) > maxRoomStateBytes {
+		return nil, fmt.Errorf("%w (%d bytes, at most %d)", ErrRoomState, len(b), maxRoomStateBytes)
+	}
+	return b, nil
+}
+
+func decodeState(b []byte) (RoomState, error) {
+	var st RoomState
+	if len(b) > maxRoomStateBytes {
+		return st, ErrRoomState
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return st, fmt.Errorf("%w: %v", ErrRoomState, err)
+	}
+	return st, nil
+}
+
+// randomString draws n symbols uniformly from alphabet with crypto/rand.
+func randomString(n int, alphabet string) string {
+	out := make([]byte, n)
+	limit := 256 - 256%len(alphabet) // reject bytes that would bias the draw
+	var b [1]byte
+	for i := 0; i < n; {
+		if _, err := rand.Read(b[:]); err != nil {
+			panic(err) // crypto/rand never fails on Linux
+		}
+		if int(b[0]) < limit {
+			out[i] = alphabet[int(b[0])%len(alphabet)]
+			i++
+		}
+	}
+	return string(out)
+}

@@ -1,0 +1,240 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
+)
+
+// loopbackNATS starts a real NATS server on a random loopback port, as an
+// external cluster would be, and returns its URL.
+func loopbackNATS(t testing.TB) string {
+	t.Helper()
+	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, NoSigs: true, NoLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(5 * time.Second) {
+		t.Fatal("nats not ready")
+	}
+	t.Cleanup(ns.Shutdown)
+	return ns.ClientURL()
+}
+
+func newTestRooms(t testing.TB, bus Bus) *Rooms {
+	t.Helper()
+	t.Cleanup(func() { bus.Close() })
+	return NewRooms(bus, []byte("shared test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+func nextState(t *testing.T, v *Viewer) RoomState {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := v.Next(ctx)
+	if err != nil {
+		t.Fatalf("no state within 5s: %v", err)
+	}
+	return st
+}
+
+// TestRoomsAcrossReplicas: a presenter on one replica, viewers on another,
+// sharing only a NATS server on loopback.
+func TestRoomsAcrossReplicas(t *testing.T) {
+	url := loopbackNATS(t)
+	busA, err := NewNATSBus(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	busB, err := NewNATSBus(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := newTestRooms(t, busA), newTestRooms(t, busB)
+
+	code, token, err := a.Create(RoomState{Page: "layout", Query: "sizes=2,3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := a.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+
+	// A late joiner on the other replica gets the current state at once.
+	v, err := b.Join(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if st := nextState(t, v); st.Query != "sizes=2,3" {
+		t.Fatalf("late joiner got %+v", st)
+	}
+	if err := p.Update(RoomState{Page: "layout", Query: "sizes=2,3&strides=5,1", Focus: "e:1,0"}); err != nil {
+		t.Fatal(err)
+	}
+	if st := nextState(t, v); st.Query != "sizes=2,3&strides=5,1" || st.Focus != "e:1,0" {
+		t.Fatalf("viewer got %+v", st)
+	}
+	// The presenter sees the viewer on the other replica.
+	deadline := time.Now().Add(5 * time.Second)
+	for p.Watching() != 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := p.Watching(); n != 1 {
+		t.Errorf("presenter sees %d viewers, want 1", n)
+	}
+}
+
+func TestRoomsRejectStrangers(t *testing.T) {
+	bus, err := NewEmbeddedBus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRooms(t, bus)
+	code, token, err := r.Create(RoomState{Page: "layout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.Present(code, token+"x"); !errors.Is(err, ErrNotPresenter) {
+		t.Errorf("wrong token: %v, want ErrNotPresenter", err)
+	}
+	if _, _, err := r.Present(code, ""); !errors.Is(err, ErrNotPresenter) {
+		t.Errorf("no token: %v, want ErrNotPresenter", err)
+	}
+	for _, bad := range []string{"", "AAAA", "00000000", "ZZZZZZZZ", code + "2"} {
+		if _, err := r.Join(bad); !errors.Is(err, ErrNoRoom) {
+			t.Errorf("Join(%q) = %v, want ErrNoRoom", bad, err)
+		}
+	}
+	if v, err := r.Join(code[:4] + "-" + code[4:]); err != nil {
+		t.Errorf("a typed code with a dash should join: %v", err)
+	} else {
+		v.Close()
+	}
+}
+
+func TestRoomCodesAreUnguessable(t *testing.T) {
+	// 31 symbols, 8 of them: 31^8 ~ 8.5e11 codes. Check the draw is
+	// uniform enough that no symbol is starved or favoured.
+	counts := map[rune]int{}
+	const n = 4000
+	seen := map[string]bool{}
+	for range n {
+		c := randomString(roomCodeLen, roomCodeAlphabet)
+		if seen[c] {
+			t.Fatalf("code %s drawn twice in %d draws", c, n)
+		}
+		seen[c] = true
+		for _, r := range c {
+			counts[r]++
+		}
+	}
+	if len(counts) != len(roomCodeAlphabet) {
+		t.Fatalf("only %d of %d symbols drawn", len(counts), len(roomCodeAlphabet))
+	}
+	want := float64(n*roomCodeLen) / float64(len(roomCodeAlphabet))
+	for r, c := range counts {
+		if float64(c) < 0.8*want || float64(c) > 1.2*want {
+			t.Errorf("symbol %c drawn %d times, expected about %.0f", r, c, want)
+		}
+	}
+}
+
+func TestRoomsExpireWhenEmpty(t *testing.T) {
+	bus, err := NewEmbeddedBus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRooms(t, bus)
+	r.emptyTTL = time.Minute
+	code, token, _ := r.Create(RoomState{Page: "layout"})
+	p, _, _ := r.Present(code, token)
+	v, err := r.Join(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.sweep(time.Now().Add(time.Hour))
+	if r.Len() != 1 {
+		t.Fatal("a room with members must not expire")
+	}
+	v.Close()
+	p.Close()
+	r.sweep(time.Now().Add(30 * time.Second))
+	if r.Len() != 1 {
+		t.Fatal("an empty room must survive its grace period (a presenter reloading the page)")
+	}
+	r.sweep(time.Now().Add(2 * time.Minute))
+	if r.Len() != 0 {
+		t.Fatal("an empty room must expire after the grace period")
+	}
+	if _, err := r.Join(code); !errors.Is(err, ErrNoRoom) {
+		t.Errorf("joining an expired room: %v, want ErrNoRoom", err)
+	}
+}
+
+// TestSlowViewerGetsLatestOnly: a viewer that does not read while the
+// presenter makes many changes gets the newest state, not a backlog, and
+// does not hold up a viewer that reads.
+func TestSlowViewerGetsLatestOnly(t *testing.T) {
+	bus, err := NewEmbeddedBus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRooms(t, bus)
+	code, token, _ := r.Create(RoomState{Page: "layout", Query: "q=0"})
+	p, _, _ := r.Present(code, token)
+	slow, _ := r.Join(code)
+	fast, _ := r.Join(code)
+	defer slow.Close()
+	defer fast.Close()
+	nextState(t, fast) // the initial state
+
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var got []string
+	go func() {
+		defer wg.Done()
+		for {
+			st := nextState(t, fast)
+			got = append(got, st.Query)
+			if st.Query == "q=200" {
+				return
+			}
+		}
+	}()
+	for i := 1; i <= 200; i++ {
+		if err := p.Update(RoomState{Page: "layout", Query: fmt.Sprintf("q=%d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	last := -1
+	for _, q := range got {
+		var n int
+		fmt.Sscanf(q, "q=%d", &n)
+		if n <= last {
+			t.Fatalf("fast viewer got states out of order: %v", got)
+		}
+		last = n
+	}
+	// Every state reaches both viewers in the same bus callback, so the
+	// slow viewer's one read now is the newest state, with nothing queued.
+	if st := nextState(t, slow); st.Query != "q=200" {
+		t.Fatalf("slow viewer got %q, want the latest", st.Query)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if st, err := slow.Next(ctx); err == nil {
+		t.Fatalf("slow viewer had a backlog: %+v", st)
+	}
+}
