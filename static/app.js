@@ -1,3 +1,5 @@
-// stridescope: the page's small ES module. Pages work without it; it makes
-// them live.
-export {};
+// stridescope: the page's ES module. Pages work without it; it makes the
+// explorer live.
+import { start } from './explorer.js';
+
+if (document.getElementById('explorer')) start();

@@ -43,7 +43,7 @@ func Page(title string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, " · stridescope</title><link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/static/app.css\"></head><body><header class=\"site\"><img src=\"/static/icon.svg\" alt=\"\"> <strong>stridescope</strong><nav aria-label=\"site\"><a href=\"/\">Layout</a> <a href=\"https://learn.microsoft.com/windows/ai/directml/dml-strides\" rel=\"noopener\">DirectML strides page</a></nav></header><main>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, " · stridescope</title><link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/static/app.css\"><script type=\"module\" src=\"/static/app.js\"></script></head><body><header class=\"site\"><img src=\"/static/icon.svg\" alt=\"\"> <strong>stridescope</strong><nav aria-label=\"site\"><a href=\"/\">Layout explorer</a> <a href=\"https://learn.microsoft.com/windows/ai/directml/dml-strides\" rel=\"noopener\">DirectML strides page</a></nav></header><main>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

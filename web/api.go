@@ -107,9 +107,19 @@ type NumpyResponse struct {
 func (r LayoutRequest) Layout() (*core.Layout, *apiError) {
 	dt, vs := parseType("dataType", r.DataType, true)
 	if len(vs) > 0 {
-		// Still validate the rest so every violation is reported at once.
-		_, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: r.Sizes, Strides: r.Strides,
-			TotalTensorSizeInBytes: r.TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: r.GuaranteedBaseOffsetAlignment})
+		// Still validate the rest so every violation is reported at once,
+		// against a placeholder type; rules that need the element size
+		// (the total's minimum, the alignment's floor) wait for a real one.
+		total := r.TotalTensorSizeInBytes
+		if total != nil && *total >= 0 {
+			total = nil
+		}
+		align := r.GuaranteedBaseOffsetAlignment
+		if align > 0 && align&(align-1) == 0 {
+			align = 0
+		}
+		_, err := core.NewLayout(core.TensorDesc{DataType: core.UInt4, Sizes: r.Sizes, Strides: r.Strides,
+			TotalTensorSizeInBytes: total, GuaranteedBaseOffsetAlignment: align})
 		return nil, invalid(append(vs, coreViolations(err)...)...)
 	}
 	l, err := core.NewLayout(core.TensorDesc{DataType: dt, Sizes: r.Sizes, Strides: r.Strides,

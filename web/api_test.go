@@ -67,6 +67,7 @@ func TestLayoutAPI(t *testing.T) {
 		wantSize    int64
 		wantFacts   map[string]any
 		wantFields  []string // prefixes of "field: message" that must appear
+		wantOnly    bool     // and no other errors
 	}{
 		{
 			name: "padded height stride 5", body: `{"dataType":"FLOAT32","sizes":[2,3],"strides":[5,1]}`,
@@ -108,6 +109,10 @@ func TestLayoutAPI(t *testing.T) {
 			name: "total size too small", body: `{"dataType":"FLOAT32","sizes":[2,3],"strides":[5,1],"totalTensorSizeInBytes":24}`,
 			wantStatus: 422, wantFields: []string{"totalTensorSizeInBytes: totalTensorSizeInBytes 24 < DMLCalcBufferTensorSize 32"},
 		},
+		{
+			name: "bad type does not invent a total-size error", body: `{"dataType":"FOO","sizes":[4],"totalTensorSizeInBytes":4,"guaranteedBaseOffsetAlignment":2}`,
+			wantStatus: 422, wantFields: []string{"dataType: unknown data type"}, wantOnly: true,
+		},
 		{name: "missing data type", body: `{"sizes":[2]}`, wantStatus: 422, wantFields: []string{"dataType: dataType is required"}},
 		{name: "malformed JSON", body: `{"dataType":`, wantStatus: 400, wantFields: []string{": the body is not valid JSON"}},
 		{name: "unknown field", body: `{"dataType":"FLOAT32","sizes":[2],"stride":[1]}`, wantStatus: 400, wantFields: []string{"stride: unknown field"}},
@@ -138,6 +143,9 @@ func TestLayoutAPI(t *testing.T) {
 				if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, want) }) {
 					t.Errorf("errors %q lack %q", got, want)
 				}
+			}
+			if tt.wantOnly && len(got) != len(tt.wantFields) {
+				t.Errorf("errors %q, want only %q", got, tt.wantFields)
 			}
 			if status == 200 {
 				if _, ok := body["warnings"].([]any); !ok {

@@ -75,6 +75,12 @@ func (b *natsBus) Subscribe(subject string, fn func(string, []byte)) (func(), er
 	if err != nil {
 		return nil, fmt.Errorf("subscribe %s: %w", subject, err)
 	}
+	// Make sure the server has the subscription before anyone relies on
+	// it (a request from another replica right after this returns).
+	if err := b.conn.Flush(); err != nil {
+		_ = sub.Unsubscribe()
+		return nil, fmt.Errorf("subscribe %s: %w", subject, err)
+	}
 	return func() { _ = sub.Unsubscribe() }, nil
 }
 
@@ -85,6 +91,10 @@ func (b *natsBus) Serve(subject string, fn func([]byte) []byte) (func(), error) 
 		}
 	})
 	if err != nil {
+		return nil, fmt.Errorf("serve %s: %w", subject, err)
+	}
+	if err := b.conn.Flush(); err != nil {
+		_ = sub.Unsubscribe()
 		return nil, fmt.Errorf("serve %s: %w", subject, err)
 	}
 	return func() { _ = sub.Unsubscribe() }, nil

@@ -1,15 +1,23 @@
 package web
 
-import "github.com/stridescope/stridescope/core"
+import (
+	"github.com/stridescope/stridescope/compute"
+	"github.com/stridescope/stridescope/core"
+)
 
 // layoutOffsets and sliceOffsets list per-element buffer offsets for the
-// JSON answers (callers bound the count by MaxListedElements).
+// JSON answers, computed by the compute engine (callers bound the count by
+// MaxListedElements).
 func layoutOffsets(l *core.Layout) []int64 {
-	o, _ := l.Offsets(MaxListedElements)
+	w := compute.LayoutWalk(l)
+	o := make([]int64, w.Len())
+	compute.Offsets(w, 0, o)
 	return o
 }
 
 func sliceOffsets(s *core.Slice1) []int64 {
-	o, _ := s.InputOffsets(MaxListedElements)
+	w := compute.SliceWalk(s)
+	o := make([]int64, w.Len())
+	compute.Offsets(w, 0, o)
 	return o
 }

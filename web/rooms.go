@@ -68,6 +68,7 @@ type room struct {
 	viewers    map[*Viewer]struct{}
 	counts     map[string]replicaCount // viewers per replica, for the presenter
 	emptySince time.Time
+	issued     int64 // the last version this replica's presenter issued
 	stop       []func()
 }
 
@@ -254,13 +255,15 @@ func (p *Presenter) Update(st RoomState) error {
 		r.mu.Unlock()
 		return ErrNoRoom
 	}
-	st.Version = max(rm.state.Version, time.Now().UnixMicro()) + 1
+	// Versions must grow even for updates issued faster than the bus
+	// echoes them back, and across a presenter moving replicas.
+	st.Version = max(rm.state.Version, rm.issued, time.Now().UnixMicro()) + 1
+	rm.issued = st.Version
 	raw, err := encodeState(st)
+	r.mu.Unlock()
 	if err != nil {
-		r.mu.Unlock()
 		return err
 	}
-	r.mu.Unlock()
 	// Local viewers hear it back from the bus like everyone else, so
 	// ordering is the bus's.
 	return r.bus.Publish(subject(p.code, "state"), raw)

@@ -204,8 +204,13 @@ func TestSlowViewerGetsLatestOnly(t *testing.T) {
 	var got []string
 	go func() {
 		defer wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
 		for {
-			st := nextState(t, fast)
+			st, err := fast.Next(ctx)
+			if err != nil {
+				return
+			}
 			got = append(got, st.Query)
 			if st.Query == "q=200" {
 				return
@@ -218,6 +223,9 @@ func TestSlowViewerGetsLatestOnly(t *testing.T) {
 		}
 	}
 	wg.Wait()
+	if len(got) == 0 || got[len(got)-1] != "q=200" {
+		t.Fatalf("fast viewer never got the last state: %v", got)
+	}
 	last := -1
 	for _, q := range got {
 		var n int

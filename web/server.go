@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/stridescope/stridescope/static"
-	"github.com/stridescope/stridescope/views"
 )
 
 // Config holds what the server needs from its flags.
@@ -48,6 +47,13 @@ type Server struct {
 	cfg  Config
 	echo *echo.Echo
 	log  *slog.Logger
+
+	// wsBase is the parent of every websocket session; it is cancelled
+	// when the server shuts down, since Shutdown does not wait for
+	// hijacked connections.
+	wsBase     context.Context
+	wsShutdown context.CancelFunc
+	wsTimings  wsTimings
 }
 
 // New builds the server and its routes.
@@ -56,7 +62,8 @@ func New(cfg Config) *Server {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	s := &Server{cfg: cfg, echo: e, log: cfg.Logger}
+	s := &Server{cfg: cfg, echo: e, log: cfg.Logger, wsTimings: defaultWSTimings}
+	s.wsBase, s.wsShutdown = context.WithCancel(context.Background())
 	e.HTTPErrorHandler = httpErrorHandler
 
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
@@ -97,6 +104,7 @@ func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	e.GET("/", s.getIndex)
+	e.GET("/ws", s.getWS)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 
 	api := e.Group("/api/v1")
@@ -107,10 +115,6 @@ func (s *Server) routes() {
 
 // Handler is the server's root handler, for tests and embedding.
 func (s *Server) Handler() http.Handler { return s.echo }
-
-func (s *Server) getIndex(c echo.Context) error {
-	return render(c, http.StatusOK, views.Index())
-}
 
 // ListenAndServe serves on cfg.Addr until ctx is done, then shuts down
 // gracefully within ShutdownTimeout. ready, if non-nil, receives the bound
@@ -134,6 +138,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	srv.RegisterOnShutdown(s.wsShutdown)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	if ready != nil {

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/stridescope/stridescope/compute"
+	"github.com/stridescope/stridescope/core"
+)
+
+// Case classes.
+const (
+	classCopy  = "copy"  // a DML_SLICE1 on the 64 MiB cube, GB/s
+	classSmall = "small" // S1/S2: ns and allocations per call
+	classHL    = "hl"    // the highlight bitmap (compute.Touched)
+)
+
+// cubeElems is the element count of every large input: 256^3 = 4096^2 =
+// 8^8.
+const cubeElems = 1 << 24
+
+// benchCase is one row of the matrix.
+type benchCase struct {
+	name  string
+	class string
+	dtype core.DataType
+	n     int64 // input buffer elements (filled with the element index)
+	desc  core.Slice1Desc
+	// NumPy: setup defines names from flat (the arange buffer), expr is
+	// the view.
+	setup, expr string
+
+	slice *core.Slice1
+	walk  compute.Walk
+	e     int
+}
+
+func (c *benchCase) outBytes() int64 { return c.walk.Len() * int64(c.e) }
+
+var elemType = map[int]core.DataType{1: core.UInt8, 2: core.UInt16, 4: core.Float32, 8: core.Float64}
+
+func numpyDtype(t core.DataType) string {
+	switch t {
+	case core.UInt8:
+		return "uint8"
+	case core.UInt16:
+		return "uint16"
+	case core.Float32:
+		return "float32"
+	case core.Float64:
+		return "float64"
+	}
+	return "?"
+}
+
+func cube(name string, t core.DataType, off, size, stride []int64, expr string) benchCase {
+	return benchCase{
+		name: name, class: classCopy, dtype: t, n: cubeElems,
+		desc: core.Slice1Desc{
+			Input:         core.TensorDesc{DataType: t, Sizes: []int64{256, 256, 256}},
+			WindowOffsets: off, WindowSizes: size, WindowStrides: stride,
+		},
+		setup: "A = flat.reshape(256, 256, 256)",
+		expr:  expr,
+	}
+}
+
+// matrix returns the cases of benchmarks.md, in the order they run.
+func matrix() ([]benchCase, error) {
+	f32 := core.Float32
+	full := []int64{256, 256, 256}
+	zero := []int64{0, 0, 0}
+	var cs []benchCase
+	c1 := func(t core.DataType, sfx string) benchCase {
+		return cube("C1-crop"+sfx, t, []int64{0, 1, 8}, []int64{256, 254, 240}, []int64{1, 1, 1}, "A[:, 1:255, 8:248]")
+	}
+	c3 := func(t core.DataType, sfx string) benchCase {
+		return cube("C3-innerstep2"+sfx, t, zero, full, []int64{1, 1, 2}, "A[:, :, ::2]")
+	}
+	c4 := func(t core.DataType, sfx string) benchCase {
+		return cube("C4-revinner"+sfx, t, zero, full, []int64{1, 1, -1}, "A[:, :, ::-1]")
+	}
+	cs = append(cs,
+		cube("C0-full", f32, zero, full, []int64{1, 1, 1}, "A[:, :, :]"),
+		c1(f32, ""),
+		cube("C2-outerstep", f32, []int64{0, 1, 0}, []int64{256, 255, 256}, []int64{2, 1, 1}, "A[::2, 1:, :]"),
+		c3(f32, ""),
+		c4(f32, ""),
+		cube("C5-mixed", f32, []int64{0, 1, 0}, []int64{256, 255, 256}, []int64{2, 1, -1}, "A[::2, 1:, ::-1]"),
+		cube("C6-revall", f32, zero, full, []int64{-1, -1, -1}, "A[::-1, ::-1, ::-1]"),
+		benchCase{
+			name: "T-transpose", class: classCopy, dtype: f32, n: cubeElems,
+			desc: core.Slice1Desc{
+				Input:         core.TensorDesc{DataType: f32, Sizes: []int64{4096, 4096}, Strides: []int64{1, 4096}},
+				WindowOffsets: []int64{0, 0}, WindowSizes: []int64{4096, 4096}, WindowStrides: []int64{1, 1},
+			},
+			setup: "M = flat.reshape(4096, 4096)", expr: "M.T",
+		},
+		benchCase{
+			name: "R8-8d", class: classCopy, dtype: f32, n: cubeElems,
+			desc: core.Slice1Desc{
+				Input: core.TensorDesc{DataType: f32, Sizes: []int64{8, 8, 8, 8, 8, 8, 8, 8},
+					Strides: []int64{32768, 64, 2097152, 1, 4096, 8, 262144, 512}},
+				WindowOffsets: []int64{0, 1, 0, 0, 0, 0, 0, 0},
+				WindowSizes:   []int64{8, 6, 8, 8, 8, 7, 8, 8},
+				WindowStrides: []int64{-1, 1, 1, 2, -1, 1, 1, -1},
+			},
+			setup: "B = flat.reshape((8,) * 8)",
+			expr:  "B.transpose(2, 5, 0, 7, 3, 6, 1, 4)[::-1, 1:7, :, ::2, ::-1, 0:7, :, ::-1]",
+		},
+	)
+	for _, e := range []int{1, 2, 8} {
+		sfx := fmt.Sprintf("/e%d", e)
+		cs = append(cs, c1(elemType[e], sfx), c3(elemType[e], sfx), c4(elemType[e], sfx))
+	}
+	for _, l := range []int64{64, 256, 1024, 4096, 65536} {
+		cs = append(cs, benchCase{
+			name: fmt.Sprintf("RR-%d", l), class: classCopy, dtype: f32, n: cubeElems,
+			desc: core.Slice1Desc{
+				Input:         core.TensorDesc{DataType: f32, Sizes: []int64{cubeElems / l, l}},
+				WindowOffsets: []int64{0, 0}, WindowSizes: []int64{cubeElems / l, l}, WindowStrides: []int64{1, -1},
+			},
+			setup: fmt.Sprintf("R = flat.reshape(-1, %d)", l), expr: "R[:, ::-1]",
+		})
+	}
+	cs = append(cs,
+		benchCase{
+			name: "S1", class: classSmall, dtype: f32, n: 16 * 16 * 16,
+			desc: core.Slice1Desc{
+				Input:         core.TensorDesc{DataType: f32, Sizes: []int64{16, 16, 16}},
+				WindowOffsets: []int64{4, 4, 4}, WindowSizes: []int64{8, 8, 8}, WindowStrides: []int64{1, 1, -1},
+			},
+			setup: "A = flat.reshape(16, 16, 16)", expr: "A[4:12, 4:12, 11:3:-1]",
+		},
+		benchCase{
+			name: "S2", class: classSmall, dtype: core.UInt16, n: 1296,
+			desc: core.Slice1Desc{
+				Input:         core.TensorDesc{DataType: core.UInt16, Sizes: []int64{2, 3, 2, 3, 2, 3, 2, 3}},
+				WindowOffsets: make([]int64, 8),
+				WindowSizes:   []int64{2, 3, 2, 3, 2, 3, 2, 3},
+				WindowStrides: []int64{-1, 2, 1, -2, -1, 1, 1, -2},
+			},
+			setup: "C = flat.reshape(2, 3, 2, 3, 2, 3, 2, 3)", expr: "C[::-1, ::2, :, ::-2, ::-1, :, :, ::-2]",
+		},
+	)
+	// Highlight bitmaps of the input cells a slice touches.
+	for _, c := range cs {
+		switch c.name {
+		case "C1-crop", "C3-innerstep2", "C4-revinner", "T-transpose", "R8-8d":
+			h := c
+			h.name = "HL-" + c.name
+			h.class = classHL
+			h.expr = ""
+			cs = append(cs, h)
+		}
+	}
+	for i := range cs {
+		c := &cs[i]
+		s, err := core.NewSlice1(c.desc)
+		if err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.name, err)
+		}
+		c.slice = s
+		c.walk = compute.SliceWalk(s)
+		c.e = int(c.dtype.Bits() / 8)
+		if last := s.Input.IndexOfLastElement(); last >= c.n {
+			return nil, fmt.Errorf("case %s: input reaches element %d of %d", c.name, last, c.n)
+		}
+	}
+	return cs, nil
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// printTargets states each target of benchmarks.md against this run.
+func printTargets(w io.Writer, rs []result) {
+	get := func(name string, threads int) *result {
+		for i := range rs {
+			if rs[i].Case == name && rs[i].Threads == threads {
+				return &rs[i]
+			}
+		}
+		return nil
+	}
+	val := func(p *float64) float64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	fmt.Fprintf(w, "\ntargets (one thread unless stated)\n")
+	line := func(target, name string, ok bool, measured string) {
+		mark := "met"
+		if !ok {
+			mark = "NOT MET"
+		}
+		fmt.Fprintf(w, "  %-48s %-20s %-8s %s\n", target, name, mark, measured)
+	}
+	ratio := func(target, name string, memMin, npMin float64) {
+		r := get(name, 1)
+		if r == nil {
+			return
+		}
+		ok := val(r.MemcpyRatio) >= memMin || memMin == 0
+		var parts []string
+		if memMin > 0 {
+			parts = append(parts, fmt.Sprintf("memcpy x%.2f", val(r.MemcpyRatio)))
+		}
+		if npMin > 0 {
+			ok = ok && val(r.NumpyRatio) >= npMin
+			parts = append(parts, fmt.Sprintf("numpy x%s (drift-corrected x%s)", fmtp(r.NumpyRatio, "%.2f"), fmtp(r.NumpyRatioNorm, "%.2f")))
+		}
+		line(target, name, ok, strings.Join(parts, ", "))
+	}
+	ratio(">= 0.95 x memcpy", "C0-full", 0.95, 0)
+	for _, n := range []string{"C1-crop", "C1-crop/e1", "C1-crop/e2", "C1-crop/e8", "C2-outerstep"} {
+		ratio(">= 0.80 x memcpy, >= 1.0 x numpy", n, 0.80, 1.0)
+	}
+	ratio(">= 0.70 x memcpy, >= 3 x numpy", "C4-revinner", 0.70, 3)
+	ratio(">= 0.70 x memcpy, >= 3 x numpy", "C4-revinner/e8", 0.70, 3)
+	ratio(">= 0.70 x memcpy, >= 3 x numpy", "C5-mixed", 0.70, 3)
+	ratio(">= 0.70 x memcpy", "C6-revall", 0.70, 0)
+	ratio(">= 0.50 x memcpy, >= 3 x numpy", "C4-revinner/e1", 0.50, 3)
+	ratio(">= 0.50 x memcpy, >= 3 x numpy", "C4-revinner/e2", 0.50, 3)
+	ratio(">= 0.50 x memcpy, >= 1.0 x numpy", "C3-innerstep2", 0.50, 1.0)
+	ratio(">= 0.50 x memcpy, >= 1.0 x numpy", "C3-innerstep2/e8", 0.50, 1.0)
+	ratio(">= 5 x numpy", "T-transpose", 0, 5)
+	ratio(">= 1.0 x numpy", "R8-8d", 0, 1.0)
+	if r := get("R8-8d", 2); r != nil {
+		line(">= 1.5 x numpy with two threads", "R8-8d", val(r.NumpyRatio) >= 1.5, fmt.Sprintf("numpy x%s (drift-corrected x%s)", fmtp(r.NumpyRatio, "%.2f"), fmtp(r.NumpyRatioNorm, "%.2f")))
+	}
+	for _, n := range []string{"C0-full", "C1-crop", "C4-revinner", "R8-8d"} {
+		r1, r2 := get(n, 1), get(n, 2)
+		if r1 == nil || r2 == nil {
+			continue
+		}
+		s := *r2.GBps / *r1.GBps
+		line(">= 1.25 x one thread with two", n, s >= 1.25, fmt.Sprintf("x%.2f (%.2f -> %.2f GB/s)", s, *r1.GBps, *r2.GBps))
+	}
+	for _, n := range []string{"S1", "S2"} {
+		if r := get(n, 1); r != nil {
+			line("<= 250 ns per call, 0 allocations", n, *r.NsPerCall <= 250 && *r.Allocs == 0,
+				fmt.Sprintf("%.0f ns, %.2f allocs", *r.NsPerCall, *r.Allocs))
+		}
+	}
+	for _, n := range []string{"C1-crop", "C3-innerstep2", "C4-revinner", "T-transpose", "R8-8d"} {
+		r := get("HL-"+n, 1)
+		if r == nil {
+			continue
+		}
+		switch n {
+		case "C3-innerstep2", "R8-8d":
+			line("<= 21 ms", r.Case, *r.Ms <= 21, fmt.Sprintf("%.2f ms", *r.Ms))
+		default:
+			line(">= 20 G cells/s and <= 21 ms (unit-step runs)", r.Case, *r.GCellsPerS >= 20 && *r.Ms <= 21,
+				fmt.Sprintf("%.1f G cells/s, %.2f ms", *r.GCellsPerS, *r.Ms))
+		}
+	}
+}

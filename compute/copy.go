@@ -1,0 +1,551 @@
+package compute
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// ParallelMinBytes is the output size from which CopyParallel splits the
+// work across goroutines.
+const ParallelMinBytes = 1 << 20
+
+// How a plan is executed (see the package comment).
+type mode uint8
+
+const (
+	modeRows mode = iota
+	modeTable
+	modeTile
+)
+
+func (m mode) String() string {
+	return [...]string{"rows", "table", "tile"}[m]
+}
+
+// Row kernels, chosen once per call from the element size and inner step.
+type kind uint8
+
+const (
+	kindSafe kind = iota
+	kindFwd
+	kindRev
+	kindGather
+	kindGather4
+	kindStep2
+)
+
+// fwdWhole is the row length from which a unit-step row is one copy().
+var fwdWhole int64 = 16 << 10
+
+// piece is the length in bytes of the pieces long rows are cut into.
+var piece int64 = 4096
+
+// parallelMin is ParallelMinBytes; the tests lower it.
+var parallelMin int64 = ParallelMinBytes
+
+// maxTable is the largest block the table mode tabulates (int32 offsets,
+// so that the table the call zeroes on its stack stays small).
+const maxTable = 128
+
+// forceMode lets the tests run every mode that applies to a plan.
+var forceMode = -1
+
+// loop is an odometer over a subset of the plan's dimensions (and, in tile
+// mode, over the tiles of one of them), tracking the src offset and the
+// dst offset of each unit.
+type loop struct {
+	n       int
+	size    [maxDims]int64
+	sstride [maxDims]int64
+	dstride [maxDims]int64
+}
+
+func (l *loop) add(size, sstride, dstride int64) {
+	l.size[l.n], l.sstride[l.n], l.dstride[l.n] = size, sstride, dstride
+	l.n++
+}
+
+func (l *loop) units() int64 {
+	u := int64(1)
+	for i := range l.n {
+		u *= l.size[i]
+	}
+	return u
+}
+
+// run visits the units [first, first+cnt) in row-major order, passing
+// each unit's offsets and the coordinates of the two innermost loop
+// dimensions (c1 the innermost).
+func (l *loop) run(first, cnt, off int64, visit func(off, doff, c1, c2 int64)) {
+	m := l.n
+	if m == 0 {
+		visit(off, 0, 0, 0)
+		return
+	}
+	var coord [maxDims + 1]int64
+	var doff int64
+	if first != 0 {
+		u := first
+		for d := m - 1; d >= 0; d-- {
+			c := u % l.size[d]
+			u /= l.size[d]
+			coord[d+1] = c
+			off += c * l.sstride[d]
+			doff += c * l.dstride[d]
+		}
+	}
+	// coord[d+1] is the coordinate of loop dimension d; coord[0] stays 0
+	// so that c2 exists when there is one loop dimension.
+	in := m - 1
+	for {
+		visit(off, doff, coord[in+1], coord[in])
+		cnt--
+		if cnt == 0 {
+			return
+		}
+		coord[in+1]++
+		off += l.sstride[in]
+		doff += l.dstride[in]
+		for d := in; d > 0 && coord[d+1] == l.size[d]; d-- {
+			off -= coord[d+1] * l.sstride[d]
+			doff -= coord[d+1] * l.dstride[d]
+			coord[d+1] = 0
+			coord[d]++
+			off += l.sstride[d-1]
+			doff += l.dstride[d-1]
+		}
+	}
+}
+
+// exec is a plan with its execution strategy, built once per call.
+type exec struct {
+	p     plan
+	e     int64
+	mode  mode
+	kind  kind
+	units int64
+	lp    loop
+	// table mode: the block is dimensions k..rank-1.
+	k   int
+	blk int64
+	// tile mode: tiles of ta elements along dimension a by tb elements
+	// along the inner dimension; da is a's dst stride.
+	a, ta, tb int64
+	da        int64
+}
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// prepare checks the buffers against the plan and chooses the execution.
+func (x *exec) prepare(dst, src []byte, elemSize int) error {
+	p := &x.p
+	switch elemSize {
+	case 1, 2, 4, 8:
+	default:
+		return fmt.Errorf("%w: element size %d is not 1, 2, 4 or 8 bytes", ErrInvalidWalk, elemSize)
+	}
+	e := int64(elemSize)
+	x.e = e
+	if int64(len(dst)) != p.count*e {
+		return fmt.Errorf("compute: dst has %d bytes, the walk writes %d elements of %d bytes", len(dst), p.count, e)
+	}
+	if p.count == 0 {
+		return nil
+	}
+	if p.minOff < 0 || p.maxOff >= int64(len(src))/e {
+		return fmt.Errorf("%w: offsets %d..%d, src holds %d elements of %d bytes", ErrOutOfBounds, p.minOff, p.maxOff, int64(len(src))/e, e)
+	}
+	x.choose()
+	return nil
+}
+
+// choose picks the mode and the row kernel.
+func (x *exec) choose() {
+	p := &x.p
+	e := x.e
+	r := p.rank
+	L, s := p.size[r-1], p.stride[r-1]
+	x.mode, x.units = modeRows, p.count
+	switch {
+	case !useFast:
+		x.kind = kindSafe
+	case s == 1:
+		x.kind = kindFwd
+	case s == -1:
+		x.kind = kindRev
+	case s == 2 && e <= 2:
+		x.kind = kindStep2
+	case e == 4:
+		x.kind = kindGather4
+	default:
+		x.kind = kindGather
+	}
+	if !useFast || r < 2 || forceMode == int(modeRows) {
+		return
+	}
+	// Tile: every inner element on its own cache line, and an outer
+	// dimension whose neighbours share one.
+	if forceMode < 0 && abs(s)*e >= 64 && L >= 4 || forceMode == int(modeTile) {
+		a := -1
+		for i := range r - 1 {
+			st := abs(p.stride[i])
+			fits := st != 0 && st*e <= 16 && p.size[i] >= 4 || forceMode == int(modeTile)
+			if fits && (a < 0 || st < abs(p.stride[a])) {
+				a = i
+			}
+		}
+		if a >= 0 {
+			x.setTile(a)
+			return
+		}
+	}
+	// Table: a short inner run; tabulate the trailing dimensions.
+	if forceMode < 0 && L < 16 || forceMode == int(modeTable) {
+		k, blk := r-1, L
+		for k > 0 && blk*p.size[k-1] <= maxTable {
+			k--
+			blk *= p.size[k]
+		}
+		// Byte offsets inside the block must fit the int32 table.
+		var span int64
+		for i := k; i < r; i++ {
+			span += (p.size[i] - 1) * abs(p.stride[i]) // <= maxOff-minOff
+		}
+		if k < r-1 && span*e < 1<<31 && (forceMode == int(modeTable) || blk >= 4*L) {
+			x.mode, x.k, x.blk = modeTable, k, blk
+			x.lp = loop{}
+			for i := range k {
+				x.lp.add(p.size[i], p.stride[i], 0)
+			}
+			for i := range k {
+				x.lp.dstride[i] = blk * x.lp.unitsBelow(i)
+			}
+			x.units = x.lp.units()
+		}
+	}
+}
+
+// unitsBelow is the product of the sizes of the loop dimensions after i.
+func (l *loop) unitsBelow(i int) int64 {
+	u := int64(1)
+	for j := i + 1; j < l.n; j++ {
+		u *= l.size[j]
+	}
+	return u
+}
+
+// tileB is the tile length along the inner dimension: the src rows of a
+// band of tileB inner elements stay in the TLB while the tiles along a
+// sweep them, and each dst row receives tileB elements at a time.
+const tileB = 256
+
+// tileABytes is the tile length along a in bytes (two cache lines).
+const tileABytes = 128
+
+// setTile sets up tiles along dimension a against the inner dimension.
+// The units are (other dimensions..., inner tile, a tile), a tile
+// innermost, so that consecutive units read consecutive src lines.
+func (x *exec) setTile(a int) {
+	p := &x.p
+	r := p.rank
+	x.mode, x.a = modeTile, int64(a)
+	x.ta = max(tileABytes/x.e, 8)
+	x.tb = tileB
+	// dst strides of the packed output.
+	var ds [maxDims]int64
+	ds[r-1] = 1
+	for i := r - 2; i >= 0; i-- {
+		ds[i] = ds[i+1] * p.size[i+1]
+	}
+	x.da = ds[a]
+	x.lp = loop{}
+	for i := range r - 1 {
+		if i != a {
+			x.lp.add(p.size[i], p.stride[i], ds[i])
+		}
+	}
+	nb := p.size[r-1]
+	x.lp.add((nb+x.tb-1)/x.tb, x.tb*p.stride[r-1], x.tb)
+	x.lp.add((p.size[a]+x.ta-1)/x.ta, x.ta*p.stride[a], x.ta*ds[a])
+	x.units = x.lp.units()
+}
+
+// run executes the units [first, first+cnt) (elements in rows mode).
+func (x *exec) run(dst, src []byte, first, cnt int64) uint64 {
+	p := &x.p
+	s := p.stride[p.rank-1]
+	e := x.e
+	switch x.mode {
+	case modeTable:
+		var tbl [maxTable]int32
+		t := tbl[:x.blk]
+		n := int64(1)
+		for i := p.rank - 1; i >= x.k; i-- {
+			for c := int64(1); c < p.size[i]; c++ {
+				cs := int32(c * p.stride[i] * e) // bytes
+				u := t[c*n : (c+1)*n]
+				for j, v := range t[:n] {
+					u[j] = v + cs
+				}
+			}
+			n *= p.size[i]
+		}
+		x.lp.run(first, cnt, p.base, func(off, doff, _, _ int64) {
+			switch e {
+			case 1:
+				tableBlock[uint8](dst, src, doff, off, t)
+			case 2:
+				tableBlock[uint16](dst, src, doff, off, t)
+			case 4:
+				tableBlock[uint32](dst, src, doff, off, t)
+			default:
+				tableBlock[uint64](dst, src, doff, off, t)
+			}
+		})
+		return 0
+	case modeTile:
+		na, sa, da, ta, tb, nb := p.size[x.a], p.stride[x.a], x.da, x.ta, x.tb, p.size[p.rank-1]
+		x.lp.run(first, cnt, p.base, func(off, doff, ca, cb int64) {
+			n := min(ta, na-ca*ta)
+			m := min(tb, nb-cb*tb)
+			switch e {
+			case 1:
+				tileBlock[uint8](dst, src, doff, da, off, sa, s, n, m)
+			case 2:
+				tileBlock[uint16](dst, src, doff, da, off, sa, s, n, m)
+			case 4:
+				tileBlock[uint32](dst, src, doff, da, off, sa, s, n, m)
+			default:
+				tileBlock[uint64](dst, src, doff, da, off, sa, s, n, m)
+			}
+		})
+		return 0
+	}
+	var sink uint64
+	k := x.kind
+	td := touchDist
+	p.walkRange(first, cnt, func(d, off, n, rows, rs int64) {
+		end := (d + rows*n) * e
+		// Long rows go in pieces so that the touch runs ahead of the
+		// writes; a row of 1 MiB or more is one copy() (memmove then
+		// streams it with non-temporal stores).
+		if td > 0 && n*e > td && k != kindSafe && (k != kindFwd || n*e < fwdWhole) {
+			pn := max(max(piece, td)/e, 1)
+			for r := range rows {
+				for c := int64(0); c < n; c += pn {
+					sink += rowsKernel(k, e, dst, src, d+r*n+c, off+r*rs+c*s, min(pn, n-c), s, 1, 0, end)
+				}
+			}
+			return
+		}
+		sink += rowsKernel(k, e, dst, src, d, off, n, s, rows, rs, end)
+	})
+	return sink
+}
+
+// rowsKernel runs the row kernel k on a batch of rows (see walkRange);
+// end bounds the read-ahead touches of dst.
+func rowsKernel(k kind, e int64, dst, src []byte, d, off, n, s, rows, rs, end int64) (sink uint64) {
+	switch k {
+	case kindFwd:
+		td := touchDist
+		for r := range rows {
+			o, q := (off+r*rs)*e, (d+r*n)*e
+			if td > 0 && n*e <= td {
+				for x := (q + td + 63) &^ 63; x < min(q+td+n*e, end); x += 64 {
+					sink += uint64(dst[x])
+				}
+			}
+			copy(dst[q:q+n*e], src[o:o+n*e])
+		}
+	case kindRev:
+		switch e {
+		case 1:
+			sink = rev1(dst, src, d, off, n, rows, rs, end)
+		case 2:
+			sink = rev2(dst, src, d, off, n, rows, rs, end)
+		case 4:
+			sink = rev4(dst, src, d, off, n, rows, rs, end)
+		default:
+			sink = rev8(dst, src, d, off, n, rows, rs, end)
+		}
+	case kindGather4:
+		sink = gather4(dst, src, d, off, n, s, rows, rs, end)
+	case kindStep2:
+		if e == 1 {
+			sink = gather1s2(dst, src, d, off, n, rows, rs, end)
+		} else {
+			sink = gather2s2(dst, src, d, off, n, rows, rs, end)
+		}
+	case kindGather:
+		switch e {
+		case 1:
+			sink = gatherRows[uint8](dst, src, d, off, n, s, rows, rs, end)
+		case 2:
+			sink = gatherRows[uint16](dst, src, d, off, n, s, rows, rs, end)
+		case 4:
+			sink = gatherRows[uint32](dst, src, d, off, n, s, rows, rs, end)
+		default:
+			sink = gatherRows[uint64](dst, src, d, off, n, s, rows, rs, end)
+		}
+	default:
+		safeRows(dst, src, e, d, off, n, s, rows, rs)
+	}
+	return sink
+}
+
+// safeRows is the portable kernel: bounds-checked, one element at a time,
+// except that unit-step rows are one copy() each.
+func safeRows(dst, src []byte, e, d, off, n, s, rows, rs int64) {
+	for r := range rows {
+		o, q := off+r*rs, (d+r*n)*e
+		if s == 1 {
+			copy(dst[q:q+n*e], src[o*e:(o+n)*e])
+			continue
+		}
+		for range n {
+			copy(dst[q:q+e], src[o*e:o*e+e])
+			q += e
+			o += s
+		}
+	}
+}
+
+// readAhead keeps the read-ahead loads of the reverse kernels alive.
+var readAhead atomic.Uint64
+
+func keep(sink uint64) {
+	if sink == 1 { // practically never; the compare keeps the loads
+		readAhead.Add(sink)
+	}
+}
+
+// Copy gathers the elements of w from src into the packed dst: element i
+// of dst (elemSize bytes) is element Base + dot(coord(i), Strides) of src.
+// elemSize is 1, 2, 4 or 8. It checks once that every offset of the walk
+// lies inside src and that dst has exactly w.Len()*elemSize bytes, and
+// returns an error (it never panics) when not, or when w is invalid
+// (sizes and strides of different lengths, a negative size, more than 8
+// dimensions after normalisation, more than 2^56 elements). Copy does not
+// allocate.
+func Copy(dst, src []byte, w Walk, elemSize int) error {
+	var x exec
+	if err := x.p.initWalk(w); err != nil {
+		return err
+	}
+	return x.copy(dst, src, elemSize, 1)
+}
+
+// CopyParallel is Copy split across threads goroutines (the calling one
+// included) when the output is at least ParallelMinBytes; the result is
+// identical to Copy's.
+func CopyParallel(dst, src []byte, w Walk, elemSize, threads int) error {
+	var x exec
+	if err := x.p.initWalk(w); err != nil {
+		return err
+	}
+	return x.copy(dst, src, elemSize, threads)
+}
+
+// Slice executes DML_SLICE1: Copy(dst, src, SliceWalk(s), element size of
+// s.Input.DataType), without allocating. src is the input buffer, dst the
+// packed output.
+func Slice(dst, src []byte, s *core.Slice1) error {
+	return SliceParallel(dst, src, s, 1)
+}
+
+// SliceParallel is Slice with CopyParallel's splitting.
+func SliceParallel(dst, src []byte, s *core.Slice1, threads int) error {
+	var x exec
+	if err := x.p.initSlice(s); err != nil {
+		return err
+	}
+	bits := s.Input.DataType.Bits()
+	if bits%8 != 0 || bits == 0 {
+		return fmt.Errorf("%w: data type %s has no whole-byte elements", ErrInvalidWalk, s.Input.DataType)
+	}
+	return x.copy(dst, src, int(bits/8), threads)
+}
+
+func (x *exec) copy(dst, src []byte, elemSize, threads int) error {
+	if err := x.prepare(dst, src, elemSize); err != nil {
+		return err
+	}
+	if x.p.count == 0 {
+		return nil
+	}
+	if threads <= 1 || x.p.count*x.e < parallelMin || x.units < 2 {
+		keep(x.run(dst, src, 0, x.units))
+		return nil
+	}
+	x.parallel(dst, src, threads)
+	return nil
+}
+
+// parallel splits the unit range into threads contiguous parts (in rows
+// mode on 64-element boundaries, so no two goroutines share a cache line
+// of dst).
+func (x *exec) parallel(dst, src []byte, threads int) {
+	// A heap copy for the goroutines, so that x itself stays on the
+	// caller's stack (Copy does not allocate on its sequential path).
+	h := new(exec)
+	*h = *x
+	u := h.units
+	threads = int(min(int64(threads), u))
+	part := (u + int64(threads) - 1) / int64(threads)
+	if h.mode == modeRows && part > 64 {
+		part = (part + 63) &^ 63
+	}
+	var wg sync.WaitGroup
+	var sink atomic.Uint64
+	for first := part; first < u; first += part {
+		wg.Add(1)
+		go func(first int64) {
+			defer wg.Done()
+			sink.Add(h.run(dst, src, first, min(part, u-first)))
+		}(first)
+	}
+	s := h.run(dst, src, 0, min(part, u))
+	wg.Wait()
+	keep(s + sink.Load())
+}
+
+var kindNames = [...]string{"safe", "copy", "reverse", "gather", "gather4", "step2"}
+
+// Explain describes how Copy executes w with elements of elemSize bytes:
+// the normalised dimensions, the mode and the row kernel.
+func Explain(w Walk, elemSize int) (string, error) {
+	var x exec
+	if err := x.p.initWalk(w); err != nil {
+		return "", err
+	}
+	switch elemSize {
+	case 1, 2, 4, 8:
+	default:
+		return "", fmt.Errorf("%w: element size %d is not 1, 2, 4 or 8 bytes", ErrInvalidWalk, elemSize)
+	}
+	x.e = int64(elemSize)
+	if x.p.count == 0 {
+		return "empty", nil
+	}
+	x.choose()
+	p := &x.p
+	desc := fmt.Sprintf("%v sizes=%v strides=%v", x.mode, p.size[:p.rank], p.stride[:p.rank])
+	switch x.mode {
+	case modeRows:
+		desc = fmt.Sprintf("rows/%s sizes=%v strides=%v", kindNames[x.kind], p.size[:p.rank], p.stride[:p.rank])
+	case modeTable:
+		desc += fmt.Sprintf(" block=%d", x.blk)
+	case modeTile:
+		desc += fmt.Sprintf(" tile-dim=%d", x.a)
+	}
+	return desc, nil
+}

@@ -1,0 +1,203 @@
+// Package e2e drives the real server in Debian's Chromium with chromedp.
+// Without a chromium binary on PATH every test is skipped with a message.
+//
+//	go test -run E2E ./e2e/...                # run them
+//	go test -run E2E ./e2e/... -screenshots   # and refresh docs/img/*.png
+package e2e
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/stridescope/stridescope/web"
+)
+
+var screenshots = flag.Bool("screenshots", false, "write the screenshots to docs/img instead of a temporary directory")
+
+// startServer runs the real web.Server on a loopback listener.
+func startServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := web.New(web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, func(a net.Addr) { ready <- a }) }()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("server did not start: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server: %v", err)
+		}
+	})
+	return "http://" + addr.String()
+}
+
+// newBrowser starts a fresh headless Chromium and returns a tab.
+func newBrowser(t *testing.T, jsOff bool) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("e2e: no chromium on PATH; install Debian's browser with `apt-get install chromium` to run the browser tests")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1440, 1000),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelTab(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	if jsOff {
+		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+			t.Fatalf("disable JavaScript: %v", err)
+		}
+	}
+	return ctx
+}
+
+// do runs actions with a deadline, failing the test on error.
+func do(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("eval %s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls a JavaScript predicate until it is true, across page
+// loads (a form submission navigates).
+func waitFor(t *testing.T, ctx context.Context, what, predicate string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		tctx, cancel := context.WithDeadline(ctx, deadline)
+		_, err := chromedp.Run(tctx, chromedp.Poll[bool](predicate, chromedp.WithPollingInterval(25*time.Millisecond)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s (%s): %v; page state: %s", what, predicate, err, pageState(ctx))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// typeInto replaces the text of an input by typing, as a user would.
+func typeInto(t *testing.T, ctx context.Context, what, sel, text string) {
+	t.Helper()
+	do(t, ctx, what,
+		chromedp.Focus(chromedp.CSS(sel)),
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).select()`, sel)),
+		chromedp.SendKeys(chromedp.CSS(sel), text))
+}
+
+func pageState(ctx context.Context) string {
+	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify({url: location.href, live: document.body.dataset.live, state: document.querySelector('#picture')?.dataset.state, dot: document.querySelector('#dot')?.textContent})`))
+	if err != nil {
+		return err.Error()
+	}
+	return s
+}
+
+// waitLive loads a page with JavaScript on and waits until the socket has
+// answered the first edit.
+func waitLive(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	do(t, ctx, "navigate "+url, chromedp.Navigate(url))
+	waitFor(t, ctx, "the live session", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`)
+}
+
+// hover moves the mouse over the centre of the element sel.
+func hover(t *testing.T, ctx context.Context, sel string) { hoverAt(t, ctx, sel, 0.5, 0.5) }
+
+// hoverAt moves the mouse over the point of sel at fractions fx, fy of its
+// width and height.
+func hoverAt(t *testing.T, ctx context.Context, sel string, fx, fy float64) {
+	t.Helper()
+	xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return [r.x + r.width * %g, r.y + r.height * %g]; })()`, sel, fx, fy))
+	// Move there from one pixel away, so that the page sees a move even when
+	// the mouse was already at that spot.
+	do(t, ctx, "hover "+sel,
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0]-1, xy[1]-1),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0], xy[1]))
+}
+
+// shot saves a screenshot of the whole page as name.png.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := t.TempDir()
+	if d := os.Getenv("STRIDESCOPE_SHOTS"); d != "" {
+		dir = d
+	}
+	if *screenshots {
+		dir = filepath.Join("..", "docs", "img")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	buf, err := chromedp.Run(tctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if !strings.HasPrefix(string(buf[:8]), "\x89PNG") {
+		t.Fatalf("screenshot %s is not a PNG", name)
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot %s", path)
+}

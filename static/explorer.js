@@ -1,0 +1,318 @@
+// stridescope live explorer. The page is complete without this module (the
+// server renders it from the URL); this makes it live: every edit goes to
+// the server over /ws (docs/protocol.md), which validates it with core,
+// computes with compute and answers with templ-rendered fragments plus the
+// arrays that link the two views. Large views are drawn on canvases from
+// binary frames.
+
+const $ = (s, r = document) => r.querySelector(s);
+const $$ = (s, r = document) => [...r.querySelectorAll(s)];
+const V = 1, HDR = 24;
+const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
+
+export function start() {
+  const form = $('#controls'), picture = $('#picture'), dot = $('#dot');
+  const st = { seq: 0, ws: null, retry: 500, meta: null, offsets: null, counts: null, frames: 0, got: 0,
+    structural: new Set(), push: new Set(), focus: null, hover: null, canvases: {} };
+  document.body.dataset.live = 'connecting';
+
+  // ---- the websocket ----
+  function connect() {
+    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+    ws.binaryType = 'arraybuffer';
+    ws.onopen = () => { st.retry = 500; st.ws = ws; send(location.search.slice(1) || formQuery(), true); };
+    ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
+    ws.onclose = () => {
+      st.ws = null; document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('button.apply').hidden = false;
+      setTimeout(connect, st.retry); st.retry = Math.min(st.retry * 2, 10000);
+    };
+  }
+  function send(query, structural = false, push = false) {
+    if (!st.ws) { return false; }
+    st.seq++;
+    if (structural) st.structural.add(st.seq);
+    if (push) st.push.add(st.seq);
+    st.ws.send(JSON.stringify({ v: V, type: 'edit', seq: st.seq, query }));
+    picture.dataset.state = 'computing';
+    return true;
+  }
+  let timer = 0;
+  const sendSoon = () => { clearTimeout(timer); timer = setTimeout(() => send(formQuery()), 150); };
+
+  function onText(m) {
+    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; return; }
+    if (m.seq !== st.seq) return; // a newer edit supersedes it
+    if (m.type === 'done') return finish();
+    if (m.type === 'error') { console.warn('stridescope:', m.message); return; }
+    if (m.type !== 'result') return;
+    showErrors(m.errors, m.warnings);
+    refill(m.form, st.structural.has(m.seq));
+    const stale = $('#stale');
+    if (!m.ok) {
+      stale.textContent = 'The inputs have errors: the picture is of the last valid tensor.'; stale.hidden = false;
+      setURL(m.query + '&last=' + encodeURIComponent(form.elements.last.value), st.push.has(m.seq));
+      picture.dataset.state = 'invalid';
+      return;
+    }
+    stale.hidden = true;
+    form.elements.last.value = m.query;
+    setURL(m.query, st.push.has(m.seq));
+    $('#logical').innerHTML = m.html.logical; $('#buffer').innerHTML = m.html.buffer; $('#facts').innerHTML = m.html.facts;
+    $('[data-testid=logical-sub]').textContent = m.html.logicalSub; $('[data-testid=buffer-sub]').textContent = m.html.bufferSub;
+    const meta = st.meta = m.meta;
+    st.offsets = m.offsets ? Uint32Array.from(m.offsets) : new Uint32Array(meta.logicalMode === 'none' ? 0 : meta.logicalCount);
+    st.counts = m.counts ? Uint8Array.from(m.counts, (c) => Math.min(c, 255)) : new Uint8Array(meta.bufferMode === 'none' ? 0 : meta.cells);
+    st.frames = m.stream ? m.stream.offsetFrames + m.stream.countFrames : 0; st.got = 0;
+    st.canvases = {};
+    picture.dataset.seq = m.seq;
+    if (!m.stream) finish(); else { picture.dataset.state = 'streaming'; progress(); }
+  }
+
+  function onBinary(buf) {
+    const d = new DataView(buf);
+    if (d.getUint8(1) !== V || d.getUint32(4, true) !== st.seq || !st.meta) return;
+    const kind = d.getUint8(0), first = Number(d.getBigUint64(16, true));
+    if (kind === 1) st.offsets.set(new Uint32Array(buf, HDR), first);
+    else if (kind === 2) st.counts.set(new Uint8Array(buf, HDR), first);
+    else if (kind === 3) {
+      const w = new Uint32Array(buf, HDR), base = first * 64, n = st.counts.length;
+      for (let k = 0; k < w.length; k++) {
+        for (let x = w[k], b = 0; x; x >>>= 1, b++) if (x & 1) { const c = base + k * 32 + b; if (c < n) st.counts[c] = 1; }
+      }
+    }
+    st.got++; progress();
+  }
+  function progress() {
+    for (const p of $$('.progress', picture)) { p.hidden = st.got >= st.frames; p.value = st.frames ? (100 * st.got) / st.frames : 100; }
+  }
+  function finish() {
+    progress();
+    if (st.meta.logicalMode === 'canvas') drawLogical();
+    if (st.meta.bufferMode === 'canvas') drawBuffer();
+    picture.dataset.state = 'done';
+    const sel = form.elements.sel.value, cell = form.elements.cell.value;
+    if (sel) show({ kind: 'l', i: indexOf(sel.split(',').map(Number)) }, false);
+    else if (cell) show({ kind: 'b', o: +cell }, false);
+  }
+
+  // ---- the form ----
+  function formQuery() {
+    const f = form.elements, parts = [];
+    const add = (k, v) => parts.push(k + '=' + encodeURIComponent(v).replace(/%2C/gi, ','));
+    const vals = (name) => $$(`input[name=${name}]:not(:disabled)`, form).map((i) => i.value.trim());
+    add('dt', f.dt.value);
+    add('sizes', vals('sizes').join(','));
+    if (f.mode.value !== 'packed') {
+      const s = vals('strides');
+      add('strides', s.join(','));
+      if (s.every((x) => x === '')) add('mode', 'explicit');
+    }
+    for (const [k, n] of [['total', 'total'], ['align', 'align'], ['sel', 'sel'], ['cell', 'cell']]) if (f[n].value.trim()) add(k, f[n].value.trim());
+    if (f.labels.value !== 'letters') add('labels', f.labels.value);
+    return parts.join('&');
+  }
+  function refill(f, all) {
+    const rows = $$('tr.dim', form), errs = $$('tr.dim-errors', form);
+    rows.forEach((row, i) => {
+      const on = i < f.sizes.length, [size, stride] = $$('input', row);
+      row.hidden = errs[i].hidden = !on; size.disabled = stride.disabled = !on;
+      $('th', row).textContent = f.dimLabels[i] || '';
+      if (all) size.value = f.sizes[i] || '';
+      if (f.packed) stride.value = f.packedStrides ? f.packedStrides[i] ?? '' : '';
+      else if (all) stride.value = f.strides[i] ?? '';
+      stride.readOnly = f.packed;
+    });
+    if (!all) return;
+    const e = form.elements;
+    e.dt.value = f.dt; e.rank.value = String(f.sizes.length); e.mode.value = f.packed ? 'packed' : 'explicit';
+    e.total.value = f.total; e.align.value = f.align; e.labels.value = f.labels; e.sel.value = f.sel; e.cell.value = f.cell;
+  }
+  function showErrors(errors, warnings) {
+    const group = (vs) => vs.reduce((m, v) => ((m[v.field] ||= []).push(v.message), m), {});
+    const e = group(errors), w = group(warnings);
+    for (const p of $$('[data-error-for]', form)) { const m = e[p.dataset.errorFor]; p.textContent = m ? m.join('\n') : ''; p.hidden = !m; }
+    for (const p of $$('[data-warning-for]', form)) { const m = w[p.dataset.warningFor]; p.textContent = m ? m.join('\n') : ''; p.hidden = !m; }
+    for (const el of $$('input, select', form)) {
+      const id = (el.getAttribute('aria-describedby') || '').split(' ')[0];
+      if (id.startsWith('err-')) el.setAttribute('aria-invalid', String(!!e[id.slice(4)]));
+    }
+  }
+  function setURL(q, push) { const u = location.pathname + '?' + q; if (push) history.pushState(null, '', u); else history.replaceState(null, '', u); }
+
+  form.addEventListener('input', (e) => { if (e.target.type === 'text') sendSoon(); });
+  form.addEventListener('change', (e) => {
+    const n = e.target.name;
+    if (n === 'rank') send(formQuery() + '&rank=' + e.target.value, true);
+    else if (n === 'mode') {
+      for (const s of $$('input[name=strides]', form)) s.readOnly = e.target.value === 'packed';
+      send(formQuery(), true);
+    } else if (n === 'dt' || n === 'labels') send(formQuery());
+  });
+  form.addEventListener('submit', (e) => { if (send(formQuery(), true)) e.preventDefault(); });
+  $('.presets').addEventListener('click', (e) => {
+    const a = e.target.closest('a[data-preset]');
+    if (!a) return;
+    const f = form.elements, q = 'preset=' + a.dataset.preset + '&dt=' + f.dt.value + '&labels=' + f.labels.value;
+    if (send(q, true, true)) e.preventDefault();
+  });
+  window.addEventListener('popstate', () => send(location.search.slice(1), true));
+
+  // ---- linking the views ----
+  const coordOf = (i) => { const s = st.meta.sizes, c = new Array(s.length); for (let d = s.length - 1; d >= 0; d--) { c[d] = i % s[d]; i = Math.floor(i / s[d]); } return c; };
+  const indexOf = (c) => c.reduce((i, v, d) => i * st.meta.sizes[d] + v, 0);
+  const dotText = (c, o) => `{${c}} · {${st.meta.strides}} = ${c.map((v, k) => v + '×' + st.meta.strides[k]).join(' + ')} = ${o}`;
+  function holders(o) { const out = []; for (let i = 0; i < st.offsets.length; i++) if (st.offsets[i] === o) out.push(i); return out; }
+
+  // show highlights one target: {kind:'l', i} a logical element or {kind:'b', o} a buffer cell.
+  function show(t, isFocus) {
+    if (!st.meta || !t || (t.kind === 'l' && !(t.i >= 0 && t.i < st.meta.logicalCount)) || (t.kind === 'b' && !(t.o >= 0 && t.o < st.meta.cells))) return;
+    for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
+    let lmarks = [], bmarks = [];
+    if (t.kind === 'l') {
+      const o = st.offsets.length ? st.offsets[t.i] : null, c = coordOf(t.i);
+      lmarks = [t.i]; if (o !== null) bmarks = [o];
+      $(`#l-${t.i}`)?.classList.add('sel'); $(`#b-${o}`)?.classList.add('linked');
+      dot.textContent = o === null ? `element (${c})` : dotText(c, o);
+      if (isFocus) { form.elements.sel.value = c.join(','); form.elements.cell.value = ''; }
+    } else {
+      const hs = st.offsets.length ? holders(t.o) : [];
+      bmarks = [t.o]; lmarks = hs;
+      $(`#b-${t.o}`)?.classList.add('sel');
+      for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
+      const list = hs.slice(0, 8).map((i) => `(${coordOf(i)})`).join(', ') + (hs.length > 8 ? ` and ${hs.length - 8} more` : '');
+      dot.textContent = hs.length === 0 ? `buffer offset ${t.o} is ${t.o > st.meta.last ? 'unused: past the last element' : 'padding: no element lives there'}`
+        : hs.length === 1 ? `buffer offset ${t.o} holds element ${list}` : `buffer offset ${t.o} is shared by ${hs.length} elements: ${list}`;
+      if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }
+    }
+    markCanvas('logical', lmarks); markCanvas('buffer', bmarks);
+    if (isFocus) { st.focus = t; setURL(formQuery(), false); }
+  }
+
+  picture.addEventListener('pointerover', (e) => {
+    const c = e.target.closest('.lc, .bc');
+    if (c) show(c.classList.contains('lc') ? { kind: 'l', i: +c.dataset.i } : { kind: 'b', o: +c.dataset.o }, false);
+  });
+  picture.addEventListener('pointerleave', () => st.focus && show(st.focus, false));
+  picture.addEventListener('focusin', (e) => {
+    const c = e.target.closest('.lc, .bc');
+    if (!c) return;
+    const grid = c.closest('#logical, #buffer');
+    for (const x of $$('[tabindex="0"]', grid)) if (x !== c) x.tabIndex = -1;
+    c.tabIndex = 0;
+    show(c.classList.contains('lc') ? { kind: 'l', i: +c.dataset.i } : { kind: 'b', o: +c.dataset.o }, true);
+  });
+  picture.addEventListener('keydown', (e) => {
+    const c = e.target.closest('.lc, .bc'), k = e.key;
+    if (!c || !st.meta) return;
+    let next = null;
+    if (c.classList.contains('lc')) {
+      const s = st.meta.sizes, r = s.length, co = coordOf(+c.dataset.i);
+      const step = (d, by) => { if (d >= 0 && co[d] + by >= 0 && co[d] + by < s[d]) { co[d] += by; return true; } return false; };
+      const moved = { ArrowRight: () => step(r - 1, 1), ArrowLeft: () => step(r - 1, -1), ArrowDown: () => step(r - 2, 1), ArrowUp: () => step(r - 2, -1),
+        PageDown: () => step(r - 3, 1), PageUp: () => step(r - 3, -1), Home: () => { co[r - 1] = 0; return true; }, End: () => { co[r - 1] = s[r - 1] - 1; return true; } }[k]?.();
+      if (moved) next = $(`#l-${indexOf(co)}`);
+      else if (k in { ArrowRight: 1, ArrowLeft: 1, ArrowDown: 1, ArrowUp: 1, PageDown: 1, PageUp: 1 }) e.preventDefault();
+    } else {
+      const o = +c.dataset.o, cols = +$('.buffer').dataset.cols;
+      const to = { ArrowRight: o + 1, ArrowLeft: o - 1, ArrowDown: o + cols, ArrowUp: o - cols, Home: o - (o % cols), End: Math.min(o - (o % cols) + cols, st.meta.cells) - 1 }[k];
+      if (to !== undefined) next = $(`#b-${to}`) || c;
+    }
+    if (next) { e.preventDefault(); next.focus(); }
+  });
+
+  // ---- canvases for large views ----
+  // A layout maps item k (a logical element or a buffer cell) to a pixel
+  // and back; when there are more items than pixels, bin items share one.
+  const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+  function bounds() { return { W: clamp(picture.clientWidth - 60, 320, 1100), H: 640 }; }
+  // strip wraps items in order into rows, cols a multiple of pitch when it fits.
+  function strip(n, pitch) {
+    const { W, H } = bounds(), bin = Math.max(1, Math.ceil(n / (W * H))), pixels = Math.ceil(n / bin);
+    let cols = Math.min(W, pixels);
+    if (bin === 1 && pitch >= 8 && pitch <= W) cols = Math.ceil(n / pitch) <= H ? pitch : pitch * Math.floor(W / pitch);
+    const rows = Math.ceil(pixels / cols), px = bin > 1 ? 1 : clamp(Math.floor(Math.min(W / cols, H / rows)), 1, 16);
+    return { w: cols, h: rows, px, bin, step: cols * bin,
+      toPixel: (k) => { const p = Math.floor(k / bin); return [p % cols, Math.floor(p / cols)]; },
+      fromPixel: (x, y) => { const k = (y * cols + x) * bin; return k < n ? k : -1; } };
+  }
+  // panels draws the last two dimensions as R x C grids, one per index of
+  // the outer dimensions, wrapped like the DOM view's small multiples.
+  function panels(P, R, C) {
+    const { W, H } = bounds(), gap = 3;
+    for (let bin = 1; ; bin++) {
+      const pw = Math.ceil(C / bin), ph = Math.ceil(R / bin), pc = clamp(Math.floor((W + gap) / (pw + gap)), 1, P), pr = Math.ceil(P / pc);
+      const w = pc * (pw + gap) - gap, h = pr * (ph + gap) - gap;
+      if (pw <= W && h <= H) {
+        const px = bin > 1 ? 1 : clamp(Math.floor(Math.min(W / w, H / h)), 1, 16);
+        return { w, h, px, step: C,
+          toPixel: (i) => { const p = Math.floor(i / (R * C)), q = i % (R * C); return [(p % pc) * (pw + gap) + Math.floor((q % C) / bin), Math.floor(p / pc) * (ph + gap) + Math.floor(Math.floor(q / C) / bin)]; },
+          fromPixel: (x, y) => {
+            const xi = x % (pw + gap), yi = y % (ph + gap), p = Math.floor(y / (ph + gap)) * pc + Math.floor(x / (pw + gap));
+            return xi >= pw || yi >= ph || p >= P || xi * bin >= C || yi * bin >= R ? -1 : p * R * C + yi * bin * C + xi * bin;
+          } };
+      }
+      if (pw === 1 && ph === 1) return null; // too many panels: fall back to a strip
+    }
+  }
+  function setupCanvas(name, L, n, paint) {
+    const cv = $(`#${name}-canvas`);
+    if (!cv) return;
+    cv.width = L.w; cv.height = L.h; cv.style.width = L.w * L.px + 'px'; cv.style.height = L.h * L.px + 'px';
+    const ctx = cv.getContext('2d'), img = ctx.createImageData(L.w, L.h);
+    paint(img.data);
+    ctx.putImageData(img, 0, 0);
+    const c = st.canvases[name] = { ctx, img, L, cursor: 0 };
+    const at = (e) => { const r = cv.getBoundingClientRect(); return L.fromPixel(Math.floor(((e.clientX - r.left) / r.width) * L.w), Math.floor(((e.clientY - r.top) / r.height) * L.h)); };
+    const target = (k) => (name === 'logical' ? { kind: 'l', i: k } : { kind: 'b', o: k });
+    let raf = 0; // one lookup per frame: a buffer cell's holders scan every offset
+    cv.onpointermove = (e) => { const k = at(e); if (k >= 0 && !raf) raf = requestAnimationFrame(() => { raf = 0; show(target(k), false); }); };
+    cv.onclick = (e) => { const k = at(e); if (k >= 0) { c.cursor = k; show(target(k), true); } };
+    cv.onkeydown = (e) => {
+      const d = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: L.step, ArrowUp: -L.step, PageDown: L.step * 16, PageUp: -L.step * 16 }[e.key];
+      if (d === undefined) return;
+      e.preventDefault(); c.cursor = clamp(c.cursor + d, 0, n - 1); show(target(c.cursor), true);
+    };
+  }
+  function markCanvas(name, ks) {
+    const c = st.canvases[name];
+    if (!c) return;
+    c.ctx.putImageData(c.img, 0, 0);
+    c.ctx.fillStyle = c.ctx.strokeStyle = `rgb(${COLORS.mark})`;
+    const ring = c.L.px < 4 && ks.length <= 64; // a few marks on a fine canvas: circle them so they show
+    for (const k of ks.slice(0, 100000)) {
+      const [x, y] = c.L.toPixel(k);
+      c.ctx.fillRect(x, y, 1, 1);
+      if (ring) { c.ctx.lineWidth = 1.5; c.ctx.strokeRect(x - 4.5, y - 4.5, 10, 10); }
+    }
+  }
+  function drawLogical() {
+    const m = st.meta, s = m.sizes, r = s.length, n = m.logicalCount, span = Math.max(1, m.last);
+    const L = (r > 1 && panels(n / (s[r - 1] * s[r - 2]), s[r - 2], s[r - 1])) || strip(n, r > 1 ? s[r - 1] : 0);
+    setupCanvas('logical', L, n, (px) => {
+      for (let y = 0; y < L.h; y++) for (let x = 0; x < L.w; x++) {
+        const i = L.fromPixel(x, y), p = 4 * (y * L.w + x);
+        if (i < 0) continue;
+        const [cr, cg, cb] = ramp(st.offsets[i] / span);
+        px[p] = cr; px[p + 1] = cg; px[p + 2] = cb; px[p + 3] = 255;
+      }
+    });
+  }
+  function drawBuffer() {
+    const m = st.meta, pitches = m.strides.filter((v, d) => v > 1 && m.sizes[d] > 1), L = strip(m.cells, pitches.length ? Math.min(...pitches) : 0);
+    setupCanvas('buffer', L, m.cells, (px) => {
+      const code = new Uint8Array(L.w * L.h), names = ['tail', 'hole', 'used', 'shared'];
+      for (let k = 0; k < m.cells; k++) {
+        const n = st.counts[k], v = n > 1 ? 3 : n === 1 ? 2 : k <= m.last ? 1 : 0, p = Math.floor(k / L.bin); // strip pixels are in item order
+        if (v > code[p]) code[p] = v;
+      }
+      for (let p = 0; p < code.length; p++) { const col = COLORS[names[code[p]]]; px.set([col[0], col[1], col[2], 255], 4 * p); }
+    });
+  }
+  // ramp maps 0..1 to a dark-blue -> teal -> yellow scale (offsets on the logical canvas).
+  function ramp(t) {
+    const s = [[29, 53, 87], [33, 113, 181], [42, 157, 143], [233, 196, 106]], x = Math.min(Math.max(t, 0), 1) * (s.length - 1), k = Math.min(Math.floor(x), s.length - 2), f = x - k;
+    return s[k].map((v, j) => Math.round(v + (s[k + 1][j] - v) * f));
+  }
+
+  connect();
+}

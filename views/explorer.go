@@ -1,0 +1,361 @@
+package views
+
+import "strconv"
+
+// MaxDOMCells is the most cells a view draws as DOM elements; above it the
+// view is a canvas that the page's script fills from the websocket.
+const MaxDOMCells = 4096
+
+// View modes of the logical and the buffer views.
+const (
+	ModeDOM    = "dom"    // every cell is an element, rendered here
+	ModeCanvas = "canvas" // a canvas the script draws; facts only without it
+	ModeNone   = "none"   // too large to draw at all
+)
+
+// Label modes: what a cell shows.
+const (
+	LabelLetters = "letters" // A, B, C ... as on the DirectML strides page
+	LabelIndex   = "index"   // the row-major logical index 0, 1, 2 ...
+	LabelOffset  = "offset"  // the buffer offset
+)
+
+// LabelModes lists the label modes with their captions, in picker order.
+var LabelModes = []Option{
+	{Value: LabelLetters, Text: "letters (A, B, C…)"},
+	{Value: LabelIndex, Text: "logical index"},
+	{Value: LabelOffset, Text: "buffer offset"},
+}
+
+// Option is one entry of a select.
+type Option struct{ Value, Text string }
+
+// Explorer is the model of the live layout explorer page ("/").
+type Explorer struct {
+	Form    Form
+	Presets []Preset
+	// Picture is of the form's state when it is valid, otherwise of the
+	// last valid state (or the default example); Stale then says so.
+	Picture Picture
+	Stale   string
+	// LastValid is the canonical query of the picture, carried in the
+	// form so that a bad submission keeps showing it.
+	LastValid string
+}
+
+// Form is the state of the inputs, as typed, with the errors of each.
+type Form struct {
+	DataType  string
+	DataTypes []string
+	Rank      int
+	Packed    bool
+	Dims      []DimRow // always MaxRank rows; the first Rank are Active
+	Total     string
+	Align     string
+	Labels    string
+	Sel       string // selected logical element, "1,0,1"
+	Cell      string // selected buffer cell, "7"
+	// Errors and Warnings are keyed by the field names of the core rules
+	// and the JSON API: dataType, rank, sizes, strides, sizes[1],
+	// strides[0], totalTensorSizeInBytes, guaranteedBaseOffsetAlignment.
+	Errors   map[string][]string
+	Warnings map[string][]string
+}
+
+// MaxRank is DML_TENSOR_DIMENSION_COUNT_MAX1.
+const MaxRank = 8
+
+// DimRow is one dimension's row of inputs.
+type DimRow struct {
+	Index  int
+	Label  string
+	Size   string
+	Stride string
+	Active bool
+}
+
+// ErrorsFor returns the errors of one field.
+func (f Form) ErrorsFor(field string) []string { return f.Errors[field] }
+
+// WarningsFor returns the warnings of one field.
+func (f Form) WarningsFor(field string) []string { return f.Warnings[field] }
+
+// HasErrors reports whether any field has an error.
+func (f Form) HasErrors() bool { return len(f.Errors) > 0 }
+
+// Preset is one click that fills the inputs with an example.
+type Preset struct {
+	Name  string
+	Title string // what it shows, for the tooltip and screen readers
+	Href  string
+	Page  bool // one of the DirectML strides page's own examples
+}
+
+// Picture is everything drawn for one valid layout.
+type Picture struct {
+	Meta    Meta
+	Facts   Facts
+	Logical Logical
+	Buffer  Buffer
+	// Dot is the dot product of the selected element, if any:
+	// "{1,0,1} · {6,3,1} = 1×6 + 0×3 + 1×1 = 7".
+	Dot string
+	// Linked says what the selected buffer cell holds, if one is selected.
+	Linked string
+}
+
+// Meta is what the page's script needs to draw and link the views.
+type Meta struct {
+	Sizes        []int64
+	Strides      []int64
+	Labels       []string // dimension labels
+	Bits         int64
+	LogicalCount int64
+	Cells        int64 // buffer elements drawn
+	Last         int64 // index of the last element
+	LabelMode    string
+	Query        string // canonical query of this picture
+}
+
+// Facts is the facts panel.
+type Facts struct {
+	DataType        string
+	ElementBits     int64
+	Sizes           string
+	Strides         string
+	StridesImplicit bool
+	Counts          []Fact
+	Badges          []Badge
+	Steps           []Step
+	TotalNote       string // how TotalTensorSizeInBytes relates to the minimum
+	CPP             string
+	Warnings        []string
+}
+
+// Fact is one labelled number.
+type Fact struct {
+	Name, Value, Hint, TestID string
+}
+
+// Badge is one classification: packed, broadcast, overlapping, padded.
+type Badge struct {
+	Name  string
+	State string // "yes", "no" or "unknown"
+	Why   string
+}
+
+// Step is one line of DMLCalcBufferTensorSize worked out.
+type Step struct {
+	What, Expr, Value string
+}
+
+// Logical is the logical view: the last two dimensions as a grid, the
+// outer ones as labelled small multiples.
+type Logical struct {
+	Mode  string
+	Count int64
+	Last  int64 // the largest offset, for the canvas's colour scale
+	Bands []Band
+	Note  string
+}
+
+// Band is one combination of the dimensions outside the innermost three:
+// a row of panels, one per index of the third-innermost dimension.
+type Band struct {
+	Heading string
+	Panels  []Panel
+}
+
+// Panel is one 2-D grid of the last two dimensions.
+type Panel struct {
+	Caption  string // "D=1", or "" for a tensor of rank 2 or less
+	RowLabel string // "H"
+	ColLabel string // "W"
+	ColHeads []int64
+	Rows     []LogicalRow
+}
+
+// LogicalRow is one row of a panel.
+type LogicalRow struct {
+	Head  int64
+	Cells []LogicalCell
+}
+
+// LogicalCell is one logical element.
+type LogicalCell struct {
+	Index    int64
+	Coord    string // "1,0,1"
+	Label    string
+	Offset   int64
+	Tab      bool // the one cell in the tab order
+	Selected bool
+	Linked   bool
+}
+
+// AriaLabel is the cell's accessible name.
+func (c LogicalCell) AriaLabel() string {
+	return "element (" + c.Coord + "), offset " + strconv.FormatInt(c.Offset, 10)
+}
+
+// Buffer is the physical buffer view: every element from offset 0 to the
+// end of the buffer, wrapped into rows.
+type Buffer struct {
+	Mode  string
+	Cells int64
+	Cols  int
+	Last  int64 // index of the last element: cells past it are unused tail
+	Rows  []BufferRow
+	Note  string
+}
+
+// BufferRow is one wrapped row of buffer cells and its byte ruler.
+type BufferRow struct {
+	Start int64
+	Cells []BufferCell
+	Ruler []RulerMark
+}
+
+// Cell states of the buffer view.
+const (
+	CellUsed   = "used"   // one logical element lives here
+	CellShared = "shared" // several do
+	CellHole   = "hole"   // padding between elements
+	CellTail   = "tail"   // past the last element, still in the buffer
+)
+
+// BufferCell is one element-sized cell of the buffer.
+type BufferCell struct {
+	Offset   int64
+	Label    string
+	Count    uint32
+	State    string
+	Byte     string // byte offset, "28" or "3.5" for 4-bit types
+	Tab      bool
+	Selected bool
+	Linked   bool
+}
+
+// AriaLabel is the cell's accessible name.
+func (c BufferCell) AriaLabel() string {
+	s := "buffer offset " + strconv.FormatInt(c.Offset, 10) + ", byte " + c.Byte + ": "
+	switch c.State {
+	case CellUsed:
+		return s + "element " + c.Label
+	case CellShared:
+		return s + strconv.FormatUint(uint64(c.Count), 10) + " elements share it, the first " + c.Label
+	case CellHole:
+		return s + "padding"
+	}
+	return s + "unused, past the last element"
+}
+
+// RulerMark is one labelled stretch of the byte ruler under a buffer row.
+type RulerMark struct {
+	Span  int    // cells covered: 1, or 2 for a byte of a 4-bit type
+	Text  string // byte offset at its start
+	Ticks int    // bytes in one cell (1 for 4-bit types)
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func utoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
+
+func joinInts(vs []int64) string {
+	b := make([]byte, 0, len(vs)*3)
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, v, 10)
+	}
+	return string(b)
+}
+
+func joinStrings(vs []string) string {
+	b := make([]byte, 0, len(vs)*3)
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, v...)
+	}
+	return string(b)
+}
+
+func boolAttr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+func tabIndex(tab bool) string {
+	if tab {
+		return "0"
+	}
+	return "-1"
+}
+
+func joinLines(msgs []string) string {
+	out := ""
+	for i, m := range msgs {
+		if i > 0 {
+			out += "\n"
+		}
+		out += m
+	}
+	return out
+}
+
+// LogicalSub is the logical view's subtitle.
+func LogicalSub(m Meta) string {
+	if len(m.Sizes) == 0 {
+		return ""
+	}
+	return sizesText(m.Sizes, "×") + " = " + itoa(m.LogicalCount) + " elements, {" + joinStrings(m.Labels) + "}"
+}
+
+// BufferSub is the buffer view's subtitle.
+func BufferSub(m Meta) string {
+	if len(m.Sizes) == 0 {
+		return ""
+	}
+	return itoa(m.Cells) + " elements of " + itoa(m.Bits) + " bits = " + bytesText(m.Cells, m.Bits) + " bytes"
+}
+
+func sizesText(vs []int64, sep string) string {
+	out := ""
+	for i, v := range vs {
+		if i > 0 {
+			out += sep
+		}
+		out += itoa(v)
+	}
+	return out
+}
+
+func bytesText(cells, bits int64) string {
+	b := cells * bits
+	if b%8 == 0 {
+		return itoa(b / 8)
+	}
+	return itoa(b/8) + ".5"
+}
+
+func panelLabel(p Panel) string {
+	s := "logical elements"
+	if p.Caption != "" {
+		s += " at " + p.Caption
+	}
+	return s
+}
+
+func badgeMark(state string) string {
+	switch state {
+	case "yes":
+		return "✓"
+	case "no":
+		return "–"
+	}
+	return "?"
+}

@@ -1,0 +1,239 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/a-h/templ"
+)
+
+// doc renders a component and parses it.
+func doc(t *testing.T, c templ.Component) *goquery.Document {
+	t.Helper()
+	var b bytes.Buffer
+	if err := c.Render(context.Background(), &b); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	d, err := goquery.NewDocumentFromReader(&b)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return d
+}
+
+func tid(id string) string { return `[data-testid="` + id + `"]` }
+
+// padded is the strides page's padding example drawn by hand: 2x3 with
+// height stride 5 in a 10-element FLOAT32 buffer.
+func padded() Explorer {
+	offs := []int64{0, 1, 2, 5, 6, 7}
+	letters := "ABCDEF"
+	var rows []LogicalRow
+	for r := range 2 {
+		row := LogicalRow{Head: int64(r)}
+		for c := range 3 {
+			i := int64(r*3 + c)
+			row.Cells = append(row.Cells, LogicalCell{Index: i, Coord: itoa(int64(r)) + "," + itoa(int64(c)), Label: letters[i : i+1], Offset: offs[i], Tab: i == 0})
+		}
+		rows = append(rows, row)
+	}
+	labels := []string{"A", "B", "C", "x", "x", "D", "E", "F", "x", "x"}
+	states := []string{CellUsed, CellUsed, CellUsed, CellHole, CellHole, CellUsed, CellUsed, CellUsed, CellTail, CellTail}
+	var cells []BufferCell
+	var ruler []RulerMark
+	for o := range int64(10) {
+		n := uint32(0)
+		if states[o] == CellUsed {
+			n = 1
+		}
+		cells = append(cells, BufferCell{Offset: o, Label: labels[o], Count: n, State: states[o], Byte: itoa(o * 4), Tab: o == 0})
+		ruler = append(ruler, RulerMark{Span: 1, Ticks: 4, Text: itoa(o * 4)})
+	}
+	dims := make([]DimRow, MaxRank)
+	for i := range dims {
+		dims[i] = DimRow{Index: i}
+	}
+	dims[0] = DimRow{Index: 0, Label: "H", Size: "2", Stride: "5", Active: true}
+	dims[1] = DimRow{Index: 1, Label: "W", Size: "3", Stride: "1", Active: true}
+	return Explorer{
+		Form:    Form{DataType: "FLOAT32", DataTypes: []string{"FLOAT32", "FLOAT16"}, Rank: 2, Dims: dims, Total: "40", Labels: LabelLetters},
+		Presets: []Preset{{Name: "padded", Title: "padding", Href: "/?dt=FLOAT32&sizes=2,3&strides=5,1&total=40", Page: true}},
+		Picture: Picture{
+			Meta:    Meta{Sizes: []int64{2, 3}, Strides: []int64{5, 1}, Labels: []string{"H", "W"}, Bits: 32, LogicalCount: 6, Cells: 10, Last: 7},
+			Logical: Logical{Mode: ModeDOM, Count: 6, Bands: []Band{{Panels: []Panel{{RowLabel: "H", ColLabel: "W", ColHeads: []int64{0, 1, 2}, Rows: rows}}}}},
+			Buffer:  Buffer{Mode: ModeDOM, Cells: 10, Cols: 10, Last: 7, Rows: []BufferRow{{Start: 0, Cells: cells, Ruler: ruler}}},
+			Facts: Facts{
+				Badges: []Badge{{Name: "packed", State: "no"}, {Name: "padded", State: "yes"}},
+				Counts: []Fact{{Name: "logical elements", Value: "6", TestID: "fact-logical"}},
+				Steps:  []Step{{What: "index of the last element", Expr: "{1,2} · {5,1}", Value: "= 7"}},
+				CPP:    "DML_BUFFER_TENSOR_DESC tensorBufferDesc = {};",
+			},
+		},
+		LastValid: "dt=FLOAT32&sizes=2,3&strides=5,1&total=40",
+	}
+}
+
+func TestExplorerPageIsAGETFormWithOneRowPerDimension(t *testing.T) {
+	d := doc(t, ExplorerPage(padded()))
+	form := d.Find(tid("form"))
+	if m, _ := form.Attr("method"); m != "get" {
+		t.Errorf("form method %q, want get (the page works without JavaScript)", m)
+	}
+	if a, _ := form.Attr("action"); a != "/" {
+		t.Errorf("form action %q", a)
+	}
+	if got := d.Find(`tr.dim:not([hidden])`).Length(); got != 2 {
+		t.Errorf("%d visible dimension rows, want 2", got)
+	}
+	if got := d.Find(`input[name=sizes]:not([disabled])`).Length(); got != 2 {
+		t.Errorf("%d enabled size inputs, want 2 (inactive rows must not be submitted)", got)
+	}
+	if got := d.Find(`input[name=sizes]`).Length(); got != MaxRank {
+		t.Errorf("%d size inputs, want %d", got, MaxRank)
+	}
+	if v, _ := d.Find(tid("stride-0")).Attr("value"); v != "5" {
+		t.Errorf("stride-0 = %q", v)
+	}
+	if d.Find(tid("dim-label-1")).Text() != "W" {
+		t.Errorf("dimension label %q", d.Find(tid("dim-label-1")).Text())
+	}
+	if v, _ := d.Find(tid("last")).Attr("value"); !strings.Contains(v, "strides=5,1") {
+		t.Errorf("hidden last = %q", v)
+	}
+	if _, ok := d.Find(tid("mode-explicit")).Attr("checked"); !ok {
+		t.Error("explicit strides not checked")
+	}
+	if href, _ := d.Find(tid("preset-padded")).Attr("href"); href != "/?dt=FLOAT32&sizes=2,3&strides=5,1&total=40" {
+		t.Errorf("preset href %q", href)
+	}
+	if _, hidden := d.Find(tid("stale")).Attr("hidden"); !hidden {
+		t.Error("the stale note shows for a valid state")
+	}
+	if src, _ := d.Find(`script[type=module]`).Attr("src"); src != "/static/app.js" {
+		t.Errorf("module script %q", src)
+	}
+}
+
+func TestFieldErrorsShowInlineWithTheirRule(t *testing.T) {
+	m := padded()
+	m.Form.Errors = map[string][]string{"sizes[1]": {"sizes[1] == 0: specifying a size of zero in any dimension is invalid"}}
+	m.Stale = "The inputs have errors: the picture is of the last valid tensor."
+	d := doc(t, ExplorerPage(m))
+	e := d.Find(tid("err-sizes[1]"))
+	if _, hidden := e.Attr("hidden"); hidden || !strings.Contains(e.Text(), "size of zero") {
+		t.Errorf("sizes[1] error slot: hidden=%v text=%q", hidden, e.Text())
+	}
+	if _, hidden := d.Find(tid("err-sizes[0]")).Attr("hidden"); !hidden {
+		t.Error("the sizes[0] slot shows although it has no error")
+	}
+	if v, _ := d.Find(tid("size-1")).Attr("aria-invalid"); v != "true" {
+		t.Errorf("size-1 aria-invalid = %q", v)
+	}
+	if by, _ := d.Find(tid("size-1")).Attr("aria-describedby"); by != "err-sizes[1]" {
+		t.Errorf("size-1 aria-describedby = %q", by)
+	}
+	if s := d.Find(tid("stale")); strings.TrimSpace(s.Text()) == "" {
+		t.Error("no stale note")
+	}
+	// The last valid picture is still there.
+	if d.Find(tid("lcell")).Length() != 6 {
+		t.Errorf("%d logical cells", d.Find(tid("lcell")).Length())
+	}
+}
+
+func TestLogicalCellsAreAnAccessibleGrid(t *testing.T) {
+	d := doc(t, LogicalView(padded().Picture.Logical))
+	cells := d.Find(tid("lcell"))
+	if cells.Length() != 6 {
+		t.Fatalf("%d cells", cells.Length())
+	}
+	var labels []string
+	cells.Each(func(_ int, s *goquery.Selection) { labels = append(labels, s.Find(".lbl").Text()) })
+	if strings.Join(labels, "") != "ABCDEF" {
+		t.Errorf("labels %v", labels)
+	}
+	e := cells.Eq(3)
+	if name, _ := e.Attr("aria-label"); name != "element (1,0), offset 5" {
+		t.Errorf("accessible name %q", name)
+	}
+	if r, _ := e.Attr("role"); r != "gridcell" {
+		t.Errorf("role %q", r)
+	}
+	if d.Find(`[role=grid]`).Length() != 1 {
+		t.Error("no grid")
+	}
+	if d.Find(`[data-testid=lcell][tabindex="0"]`).Length() != 1 {
+		t.Error("roving tabindex: exactly one cell must be in the tab order")
+	}
+	if got := d.Find(`[role=columnheader].ch`).Length(); got != 3 {
+		t.Errorf("%d column headers", got)
+	}
+}
+
+func TestBufferCellsMarkPaddingTailAndSharing(t *testing.T) {
+	b := padded().Picture.Buffer
+	b.Rows[0].Cells[1].State, b.Rows[0].Cells[1].Count = CellShared, 2
+	d := doc(t, BufferView(b))
+	cells := d.Find(tid("bcell"))
+	if cells.Length() != 10 {
+		t.Fatalf("%d buffer cells", cells.Length())
+	}
+	if !cells.Eq(3).HasClass(CellHole) || !cells.Eq(8).HasClass(CellTail) || !cells.Eq(0).HasClass(CellUsed) {
+		t.Error("cell states are not classes")
+	}
+	if got := cells.Eq(1).Find(".cnt").Text(); got != "×2" {
+		t.Errorf("shared count %q", got)
+	}
+	if name, _ := cells.Eq(3).Attr("aria-label"); name != "buffer offset 3, byte 12: padding" {
+		t.Errorf("accessible name %q", name)
+	}
+	if name, _ := cells.Eq(9).Attr("aria-label"); !strings.Contains(name, "unused") {
+		t.Errorf("accessible name %q", name)
+	}
+	if got := d.Find(".ruler .rm").Length(); got != 10 {
+		t.Errorf("%d ruler marks", got)
+	}
+	if got := d.Find(".ruler .rm").Eq(2).Text(); got != "8" {
+		t.Errorf("ruler mark %q, want byte 8", got)
+	}
+}
+
+func TestLargeViewsAreCanvasesThatSayTheyNeedJavaScript(t *testing.T) {
+	d := doc(t, LogicalView(Logical{Mode: ModeCanvas, Count: 65536, Note: "65536 logical elements"}))
+	if d.Find(`canvas#logical-canvas`).Length() != 1 {
+		t.Error("no canvas")
+	}
+	if d.Find(tid("lcell")).Length() != 0 {
+		t.Error("DOM cells drawn above the cap")
+	}
+	ns := d.Find("noscript").Text()
+	if !strings.Contains(ns, "65536") || !strings.Contains(ns, "JavaScript") {
+		t.Errorf("noscript text %q", ns)
+	}
+	d = doc(t, BufferView(Buffer{Mode: ModeNone, Note: "too large"}))
+	if d.Find(tid("buffer-too-large")).Text() != "too large" {
+		t.Error("no too-large note")
+	}
+}
+
+func TestFactsShowBadgesStepsAndCPP(t *testing.T) {
+	d := doc(t, FactsView(padded().Picture.Facts))
+	if s, _ := d.Find(tid("badge-padded")).Attr("data-state"); s != "yes" {
+		t.Errorf("padded badge %q", s)
+	}
+	if s, _ := d.Find(tid("badge-packed")).Attr("data-state"); s != "no" {
+		t.Errorf("packed badge %q", s)
+	}
+	if !strings.Contains(d.Find(tid("steps")).Text(), "{1,2} · {5,1}") {
+		t.Errorf("steps %q", d.Find(tid("steps")).Text())
+	}
+	if !strings.Contains(d.Find(tid("cpp")).Text(), "DML_BUFFER_TENSOR_DESC") {
+		t.Error("no C++")
+	}
+	if d.Find(tid("fact-logical")+" dd").First().Text() != "6" {
+		t.Error("logical count")
+	}
+}

@@ -1,0 +1,118 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
+)
+
+// getIndex renders the explorer from the URL query: complete and correct
+// without JavaScript.
+func (s *Server) getIndex(c echo.Context) error {
+	raw := c.Request().URL.RawQuery
+	if len(raw) > maxQueryLen {
+		return badRequest("", "the query is longer than %d bytes", maxQueryLen)
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return badRequest("", "the query is not valid: %v", err)
+	}
+	m, err := explorerModel(c.Request().Context(), q)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ExplorerPage(m))
+}
+
+// explorerModel builds the whole page for a query.
+func explorerModel(ctx context.Context, q url.Values) (views.Explorer, error) {
+	v, pv, stale := resolve(q)
+	query := pv.State.canonicalQuery(false)
+	pic, err := newPicture(ctx, pv, query)
+	if err != nil {
+		return views.Explorer{}, err
+	}
+	m := views.Explorer{
+		Form:      formModel(v),
+		Presets:   presetLinks(v.State),
+		Picture:   pic.View,
+		Stale:     stale,
+		LastValid: query,
+	}
+	return m, nil
+}
+
+// formModel is the form as typed, with the errors of each field.
+func formModel(v validated) views.Form {
+	st := v.State
+	f := views.Form{
+		DataType: st.DT,
+		Rank:     len(st.Sizes),
+		Packed:   st.Packed,
+		Total:    st.Total,
+		Align:    st.Align,
+		Labels:   st.Labels,
+		Sel:      st.Sel,
+		Cell:     st.Cell,
+		Errors:   violationMap(v.Errors),
+		Warnings: violationMap(v.Warnings),
+	}
+	for _, d := range core.DataTypes() {
+		f.DataTypes = append(f.DataTypes, d.String())
+	}
+	if dt, err := core.ParseDataType(st.DT); err == nil && dt.Valid() {
+		f.DataType = dt.String()
+	} else if st.DT != "" {
+		f.DataTypes = append([]string{st.DT}, f.DataTypes...) // keep the bad value visible next to its error
+	} else {
+		f.DataTypes = append([]string{""}, f.DataTypes...)
+	}
+	rank := min(max(f.Rank, 1), views.MaxRank)
+	labels := core.DimensionLabels(rank)
+	var packed []int64
+	if v.Layout != nil && st.Packed {
+		packed = v.Layout.Strides
+	}
+	f.Dims = make([]views.DimRow, views.MaxRank)
+	for i := range f.Dims {
+		d := views.DimRow{Index: i, Active: i < len(st.Sizes) && i < views.MaxRank}
+		if i < rank {
+			d.Label = labels[i]
+		}
+		if i < len(st.Sizes) {
+			d.Size = st.Sizes[i]
+		}
+		switch {
+		case i < len(packed):
+			d.Stride = strconv.FormatInt(packed[i], 10)
+		case !st.Packed && i < len(st.Strides):
+			d.Stride = st.Strides[i]
+		}
+		f.Dims[i] = d
+	}
+	if len(st.Sizes) > views.MaxRank {
+		f.Rank = views.MaxRank
+	}
+	if len(st.Sizes) == 0 {
+		f.Rank = 1
+		f.Dims[0].Active = true
+	}
+	return f
+}
+
+func violationMap(vs []core.Violation) map[string][]string {
+	if len(vs) == 0 {
+		return nil
+	}
+	m := map[string][]string{}
+	for _, v := range vs {
+		m[v.Field] = append(m[v.Field], v.Message)
+	}
+	return m
+}

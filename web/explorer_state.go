@@ -1,0 +1,353 @@
+package web
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
+)
+
+// explorerState is the explorer's whole state, as typed: the URL query of
+// the page (a GET form) and the query an edit carries on the websocket.
+//
+//	dt=FLOAT32&sizes=2,3&strides=5,1&total=40&align=16&labels=index&sel=1,0&cell=7
+//
+// sizes and strides may also come as repeated keys (sizes=2&sizes=3), as the
+// form's one-input-per-dimension rows send them. Strides absent, or
+// mode=packed, means packed (Strides = nullptr). rank, when it differs from
+// the number of sizes, adds leading size-1 dimensions or drops leading
+// ones. preset=NAME fills sizes, strides and the rest from an example.
+// last carries the canonical query of the last valid state, so that a bad
+// submission still shows a picture.
+type explorerState struct {
+	DT      string
+	Sizes   []string
+	Strides []string // ignored when Packed
+	Packed  bool
+	Total   string
+	Align   string
+	Labels  string
+	Sel     string
+	Cell    string
+	Last    string
+}
+
+// defaultState is the first example of the DirectML strides page: a 2x3
+// tensor, packed.
+func defaultState() explorerState {
+	return explorerState{DT: "FLOAT32", Sizes: []string{"2", "3"}, Packed: true, Labels: views.LabelLetters}
+}
+
+// maxQueryLen bounds the query an edit or a page request may carry; a
+// valid state needs far less.
+const maxQueryLen = 4096
+
+// stateFromQuery reads a state; the violations are about the query itself
+// (rank, preset) rather than the tensor.
+func stateFromQuery(q url.Values) (explorerState, []core.Violation) {
+	if len(q) == 0 {
+		return defaultState(), nil
+	}
+	var vs []core.Violation
+	st := explorerState{
+		DT:     strings.TrimSpace(q.Get("dt")),
+		Total:  strings.TrimSpace(q.Get("total")),
+		Align:  strings.TrimSpace(q.Get("align")),
+		Labels: q.Get("labels"),
+		Sel:    strings.TrimSpace(q.Get("sel")),
+		Cell:   strings.TrimSpace(q.Get("cell")),
+		Last:   q.Get("last"),
+	}
+	if _, ok := q["dt"]; !ok {
+		st.DT = "FLOAT32"
+	}
+	switch st.Labels {
+	case views.LabelLetters, views.LabelIndex, views.LabelOffset:
+	default:
+		st.Labels = views.LabelLetters
+	}
+	st.Sizes = splitList(q["sizes"])
+	st.Strides = splitList(q["strides"])
+	if _, ok := q["sizes"]; !ok {
+		st.Sizes, st.Strides = defaultState().Sizes, nil // e.g. "?labels=index"
+	}
+	st.Packed = q.Get("mode") == "packed" || (q.Get("mode") != "explicit" && allEmpty(st.Strides))
+	if st.Packed {
+		st.Strides = nil
+	}
+	if name := q.Get("preset"); name != "" {
+		p, ok := findPreset(name)
+		if !ok {
+			vs = append(vs, core.Violation{Field: "preset", Message: fmt.Sprintf("unknown example %q", name)})
+		} else {
+			st = p.apply(st)
+		}
+	}
+	if r := strings.TrimSpace(q.Get("rank")); r != "" {
+		n, err := strconv.Atoi(r)
+		switch {
+		case err != nil || n < 1 || n > core.MaxDimensionCount:
+			vs = append(vs, core.Violation{Field: "rank", Message: fmt.Sprintf("rank %q: DimensionCount must be between 1 and %d", r, core.MaxDimensionCount)})
+		case n != len(st.Sizes):
+			st = st.withRank(n)
+		}
+	}
+	return st, vs
+}
+
+// splitList joins repeated keys and splits each on commas.
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, p := range strings.Split(v, ",") {
+			out = append(out, strings.TrimSpace(p))
+		}
+	}
+	return out
+}
+
+func allEmpty(xs []string) bool {
+	for _, x := range xs {
+		if x != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// withRank adds leading size-1 dimensions (with the stride that spans the
+// rest, as DirectML pads to 4-D) or drops leading ones.
+func (st explorerState) withRank(n int) explorerState {
+	sizes := append([]string(nil), st.Sizes...)
+	strides := append([]string(nil), st.Strides...)
+	if n < len(sizes) {
+		sizes = sizes[len(sizes)-n:]
+		if !st.Packed && len(strides) >= n {
+			strides = strides[len(strides)-n:]
+		}
+	}
+	for len(sizes) < n {
+		span := int64(1)
+		for i := range sizes {
+			if i < len(strides) {
+				sz, err1 := strconv.ParseInt(sizes[i], 10, 64)
+				sd, err2 := strconv.ParseInt(strides[i], 10, 64)
+				if err1 == nil && err2 == nil && sz > 0 && sd >= 0 && sz <= core.MaxUINT && sd <= core.MaxUINT {
+					span = max(span, sz*sd)
+				}
+			}
+		}
+		sizes = append([]string{"1"}, sizes...)
+		if !st.Packed {
+			strides = append([]string{strconv.FormatInt(span, 10)}, strides...)
+		}
+	}
+	st.Sizes = sizes
+	if !st.Packed {
+		st.Strides = strides
+	}
+	return st
+}
+
+// canonicalQuery writes the state in a fixed order, commas unescaped.
+func (st explorerState) canonicalQuery(withLast bool) string {
+	var b strings.Builder
+	add := func(k, v string) {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(strings.ReplaceAll(url.QueryEscape(v), "%2C", ","))
+	}
+	add("dt", st.DT)
+	add("sizes", strings.Join(st.Sizes, ","))
+	if !st.Packed {
+		add("strides", strings.Join(st.Strides, ","))
+	}
+	if st.Total != "" {
+		add("total", st.Total)
+	}
+	if st.Align != "" {
+		add("align", st.Align)
+	}
+	if st.Labels != "" && st.Labels != views.LabelLetters {
+		add("labels", st.Labels)
+	}
+	if st.Sel != "" {
+		add("sel", st.Sel)
+	}
+	if st.Cell != "" {
+		add("cell", st.Cell)
+	}
+	if withLast && st.Last != "" {
+		add("last", st.Last)
+	}
+	return b.String()
+}
+
+// validated is a state checked against DirectML's rules.
+type validated struct {
+	State    explorerState
+	Layout   *core.Layout // nil when invalid
+	Errors   []core.Violation
+	Warnings []core.Violation
+	Sel      []int64 // the selected coordinate, if in range
+	Cell     int64   // the selected buffer cell, -1 for none
+}
+
+// validate parses every field and checks the tensor with core, through the
+// same path as POST /api/v1/layout. Every field gets its own message;
+// a field that does not parse is left out of the rules that need it.
+func validate(st explorerState, queryErrs []core.Violation) validated {
+	v := validated{State: st, Cell: -1, Errors: append([]core.Violation(nil), queryErrs...)}
+	parseErr := map[string]bool{}
+	sizes := make([]int64, len(st.Sizes))
+	for i, s := range st.Sizes {
+		n, msg := parseWhole(fmt.Sprintf("sizes[%d]", i), s, "a size of at least 1")
+		if msg != "" {
+			v.Errors = append(v.Errors, core.Violation{Field: fmt.Sprintf("sizes[%d]", i), Message: msg})
+			parseErr["sizes"] = true
+			n = 1
+		}
+		sizes[i] = n
+	}
+	var strides []int64
+	if !st.Packed {
+		strides = make([]int64, len(st.Strides))
+		for i, s := range st.Strides {
+			n, msg := parseWhole(fmt.Sprintf("strides[%d]", i), s, "every stride, or choose packed strides")
+			if msg != "" {
+				v.Errors = append(v.Errors, core.Violation{Field: fmt.Sprintf("strides[%d]", i), Message: msg})
+				parseErr["strides"] = true
+				n = 0
+			}
+			strides[i] = n
+		}
+	}
+	var total *int64
+	if st.Total != "" {
+		n, msg := parseWhole("totalTensorSizeInBytes", st.Total, "a byte count, or leave it empty")
+		if msg != "" {
+			v.Errors = append(v.Errors, core.Violation{Field: "totalTensorSizeInBytes", Message: msg})
+		} else {
+			total = &n
+		}
+	}
+	var align int64
+	if st.Align != "" {
+		n, msg := parseWhole("guaranteedBaseOffsetAlignment", st.Align, "0 or a power of two, or leave it empty")
+		if msg != "" {
+			v.Errors = append(v.Errors, core.Violation{Field: "guaranteedBaseOffsetAlignment", Message: msg})
+		} else {
+			align = n
+		}
+	}
+	req := LayoutRequest{DataType: st.DT, Sizes: sizes, Strides: strides, TotalTensorSizeInBytes: total, GuaranteedBaseOffsetAlignment: align}
+	l, aerr := req.Layout()
+	if aerr != nil {
+		broken := parseErr["sizes"] || parseErr["strides"]
+		for _, cv := range aerr.violations {
+			switch {
+			case cv.Field == "dataType" && st.DT == "":
+				cv.Message = "choose a data type (e.g. FLOAT32)"
+			case broken && (strings.Contains(cv.Message, "element count") || strings.Contains(cv.Message, "DMLCalcBufferTensorSize")):
+				continue // computed with a placeholder for a field that did not parse
+			}
+			v.Errors = append(v.Errors, cv)
+		}
+	}
+	if len(v.Errors) > 0 || l == nil {
+		return v
+	}
+	v.Layout = l
+	v.Warnings = l.Warnings
+	v.Sel = parseSel(st.Sel, l)
+	if st.Cell != "" {
+		if n, err := strconv.ParseInt(st.Cell, 10, 64); err == nil && n >= 0 && n < l.BufferElementCount() {
+			v.Cell = n
+		}
+	}
+	return v
+}
+
+// parseWhole reads a whole number, saying what is wanted when it is not one.
+func parseWhole(field, s, want string) (int64, string) {
+	if s == "" {
+		return 0, fmt.Sprintf("%s is empty: give %s", field, want)
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, fmt.Sprintf("%s = %s does not fit in 64 bits: DirectML values are UINT (at most 2^32-1) or UINT64", field, s)
+		}
+		return 0, fmt.Sprintf("%s = %q is not a whole number: give %s", field, s, want)
+	}
+	return n, ""
+}
+
+// parseSel reads "1,0,1" as a coordinate of l, or nil when it is not one.
+func parseSel(s string, l *core.Layout) []int64 {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != l.Rank() {
+		return nil
+	}
+	c := make([]int64, len(parts))
+	for i, p := range parts {
+		n, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil || n < 0 || n >= l.Sizes[i] {
+			return nil
+		}
+		c[i] = n
+	}
+	return c
+}
+
+// stateOfLayout is the canonical state of a valid layout.
+func stateOfLayout(l *core.Layout, labels string) explorerState {
+	st := explorerState{DT: l.DataType.String(), Packed: l.StridesImplicit, Labels: labels}
+	for _, s := range l.Sizes {
+		st.Sizes = append(st.Sizes, strconv.FormatInt(s, 10))
+	}
+	if !l.StridesImplicit {
+		for _, s := range l.Strides {
+			st.Strides = append(st.Strides, strconv.FormatInt(s, 10))
+		}
+	}
+	if l.TotalTensorSizeInBytes != 0 {
+		st.Total = strconv.FormatInt(l.TotalTensorSizeInBytes, 10)
+	}
+	if l.GuaranteedBaseOffsetAlignment != 0 {
+		st.Align = strconv.FormatInt(l.GuaranteedBaseOffsetAlignment, 10)
+	}
+	return st
+}
+
+// resolve validates a query and finds the layout to draw: the state's own
+// when valid, else the last valid one it carries, else the default.
+func resolve(q url.Values) (v validated, picture validated, stale string) {
+	st, qvs := stateFromQuery(q)
+	v = validate(st, qvs)
+	if v.Layout != nil {
+		v.State.Last = ""
+		return v, v, ""
+	}
+	if st.Last != "" && len(st.Last) <= maxQueryLen {
+		if lq, err := url.ParseQuery(st.Last); err == nil {
+			lst, lvs := stateFromQuery(lq)
+			lst.Labels = st.Labels
+			if lv := validate(lst, lvs); lv.Layout != nil {
+				return v, lv, "The inputs have errors: the picture is of the last valid tensor."
+			}
+		}
+	}
+	dv := validate(defaultState(), nil)
+	dv.State.Labels = st.Labels
+	return v, dv, "The inputs have errors: the picture is of the default 2×3 example."
+}

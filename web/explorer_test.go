@@ -1,0 +1,351 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// page GETs a path through the router and parses the HTML.
+func page(t *testing.T, path string) (*http.Response, *goquery.Document) {
+	t.Helper()
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	d, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, d
+}
+
+func tid(id string) string { return `[data-testid="` + id + `"]` }
+
+func texts(s *goquery.Selection, sub string) []string {
+	var out []string
+	s.Each(func(_ int, c *goquery.Selection) {
+		if sub != "" {
+			c = c.Find(sub)
+		}
+		out = append(out, strings.TrimSpace(c.Text()))
+	})
+	return out
+}
+
+func attrs(s *goquery.Selection, name string) []string {
+	var out []string
+	s.Each(func(_ int, c *goquery.Selection) { v, _ := c.Attr(name); out = append(out, v) })
+	return out
+}
+
+type pageExample struct {
+	Name         string    `json:"name"`
+	Sizes        []int64   `json:"sizes"`
+	Strides      []int64   `json:"strides"`
+	Offsets      []int64   `json:"offsets"`
+	BufferView   []*string `json:"bufferView"`
+	DocBuffer    []string  `json:"docBuffer"`
+	Queries      [][]int64 `json:"queries"`
+	QueryOffsets []int64   `json:"queryOffsets"`
+}
+
+func loadPageExamples(t *testing.T) []pageExample {
+	t.Helper()
+	b, err := os.ReadFile("testdata/strides_page_examples.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct{ Cases []pageExample }
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Cases
+}
+
+func csv(vs []int64) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = fmt.Sprint(v)
+	}
+	return strings.Join(s, ",")
+}
+
+// TestPageDrawsTheStridesPageExamples renders every example of the DirectML
+// strides page from its URL and compares the picture with the page's.
+func TestPageDrawsTheStridesPageExamples(t *testing.T) {
+	for _, ex := range loadPageExamples(t) {
+		t.Run(ex.Name, func(t *testing.T) {
+			q := "/?dt=FLOAT32&sizes=" + csv(ex.Sizes)
+			if ex.Strides != nil {
+				q += "&strides=" + csv(ex.Strides)
+			}
+			if ex.Queries != nil {
+				q += "&sel=" + csv(ex.Queries[0])
+			}
+			res, d := page(t, q)
+			if res.StatusCode != 200 {
+				t.Fatalf("status %d", res.StatusCode)
+			}
+			if ex.Offsets != nil {
+				if got := strings.Join(attrs(d.Find(tid("lcell")), "data-o"), ","); got != csv(ex.Offsets) {
+					t.Errorf("logical offsets %s, want %s", got, csv(ex.Offsets))
+				}
+			}
+			if ex.BufferView != nil {
+				var want []string
+				for _, v := range ex.BufferView {
+					if v == nil {
+						want = append(want, "x")
+					} else {
+						want = append(want, *v)
+					}
+				}
+				if got := texts(d.Find(tid("bcell")), ".lbl"); strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Errorf("buffer %v, want %v", got, want)
+				}
+			}
+			if ex.QueryOffsets != nil {
+				dot := strings.TrimSpace(d.Find(tid("dot")).Text())
+				if want := "{1,0,1} · {6,3,1} = 1×6 + 0×3 + 1×1 = 7"; dot != want {
+					t.Errorf("dot %q, want %q", dot, want)
+				}
+				if !d.Find("#l-7").HasClass("sel") || !d.Find("#b-7").HasClass("linked") {
+					t.Error("element H and its buffer cell are not linked")
+				}
+				if d.Find("#l-7 .lbl").Text() != "H" {
+					t.Errorf("element 7 is %q, want H", d.Find("#l-7 .lbl").Text())
+				}
+			}
+		})
+	}
+}
+
+// TestPresetsReproduceThePagePictures follows each page preset link.
+func TestPresetsReproduceThePagePictures(t *testing.T) {
+	_, home := page(t, "/")
+	want := map[string]string{
+		"HW":        "A B C D E F",
+		"WH":        "A D B E C F",
+		"DHW":       "A B C D E F G H I J K L",
+		"NCHW":      "A B C D E F G H I J K L M N O",
+		"NHWC":      "A B C D E F G H I J K L M N O",
+		"broadcast": "A B C",
+		"padded":    "A B C x x D E F x x", // the page's ten cells
+	}
+	for name, pic := range want {
+		href, ok := home.Find(tid("preset-" + name)).Attr("href")
+		if !ok {
+			t.Fatalf("no preset %s", name)
+		}
+		_, d := page(t, href)
+		if got := strings.Join(texts(d.Find(tid("bcell")), ".lbl"), " "); got != pic {
+			t.Errorf("%s (%s): buffer %q, want %q", name, href, got, pic)
+		}
+	}
+	// The broadcast cells are shared by two elements each.
+	_, d := page(t, "/?preset=broadcast")
+	if got := strings.Join(texts(d.Find(tid("bcell")), ".cnt"), " "); got != "×2 ×2 ×2" {
+		t.Errorf("broadcast counts %q", got)
+	}
+	// As on the page, the second row reads the first row's values.
+	if got := strings.Join(texts(d.Find(tid("lcell")), ".lbl"), ""); got != "ABCABC" {
+		t.Errorf("broadcast logical view %q, want ABCABC", got)
+	}
+	if s, _ := d.Find(tid("badge-broadcast")).Attr("data-state"); s != "yes" {
+		t.Errorf("broadcast badge %q", s)
+	}
+	// The NHWC example has the page's strides.
+	_, d = page(t, "/?preset=NHWC")
+	if got := attrs(d.Find(`input[name=strides]:not([disabled])`), "value"); strings.Join(got, ",") != "15,1,5,1" {
+		t.Errorf("NHWC strides %v", got)
+	}
+}
+
+func TestDefaultPageIsTheFirstExample(t *testing.T) {
+	res, d := page(t, "/")
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("status %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	if got := strings.Join(texts(d.Find(tid("lcell")), ".lbl"), ""); got != "ABCDEF" {
+		t.Errorf("logical %q", got)
+	}
+	if _, packed := d.Find(tid("mode-packed")).Attr("checked"); !packed {
+		t.Error("the default is packed")
+	}
+	if got := attrs(d.Find(`input[name=strides]:not([disabled])`), "value"); strings.Join(got, ",") != "3,1" {
+		t.Errorf("packed strides shown %v", got)
+	}
+	if !strings.Contains(d.Find(tid("cpp")).Text(), "nullptr; // packed") {
+		t.Error("C++ of a packed tensor")
+	}
+	csp := res.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "connect-src 'self'") || !strings.Contains(csp, "script-src 'self'") {
+		t.Errorf("CSP %q", csp)
+	}
+}
+
+func TestBadURLShowsEveryFieldErrorAndAPicture(t *testing.T) {
+	res, d := page(t, "/?dt=FOO&sizes=2,0,x&strides=1,2&total=-1&align=3")
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for _, f := range []string{"dataType", "sizes[1]", "sizes[2]", "strides", "totalTensorSizeInBytes", "guaranteedBaseOffsetAlignment"} {
+		e := d.Find(tid("err-" + f))
+		if _, hidden := e.Attr("hidden"); hidden || strings.TrimSpace(e.Text()) == "" {
+			t.Errorf("no inline error for %s", f)
+		}
+	}
+	if got := d.Find(tid("err-sizes[1]")).Text(); got != "sizes[1] == 0: specifying a size of zero in any dimension is invalid" {
+		t.Errorf("sizes[1]: %q is not core's rule", got)
+	}
+	if !strings.Contains(d.Find(tid("err-sizes[2]")).Text(), `"x" is not a whole number`) {
+		t.Errorf("sizes[2]: %q", d.Find(tid("err-sizes[2]")).Text())
+	}
+	// The inputs keep what was typed.
+	if v, _ := d.Find(tid("size-2")).Attr("value"); v != "x" {
+		t.Errorf("size-2 = %q", v)
+	}
+	// No valid state: the default 2x3 example is drawn, and said so.
+	if got := strings.Join(texts(d.Find(tid("lcell")), ".lbl"), ""); got != "ABCDEF" {
+		t.Errorf("picture %q", got)
+	}
+	if !strings.Contains(d.Find(tid("stale")).Text(), "default") {
+		t.Errorf("stale note %q", d.Find(tid("stale")).Text())
+	}
+}
+
+func TestBadSubmissionKeepsTheLastValidPicture(t *testing.T) {
+	_, d := page(t, "/?dt=FLOAT32&sizes=2,0&strides=5,1&last=dt%3DFLOAT32%26sizes%3D2%2C3%26strides%3D5%2C1")
+	if got := strings.Join(attrs(d.Find(tid("lcell")), "data-o"), ","); got != "0,1,2,5,6,7" {
+		t.Errorf("picture offsets %s, want the last valid tensor's", got)
+	}
+	if !strings.Contains(d.Find(tid("stale")).Text(), "last valid") {
+		t.Errorf("stale note %q", d.Find(tid("stale")).Text())
+	}
+	if v, _ := d.Find(tid("last")).Attr("value"); v != "dt=FLOAT32&sizes=2,3&strides=5,1" {
+		t.Errorf("last carried on as %q", v)
+	}
+}
+
+func TestRankChangePadsWithLeadingOnes(t *testing.T) {
+	_, d := page(t, "/?sizes=2,3&strides=5,1&rank=4")
+	if got := attrs(d.Find(`input[name=sizes]:not([disabled])`), "value"); strings.Join(got, ",") != "1,1,2,3" {
+		t.Errorf("sizes %v", got)
+	}
+	if got := attrs(d.Find(`input[name=strides]:not([disabled])`), "value"); strings.Join(got, ",") != "10,10,5,1" {
+		t.Errorf("strides %v", got)
+	}
+	if got := texts(d.Find(".dim:not([hidden]) th"), ""); strings.Join(got, "") != "NCHW" {
+		t.Errorf("labels %v", got)
+	}
+	_, d = page(t, "/?sizes=1,1,2,3&rank=2")
+	if got := attrs(d.Find(`input[name=sizes]:not([disabled])`), "value"); strings.Join(got, ",") != "2,3" {
+		t.Errorf("sizes %v", got)
+	}
+}
+
+func TestFormSubmissionWithRepeatedKeys(t *testing.T) {
+	// What the GET form sends: one key per row, mode from the radio.
+	_, d := page(t, "/?dt=FLOAT16&rank=2&mode=explicit&sizes=2&sizes=3&strides=1&strides=2&total=&align=&labels=offset&sel=&cell=&last=")
+	if got := strings.Join(texts(d.Find(tid("lcell")), ".lbl"), " "); got != "0 2 4 1 3 5" {
+		t.Errorf("offset labels %q", got)
+	}
+	if got := d.Find(tid("fact-dtype") + " dd").First().Text(); got != "FLOAT16, 16 bits" {
+		t.Errorf("data type fact %q", got)
+	}
+	// Packed mode ignores the (read-only) stride boxes.
+	_, d = page(t, "/?mode=packed&sizes=2&sizes=3&strides=9&strides=9")
+	if got := strings.Join(attrs(d.Find(tid("lcell")), "data-o"), ","); got != "0,1,2,3,4,5" {
+		t.Errorf("packed offsets %s", got)
+	}
+}
+
+func TestCellSelectionLinksEveryElementStoredThere(t *testing.T) {
+	_, d := page(t, "/?sizes=2,3&strides=0,1&cell=1")
+	if got := attrs(d.Find(tid("lcell")+".linked"), "data-c"); strings.Join(got, " ") != "0,1 1,1" {
+		t.Errorf("linked %v", got)
+	}
+	if got := d.Find(tid("dot")).Text(); !strings.Contains(got, "shared by 2 elements: (0,1), (1,1)") {
+		t.Errorf("dot %q", got)
+	}
+	if !d.Find("#b-1").HasClass("sel") {
+		t.Error("cell 1 not selected")
+	}
+}
+
+func TestLabelModesAndFourBitRuler(t *testing.T) {
+	_, d := page(t, "/?dt=INT4&sizes=3&labels=index")
+	if got := strings.Join(texts(d.Find(tid("bcell")), ".lbl"), " "); got != "0 1 2 x x x x x" {
+		t.Errorf("INT4 buffer %q (4 bytes hold 8 elements)", got)
+	}
+	if got := attrs(d.Find(tid("bcell")), "aria-label")[1]; got != "buffer offset 1, byte 0.5: element 1" {
+		t.Errorf("accessible name %q", got)
+	}
+	if got := texts(d.Find(".ruler .rm"), ""); strings.Join(got, ",") != "0,1,2,3" {
+		t.Errorf("byte ruler %v", got)
+	}
+}
+
+func TestLargeTensorsGetCanvasesAndFacts(t *testing.T) {
+	_, d := page(t, "/?sizes=256,256&strides=300,1")
+	if d.Find(tid("lcell")).Length() != 0 || d.Find(tid("bcell")).Length() != 0 {
+		t.Error("DOM cells above the cap")
+	}
+	if d.Find("canvas#logical-canvas").Length() != 1 || d.Find("canvas#buffer-canvas").Length() != 1 {
+		t.Error("no canvases")
+	}
+	if !strings.Contains(d.Find(tid("logical-canvas")+" noscript").Text(), "needs JavaScript") {
+		t.Error("no note for readers without JavaScript")
+	}
+	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "65536" {
+		t.Errorf("logical fact %q", got)
+	}
+	_, d = page(t, "/?sizes=65535,65537")
+	if !strings.Contains(d.Find(tid("logical-too-large")).Text(), "too many to draw") {
+		t.Error("2^32-1 elements: no too-large note")
+	}
+	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "4294967295" {
+		t.Errorf("logical fact %q", got)
+	}
+	// Many elements in few cells: the logical view is a canvas, the buffer DOM.
+	_, d = page(t, "/?sizes=5000&strides=0")
+	if d.Find(tid("bcell")).Length() != 1 || d.Find(tid("bcell")+" .cnt").Text() != "×5000" {
+		t.Errorf("broadcast buffer: %d cells %q", d.Find(tid("bcell")).Length(), d.Find(tid("bcell")+" .cnt").Text())
+	}
+}
+
+func TestEightDimensionsAreLabelledSmallMultiples(t *testing.T) {
+	_, d := page(t, "/?sizes=2,1,1,1,1,2,2,3")
+	if got := d.Find("figure.panel").Length(); got != 4 {
+		t.Errorf("%d panels, want 4", got)
+	}
+	if got := texts(d.Find(".band-h"), ""); strings.Join(got, "|") != "d0=0|d0=1" {
+		t.Errorf("bands %v", got)
+	}
+	if got := texts(d.Find("figcaption"), ""); strings.Join(got, "|") != "d5=0|d5=1|d5=0|d5=1" {
+		t.Errorf("captions %v", got)
+	}
+	if got, _ := d.Find("#l-23").Attr("aria-label"); got != "element (1,0,0,0,0,1,1,2), offset 23" {
+		t.Errorf("accessible name %q", got)
+	}
+}
+
+func TestPageQueryTooLong(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + "/?sizes=" + strings.Repeat("1,", 4000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 400 {
+		t.Errorf("status %d", res.StatusCode)
+	}
+}

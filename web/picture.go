@@ -1,0 +1,492 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/stridescope/stridescope/compute"
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
+)
+
+// MaxInteractive is the most logical elements (and buffer cells) the
+// explorer draws; larger tensors get their facts only.
+const MaxInteractive = 1 << 24
+
+// offsetChunk is how many offsets are computed at a time when a walk is
+// enumerated.
+const offsetChunk = 1 << 16
+
+// picture is one valid layout drawn: the view model and the arrays the
+// page's script links the views with.
+type picture struct {
+	View    views.Picture
+	Layout  *core.Layout
+	Walk    compute.Walk
+	Offsets []int64  // every logical element's offset, when the logical view is DOM
+	Counts  []uint32 // every buffer cell's count, when the buffer view is DOM
+}
+
+// newPicture draws l. Every offset and count comes from compute.
+func newPicture(ctx context.Context, v validated, query string) (*picture, error) {
+	l := v.Layout
+	labelMode := v.State.Labels
+	p := &picture{Layout: l, Walk: compute.LayoutWalk(l)}
+	n, cells := l.LogicalElementCount(), l.BufferElementCount()
+	p.View.Meta = views.Meta{
+		Sizes: l.Sizes, Strides: l.Strides, Labels: core.DimensionLabels(l.Rank()), Bits: l.ElementSizeInBits(),
+		LogicalCount: n, Cells: cells, Last: l.IndexOfLastElement(), LabelMode: labelMode, Query: query,
+	}
+	p.View.Facts = newFacts(l)
+	p.View.Logical.Mode = viewMode(n, n)
+	p.View.Logical.Count = n
+	p.View.Logical.Last = l.IndexOfLastElement()
+	p.View.Buffer.Mode = viewMode(cells, n)
+	p.View.Buffer.Cells = cells
+	p.View.Buffer.Last = l.IndexOfLastElement()
+	switch p.View.Logical.Mode {
+	case views.ModeCanvas:
+		p.View.Logical.Note = fmt.Sprintf("%d logical elements, coloured by buffer offset", n)
+	case views.ModeNone:
+		p.View.Logical.Note = fmt.Sprintf("%d logical elements are too many to draw (the explorer draws up to %d); the facts are complete.", n, int64(MaxInteractive))
+	}
+	switch p.View.Buffer.Mode {
+	case views.ModeCanvas:
+		p.View.Buffer.Note = fmt.Sprintf("%d buffer cells", cells)
+	case views.ModeNone:
+		p.View.Buffer.Note = fmt.Sprintf("A buffer of %d cells holding %d elements is too large to draw (the explorer draws up to %d); the facts are complete.", cells, n, int64(MaxInteractive))
+	}
+
+	if p.View.Logical.Mode == views.ModeDOM {
+		p.Offsets = make([]int64, n)
+		compute.Offsets(p.Walk, 0, p.Offsets)
+	}
+	var first []int64 // first logical element stored in each cell
+	if p.View.Buffer.Mode == views.ModeDOM {
+		var err error
+		if p.Counts, err = compute.CellCounts(ctx, p.Walk, cells); err != nil {
+			return nil, err
+		}
+		if labelMode != views.LabelOffset {
+			if first, err = firstElements(ctx, p.Walk, p.Offsets, p.Counts); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if p.View.Logical.Mode == views.ModeDOM {
+		p.View.Logical.Bands = logicalBands(l, p.Offsets, labelMode, v.Sel, v.Cell)
+	}
+	if p.View.Buffer.Mode == views.ModeDOM {
+		var selOff int64 = -1
+		if v.Sel != nil {
+			selOff, _ = l.Offset(v.Sel)
+		}
+		p.View.Buffer.Cols, p.View.Buffer.Rows = bufferRows(l, p.Counts, first, labelMode, v.Cell, selOff)
+	}
+	if v.Sel != nil {
+		p.View.Dot = dotText(v.Sel, l.Strides)
+	} else if v.Cell >= 0 {
+		p.View.Linked = linkedText(ctx, l, p.Walk, v.Cell)
+	}
+	return p, nil
+}
+
+func viewMode(cells, logical int64) string {
+	switch {
+	case logical > MaxInteractive || cells > MaxInteractive:
+		return views.ModeNone
+	case cells > views.MaxDOMCells:
+		return views.ModeCanvas
+	}
+	return views.ModeDOM
+}
+
+// firstElements finds, for each buffer cell, the first logical element
+// (row-major) stored there, or -1; the walk stops once every used cell is
+// found.
+func firstElements(ctx context.Context, w compute.Walk, offsets []int64, counts []uint32) ([]int64, error) {
+	first := make([]int64, len(counts))
+	var used int
+	for i, c := range counts {
+		first[i] = -1
+		if c > 0 {
+			used++
+		}
+	}
+	visit := func(base int64, offs []int64) bool {
+		for j, o := range offs {
+			if o >= 0 && o < int64(len(first)) && first[o] < 0 {
+				first[o] = base + int64(j)
+				if used--; used == 0 {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if offsets != nil {
+		visit(0, offsets)
+		return first, nil
+	}
+	n := w.Len()
+	buf := make([]int64, min(n, offsetChunk))
+	for i := int64(0); i < n && used > 0; i += offsetChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		chunk := buf[:min(offsetChunk, n-i)]
+		compute.Offsets(w, i, chunk)
+		if !visit(i, chunk) {
+			break
+		}
+	}
+	return first, nil
+}
+
+// cellLabel is what a cell shows for logical element i at offset off. In
+// letters mode i is the first element stored at off, so that the letter is
+// the value the element reads, as the strides page draws it: a broadcast
+// 2x3 tensor reads A B C / A B C.
+func cellLabel(mode string, i, off int64) string {
+	switch mode {
+	case views.LabelIndex:
+		return strconv.FormatInt(i, 10)
+	case views.LabelOffset:
+		return strconv.FormatInt(off, 10)
+	}
+	return letters(i)
+}
+
+// letters names element i as the DirectML page does, A to Z, then AA, AB
+// and so on.
+func letters(i int64) string {
+	var b []byte
+	for i++; i > 0; i = (i - 1) / 26 {
+		b = append(b, byte('A'+(i-1)%26))
+	}
+	for l, r := 0, len(b)-1; l < r; l, r = l+1, r-1 {
+		b[l], b[r] = b[r], b[l]
+	}
+	return string(b)
+}
+
+// logicalBands lays out the DOM logical view: the last two dimensions as a
+// grid, the third-innermost as panels side by side, the rest as bands.
+func logicalBands(l *core.Layout, offsets []int64, labelMode string, sel []int64, cell int64) []views.Band {
+	r := l.Rank()
+	labels := core.DimensionLabels(r)
+	rows, cols := int64(1), l.Sizes[r-1]
+	rowLabel := ""
+	if r >= 2 {
+		rows, rowLabel = l.Sizes[r-2], labels[r-2]
+	}
+	panelsPer, bands := int64(1), int64(1)
+	if r >= 3 {
+		panelsPer = l.Sizes[r-3]
+	}
+	for d := 0; d < r-3; d++ {
+		bands *= l.Sizes[d]
+	}
+	selIndex := int64(-1)
+	if sel != nil {
+		selIndex = rowMajorIndex(l.Sizes, sel)
+	}
+	tab := selIndex
+	if tab < 0 {
+		tab = 0
+	}
+	if cell >= 0 && selIndex < 0 {
+		for i, o := range offsets {
+			if o == cell {
+				tab = int64(i)
+				break
+			}
+		}
+	}
+	firstAt := make(map[int64]int64, len(offsets)) // offset -> first element stored there
+	for i := len(offsets) - 1; i >= 0; i-- {
+		firstAt[offsets[i]] = int64(i)
+	}
+	colHeads := make([]int64, cols)
+	for i := range colHeads {
+		colHeads[i] = int64(i)
+	}
+	out := make([]views.Band, bands)
+	var i int64
+	coord := make([]int64, r)
+	for b := range bands {
+		band := &out[b]
+		for range panelsPer {
+			panel := views.Panel{RowLabel: rowLabel, ColLabel: labels[r-1], ColHeads: colHeads}
+			for rr := range rows {
+				row := views.LogicalRow{Head: rr, Cells: make([]views.LogicalCell, cols)}
+				for c := range cols {
+					fillCoord(coord, l.Sizes, i)
+					off := offsets[i]
+					labelOf := i
+					if labelMode == views.LabelLetters {
+						labelOf = firstAt[off]
+					}
+					row.Cells[c] = views.LogicalCell{
+						Index: i, Coord: joinCoord(coord), Label: cellLabel(labelMode, labelOf, off), Offset: off,
+						Tab: i == tab, Selected: i == selIndex, Linked: cell >= 0 && off == cell,
+					}
+					i++
+				}
+				panel.Rows = append(panel.Rows, row)
+			}
+			fillCoord(coord, l.Sizes, i-1)
+			if r >= 3 && l.Sizes[r-3] > 1 {
+				panel.Caption = fmt.Sprintf("%s=%d", labels[r-3], coord[r-3])
+			}
+			band.Panels = append(band.Panels, panel)
+		}
+		// Size-1 dimensions are always 0 and say nothing: left out.
+		var parts []string
+		for d := 0; d < r-3; d++ {
+			if l.Sizes[d] > 1 {
+				parts = append(parts, fmt.Sprintf("%s=%d", labels[d], coord[d]))
+			}
+		}
+		band.Heading = strings.Join(parts, ", ")
+	}
+	return out
+}
+
+func fillCoord(coord, sizes []int64, i int64) {
+	for d := len(sizes) - 1; d >= 0; d-- {
+		coord[d] = i % sizes[d]
+		i /= sizes[d]
+	}
+}
+
+func rowMajorIndex(sizes, coord []int64) int64 {
+	var i int64
+	for d, s := range sizes {
+		i = i*s + coord[d]
+	}
+	return i
+}
+
+func joinCoord(c []int64) string {
+	b := make([]byte, 0, len(c)*2)
+	for i, v := range c {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, v, 10)
+	}
+	return string(b)
+}
+
+// bufferCols is how many cells a row of the DOM buffer view holds: the
+// whole buffer when it is short (as the strides page draws it), else 16.
+func bufferCols(cells int64) int {
+	if cells <= 16 {
+		return int(cells)
+	}
+	return 16
+}
+
+// bufferRows lays out the DOM buffer view with its byte ruler.
+func bufferRows(l *core.Layout, counts []uint32, first []int64, labelMode string, cell, selOff int64) (int, []views.BufferRow) {
+	cells := int64(len(counts))
+	cols := int64(bufferCols(cells))
+	bits := l.ElementSizeInBits()
+	last := l.IndexOfLastElement()
+	tab := cell
+	if tab < 0 {
+		tab = max(selOff, 0)
+	}
+	var rows []views.BufferRow
+	for start := int64(0); start < cells; start += cols {
+		end := min(start+cols, cells)
+		row := views.BufferRow{Start: start}
+		for o := start; o < end; o++ {
+			c := views.BufferCell{Offset: o, Count: counts[o], Byte: byteText(o, bits), Tab: o == tab, Selected: o == cell, Linked: o == selOff}
+			switch {
+			case counts[o] > 1:
+				c.State = views.CellShared
+			case counts[o] == 1:
+				c.State = views.CellUsed
+			case o <= last:
+				c.State, c.Label = views.CellHole, "x"
+			default:
+				c.State, c.Label = views.CellTail, "x"
+			}
+			if counts[o] > 0 {
+				if labelMode == views.LabelOffset || first == nil {
+					c.Label = strconv.FormatInt(o, 10)
+				} else {
+					c.Label = cellLabel(labelMode, first[o], o)
+				}
+			}
+			row.Cells = append(row.Cells, c)
+		}
+		if bits >= 8 {
+			for o := start; o < end; o++ {
+				row.Ruler = append(row.Ruler, views.RulerMark{Span: 1, Ticks: int(bits / 8), Text: strconv.FormatInt(o*bits/8, 10)})
+			}
+		} else {
+			for o := start; o < end; o += 2 {
+				row.Ruler = append(row.Ruler, views.RulerMark{Span: int(min(2, end-o)), Ticks: 1, Text: strconv.FormatInt(o/2, 10)})
+			}
+		}
+		rows = append(rows, row)
+	}
+	return int(cols), rows
+}
+
+func byteText(off, bits int64) string {
+	b := off * bits
+	if b%8 == 0 {
+		return strconv.FormatInt(b/8, 10)
+	}
+	return strconv.FormatInt(b/8, 10) + ".5"
+}
+
+// dotText is the dot product that finds an element:
+// "{1,0,1} · {6,3,1} = 1×6 + 0×3 + 1×1 = 7".
+func dotText(coord, strides []int64) string {
+	terms := make([]string, len(coord))
+	var sum int64
+	for i, c := range coord {
+		terms[i] = fmt.Sprintf("%d×%d", c, strides[i])
+		sum += c * strides[i]
+	}
+	return fmt.Sprintf("{%s} · {%s} = %s = %d", joinCoord(coord), joinCoord(strides), strings.Join(terms, " + "), sum)
+}
+
+// linkedText says which logical elements a buffer cell holds.
+func linkedText(ctx context.Context, l *core.Layout, w compute.Walk, cell int64) string {
+	if cell > l.IndexOfLastElement() {
+		return fmt.Sprintf("buffer offset %d is unused: it lies past the last element (offset %d)", cell, l.IndexOfLastElement())
+	}
+	const listed = 8
+	var found []string
+	var count int64
+	n := w.Len()
+	if n > MaxInteractive {
+		return ""
+	}
+	buf := make([]int64, min(n, offsetChunk))
+	for i := int64(0); i < n; i += offsetChunk {
+		if ctx.Err() != nil {
+			return ""
+		}
+		chunk := buf[:min(offsetChunk, n-i)]
+		compute.Offsets(w, i, chunk)
+		for j, o := range chunk {
+			if o == cell {
+				count++
+				if len(found) < listed {
+					found = append(found, "("+joinCoord(l.Coordinate(i+int64(j)))+")")
+				}
+			}
+		}
+	}
+	switch count {
+	case 0:
+		return fmt.Sprintf("buffer offset %d is padding: no element lives there", cell)
+	case 1:
+		return fmt.Sprintf("buffer offset %d holds element %s", cell, found[0])
+	}
+	more := ""
+	if count > listed {
+		more = fmt.Sprintf(" and %d more", count-listed)
+	}
+	return fmt.Sprintf("buffer offset %d is shared by %d elements: %s%s", cell, count, strings.Join(found, ", "), more)
+}
+
+// newFacts is the facts panel of l.
+func newFacts(l *core.Layout) views.Facts {
+	bits := l.ElementSizeInBits()
+	f := views.Facts{
+		DataType: l.DataType.String(), ElementBits: bits,
+		Sizes: "{" + joinCoord(l.Sizes) + "}", Strides: "{" + joinCoord(l.Strides) + "}", StridesImplicit: l.StridesImplicit,
+		CPP: core.CPPTensorDesc(l, "tensor"),
+	}
+	distinct := "not settled (too large to enumerate)"
+	if d, ok := l.DistinctOffsetCount(); ok {
+		distinct = strconv.FormatInt(d, 10)
+	}
+	sizesProduct := strings.ReplaceAll(joinCoord(l.Sizes), ",", " × ")
+	stridesNote := "given"
+	if l.StridesImplicit {
+		stridesNote = "packed (Strides = nullptr)"
+	}
+	f.Counts = []views.Fact{
+		{Name: "data type", Value: fmt.Sprintf("%s, %d bits", l.DataType, bits), TestID: "fact-dtype"},
+		{Name: "strides", Value: f.Strides, Hint: stridesNote, TestID: "fact-strides"},
+		{Name: "logical elements", Value: strconv.FormatInt(l.LogicalElementCount(), 10), Hint: "product(sizes) = " + sizesProduct, TestID: "fact-logical"},
+		{Name: "index of the last element", Value: strconv.FormatInt(l.IndexOfLastElement(), 10), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
+		{Name: "minimum implied elements", Value: strconv.FormatInt(l.MinimumImpliedElementCount(), 10), Hint: "index of the last element + 1", TestID: "fact-implied"},
+		{Name: "distinct offsets", Value: distinct, Hint: "buffer cells the elements use", TestID: "fact-distinct"},
+		{Name: "buffer", Value: fmt.Sprintf("%d bytes = %d elements", l.BufferSizeInBytes(), l.BufferElementCount()), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
+	}
+	f.Badges = []views.Badge{
+		{Name: "packed", State: triState(l.IsPacked()), Why: "distinct offsets = logical elements = minimum implied elements"},
+		{Name: "broadcast", State: triState(tri(l.HasBroadcast())), Why: "some dimension of size > 1 has stride 0"},
+		{Name: "overlapping", State: triState(l.HasOverlap()), Why: "distinct offsets < logical elements: several elements share a cell"},
+		{Name: "padded", State: triState(l.IsPadded()), Why: "minimum implied elements > distinct offsets: holes between elements"},
+	}
+	steps := l.BufferSizeSteps()
+	if steps.StridesGiven {
+		f.Steps = append(f.Steps,
+			views.Step{What: "index of the last element", Expr: dotOfLast(l), Value: "= " + strconv.FormatInt(steps.IndexOfLastElement, 10)},
+			views.Step{What: "elements", Expr: fmt.Sprintf("%d + 1", steps.IndexOfLastElement), Value: "= " + strconv.FormatInt(steps.ElementCount, 10)})
+	} else {
+		f.Steps = append(f.Steps, views.Step{What: "elements (Strides = nullptr: product of the sizes)", Expr: sizesProduct, Value: "= " + strconv.FormatInt(steps.ElementCount, 10)})
+	}
+	f.Steps = append(f.Steps,
+		views.Step{What: "times the element size", Expr: fmt.Sprintf("%d × %d bits", steps.ElementCount, steps.ElementSizeInBits), Value: fmt.Sprintf("= %d bits", steps.SizeInBits)},
+		views.Step{What: "in whole bytes", Expr: fmt.Sprintf("ceil(%d ÷ 8)", steps.SizeInBits), Value: fmt.Sprintf("= %d bytes", steps.BytesBeforeRounding)},
+		views.Step{What: "rounded up to 4 bytes", Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: fmt.Sprintf("= %d bytes", steps.Result)},
+	)
+	cells, last := l.BufferElementCount(), l.IndexOfLastElement()
+	tail := ""
+	if cells-1 > last {
+		tail = fmt.Sprintf("; cells %d to %d lie past the last element and are unused", last+1, cells-1)
+		if cells-1 == last+1 {
+			tail = fmt.Sprintf("; cell %d lies past the last element and is unused", last+1)
+		}
+	}
+	if l.TotalTensorSizeInBytes != 0 {
+		f.TotalNote = fmt.Sprintf("TotalTensorSizeInBytes = %d ≥ %d: the buffer is %d bytes, %d elements%s.", l.TotalTensorSizeInBytes, steps.Result, l.BufferSizeInBytes(), cells, tail)
+	} else {
+		f.TotalNote = fmt.Sprintf("TotalTensorSizeInBytes not given: the buffer is the minimum, %d bytes = %d elements%s.", steps.Result, cells, tail)
+	}
+	for _, w := range l.Warnings {
+		f.Warnings = append(f.Warnings, w.Message)
+	}
+	return f
+}
+
+func dotOfLast(l *core.Layout) string {
+	m := make([]int64, l.Rank())
+	terms := make([]string, l.Rank())
+	for i, s := range l.Sizes {
+		m[i] = s - 1
+		terms[i] = fmt.Sprintf("%d×%d", s-1, l.Strides[i])
+	}
+	return fmt.Sprintf("{%s} · {%s} = %s", joinCoord(m), joinCoord(l.Strides), strings.Join(terms, " + "))
+}
+
+func tri(b bool) core.Tri {
+	if b {
+		return core.TriTrue
+	}
+	return core.TriFalse
+}
+
+func triState(t core.Tri) string {
+	switch {
+	case !t.Known():
+		return "unknown"
+	case t.Bool():
+		return "yes"
+	}
+	return "no"
+}

@@ -1,0 +1,217 @@
+package web
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"strings"
+
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
+)
+
+// The explorer's websocket protocol, version 1 (docs/protocol.md).
+const (
+	ProtocolVersion = 1
+
+	// wsReadLimit is the largest message a client may send; a larger one
+	// closes the connection with 1009 (message too big).
+	wsReadLimit = 16 << 10
+
+	// Binary frame kinds.
+	FrameOffsets = 1 // uint32 buffer offset per logical element
+	FrameCounts  = 2 // uint8 per buffer cell: how many elements live there, 255 meaning 255 or more
+	FrameTouched = 3 // uint64 words: bit k%64 of word k/64 is set when cell k holds an element
+
+	// FrameHeaderLen is the size of a binary frame's header.
+	FrameHeaderLen = 24
+
+	// Chunk sizes (items per binary frame): about 1 MiB of payload each.
+	OffsetsPerFrame = 1 << 18
+	CountsPerFrame  = 1 << 20
+	WordsPerFrame   = 1 << 17
+)
+
+// clientMsg is what the page sends: one edit, the whole state as a query.
+type clientMsg struct {
+	V     int    `json:"v"`
+	Type  string `json:"type"`
+	Seq   int64  `json:"seq"`
+	Query string `json:"query"`
+}
+
+// helloMsg greets a new connection with the limits the server draws by.
+type helloMsg struct {
+	V              int    `json:"v"`
+	Type           string `json:"type"`
+	MaxDOMCells    int    `json:"maxDomCells"`
+	MaxInteractive int    `json:"maxInteractive"`
+	ReadLimit      int    `json:"readLimit"`
+}
+
+// resultMsg answers an edit. When ok is false only errors, warnings and
+// form are set, and the page keeps its last valid picture.
+type resultMsg struct {
+	V        int              `json:"v"`
+	Type     string           `json:"type"`
+	Seq      int64            `json:"seq"`
+	OK       bool             `json:"ok"`
+	Query    string           `json:"query"`
+	Form     formMsg          `json:"form"`
+	Errors   []core.Violation `json:"errors"`
+	Warnings []core.Violation `json:"warnings"`
+	Meta     *metaMsg         `json:"meta,omitempty"`
+	HTML     *htmlMsg         `json:"html,omitempty"`
+	Offsets  []int64          `json:"offsets,omitempty"`
+	Counts   []uint32         `json:"counts,omitempty"`
+	Stream   *streamMsg       `json:"stream,omitempty"`
+}
+
+// formMsg is the state of the inputs, for the page to refill its form
+// after a preset, a rank change or a switch between packed and explicit.
+type formMsg struct {
+	DT            string   `json:"dt"`
+	Sizes         []string `json:"sizes"`
+	Strides       []string `json:"strides"`
+	Packed        bool     `json:"packed"`
+	Total         string   `json:"total"`
+	Align         string   `json:"align"`
+	Labels        string   `json:"labels"`
+	Sel           string   `json:"sel"`
+	Cell          string   `json:"cell"`
+	DimLabels     []string `json:"dimLabels"`
+	PackedStrides []int64  `json:"packedStrides,omitempty"`
+}
+
+// metaMsg is what the page draws and links by.
+type metaMsg struct {
+	Sizes        []int64  `json:"sizes"`
+	Strides      []int64  `json:"strides"`
+	Labels       []string `json:"labels"`
+	Bits         int64    `json:"bits"`
+	LogicalCount int64    `json:"logicalCount"`
+	Cells        int64    `json:"cells"`
+	Last         int64    `json:"last"`
+	LabelMode    string   `json:"labelMode"`
+	LogicalMode  string   `json:"logicalMode"`
+	BufferMode   string   `json:"bufferMode"`
+}
+
+// htmlMsg holds the templ-rendered fragments the page swaps in.
+type htmlMsg struct {
+	Logical    string `json:"logical"`
+	Buffer     string `json:"buffer"`
+	Facts      string `json:"facts"`
+	LogicalSub string `json:"logicalSub"`
+	BufferSub  string `json:"bufferSub"`
+}
+
+// streamMsg announces the binary frames that follow a result.
+type streamMsg struct {
+	OffsetFrames int    `json:"offsetFrames"`
+	CountKind    string `json:"countKind"` // "counts" or "touched"
+	CountFrames  int    `json:"countFrames"`
+}
+
+// doneMsg ends the frames of one edit.
+type doneMsg struct {
+	V    int    `json:"v"`
+	Type string `json:"type"`
+	Seq  int64  `json:"seq"`
+}
+
+// errorMsg reports a message the server could not act on.
+type errorMsg struct {
+	V       int    `json:"v"`
+	Type    string `json:"type"`
+	Seq     int64  `json:"seq,omitempty"`
+	Message string `json:"message"`
+}
+
+// putFrameHeader writes the 24-byte little-endian header of a binary frame:
+// kind, version, 2 reserved bytes, seq, chunk index, chunk count, and the
+// index of the first item of the payload.
+func putFrameHeader(b []byte, kind byte, seq int64, chunk, chunks int, first int64) {
+	b[0], b[1], b[2], b[3] = kind, ProtocolVersion, 0, 0
+	binary.LittleEndian.PutUint32(b[4:], uint32(seq))
+	binary.LittleEndian.PutUint32(b[8:], uint32(chunk))
+	binary.LittleEndian.PutUint32(b[12:], uint32(chunks))
+	binary.LittleEndian.PutUint64(b[16:], uint64(first))
+}
+
+// FrameHeader is a decoded binary frame header.
+type FrameHeader struct {
+	Kind    byte
+	Version byte
+	Seq     uint32
+	Chunk   uint32
+	Chunks  uint32
+	First   uint64
+}
+
+// ParseFrameHeader decodes the header of a binary frame.
+func ParseFrameHeader(b []byte) (FrameHeader, bool) {
+	if len(b) < FrameHeaderLen {
+		return FrameHeader{}, false
+	}
+	return FrameHeader{
+		Kind: b[0], Version: b[1],
+		Seq:    binary.LittleEndian.Uint32(b[4:]),
+		Chunk:  binary.LittleEndian.Uint32(b[8:]),
+		Chunks: binary.LittleEndian.Uint32(b[12:]),
+		First:  binary.LittleEndian.Uint64(b[16:]),
+	}, true
+}
+
+func newFormMsg(st explorerState, l *core.Layout) formMsg {
+	f := formMsg{DT: st.DT, Sizes: nonNilStrings(st.Sizes), Strides: nonNilStrings(st.Strides), Packed: st.Packed,
+		Total: st.Total, Align: st.Align, Labels: st.Labels, Sel: st.Sel, Cell: st.Cell}
+	if n := len(st.Sizes); n >= 1 && n <= core.MaxDimensionCount {
+		f.DimLabels = core.DimensionLabels(n)
+	} else {
+		f.DimLabels = []string{}
+	}
+	if l != nil {
+		f.PackedStrides = l.Strides
+	}
+	return f
+}
+
+func nonNilStrings(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func newMetaMsg(m views.Meta, p *picture) *metaMsg {
+	return &metaMsg{Sizes: m.Sizes, Strides: m.Strides, Labels: m.Labels, Bits: m.Bits, LogicalCount: m.LogicalCount,
+		Cells: m.Cells, Last: m.Last, LabelMode: m.LabelMode, LogicalMode: p.View.Logical.Mode, BufferMode: p.View.Buffer.Mode}
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // every message type here marshals
+	}
+	return b
+}
+
+func decodeClientMsg(data []byte) (clientMsg, string) {
+	var m clientMsg
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return m, "the message is not a JSON object of the protocol: " + err.Error()
+	}
+	switch {
+	case m.V != ProtocolVersion:
+		return m, "unsupported protocol version; this server speaks v=1"
+	case m.Type != "edit":
+		return m, "unknown message type " + quote(m.Type) + "; the only one is \"edit\""
+	case m.Seq <= 0 || m.Seq > 1<<32-1:
+		return m, "seq must be a whole number from 1 to 2^32-1, increasing with each edit"
+	}
+	return m, ""
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -1,0 +1,52 @@
+package web
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+)
+
+// BenchmarkEdit is the server side of one explorer edit, without the
+// network: decode the message and its query, validate with core, compute
+// the picture, offsets and highlight with compute, and encode the JSON
+// result and every binary frame.
+//
+//	go test -run '^$' -bench Edit -benchtime 10x ./web
+func BenchmarkEdit(b *testing.B) {
+	cases := []struct{ name, query string }{
+		{"64K", "dt=FLOAT32&sizes=256,256&strides=260,1"},                           // padded rows, touched bitmap
+		{"16M", "dt=FLOAT32&sizes=4096,4096"},                                       // 2^24 elements, packed
+		{"16M-NHWC", "dt=FLOAT16&sizes=1,16,1024,1024&strides=16777216,1,16384,16"}, // channels innermost
+		{"16M-overlap", "dt=FLOAT32&sizes=4096,4096&strides=1,1"},                   // saturated counts per cell
+	}
+	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	for _, bc := range cases {
+		b.Run(bc.name, func(b *testing.B) {
+			data := mustJSON(clientMsg{V: ProtocolVersion, Type: "edit", Seq: 1, Query: bc.query})
+			var sent, frames int64
+			emit := func(f frame) error {
+				sent += int64(len(f.data))
+				frames++
+				if f.pooled != nil {
+					*f.pooled = (*f.pooled)[:0]
+					framePool.Put(f.pooled)
+				}
+				return nil
+			}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				msg, problem := decodeClientMsg(data)
+				if problem != "" {
+					b.Fatal(problem)
+				}
+				if err := s.runEdit(ctx, msg, emit); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(sent)/float64(b.N)/(1<<20), "MiB/edit")
+			b.ReportMetric(float64(frames)/float64(b.N), "frames/edit")
+		})
+	}
+}

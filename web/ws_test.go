@@ -1,0 +1,473 @@
+package web
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// wsServer starts a real httptest server; configure may adjust the server
+// before it serves.
+func wsServer(t *testing.T, cfg Config, configure func(*Server)) (*Server, *httptest.Server) {
+	t.Helper()
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	s := New(cfg)
+	if configure != nil {
+		configure(s)
+	}
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	t.Cleanup(s.wsShutdown)
+	return s, ts
+}
+
+func wsURL(ts *httptest.Server) string { return "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws" }
+
+// dial opens a session and reads the hello.
+func dial(t *testing.T, ts *httptest.Server, header http.Header) *websocket.Conn {
+	t.Helper()
+	c, res, err := websocket.DefaultDialer.Dial(wsURL(ts), header)
+	if err != nil {
+		status := 0
+		if res != nil {
+			status = res.StatusCode
+		}
+		t.Fatalf("dial: %v (status %d)", err, status)
+	}
+	t.Cleanup(func() { c.Close() })
+	var hello map[string]any
+	readJSON(t, c, &hello)
+	if hello["type"] != "hello" || hello["v"] != 1.0 {
+		t.Fatalf("first message %v, want hello v1", hello)
+	}
+	return c
+}
+
+func readJSON(t *testing.T, c *websocket.Conn, v any) {
+	t.Helper()
+	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	typ, data, err := c.ReadMessage()
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	if typ != websocket.TextMessage {
+		t.Fatalf("got a binary frame, want JSON")
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("decode %s: %v", data, err)
+	}
+}
+
+func sendEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
+	t.Helper()
+	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": seq, "query": query}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// collected is everything one edit sent.
+type collected struct {
+	result  resultMsg
+	offsets []uint32
+	counts  []uint8
+	frames  []FrameHeader
+	done    bool
+}
+
+// collect reads the frames of edit seq until its done (or its result, for
+// an invalid edit), skipping frames of other edits.
+func collect(t *testing.T, c *websocket.Conn, seq int64) collected {
+	t.Helper()
+	var got collected
+	for {
+		_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+		typ, data, err := c.ReadMessage()
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		if typ == websocket.BinaryMessage {
+			h, ok := ParseFrameHeader(data)
+			if !ok {
+				t.Fatalf("short binary frame of %d bytes", len(data))
+			}
+			if int64(h.Seq) != seq {
+				continue
+			}
+			got.frames = append(got.frames, h)
+			p := data[FrameHeaderLen:]
+			switch h.Kind {
+			case FrameOffsets:
+				for i := 0; i < len(p); i += 4 {
+					got.offsets[int(h.First)+i/4] = binary.LittleEndian.Uint32(p[i:])
+				}
+			case FrameCounts:
+				copy(got.counts[h.First:], p)
+			case FrameTouched:
+				for i := 0; i < len(p); i += 8 {
+					w := binary.LittleEndian.Uint64(p[i:])
+					for b := range 64 {
+						if k := (int(h.First)+i/8)*64 + b; w&(1<<b) != 0 && k < len(got.counts) {
+							got.counts[k] = 1
+						}
+					}
+				}
+			default:
+				t.Fatalf("unknown frame kind %d", h.Kind)
+			}
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		if int64(m["seq"].(float64)) != seq {
+			continue
+		}
+		switch m["type"] {
+		case "result":
+			if err := json.Unmarshal(data, &got.result); err != nil {
+				t.Fatal(err)
+			}
+			if !got.result.OK {
+				return got
+			}
+			got.offsets = make([]uint32, got.result.Meta.LogicalCount)
+			got.counts = make([]uint8, got.result.Meta.Cells)
+		case "done":
+			got.done = true
+			return got
+		default:
+			t.Fatalf("unexpected %s", data)
+		}
+	}
+}
+
+func TestWSEditAnswersWithFragmentsAndOffsets(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	sendEdit(t, c, 1, "dt=FLOAT32&sizes=2,3&strides=5,1&total=40")
+	got := collect(t, c, 1)
+	r := got.result
+	if !r.OK || !got.done {
+		t.Fatalf("result %+v", r)
+	}
+	if r.Query != "dt=FLOAT32&sizes=2,3&strides=5,1&total=40" {
+		t.Errorf("canonical query %q", r.Query)
+	}
+	if csv(r.Offsets) != "0,1,2,5,6,7" {
+		t.Errorf("offsets %v", r.Offsets)
+	}
+	if len(r.Counts) != 10 || r.Counts[3] != 0 || r.Counts[5] != 1 {
+		t.Errorf("counts %v", r.Counts)
+	}
+	if r.Meta.LogicalMode != "dom" || r.Meta.BufferMode != "dom" || r.Meta.Cells != 10 || r.Meta.Last != 7 {
+		t.Errorf("meta %+v", r.Meta)
+	}
+	if !strings.Contains(r.HTML.Buffer, `data-testid="bcell"`) || strings.Count(r.HTML.Logical, `data-testid="lcell"`) != 6 {
+		t.Error("fragments are not the templ views")
+	}
+	if !strings.Contains(r.HTML.Facts, "DML_BUFFER_TENSOR_DESC") {
+		t.Error("no C++ in the facts")
+	}
+	if r.Stream != nil || len(got.frames) != 0 {
+		t.Error("a small tensor needs no binary frames")
+	}
+}
+
+func TestWSInvalidEditReportsEachField(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	sendEdit(t, c, 1, "dt=FLOAT32&sizes=2,0&strides=1,-1&align=3")
+	r := collect(t, c, 1).result
+	if r.OK || r.HTML != nil || r.Meta != nil {
+		t.Fatalf("an invalid edit must not send a picture: %+v", r)
+	}
+	fields := map[string]string{}
+	for _, v := range r.Errors {
+		fields[v.Field] = v.Message
+	}
+	if fields["sizes[1]"] != "sizes[1] == 0: specifying a size of zero in any dimension is invalid" {
+		t.Errorf("sizes[1]: %q", fields["sizes[1]"])
+	}
+	if !strings.HasPrefix(fields["strides[1]"], "strides[1] = -1: DML_BUFFER_TENSOR_DESC::Strides is const UINT*") {
+		t.Errorf("strides[1]: %q", fields["strides[1]"])
+	}
+	if fields["guaranteedBaseOffsetAlignment"] == "" {
+		t.Error("no alignment error")
+	}
+	if strings.Join(r.Form.Sizes, ",") != "2,0" {
+		t.Errorf("form %+v", r.Form)
+	}
+	// The session goes on.
+	sendEdit(t, c, 2, "preset=WH")
+	got := collect(t, c, 2)
+	if !got.result.OK || csv(got.result.Offsets) != "0,2,4,1,3,5" || strings.Join(got.result.Form.Strides, ",") != "1,2" {
+		t.Errorf("preset WH: %+v", got.result)
+	}
+}
+
+func TestWSLargeTensorStreamsBinaryChunks(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	// 512x1024 with a padded row: 524288 elements in 1024*511+1024 cells.
+	sendEdit(t, c, 7, "dt=FLOAT32&sizes=512,1024&strides=1030,1")
+	got := collect(t, c, 7)
+	r := got.result
+	if !r.OK || !got.done || r.Stream == nil {
+		t.Fatalf("result %+v", r)
+	}
+	if r.Meta.LogicalMode != "canvas" || r.Meta.BufferMode != "canvas" || r.Offsets != nil || r.Counts != nil {
+		t.Errorf("large views must stream: %+v", r.Meta)
+	}
+	if r.Stream.OffsetFrames != 2 || r.Stream.CountKind != "touched" {
+		t.Errorf("stream %+v", r.Stream)
+	}
+	if len(got.frames) != r.Stream.OffsetFrames+r.Stream.CountFrames {
+		t.Errorf("%d frames, announced %+v", len(got.frames), r.Stream)
+	}
+	for _, h := range got.frames {
+		if h.Version != ProtocolVersion || h.Chunks == 0 || h.Chunk >= h.Chunks {
+			t.Errorf("header %+v", h)
+		}
+	}
+	l, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: []int64{512, 1024}, Strides: []int64{1030, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int64{0, 1, 1023, 1024, 300000, 524287} {
+		want, _ := l.Offset(l.Coordinate(i))
+		if int64(got.offsets[i]) != want {
+			t.Errorf("offset[%d] = %d, want %d", i, got.offsets[i], want)
+		}
+	}
+	// Cells 1024..1029 are padding, 1030 holds element (1,0).
+	for k, want := range map[int]uint8{0: 1, 1023: 1, 1024: 0, 1029: 0, 1030: 1} {
+		if got.counts[k] != want {
+			t.Errorf("count[%d] = %d, want %d", k, got.counts[k], want)
+		}
+	}
+	// Overlapping strides send saturated counts instead of a bitmap.
+	sendEdit(t, c, 8, "sizes=300,4096&strides=1,1")
+	got = collect(t, c, 8)
+	if got.result.Stream == nil || got.result.Stream.CountKind != "counts" {
+		t.Fatalf("stream %+v", got.result.Stream)
+	}
+	if got.counts[0] != 1 || got.counts[299] != 255 || got.counts[4394] != 1 {
+		t.Errorf("counts %d %d %d", got.counts[0], got.counts[299], got.counts[4394])
+	}
+}
+
+func TestWSLatestEditWins(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	sendEdit(t, c, 1, "sizes=4096,4096") // 16 M elements: 64 MiB of offsets
+	sendEdit(t, c, 2, "sizes=2,3&strides=0,1")
+	var sawResult2 bool
+	for {
+		_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+		typ, data, err := c.ReadMessage()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seq int64
+		if typ == websocket.BinaryMessage {
+			h, _ := ParseFrameHeader(data)
+			seq = int64(h.Seq)
+		} else {
+			var m struct {
+				Type string
+				Seq  int64
+				OK   bool
+			}
+			_ = json.Unmarshal(data, &m)
+			seq = m.Seq
+			if m.Type == "done" && seq == 1 {
+				t.Error("the superseded edit ran to its end")
+			}
+			if m.Type == "result" && seq == 2 {
+				sawResult2 = true
+			}
+			if m.Type == "done" && seq == 2 {
+				break
+			}
+		}
+		if sawResult2 && seq == 1 {
+			t.Fatal("a frame of the superseded edit came after the newer result")
+		}
+	}
+	if !sawResult2 {
+		t.Error("no result for the newer edit")
+	}
+}
+
+func TestWSProtocolErrorsKeepTheSession(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	for _, msg := range []string{`not json`, `{"v":2,"type":"edit","seq":1,"query":""}`, `{"v":1,"type":"draw","seq":1}`, `{"v":1,"type":"edit","seq":0,"query":""}`, `{"v":1,"type":"edit","seq":1,"query":"","extra":1}`} {
+		if err := c.WriteMessage(websocket.TextMessage, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		var m errorMsg
+		readJSON(t, c, &m)
+		if m.Type != "error" || m.Message == "" {
+			t.Errorf("%s: got %+v, want an error message", msg, m)
+		}
+	}
+	if err := c.WriteMessage(websocket.BinaryMessage, []byte{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	var m errorMsg
+	readJSON(t, c, &m)
+	if m.Type != "error" {
+		t.Errorf("binary from the client: %+v", m)
+	}
+	sendEdit(t, c, 3, "")
+	if got := collect(t, c, 3); !got.result.OK || got.result.Query != "dt=FLOAT32&sizes=2,3" {
+		t.Errorf("empty query is the default: %+v", got.result)
+	}
+}
+
+func TestWSMessageOverReadLimitCloses1009(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	big := `{"v":1,"type":"edit","seq":1,"query":"` + strings.Repeat("a", 100<<10) + `"}`
+	if err := c.WriteMessage(websocket.TextMessage, []byte(big)); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, _, err := c.ReadMessage()
+		if err == nil {
+			continue
+		}
+		var ce *websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != websocket.CloseMessageTooBig {
+			t.Fatalf("got %v, want close 1009", err)
+		}
+		return
+	}
+}
+
+func TestWSOriginCheck(t *testing.T) {
+	_, ts := wsServer(t, Config{AllowedOrigins: []string{"https://teach.example"}}, nil)
+	host := strings.TrimPrefix(ts.URL, "http://")
+	for _, tc := range []struct {
+		origin string
+		ok     bool
+	}{
+		{"", true}, // not a browser
+		{"http://" + host, true},
+		{"https://teach.example", true},
+		{"https://evil.example", false},
+		{"http://" + host + ".evil.example", false},
+		{"null", false},
+	} {
+		h := http.Header{}
+		if tc.origin != "" {
+			h.Set("Origin", tc.origin)
+		}
+		c, res, err := websocket.DefaultDialer.Dial(wsURL(ts), h)
+		if tc.ok {
+			if err != nil {
+				t.Errorf("origin %q refused: %v", tc.origin, err)
+				continue
+			}
+			c.Close()
+			continue
+		}
+		if err == nil {
+			c.Close()
+			t.Errorf("origin %q accepted", tc.origin)
+			continue
+		}
+		if res == nil || res.StatusCode != http.StatusForbidden {
+			t.Errorf("origin %q: %v, want 403", tc.origin, res)
+		}
+	}
+}
+
+func TestWSPingsDetectDeadPeers(t *testing.T) {
+	_, ts := wsServer(t, Config{}, func(s *Server) {
+		s.wsTimings = wsTimings{writeWait: time.Second, pongWait: time.Second, pingPeriod: 100 * time.Millisecond}
+	})
+	// A live peer answers pings (gorilla's client does while it reads) and
+	// stays connected well past pongWait.
+	live := dial(t, ts, nil)
+	var pings int
+	live.SetPingHandler(func(d string) error {
+		pings++
+		return live.WriteControl(websocket.PongMessage, []byte(d), time.Now().Add(time.Second))
+	})
+	_ = live.SetReadDeadline(time.Now().Add(2500 * time.Millisecond))
+	if _, _, err := live.ReadMessage(); err == nil || !isTimeout(err) {
+		t.Fatalf("live peer: %v, want a read timeout on our side only", err)
+	}
+	if pings < 5 {
+		t.Errorf("%d pings in 2.5 s, want about 25", pings)
+	}
+	// A dead peer never reads, so never answers: the server hangs up.
+	raw, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	_, err = raw.Write([]byte("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = raw.SetReadDeadline(time.Now().Add(8 * time.Second))
+	start := time.Now()
+	if _, err := io.Copy(io.Discard, raw); err != nil {
+		t.Fatalf("the server did not close the dead connection: %v", err)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("closed after %v", d)
+	}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+func TestWSShutdownClosesSessions(t *testing.T) {
+	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ShutdownTimeout: 2 * time.Second})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, nil) }()
+	c, _, err := websocket.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, _, err := c.ReadMessage(); err != nil { // hello
+		t.Fatal(err)
+	}
+	cancel()
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, _, err = c.ReadMessage()
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.CloseGoingAway {
+		t.Errorf("got %v, want close 1001", err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
