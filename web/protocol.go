@@ -196,12 +196,32 @@ func mustJSON(v any) []byte {
 	return b
 }
 
+// looseSeq finds a plausible seq in a message that failed to decode, so
+// the error reply can name the edit it answers; 0 when there is none.
+func looseSeq(data []byte) int64 {
+	var probe struct {
+		Seq json.Number `json:"seq"`
+	}
+	if json.Unmarshal(data, &probe) != nil {
+		return 0
+	}
+	n, err := probe.Seq.Int64()
+	if err != nil || n <= 0 || n > 1<<32-1 {
+		return 0
+	}
+	return n
+}
+
 func decodeClientMsg(data []byte) (clientMsg, string) {
 	var m clientMsg
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
+		m.Seq = looseSeq(data)
 		return m, "the message is not a JSON object of the protocol: " + err.Error()
+	}
+	if dec.More() {
+		return m, "the message must be exactly one JSON object; found more after it"
 	}
 	switch {
 	case m.V != ProtocolVersion:

@@ -3,9 +3,11 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -20,11 +22,19 @@ type Config struct {
 	Addr string
 	// AllowedOrigins may open websockets besides the server's own origin.
 	AllowedOrigins []string
+	// TrustedProxies (IPs or CIDRs) may name the client in
+	// X-Forwarded-For; with none, the TCP peer is the client.
+	TrustedProxies []string
+	// Limits pace clients; zero fields take DefaultLimits.
+	Limits Limits
 	// BodyLimit caps request bodies, in Echo's notation ("64K").
 	BodyLimit string
 	// ShutdownTimeout bounds graceful shutdown.
 	ShutdownTimeout time.Duration
-	Logger          *slog.Logger
+	// ReadHeaderTimeout cuts off clients that send headers too slowly
+	// (slowloris); default 5s.
+	ReadHeaderTimeout time.Duration
+	Logger            *slog.Logger
 }
 
 func (c *Config) setDefaults() {
@@ -37,9 +47,19 @@ func (c *Config) setDefaults() {
 	if c.ShutdownTimeout == 0 {
 		c.ShutdownTimeout = 10 * time.Second
 	}
+	if c.ReadHeaderTimeout == 0 {
+		c.ReadHeaderTimeout = 5 * time.Second
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
+	c.Limits.setDefaults()
+}
+
+// Validate reports configuration a server cannot start with.
+func (c Config) Validate() error {
+	_, err := ipExtractor(c.TrustedProxies)
+	return err
 }
 
 // Server is the stridescope HTTP server.
@@ -54,6 +74,8 @@ type Server struct {
 	wsBase     context.Context
 	wsShutdown context.CancelFunc
 	wsTimings  wsTimings
+	conns      *connCounter
+	sessions   sync.WaitGroup // every websocket session's handler
 }
 
 // New builds the server and its routes.
@@ -65,6 +87,13 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, echo: e, log: cfg.Logger, wsTimings: defaultWSTimings}
 	s.wsBase, s.wsShutdown = context.WithCancel(context.Background())
 	e.HTTPErrorHandler = httpErrorHandler
+	s.conns = newConnCounter(cfg.Limits)
+	extract, err := ipExtractor(cfg.TrustedProxies)
+	if err != nil {
+		s.log.Error("ignoring trusted proxies", "err", err)
+		extract = echo.ExtractIPDirect()
+	}
+	e.IPExtractor = extract
 
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
@@ -95,6 +124,7 @@ func New(cfg Config) *Server {
 		ContentSecurityPolicy: "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
 	}))
 	e.Use(middleware.BodyLimit(cfg.BodyLimit))
+	e.Use(rateLimitMiddleware(cfg.Limits))
 
 	s.routes()
 	return s
@@ -131,7 +161,7 @@ func (s *Server) ListenAndServe(ctx context.Context, ready func(addr net.Addr)) 
 func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net.Addr)) error {
 	srv := &http.Server{
 		Handler:           s.echo,
-		ReadHeaderTimeout: 5 * time.Second,
+		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
@@ -155,6 +185,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		return err
+	}
+	// Shutdown does not wait for hijacked connections: wait for the
+	// sessions it told to close (1001), within the same deadline.
+	done := make(chan struct{})
+	go func() { s.sessions.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-sctx.Done():
+		return fmt.Errorf("websocket sessions still open after %v: %w", s.cfg.ShutdownTimeout, sctx.Err())
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err

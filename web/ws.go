@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
@@ -70,6 +72,13 @@ func (s *Server) getWS(c echo.Context) error {
 	if !s.originAllowed(r) {
 		return &apiError{status: http.StatusForbidden, violations: []core.Violation{{Field: "Origin", Message: "this origin may not open a websocket on this server"}}}
 	}
+	release, status, msg := s.conns.acquire(c.RealIP())
+	if release == nil {
+		return &apiError{status: status, violations: []core.Violation{{Message: msg}}}
+	}
+	defer release()
+	s.sessions.Add(1)
+	defer s.sessions.Done()
 	conn, err := upgrader.Upgrade(c.Response(), r, nil)
 	if err != nil {
 		return nil // Upgrade has answered the request with the reason
@@ -113,7 +122,8 @@ type session struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	latest atomic.Int64
-	tooBig bool // the reader refused a message over the limit (reader's goroutine only)
+	pace   *rate.Limiter // paces the peer's messages (Limits.MessagesPerSecond)
+	tooBig bool          // the reader refused a message over the limit (reader's goroutine only)
 
 	mu       sync.Mutex
 	editStop context.CancelFunc
@@ -122,7 +132,8 @@ type session struct {
 
 func newSession(s *Server, conn *websocket.Conn) *session {
 	ctx, cancel := context.WithCancel(s.wsBase)
-	return &session{s: s, conn: conn, t: s.wsTimings, out: make(chan frame, 4), ctrl: make(chan frame, 4), ctx: ctx, cancel: cancel}
+	return &session{s: s, conn: conn, t: s.wsTimings, out: make(chan frame, 4), ctrl: make(chan frame, 4), ctx: ctx, cancel: cancel,
+		pace: rate.NewLimiter(rate.Limit(s.cfg.Limits.MessagesPerSecond), s.cfg.Limits.MessageBurst)}
 }
 
 func (ss *session) run() {
@@ -159,6 +170,7 @@ func (ss *session) run() {
 // reader reads edits until the peer goes away, is silent for pongWait, or
 // breaks the protocol's size limit.
 func (ss *session) reader() {
+	defer ss.recoverPanic("reader")
 	c := ss.conn
 	_ = c.SetReadDeadline(time.Now().Add(ss.t.pongWait))
 	c.SetPongHandler(func(string) error { return c.SetReadDeadline(time.Now().Add(ss.t.pongWait)) })
@@ -173,6 +185,11 @@ func (ss *session) reader() {
 		return nil
 	})
 	for {
+		// A flood waits here: the server reads this peer no faster than
+		// its limit, and TCP pushes back on it alone.
+		if err := ss.pace.Wait(ss.ctx); err != nil {
+			return
+		}
 		typ, r, err := c.NextReader()
 		if err != nil {
 			return
@@ -215,11 +232,15 @@ func (ss *session) startEdit(msg clientMsg) {
 	go func() {
 		defer close(done)
 		defer stop()
+		defer ss.recoverPanic("edit")
 		if prev != nil {
 			<-prev
 		}
 		if ctx.Err() != nil {
 			return
+		}
+		if editHook != nil {
+			editHook(msg)
 		}
 		err := ss.s.runEdit(ctx, msg, func(f frame) error {
 			select {
@@ -233,6 +254,22 @@ func (ss *session) startEdit(msg clientMsg) {
 			ss.s.log.Warn("websocket edit failed", "seq", msg.Seq, "err", err)
 		}
 	}()
+}
+
+// editHook, when set by a test, runs before each edit is computed.
+var editHook func(clientMsg)
+
+// recoverPanic turns a panic while serving this connection into a close
+// with 1011 (internal error) for this connection alone.
+func (ss *session) recoverPanic(where string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	ss.s.log.Error("panic in websocket session", "where", where, "panic", r, "stack", string(debug.Stack()))
+	ss.control(frame{kind: websocket.CloseMessage, data: websocket.FormatCloseMessage(websocket.CloseInternalServerErr, "internal error")})
+	// Unblock the reader soon if the peer does not answer the close.
+	_ = ss.conn.SetReadDeadline(time.Now().Add(2 * time.Second))
 }
 
 // send queues a frame that no edit owns.
