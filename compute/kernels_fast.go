@@ -1,14 +1,17 @@
 package compute
 
 // This file holds every use of unsafe in the package. Each kernel reads
-// src only at offsets of the walk being executed (or, in the reverse
-// kernels, at bytes between two offsets of the same row, or of the next row
-// of the same batch) and writes dst only inside the output range it was
-// handed. Copy, CopyParallel and Slice prove once per call, before any
-// kernel runs, that minOff >= 0, (maxOff+1)*elemSize <= len(src) and
-// len(dst) == count*elemSize, which bounds every access below. The kernels
-// run only where fastArch holds (little-endian, unaligned loads allowed),
-// since they combine or split elements inside 64-bit words.
+// src only at offsets of the walk being executed, or (the reverse and
+// step-2 kernels, which move 8-byte words) at bytes between two offsets of
+// the same row; it writes dst only inside the range of the batch it was
+// handed, and reads dst (the read-ahead touches) only inside that range
+// too, so goroutines that own other ranges are never read. Copy,
+// CopyParallel and Slice prove once per call, before any kernel runs, that
+// minOff >= 0, (maxOff+1)*elemSize <= len(src) and len(dst) ==
+// count*elemSize, which bounds every access below. The kernels run only
+// where fastArch holds (little-endian, unaligned loads allowed), since
+// they combine or split elements inside 64-bit words; checkptr accepts
+// their unaligned pointer-free loads.
 
 import (
 	"math/bits"

@@ -256,6 +256,9 @@ func (ss *session) startEdit(msg clientMsg) {
 	}()
 }
 
+// closeGrace is how long a closing session waits for the peer's reply.
+const closeGrace = time.Second
+
 // editHook, when set by a test, runs before each edit is computed.
 var editHook func(clientMsg)
 
@@ -352,6 +355,9 @@ func (ss *session) writer() {
 			if ss.s.wsBase.Err() != nil { // the server is shutting down
 				write(frame{kind: websocket.CloseMessage, data: websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down")})
 			}
+			// The reader waits for the peer's close reply; a peer that
+			// never sends one must not hold the session (or a shutdown).
+			_ = c.SetReadDeadline(time.Now().Add(closeGrace))
 			return
 		}
 	}

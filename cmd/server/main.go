@@ -32,6 +32,13 @@ func run(ctx context.Context, args []string) error {
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	logJSON := fs.Bool("log-json", false, "write logs as JSON")
 	shutdown := fs.Duration("shutdown-timeout", 10*time.Second, "how long graceful shutdown may take")
+	proxies := fs.String("trusted-proxies", "", "comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For is believed")
+	d := web.DefaultLimits
+	maxConns := fs.Int("max-conns", d.MaxConns, "websockets open at once, server-wide (503 past it)")
+	maxPerAddr := fs.Int("max-conns-per-addr", d.MaxConnsPerAddr, "websockets from one client address (a classroom behind one NAT counts as one)")
+	msgRate := fs.Float64("msg-rate", d.MessagesPerSecond, "messages per second one websocket may send (burst: twice that)")
+	reqRate := fs.Float64("req-rate", d.RequestsPerSecond, "HTTP requests per second from one client address")
+	reqBurst := fs.Int("req-burst", d.RequestBurst, "HTTP requests one client address may send in a burst")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -46,12 +53,22 @@ func run(ctx context.Context, args []string) error {
 	}
 	logger := slog.New(handler)
 
-	srv := web.New(web.Config{
-		Addr:            *addr,
-		AllowedOrigins:  splitList(*origins),
+	cfg := web.Config{
+		Addr:           *addr,
+		AllowedOrigins: splitList(*origins),
+		TrustedProxies: splitList(*proxies),
+		Limits: web.Limits{
+			MaxConns: *maxConns, MaxConnsPerAddr: *maxPerAddr,
+			MessagesPerSecond: *msgRate, MessageBurst: int(2 * *msgRate),
+			RequestsPerSecond: *reqRate, RequestBurst: *reqBurst,
+		},
 		ShutdownTimeout: *shutdown,
 		Logger:          logger,
-	})
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	srv := web.New(cfg)
 	if err := srv.ListenAndServe(ctx, nil); err != nil {
 		return fmt.Errorf("serve %s: %w", *addr, err)
 	}

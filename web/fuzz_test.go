@@ -1,0 +1,68 @@
+package web
+
+import (
+	"net/url"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzDecodeClientMsg: any bytes a peer sends decode to a message or a
+// problem, never a panic; an accepted message is in protocol range.
+func FuzzDecodeClientMsg(f *testing.F) {
+	for _, s := range []string{
+		`{"v":1,"type":"edit","seq":1,"query":"sizes=2,3"}`,
+		`{"v":1,"type":"edit","seq":4294967295,"query":""}`,
+		`{"v":1,"type":"edit","seq":1.5}`,
+		`{"v":1} {"v":1}`,
+		`{"v":1,"type":"edit","seq":1,"query":"","page":"slice"}`,
+		`[]`, `null`, `"x"`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, problem := decodeClientMsg(data)
+		if problem == "" && (m.V != ProtocolVersion || m.Seq <= 0 || m.Seq > 1<<32-1) {
+			t.Fatalf("accepted an out-of-range message %+v from %q", m, data)
+		}
+		if problem != "" && !utf8.ValidString(problem) {
+			t.Fatalf("problem text is not UTF-8: %q", problem)
+		}
+	})
+}
+
+// FuzzStateFromQuery: any query string (the page URL or an edit) yields
+// a state and field errors, never a panic, and a valid layout obeys the
+// DirectML limits.
+func FuzzStateFromQuery(f *testing.F) {
+	for _, s := range []string{
+		"dt=FLOAT32&sizes=2,3&strides=5,1&total=40&align=16&labels=index&sel=1,0&cell=7",
+		"preset=NHWC", "preset=padded&dt=UINT4", "rank=8&sizes=2,3", "rank=-1", "rank=99999999999",
+		"sizes=1048576,1048576", "sizes=2&sizes=3&strides=&strides=1&mode=explicit",
+		"sel=1,2,3,4,5,6,7,8,9&cell=-1", "last=sizes%3D2%2C3&sizes=0", "%zz",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if len(raw) > maxQueryLen {
+			return // the handlers refuse these before decoding
+		}
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		st, qvs := stateFromQuery(q)
+		v := validate(st, qvs)
+		if v.Layout == nil {
+			if len(v.Errors) == 0 {
+				t.Fatalf("%q: no layout and no error", raw)
+			}
+			return
+		}
+		if n := v.Layout.LogicalElementCount(); n < 1 || n > 1<<32-1 {
+			t.Fatalf("%q: a valid layout with %d elements", raw, n)
+		}
+		if v.Cell >= v.Layout.BufferElementCount() {
+			t.Fatalf("%q: selected cell %d outside the buffer", raw, v.Cell)
+		}
+	})
+}

@@ -1,0 +1,570 @@
+package web
+
+// Hardening tests: each runs over real connections on loopback and logs the
+// figures it measured (go test -v -run Harden ./web).
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// rawWS opens a websocket by hand on a plain TCP connection, so the test
+// can send frames no well-behaved client library would.
+func rawWS(t *testing.T, addr string) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	fmt.Fprintf(c, "GET /ws HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", addr)
+	br := bufio.NewReader(c)
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	res, err := http.ReadResponse(br, nil)
+	if err != nil || res.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("handshake: %v %v", err, res)
+	}
+	return c, br
+}
+
+// wsFrame builds one frame: fin, rsv bits, opcode, optional mask.
+func wsFrame(fin bool, rsv byte, opcode byte, masked bool, payload []byte) []byte {
+	b0 := opcode | rsv<<4
+	if fin {
+		b0 |= 0x80
+	}
+	out := []byte{b0}
+	maskBit := byte(0)
+	if masked {
+		maskBit = 0x80
+	}
+	switch n := len(payload); {
+	case n < 126:
+		out = append(out, maskBit|byte(n))
+	case n < 1<<16:
+		out = append(out, maskBit|126, byte(n>>8), byte(n))
+	default:
+		out = append(out, maskBit|127)
+		out = binary.BigEndian.AppendUint64(out, uint64(n))
+	}
+	if !masked {
+		return append(out, payload...)
+	}
+	var key [4]byte
+	_, _ = rand.Read(key[:])
+	out = append(out, key[:]...)
+	for i, p := range payload {
+		out = append(out, p^key[i%4])
+	}
+	return out
+}
+
+// readUntilClosed reads frames until the server closes; it returns the
+// close code the server sent (0 if it just hung up).
+func readUntilClosed(t *testing.T, c net.Conn, br *bufio.Reader) (code int, took time.Duration) {
+	t.Helper()
+	start := time.Now()
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		var h [2]byte
+		if _, err := io.ReadFull(br, h[:]); err != nil {
+			if isTimeout(err) {
+				t.Fatalf("the server kept the connection open for 5s")
+			}
+			return code, time.Since(start)
+		}
+		n := int(h[1] & 0x7f)
+		switch n {
+		case 126:
+			var e [2]byte
+			io.ReadFull(br, e[:])
+			n = int(binary.BigEndian.Uint16(e[:]))
+		case 127:
+			var e [8]byte
+			io.ReadFull(br, e[:])
+			n = int(binary.BigEndian.Uint64(e[:]))
+		}
+		p := make([]byte, n)
+		if _, err := io.ReadFull(br, p); err != nil {
+			return code, time.Since(start)
+		}
+		if h[0]&0x0f == 0x8 && len(p) >= 2 {
+			code = int(binary.BigEndian.Uint16(p))
+		}
+	}
+}
+
+// settleGoroutines waits for the goroutine count to fall to at most want.
+func settleGoroutines(want int) int {
+	var n int
+	for range 100 {
+		if n = runtime.NumGoroutine(); n <= want {
+			return n
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return n
+}
+
+func TestHardenMalformedFramesCloseCleanly(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	// Warm up so the server's own goroutines exist before the baseline.
+	warm := dial(t, ts, nil)
+	warm.Close()
+	base := settleGoroutines(runtime.NumGoroutine())
+	tests := []struct {
+		name  string
+		frame []byte
+	}{
+		{"reserved bits set", wsFrame(true, 0x4, websocket.TextMessage, true, []byte(`{}`))},
+		{"unmasked client frame", wsFrame(true, 0, websocket.TextMessage, false, []byte(`{}`))},
+		{"oversized control frame", wsFrame(true, 0, websocket.PingMessage, true, make([]byte, 200))},
+		{"fragmented control frame", wsFrame(false, 0, websocket.PingMessage, true, []byte("x"))},
+		{"unknown opcode", wsFrame(true, 0, 0x3, true, []byte("x"))},
+		{"continuation without a start", wsFrame(true, 0, 0x0, true, []byte("x"))},
+		{"length past the limit", wsFrame(true, 0, websocket.TextMessage, true, make([]byte, 70000))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, br := rawWS(t, addr)
+			if _, err := c.Write(tt.frame); err != nil {
+				t.Fatal(err)
+			}
+			code, took := readUntilClosed(t, c, br)
+			t.Logf("closed with code %d after %v", code, took)
+		})
+	}
+	// No session leaked, and the server still serves.
+	if n := settleGoroutines(base); n > base {
+		t.Errorf("%d goroutines after the bad frames, %d before", n, base)
+	}
+	c := dial(t, ts, nil)
+	sendEdit(t, c, 1, "sizes=2,3")
+	if got := collect(t, c, 1); !got.result.OK {
+		t.Errorf("the server no longer answers edits: %+v", got.result)
+	}
+}
+
+func TestHardenBadEditsGetTypedErrorsAndKeepTheSocket(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	tests := []struct {
+		name string
+		msg  string
+		seq  int64
+		want string // "error" (a protocol error) or "result" (field errors)
+	}{
+		{"negative size", `{"v":1,"type":"edit","seq":11,"query":"sizes=-2,3"}`, 11, "result"},
+		{"fractional stride", `{"v":1,"type":"edit","seq":12,"query":"sizes=2,3&strides=1.5,1"}`, 12, "result"},
+		{"enormous size", `{"v":1,"type":"edit","seq":13,"query":"sizes=99999999999999999999999,3"}`, 13, "result"},
+		{"2^40 elements", `{"v":1,"type":"edit","seq":14,"query":"sizes=1048576,1048576"}`, 14, "result"},
+		{"nine dimensions", `{"v":1,"type":"edit","seq":15,"query":"sizes=1,1,1,1,1,1,1,1,1"}`, 15, "result"},
+		{"strides near 2^32", `{"v":1,"type":"edit","seq":16,"query":"sizes=3,3&strides=4294967295,4294967295"}`, 16, "result"},
+		{"missing type", `{"v":1,"seq":17,"query":""}`, 17, "error"},
+		{"missing seq", `{"v":1,"type":"edit","query":""}`, 0, "error"},
+		{"extra field", `{"v":1,"type":"edit","seq":18,"query":"","extra":1}`, 18, "error"},
+		{"fractional seq", `{"v":1,"type":"edit","seq":19.5,"query":""}`, 0, "error"},
+		{"trailing garbage", `{"v":1,"type":"edit","seq":20,"query":""} garbage`, 20, "error"},
+		{"not JSON", `sizes=2,3`, 0, "error"},
+		{"wrong version", `{"v":2,"type":"edit","seq":22,"query":""}`, 22, "error"},
+		{"unknown type", `{"v":1,"type":"rm -rf","seq":23,"query":""}`, 23, "error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := c.WriteMessage(websocket.TextMessage, []byte(tt.msg)); err != nil {
+				t.Fatalf("the socket closed: %v", err)
+			}
+			var m map[string]any
+			readJSON(t, c, &m)
+			seq, _ := m["seq"].(float64)
+			if m["type"] != tt.want || int64(seq) != tt.seq {
+				t.Fatalf("got %v, want a %s with seq %d", m, tt.want, tt.seq)
+			}
+			if tt.want == "result" && (m["ok"] != false || len(m["errors"].([]any)) == 0) {
+				t.Errorf("want field errors, got %v", m)
+			}
+			if tt.want == "error" && m["message"] == "" {
+				t.Errorf("error without a message: %v", m)
+			}
+		})
+	}
+	sendEdit(t, c, 100, "sizes=2,3")
+	if got := collect(t, c, 100); !got.result.OK {
+		t.Errorf("after the bad edits a good one fails: %+v", got.result)
+	}
+}
+
+func TestHardenHugeTensorsRefusedAtOnce(t *testing.T) {
+	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	queries := []string{
+		"sizes=1048576,1048576",                                     // 2^40 elements
+		"sizes=65536,65536,65536,65536,65536,65536,65536,65536",     // 2^128
+		"sizes=4294967295,4294967295&strides=4294967295,4294967295", // strides near 2^32
+		"sizes=2,3&strides=4294967296,1",                            // a stride past UINT
+	}
+	for _, q := range queries {
+		var ms0, ms1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms0)
+		start := time.Now()
+		var frames int
+		err := s.runEdit(context.Background(), clientMsg{V: 1, Type: "edit", Seq: 1, Query: q}, func(f frame) error {
+			frames++
+			var m resultMsg
+			if json.Unmarshal(f.data, &m) != nil || m.OK || len(m.Errors) == 0 {
+				t.Errorf("%s: want a refusal, got %s", q, f.data)
+			}
+			return nil
+		})
+		took := time.Since(start)
+		runtime.ReadMemStats(&ms1)
+		if err != nil || frames != 1 {
+			t.Fatalf("%s: err %v, %d frames", q, err, frames)
+		}
+		alloc := ms1.TotalAlloc - ms0.TotalAlloc
+		t.Logf("%-60s refused in %v, %d bytes allocated", q, took, alloc)
+		// Bounds far above the measured figures (tens of µs, tens of KB):
+		// enumerating would take seconds and gigabytes.
+		if alloc > 1<<20 {
+			t.Errorf("%s: allocated %d bytes", q, alloc)
+		}
+		if took > 100*time.Millisecond {
+			t.Errorf("%s: took %v", q, took)
+		}
+	}
+}
+
+func TestHardenFloodIsThrottledOthersUnaffected(t *testing.T) {
+	limits := Limits{MessagesPerSecond: 20, MessageBurst: 20}
+	_, ts := wsServer(t, Config{Limits: limits}, nil)
+	flood := dial(t, ts, nil)
+	calm := dial(t, ts, nil)
+
+	// The flood: 1000 small edits as fast as the socket takes them, for 1s.
+	var sent int
+	stop := time.Now().Add(time.Second)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for ; time.Now().Before(stop) && sent < 1000; sent++ {
+			_ = flood.SetWriteDeadline(stop)
+			if flood.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": sent + 1, "query": "sizes=2,3"}) != nil {
+				return
+			}
+		}
+	}()
+	// Meanwhile a calm client's edits are answered promptly.
+	var worst time.Duration
+	for i := int64(1); i <= 10; i++ {
+		start := time.Now()
+		sendEdit(t, calm, i, "sizes=4,5")
+		if got := collect(t, calm, i); !got.result.OK {
+			t.Fatalf("calm client: %+v", got.result)
+		}
+		worst = max(worst, time.Since(start))
+	}
+	wg.Wait()
+	// Count what the flood got answered within the second.
+	answered := map[int64]bool{}
+	_ = flood.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	for {
+		_, data, err := flood.ReadMessage()
+		if err != nil {
+			break
+		}
+		var m struct {
+			Seq int64 `json:"seq"`
+		}
+		if json.Unmarshal(data, &m) == nil && m.Seq > 0 {
+			answered[m.Seq] = true
+		}
+	}
+	maxRead := int(limits.MessageBurst) + int(1.3*limits.MessagesPerSecond) + 2
+	t.Logf("flood sent %d edits in 1s; the server read at most %d of them (%d answered, latest wins); calm client's worst round trip %v",
+		sent, maxRead, len(answered), worst)
+	if len(answered) > maxRead {
+		t.Errorf("the flood got %d answers, more than the limit allows (%d)", len(answered), maxRead)
+	}
+	if worst > 2*time.Second {
+		t.Errorf("the calm client waited %v", worst)
+	}
+}
+
+func TestHardenConnectionCapsAndSpoofing(t *testing.T) {
+	dialStatus := func(url string, h http.Header) (*websocket.Conn, int) {
+		c, res, err := websocket.DefaultDialer.Dial(url, h)
+		if err != nil {
+			if res == nil {
+				t.Fatalf("dial: %v", err)
+			}
+			return nil, res.StatusCode
+		}
+		t.Cleanup(func() { c.Close() })
+		return c, http.StatusSwitchingProtocols
+	}
+	t.Run("per address", func(t *testing.T) {
+		_, ts := wsServer(t, Config{Limits: Limits{MaxConnsPerAddr: 3}}, nil)
+		for i := range 3 {
+			if _, st := dialStatus(wsURL(ts), nil); st != 101 {
+				t.Fatalf("connection %d: %d", i, st)
+			}
+		}
+		// Spoofing X-Forwarded-For does not make a new address.
+		_, st := dialStatus(wsURL(ts), http.Header{"X-Forwarded-For": {"203.0.113.9"}})
+		t.Logf("4th connection from one address with a forged X-Forwarded-For: %d", st)
+		if st != http.StatusTooManyRequests {
+			t.Errorf("status %d, want 429", st)
+		}
+	})
+	t.Run("trusted proxy", func(t *testing.T) {
+		_, ts := wsServer(t, Config{Limits: Limits{MaxConnsPerAddr: 1}, TrustedProxies: []string{"127.0.0.1"}}, nil)
+		for i := range 3 {
+			h := http.Header{"X-Forwarded-For": {fmt.Sprintf("198.51.100.%d", i+1)}}
+			if _, st := dialStatus(wsURL(ts), h); st != 101 {
+				t.Errorf("client %d behind the trusted proxy: %d", i, st)
+			}
+		}
+		if _, st := dialStatus(wsURL(ts), http.Header{"X-Forwarded-For": {"198.51.100.1"}}); st != http.StatusTooManyRequests {
+			t.Errorf("second connection of one proxied client: %d, want 429", st)
+		}
+	})
+	t.Run("global cap", func(t *testing.T) {
+		s, ts := wsServer(t, Config{Limits: Limits{MaxConns: 2}}, nil)
+		dialStatus(wsURL(ts), nil)
+		dialStatus(wsURL(ts), nil)
+		start := time.Now()
+		_, st := dialStatus(wsURL(ts), nil)
+		t.Logf("3rd connection with a cap of 2: %d in %v (open: %d)", st, time.Since(start), s.conns.Open())
+		if st != http.StatusServiceUnavailable {
+			t.Errorf("status %d, want 503", st)
+		}
+	})
+	t.Run("request rate per address", func(t *testing.T) {
+		_, ts := wsServer(t, Config{Limits: Limits{RequestsPerSecond: 1, RequestBurst: 5}}, nil)
+		var codes []int
+		for i := range 8 {
+			req, _ := http.NewRequest("GET", ts.URL+"/api/v1/nothing", nil)
+			req.Header.Set("X-Forwarded-For", fmt.Sprintf("192.0.2.%d", i))
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			codes = append(codes, res.StatusCode)
+		}
+		t.Logf("8 requests, burst 5, forged X-Forwarded-For each time: %v", codes)
+		if codes[5] != http.StatusTooManyRequests || codes[7] != http.StatusTooManyRequests {
+			t.Errorf("codes %v: want 429 after the burst", codes)
+		}
+		res, err := http.Get(ts.URL + "/healthz")
+		if err != nil || res.StatusCode != 200 {
+			t.Errorf("/healthz must not be rate limited: %v %v", err, res)
+		}
+	})
+}
+
+func TestHardenSlowReaderBlocksNoOne(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	slow := dial(t, ts, nil)
+	// A 16M-element edit streams ~66 MiB; the slow peer never reads it.
+	sendEdit(t, slow, 1, "sizes=4096,4096")
+	time.Sleep(200 * time.Millisecond)
+	fast := dial(t, ts, nil)
+	var worst time.Duration
+	for i := int64(1); i <= 20; i++ {
+		start := time.Now()
+		sendEdit(t, fast, i, "sizes=8,8")
+		if got := collect(t, fast, i); !got.result.OK {
+			t.Fatalf("fast client: %+v", got.result)
+		}
+		worst = max(worst, time.Since(start))
+	}
+	t.Logf("20 edits of a fast client while a slow reader sits on 66 MiB: worst round trip %v", worst)
+	if worst > 2*time.Second {
+		t.Errorf("worst round trip %v", worst)
+	}
+}
+
+func TestHardenSlowlorisIsCutOff(t *testing.T) {
+	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ReadHeaderTimeout: 500 * time.Millisecond})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Serve(ctx, ln, nil)
+	addr := ln.Addr().String()
+
+	var wg sync.WaitGroup
+	cut := make([]time.Duration, 5)
+	for i := range cut {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer c.Close()
+			start := time.Now()
+			fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: x\r\n")
+			// Dribble a header byte every 100ms, never finishing.
+			for time.Since(start) < 5*time.Second {
+				if _, err := c.Write([]byte("X")); err != nil {
+					break
+				}
+				_ = c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+				if _, err := c.Read(make([]byte, 1)); err != nil && !isTimeout(err) {
+					break
+				}
+			}
+			cut[i] = time.Since(start)
+		}()
+	}
+	// Normal requests are served meanwhile.
+	for range 5 {
+		res, err := http.Get("http://" + addr + "/healthz")
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("normal request during slowloris: %v %v", err, res)
+		}
+		res.Body.Close()
+	}
+	wg.Wait()
+	t.Logf("slow-header clients cut off after %v (ReadHeaderTimeout 500ms)", cut)
+	for _, d := range cut {
+		if d > 3*time.Second {
+			t.Errorf("a slow client lasted %v", d)
+		}
+	}
+}
+
+func TestHardenGracefulShutdown(t *testing.T) {
+	before := settleGoroutines(runtime.NumGoroutine())
+	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ShutdownTimeout: 3 * time.Second})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, nil) }()
+	var conns []*websocket.Conn
+	for range 20 {
+		c, _, err := websocket.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/ws", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if _, _, err := c.ReadMessage(); err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	// One of them is busy streaming a large picture.
+	_ = conns[0].WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": 1, "query": "sizes=2048,2048"})
+	start := time.Now()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	took := time.Since(start)
+	var codes []int
+	for _, c := range conns {
+		_ = c.SetReadDeadline(time.Now().Add(3 * time.Second))
+		for {
+			_, _, err := c.ReadMessage()
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) {
+				codes = append(codes, ce.Code)
+				break
+			}
+			if err != nil {
+				codes = append(codes, -1)
+				break
+			}
+		}
+		c.Close()
+	}
+	leftover := settleGoroutines(before)
+	t.Logf("shutdown with 20 sockets took %v; close codes %v; goroutines %d before, %d after", took, codes, before, leftover)
+	for _, code := range codes {
+		if code != websocket.CloseGoingAway {
+			t.Errorf("close codes %v, want all 1001", codes)
+			break
+		}
+	}
+	if took > 3*time.Second {
+		t.Errorf("shutdown took %v, deadline 3s", took)
+	}
+	if leftover > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines left (%d before):\n%s", leftover, before, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+func TestHardenPanicClosesOnlyThatConnection(t *testing.T) {
+	editHook = func(m clientMsg) {
+		if strings.Contains(m.Query, "boom") {
+			panic("test panic")
+		}
+	}
+	defer func() { editHook = nil }()
+	_, ts := wsServer(t, Config{}, nil)
+	victim := dial(t, ts, nil)
+	bystander := dial(t, ts, nil)
+	sendEdit(t, victim, 1, "sizes=2,3&boom=1")
+	_ = victim.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var code int
+	for {
+		_, _, err := victim.ReadMessage()
+		var ce *websocket.CloseError
+		if errors.As(err, &ce) {
+			code = ce.Code
+			break
+		}
+		if err != nil {
+			t.Fatalf("victim: %v, want a close frame", err)
+		}
+	}
+	t.Logf("the panicking connection closed with %d", code)
+	if code != websocket.CloseInternalServerErr {
+		t.Errorf("close code %d, want 1011", code)
+	}
+	sendEdit(t, bystander, 1, "sizes=2,3")
+	if got := collect(t, bystander, 1); !got.result.OK {
+		t.Errorf("the other connection broke: %+v", got.result)
+	}
+}
+
+func TestHardenNoCompression(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	d := websocket.Dialer{EnableCompression: true}
+	c, res, err := d.Dial(wsURL(ts), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if ext := res.Header.Get("Sec-WebSocket-Extensions"); ext != "" {
+		t.Errorf("the server negotiated %q; compression must stay off", ext)
+	}
+}
