@@ -2,6 +2,7 @@
 GO       ?= go
 ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
+GOTESTFLAGS ?=
 
 .PHONY: help run build test unit race fuzz lint generate bench bench-quick e2e
 
@@ -17,7 +18,7 @@ build: ## Build the server binary into bin/.
 test: lint unit race fuzz ## Everything CI checks: lint, unit and browser tests, race detector, short fuzzing.
 
 unit: ## Unit, handler, websocket and browser tests (browser tests skip without Chromium).
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $(GOTESTFLAGS) ./...
 
 race: ## The packages with concurrency, under the race detector and checkptr.
 	$(GO) test -count=1 -race ./compute/... ./web/...
