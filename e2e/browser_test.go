@@ -55,8 +55,9 @@ func startServer(t *testing.T) string {
 	return "http://" + addr.String()
 }
 
-// newBrowser starts a fresh headless Chromium and returns a tab.
-func newBrowser(t *testing.T, jsOff bool) context.Context {
+// newBrowser starts a fresh headless Chromium and returns a tab; extra
+// adds command-line options.
+func newBrowser(t *testing.T, jsOff bool, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
@@ -76,6 +77,7 @@ func newBrowser(t *testing.T, jsOff bool) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1440, 1000),
 	}
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelTab(); cancelAlloc() })
@@ -176,6 +178,12 @@ func hoverAt(t *testing.T, ctx context.Context, sel string, fx, fy float64) {
 // shot saves a screenshot of the whole page as name.png.
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
+	shotOf(t, ctx, name, chromedp.FullScreenshot(100))
+}
+
+// shotOf saves the screenshot an action takes as name.png.
+func shotOf(t *testing.T, ctx context.Context, name string, take chromedp.Action[[]byte]) {
+	t.Helper()
 	dir := t.TempDir()
 	if d := os.Getenv("STRIDESCOPE_SHOTS"); d != "" {
 		dir = d
@@ -188,7 +196,7 @@ func shot(t *testing.T, ctx context.Context, name string) {
 	}
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	buf, err := chromedp.Run(tctx, chromedp.FullScreenshot(100))
+	buf, err := chromedp.Run(tctx, take)
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}

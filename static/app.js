@@ -3,3 +3,5 @@
 import { start } from './explorer.js';
 
 if (document.getElementById('explorer')) start();
+else if (document.getElementById('slice')) import('./slice.js').then((m) => m.start());
+else if (document.getElementById('room-bar')) import('./rooms.js').then((m) => m.standalone());

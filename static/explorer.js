@@ -5,6 +5,9 @@
 // arrays that link the two views. Large views are drawn on canvases from
 // binary frames.
 
+import { roomClient } from './rooms.js';
+import { showFieldErrors, settle } from './live.js';
+
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => [...r.querySelectorAll(s)];
 const V = 1, HDR = 24;
@@ -15,15 +18,16 @@ export function start() {
   const st = { seq: 0, ws: null, retry: 500, meta: null, offsets: null, counts: null, frames: 0, got: 0,
     structural: new Set(), push: new Set(), focus: null, hover: null, canvases: {} };
   document.body.dataset.live = 'connecting';
+  const room = roomClient('layout', { apply: applyRoom });
 
   // ---- the websocket ----
   function connect() {
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
     ws.binaryType = 'arraybuffer';
-    ws.onopen = () => { st.retry = 500; st.ws = ws; send(location.search.slice(1) || formQuery(), true); };
+    ws.onopen = () => { st.retry = 500; st.ws = ws; send(location.search.slice(1) || formQuery(), true); room.open((m) => ws.send(JSON.stringify(m))); };
     ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
     ws.onclose = () => {
-      st.ws = null; document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('button.apply').hidden = false;
+      st.ws = null; room.closed(); document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('button.apply').hidden = false;
       setTimeout(connect, st.retry); st.retry = Math.min(st.retry * 2, 10000);
     };
   }
@@ -41,22 +45,14 @@ export function start() {
 
   function onText(m) {
     if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; return; }
+    if (room.message(m)) return;
     if (m.seq !== st.seq) return; // a newer edit supersedes it
     if (m.type === 'done') return finish();
     if (m.type === 'error') { console.warn('stridescope:', m.message); return; }
     if (m.type !== 'result') return;
-    showErrors(m.errors, m.warnings);
+    showFieldErrors(form, m.errors, m.warnings);
     refill(m.form, st.structural.has(m.seq));
-    const stale = $('#stale');
-    if (!m.ok) {
-      stale.textContent = 'The inputs have errors: the picture is of the last valid tensor.'; stale.hidden = false;
-      setURL(m.query + '&last=' + encodeURIComponent(form.elements.last.value), st.push.has(m.seq));
-      picture.dataset.state = 'invalid';
-      return;
-    }
-    stale.hidden = true;
-    form.elements.last.value = m.query;
-    setURL(m.query, st.push.has(m.seq));
+    if (!settle(m, form, picture, 'tensor', setURL, st.push.has(m.seq))) return;
     $('#logical').innerHTML = m.html.logical; $('#buffer').innerHTML = m.html.buffer; $('#facts').innerHTML = m.html.facts;
     $('[data-testid=logical-sub]').textContent = m.html.logicalSub; $('[data-testid=buffer-sub]').textContent = m.html.bufferSub;
     const meta = st.meta = m.meta;
@@ -93,6 +89,18 @@ export function start() {
     const sel = form.elements.sel.value, cell = form.elements.cell.value;
     if (sel) show({ kind: 'l', i: indexOf(sel.split(',').map(Number)) }, false);
     else if (cell) show({ kind: 'b', o: +cell }, false);
+    if (room.following) showRoomFocus();
+  }
+
+  // ---- rooms: a viewer applies the presenter's state like its own edit ----
+  function applyRoom(s, fresh) {
+    st.roomFocus = s.focus || '';
+    if (fresh || s.query !== st.roomQuery) { st.roomQuery = s.query; send(s.query, true); }
+    else if (picture.dataset.state === 'done') showRoomFocus();
+  }
+  function showRoomFocus() {
+    const [k, n] = (st.roomFocus || '').split(':');
+    if (k === 'l' || k === 'b') show(k === 'l' ? { kind: 'l', i: +n } : { kind: 'b', o: +n }, false);
   }
 
   // ---- the form ----
@@ -127,18 +135,11 @@ export function start() {
     e.dt.value = f.dt; e.rank.value = String(f.sizes.length); e.mode.value = f.packed ? 'packed' : 'explicit';
     e.total.value = f.total; e.align.value = f.align; e.labels.value = f.labels; e.sel.value = f.sel; e.cell.value = f.cell;
   }
-  function showErrors(errors, warnings) {
-    const group = (vs) => vs.reduce((m, v) => ((m[v.field] ||= []).push(v.message), m), {});
-    const e = group(errors), w = group(warnings);
-    for (const p of $$('[data-error-for]', form)) { const m = e[p.dataset.errorFor]; p.textContent = m ? m.join('\n') : ''; p.hidden = !m; }
-    for (const p of $$('[data-warning-for]', form)) { const m = w[p.dataset.warningFor]; p.textContent = m ? m.join('\n') : ''; p.hidden = !m; }
-    for (const el of $$('input, select', form)) {
-      const id = (el.getAttribute('aria-describedby') || '').split(' ')[0];
-      if (id.startsWith('err-')) el.setAttribute('aria-invalid', String(!!e[id.slice(4)]));
-    }
-  }
-  function setURL(q, push) { const u = location.pathname + '?' + q; if (push) history.pushState(null, '', u); else history.replaceState(null, '', u); }
+  function setURL(q, push) { room.publish({ query: q }); if (room.role === 'viewer') return; const u = location.pathname + '?' + q + room.urlSuffix(); if (push) history.pushState(null, '', u); else history.replaceState(null, '', u); }
 
+  // A viewer who edits explores on their own (rooms.js).
+  for (const ev of ['input', 'change', 'submit']) form.addEventListener(ev, room.local, true);
+  $('.presets').addEventListener('click', (e) => e.target.closest('a[data-preset]') && room.local(), true);
   form.addEventListener('input', (e) => { if (e.target.type === 'text') sendSoon(); });
   form.addEventListener('change', (e) => {
     const n = e.target.name;
@@ -185,6 +186,7 @@ export function start() {
       if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }
     }
     markCanvas('logical', lmarks); markCanvas('buffer', bmarks);
+    room.publish({ focus: t.kind === 'l' ? 'l:' + t.i : 'b:' + t.o });
     if (isFocus) { st.focus = t; setURL(formQuery(), false); }
   }
 
@@ -192,7 +194,7 @@ export function start() {
     const c = e.target.closest('.lc, .bc');
     if (c) show(c.classList.contains('lc') ? { kind: 'l', i: +c.dataset.i } : { kind: 'b', o: +c.dataset.o }, false);
   });
-  picture.addEventListener('pointerleave', () => st.focus && show(st.focus, false));
+  picture.addEventListener('pointerleave', () => (st.focus ? show(st.focus, false) : room.publish({ focus: '' })));
   picture.addEventListener('focusin', (e) => {
     const c = e.target.closest('.lc, .bc');
     if (!c) return;

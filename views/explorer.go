@@ -41,6 +41,9 @@ type Explorer struct {
 	// LastValid is the canonical query of the picture, carried in the
 	// form so that a bad submission keeps showing it.
 	LastValid string
+	// Mount is where the explorer is shown: the tour and the embed
+	// submit the form to themselves.
+	Mount
 }
 
 // Form is the state of the inputs, as typed, with the errors of each.
@@ -169,6 +172,7 @@ type Band struct {
 // Panel is one 2-D grid of the last two dimensions.
 type Panel struct {
 	Caption  string // "D=1", or "" for a tensor of rank 2 or less
+	What     string // what the cells are, for screen readers: "logical elements" when ""
 	RowLabel string // "H"
 	ColLabel string // "W"
 	ColHeads []int64
@@ -190,10 +194,36 @@ type LogicalCell struct {
 	Tab      bool // the one cell in the tab order
 	Selected bool
 	Linked   bool
+	// Grid names the grid on a page with several (the slice page's "in"
+	// and "out"): the id prefix and the test id; "" is the explorer's.
+	Grid  string
+	Class string // extra classes
+	Badge string // a small mark in the corner (the slice's copy order)
+	Link  string // data-link: the linked cell of the other grid
+	Aria  string // the accessible name, when not the explorer's
+}
+
+// ID is the cell's element id: l-3, or in-3 on the slice page.
+func (c LogicalCell) ID() string {
+	if c.Grid == "" {
+		return "l-" + itoa(c.Index)
+	}
+	return c.Grid + "-" + itoa(c.Index)
+}
+
+// TestID is the cell's test hook: lcell, incell, outcell.
+func (c LogicalCell) TestID() string {
+	if c.Grid == "" {
+		return "lcell"
+	}
+	return c.Grid + "cell"
 }
 
 // AriaLabel is the cell's accessible name.
 func (c LogicalCell) AriaLabel() string {
+	if c.Aria != "" {
+		return c.Aria
+	}
 	return "element (" + c.Coord + "), offset " + strconv.FormatInt(c.Offset, 10)
 }
 
@@ -233,10 +263,16 @@ type BufferCell struct {
 	Tab      bool
 	Selected bool
 	Linked   bool
+	Class    string // extra classes (the slice page's "read")
+	Badge    string // a small mark (the slice's copy order)
+	Aria     string // the accessible name, when not the explorer's
 }
 
 // AriaLabel is the cell's accessible name.
 func (c BufferCell) AriaLabel() string {
+	if c.Aria != "" {
+		return c.Aria
+	}
 	s := "buffer offset " + strconv.FormatInt(c.Offset, 10) + ", byte " + c.Byte + ": "
 	switch c.State {
 	case CellUsed:
@@ -344,6 +380,9 @@ func bytesText(cells, bits int64) string {
 
 func panelLabel(p Panel) string {
 	s := "logical elements"
+	if p.What != "" {
+		s = p.What
+	}
 	if p.Caption != "" {
 		s += " at " + p.Caption
 	}

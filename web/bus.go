@@ -29,6 +29,10 @@ type Bus interface {
 // ErrNoAnswer is returned by Request when nobody answered in time.
 var ErrNoAnswer = errors.New("no answer on the bus")
 
+// ErrBusClosed is returned by Publish after Close (a session leaving a
+// room while the server shuts down).
+var ErrBusClosed = errors.New("the bus is closed")
+
 // natsBus is a Bus over a NATS connection, optionally to a NATS server
 // embedded in this process.
 type natsBus struct {
@@ -67,7 +71,11 @@ func NewNATSBus(url string) (Bus, error) {
 }
 
 func (b *natsBus) Publish(subject string, data []byte) error {
-	return b.conn.Publish(subject, data)
+	err := b.conn.Publish(subject, data)
+	if errors.Is(err, nats.ErrConnectionClosed) {
+		return ErrBusClosed
+	}
+	return err
 }
 
 func (b *natsBus) Subscribe(subject string, fn func(string, []byte)) (func(), error) {

@@ -15,15 +15,7 @@ import (
 // getIndex renders the explorer from the URL query: complete and correct
 // without JavaScript.
 func (s *Server) getIndex(c echo.Context) error {
-	raw := c.Request().URL.RawQuery
-	if len(raw) > maxQueryLen {
-		return badRequest("", "the query is longer than %d bytes", maxQueryLen)
-	}
-	q, err := url.ParseQuery(raw)
-	if err != nil {
-		return badRequest("", "the query is not valid: %v", err)
-	}
-	m, err := explorerModel(c.Request().Context(), q)
+	m, err := layoutAt(c, "", "/", false)
 	if err != nil {
 		return err
 	}

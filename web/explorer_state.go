@@ -152,17 +152,23 @@ func (st explorerState) withRank(n int) explorerState {
 	return st
 }
 
+// queryWriter writes a canonical query: the keys in the order added,
+// commas unescaped (the slice explorer's query too).
+type queryWriter struct{ strings.Builder }
+
+func (b *queryWriter) add(k, v string) {
+	if b.Len() > 0 {
+		b.WriteByte('&')
+	}
+	b.WriteString(k)
+	b.WriteByte('=')
+	b.WriteString(strings.ReplaceAll(url.QueryEscape(v), "%2C", ","))
+}
+
 // canonicalQuery writes the state in a fixed order, commas unescaped.
 func (st explorerState) canonicalQuery(withLast bool) string {
-	var b strings.Builder
-	add := func(k, v string) {
-		if b.Len() > 0 {
-			b.WriteByte('&')
-		}
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(strings.ReplaceAll(url.QueryEscape(v), "%2C", ","))
-	}
+	var b queryWriter
+	add := b.add
 	add("dt", st.DT)
 	add("sizes", strings.Join(st.Sizes, ","))
 	if !st.Packed {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,13 +15,8 @@ import (
 // page GETs a path through the router and parses the HTML.
 func page(t *testing.T, path string) (*http.Response, *goquery.Document) {
 	t.Helper()
-	ts := newTestServer(t)
-	res, err := http.Get(ts.URL + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	d, err := goquery.NewDocumentFromReader(res.Body)
+	res, body := fetch(t, path)
+	d, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,9 @@ type clientMsg struct {
 	Type  string `json:"type"`
 	Seq   int64  `json:"seq"`
 	Query string `json:"query"`
+	// Page is the explorer the query is of: "layout" (the default) or
+	// "slice" (the DML_SLICE1 explorer, slice_ws.go).
+	Page string `json:"page,omitempty"`
 }
 
 // helloMsg greets a new connection with the limits the server draws by.
@@ -227,9 +230,11 @@ func decodeClientMsg(data []byte) (clientMsg, string) {
 	case m.V != ProtocolVersion:
 		return m, "unsupported protocol version; this server speaks v=1"
 	case m.Type != "edit":
-		return m, "unknown message type " + quote(m.Type) + "; the only one is \"edit\""
+		return m, "unknown message type " + quote(m.Type) + "; the types are \"edit\" and, for rooms, \"present\", \"publish\", \"follow\" and \"unfollow\""
 	case m.Seq <= 0 || m.Seq > 1<<32-1:
 		return m, "seq must be a whole number from 1 to 2^32-1, increasing with each edit"
+	case m.Page != "" && m.Page != "layout" && m.Page != "slice":
+		return m, "unknown page " + quote(m.Page) + "; the pages are \"layout\" (the default) and \"slice\""
 	}
 	return m, ""
 }

@@ -119,6 +119,11 @@ func (r *Rooms) Token(code string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))[:24]
 }
 
+// Authorized reports whether token is the presenter's token of code.
+func (r *Rooms) Authorized(code, token string) bool {
+	return token != "" && hmac.Equal([]byte(token), []byte(r.Token(code)))
+}
+
 // NormalizeCode upper-cases a typed code and drops spaces and dashes.
 func NormalizeCode(s string) (string, bool) {
 	s = strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(s))
@@ -206,7 +211,7 @@ func (r *Rooms) onCount(code string, data []byte) {
 func (r *Rooms) publishCountLocked(rm *room) {
 	b, _ := json.Marshal(countMsg{Replica: r.replica, Viewers: len(rm.viewers)})
 	rm.counts[r.replica] = replicaCount{n: len(rm.viewers), seen: time.Now()}
-	if err := r.bus.Publish(subject(rm.code, "count"), b); err != nil {
+	if err := r.bus.Publish(subject(rm.code, "count"), b); err != nil && !errors.Is(err, ErrBusClosed) {
 		r.log.Warn("room: publish count", "room", rm.code, "err", err)
 	}
 }
@@ -222,7 +227,7 @@ type Presenter struct {
 // room is re-opened on this replica if it lives elsewhere or has expired
 // here: the token proves the right to it.
 func (r *Rooms) Present(code, token string) (*Presenter, RoomState, error) {
-	if !hmac.Equal([]byte(token), []byte(r.Token(code))) {
+	if !r.Authorized(code, token) {
 		return nil, RoomState{}, ErrNotPresenter
 	}
 	r.mu.Lock()
@@ -270,11 +275,14 @@ func (p *Presenter) Update(st RoomState) error {
 }
 
 // Watching is how many viewers the room has across replicas.
-func (p *Presenter) Watching() int {
-	r := p.rooms
+func (p *Presenter) Watching() int { return p.rooms.Watching(p.code) }
+
+// Watching is how many viewers the room with code has across replicas, as
+// far as this replica has heard (0 for a room it does not hold).
+func (r *Rooms) Watching(code string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rm, ok := r.rooms[p.code]
+	rm, ok := r.rooms[code]
 	if !ok {
 		return 0
 	}
@@ -380,6 +388,31 @@ func (r *Rooms) Join(code string) (*Viewer, error) {
 		r.fetchCurrent(code)
 	}
 	return v, nil
+}
+
+// Current returns the room's state without joining it: from this replica
+// when it holds the room, else from whichever replica answers. ErrNoRoom
+// when nobody does.
+func (r *Rooms) Current(code string) (RoomState, error) {
+	code, ok := NormalizeCode(code)
+	if !ok {
+		return RoomState{}, ErrNoRoom
+	}
+	r.mu.Lock()
+	rm, known := r.rooms[code]
+	var st RoomState
+	if known {
+		st = rm.state
+	}
+	r.mu.Unlock()
+	if known {
+		return st, nil
+	}
+	data, err := r.bus.Request(subject(code, "current"), nil, roomJoinTimeout)
+	if err != nil || data == nil {
+		return RoomState{}, ErrNoRoom
+	}
+	return decodeState(data)
 }
 
 // roomExists asks the other replicas whether anyone holds the room.

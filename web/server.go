@@ -34,7 +34,18 @@ type Config struct {
 	// ReadHeaderTimeout cuts off clients that send headers too slowly
 	// (slowloris); default 5s.
 	ReadHeaderTimeout time.Duration
-	Logger            *slog.Logger
+	// FrameAncestors is the CSP frame-ancestors of the embeds (/embed/...
+	// and the SVG pictures): which sites may frame them; default * (any).
+	// Every other page may never be framed.
+	FrameAncestors string
+	Logger         *slog.Logger
+	// Bus carries classroom rooms between replicas (NewNATSBus). Nil: a
+	// NATS server embedded in the process, opening no port, started when
+	// the first room is; Close stops it. A Bus given here stays open.
+	Bus Bus
+	// RoomSecret signs presenter tokens. Replicas that share rooms must
+	// share it; empty: random, so tokens end with the process.
+	RoomSecret []byte
 }
 
 func (c *Config) setDefaults() {
@@ -50,6 +61,9 @@ func (c *Config) setDefaults() {
 	if c.ReadHeaderTimeout == 0 {
 		c.ReadHeaderTimeout = 5 * time.Second
 	}
+	if c.FrameAncestors == "" {
+		c.FrameAncestors = DefaultFrameAncestors
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -58,6 +72,11 @@ func (c *Config) setDefaults() {
 
 // Validate reports configuration a server cannot start with.
 func (c Config) Validate() error {
+	if c.FrameAncestors != "" {
+		if err := CheckFrameAncestors(c.FrameAncestors); err != nil {
+			return err
+		}
+	}
 	_, err := ipExtractor(c.TrustedProxies)
 	return err
 }
@@ -76,6 +95,7 @@ type Server struct {
 	wsTimings  wsTimings
 	conns      *connCounter
 	sessions   sync.WaitGroup // every websocket session's handler
+	rooms      roomService    // classroom rooms (rooms_http.go), started on first use
 }
 
 // New builds the server and its routes.
@@ -116,13 +136,7 @@ func New(cfg Config) *Server {
 			return nil
 		},
 	}))
-	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
-		XSSProtection:         "0",
-		ContentTypeNosniff:    "nosniff",
-		XFrameOptions:         "DENY",
-		ReferrerPolicy:        "no-referrer",
-		ContentSecurityPolicy: "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-	}))
+	e.Use(securityHeaders(s.log, cfg.FrameAncestors)) // headers.go: only the embeds may be framed
 	e.Use(middleware.BodyLimit(cfg.BodyLimit))
 	e.Use(rateLimitMiddleware(cfg.Limits))
 
@@ -134,6 +148,7 @@ func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	e.GET("/", s.getIndex)
+	e.GET("/slice", s.getSlice)
 	e.GET("/ws", s.getWS)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 
@@ -141,6 +156,8 @@ func (s *Server) routes() {
 	api.POST("/layout", s.postLayout)
 	api.POST("/slice1", s.postSlice1)
 	api.POST("/slice1/numpy", s.postSlice1Numpy)
+	s.roomRoutes()
+	s.docsRoutes()
 }
 
 // Handler is the server's root handler, for tests and embedding.
@@ -169,6 +186,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	srv.RegisterOnShutdown(s.wsShutdown)
+	defer s.Close() // the rooms and their bus outlive no server
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	if ready != nil {

@@ -84,6 +84,7 @@ func (s *Server) getWS(c echo.Context) error {
 		return nil // Upgrade has answered the request with the reason
 	}
 	sess := newSession(s, conn)
+	sess.room = newSessionRoom(c)
 	sess.run()
 	return nil
 }
@@ -124,6 +125,7 @@ type session struct {
 	latest atomic.Int64
 	pace   *rate.Limiter // paces the peer's messages (Limits.MessagesPerSecond)
 	tooBig bool          // the reader refused a message over the limit (reader's goroutine only)
+	room   sessionRoom   // the room this connection presents or follows (rooms_ws.go; reader's goroutine only)
 
 	mu       sync.Mutex
 	editStop context.CancelFunc
@@ -146,6 +148,7 @@ func (ss *session) run() {
 		MaxDOMCells: views.MaxDOMCells, MaxInteractive: MaxInteractive, ReadLimit: wsReadLimit})})
 	ss.reader()
 	ss.cancel()
+	ss.room.leave()
 	<-writerDone
 	if ss.tooBig {
 		// The writer has sent 1009. Read and discard the rest of what the
@@ -205,6 +208,9 @@ func (ss *session) reader() {
 		}
 		if typ != websocket.TextMessage {
 			ss.send(frame{kind: websocket.TextMessage, data: mustJSON(errorMsg{V: ProtocolVersion, Type: "error", Message: "send edits as JSON text frames"})})
+			continue
+		}
+		if ss.roomMessage(data) {
 			continue
 		}
 		msg, problem := decodeClientMsg(data)
@@ -367,6 +373,9 @@ func (ss *session) writer() {
 // core, compute with compute, encode the answer and its binary frames.
 // emit queues one frame; it fails when the edit is superseded.
 func (s *Server) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
+	if msg.Page == "slice" {
+		return s.runSliceEdit(ctx, msg, emit)
+	}
 	text := func(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v), seq: msg.Seq} }
 	if len(msg.Query) > maxQueryLen {
 		return emit(text(errorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is too long"}))

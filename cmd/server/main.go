@@ -33,12 +33,15 @@ func run(ctx context.Context, args []string) error {
 	logJSON := fs.Bool("log-json", false, "write logs as JSON")
 	shutdown := fs.Duration("shutdown-timeout", 10*time.Second, "how long graceful shutdown may take")
 	proxies := fs.String("trusted-proxies", "", "comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For is believed")
+	frameAncestors := fs.String("frame-ancestors", web.DefaultFrameAncestors, "CSP frame-ancestors of the embeds (/embed/..., the SVG pictures): * for any site, or space-separated origins such as \"'self' https://docs.example.com\"; every other page is never framed")
 	d := web.DefaultLimits
 	maxConns := fs.Int("max-conns", d.MaxConns, "websockets open at once, server-wide (503 past it)")
 	maxPerAddr := fs.Int("max-conns-per-addr", d.MaxConnsPerAddr, "websockets from one client address (a classroom behind one NAT counts as one)")
 	msgRate := fs.Float64("msg-rate", d.MessagesPerSecond, "messages per second one websocket may send (burst: twice that)")
 	reqRate := fs.Float64("req-rate", d.RequestsPerSecond, "HTTP requests per second from one client address")
 	reqBurst := fs.Int("req-burst", d.RequestBurst, "HTTP requests one client address may send in a burst")
+	natsURL := fs.String("nats-url", "", "NATS server or cluster (comma-separated URLs) that carries rooms between replicas; empty: a NATS server embedded in this process, no port opened")
+	roomSecret := fs.String("room-secret", "", "secret that signs presenter tokens; replicas behind one load balancer must share it (or set STRIDESCOPE_ROOM_SECRET; neither: random, so tokens end with the process)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -57,6 +60,7 @@ func run(ctx context.Context, args []string) error {
 		Addr:           *addr,
 		AllowedOrigins: splitList(*origins),
 		TrustedProxies: splitList(*proxies),
+		FrameAncestors: *frameAncestors,
 		Limits: web.Limits{
 			MaxConns: *maxConns, MaxConnsPerAddr: *maxPerAddr,
 			MessagesPerSecond: *msgRate, MessageBurst: int(2 * *msgRate),
@@ -67,6 +71,21 @@ func run(ctx context.Context, args []string) error {
 	}
 	if err := cfg.Validate(); err != nil {
 		return err
+	}
+	if *roomSecret == "" {
+		*roomSecret = os.Getenv("STRIDESCOPE_ROOM_SECRET")
+	}
+	cfg.RoomSecret = []byte(*roomSecret)
+	if *natsURL != "" {
+		if *roomSecret == "" {
+			logger.Warn("-nats-url without -room-secret: presenter tokens of this replica are not valid on the others")
+		}
+		bus, err := web.NewNATSBus(*natsURL)
+		if err != nil {
+			return err
+		}
+		defer bus.Close()
+		cfg.Bus = bus
 	}
 	srv := web.New(cfg)
 	if err := srv.ListenAndServe(ctx, nil); err != nil {

@@ -1,0 +1,435 @@
+// Command loadtest measures a classroom room: one presenter shares a state
+// -rate times a second for -duration while -viewers viewers follow over
+// websockets, and it reports how many states reached the viewers and how
+// long they took (publish to viewer, p50 and p99).
+//
+//	go run ./cmd/loadtest -self                          # an in-process server
+//	go run ./cmd/loadtest -addr http://127.0.0.1:8080    # a running one
+//
+// Viewers get only the latest state when they fall behind, so delivery
+// below 100 % means skipped intermediate states, not lost final ones: the
+// final state must reach every viewer. -slow viewers read one message a
+// second, to show that they slow nobody else down; -apply makes every
+// viewer send each state back as an edit, as the page does, and measures
+// publish to computed result.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/stridescope/stridescope/web"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	addr     string
+	viewers  int
+	slow     int
+	rate     float64
+	duration time.Duration
+	self     bool
+	apply    bool
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	var c config
+	fs.StringVar(&c.addr, "addr", "http://127.0.0.1:8080", "the server to load (ignored with -self)")
+	fs.IntVar(&c.viewers, "viewers", 500, "viewers following the room")
+	fs.IntVar(&c.slow, "slow", 0, "how many of the viewers read only one message a second")
+	fs.Float64Var(&c.rate, "rate", 20, "states the presenter shares per second")
+	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long the presenter shares")
+	fs.BoolVar(&c.self, "self", false, "start a server in this process (embedded NATS) and load it")
+	fs.BoolVar(&c.apply, "apply", false, "viewers send each state back as an edit and wait for the result, like the page")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if c.viewers < 1 || c.slow < 0 || c.slow > c.viewers || c.rate <= 0 || c.duration <= 0 {
+		return errors.New("need -viewers >= 1, 0 <= -slow <= -viewers, -rate > 0 and -duration > 0")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.duration+2*time.Minute)
+	defer cancel()
+	r, err := loadtest(ctx, c)
+	if err != nil {
+		return err
+	}
+	r.print(out)
+	return nil
+}
+
+// report is what one run measured.
+type report struct {
+	cfg        config
+	target     string
+	published  int
+	expected   int64 // published states times fast viewers
+	delivered  int64 // states the fast viewers received
+	finalFast  int   // fast viewers that received the final state
+	finalSlow  int
+	slowGot    int64
+	p50, p99   time.Duration // publish to fast viewer
+	max        time.Duration
+	applied    int64 // -apply: results the viewers received
+	ap50, ap99 time.Duration
+	watching   int // the presenter's count at the end
+	elapsed    time.Duration
+	dialTime   time.Duration
+}
+
+func (r report) deliveryPct() float64 {
+	if r.expected == 0 {
+		return 0
+	}
+	return 100 * float64(r.delivered) / float64(r.expected)
+}
+
+func (r report) print(w io.Writer) {
+	c := r.cfg
+	fmt.Fprintf(w, "room load test: %d viewers (%d slow) following one presenter at %g states/s for %v on %s\n", c.viewers, c.slow, c.rate, c.duration, r.target)
+	fmt.Fprintf(w, "  connected and following in %v; the presenter saw %d watching\n", r.dialTime.Round(time.Millisecond), r.watching)
+	fast := c.viewers - c.slow
+	fmt.Fprintf(w, "  published %d states; fast viewers received %d of %d (%.2f %%); final state reached %d/%d fast viewers\n",
+		r.published, r.delivered, r.expected, r.deliveryPct(), r.finalFast, fast)
+	fmt.Fprintf(w, "  latency, publish to viewer: p50 %v, p99 %v, max %v\n", r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), r.max.Round(10*time.Microsecond))
+	if c.slow > 0 {
+		fmt.Fprintf(w, "  slow viewers received %d states in all (latest only); final state reached %d/%d\n", r.slowGot, r.finalSlow, c.slow)
+	}
+	if c.apply {
+		fmt.Fprintf(w, "  applied as edits: %d results; publish to computed result: p50 %v, p99 %v\n", r.applied, r.ap50.Round(10*time.Microsecond), r.ap99.Round(10*time.Microsecond))
+	}
+}
+
+// roomMsg is what the server sends about rooms (and edits' results, for -apply).
+type roomMsg struct {
+	Type     string        `json:"type"`
+	Seq      int64         `json:"seq"`
+	State    web.RoomState `json:"state"`
+	Watching int           `json:"watching"`
+	Code     string        `json:"code"`
+	Message  string        `json:"message"`
+}
+
+// viewer is one follower's record; only its own goroutine writes it until
+// the run ends.
+type viewer struct {
+	conn      *websocket.Conn
+	slow      bool
+	got       int64
+	last      atomic.Int64 // step of the newest state received
+	latencies []time.Duration
+	applied   []time.Duration
+}
+
+func loadtest(ctx context.Context, c config) (report, error) {
+	r := report{cfg: c, target: c.addr}
+	base := strings.TrimRight(c.addr, "/")
+	if !strings.Contains(base, "://") {
+		base = "http://" + base
+	}
+	if c.self {
+		addr, stop, err := startServer(c.viewers)
+		if err != nil {
+			return r, err
+		}
+		defer stop()
+		base, r.target = "http://"+addr, "http://"+addr+" (in-process server, embedded NATS)"
+	}
+	code, cookie, err := openRoom(base)
+	if err != nil {
+		return r, err
+	}
+	wsBase := "ws" + strings.TrimPrefix(base, "http") + "/ws"
+
+	// The viewers, dialled 50 at a time.
+	t0 := time.Now()
+	vs := make([]*viewer, c.viewers)
+	var dialErr error
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 50)
+	for i := range vs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			v, err := follow(wsBase, code)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				dialErr = errors.Join(dialErr, err)
+				return
+			}
+			v.slow = i < c.slow
+			vs[i] = v
+		}()
+	}
+	wg.Wait()
+	defer func() {
+		for _, v := range vs {
+			if v != nil {
+				v.conn.Close()
+			}
+		}
+	}()
+	if dialErr != nil {
+		return r, fmt.Errorf("viewers: %w", dialErr)
+	}
+	r.dialTime = time.Since(t0)
+
+	// The presenter.
+	p, _, err := websocket.DefaultDialer.DialContext(ctx, wsBase, http.Header{"Cookie": {cookie.Name + "=" + cookie.Value}})
+	if err != nil {
+		return r, fmt.Errorf("presenter: %w", err)
+	}
+	defer p.Close()
+	if err := p.WriteJSON(map[string]any{"v": 1, "type": "present", "room": code}); err != nil {
+		return r, err
+	}
+	hello, err := readUntil(p, "presenting", 10*time.Second)
+	if err != nil {
+		return r, fmt.Errorf("presenter: %w", err)
+	}
+	var watching atomic.Int64
+	watching.Store(int64(hello.Watching))
+	go func() {
+		for {
+			_, data, err := p.ReadMessage()
+			if err != nil {
+				return
+			}
+			var m roomMsg
+			if json.Unmarshal(data, &m) == nil && (m.Type == "watching" || m.Type == "presenting") {
+				watching.Store(int64(m.Watching))
+			}
+		}
+	}()
+
+	// Sent times by step, and the viewers' readers.
+	n := int(c.rate*c.duration.Seconds()) + 1
+	sent := make([]atomic.Int64, n+1)
+	epoch := time.Now()
+	var readers sync.WaitGroup
+	var stop atomic.Bool
+	for _, v := range vs {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			v.read(sent, epoch, c.apply, &stop)
+		}()
+	}
+
+	// Share n states at the rate; the last one is the final state.
+	tick := time.NewTicker(time.Duration(float64(time.Second) / c.rate))
+	defer tick.Stop()
+	start := time.Now()
+	for step := 1; step <= n; step++ {
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return r, ctx.Err()
+		}
+		sent[step].Store(int64(time.Since(epoch)))
+		st := map[string]any{"page": "layout", "query": fmt.Sprintf("dt=FLOAT32&sizes=4,%d", 2+step%6), "step": step}
+		if err := p.WriteJSON(map[string]any{"v": 1, "type": "publish", "state": st}); err != nil {
+			return r, fmt.Errorf("publish: %w", err)
+		}
+	}
+	r.published = n
+
+	// Wait for the final state to reach every fast viewer, then stop
+	// the readers.
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		done := 0
+		for _, v := range vs {
+			if v.slow || v.last.Load() == int64(n) {
+				done++
+			}
+		}
+		if done == len(vs) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	r.elapsed = time.Since(start)
+	r.watching = int(watching.Load())
+	stop.Store(true)
+	for _, v := range vs {
+		_ = v.conn.SetReadDeadline(time.Now())
+	}
+	readers.Wait()
+
+	var lat, app []time.Duration
+	for _, v := range vs {
+		final := v.last.Load() == int64(n)
+		if v.slow {
+			r.slowGot += v.got
+			if final {
+				r.finalSlow++
+			}
+			continue
+		}
+		r.delivered += v.got
+		if final {
+			r.finalFast++
+		}
+		lat = append(lat, v.latencies...)
+		app = append(app, v.applied...)
+	}
+	r.expected = int64(n) * int64(c.viewers-c.slow)
+	r.p50, r.p99, r.max = quantile(lat, .5), quantile(lat, .99), quantile(lat, 1)
+	r.applied = int64(len(app))
+	r.ap50, r.ap99 = quantile(app, .5), quantile(app, .99)
+	return r, nil
+}
+
+// read records every room state until stop is set and the connection's
+// deadline passes.
+func (v *viewer) read(sent []atomic.Int64, epoch time.Time, apply bool, stop *atomic.Bool) {
+	for !stop.Load() {
+		_, data, err := v.conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		now := time.Since(epoch)
+		var m roomMsg
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		switch m.Type {
+		case "room":
+			step := m.State.Step
+			if step <= 0 || step >= len(sent) {
+				continue // the room's state from before the run
+			}
+			v.got++
+			v.last.Store(int64(step))
+			v.latencies = append(v.latencies, now-time.Duration(sent[step].Load()))
+			if apply {
+				_ = v.conn.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": step, "query": m.State.Query})
+			}
+		case "done":
+			if m.Seq > 0 && int(m.Seq) < len(sent) {
+				v.applied = append(v.applied, now-time.Duration(sent[m.Seq].Load()))
+			}
+		}
+		if v.slow {
+			time.Sleep(time.Second)
+		}
+	}
+}
+
+// follow opens a viewer's socket and waits for the room's first state.
+func follow(wsURL, code string) (*viewer, error) {
+	conn, _, err := websocket.DefaultDialer.Dial(wsURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := conn.WriteJSON(map[string]any{"v": 1, "type": "follow", "room": code}); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if _, err := readUntil(conn, "room", 30*time.Second); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return &viewer{conn: conn}, nil
+}
+
+// readUntil reads messages until one of type typ; a room error ends it.
+func readUntil(c *websocket.Conn, typ string, within time.Duration) (roomMsg, error) {
+	_ = c.SetReadDeadline(time.Now().Add(within))
+	defer c.SetReadDeadline(time.Time{})
+	for {
+		_, data, err := c.ReadMessage()
+		if err != nil {
+			return roomMsg{}, err
+		}
+		var m roomMsg
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		if m.Type == typ {
+			return m, nil
+		}
+		if m.Type == "error" && m.Code != "" {
+			return m, fmt.Errorf("%s: %s", m.Code, m.Message)
+		}
+	}
+}
+
+// openRoom presses "Present this": the room's code and the presenter's cookie.
+func openRoom(base string) (string, *http.Cookie, error) {
+	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.PostForm(base+"/rooms", url.Values{"page": {"layout"}, "query": {"dt=FLOAT32&sizes=4,4"}})
+	if err != nil {
+		return "", nil, err
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		return "", nil, fmt.Errorf("POST /rooms: %s", res.Status)
+	}
+	loc, err := url.Parse(res.Header.Get("Location"))
+	if err != nil {
+		return "", nil, err
+	}
+	code := loc.Query().Get("room")
+	for _, ck := range res.Cookies() {
+		if ck.Name == "stridescope_presenter_"+code {
+			return code, ck, nil
+		}
+	}
+	return "", nil, errors.New("POST /rooms set no presenter cookie")
+}
+
+// startServer runs a server in this process on a loopback port, with
+// connection limits that admit every viewer from one address.
+func startServer(viewers int) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	s := web.New(web.Config{
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Limits: web.Limits{MaxConns: viewers + 100, MaxConnsPerAddr: viewers + 100, RequestBurst: viewers + 100},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, nil) }()
+	return ln.Addr().String(), func() { cancel(); <-done }, nil
+}
+
+// quantile is the q-quantile of ds (nearest rank); 0 for none.
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	i := int(q*float64(len(ds))+0.5) - 1
+	return ds[min(max(i, 0), len(ds)-1)]
+}

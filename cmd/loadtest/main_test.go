@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLoadtestSmall runs a small room load test against an in-process
+// server: every viewer must get the final state.
+func TestLoadtestSmall(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := config{viewers: 50, slow: 5, rate: 20, duration: 2 * time.Second, self: true}
+	r, err := loadtest(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	r.print(&b)
+	t.Log("\n" + b.String())
+	if fast := c.viewers - c.slow; r.finalFast != fast {
+		t.Errorf("the final state reached %d of %d fast viewers", r.finalFast, fast)
+	}
+	if r.published < 40 || r.delivered == 0 || r.p99 <= 0 {
+		t.Errorf("published %d, delivered %d, p99 %v", r.published, r.delivered, r.p99)
+	}
+	if r.watching != c.viewers {
+		t.Errorf("the presenter saw %d watching, want %d", r.watching, c.viewers)
+	}
+}
+
+func TestLoadtestFlags(t *testing.T) {
+	if err := run([]string{"-viewers", "0"}, &strings.Builder{}); err == nil {
+		t.Error("-viewers 0 accepted")
+	}
+}

@@ -1,0 +1,195 @@
+package e2e
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// hostPage is a documentation page on another site: it frames the embed,
+// tries to frame the explorer itself (which must refuse), and shows the
+// SVG picture as an image.
+const hostPage = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Some documentation</title></head>
+<body style="margin:16px;font-family:sans-serif">
+<h1>Tensor layouts, with a live example</h1>
+<iframe id="embed" name="embed" src="%s" width="1240" height="900" title="stridescope" style="border:1px solid #999"></iframe>
+<iframe id="page" name="page" src="%s" width="400" height="120"></iframe>
+<iframe id="slice" name="slice" src="%s" width="1240" height="700" title="stridescope slice"></iframe>
+<p><img id="svg" src="%s" alt="the DHW example"></p>
+</body></html>`
+
+// inFrame evaluates a JavaScript expression in a frame until it is truthy
+// and returns its value.
+func inFrame[T any](t *testing.T, ctx context.Context, frame *chromedp.Node, what, expr string) T {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 40*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Poll[T](expr, chromedp.WithPollingInFrame(frame), chromedp.WithPollingInterval(25*time.Millisecond), chromedp.WithPollingTimeout(30*time.Second)))
+	if err != nil {
+		t.Fatalf("in the frame, %s (%s): %v", what, expr, err)
+	}
+	return v
+}
+
+func TestE2EEmbedInAnIframeOnAnotherOrigin(t *testing.T) {
+	base := startServer(t) // http://127.0.0.1:port
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, hostPage, base+"/embed/layout?preset=padded", base+"/?preset=padded", base+"/embed/slice?preset=example2", base+"/api/v1/layout.svg?preset=DHW")
+	}))
+	defer host.Close()
+	// Another origin: another host name and another port, both loopback.
+	hostURL := strings.Replace(host.URL, "127.0.0.1", "localhost", 1)
+	// The cross-origin frame runs in the tab's process, so that the test
+	// can evaluate script in it; framing rules (CSP frame-ancestors,
+	// X-Frame-Options) and the same-origin policy are enforced the same.
+	ctx := newBrowser(t, false, chromedp.Flag("disable-site-isolation-trials", true), chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
+	do(t, ctx, "open the documentation page", chromedp.Navigate(hostURL))
+	waitFor(t, ctx, "the picture", `document.getElementById('svg').complete && document.getElementById('svg').naturalWidth > 0`)
+
+	frames, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#embed")))
+	if err != nil || len(frames) != 1 {
+		t.Fatalf("the iframe: %v", err)
+	}
+	frame := frames[0]
+	inFrame[bool](t, ctx, frame, "the live session", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`)
+	if got := inFrame[string](t, ctx, frame, "the buffer", `location.origin + ' ' + `+bufferLabels); got != base+" A B C x x D E F x x" {
+		t.Errorf("embed %q", got)
+	}
+	if inFrame[string](t, ctx, frame, "no site header", `document.querySelector('header.site') ? 'header' : 'none'`) != "none" {
+		t.Error("the embed shows the site header")
+	}
+	shot(t, ctx, "embed-host")
+
+	// Interactive: a preset over the websocket of the framed page.
+	inFrame[bool](t, ctx, frame, "click the broadcast preset", `(document.querySelector('[data-testid=preset-broadcast]').click(), true)`)
+	inFrame[bool](t, ctx, frame, "the broadcast picture", `document.querySelector('#picture').dataset.state === 'done' && location.search.includes('strides=0,1') && (`+bufferLabels+`) === 'A B C'`)
+	// A real pointer over a cell inside the frame links the views.
+	cell := inFrame[[]float64](t, ctx, frame, "cell position", `(() => { const r = document.querySelector('#l-4').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`)
+	off := eval[[]float64](t, ctx, `(() => { const r = document.getElementById('embed').getBoundingClientRect(); return [r.x + 1, r.y + 1]; })()`)
+	x, y := off[0]+cell[0], off[1]+cell[1]
+	do(t, ctx, "hover element (1,1) in the frame",
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x-1, y-1),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
+	if got := inFrame[string](t, ctx, frame, "the dot product", `document.querySelector('#b-1').classList.contains('linked') && document.querySelector('#dot').textContent`); got != "{1,1} · {0,1} = 1×0 + 1×1 = 1" {
+		t.Errorf("dot %q", got)
+	}
+	// The Download SVG link follows the frame's state.
+	if got := inFrame[string](t, ctx, frame, "the SVG link", `(document.querySelector('[data-testid=download-svg]').dispatchEvent(new Event('pointerover', {bubbles: true})), document.querySelector('[data-testid=download-svg]').getAttribute('href'))`); got != "/api/v1/layout.svg?dt=FLOAT32&sizes=2,3&strides=0,1" {
+		t.Errorf("SVG link in the embed %q", got)
+	}
+
+	// The slice explorer's embed is live too.
+	frames, err = chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#slice")))
+	if err != nil || len(frames) != 1 {
+		t.Fatalf("the slice iframe: %v", err)
+	}
+	inFrame[bool](t, ctx, frames[0], "the live slice", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`)
+	inFrame[bool](t, ctx, frames[0], "click the reverse preset", `(document.querySelector('[data-testid=preset-reverse]').click(), true)`)
+	if got := inFrame[string](t, ctx, frames[0], "the reversed output", `location.search.includes('wstride=-1,-1') && document.querySelector('#picture').dataset.state === 'done' && [...document.querySelectorAll('[data-testid=outcell] .lbl')].map(e => e.textContent).join(' ')`); got != "12 11 10 9 8 7 6 5 4 3 2 1" {
+		t.Errorf("slice embed output %q", got)
+	}
+
+	// The explorer page itself refuses to be framed: Chromium shows its
+	// error page in that frame.
+	res, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := res.FrameTree
+	var refused, embedded bool
+	for _, c := range tree.ChildFrames {
+		switch c.Frame.Name {
+		case "page":
+			refused = strings.HasPrefix(c.Frame.URL, "chrome-error://") || c.Frame.UnreachableURL != ""
+		case "embed":
+			embedded = strings.HasPrefix(c.Frame.URL, base+"/embed/layout")
+		}
+	}
+	if !refused || !embedded {
+		t.Errorf("frames %+v: the explorer must be refused (%v), the embed shown (%v)", tree.ChildFrames, refused, embedded)
+	}
+}
+
+// TestE2ESVGPicture checks the picture as a browser and as an XML parser
+// see it.
+func TestE2ESVGPicture(t *testing.T) {
+	base := startServer(t)
+	res, err := http.Get(base + "/api/v1/layout.svg?preset=DHW")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	var doc struct {
+		XMLName xml.Name `xml:"http://www.w3.org/2000/svg svg"`
+		Groups  []struct {
+			Class string `xml:"class,attr"`
+		} `xml:"g"`
+	}
+	if err := xml.Unmarshal(body, &doc); err != nil {
+		t.Fatalf("not SVG: %v", err)
+	}
+	count := map[string]int{}
+	for _, g := range doc.Groups {
+		count[strings.SplitN(g.Class, " ", 2)[0]]++
+	}
+	if count["lcell"] != 12 || count["bcell"] != 12 {
+		t.Errorf("cells %v, want 12 logical and 12 buffer", count)
+	}
+
+	ctx := newBrowser(t, false)
+	do(t, ctx, "open the picture", chromedp.Navigate(base+"/api/v1/layout.svg?preset=DHW"))
+	if got := eval[string](t, ctx, `document.documentElement.namespaceURI + ' ' + document.querySelectorAll('g.lcell').length + ' ' + document.querySelectorAll('g.bcell').length`); got != "http://www.w3.org/2000/svg 12 12" {
+		t.Errorf("the browser reads %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('g.lcell.sel text').textContent`); got != "H" {
+		t.Errorf("selected element %q, want H", got)
+	}
+	shot(t, ctx, "embed-svg-layout")
+	do(t, ctx, "open the slice picture", chromedp.Navigate(base+"/api/v1/slice1.svg?preset=example2"))
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('g.ocell')].map(g => g.querySelector('text').textContent).join(' ')`); got != "14 16 6 8" {
+		t.Errorf("slice output %q", got)
+	}
+	shot(t, ctx, "embed-svg-slice")
+}
+
+// TestE2EShareButtons: Download SVG and Embed follow the live state.
+func TestE2EShareButtons(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/")
+	do(t, ctx, "click the padded preset", chromedp.Click(chromedp.CSS(`[data-testid=preset-padded]`)))
+	waitFor(t, ctx, "the padded picture", `document.querySelector('#picture').dataset.state === 'done' && location.search.includes('strides=5,1')`)
+	hover(t, ctx, `[data-testid=download-svg]`)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=download-svg]').getAttribute('href')`); got != "/api/v1/layout.svg?dt=FLOAT32&sizes=2,3&strides=5,1&total=40" {
+		t.Errorf("SVG link %q", got)
+	}
+	eval[bool](t, ctx, `(window.svgAnswer = '', fetch(document.querySelector('[data-testid=download-svg]').href).then(r => { window.svgAnswer = r.status + ' ' + r.headers.get('content-type'); }), true)`)
+	waitFor(t, ctx, "the SVG link's answer", `window.svgAnswer !== ''`)
+	if got := eval[string](t, ctx, `window.svgAnswer`); got != "200 image/svg+xml; charset=utf-8" {
+		t.Errorf("the SVG link answers %q", got)
+	}
+	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
+	waitFor(t, ctx, "the snippet", `document.querySelector('[data-testid=embed-snippet]').value.includes('strides=5,1')`)
+	want := `<iframe src="` + base + `/embed/layout?dt=FLOAT32&amp;sizes=2,3&amp;strides=5,1&amp;total=40" title="stridescope: DirectML tensor layout" width="100%" height="720" style="border:0" loading="lazy"></iframe>`
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`); got != want {
+		t.Errorf("snippet\n%s\nwant\n%s", got, want)
+	}
+	if eval[bool](t, ctx, `document.querySelector('[data-testid=embed-copy]').hidden`) {
+		t.Error("no Copy button with JavaScript")
+	}
+	shot(t, ctx, "embed-button")
+}

@@ -1,0 +1,140 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const (
+	roomState = `document.querySelector('[data-testid=room-bar]')?.dataset.state`
+	watching  = `document.querySelector('[data-testid=room-watching]')?.textContent`
+)
+
+// TestE2ERoomViewerFollowsPresenter: a presenter and a viewer in separate
+// browser contexts (separate cookies, as on two devices). The viewer
+// follows the presenter's edits and hovers, detaches, and rejoins.
+func TestE2ERoomViewerFollowsPresenter(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	viewer := newBrowserContext(t, presenter)
+
+	waitLive(t, presenter, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1&total=40")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	code := eval[string](t, presenter, `document.querySelector('[data-testid=room-bar]').dataset.room`)
+	if !strings.HasSuffix(join, "/r/"+code) {
+		t.Fatalf("join URL %q for room %q", join, code)
+	}
+	if got := eval[string](t, presenter, `location.search`); !strings.Contains(got, "strides=5,1") || !strings.HasSuffix(got, "&room="+code) {
+		t.Errorf("presenter's URL %q", got)
+	}
+	if got := eval[string](t, presenter, `document.cookie`); got != "" {
+		t.Errorf("the presenter's token is readable by scripts: %q", got)
+	}
+	if n := eval[int](t, presenter, `document.querySelectorAll('[data-testid=room-qr] path').length`); n != 1 {
+		t.Error("no QR code")
+	}
+
+	// The viewer opens the join URL on their own device.
+	waitLive(t, viewer, join)
+	waitFor(t, viewer, "the room's state", roomState+` === 'following' && (`+usedCells+`) === '0,1,2,5,6,7'`)
+	waitFor(t, presenter, "one watching", watching+` === '1'`)
+	shot(t, presenter, "room-presenter")
+
+	// The presenter edits: the viewer's picture and form follow.
+	typeInto(t, presenter, "type a height stride of 4", `[data-testid=stride-0]`, "4")
+	waitFor(t, viewer, "the viewer to follow the edit", `(`+usedCells+`) === '0,1,2,4,5,6' && document.querySelector('[data-testid=stride-0]').value === '4'`)
+
+	// The presenter hovers an element: the viewer sees the same link.
+	hover(t, presenter, "#l-3")
+	waitFor(t, viewer, "the viewer to follow the hover", `document.querySelector('#b-4')?.classList.contains('linked') && document.querySelector('#dot').textContent.includes('= 4')`)
+	shot(t, viewer, "room-viewer")
+
+	// Detach: the presenter goes on without the viewer.
+	do(t, viewer, "detach", chromedp.Click(chromedp.CSS(`[data-testid=room-detach]`)))
+	waitFor(t, viewer, "detached", roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden`)
+	typeInto(t, presenter, "type a height stride of 3", `[data-testid=stride-0]`, "3")
+	waitFor(t, presenter, "the presenter's new picture", `(`+usedCells+`) === '0,1,2,3,4,5'`)
+	time.Sleep(700 * time.Millisecond)
+	if got := eval[string](t, viewer, usedCells); got != "0,1,2,4,5,6" {
+		t.Errorf("a detached viewer followed to %q", got)
+	}
+
+	// Rejoin with one click: the current state at once.
+	do(t, viewer, "rejoin", chromedp.Click(chromedp.CSS(`[data-testid=room-rejoin]`)))
+	waitFor(t, viewer, "caught up", roomState+` === 'following' && (`+usedCells+`) === '0,1,2,3,4,5'`)
+
+	// A viewer who edits explores on their own: they detach.
+	typeInto(t, viewer, "the viewer types a stride", `[data-testid=stride-0]`, "6")
+	waitFor(t, viewer, "the viewer's own picture", roomState+` === 'detached' && (`+usedCells+`) === '0,1,2,6,7,8'`)
+	typeInto(t, presenter, "type a height stride of 5", `[data-testid=stride-0]`, "5")
+	waitFor(t, presenter, "the presenter's picture", `(`+usedCells+`) === '0,1,2,5,6,7'`)
+	time.Sleep(500 * time.Millisecond)
+	if got := eval[string](t, viewer, usedCells); got != "0,1,2,6,7,8" {
+		t.Errorf("the exploring viewer was moved to %q", got)
+	}
+}
+
+// TestE2ERoomJoinByCode: a viewer types the code shown on the projector.
+func TestE2ERoomJoinByCode(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	viewer := newBrowserContext(t, presenter)
+
+	waitLive(t, presenter, base+"/?preset=broadcast")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting'`)
+	shown := eval[string](t, presenter, `document.querySelector('[data-testid=room-code]').textContent`)
+
+	do(t, viewer, "open /join", chromedp.Navigate(base+"/join"))
+	typeInto(t, viewer, "type the code in lower case", `[data-testid=join-code]`, strings.ToLower(shown))
+	do(t, viewer, "join", chromedp.Click(chromedp.CSS(`[data-testid=join-submit]`)))
+	waitFor(t, viewer, "the room's broadcast picture", roomState+` === 'following' && document.querySelector('#picture')?.dataset.state === 'done' && document.querySelector('[data-testid=stride-0]').value === '0'`)
+	waitFor(t, presenter, "one watching", watching+` === '1'`)
+
+	// A wrong code is refused on the form.
+	do(t, viewer, "open /join", chromedp.Navigate(base+"/join"))
+	typeInto(t, viewer, "type a wrong code", `[data-testid=join-code]`, "ZZZZ-ZZZZ")
+	do(t, viewer, "join", chromedp.Click(chromedp.CSS(`[data-testid=join-submit]`)))
+	waitFor(t, viewer, "the reason", `!document.querySelector('[data-testid=join-error]')?.hidden`)
+}
+
+// newBrowserContext opens a tab in a new browser context of the browser
+// of ctx: separate cookies and storage, as on another device.
+func newBrowserContext(t *testing.T, ctx context.Context) context.Context {
+	t.Helper()
+	tab, cancel := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	// Create the tab now, not under the first action's deadline.
+	if err := chromedp.Do(tab); err != nil {
+		t.Fatalf("new browser context: %v", err)
+	}
+	return tab
+}
+
+// TestE2ERoomTourFollowsPresenter: the presenter steps through the tour;
+// the viewer's page moves with them.
+func TestE2ERoomTourFollowsPresenter(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	viewer := newBrowserContext(t, presenter)
+
+	do(t, presenter, "open the tour", chromedp.Navigate(base+"/tour/1"))
+	waitFor(t, presenter, "Present this", `!!document.querySelector('[data-testid=present]')`)
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting'`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+
+	do(t, viewer, "open the join URL", chromedp.Navigate(join))
+	waitFor(t, viewer, "tour step 1", `document.querySelector('[data-testid=tour]')?.dataset.step === '1'`)
+	waitFor(t, presenter, "one watching", watching+` === '1'`)
+
+	do(t, presenter, "next step", chromedp.Click(chromedp.CSS(`[data-testid=tour-next]`)))
+	waitFor(t, presenter, "step 2, still presenting", `document.querySelector('[data-testid=tour]')?.dataset.step === '2' && `+roomState+` === 'presenting'`)
+	waitFor(t, viewer, "the viewer on step 2", `document.querySelector('[data-testid=tour]')?.dataset.step === '2' && document.querySelector('[data-testid=room-bar]')?.dataset.role === 'viewer'`)
+}

@@ -1,0 +1,304 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// outputRows is the output grid as text: rows joined by ";", cells by ",".
+const outputRows = `[...document.querySelectorAll('#slice-output .lrow:not(.heads)')].map(r => [...r.querySelectorAll('.lbl')].map(e => e.textContent).join(',')).join(';')`
+
+// readCells lists the buffer cells the slice reads.
+const readCells = `[...document.querySelectorAll('#slice-buffer .bc.read')].map(e => e.dataset.o).join(',')`
+
+// sliceDone waits until the slice page has drawn the answer to its last edit.
+func sliceDone(t *testing.T, ctx context.Context, what, predicate string) {
+	t.Helper()
+	waitFor(t, ctx, what, `document.querySelector('#picture').dataset.state === 'done' && (`+predicate+`)`)
+}
+
+// hoverCell scrolls a cell into view and points at it.
+func hoverCell(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	do(t, ctx, "scroll to "+sel, chromedp.ScrollIntoView(chromedp.CSS(sel)))
+	hover(t, ctx, sel)
+}
+
+// viewShot saves a screenful with sel scrolled to the top (the sticky
+// form stays beside it), the mouse moved out of the way so that the focus
+// is what is linked: the cells stay large enough to read.
+func viewShot(t *testing.T, ctx context.Context, name, sel string) {
+	t.Helper()
+	do(t, ctx, "a screen of 1440×1100", chromedp.EmulateViewport(1440, 1100))
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
+	do(t, ctx, "move the mouse away", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
+	do(t, ctx, "scroll to "+sel, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).scrollIntoView({block: 'start'})`, sel)))
+	shotOf(t, ctx, name, chromedp.CaptureScreenshot())
+}
+
+func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	return eval[string](t, ctx, fmt.Sprintf(`document.querySelector(%q).textContent.trim()`, sel))
+}
+
+func TestE2ESliceExample2(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/slice")
+	if got := eval[string](t, ctx, outputRows); got != "2,4;10,12" {
+		t.Errorf("the default (Example 1) output %q, want 2,4;10,12", got)
+	}
+
+	do(t, ctx, "click Example 2", chromedp.Click(chromedp.CSS(`[data-testid=preset-example2]`)))
+	sliceDone(t, ctx, "Example 2", outputRows+` === '14,16;6,8'`)
+	if got := eval[string](t, ctx, `location.search`); got != "?dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2" {
+		t.Errorf("URL %q", got)
+	}
+	// Copied cells are numbered in copy order; CopyStart is marked.
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('#slice-input .lc.read')].map(e => e.dataset.i + ':' + e.querySelector('.badge-n').textContent).join(' ')`); got != "5:2 7:3 13:0 15:1" {
+		t.Errorf("copied input cells %q", got)
+	}
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('#slice-input .lc.start')].map(e => e.dataset.c).join(' ')`); got != "0,0,3,1" {
+		t.Errorf("CopyStart at %q", got)
+	}
+	if got := eval[string](t, ctx, readCells); got != "5,7,13,15" {
+		t.Errorf("buffer cells read %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=np]').value`); got != "x[0:1, 0:1, 3:0:-2, 1:4:2]" {
+		t.Errorf("NumPy box %q", got)
+	}
+
+	// Hover an output cell: the input cell and its buffer cell light up.
+	hoverCell(t, ctx, "#out-2")
+	waitFor(t, ctx, "the link", `document.querySelector('#in-5').classList.contains('linked') && document.querySelector('#b-5').classList.contains('linked')`)
+	if got := text(t, ctx, "#dot"); got != "Output[{0,0,1,0}] = Input[{0,0,1,1}] = 6, read at buffer offset 5" {
+		t.Errorf("dot %q", got)
+	}
+
+	// And the other way: an input cell points at its output cell.
+	hoverCell(t, ctx, "#in-15")
+	waitFor(t, ctx, "the link back", `document.querySelector('#out-1').classList.contains('linked')`)
+
+	// Keyboard: arrows move in the output grid, Enter jumps to the source.
+	do(t, ctx, "focus output (0,0)", chromedp.Focus(chromedp.CSS("#out-0")))
+	do(t, ctx, "arrow down", chromedp.KeyEvent(kb.ArrowDown))
+	if got := eval[string](t, ctx, `document.activeElement.id`); got != "out-2" {
+		t.Fatalf("focused %q, want out-2", got)
+	}
+	if !eval[bool](t, ctx, `document.querySelector('#in-5').classList.contains('linked')`) {
+		t.Error("focus does not link the input cell")
+	}
+	do(t, ctx, "enter", chromedp.KeyEvent(kb.Enter))
+	if got := eval[string](t, ctx, `document.activeElement.id`); got != "in-5" {
+		t.Errorf("Enter went to %q, want in-5", got)
+	}
+	if got := eval[string](t, ctx, `document.activeElement.getAttribute('aria-label')`); got != "input (0,0,1,1) = 6, buffer offset 5, copied to output element 2" {
+		t.Errorf("accessible name %q", got)
+	}
+	viewShot(t, ctx, "slice-example2", "body")
+	if !eval[bool](t, ctx, `document.querySelector('#out-2').classList.contains('linked') && document.querySelector('#b-5').classList.contains('linked')`) {
+		t.Error("the focused cell's links are gone")
+	}
+}
+
+func TestE2ESliceNumpyExpression(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/slice?sizes=5,6")
+	typeInto(t, ctx, "type an expression", `[data-testid=np]`, "x[1:4, ::-2]")
+	window := `['woff-0','woff-1','wsize-0','wsize-1','wstride-0','wstride-1'].map(k => document.querySelector('[data-testid=' + k + ']').value).join(' ')`
+	sliceDone(t, ctx, "the window to follow", `(`+window+`) === '1 1 3 5 1 -2'`)
+	if got := eval[int](t, ctx, `document.querySelectorAll('#slice-input .lc.win').length`); got != 15 {
+		t.Errorf("%d input cells in the window, want 3×5", got)
+	}
+	if got := eval[string](t, ctx, outputRows); got != "12,10,8;18,16,14;24,22,20" {
+		t.Errorf("output %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=np]').value`); got != "x[1:4, ::-2]" {
+		t.Errorf("the box was rewritten while typing: %q", got)
+	}
+	viewShot(t, ctx, "slice-numpy", "body")
+
+	// Editing the window rewrites the expression.
+	typeInto(t, ctx, "window size 2", `[data-testid=wsize-0]`, "2")
+	sliceDone(t, ctx, "the expression to follow", `document.querySelector('[data-testid=np]').value === 'x[1:3, 5:0:-2]'`)
+
+	// A bad expression is an error at the box.
+	typeInto(t, ctx, "an empty selection", `[data-testid=np]`, "x[2:-1:-1]")
+	waitFor(t, ctx, "the expression error", `!document.querySelector('[data-testid=err-expression]').hidden`)
+	if got := text(t, ctx, `[data-testid=err-expression]`); !strings.Contains(got, "no DML_SLICE1 exists for an empty NumPy selection") {
+		t.Errorf("error %q", got)
+	}
+}
+
+// onExample2 opens the slice explorer on the DirectML page's Example 2.
+func onExample2(t *testing.T) context.Context {
+	t.Helper()
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	sliceDone(t, ctx, "Example 2", outputRows+` === '14,16;6,8'`)
+	return ctx
+}
+
+func TestE2ESliceOutputSizeTooLarge(t *testing.T) {
+	ctx := onExample2(t)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=out-2]').placeholder`); got != "2" {
+		t.Errorf("the output size's placeholder %q, want MaxCopiedElements 2", got)
+	}
+	typeInto(t, ctx, "output size 3", `[data-testid=out-2]`, "3")
+	waitFor(t, ctx, "the inline error", `!document.querySelector('[data-testid="err-outputSizes[2]"]').hidden`)
+	if got := text(t, ctx, `[data-testid="err-outputSizes[2]"]`); got != "axis 2: OutputSizes[2] = 3 not in [1, MaxCopiedElements = 2] (1 + (4 - 1) / |-2|)" {
+		t.Errorf("error %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=out-2]').getAttribute('aria-invalid')`); got != "true" {
+		t.Errorf("aria-invalid %q", got)
+	}
+	if got := text(t, ctx, `[data-testid=verdict-2]`); got != "no: 3 > MaxCopiedElements = 2; a window of 4 at |stride| 2 reaches only 2 (indices 3, 1)" {
+		t.Errorf("verdict %q", got)
+	}
+	if got := eval[string](t, ctx, outputRows); got != "14,16;6,8" {
+		t.Errorf("the last valid picture changed to %q", got)
+	}
+	if eval[bool](t, ctx, `document.querySelector('#stale').hidden`) {
+		t.Error("no stale note")
+	}
+	viewShot(t, ctx, "slice-error", "section[aria-labelledby=dims-h]")
+
+	// 1 is allowed: the element nearest CopyStart stays.
+	typeInto(t, ctx, "output size 1", `[data-testid=out-2]`, "1")
+	sliceDone(t, ctx, "the smaller output", outputRows+` === '14,16'`)
+	if got := text(t, ctx, `[data-testid=verdict-2]`); got != "yes: 1 ≤ 1 ≤ 2; it keeps the 1 nearest CopyStart" {
+		t.Errorf("verdict %q", got)
+	}
+}
+
+func TestE2ESliceStepThrough(t *testing.T) {
+	ctx := onExample2(t)
+	step := func(n int) {
+		for range n {
+			do(t, ctx, "step", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
+		}
+	}
+	active := `[...document.querySelectorAll('ol.code li.active')].map(e => e.dataset.line).join(',')`
+	step(1)
+	if got := text(t, ctx, `[data-testid=step-text]`); got != "CopyStart = InputWindowOffsets = {0,0,0,1}" {
+		t.Errorf("step 1 %q", got)
+	}
+	if got := eval[string](t, ctx, active); got != "1" {
+		t.Errorf("step 1 highlights line %s", got)
+	}
+	step(3) // axes 0, 1, 2: axis 2 has the negative stride
+	if got := text(t, ctx, `[data-testid=step-text]`); got != "axis 2: InputWindowStrides[2] = -2 < 0, so CopyStart[2] += InputWindowSizes[2] - 1: 0 + 4 - 1 = 3" {
+		t.Errorf("step 4 %q", got)
+	}
+	if got := eval[string](t, ctx, active); got != "2,3,4" {
+		t.Errorf("step 4 highlights lines %s", got)
+	}
+	if got := text(t, ctx, `[data-testid=step-note]`); !strings.HasPrefix(got, "Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]") {
+		t.Errorf("no E1 note: %q", got)
+	}
+	viewShot(t, ctx, "slice-step-e1", "body")
+	step(2)
+	if got := text(t, ctx, `[data-testid=step-text]`); got != "Output[{0,0,0,0}] = Input[{0,0,3,1} + {1,1,-2,2} * {0,0,0,0}] = Input[{0,0,3,1}] = 14" {
+		t.Errorf("step 6 %q", got)
+	}
+	if got := text(t, ctx, `[data-testid=step-sub]`); got != "input buffer offset {0,0,3,1} · {16,16,4,1} = 0×16 + 0×16 + 3×4 + 1×1 = 13" {
+		t.Errorf("step 6 sub %q", got)
+	}
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('.cur')].map(e => e.id).join(' ')`); got != "in-13 out-0 b-13" {
+		t.Errorf("step 6 marks %q", got)
+	}
+	if got := eval[int](t, ctx, `document.querySelectorAll('#slice-output .pending').length`); got != 3 {
+		t.Errorf("%d output cells still to copy, want 3", got)
+	}
+	if got := eval[string](t, ctx, `new URLSearchParams(location.search).get('t')`); got != "5" {
+		t.Errorf("the URL holds step %q", got)
+	}
+	step(1)
+	viewShot(t, ctx, "slice-step", "body")
+
+	// Play at 20 steps a second to the end; it stops there.
+	do(t, ctx, "speed 20", chromedp.SetValue(chromedp.CSS(`[data-testid=step-speed]`), "20"))
+	do(t, ctx, "play", chromedp.Click(chromedp.CSS(`[data-testid=step-play]`)))
+	waitFor(t, ctx, "the last step", `document.querySelector('[data-testid=step-count]').textContent === 'step 9 of 9' && document.querySelector('#slice-steps').dataset.playing === 'false'`)
+	if got := text(t, ctx, `[data-testid=step-text]`); got != "Output[{0,0,1,1}] = Input[{0,0,3,1} + {1,1,-2,2} * {0,0,1,1}] = Input[{0,0,1,3}] = 8" {
+		t.Errorf("last step %q", got)
+	}
+	// Play from the end starts over; pause stops.
+	do(t, ctx, "speed 1", chromedp.SetValue(chromedp.CSS(`[data-testid=step-speed]`), "1"))
+	do(t, ctx, "play again", chromedp.Click(chromedp.CSS(`[data-testid=step-play]`)))
+	waitFor(t, ctx, "step 1", `document.querySelector('[data-testid=step-count]').textContent === 'step 1 of 9'`)
+	do(t, ctx, "pause", chromedp.Click(chromedp.CSS(`[data-testid=step-pause]`)))
+	if eval[string](t, ctx, `document.querySelector('#slice-steps').dataset.playing`) != "false" {
+		t.Error("still playing after pause")
+	}
+}
+
+func TestE2ESlicePresetsReadOtherCells(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/slice")
+	for _, ex := range []struct{ preset, output, read string }{
+		{"reverse", "12,11,10,9;8,7,6,5;4,3,2,1", "0,1,2,3,4,5,6,7,8,9,10,11"},
+		{"padded", "14,16;6,8", "7,9,19,21"},
+		{"broadcast", "4,3,2,1;4,3,2,1", "0,1,2,3"},
+		{"nhwc", "", "13,14,19,20,37,38,43,44"},
+	} {
+		do(t, ctx, "click "+ex.preset, chromedp.Click(chromedp.CSS(`[data-testid=preset-`+ex.preset+`]`)))
+		sliceDone(t, ctx, ex.preset, readCells+` === '`+ex.read+`'`)
+		if ex.output != "" {
+			if got := eval[string](t, ctx, outputRows); got != ex.output {
+				t.Errorf("%s: output %q, want %q", ex.preset, got, ex.output)
+			}
+		}
+		if ex.preset == "nhwc" {
+			do(t, ctx, "focus output element 3", chromedp.Focus(chromedp.CSS("#out-3")))
+			viewShot(t, ctx, "slice-nhwc", ".io")
+		}
+	}
+}
+
+func TestE2ESliceNoJavaScript(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, true)
+	do(t, ctx, "load Example 2 at step 6", chromedp.Navigate(base+"/slice?preset=example2&t=5"))
+	if got := text(t, ctx, `[data-testid=step-text]`); got != "Output[{0,0,0,0}] = Input[{0,0,3,1} + {1,1,-2,2} * {0,0,0,0}] = Input[{0,0,3,1}] = 14" {
+		t.Errorf("step text %q", got)
+	}
+	if got := eval[string](t, ctx, outputRows); got != "14,16;6,8" {
+		t.Errorf("output %q", got)
+	}
+	do(t, ctx, "step forward", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
+	waitFor(t, ctx, "step 7", `location.search.includes('t=6')`)
+	if got := text(t, ctx, `[data-testid=step-count]`); got != "step 7 of 9" {
+		t.Errorf("count %q", got)
+	}
+	viewShot(t, ctx, "slice-nojs", "body")
+
+	// The GET form: a NumPy expression with its own button.
+	do(t, ctx, "use an expression",
+		chromedp.SetValue(chromedp.CSS(`[data-testid=np]`), "x[..., ::-1, 3]"),
+		chromedp.Click(chromedp.CSS(`[data-testid=use-np]`)))
+	waitFor(t, ctx, "the expression's page", `location.search.includes('use=np')`)
+	if got := eval[string](t, ctx, outputRows); got != "16;12;8;4" {
+		t.Errorf("x[..., ::-1, 3] gives %q", got)
+	}
+	// An output size too large: the rule at its field, the last picture kept.
+	do(t, ctx, "submit a bad output size",
+		chromedp.SetValue(chromedp.CSS(`[data-testid=out-3]`), "2"),
+		chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
+	waitFor(t, ctx, "the error page", `location.search.includes('out=2')`)
+	if got := text(t, ctx, `[data-testid="err-outputSizes[3]"]`); !strings.HasPrefix(got, "axis 3: OutputSizes[3] = 2 not in [1, MaxCopiedElements = 1]") {
+		t.Errorf("error %q", got)
+	}
+	if got := eval[string](t, ctx, outputRows); got != "16;12;8;4" {
+		t.Errorf("the last valid picture is gone: %q", got)
+	}
+}

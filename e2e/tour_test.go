@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+const path = `location.pathname`
+
+// outputLabels is the slice explorer's output, cell by cell.
+const outputLabels = `[...document.querySelectorAll('[data-testid=outcell] .lbl')].map(e => e.textContent).join(' ')`
+
+func TestE2ETour(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/tour")
+	if got := eval[string](t, ctx, path); got != "/tour/1" {
+		t.Fatalf("/tour went to %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=tour-title]').textContent`); got != "Logical versus physical" {
+		t.Errorf("step 1 %q", got)
+	}
+	// The step's explorer is live: E is selected, its offset shown.
+	if got := eval[string](t, ctx, `document.querySelector('#dot').textContent`); got != "{1,1} · {3,1} = 1×3 + 1×1 = 4" {
+		t.Errorf("dot %q", got)
+	}
+
+	// The arrow keys move between steps when the page has the focus...
+	do(t, ctx, "arrow right", chromedp.KeyEvent(kb.ArrowRight))
+	waitFor(t, ctx, "step 2", `location.pathname === '/tour/2' && document.body.dataset.live === 'ready'`)
+	do(t, ctx, "arrow right", chromedp.KeyEvent(kb.ArrowRight))
+	waitFor(t, ctx, "step 3", `location.pathname === '/tour/3' && document.querySelector('#picture').dataset.state === 'done'`)
+	do(t, ctx, "arrow left", chromedp.KeyEvent(kb.ArrowLeft))
+	waitFor(t, ctx, "step 2 again", `location.pathname === '/tour/2' && document.querySelector('#picture').dataset.state === 'done'`)
+
+	// ...but not while a cell or a field has it: there they move the
+	// cell focus or the caret.
+	do(t, ctx, "focus element (0,0)", chromedp.Focus(chromedp.CSS("#l-0")))
+	do(t, ctx, "arrow right on a cell", chromedp.KeyEvent(kb.ArrowRight))
+	if got := eval[string](t, ctx, path+` + ' ' + document.activeElement.id`); got != "/tour/2 l-1" {
+		t.Errorf("after an arrow on a cell: %q", got)
+	}
+	do(t, ctx, "focus a size", chromedp.Focus(chromedp.CSS(`[data-testid=size-1]`)))
+	do(t, ctx, "arrow left in a field", chromedp.KeyEvent(kb.ArrowLeft))
+	if got := eval[string](t, ctx, path); got != "/tour/2" {
+		t.Errorf("an arrow in a field moved to %q", got)
+	}
+
+	// Edits stay on the step's own URL, and the step can be reset.
+	do(t, ctx, "click the WH preset", chromedp.Click(chromedp.CSS(`[data-testid=preset-WH]`)))
+	waitFor(t, ctx, "the WH picture", `location.pathname === '/tour/2' && location.search.includes('strides=1,2') && document.querySelector('#picture').dataset.state === 'done'`)
+	if got := eval[string](t, ctx, bufferLabels); got != "A D B E C F" {
+		t.Errorf("buffer %q", got)
+	}
+
+	do(t, ctx, "go to step 4", chromedp.Navigate(base+"/tour/4"))
+	waitFor(t, ctx, "step 4 live", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`)
+	if got := eval[string](t, ctx, `document.querySelector('#dot').textContent`); got != "{1,0,1} · {6,3,1} = 1×6 + 0×3 + 1×1 = 7" {
+		t.Errorf("step 4 dot %q", got)
+	}
+	shot(t, ctx, "tour-step4")
+
+	// The DML_SLICE1 steps: the page's examples worked out, and the live
+	// slice explorer on them.
+	do(t, ctx, "go to step 11", chromedp.Navigate(base+"/tour/11"))
+	waitFor(t, ctx, "step 11 live", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=tour-output] dd').textContent`); got != "[[14, 16], [6, 8]]" {
+		t.Errorf("Example 2 output %q", got)
+	}
+	if got := eval[string](t, ctx, outputLabels); got != "14 16 6 8" {
+		t.Errorf("Example 2 in the slice explorer %q", got)
+	}
+	shot(t, ctx, "tour-slice")
+	// An edit over the websocket stays on the step.
+	do(t, ctx, "the reverse preset", chromedp.Click(chromedp.CSS(`[data-testid=preset-reverse]`)))
+	waitFor(t, ctx, "the reversed slice", `location.pathname === '/tour/11' && location.search.includes('wstride=-1,-1') && (`+outputLabels+`) === '12 11 10 9 8 7 6 5 4 3 2 1'`)
+	do(t, ctx, "back to the step", chromedp.Click(chromedp.CSS(`[data-testid=tour-reset]`)))
+	waitFor(t, ctx, "step 11 again", `location.pathname === '/tour/11' && document.querySelector('#picture').dataset.state === 'done' && (`+outputLabels+`) === '14 16 6 8'`)
+	do(t, ctx, "arrow left", chromedp.KeyEvent(kb.ArrowLeft))
+	waitFor(t, ctx, "step 10", `location.pathname === '/tour/10'`)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=tour-output] dd').textContent`); got != "[[2, 4], [10, 12]]" {
+		t.Errorf("Example 1 output %q", got)
+	}
+}
+
+func TestE2ETourWithoutJavaScript(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, true)
+	do(t, ctx, "open step 6", chromedp.Navigate(base+"/tour/6"))
+	if got := eval[string](t, ctx, `document.querySelector('#dot').textContent.trim()`); !strings.HasPrefix(got, "buffer offset 1 is shared by 2 elements") {
+		t.Errorf("step 6 dot %q", got)
+	}
+	do(t, ctx, "next", chromedp.Click(chromedp.CSS(`[data-testid=tour-next]`)))
+	waitFor(t, ctx, "step 7", `location.pathname === '/tour/7'`)
+	if got := eval[string](t, ctx, bufferLabels); got != "A B C x x D E F x x" {
+		t.Errorf("step 7 buffer %q", got)
+	}
+	// The form submits to the step itself.
+	eval[bool](t, ctx, `(document.querySelector('[data-testid=total]').value = '', true)`)
+	do(t, ctx, "submit", chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
+	waitFor(t, ctx, "the submitted step", `location.pathname === '/tour/7' && location.search.includes('total=&')`)
+	if got := eval[string](t, ctx, bufferLabels); got != "A B C x x D E F" {
+		t.Errorf("without the total %q", got)
+	}
+	do(t, ctx, "previous", chromedp.Click(chromedp.CSS(`[data-testid=tour-prev]`)))
+	waitFor(t, ctx, "step 6", `location.pathname === '/tour/6'`)
+	shot(t, ctx, "tour-nojs")
+}

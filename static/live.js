@@ -1,0 +1,74 @@
+// stridescope: helpers the live pages share (the websocket, inline field
+// errors, the URL's query, moving between grid cells).
+
+export const $ = (s, r = document) => r.querySelector(s);
+export const $$ = (s, r = document) => [...r.querySelectorAll(s)];
+
+// liveSocket opens /ws and keeps it open, reconnecting with a growing
+// delay; hooks.open(ws) runs on every (re)connection, hooks.text(msg) on
+// every JSON message, hooks.binary(buf) on binary frames, hooks.closed()
+// when the connection drops.
+export function liveSocket(hooks) {
+  let retry = 500;
+  const connect = () => {
+    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+    ws.binaryType = 'arraybuffer';
+    ws.onopen = () => { retry = 500; hooks.open(ws); };
+    ws.onmessage = (e) => (typeof e.data === 'string' ? hooks.text(JSON.parse(e.data)) : hooks.binary?.(e.data));
+    ws.onclose = () => { hooks.closed(); setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
+  };
+  connect();
+}
+
+// showFieldErrors puts each {field, message} into its field's slot
+// ([data-error-for], [data-warning-for]) and sets aria-invalid on the
+// inputs that name the slot first in aria-describedby.
+export function showFieldErrors(form, errors, warnings) {
+  const group = (vs) => vs.reduce((m, v) => ((m[v.field] ||= []).push(v.message), m), {});
+  const e = group(errors), w = group(warnings);
+  for (const p of $$('[data-error-for]', form)) { const m = e[p.dataset.errorFor]; p.textContent = m ? m.join('\n') : ''; p.hidden = !m; }
+  for (const p of $$('[data-warning-for]', form)) { const m = w[p.dataset.warningFor]; p.textContent = m ? m.join('\n') : ''; p.hidden = !m; }
+  for (const el of $$('input, select, textarea', form)) {
+    const id = (el.getAttribute('aria-describedby') || '').split(' ')[0];
+    if (id.startsWith('err-')) el.setAttribute('aria-invalid', String(!!e[id.slice(4)]));
+  }
+}
+
+// settle shows whether an edit's result is valid: when it is not, the
+// stale note says the picture is of the last valid <what> and the URL
+// keeps the typed state with that last valid query; when it is, the note
+// goes and the URL is the result's. It returns m.ok.
+export function settle(m, form, picture, what, setURL, push) {
+  const stale = $('#stale');
+  if (!m.ok) {
+    stale.textContent = `The inputs have errors: the picture is of the last valid ${what}.`; stale.hidden = false;
+    setURL(m.query + '&last=' + encodeURIComponent(form.elements.last.value), push);
+    picture.dataset.state = 'invalid';
+    return false;
+  }
+  stale.hidden = true;
+  form.elements.last.value = m.query;
+  setURL(m.query, push);
+  return true;
+}
+
+// queryOf writes [key, value] pairs as a query, commas unescaped as the
+// server's canonical queries have them.
+export const queryOf = (pairs) => pairs.map(([k, v]) => k + '=' + encodeURIComponent(v).replace(/%2C/gi, ',')).join('&');
+
+// moveCoord moves a row-major coordinate of a tensor of the given sizes by
+// an arrow key (the last dimension across, the one before it down,
+// PageUp/PageDown the third-innermost), Home or End. It returns false
+// when the key does not move.
+export function moveCoord(sizes, co, key) {
+  const r = sizes.length;
+  const step = (d, by) => { if (d >= 0 && co[d] + by >= 0 && co[d] + by < sizes[d]) { co[d] += by; return true; } return false; };
+  const moves = { ArrowRight: () => step(r - 1, 1), ArrowLeft: () => step(r - 1, -1), ArrowDown: () => step(r - 2, 1), ArrowUp: () => step(r - 2, -1),
+    PageDown: () => step(r - 3, 1), PageUp: () => step(r - 3, -1), Home: () => { co[r - 1] = 0; return true; }, End: () => { co[r - 1] = sizes[r - 1] - 1; return true; } };
+  return moves[key] ? moves[key]() : false;
+}
+
+export const coordOf = (sizes, i) => { const c = new Array(sizes.length); for (let d = sizes.length - 1; d >= 0; d--) { c[d] = i % sizes[d]; i = Math.floor(i / sizes[d]); } return c; };
+export const indexOf = (sizes, c) => c.reduce((i, v, d) => i * sizes[d] + v, 0);
+// dotText is the dot product that finds a buffer offset, as the server writes it.
+export const dotText = (c, strides) => `{${c}} · {${strides}} = ${c.map((v, k) => v + '×' + strides[k]).join(' + ')} = ${c.reduce((s, v, k) => s + v * strides[k], 0)}`;

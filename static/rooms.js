@@ -1,0 +1,132 @@
+// stridescope rooms: a presenter drives, the class follows
+// (docs/protocol.md, "Rooms"). A page that can be presented makes one
+// roomClient and lets it use its websocket: the presenter's page shares
+// its state (query, focus, step) whenever it changes; a viewer's page
+// applies every state it receives exactly like its own edit, until the
+// viewer detaches to explore and rejoins with one click.
+
+import { liveSocket } from './live.js';
+
+const V = 1;
+const DETACHED = 'exploring on your own: the presenter goes on without you';
+const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable']);
+const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
+
+// roomClient(page, hooks): page is "layout" or "slice" (the room bar may say
+// "tour": the explorer of a tour step); hooks.apply(state, fresh) shows a
+// state of the room (fresh: the first one after a follow, so apply it
+// whatever the page shows now). Without a room bar on the page every
+// method is a no-op.
+export function roomClient(page, hooks) {
+  const bar = document.getElementById('room-bar');
+  const role = bar ? bar.dataset.role : '', code = bar ? bar.dataset.room : '';
+  if (bar && bar.dataset.page) page = bar.dataset.page;
+  // The tour's step is in its path: another step is another page.
+  const pathStep = page === 'tour' ? +bar.dataset.step : 0;
+  const q = (id) => bar && bar.querySelector(`[data-testid=${id}]`);
+  const count = q('room-watching'), status = q('room-status'), detachBtn = q('room-detach'), rejoinBtn = q('room-rejoin');
+  let send = null, following = role === 'viewer', fresh = true;
+  // Until the page says otherwise, its state is its URL's (without the room).
+  const cur = { page, query: location.search.slice(1).replace(/(^|&)room=[^&]*/g, '').replace(/^&/, ''), focus: '', step: pathStep };
+  let shared = '', last = 0, timer = 0, dirty = false; // dirty: the page has said what it shows
+
+  function say(text, state) { if (status) status.textContent = text; if (bar) bar.dataset.state = state; }
+  function share() {
+    timer = 0;
+    if (!send) return;
+    const s = JSON.stringify(cur);
+    if (s === shared) return;
+    shared = s; last = Date.now();
+    send({ v: V, type: 'publish', room: code, state: cur });
+  }
+  function follow() {
+    following = true; fresh = true;
+    if (detachBtn) { detachBtn.hidden = false; rejoinBtn.hidden = true; }
+    say('following the presenter', 'following');
+    if (send) send({ v: V, type: 'follow', room: code });
+  }
+  function detach() {
+    following = false;
+    if (detachBtn) { detachBtn.hidden = true; rejoinBtn.hidden = false; }
+    say(DETACHED, 'detached');
+    if (send) send({ v: V, type: 'unfollow' });
+  }
+  if (detachBtn) {
+    detachBtn.hidden = false;
+    detachBtn.addEventListener('click', detach);
+    rejoinBtn.addEventListener('click', follow);
+  }
+  // "Present this" opens the room with the state the page shows now (the
+  // URL holds it), not the one it was loaded with.
+  const presentForm = document.getElementById('present-form');
+  if (presentForm) presentForm.addEventListener('submit', () => { presentForm.elements.query.value = location.search.slice(1); });
+  // The presenter's links to pages a room can show stay in the room: the
+  // class follows the presenter there.
+  if (role === 'presenter') {
+    for (const a of document.querySelectorAll('a[href]')) {
+      const u = new URL(a.href, location.href);
+      if (u.origin !== location.origin || a.closest('#room-bar') || !/^\/(slice|tour(\/\d+)?)?$/.test(u.pathname)) continue;
+      if (u.pathname === '/tour') u.pathname = '/tour/1';
+      u.searchParams.set('room', code);
+      a.href = u.pathname + u.search + u.hash;
+    }
+  }
+
+  return {
+    role, code,
+    get following() { return role === 'viewer' && following; },
+    // open gives the client the socket's send(obj) once it is open (again).
+    open(fn) {
+      send = fn; shared = '';
+      if (role === 'presenter') send({ v: V, type: 'present', room: code });
+      else if (role === 'viewer' && following) { fresh = true; send({ v: V, type: 'follow', room: code }); }
+      else if (role === 'viewer') say(DETACHED, 'detached');
+    },
+    closed() { send = null; if (role) say('reconnecting…', 'offline'); },
+    // message handles a server message about rooms; false for any other.
+    message(m) {
+      if (m.type === 'presenting' || m.type === 'watching') {
+        if (count) count.textContent = m.watching;
+        if (m.type === 'presenting') { say('you are presenting: every edit, hover and step is shared', 'presenting'); if (dirty) share(); }
+        return true;
+      }
+      if (m.type === 'room') {
+        if (count) count.textContent = m.watching;
+        if (!following) return true;
+        if (m.state.page !== page || (page === 'tour' && m.state.step !== pathStep)) { location.assign('/r/' + code); return true; } // the presenter moved to another page
+        const f = fresh; fresh = false;
+        if (bar.dataset.state !== 'following') say('following the presenter', 'following');
+        hooks.apply(m.state, f);
+        return true;
+      }
+      if (m.type === 'error' && ROOM_ERRORS.has(m.code)) {
+        say(m.message, 'error');
+        if (m.code === 'no-room' && role === 'viewer') { following = false; if (detachBtn) detachBtn.hidden = rejoinBtn.hidden = true; }
+        return true;
+      }
+      return false;
+    },
+    // publish merges part of the presenter's state ({query}, {focus},
+    // {step}) and shares it soon; a viewer's page shares nothing.
+    publish(part) {
+      if (role !== 'presenter') return;
+      Object.assign(cur, part); dirty = true;
+      if (timer) return;
+      timer = setTimeout(share, Math.max(0, SHARE_EVERY - (Date.now() - last)));
+    },
+    // local is called when the viewer edits the page: they explore on their own.
+    local() { if (role === 'viewer' && following) detach(); },
+    // urlSuffix keeps the presenter's page in the room across reloads.
+    urlSuffix() { return role === 'presenter' ? '&room=' + code : ''; },
+  };
+}
+
+// standalone follows or presents the room of a page that has no live
+// widget of its own (a tour step without the explorer): it opens the
+// socket itself; a viewer's page only moves when the presenter does.
+export function standalone() {
+  const room = roomClient('', { apply() {} });
+  if (!room.role) return;
+  room.publish({}); // the page is its path: share it once presenting
+  liveSocket({ open(ws) { room.open((m) => ws.send(JSON.stringify(m))); }, text(m) { room.message(m); }, closed() { room.closed(); } });
+}

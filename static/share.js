@@ -1,0 +1,59 @@
+// stridescope "Download SVG" and "Embed": keep their links on the state
+// shown. The explorers hold their state in the URL (docs/protocol.md):
+// when it has errors, `last` is the last valid state, which is the one
+// drawn. The server rendered the links for the first state; this follows
+// every edit, reading the URL when a link is about to be used.
+
+const bars = document.querySelectorAll('.share');
+
+// query is the state shown: the URL's (without the classroom room it may
+// name), its last valid state when it has errors, or the server's.
+function query(bar) {
+  const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room='));
+  const last = parts.find((p) => p.startsWith('last='));
+  if (last) return decodeURIComponent(last.slice(5).replace(/\+/g, ' '));
+  return parts.length ? parts.join('&') : bar.dataset.shareQuery;
+}
+
+const withQuery = (path, q) => (q ? path + '?' + q : path);
+const escapeHTML = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function refresh(bar) {
+  const q = query(bar), d = bar.dataset;
+  const embed = location.origin + withQuery(d.shareEmbed, q);
+  for (const a of bar.querySelectorAll('a[data-share]')) {
+    const kind = a.dataset.share;
+    if (kind === 'svg') a.href = withQuery(d.shareSvg, q);
+    else if (kind === 'open') a.href = withQuery(d.shareOpen, q);
+    else if (kind === 'embed') a.href = embed;
+  }
+  const snippet = bar.querySelector('textarea[data-share=snippet]');
+  if (snippet) {
+    // The server's snippet, with its address replaced by the current one.
+    snippet.value = snippet.defaultValue.split(escapeHTML(snippet.dataset.url)).join(escapeHTML(embed));
+  }
+}
+
+for (const bar of bars) {
+  // Before any use of a link: pointing at it, focusing it, clicking it
+  // (the click's default action reads the href after this handler).
+  for (const ev of ['pointerover', 'focusin', 'click', 'toggle']) bar.addEventListener(ev, () => refresh(bar), true);
+  const copy = bar.querySelector('button[data-share=copy]');
+  const snippet = bar.querySelector('textarea[data-share=snippet]');
+  if (copy && snippet && navigator.clipboard) {
+    copy.hidden = false;
+    copy.addEventListener('click', async () => {
+      refresh(bar);
+      try {
+        await navigator.clipboard.writeText(snippet.value);
+        copy.textContent = 'Copied';
+      } catch {
+        snippet.select();
+        copy.textContent = 'Press Ctrl+C';
+      }
+      setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
+    });
+  }
+  snippet?.addEventListener('focus', () => { refresh(bar); snippet.select(); });
+  refresh(bar);
+}

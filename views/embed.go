@@ -1,0 +1,61 @@
+package views
+
+import "html"
+
+// Mount is where an explorer is shown: its own page, the tour or an
+// embed.
+type Mount struct {
+	// Action is where the form submits; "" is the explorer's own page.
+	Action string
+	// Share holds the Embed and Download SVG buttons; nil shows none.
+	Share *Share
+}
+
+// action is where the form submits, page being the explorer's own.
+func (m Mount) action(page string) string {
+	if m.Action == "" {
+		return page
+	}
+	return m.Action
+}
+
+// Share is the explorer's "Embed" and "Download SVG" buttons for the
+// state shown. The page's script (static/share.js) keeps their links on
+// the current state as it changes; these are the server's first values.
+type Share struct {
+	Name   string // "layout" or "slice": the file name and the titles
+	Query  string // canonical query of the picture shown
+	SVG    string // path of the SVG picture: /api/v1/layout.svg
+	Embed  string // path of the embed page: /embed/layout
+	Open   string // path of the full page: /
+	Origin string // scheme://host of this server, for the snippet
+	Height int    // of the iframe, in pixels
+	// InEmbed is the embed itself: an "Open in stridescope" link instead
+	// of the Embed button.
+	InEmbed bool
+}
+
+func withQuery(path, q string) string {
+	if q == "" {
+		return path
+	}
+	return path + "?" + q
+}
+
+// SVGHref is the link of the Download SVG button.
+func (s Share) SVGHref() string { return withQuery(s.SVG, s.Query) }
+
+// OpenHref is the full page of the state.
+func (s Share) OpenHref() string { return withQuery(s.Open, s.Query) }
+
+// EmbedURL is the absolute address of the embed of the state.
+func (s Share) EmbedURL() string { return s.Origin + withQuery(s.Embed, s.Query) }
+
+// FileName is what Download SVG saves as.
+func (s Share) FileName() string { return "stridescope-" + s.Name + ".svg" }
+
+// Snippet is the HTML a documentation page pastes to embed the state.
+func (s Share) Snippet() string {
+	return `<iframe src="` + html.EscapeString(s.EmbedURL()) + `" title="stridescope: DirectML tensor ` + s.Name +
+		`" width="100%" height="` + itoa(int64(s.Height)) + `" style="border:0" loading="lazy"></iframe>`
+}

@@ -1,0 +1,77 @@
+package views
+
+import "context"
+
+// Roles on a room bar.
+const (
+	RolePresenter = "presenter"
+	RoleViewer    = "viewer"
+)
+
+// RoomBar is what a page shows about the classroom room it is in: to the
+// presenter the code, the join URL, its QR code and how many watch; to a
+// viewer the code and the buttons to detach and rejoin.
+type RoomBar struct {
+	Role     string
+	Code     string // 8 symbols, shown as ABCD-2345
+	Page     string // the page shown: layout, slice or tour
+	Step     int    // the tour's step, which is in the page's path
+	JoinURL  string // presenter: the absolute URL viewers open
+	QR       QRCode // presenter: JoinURL as a QR code
+	Watching int
+	LeaveURL string // presenter: the same page outside the room
+	Hint     string // presenter: why the class may not reach JoinURL
+}
+
+// QRCode is a QR symbol drawn as one SVG path of unit squares.
+type QRCode struct {
+	Size int    // modules on a side, quiet zone included
+	Path string // the dark modules
+}
+
+// PresentForm is the "Present this" button: the page and the state to
+// open a room with.
+type PresentForm struct {
+	Page  string
+	Step  int // the tour's step
+	Query string
+}
+
+// RoomContext is what the server tells the page frame about rooms for one
+// request: the room bar to show, or the button that opens a room.
+type RoomContext struct {
+	Bar     *RoomBar
+	Present *PresentForm
+}
+
+type roomKey struct{}
+
+// WithRoom attaches the room context to a request's context; Page reads it.
+func WithRoom(ctx context.Context, rc RoomContext) context.Context {
+	return context.WithValue(ctx, roomKey{}, rc)
+}
+
+// RoomFrom returns the room context of a request, if any.
+func RoomFrom(ctx context.Context) (RoomContext, bool) {
+	rc, ok := ctx.Value(roomKey{}).(RoomContext)
+	return rc, ok
+}
+
+func roomFrom(ctx context.Context) RoomContext {
+	rc, _ := RoomFrom(ctx)
+	return rc
+}
+
+// DisplayCode splits a code in two halves to read aloud: ABCD-2345.
+func DisplayCode(code string) string {
+	if len(code) != 8 {
+		return code
+	}
+	return code[:4] + "-" + code[4:]
+}
+
+// Join is the model of the page where a viewer types a room code.
+type Join struct {
+	Code  string // as typed
+	Error string
+}

@@ -1,0 +1,140 @@
+package views
+
+// SlicePage is the model of the DML_SLICE1 explorer ("/slice").
+type SlicePage struct {
+	Form    SliceForm
+	Presets []Preset
+	// Dims is the per-dimension table, of the form as typed (so that it
+	// says why a typed output size is not allowed).
+	Dims SliceDims
+	// Picture is of the form's slice when it is valid, otherwise of the
+	// last valid one (or Example 1); Stale then says so.
+	Picture   SlicePicture
+	Stale     string
+	LastValid string
+	// Mount is where the explorer is shown: the tour and the embed
+	// submit the form to themselves.
+	Mount
+}
+
+// SliceForm is the state of the slice explorer's inputs, as typed, with
+// the errors of each field (keyed by core's field names: dataType,
+// inputSizes[1], inputWindowStrides[2], outputSizes[3], featureLevel,
+// expression, values ...).
+type SliceForm struct {
+	DataType      string
+	DataTypes     []string
+	Rank          int
+	Packed        bool
+	FeatureLevel  string
+	FeatureLevels []string
+	Dims          []SliceDimRow // always MaxRank rows; the first Rank are Active
+	NumPy         string
+	Values        string
+	T             string // the step-through position
+	Errors        map[string][]string
+	Warnings      map[string][]string
+}
+
+// ErrorsFor returns the errors of one field.
+func (f SliceForm) ErrorsFor(field string) []string { return f.Errors[field] }
+
+// WarningsFor returns the warnings of one field.
+func (f SliceForm) WarningsFor(field string) []string { return f.Warnings[field] }
+
+// SliceDimRow is one dimension's inputs: the input's size and stride, the
+// window's offset, size and signed stride, and the output size.
+type SliceDimRow struct {
+	Index               int
+	Label               string
+	Active              bool
+	Size, Stride        string
+	Off, Win, Step, Out string
+	OutMax              string // MaxCopiedElements, the output size's placeholder
+}
+
+// field is the core field name of one entry: inputWindowSizes[2].
+func field(name string, i int) string { return name + "[" + itoa(int64(i)) + "]" }
+
+// invalid is aria-invalid for a field.
+func (f SliceForm) invalid(name string) string { return boolAttr(len(f.Errors[name]) > 0) }
+
+// SliceDims is the per-dimension table.
+type SliceDims struct {
+	Rows []SliceDimFact
+	// E2 is the erratum note on MaxCopiedElements, shown when a stride is
+	// negative (where the page's signed formula goes wrong).
+	E2 string
+}
+
+// SliceDimFact is one axis worked out.
+type SliceDimFact struct {
+	Axis      int
+	Label     string
+	Window    string // "[0, 3] of 4"
+	Stride    string
+	CopyStart string // "3 = 0 + 4 − 1"
+	MaxCopied string // "1 + (4 − 1) / |−2| = 2"
+	Out       string
+	Verdict   string // why the output size is or is not allowed
+	OK        bool
+}
+
+// SlicePicture is everything drawn for one valid slice.
+type SlicePicture struct {
+	// MetaJSON is what the page's script links and steps by.
+	MetaJSON  string
+	Input     Logical
+	Buffer    Buffer
+	Output    Logical
+	InputSub  string
+	BufferSub string
+	OutputSub string
+	Steps     SliceSteps
+	Facts     []Fact
+	// First lists the first output values when the output is too large
+	// to draw; Notes say what the values are.
+	First  []string
+	Notes  []string
+	Export SliceExport
+}
+
+// SliceSteps is the step-through: the DirectML page's pseudo-code and one
+// step worked out with its numbers.
+type SliceSteps struct {
+	Code  []CodeLine
+	Total int64
+	// Cur is the step shown, -1 before the first.
+	Cur    int64
+	Text   string // "Output[{0,0,1,0}] = Input[{0,0,3,1} + {1,1,-2,2} * {0,0,1,0}] = Input[{0,0,1,1}] = 6"
+	Sub    string // the buffer offset read
+	Note   string // an erratum of the page at this step
+	Prev   string // hrefs for the page without JavaScript
+	Next   string
+	Header string // "step 5 of 9"
+}
+
+// CodeLine is one line of the pseudo-code.
+type CodeLine struct {
+	N      int
+	Text   string
+	Active bool
+}
+
+// SliceExport is the same slice in C++, NumPy and ONNX.
+type SliceExport struct {
+	CPP       string
+	NumPy     string
+	NumPyNote string // the axes NumPy drops afterwards
+	ONNX      string
+}
+
+// SliceCode is the DirectML page's pseudo-code, line by line.
+var SliceCode = []string{
+	"CopyStart = InputWindowOffsets",
+	"for dimension i in [0, DimensionCount - 1]:",
+	"    if InputWindowStrides[i] < 0:",
+	"        CopyStart[i] += InputWindowSizes[i] - 1 // start at the end of the window in this dimension",
+	"",
+	"OutputTensor[OutputCoordinates] = InputTensor[CopyStart + InputWindowStrides * OutputCoordinates]",
+}

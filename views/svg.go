@@ -1,0 +1,334 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+)
+
+// SVG is a picture laid out for svg.templ: the standalone pictures of
+// GET /api/v1/layout.svg and /api/v1/slice1.svg, and the slice diagrams of
+// the tour. Geometry is computed here in Go; the components only write it.
+// Colours are presentation attributes, never style, so that the picture
+// needs no inline CSS under a strict Content-Security-Policy.
+type SVG struct {
+	// ID prefixes the ids inside the picture (title, desc, the hatch
+	// pattern), which must be unique in a page that inlines several.
+	ID            string
+	Width, Height int
+	Title, Desc   string
+	Cells         []SVGCell
+	Texts         []SVGText
+	Lines         []SVGLine
+	Frames        []SVGFrame
+}
+
+// SVGCell is one square: a logical element, a buffer cell, an input or an
+// output element of a slice.
+type SVGCell struct {
+	X, Y, Size int
+	// Class names what the cell is, for tests and stylesheets of the host
+	// page: "lcell", "bcell used", "bcell hole", "scell in", "ocell" ...
+	Class        string
+	Fill, Stroke string
+	Ink          string // colour of the label
+	StrokeWidth  int
+	Dashed       bool
+	Hatched      bool   // padding: the hatch pattern instead of Fill
+	Label        string // centred
+	Corner       string // small, top right (or top left when CornerLeft)
+	CornerLeft   bool
+	Badge        string // small, bold, bottom right: "×2", a copy order
+	Tip          string // the cell's <title>: its accessible name and tooltip
+}
+
+// SVGText is one line of text.
+type SVGText struct {
+	X, Y   int
+	Text   string
+	Size   int
+	Anchor string // start (default), middle or end
+	Bold   bool
+	Mono   bool
+	Fill   string
+}
+
+// SVGLine is a straight line: rulers and their ticks.
+type SVGLine struct {
+	X1, Y1, X2, Y2 int
+	Stroke         string
+	Width          int
+}
+
+// SVGFrame is an outline: the input window of a slice.
+type SVGFrame struct {
+	X, Y, W, H int
+	Stroke     string
+	Width      int
+	Dashed     bool
+}
+
+// Colours of the pictures, the same as app.css.
+const (
+	svgInk       = "#1d3557"
+	svgMuted     = "#5c677d"
+	svgAccent    = "#e63946"
+	svgSoft      = "#a8dadc"
+	svgSoftInk   = "#0b525b"
+	svgShared    = "#f4a261"
+	svgSharedInk = "#a0521d"
+	svgPadInk    = "#8a94a3"
+	svgPadLine   = "#b8c1cc"
+	svgTail      = "#fafbfc"
+	svgWindow    = "#e8f4f5"
+)
+
+// Geometry of the pictures, in pixels.
+const (
+	svgMargin = 16
+	svgCell   = 44
+	svgGap    = 6
+	svgHead   = 30 // the column of row heads left of a grid
+	svgLine   = 22 // one line of text
+)
+
+func (s SVG) viewBox() string { return "0 0 " + itoa(int64(s.Width)) + " " + itoa(int64(s.Height)) }
+
+func (s SVG) labelledBy() string { return s.ID + "-title " + s.ID + "-desc" }
+
+func (s SVG) hatch() string { return "url(#" + s.ID + "-hatch)" }
+
+func (c SVGCell) fill(s SVG) string {
+	if c.Hatched {
+		return s.hatch()
+	}
+	return c.Fill
+}
+
+func (c SVGCell) strokeWidth() string { return itoa(int64(max(c.StrokeWidth, 2))) }
+
+func (c SVGCell) ink() string {
+	if c.Ink == "" {
+		return svgInk
+	}
+	return c.Ink
+}
+
+func (c SVGCell) cornerX() int {
+	if c.CornerLeft {
+		return c.X + 4
+	}
+	return c.X + c.Size - 4
+}
+
+func (c SVGCell) cornerAnchor() string {
+	if c.CornerLeft {
+		return "start"
+	}
+	return "end"
+}
+
+// labelSize shrinks long labels to fit the cell.
+func (c SVGCell) labelSize() int {
+	switch n := len([]rune(c.Label)); {
+	case n <= 2:
+		return 18
+	case n <= 3:
+		return 15
+	case n <= 4:
+		return 12
+	}
+	return 10
+}
+
+func (t SVGText) anchor() string {
+	if t.Anchor == "" {
+		return "start"
+	}
+	return t.Anchor
+}
+
+func (t SVGText) weight() string {
+	if t.Bold {
+		return "bold"
+	}
+	return "normal"
+}
+
+func (t SVGText) family() string {
+	if t.Mono {
+		return "ui-monospace, 'DejaVu Sans Mono', monospace"
+	}
+	return "system-ui, 'DejaVu Sans', sans-serif"
+}
+
+func (t SVGText) fill() string {
+	if t.Fill == "" {
+		return svgInk
+	}
+	return t.Fill
+}
+
+func (t SVGText) size() string { return itoa(int64(max(t.Size, 10))) }
+
+func dash(d bool) string {
+	if d {
+		return "5 3"
+	}
+	return "none"
+}
+
+func px(v int) string { return strconv.Itoa(v) }
+
+// svgBuilder stacks blocks of a picture from top to bottom.
+type svgBuilder struct {
+	s SVG
+	y int // top of the next block
+	w int // right edge of the widest block
+}
+
+func newSVGBuilder(id, title, desc string) *svgBuilder {
+	return &svgBuilder{s: SVG{ID: id, Title: title, Desc: desc}, y: svgMargin, w: svgMargin}
+}
+
+// text adds a line of text at the left margin and moves down.
+func (b *svgBuilder) text(t string, size int, bold, mono bool, fill string) {
+	b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin, Y: b.y + size, Text: t, Size: size, Bold: bold, Mono: mono, Fill: fill})
+	b.grow(svgMargin + textWidth(t, size, mono || bold))
+	b.y += size + 8
+}
+
+func (b *svgBuilder) grow(right int) { b.w = max(b.w, right) }
+
+func (b *svgBuilder) done() SVG {
+	b.s.Width = b.w + svgMargin
+	b.s.Height = b.y + svgMargin
+	return b.s
+}
+
+// textWidth estimates the width of a line of text; wide is for bold or
+// monospaced text.
+func textWidth(t string, size int, wide bool) int {
+	w := 0.56
+	if wide {
+		w = 0.64
+	}
+	return int(float64(len([]rune(t)))*w*float64(size)) + 1
+}
+
+// svgPanel is one grid of the last two dimensions, its cells filled in
+// except for their position.
+type svgPanel struct {
+	Caption    string
+	RowLabel   string
+	ColLabel   string
+	RowHeads   []int64
+	ColHeads   []int64
+	Cells      [][]SVGCell
+	Window     bool     // outline the input window of a slice:
+	WindowRows [2]int64 // its first and last row
+	WindowCols [2]int64 // and column in this panel
+}
+
+type svgBand struct {
+	Heading string
+	Panels  []svgPanel
+}
+
+// grids lays out bands of panels at the left margin: panels side by side,
+// bands one under the other, as the explorer's logical view.
+func (b *svgBuilder) grids(bands []svgBand) {
+	for _, band := range bands {
+		if band.Heading != "" {
+			b.text(band.Heading, 14, true, false, svgMuted)
+		}
+		x, bottom := svgMargin, b.y
+		for _, p := range band.Panels {
+			right, low := b.panel(p, x, b.y)
+			x = right + 28
+			bottom = max(bottom, low)
+		}
+		b.y = bottom + 12
+	}
+}
+
+// panel draws one grid with its top left corner at x, y and returns its
+// right and bottom edges.
+func (b *svgBuilder) panel(p svgPanel, x, y int) (int, int) {
+	if p.Caption != "" {
+		b.s.Texts = append(b.s.Texts, SVGText{X: x, Y: y + 15, Text: p.Caption, Size: 15, Bold: true})
+		y += svgLine
+	}
+	corner := p.ColLabel + "→"
+	if p.RowLabel != "" {
+		corner = p.RowLabel + "↓ " + corner
+	}
+	b.s.Texts = append(b.s.Texts, SVGText{X: x, Y: y + 13, Text: corner, Size: 13, Bold: true, Fill: svgMuted})
+	y += 18
+	gx := x + svgHead + 8
+	for j, h := range p.ColHeads {
+		b.s.Texts = append(b.s.Texts, SVGText{X: gx + j*(svgCell+svgGap) + svgCell/2, Y: y + 13, Text: itoa(h), Size: 13, Anchor: "middle", Fill: svgMuted})
+	}
+	y += 18
+	for i, row := range p.Cells {
+		cy := y + i*(svgCell+svgGap)
+		if i < len(p.RowHeads) {
+			b.s.Texts = append(b.s.Texts, SVGText{X: x + svgHead, Y: cy + svgCell/2 + 5, Text: itoa(p.RowHeads[i]), Size: 13, Anchor: "end", Fill: svgMuted})
+		}
+		for j, c := range row {
+			c.X, c.Y, c.Size = gx+j*(svgCell+svgGap), cy, svgCell
+			b.s.Cells = append(b.s.Cells, c)
+		}
+	}
+	cols := 0
+	if len(p.Cells) > 0 {
+		cols = len(p.Cells[0])
+	}
+	if p.Window {
+		r0, r1, c0, c1 := int(p.WindowRows[0]), int(p.WindowRows[1]), int(p.WindowCols[0]), int(p.WindowCols[1])
+		b.s.Frames = append(b.s.Frames, SVGFrame{
+			X: gx + c0*(svgCell+svgGap) - svgGap/2, Y: y + r0*(svgCell+svgGap) - svgGap/2,
+			W: (c1 - c0 + 1) * (svgCell + svgGap), H: (r1 - r0 + 1) * (svgCell + svgGap),
+			Stroke: svgInk, Width: 2, Dashed: true,
+		})
+	}
+	right := gx + cols*(svgCell+svgGap) - svgGap
+	right = max(right, x+textWidth(p.Caption, 15, true), x+textWidth(corner, 13, true))
+	b.grow(right + 6)
+	return right, y + len(p.Cells)*(svgCell+svgGap) - svgGap + 6
+}
+
+// legend draws swatches with their meaning on one line.
+func (b *svgBuilder) legend(items []SVGCell) {
+	x := svgMargin
+	for _, it := range items {
+		it.X, it.Y, it.Size, it.Class = x, b.y, 18, "legend"
+		b.s.Cells = append(b.s.Cells, it)
+		b.s.Texts = append(b.s.Texts, SVGText{X: x + 24, Y: b.y + 14, Text: it.Tip, Size: 13, Fill: svgMuted})
+		x += 24 + textWidth(it.Tip, 13, false) + 18
+	}
+	b.grow(x)
+	b.y += 18 + 14
+}
+
+func braces(vs []int64) string { return "{" + joinInts(vs) + "}" }
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return itoa(n) + " " + one
+	}
+	return itoa(n) + " " + many
+}
+
+// listText joins the first max items and says how many more there are.
+func listText(items []string, max int) string {
+	if len(items) <= max {
+		return strings.Join(items, "; ")
+	}
+	return strings.Join(items[:max], "; ") + "; and " + itoa(int64(len(items)-max)) + " more"
+}
+
+func (c SVGCell) cx() string      { return px(c.X + c.Size/2) }
+func (c SVGCell) labelY() string  { return px(c.Y + c.Size/2 + c.labelSize()*7/20) }
+func (c SVGCell) cornerY() string { return px(c.Y + 12) }
+func (c SVGCell) badgeX() string  { return px(c.X + c.Size - 4) }
+func (c SVGCell) badgeY() string  { return px(c.Y + c.Size - 5) }

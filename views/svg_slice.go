@@ -1,0 +1,201 @@
+package views
+
+import "strings"
+
+// SliceDiagram is one valid DML_SLICE1 to draw: the input with its window
+// and the order in which elements are copied, and the output.
+type SliceDiagram struct {
+	DataType      string
+	Labels        []string // dimension labels
+	InputSizes    []int64
+	InputStrides  []int64
+	InputOffsets  []int64 // buffer offset of every input element, row-major
+	WindowOffsets []int64
+	WindowSizes   []int64
+	WindowStrides []int64
+	CopyStart     []int64
+	MaxCopied     []int64
+	OutputSizes   []int64
+	// Values are the input's values, row-major; ValuesNote says where they
+	// come from ("values 1, 2, 3 … in row-major order").
+	Values     []string
+	ValuesNote string
+	// Order is, for every input element, the 1-based row-major index of
+	// the output element that reads it, or 0.
+	Order []int64
+	// Output is the value every output element reads, row-major.
+	Output []string
+}
+
+// SliceSVG lays out the picture of a slice: the input grids with the
+// window outlined, the copied elements numbered in copy order and
+// CopyStart marked, then the output grids.
+func SliceSVG(p SliceDiagram, id string) SVG {
+	title := "DML_SLICE1: InputWindowOffsets " + braces(p.WindowOffsets) + ", InputWindowSizes " + braces(p.WindowSizes) + ", InputWindowStrides " + braces(p.WindowStrides)
+	b := newSVGBuilder(id, title, sliceDesc(p))
+	b.text(title, 17, true, false, "")
+	b.text("CopyStart = "+braces(p.CopyStart)+" · MaxCopiedElements = 1 + (size − 1) / |stride| = "+braces(p.MaxCopied)+" · OutputSizes = "+braces(p.OutputSizes), 13, false, true, svgMuted)
+	b.y += 6
+
+	b.text("Input "+p.DataType+" "+braces(p.InputSizes)+", strides "+braces(p.InputStrides)+": "+p.ValuesNote, 15, true, false, "")
+	b.grids(gridBands(p.InputSizes, p.Labels, func(i int64, c []int64) SVGCell {
+		s := SVGCell{Class: "scell", Fill: "#ffffff", Stroke: svgPadLine, Ink: svgPadInk, Label: p.Values[i], Corner: itoa(p.InputOffsets[i])}
+		in := p.inWindow(c)
+		if in {
+			s.Class, s.Fill, s.Stroke, s.Ink = "scell in", svgWindow, svgSoftInk, svgInk
+		}
+		if k := p.Order[i]; k > 0 {
+			s.Class, s.Fill, s.Badge = "scell in copied", svgSoft, itoa(k-1)
+		}
+		s.Tip = "input (" + joinInts(c) + ") = " + p.Values[i] + ", buffer offset " + itoa(p.InputOffsets[i])
+		if k := p.Order[i]; k > 0 {
+			s.Tip += ", copied " + ordinal(k) + " to output element " + itoa(k-1)
+		} else if in {
+			s.Tip += ", in the window, skipped by the stride"
+		}
+		if p.Order[i] == 1 { // the first element read is at CopyStart
+			s.Stroke, s.StrokeWidth = svgAccent, 4
+			s.Class += " start"
+			s.Tip += " (CopyStart)"
+		}
+		return s
+	}, p.window))
+
+	b.text("Output "+braces(p.OutputSizes)+": Output[c] = Input[CopyStart + InputWindowStrides × c]", 15, true, false, "")
+	b.grids(gridBands(p.OutputSizes, p.Labels, func(i int64, c []int64) SVGCell {
+		return SVGCell{Class: "ocell", Fill: svgSoft, Stroke: svgSoftInk, Label: p.Output[i], Badge: itoa(i),
+			Tip: "output element " + itoa(i) + " (" + joinInts(c) + ") = " + p.Output[i] + ", copied " + ordinal(i+1)}
+	}, nil))
+	b.legend([]SVGCell{
+		{Fill: svgWindow, Stroke: svgSoftInk, Tip: "in the window"},
+		{Fill: svgSoft, Stroke: svgSoftInk, Tip: "copied, numbered in copy order (output element n)"},
+		{Fill: "#ffffff", Stroke: svgAccent, StrokeWidth: 4, Tip: "CopyStart"},
+		{Fill: "#ffffff", Stroke: svgPadLine, Tip: "outside the window"},
+	})
+	return b.done()
+}
+
+func (p SliceDiagram) inWindow(c []int64) bool {
+	for d, v := range c {
+		if v < p.WindowOffsets[d] || v >= p.WindowOffsets[d]+p.WindowSizes[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// window is the outline of the window in the panel whose first element
+// has coordinate c: none when an outer coordinate is outside it.
+func (p SliceDiagram) window(c []int64) (rows, cols [2]int64, ok bool) {
+	r := len(c)
+	for d := 0; d < r-2; d++ {
+		if c[d] < p.WindowOffsets[d] || c[d] >= p.WindowOffsets[d]+p.WindowSizes[d] {
+			return rows, cols, false
+		}
+	}
+	cols = [2]int64{p.WindowOffsets[r-1], p.WindowOffsets[r-1] + p.WindowSizes[r-1] - 1}
+	if r >= 2 {
+		rows = [2]int64{p.WindowOffsets[r-2], p.WindowOffsets[r-2] + p.WindowSizes[r-2] - 1}
+	}
+	return rows, cols, true
+}
+
+// gridBands arranges a tensor as the explorer's logical view does: the
+// last two dimensions as a grid, the third innermost as panels side by
+// side, the rest as bands. cell draws element i at coordinate c; frame,
+// if not nil, outlines part of a panel given its first coordinate.
+func gridBands(sizes []int64, labels []string, cell func(i int64, c []int64) SVGCell, frame func(c []int64) (rows, cols [2]int64, ok bool)) []svgBand {
+	r := len(sizes)
+	rows, cols := int64(1), sizes[r-1]
+	rowLabel := ""
+	if r >= 2 {
+		rows, rowLabel = sizes[r-2], labels[r-2]
+	}
+	perBand, panels := int64(1), int64(1)
+	if r >= 3 {
+		perBand = sizes[r-3]
+	}
+	for _, s := range sizes {
+		panels *= s
+	}
+	panels /= rows * cols
+	heads := func(n int64) []int64 {
+		out := make([]int64, n)
+		for i := range out {
+			out[i] = int64(i)
+		}
+		return out
+	}
+	var bands []svgBand
+	var i int64
+	c := make([]int64, r) // the coordinate of element i
+	for k := range panels {
+		first := append([]int64(nil), c...)
+		if k%perBand == 0 {
+			var parts []string
+			for d := 0; d < r-3; d++ {
+				if sizes[d] > 1 {
+					parts = append(parts, labels[d]+"="+itoa(first[d]))
+				}
+			}
+			bands = append(bands, svgBand{Heading: strings.Join(parts, ", ")})
+		}
+		p := svgPanel{RowLabel: rowLabel, ColLabel: labels[r-1], ColHeads: heads(cols)}
+		if rowLabel != "" {
+			p.RowHeads = heads(rows)
+		}
+		if r >= 3 && sizes[r-3] > 1 {
+			p.Caption = labels[r-3] + "=" + itoa(first[r-3])
+		}
+		if frame != nil {
+			p.WindowRows, p.WindowCols, p.Window = frame(first)
+		}
+		for range rows {
+			row := make([]SVGCell, cols)
+			for j := range row {
+				row[j] = cell(i, append([]int64(nil), c...))
+				i++
+				next(c, sizes)
+			}
+			p.Cells = append(p.Cells, row)
+		}
+		bands[len(bands)-1].Panels = append(bands[len(bands)-1].Panels, p)
+	}
+	return bands
+}
+
+// next moves the coordinate c on to the next element in row-major order.
+func next(c, sizes []int64) {
+	for d := len(c) - 1; d >= 0; d-- {
+		if c[d]++; c[d] < sizes[d] {
+			return
+		}
+		c[d] = 0
+	}
+}
+
+func ordinal(n int64) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return itoa(n) + suffix
+}
+
+// sliceDesc says in words what the picture shows.
+func sliceDesc(p SliceDiagram) string {
+	var reads []string
+	c := make([]int64, len(p.OutputSizes))
+	for _, v := range p.Output {
+		reads = append(reads, "output ("+joinInts(c)+") = "+v)
+		next(c, p.OutputSizes)
+	}
+	return "DML_SLICE1 on an input of sizes " + braces(p.InputSizes) + " holding " + p.ValuesNote + ". CopyStart " + braces(p.CopyStart) +
+		", MaxCopiedElements " + braces(p.MaxCopied) + ", output sizes " + braces(p.OutputSizes) + ". " + listText(reads, 64) + "."
+}

@@ -1,0 +1,177 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+)
+
+// svgCells parses a standalone SVG with encoding/xml and counts the cells
+// by class, failing unless it is one well-formed <svg> document.
+func svgCells(t *testing.T, s SVG) (root xml.StartElement, classes map[string]int, labels map[string][]string) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := SVGDocument(s).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), `<?xml version="1.0" encoding="UTF-8"?>`) {
+		t.Errorf("no XML declaration: %.60q", b.String())
+	}
+	classes, labels = map[string]int{}, map[string][]string{}
+	dec := xml.NewDecoder(&b)
+	var stack []string // class of each open <g>
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				root = e
+			}
+			depth++
+			class := ""
+			for _, a := range e.Attr {
+				if a.Name.Local == "class" {
+					class = a.Value
+				}
+			}
+			if e.Name.Local == "g" {
+				classes[class]++
+				stack = append(stack, class)
+			}
+			if e.Name.Local == "text" && len(stack) > 0 {
+				var txt string
+				if err := dec.DecodeElement(&txt, &e); err != nil {
+					t.Fatal(err)
+				}
+				depth--
+				c := stack[len(stack)-1]
+				labels[c] = append(labels[c], txt)
+			}
+		case xml.EndElement:
+			depth--
+			if e.Name.Local == "g" {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if root.Name.Space != "http://www.w3.org/2000/svg" || root.Name.Local != "svg" {
+		t.Fatalf("root element %v, want svg in the SVG namespace", root.Name)
+	}
+	return root, classes, labels
+}
+
+func attr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func TestLayoutSVGIsStandaloneAndDrawsEveryCell(t *testing.T) {
+	p := padded().Picture
+	p.Facts.DataType = "FLOAT32"
+	p.Facts.TotalNote = "TotalTensorSizeInBytes = 40 ≥ 32 & more <checks>"
+	root, classes, labels := svgCells(t, LayoutSVG(p, "pic"))
+	if got := classes["lcell"]; got != 6 {
+		t.Errorf("%d logical cells, want 6", got)
+	}
+	if classes["bcell used"] != 6 || classes["bcell hole"] != 2 || classes["bcell tail"] != 2 {
+		t.Errorf("buffer cells %v, want 6 used, 2 padding, 2 tail", classes)
+	}
+	if vb := attr(root, "viewBox"); !strings.HasPrefix(vb, "0 0 ") {
+		t.Errorf("viewBox %q", vb)
+	}
+	if attr(root, "role") != "img" || attr(root, "aria-labelledby") != "pic-title pic-desc" {
+		t.Errorf("accessibility attributes %v", root.Attr)
+	}
+	// Each cell shows its label first, then its offset in the corner.
+	var got []string
+	for _, l := range labels["lcell"] {
+		if l >= "A" && l <= "Z" {
+			got = append(got, l)
+		}
+	}
+	if strings.Join(got, "") != "ABCDEF" {
+		t.Errorf("logical labels %v", labels["lcell"])
+	}
+}
+
+func TestLayoutSVGHasTitleDescAndNoInlineStyle(t *testing.T) {
+	p := padded().Picture
+	p.Facts.DataType = "FLOAT32"
+	var b bytes.Buffer
+	if err := SVGDocument(LayoutSVG(p, "pic")).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Title struct {
+			ID   string `xml:"id,attr"`
+			Text string `xml:",chardata"`
+		} `xml:"title"`
+		Desc string `xml:"desc"`
+	}
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Title.ID != "pic-title" || !strings.Contains(doc.Title.Text, "sizes {2,3}, strides {5,1}") {
+		t.Errorf("title %+v", doc.Title)
+	}
+	if !strings.Contains(doc.Desc, "(1,0) D at offset 5") {
+		t.Errorf("desc %q", doc.Desc)
+	}
+	// A strict CSP (style-src 'self') blocks inline style: colours are
+	// presentation attributes.
+	if s := b.String(); strings.Contains(s, "style=") || strings.Contains(s, "<style") {
+		t.Error("the picture uses inline style")
+	}
+}
+
+func TestSliceSVGNumbersTheCopyOrder(t *testing.T) {
+	// The DML_SLICE1 page's Example 2 on a 4×4 input of 1..16.
+	values := make([]string, 16)
+	offsets := make([]int64, 16)
+	for i := range values {
+		values[i], offsets[i] = itoa(int64(i+1)), int64(i)
+	}
+	order := make([]int64, 16)
+	order[13], order[15], order[5], order[7] = 1, 2, 3, 4
+	d := SliceDiagram{
+		DataType: "FLOAT32", Labels: []string{"H", "W"}, InputSizes: []int64{4, 4}, InputStrides: []int64{4, 1}, InputOffsets: offsets,
+		WindowOffsets: []int64{0, 1}, WindowSizes: []int64{4, 3}, WindowStrides: []int64{-2, 2},
+		CopyStart: []int64{3, 1}, MaxCopied: []int64{2, 2}, OutputSizes: []int64{2, 2},
+		Values: values, ValuesNote: "values 1, 2, 3 … in row-major order", Order: order, Output: []string{"14", "16", "6", "8"},
+	}
+	_, classes, labels := svgCells(t, SliceSVG(d, "s"))
+	if n := classes["scell"] + classes["scell in"] + classes["scell in copied"] + classes["scell in copied start"]; n != 16 {
+		t.Errorf("%d input cells, want 16: %v", n, classes)
+	}
+	if classes["scell in copied start"] != 1 || classes["scell in copied"] != 3 || classes["scell in"] != 8 || classes["scell"] != 4 {
+		t.Errorf("input cells %v: want CopyStart, 3 more copied, 8 more in the window, 4 outside", classes)
+	}
+	if classes["ocell"] != 4 {
+		t.Errorf("%d output cells", classes["ocell"])
+	}
+	if got := strings.Join(labels["ocell"], " "); got != "14 0 16 1 6 2 8 3" {
+		t.Errorf("output %q", got)
+	}
+}
+
+func TestOrdinal(t *testing.T) {
+	for n, want := range map[int64]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 112: "112th"} {
+		if got := ordinal(n); got != want {
+			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stridescope/stridescope/views"
+)
+
+// docsRoutes are the pages and pictures made for documentation: the
+// guided tour, the embeds and the SVG pictures. headers.go lets other
+// sites frame the embeds and the pictures, and only them.
+func (s *Server) docsRoutes() {
+	e := s.echo
+	e.GET("/tour", s.getTourStart)
+	e.GET("/tour/:n", s.getTourStep)
+	e.GET("/embed/layout", s.getEmbedLayout)
+	e.GET("/embed/slice", s.getEmbedSlice)
+	e.GET("/api/v1/layout.svg", s.getLayoutSVG)
+	e.GET("/api/v1/slice1.svg", s.getSlice1SVG)
+}
+
+// getEmbedLayout is the layout explorer without the site's chrome, for an
+// iframe: the state from the URL, live as on its own page.
+func (s *Server) getEmbedLayout(c echo.Context) error {
+	m, err := layoutAt(c, "", "/embed/layout", true)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.EmbedLayoutPage(m))
+}
+
+// getEmbedSlice is the DML_SLICE1 explorer without the site's chrome,
+// for an iframe: the state from the URL (the keys of /slice), live.
+func (s *Server) getEmbedSlice(c echo.Context) error {
+	m, err := sliceAt(c, "", "/embed/slice", true)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.EmbedSlicePage(m))
+}
+
+// queryOr is the explorer state in the request's URL, or own when the
+// URL has none (a tour step's own state).
+func queryOr(c echo.Context, limit int, own string) (url.Values, error) {
+	q, err := parsePageQuery(c, limit)
+	if err != nil || len(q) > 0 {
+		return q, err
+	}
+	return url.ParseQuery(own)
+}
+
+// layoutAt is the layout explorer of the request's state (own when the
+// URL has none) shown at path ("/", a tour step, the embed): its form
+// and its presets lead there. inEmbed gives it the embed's buttons.
+func layoutAt(c echo.Context, own, path string, inEmbed bool) (views.Explorer, error) {
+	q, err := queryOr(c, maxQueryLen, own)
+	if err != nil {
+		return views.Explorer{}, err
+	}
+	m, err := explorerModel(c.Request().Context(), q)
+	if err != nil {
+		return m, err
+	}
+	m.Action = path
+	rebasePresets(m.Presets, path)
+	m.Share = shareOf(c, "layout", m.LastValid, inEmbed)
+	return m, nil
+}
+
+// sliceAt is layoutAt for the DML_SLICE1 explorer ("/slice"), whose
+// step-through links lead to path too.
+func sliceAt(c echo.Context, own, path string, inEmbed bool) (views.SlicePage, error) {
+	q, err := queryOr(c, maxSliceQuery, own)
+	if err != nil {
+		return views.SlicePage{}, err
+	}
+	m, err := slicePageModel(c.Request().Context(), q)
+	if err != nil {
+		return m, err
+	}
+	m.Action = path
+	rebasePresets(m.Presets, path)
+	st := &m.Picture.Steps
+	st.Prev, st.Next = rebase(st.Prev, path), rebase(st.Next, path)
+	m.Share = shareOf(c, "slice", m.LastValid, inEmbed)
+	return m, nil
+}
+
+func rebasePresets(ps []views.Preset, path string) {
+	for i, p := range ps {
+		ps[i].Href = rebase(p.Href, path)
+	}
+}
+
+// rebase points an explorer's link ("/?q", "/slice?q") at path, keeping
+// its query; "" (no link) stays.
+func rebase(href, path string) string {
+	if i := strings.IndexByte(href, '?'); i >= 0 {
+		return path + href[i:]
+	}
+	if href == "" {
+		return ""
+	}
+	return path
+}
+
+// shareOf is the Embed and Download SVG buttons of an explorer ("layout"
+// or "slice") showing the state query.
+func shareOf(c echo.Context, name, query string, inEmbed bool) *views.Share {
+	sh := &views.Share{Name: name, Query: query, Origin: c.Scheme() + "://" + c.Request().Host, InEmbed: inEmbed}
+	switch name {
+	case "slice":
+		sh.SVG, sh.Embed, sh.Open, sh.Height = "/api/v1/slice1.svg", "/embed/slice", "/slice", 760
+	default:
+		sh.SVG, sh.Embed, sh.Open, sh.Height = "/api/v1/layout.svg", "/embed/layout", "/", 720
+	}
+	return sh
+}

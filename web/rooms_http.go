@@ -1,0 +1,432 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"rsc.io/qr"
+
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
+)
+
+// The pages a room can show. A RoomState's page (and, for the tour, its
+// step) names a path; roomPageAt maps a path back. A page here gets the
+// "Present this" button, its presenter's ?room=CODE and its viewers'
+// /r/CODE; its script shares and applies the state with static/rooms.js.
+func roomPagePath(page string, step int) (string, bool) {
+	switch page {
+	case "layout":
+		return "/", true
+	case "slice":
+		return "/slice", true
+	case "tour":
+		return "/tour/" + strconv.Itoa(max(step, 1)), true
+	}
+	return "", false
+}
+
+func roomPageAt(path string) (page string, step int, ok bool) {
+	switch path {
+	case "/":
+		return "layout", 0, true
+	case "/slice":
+		return "slice", 0, true
+	}
+	if n, ok := strings.CutPrefix(path, "/tour/"); ok {
+		if step, err := strconv.Atoi(n); err == nil && step >= 1 && strconv.Itoa(step) == n {
+			return "tour", step, true
+		}
+	}
+	return "", 0, false
+}
+
+// Room limits of one replica.
+const (
+	maxRooms          = 10000                 // open rooms; more is an attack, not a school
+	joinFailLimit     = 30                    // failed joins per client address per window
+	joinFailWindow    = time.Minute           // the window of joinFailLimit
+	createLimit       = 30                    // rooms one client address may open per window
+	createWindow      = 10 * time.Minute      // the window of createLimit
+	presenterCookieMx = 12 * time.Hour        // lifetime of the presenter's cookie
+	publishEvery      = 20 * time.Millisecond // at most 50 shared states a second per presenter
+)
+
+// errRoomsClosed: the server has been closed.
+var errRoomsClosed = errors.New("rooms are closed")
+
+// roomService is the server's rooms, started on first use so that a
+// server that never opens a room starts no bus.
+type roomService struct {
+	mu     sync.Mutex
+	rooms  *Rooms
+	bus    Bus
+	ownBus bool
+	stop   context.CancelFunc
+	closed bool
+	joins  addrGuard // failed joins
+	opens  addrGuard // rooms opened
+}
+
+// roomsReady returns the rooms, starting them (and the embedded bus, when
+// Config.Bus is nil) the first time.
+func (s *Server) roomsReady() (*Rooms, error) {
+	rs := &s.rooms
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	switch {
+	case rs.closed:
+		return nil, errRoomsClosed
+	case rs.rooms != nil:
+		return rs.rooms, nil
+	}
+	rs.joins.limit, rs.joins.window = joinFailLimit, joinFailWindow
+	rs.opens.limit, rs.opens.window = createLimit, createWindow
+	bus, own := s.cfg.Bus, false
+	if bus == nil {
+		b, err := NewEmbeddedBus()
+		if err != nil {
+			s.log.Error("rooms: cannot start the embedded NATS server", "err", err)
+			return nil, err
+		}
+		bus, own = b, true
+	}
+	secret := s.cfg.RoomSecret
+	if len(secret) == 0 {
+		secret = make([]byte, 32)
+		_, _ = rand.Read(secret)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	rs.rooms, rs.bus, rs.ownBus, rs.stop = NewRooms(bus, secret, s.log), bus, own, stop
+	go rs.rooms.Run(ctx)
+	return rs.rooms, nil
+}
+
+// Close stops the rooms and closes the bus if the server started it (a
+// Config.Bus stays open: its owner closes it). Serve calls it when it
+// returns; a server used only through Handler should call it when done.
+func (s *Server) Close() error {
+	rs := &s.rooms
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.closed {
+		return nil
+	}
+	rs.closed = true
+	if rs.stop != nil {
+		rs.stop()
+	}
+	if rs.ownBus {
+		return rs.bus.Close()
+	}
+	return nil
+}
+
+func (s *Server) roomRoutes() {
+	e := s.echo
+	e.Use(s.roomPages)
+	e.POST("/rooms", s.postRooms)
+	e.GET("/join", s.getJoin)
+	e.GET("/r/:code", s.getRoom)
+}
+
+// roomPages tells the page frame about rooms on every page that can be
+// shared: the "Present this" button, or with ?room=CODE and the room's
+// presenter cookie, the presenter's bar. Without the cookie ?room=CODE is
+// a viewer's link: it goes to /r/CODE.
+func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		page, step, ok := roomPageAt(r.URL.Path)
+		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+			return next(c)
+		}
+		if _, set := views.RoomFrom(r.Context()); set {
+			return next(c) // a viewer's page, from getRoom
+		}
+		query := withoutParam(r.URL.RawQuery, "room")
+		rc := views.RoomContext{Present: &views.PresentForm{Page: page, Step: step, Query: query}}
+		if raw := r.URL.Query().Get("room"); raw != "" {
+			code, ok := NormalizeCode(raw)
+			if !ok {
+				return next(c) // not a code: show the page as if it were absent
+			}
+			rooms, err := s.roomsReady()
+			if err != nil {
+				return next(c)
+			}
+			if !rooms.Authorized(code, presenterToken(r, code)) {
+				return c.Redirect(http.StatusSeeOther, "/r/"+code)
+			}
+			join := joinURL(r, code)
+			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, QR: qrCode(join),
+				Watching: rooms.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
+			if isLoopback(r.Host) {
+				bar.Hint = "This address works on this computer only: for the class, serve on the network (-addr 0.0.0.0:8080) and open this page at the computer's network address."
+			}
+			rc = views.RoomContext{Bar: bar}
+		}
+		c.SetRequest(r.WithContext(views.WithRoom(r.Context(), rc)))
+		return next(c)
+	}
+}
+
+// postRooms opens a room with the page's state and sends the presenter to
+// the page in the room. The presenter's token travels only in a cookie:
+// the URL they project holds the code, which anyone may see.
+func (s *Server) postRooms(c echo.Context) error {
+	r := c.Request()
+	if !s.sameSitePost(r) {
+		return &apiError{status: http.StatusForbidden, violations: []core.Violation{{Field: "Origin", Message: "another site may not open a room on this server"}}}
+	}
+	page := c.FormValue("page")
+	step, _ := strconv.Atoi(c.FormValue("step"))
+	path, ok := roomPagePath(page, step)
+	if !ok || step < 0 {
+		return badRequest("page", "page %q cannot be presented", page)
+	}
+	query := withoutParam(strings.TrimPrefix(c.FormValue("query"), "?"), "room")
+	if len(query) > maxQueryLen {
+		return badRequest("query", "the query is longer than %d bytes", maxQueryLen)
+	}
+	rooms, err := s.roomsReady()
+	if err != nil {
+		return &apiError{status: http.StatusServiceUnavailable, violations: []core.Violation{{Message: "rooms are not available on this server"}}}
+	}
+	if rooms.Len() >= maxRooms {
+		return &apiError{status: http.StatusServiceUnavailable, violations: []core.Violation{{Message: "this server holds as many rooms as it can; try again later"}}}
+	}
+	ip, now := c.RealIP(), time.Now()
+	if s.rooms.opens.blocked(ip, now) {
+		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{{Message: "this address has opened many rooms lately; use one of them, or try again later"}}}
+	}
+	s.rooms.opens.add(ip, now)
+	code, token, err := rooms.Create(RoomState{Page: page, Query: query, Step: step})
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{
+		Name: presenterCookie(code), Value: token, Path: "/", MaxAge: int(presenterCookieMx / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: isHTTPS(r),
+	})
+	return c.Redirect(http.StatusSeeOther, withQuery(path, joinQuery(query, "room="+code)))
+}
+
+// getJoin is the form where a viewer types a code; with ?code= it sends
+// them to the room.
+func (s *Server) getJoin(c echo.Context) error {
+	typed := strings.TrimSpace(c.QueryParam("code"))
+	if typed == "" {
+		return render(c, http.StatusOK, views.JoinPage(views.Join{}))
+	}
+	code, status, msg := s.findRoom(c.RealIP(), typed)
+	if status != http.StatusOK {
+		return render(c, status, views.JoinPage(views.Join{Code: typed, Error: msg}))
+	}
+	return c.Redirect(http.StatusSeeOther, "/r/"+code)
+}
+
+// getRoom is the join URL: the page the presenter shows, in its current
+// state, with a viewer's bar; the page's script then follows the room.
+func (s *Server) getRoom(c echo.Context) error {
+	r := c.Request()
+	code, status, msg := s.findRoom(c.RealIP(), c.Param("code"))
+	if status != http.StatusOK {
+		return render(c, status, views.JoinPage(views.Join{Code: c.Param("code"), Error: msg}))
+	}
+	rooms, _ := s.roomsReady()
+	st, _ := rooms.Current(code)
+	path, ok := roomPagePath(st.Page, st.Step)
+	if !ok {
+		path, st = "/", RoomState{Page: "layout"}
+	}
+	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: st.Page, Step: st.Step, Watching: rooms.Watching(code)}
+	r2 := r.Clone(views.WithRoom(r.Context(), views.RoomContext{Bar: bar}))
+	r2.URL.Path, r2.URL.RawPath, r2.URL.RawQuery = path, "", st.Query
+	c2 := s.echo.NewContext(r2, c.Response())
+	s.echo.Router().Find(http.MethodGet, path, c2)
+	return c2.Handler()(c2)
+}
+
+// findRoom checks a typed code: 200 and the code, or the status and the
+// message to show. Failed attempts are counted per client address, so
+// that nobody finds rooms by trying codes.
+func (s *Server) findRoom(ip, typed string) (string, int, string) {
+	rooms, err := s.roomsReady()
+	if err != nil {
+		return "", http.StatusServiceUnavailable, "Rooms are not available on this server."
+	}
+	if s.rooms.joins.blocked(ip, time.Now()) {
+		return "", http.StatusTooManyRequests, "Too many wrong codes from this address; wait a minute and try again."
+	}
+	code, ok := NormalizeCode(typed)
+	if !ok {
+		return "", http.StatusBadRequest, "A room code has 8 letters and digits, like ABCD-2345."
+	}
+	if _, err := rooms.Current(code); err != nil {
+		s.rooms.joins.add(ip, time.Now())
+		return "", http.StatusNotFound, "No room has the code " + views.DisplayCode(code) + ": check it with the presenter, or the room has ended."
+	}
+	return code, http.StatusOK, ""
+}
+
+// sameSitePost refuses a form posted from another site. Browsers say
+// where a request comes from in Sec-Fetch-Site; the page's no-referrer
+// policy makes their Origin "null" on a form post, so Origin only counts
+// for older browsers that do not send Sec-Fetch-Site.
+func (s *Server) sameSitePost(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "same-origin", "none":
+		return true
+	case "":
+		return r.Header.Get("Origin") == "null" || s.originAllowed(r)
+	}
+	return false
+}
+
+func presenterCookie(code string) string { return "stridescope_presenter_" + code }
+
+func presenterToken(r *http.Request, code string) string {
+	if c, err := r.Cookie(presenterCookie(code)); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// isHTTPS says whether the page was loaded over TLS, directly or through
+// a proxy that says so.
+func isHTTPS(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// joinURL is the absolute URL of a room for viewers, on the host the
+// presenter used.
+func joinURL(r *http.Request, code string) string {
+	scheme := "http"
+	if isHTTPS(r) {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + "/r/" + code
+}
+
+// isLoopback says whether a Host header names this computer only.
+func isLoopback(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// withoutParam drops every key=value pair of key from a raw query,
+// keeping the rest as it is.
+func withoutParam(raw, key string) string {
+	parts := strings.Split(raw, "&")
+	out := parts[:0]
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		k, _, _ := strings.Cut(p, "=")
+		if uk, err := url.QueryUnescape(k); k == key || (err == nil && uk == key) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, "&")
+}
+
+func joinQuery(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "&" + b
+}
+
+func withQuery(path, query string) string {
+	if query == "" {
+		return path
+	}
+	return path + "?" + query
+}
+
+// qrCode draws text as a QR code (error correction M) with a quiet zone
+// of 4 modules, one SVG path of horizontal runs.
+func qrCode(text string) views.QRCode {
+	c, err := qr.Encode(text, qr.M)
+	if err != nil {
+		return views.QRCode{}
+	}
+	const quiet = 4
+	var b strings.Builder
+	for y := range c.Size {
+		for x := 0; x < c.Size; {
+			if !c.Black(x, y) {
+				x++
+				continue
+			}
+			run := 1
+			for x+run < c.Size && c.Black(x+run, y) {
+				run++
+			}
+			b.WriteString("M" + strconv.Itoa(x+quiet) + " " + strconv.Itoa(y+quiet) + "h" + strconv.Itoa(run) + "v1h-" + strconv.Itoa(run) + "z")
+			x += run
+		}
+	}
+	return views.QRCode{Size: c.Size + 2*quiet, Path: b.String()}
+}
+
+// addrGuard counts events per client address in fixed windows: failed
+// joins, rooms opened.
+type addrGuard struct {
+	limit  int
+	window time.Duration
+
+	mu sync.Mutex
+	m  map[string]*guardWindow
+}
+
+type guardWindow struct {
+	start time.Time
+	n     int
+}
+
+func (g *addrGuard) blocked(ip string, now time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	w, ok := g.m[ip]
+	return ok && now.Sub(w.start) < g.window && w.n >= g.limit
+}
+
+func (g *addrGuard) add(ip string, now time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.m == nil {
+		g.m = map[string]*guardWindow{}
+	}
+	if len(g.m) > 10000 { // forget finished windows
+		for k, w := range g.m {
+			if now.Sub(w.start) >= g.window {
+				delete(g.m, k)
+			}
+		}
+	}
+	w, ok := g.m[ip]
+	if !ok || now.Sub(w.start) >= g.window {
+		w = &guardWindow{start: now}
+		g.m[ip] = w
+	}
+	w.n++
+}

@@ -1,0 +1,321 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/labstack/echo/v4"
+)
+
+// The room messages of the websocket protocol (docs/protocol.md, "Rooms").
+// A connection presents one room or follows one, or neither.
+
+// roomClientMsg is a page's room message: present, publish, follow or
+// unfollow.
+type roomClientMsg struct {
+	V     int        `json:"v"`
+	Type  string     `json:"type"`
+	Room  string     `json:"room,omitempty"`
+	State *RoomState `json:"state,omitempty"`
+}
+
+// roomServerMsg tells the presenter it presents ("presenting") and how
+// many watch ("watching"), and a viewer the room's state ("room").
+type roomServerMsg struct {
+	V        int        `json:"v"`
+	Type     string     `json:"type"`
+	Room     string     `json:"room"`
+	State    *RoomState `json:"state,omitempty"`
+	Watching int        `json:"watching"`
+}
+
+// roomErrorMsg is an error about rooms, with a code the page acts on.
+type roomErrorMsg struct {
+	V       int    `json:"v"`
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Room    string `json:"room,omitempty"`
+	Message string `json:"message"`
+}
+
+// Room error codes.
+const (
+	roomErrBadMessage   = "bad-room-message"
+	roomErrUnavailable  = "rooms-unavailable"
+	roomErrNotPresenter = "not-presenter"
+	roomErrNoRoom       = "no-room"
+	roomErrTooMany      = "too-many-attempts"
+	roomErrBadState     = "bad-room-state"
+)
+
+const (
+	maxFocusLen   = 64
+	watchingEvery = 500 * time.Millisecond // how often the presenter's count is checked
+)
+
+// sessionRoom is the room side of one connection. Only the session's
+// reader goroutine touches it (and run, after the reader has returned).
+type sessionRoom struct {
+	addr   string            // the client address, for the failed-join guard
+	tokens map[string]string // presenter tokens by room code, from the upgrade's cookies
+
+	presenter *Presenter
+	viewer    *Viewer
+	pub       *stateSlot         // the presenter's next state to share
+	stop      context.CancelFunc // stops the goroutine of the present or follow
+	done      chan struct{}
+}
+
+// newSessionRoom keeps what the room messages need from the upgrade
+// request: the client's address and the presenter cookies.
+func newSessionRoom(c echo.Context) sessionRoom {
+	sr := sessionRoom{addr: c.RealIP()}
+	for _, ck := range c.Request().Cookies() {
+		if code, ok := strings.CutPrefix(ck.Name, presenterCookie("")); ok {
+			if sr.tokens == nil {
+				sr.tokens = map[string]string{}
+			}
+			sr.tokens[code] = ck.Value
+		}
+	}
+	return sr
+}
+
+// leave ends the connection's present or follow.
+func (sr *sessionRoom) leave() {
+	if sr.stop != nil {
+		sr.stop()
+		<-sr.done
+	}
+	if sr.presenter != nil {
+		sr.presenter.Close()
+	}
+	if sr.viewer != nil {
+		sr.viewer.Close()
+	}
+	sr.presenter, sr.viewer, sr.pub, sr.stop, sr.done = nil, nil, nil, nil, nil
+}
+
+// roomMessage handles data if it is a room message, and says so.
+func (ss *session) roomMessage(data []byte) bool {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &head) != nil {
+		return false
+	}
+	switch head.Type {
+	case "present", "publish", "follow", "unfollow":
+	default:
+		return false
+	}
+	var m roomClientMsg
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil || dec.More() {
+		ss.roomError(roomErrBadMessage, "", "the room message is not a JSON object of the protocol")
+		return true
+	}
+	if m.V != ProtocolVersion {
+		ss.roomError(roomErrBadMessage, "", "unsupported protocol version; this server speaks v=1")
+		return true
+	}
+	switch m.Type {
+	case "present":
+		ss.present(m.Room)
+	case "publish":
+		ss.publish(m)
+	case "follow":
+		ss.follow(m.Room)
+	case "unfollow":
+		if ss.room.viewer != nil {
+			ss.room.leave()
+		}
+	}
+	return true
+}
+
+func (ss *session) roomError(code, room, message string) {
+	ss.send(frame{kind: websocket.TextMessage, data: mustJSON(roomErrorMsg{V: ProtocolVersion, Type: "error", Code: code, Room: room, Message: message})})
+}
+
+// present makes this connection the room's presenter if the upgrade
+// request carried the room's presenter cookie.
+func (ss *session) present(raw string) {
+	rooms, err := ss.s.roomsReady()
+	if err != nil {
+		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
+		return
+	}
+	code, ok := NormalizeCode(raw)
+	if !ok {
+		ss.roomError(roomErrNotPresenter, raw, ErrNotPresenter.Error())
+		return
+	}
+	p, _, err := rooms.Present(code, ss.room.tokens[code])
+	if err != nil {
+		ss.roomError(roomErrNotPresenter, code, err.Error())
+		return
+	}
+	ss.room.leave()
+	ctx, stop := context.WithCancel(ss.ctx)
+	done := make(chan struct{})
+	pub := &stateSlot{ready: make(chan struct{}, 1)}
+	ss.room.presenter, ss.room.pub, ss.room.stop, ss.room.done = p, pub, stop, done
+	go func() {
+		defer close(done)
+		ss.presentLoop(ctx, p, pub)
+	}()
+}
+
+// presentLoop shares the presenter's states, at most one per
+// publishEvery (a faster presenter's intermediate states are skipped),
+// and tells the presenter how many watch whenever that changes.
+func (ss *session) presentLoop(ctx context.Context, p *Presenter, pub *stateSlot) {
+	tick := time.NewTicker(watchingEvery)
+	defer tick.Stop()
+	watching := p.Watching()
+	if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "presenting", Room: p.Code(), Watching: watching}) {
+		return
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if n := p.Watching(); n != watching {
+				watching = n
+				if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "watching", Room: p.Code(), Watching: n}) {
+					return
+				}
+			}
+		case <-pub.ready:
+			st, ok := pub.take()
+			if !ok {
+				continue
+			}
+			if err := p.Update(st); err != nil {
+				code := roomErrBadState
+				if errors.Is(err, ErrNoRoom) {
+					code = roomErrNoRoom
+				}
+				if !ss.sendCtx(ctx, roomErrorMsg{V: ProtocolVersion, Type: "error", Code: code, Room: p.Code(), Message: err.Error()}) {
+					return
+				}
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(publishEvery):
+			}
+		}
+	}
+}
+
+// publish queues a state for the room this connection presents.
+func (ss *session) publish(m roomClientMsg) {
+	p := ss.room.presenter
+	if p == nil || (m.Room != "" && m.Room != p.Code()) {
+		ss.roomError(roomErrNotPresenter, m.Room, ErrNotPresenter.Error()+": present the room first, with its presenter cookie")
+		return
+	}
+	if m.State == nil {
+		ss.roomError(roomErrBadState, p.Code(), "publish needs a state")
+		return
+	}
+	st := *m.State
+	st.Version = 0 // the room assigns versions
+	if _, ok := roomPagePath(st.Page, st.Step); !ok || len(st.Query) > maxQueryLen || len(st.Focus) > maxFocusLen || st.Step < 0 {
+		ss.roomError(roomErrBadState, p.Code(), "the state needs a known page, a query of at most 4096 bytes, a focus of at most 64 and a step of 0 or more")
+		return
+	}
+	ss.room.pub.put(st)
+}
+
+// follow makes this connection a viewer of the room: the room's current
+// state first, then every state the presenter shares, latest only.
+func (ss *session) follow(raw string) {
+	rooms, err := ss.s.roomsReady()
+	if err != nil {
+		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
+		return
+	}
+	guard, now := &ss.s.rooms.joins, time.Now()
+	if guard.blocked(ss.room.addr, now) {
+		ss.roomError(roomErrTooMany, "", "too many wrong room codes from this address; wait a minute")
+		return
+	}
+	code, ok := NormalizeCode(raw)
+	var v *Viewer
+	if ok {
+		v, err = rooms.Join(code)
+	}
+	if !ok || err != nil {
+		if !ok || errors.Is(err, ErrNoRoom) {
+			guard.add(ss.room.addr, now)
+			ss.roomError(roomErrNoRoom, raw, ErrNoRoom.Error())
+		} else {
+			ss.roomError(roomErrUnavailable, code, "cannot join the room now; try again")
+		}
+		return
+	}
+	ss.room.leave()
+	ctx, stop := context.WithCancel(ss.ctx)
+	done := make(chan struct{})
+	ss.room.viewer, ss.room.stop, ss.room.done = v, stop, done
+	go func() {
+		defer close(done)
+		for {
+			st, err := v.Next(ctx)
+			if err != nil {
+				return
+			}
+			// While the writer is busy this waits, and the viewer keeps
+			// only the newest state: a slow connection skips states.
+			if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &st, Watching: rooms.Watching(code)}) {
+				return
+			}
+		}
+	}()
+}
+
+// sendCtx queues a message for the writer unless ctx ends first.
+func (ss *session) sendCtx(ctx context.Context, v any) bool {
+	select {
+	case ss.out <- frame{kind: websocket.TextMessage, data: mustJSON(v)}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// stateSlot holds the newest state not yet taken: put replaces it.
+type stateSlot struct {
+	mu    sync.Mutex
+	st    RoomState
+	has   bool
+	ready chan struct{} // capacity 1
+}
+
+func (s *stateSlot) put(st RoomState) {
+	s.mu.Lock()
+	s.st, s.has = st, true
+	s.mu.Unlock()
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (s *stateSlot) take() (RoomState, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.st, s.has
+	s.has = false
+	return st, ok
+}

@@ -1,0 +1,662 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/gorilla/websocket"
+	"rsc.io/qr"
+)
+
+// roomServer is a real server on a loopback listener whose rooms close
+// with the test.
+func roomServer(t *testing.T, cfg Config) (*Server, *httptest.Server) {
+	t.Helper()
+	s, ts := wsServer(t, cfg, nil)
+	t.Cleanup(func() { s.Close() })
+	return s, ts
+}
+
+// noRedirect is a client that shows redirects instead of following them.
+var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}
+
+// openRoom presses "Present this" on the layout page with query and
+// returns the room's code, where the presenter is sent, and the cookie.
+func openRoom(t *testing.T, ts *httptest.Server, query string) (code, location string, cookie *http.Cookie) {
+	t.Helper()
+	return openRoomWith(t, ts, url.Values{"page": {"layout"}, "query": {query}})
+}
+
+// openRoomWith posts the "Present this" form.
+func openRoomWith(t *testing.T, ts *httptest.Server, form url.Values) (code, location string, cookie *http.Cookie) {
+	t.Helper()
+	res, err := noRedirect.PostForm(ts.URL+"/rooms", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("POST /rooms: %d, want 303", res.StatusCode)
+	}
+	location = res.Header.Get("Location")
+	u, err := url.Parse(location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code = u.Query().Get("room")
+	if _, ok := NormalizeCode(code); !ok {
+		t.Fatalf("redirect %q holds no room code", location)
+	}
+	for _, c := range res.Cookies() {
+		if c.Name == presenterCookie(code) {
+			cookie = c
+		}
+	}
+	if cookie == nil {
+		t.Fatalf("no presenter cookie in %v", res.Header["Set-Cookie"])
+	}
+	return code, location, cookie
+}
+
+func cookieHeader(c *http.Cookie) http.Header {
+	return http.Header{"Cookie": {c.Name + "=" + c.Value}}
+}
+
+// readType reads messages until one of type typ (skipping results and
+// other traffic) and decodes it.
+func readType(t *testing.T, c *websocket.Conn, typ string, v any) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_ = c.SetReadDeadline(deadline)
+		kind, data, err := c.ReadMessage()
+		if err != nil {
+			t.Fatalf("waiting for %q: %v", typ, err)
+		}
+		if kind != websocket.TextMessage {
+			continue
+		}
+		var head struct{ Type string }
+		if json.Unmarshal(data, &head) == nil && head.Type == typ {
+			if err := json.Unmarshal(data, v); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+}
+
+func sendJSON(t *testing.T, c *websocket.Conn, v any) {
+	t.Helper()
+	if err := c.WriteJSON(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type roomIn struct {
+	Type     string    `json:"type"`
+	Room     string    `json:"room"`
+	State    RoomState `json:"state"`
+	Watching int       `json:"watching"`
+	Code     string    `json:"code"`
+	Message  string    `json:"message"`
+}
+
+// presentOn opens a presenter's socket on ts for code.
+func presentOn(t *testing.T, ts *httptest.Server, code string, cookie *http.Cookie) *websocket.Conn {
+	t.Helper()
+	p := dial(t, ts, cookieHeader(cookie))
+	sendJSON(t, p, map[string]any{"v": 1, "type": "present", "room": code})
+	var m roomIn
+	readType(t, p, "presenting", &m)
+	if m.Room != code {
+		t.Fatalf("presenting %+v", m)
+	}
+	return p
+}
+
+// followOn opens a viewer's socket on ts and reads the room's state.
+func followOn(t *testing.T, ts *httptest.Server, code string) (*websocket.Conn, roomIn) {
+	t.Helper()
+	v := dial(t, ts, nil)
+	sendJSON(t, v, map[string]any{"v": 1, "type": "follow", "room": code})
+	var m roomIn
+	readType(t, v, "room", &m)
+	return v, m
+}
+
+func publish(t *testing.T, c *websocket.Conn, query, focus string) {
+	t.Helper()
+	sendJSON(t, c, map[string]any{"v": 1, "type": "publish", "state": map[string]any{"page": "layout", "query": query, "focus": focus}})
+}
+
+// readRoomUntil reads room states until one with query arrives.
+func readRoomUntil(t *testing.T, c *websocket.Conn, query string) roomIn {
+	t.Helper()
+	for {
+		var m roomIn
+		readType(t, c, "room", &m)
+		if m.State.Query == query {
+			return m
+		}
+	}
+}
+
+func TestRoomPresentThisAndJoinPages(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+
+	// The explorer offers "Present this" with its state.
+	res, doc := getPage(t, ts.URL+"/?dt=FLOAT32&sizes=2,3&strides=5,1", nil)
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	form := doc.Find(tid("present-form"))
+	if form.Length() != 1 || form.AttrOr("method", "") != "post" || form.AttrOr("action", "") != "/rooms" {
+		t.Fatalf("no Present form")
+	}
+	if q := form.Find(`input[name=query]`).AttrOr("value", ""); q != "dt=FLOAT32&sizes=2,3&strides=5,1" {
+		t.Errorf("the form shares %q", q)
+	}
+
+	code, loc, cookie := openRoom(t, ts, "dt=FLOAT32&sizes=2,3&strides=5,1")
+	if loc != "/?dt=FLOAT32&sizes=2,3&strides=5,1&room="+code {
+		t.Errorf("presenter sent to %q", loc)
+	}
+	if strings.Contains(loc, cookie.Value) {
+		t.Error("the presenter's token is in the URL they project")
+	}
+	if !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode || cookie.Path != "/" || cookie.MaxAge <= 0 {
+		t.Errorf("cookie %+v: want HttpOnly, SameSite=Strict, Path=/", cookie)
+	}
+
+	// The presenter's page: code, join URL, QR code, count; no Present button.
+	_, doc = getPage(t, ts.URL+loc, cookieHeader(cookie))
+	bar := doc.Find(tid("room-bar"))
+	if bar.AttrOr("data-role", "") != "presenter" || bar.AttrOr("data-room", "") != code {
+		t.Fatalf("presenter bar %v", bar.Nodes)
+	}
+	if got := doc.Find(tid("room-code")).Text(); got != code[:4]+"-"+code[4:] {
+		t.Errorf("code shown as %q", got)
+	}
+	join := ts.URL + "/r/" + code
+	if got := doc.Find(tid("room-join-url")).Text(); got != join {
+		t.Errorf("join URL %q, want %q", got, join)
+	}
+	if d := doc.Find(tid("room-qr")+" path").AttrOr("d", ""); !strings.HasPrefix(d, "M4 4h7v1h-7z") {
+		t.Errorf("the QR code does not start with a finder pattern: %.40q", d)
+	}
+	if doc.Find(tid("room-hint")).Length() != 1 {
+		t.Error("no hint that 127.0.0.1 is out of the class's reach")
+	}
+	if doc.Find(tid("room-watching")).Text() != "0" || doc.Find(tid("present-form")).Length() != 0 {
+		t.Error("presenter page: want 0 watching and no Present button")
+	}
+	if href := doc.Find(tid("room-leave")).AttrOr("href", ""); href != "/?dt=FLOAT32&sizes=2,3&strides=5,1" {
+		t.Errorf("stop presenting goes to %q", href)
+	}
+
+	// The same URL without the cookie is a viewer's: it goes to the join URL.
+	res2, err := noRedirect.Get(ts.URL + loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res2.Body.Close()
+	if res2.StatusCode != http.StatusSeeOther || res2.Header.Get("Location") != "/r/"+code {
+		t.Errorf("without the cookie: %d %q, want 303 to /r/%s", res2.StatusCode, res2.Header.Get("Location"), code)
+	}
+
+	// The join URL: the presenter's state with a viewer's bar.
+	res, doc = getPage(t, join, nil)
+	if res.StatusCode != 200 {
+		t.Fatalf("join URL: %d", res.StatusCode)
+	}
+	bar = doc.Find(tid("room-bar"))
+	if bar.AttrOr("data-role", "") != "viewer" || bar.AttrOr("data-room", "") != code {
+		t.Fatalf("viewer bar %v", bar.Nodes)
+	}
+	if got := doc.Find(tid("stride-0")).AttrOr("value", ""); got != "5" {
+		t.Errorf("viewer page drawn with stride %q, want the room's 5", got)
+	}
+	if doc.Find(tid("present-form")).Length() != 0 {
+		t.Error("a viewer's page offers Present this")
+	}
+
+	// /join: the form, a typed code (lower case, dash) goes to the room,
+	// a wrong one is refused on the form.
+	_, doc = getPage(t, ts.URL+"/join", nil)
+	if doc.Find(tid("join-code")).Length() != 1 {
+		t.Error("no code input on /join")
+	}
+	res3, err := noRedirect.Get(ts.URL + "/join?code=" + strings.ToLower(code[:4]+"-"+code[4:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res3.Body.Close()
+	if res3.StatusCode != http.StatusSeeOther || res3.Header.Get("Location") != "/r/"+code {
+		t.Errorf("typed code: %d %q", res3.StatusCode, res3.Header.Get("Location"))
+	}
+	for path, want := range map[string]int{"/join?code=ZZZZ-ZZZZ": 404, "/join?code=abc": 400, "/r/ZZZZZZZZ": 404} {
+		res, doc := getPage(t, ts.URL+path, nil)
+		if res.StatusCode != want || doc.Find(tid("join-error")).Text() == "" {
+			t.Errorf("%s: %d %q, want %d and the reason", path, res.StatusCode, doc.Find(tid("join-error")).Text(), want)
+		}
+	}
+}
+
+func TestRoomCreateRefusals(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	res, err := noRedirect.PostForm(ts.URL+"/rooms", url.Values{"page": {"nowhere"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest {
+		t.Errorf("unknown page: %d", res.StatusCode)
+	}
+	for _, tc := range []struct {
+		header map[string]string
+		want   int
+	}{
+		{map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
+		{map[string]string{"Origin": "null", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{map[string]string{"Origin": "null", "Sec-Fetch-Site": "same-site"}, http.StatusForbidden},
+		{map[string]string{"Origin": "null", "Sec-Fetch-Site": "same-origin"}, http.StatusSeeOther}, // a browser, with no-referrer
+		{map[string]string{"Origin": ts.URL}, http.StatusSeeOther},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/rooms", strings.NewReader("page=layout"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for k, v := range tc.header {
+			req.Header.Set(k, v)
+		}
+		res, err = noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != tc.want {
+			t.Errorf("POST /rooms with %v: %d, want %d", tc.header, res.StatusCode, tc.want)
+		}
+	}
+	// One address opens a few rooms, not thousands.
+	opened := 2
+	for ; opened < createLimit+5; opened++ {
+		res, err := noRedirect.PostForm(ts.URL+"/rooms", url.Values{"page": {"layout"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode == http.StatusTooManyRequests {
+			break
+		}
+	}
+	if opened != createLimit {
+		t.Errorf("room %d was refused, want room %d", opened+1, createLimit+1)
+	}
+}
+
+// getPage fetches a page with optional headers and parses it.
+func getPage(t *testing.T, u string, h http.Header) (*http.Response, *goquery.Document) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	for k, v := range h {
+		req.Header[k] = v
+	}
+	res, err := noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, doc
+}
+
+func TestRoomWebsocketPresenterDrivesViewers(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, _, cookie := openRoom(t, ts, "dt=FLOAT32&sizes=2,3")
+	p := presentOn(t, ts, code, cookie)
+
+	// A viewer gets the room's state at once.
+	v1, first := followOn(t, ts, code)
+	if first.Room != code || first.State.Page != "layout" || first.State.Query != "dt=FLOAT32&sizes=2,3" {
+		t.Fatalf("first state %+v", first)
+	}
+	// The presenter hears how many watch.
+	var w roomIn
+	readType(t, p, "watching", &w)
+	if w.Watching != 1 {
+		t.Errorf("watching %d, want 1", w.Watching)
+	}
+
+	// Edits and hovers reach the viewer, in order, with growing versions.
+	publish(t, p, "dt=FLOAT32&sizes=2,3&strides=5,1", "")
+	got := readRoomUntil(t, v1, "dt=FLOAT32&sizes=2,3&strides=5,1")
+	publish(t, p, "dt=FLOAT32&sizes=2,3&strides=5,1", "l:3")
+	var hov roomIn
+	readType(t, v1, "room", &hov)
+	if hov.State.Focus != "l:3" || hov.State.Version <= got.State.Version || hov.Watching != 1 {
+		t.Errorf("hover %+v after %+v", hov, got)
+	}
+
+	// A late joiner gets the current state, not the first.
+	v2, late := followOn(t, ts, code)
+	if late.State.Query != "dt=FLOAT32&sizes=2,3&strides=5,1" || late.State.Focus != "l:3" {
+		t.Errorf("late joiner got %+v", late.State)
+	}
+
+	// The viewer applies a state like its own edit: the server computes it.
+	sendEdit(t, v2, 1, late.State.Query)
+	if r := collect(t, v2, 1).result; !r.OK || csv(r.Offsets) != "0,1,2,5,6,7" {
+		t.Errorf("the viewer's edit of the room's state: %+v", r)
+	}
+
+	// Viewers cannot change the room.
+	publish(t, v2, "dt=FLOAT32&sizes=9", "")
+	var e roomIn
+	readType(t, v2, "error", &e)
+	if e.Code != "not-presenter" {
+		t.Errorf("a viewer's publish: %+v", e)
+	}
+
+	// Detach: no more states; rejoin: the current one at once.
+	sendJSON(t, v2, map[string]any{"v": 1, "type": "unfollow"})
+	publish(t, p, "dt=FLOAT32&sizes=4", "")
+	readRoomUntil(t, v1, "dt=FLOAT32&sizes=4")
+	sendEdit(t, v2, 2, "dt=FLOAT32&sizes=7") // a marker: everything before it has been sent
+	_ = v2.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, data, err := v2.ReadMessage()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), `"type":"room"`) {
+			t.Fatalf("a detached viewer got %s", data)
+		}
+		if strings.Contains(string(data), `"type":"done"`) {
+			break
+		}
+	}
+	sendJSON(t, v2, map[string]any{"v": 1, "type": "follow", "room": code})
+	var back roomIn
+	readType(t, v2, "room", &back)
+	if back.State.Query != "dt=FLOAT32&sizes=4" {
+		t.Errorf("rejoined at %+v", back.State)
+	}
+
+	// The count follows viewers leaving.
+	v1.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for w.Watching != 1 && time.Now().Before(deadline) {
+		readType(t, p, "watching", &w)
+	}
+	if w.Watching != 1 {
+		t.Errorf("after one viewer left: %d watching", w.Watching)
+	}
+}
+
+func TestRoomWebsocketRefusals(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, _, cookie := openRoom(t, ts, "")
+	c := dial(t, ts, nil)
+	for _, tc := range []struct {
+		msg  map[string]any
+		code string
+	}{
+		{map[string]any{"v": 1, "type": "present", "room": code}, "not-presenter"}, // no cookie
+		{map[string]any{"v": 1, "type": "publish", "state": map[string]any{"page": "layout"}}, "not-presenter"},
+		{map[string]any{"v": 1, "type": "follow", "room": "ZZZZZZZZ"}, "no-room"},
+		{map[string]any{"v": 1, "type": "follow", "room": "nope"}, "no-room"},
+		{map[string]any{"v": 2, "type": "follow", "room": code}, "bad-room-message"},
+		{map[string]any{"v": 1, "type": "follow", "room": code, "extra": 1}, "bad-room-message"},
+	} {
+		sendJSON(t, c, tc.msg)
+		var e roomIn
+		readType(t, c, "error", &e)
+		if e.Code != tc.code {
+			t.Errorf("%v: %+v, want code %s", tc.msg, e, tc.code)
+		}
+	}
+	// Another room's cookie is not this room's.
+	other, _, otherCookie := openRoom(t, ts, "")
+	w := dial(t, ts, cookieHeader(otherCookie))
+	sendJSON(t, w, map[string]any{"v": 1, "type": "present", "room": code})
+	var e roomIn
+	readType(t, w, "error", &e)
+	if e.Code != "not-presenter" {
+		t.Errorf("presenting %s with %s's cookie: %+v", code, other, e)
+	}
+	// A presenter's state is checked.
+	p := presentOn(t, ts, code, cookie)
+	for _, st := range []map[string]any{
+		{"page": "elsewhere", "query": ""},
+		{"page": "layout", "query": strings.Repeat("x", 5000)},
+		{"page": "layout", "focus": strings.Repeat("l", 100)},
+	} {
+		sendJSON(t, p, map[string]any{"v": 1, "type": "publish", "state": st})
+		readType(t, p, "error", &e)
+		if e.Code != "bad-room-state" {
+			t.Errorf("state %.60v: %+v", st, e)
+		}
+	}
+}
+
+// TestRoomJoinGuard: a stranger trying codes is stopped long before
+// finding one.
+func TestRoomJoinGuard(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, _, _ := openRoom(t, ts, "")
+	c := dial(t, ts, nil)
+	for i := range joinFailLimit {
+		sendJSON(t, c, map[string]any{"v": 1, "type": "follow", "room": fmt.Sprintf("ZZZZZZ%02d", i%100)})
+		var e roomIn
+		readType(t, c, "error", &e)
+	}
+	sendJSON(t, c, map[string]any{"v": 1, "type": "follow", "room": code})
+	var e roomIn
+	readType(t, c, "error", &e)
+	if e.Code != "too-many-attempts" {
+		t.Errorf("after %d wrong codes the right one: %+v, want too-many-attempts", joinFailLimit, e)
+	}
+	res, _ := getPage(t, ts.URL+"/r/"+code, nil)
+	if res.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("join URL after the limit: %d, want 429", res.StatusCode)
+	}
+}
+
+// TestRoomSlowViewerDoesNotHoldUpOthers: a viewer that stops reading
+// does not delay one that reads, and still ends on the final state.
+func TestRoomSlowViewerDoesNotHoldUpOthers(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, _, cookie := openRoom(t, ts, "q=0")
+	p := presentOn(t, ts, code, cookie)
+	slow, _ := followOn(t, ts, code) // does not read until the end
+	fast, _ := followOn(t, ts, code)
+	pad := strings.Repeat("x", 3000) // fill the slow socket's buffers sooner
+	start := time.Now()
+	const n = 70 // within the connection's message burst
+	for i := 1; i <= n; i++ {
+		publish(t, p, fmt.Sprintf("q=%d&pad=%s", i, pad), "")
+	}
+	last := fmt.Sprintf("q=%d&pad=%s", n, pad)
+	readRoomUntil(t, fast, last)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the fast viewer got the last state after %v", d)
+	}
+	readRoomUntil(t, slow, last)
+}
+
+// TestRoomTwoInstances: two servers sharing only a NATS server on
+// loopback; the presenter on one, viewers on the other.
+func TestRoomTwoInstances(t *testing.T) {
+	nurl := loopbackNATS(t)
+	secret := []byte("replicas share this secret")
+	newReplica := func() *httptest.Server {
+		bus, err := NewNATSBus(nurl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { bus.Close() })
+		_, ts := roomServer(t, Config{Bus: bus, RoomSecret: secret})
+		return ts
+	}
+	a, b := newReplica(), newReplica()
+
+	code, loc, cookie := openRoom(t, a, "dt=FLOAT32&sizes=2,3")
+	// The join URL works on the other replica, with the room's state.
+	res, doc := getPage(t, b.URL+"/r/"+code, nil)
+	if res.StatusCode != 200 || doc.Find(tid("room-bar")).AttrOr("data-role", "") != "viewer" {
+		t.Fatalf("join URL on B: %d", res.StatusCode)
+	}
+	// The presenter's page and token work on either replica.
+	if _, doc := getPage(t, b.URL+loc, cookieHeader(cookie)); doc.Find(tid("room-bar")).AttrOr("data-role", "") != "presenter" {
+		t.Error("B does not recognise A's presenter token")
+	}
+
+	p := presentOn(t, a, code, cookie)
+	var viewers []*websocket.Conn
+	for range 3 {
+		v, first := followOn(t, b, code)
+		if first.State.Query != "dt=FLOAT32&sizes=2,3" {
+			t.Fatalf("viewer on B got %+v", first.State)
+		}
+		viewers = append(viewers, v)
+	}
+	publish(t, p, "dt=FLOAT16&sizes=4,4&strides=8,1", "b:9")
+	for i, v := range viewers {
+		m := readRoomUntil(t, v, "dt=FLOAT16&sizes=4,4&strides=8,1")
+		if m.State.Focus != "b:9" || m.State.Page != "layout" {
+			t.Errorf("viewer %d on B got %+v", i, m.State)
+		}
+	}
+	// The presenter on A counts the viewers on B.
+	var w roomIn
+	deadline := time.Now().Add(5 * time.Second)
+	for w.Watching != 3 && time.Now().Before(deadline) {
+		readType(t, p, "watching", &w)
+	}
+	if w.Watching != 3 {
+		t.Errorf("presenter on A sees %d watching, want 3", w.Watching)
+	}
+	// Only the presenter's connection changes the room, on any replica.
+	publish(t, viewers[0], "dt=FLOAT32&sizes=1", "")
+	var e roomIn
+	readType(t, viewers[0], "error", &e)
+	if e.Code != "not-presenter" {
+		t.Errorf("viewer on B publishing: %+v", e)
+	}
+}
+
+// TestRoomTourAndSlicePages: the slice explorer and the tour's steps can
+// be presented too; the tour's step is in its path.
+func TestRoomTourAndSlicePages(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	_, doc := getPage(t, ts.URL+"/slice", nil)
+	if got := doc.Find(tid("present-form")+` input[name=page]`).AttrOr("value", ""); got != "slice" {
+		t.Errorf("/slice presents page %q", got)
+	}
+	_, doc = getPage(t, ts.URL+"/tour/2", nil)
+	form := doc.Find(tid("present-form"))
+	if form.Find(`input[name=page]`).AttrOr("value", "") != "tour" || form.Find(`input[name=step]`).AttrOr("value", "") != "2" {
+		t.Fatalf("tour step 2 presents %v", form.Nodes)
+	}
+
+	code, loc, cookie := openRoomWith(t, ts, url.Values{"page": {"tour"}, "step": {"2"}})
+	if loc != "/tour/2?room="+code {
+		t.Fatalf("presenter of tour step 2 sent to %v", loc)
+	}
+	_, doc = getPage(t, ts.URL+loc, cookieHeader(cookie))
+	bar := doc.Find(tid("room-bar"))
+	if bar.AttrOr("data-role", "") != "presenter" || bar.AttrOr("data-page", "") != "tour" || bar.AttrOr("data-step", "") != "2" {
+		t.Errorf("presenter's tour bar %v", bar.Nodes)
+	}
+	_, doc = getPage(t, ts.URL+"/r/"+code, nil)
+	if doc.Find(tid("tour")).AttrOr("data-step", "") != "2" || doc.Find(tid("room-bar")).AttrOr("data-step", "") != "2" {
+		t.Errorf("the join URL does not show tour step 2")
+	}
+
+	// The presenter moves on: viewers hear it, and the join URL shows the new step.
+	p := presentOn(t, ts, code, cookie)
+	v, _ := followOn(t, ts, code)
+	sendJSON(t, p, map[string]any{"v": 1, "type": "publish", "state": map[string]any{"page": "tour", "step": 4}})
+	for {
+		var m roomIn
+		readType(t, v, "room", &m)
+		if m.State.Step == 4 && m.State.Page == "tour" {
+			break
+		}
+	}
+	_, doc = getPage(t, ts.URL+"/r/"+code, nil)
+	if doc.Find(tid("tour")).AttrOr("data-step", "") != "4" {
+		t.Errorf("the join URL does not follow the presenter to step 4")
+	}
+	// And on to the slice explorer, with its state.
+	sendJSON(t, p, map[string]any{"v": 1, "type": "publish", "state": map[string]any{"page": "slice", "query": "preset=example2"}})
+	for {
+		var m roomIn
+		readType(t, v, "room", &m)
+		if m.State.Page == "slice" {
+			break
+		}
+	}
+	_, doc = getPage(t, ts.URL+"/r/"+code, nil)
+	if doc.Find(tid("slice")).Length() != 1 || doc.Find(tid("room-bar")).AttrOr("data-page", "") != "slice" {
+		t.Errorf("the join URL does not show the slice explorer")
+	}
+}
+
+// TestRoomQRCodeDrawsEveryModule: the SVG path covers exactly the dark
+// modules of the QR symbol, inside a 4-module quiet zone.
+func TestRoomQRCodeDrawsEveryModule(t *testing.T) {
+	text := "http://192.168.1.20:8080/r/7MQMM4TY"
+	c, err := qr.Encode(text, qr.M)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := qrCode(text)
+	if got.Size != c.Size+8 {
+		t.Fatalf("size %d, want %d", got.Size, c.Size+8)
+	}
+	dark := map[[2]int]bool{}
+	for _, run := range strings.Split(strings.TrimSuffix(got.Path, "z"), "z") {
+		var x, y, n, n2 int
+		if _, err := fmt.Sscanf(run, "M%d %dh%dv1h-%d", &x, &y, &n, &n2); err != nil || n != n2 {
+			t.Fatalf("run %q: %v", run, err)
+		}
+		for i := range n {
+			dark[[2]int{x + i - 4, y - 4}] = true
+		}
+	}
+	for y := range c.Size {
+		for x := range c.Size {
+			if dark[[2]int{x, y}] != c.Black(x, y) {
+				t.Fatalf("module (%d,%d): drawn %v, black %v", x, y, dark[[2]int{x, y}], c.Black(x, y))
+			}
+		}
+	}
+	if len(dark) == 0 {
+		t.Fatal("nothing drawn")
+	}
+}
+
+func TestRoomQueryWithoutRoom(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                           "",
+		"room=AAAA2222":              "",
+		"dt=FLOAT32&room=X&sizes=2":  "dt=FLOAT32&sizes=2",
+		"sizes=2,3&room=A&room=B":    "sizes=2,3",
+		"roomy=1&%72oom=A&last=a%26": "roomy=1&last=a%26",
+	} {
+		if got := withoutParam(in, "room"); got != want {
+			t.Errorf("withoutParam(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,574 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/stridescope/stridescope/compute"
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
+)
+
+// maxSliceBytes bounds the input buffer the page fills with values and
+// the output it copies them into, each.
+const maxSliceBytes = 64 << 20
+
+// slicePicture is one valid slice drawn: the view model, and what the
+// websocket sends beside it.
+type slicePicture struct {
+	View     views.SlicePicture
+	Meta     sliceMetaMsg
+	Warnings []core.Violation // about the typed values
+}
+
+// sliceMetaMsg is what the page's script steps and links by.
+type sliceMetaMsg struct {
+	Sizes         []int64  `json:"sizes"`
+	Strides       []int64  `json:"strides"`
+	Labels        []string `json:"labels"`
+	WindowOffsets []int64  `json:"windowOffsets"`
+	WindowSizes   []int64  `json:"windowSizes"`
+	WindowStrides []int64  `json:"windowStrides"`
+	CopyStart     []int64  `json:"copyStart"`
+	MaxCopied     []int64  `json:"maxCopied"`
+	OutputSizes   []int64  `json:"outputSizes"`
+	InputCount    int64    `json:"inputCount"`
+	OutputCount   int64    `json:"outputCount"`
+	Cells         int64    `json:"cells"`
+	Steps         int64    `json:"steps"`
+	InputMode     string   `json:"inputMode"`
+	BufferMode    string   `json:"bufferMode"`
+	OutputMode    string   `json:"outputMode"`
+	// Values are the output's values in row-major order, as text: all of
+	// them up to MaxDOMCells, else the first ones; none when the buffer
+	// was too large to fill.
+	Values []string `json:"values"`
+	Query  string   `json:"query"`
+}
+
+// sliceMode is how a view of the slice page is drawn: as DOM cells, or
+// not at all (the facts are complete).
+func sliceMode(n int64) string {
+	if n <= views.MaxDOMCells {
+		return views.ModeDOM
+	}
+	return views.ModeNone
+}
+
+// newSlicePicture draws a valid slice. The output values are the input
+// buffer, filled with the values, copied by compute.Slice; the cells read
+// come from compute.Touched and compute.Offsets.
+func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref string) (*slicePicture, error) {
+	s := v.Slice
+	in := s.Input
+	dt := in.DataType
+	e := dt.Bits() / 8
+	n, cells, outN := in.LogicalElementCount(), in.BufferElementCount(), s.OutputElementCount()
+	p := &slicePicture{Meta: sliceMetaMsg{
+		Sizes: in.Sizes, Strides: in.Strides, Labels: core.DimensionLabels(in.Rank()),
+		WindowOffsets: s.WindowOffsets, WindowSizes: s.WindowSizes, WindowStrides: s.WindowStrides,
+		CopyStart: s.CopyStart, MaxCopied: s.MaxCopied, OutputSizes: s.OutputSizes,
+		InputCount: n, OutputCount: outN, Cells: cells, Steps: sliceStepCount(s),
+		InputMode: sliceMode(n), BufferMode: sliceMode(cells), OutputMode: sliceMode(outN), Values: []string{}, Query: query,
+	}}
+	pv := &p.View
+
+	// The values: the input buffer filled, the output copied from it.
+	var buf, out []byte
+	if cells*e <= maxSliceBytes && outN*e <= maxSliceBytes {
+		buf = make([]byte, cells*e)
+		if err := fillInput(ctx, buf, in, v.Values); err != nil {
+			return nil, err
+		}
+		out = make([]byte, outN*e)
+		if err := compute.Slice(out, buf, s); err != nil {
+			return nil, err
+		}
+		for k := range min(outN, views.MaxDOMCells) {
+			p.Meta.Values = append(p.Meta.Values, valueText(out[k*e:], dt))
+		}
+	}
+	valueAt := func(off int64) string {
+		if buf == nil {
+			return "·"
+		}
+		return valueText(buf[off*e:], dt)
+	}
+
+	// Which input element each output element reads, and where.
+	var reads []int64 // buffer offset read by each output element
+	var srcIdx []int64
+	orderOf := map[int64]int64{} // input element -> the output element that copies it
+	if outN <= views.MaxDOMCells {
+		reads = make([]int64, outN)
+		compute.Offsets(compute.SliceWalk(s), 0, reads)
+		srcIdx = make([]int64, outN)
+		for k := range outN {
+			srcIdx[k] = rowMajorIndex(in.Sizes, s.InputCoordinate(k))
+			orderOf[srcIdx[k]] = k
+		}
+	}
+	var touched []uint64
+	var readCells int64 = -1
+	if cells <= MaxInteractive {
+		var err error
+		if touched, err = compute.Touched(ctx, compute.SliceWalk(s), cells); err != nil {
+			return nil, err
+		}
+		readCells = 0
+		for _, w := range touched {
+			readCells += int64(bits.OnesCount64(w))
+		}
+	}
+
+	// The cells the step-through's step marks (static/slice.js marks the
+	// same ones as it steps).
+	stepIn, stepK := stepCells(s, v.T)
+	stepInIdx, stepOff := int64(-1), int64(-1)
+	if stepIn != nil {
+		stepInIdx = rowMajorIndex(in.Sizes, stepIn)
+	}
+	if stepK >= 0 && stepK < int64(len(reads)) {
+		stepOff = reads[stepK]
+	}
+
+	// The input grid, with the window, CopyStart and the copy order.
+	var inOffs []int64
+	pv.Input = views.Logical{Mode: p.Meta.InputMode, Count: n}
+	if pv.Input.Mode == views.ModeDOM {
+		inOffs = make([]int64, n)
+		compute.Offsets(compute.LayoutWalk(in), 0, inOffs)
+		pv.Input.Bands = logicalBands(in, inOffs, views.LabelIndex, nil, -1)
+		eachCell(pv.Input.Bands, "input elements", func(c *views.LogicalCell) {
+			coord := in.Coordinate(c.Index)
+			c.Grid, c.Label = "in", valueAt(c.Offset)
+			c.Class, c.Aria = windowClasses(s, coord), fmt.Sprintf("input (%s) = %s, buffer offset %d", c.Coord, c.Label, c.Offset)
+			if k, ok := orderOf[c.Index]; ok {
+				c.Class += " read"
+				c.Badge, c.Link = strconv.FormatInt(k, 10), strconv.FormatInt(k, 10)
+				c.Aria += fmt.Sprintf(", copied to output element %d", k)
+			} else if strings.Contains(c.Class, "win") {
+				c.Aria += ", in the window, not copied"
+			} else {
+				c.Aria += ", outside the window"
+			}
+			if strings.Contains(c.Class, "start") {
+				c.Aria += ", CopyStart"
+			}
+			if c.Index == stepInIdx {
+				c.Class += " cur"
+			}
+		})
+	} else {
+		pv.Input.Note = fmt.Sprintf("The input has %d elements: the page draws grids of up to %d cells. The facts, the step-through and the exports are complete.", n, views.MaxDOMCells)
+	}
+
+	// The output grid, each cell linked to the input element it came from.
+	pv.Output = views.Logical{Mode: p.Meta.OutputMode, Count: outN}
+	if pv.Output.Mode == views.ModeDOM {
+		own := make([]int64, outN)
+		for k := range own {
+			own[k] = int64(k)
+		}
+		pv.Output.Bands = logicalBands(s.Output, own, views.LabelIndex, nil, -1)
+		eachCell(pv.Output.Bands, "output elements", func(c *views.LogicalCell) {
+			c.Grid, c.Class = "out", "copied"
+			switch {
+			case v.T < 0:
+			case c.Index == stepK:
+				c.Class += " cur"
+			case stepK < 0 || c.Index > stepK:
+				c.Class += " pending"
+			}
+			c.Label = "·"
+			if int(c.Index) < len(p.Meta.Values) {
+				c.Label = p.Meta.Values[c.Index]
+			}
+			src := srcIdx[c.Index]
+			c.Link = strconv.FormatInt(src, 10)
+			c.Aria = fmt.Sprintf("output (%s) = %s, element %d, from input (%s), buffer offset %d", c.Coord, c.Label, c.Index, joinCoord(in.Coordinate(src)), reads[c.Index])
+		})
+	} else {
+		pv.Output.Note = fmt.Sprintf("The output has %d elements: the page draws grids of up to %d cells.", outN, views.MaxDOMCells)
+		pv.First = p.Meta.Values[:min(len(p.Meta.Values), 64)]
+	}
+
+	// The input's buffer, the cells read highlighted.
+	pv.Buffer = views.Buffer{Mode: p.Meta.BufferMode, Cells: cells, Last: in.IndexOfLastElement()}
+	if pv.Buffer.Mode == views.ModeDOM {
+		counts, err := compute.CellCounts(ctx, compute.LayoutWalk(in), cells)
+		if err != nil {
+			return nil, err
+		}
+		firstRead := map[int64]int64{}
+		readBy := map[int64]int{}
+		for k := len(reads) - 1; k >= 0; k-- {
+			firstRead[reads[k]] = int64(k)
+			readBy[reads[k]]++
+		}
+		pv.Buffer.Cols, pv.Buffer.Rows = bufferRows(in, counts, nil, views.LabelOffset, -1, -1)
+		for r := range pv.Buffer.Rows {
+			for j := range pv.Buffer.Rows[r].Cells {
+				c := &pv.Buffer.Rows[r].Cells[j]
+				if c.Count == 0 {
+					continue
+				}
+				c.Label = valueAt(c.Offset)
+				c.Aria = fmt.Sprintf("buffer offset %d, byte %s: holds %s", c.Offset, c.Byte, c.Label)
+				if touched[c.Offset>>6]&(1<<(c.Offset&63)) == 0 {
+					c.Aria += ", not read"
+					continue
+				}
+				c.Class = "read"
+				if c.Offset == stepOff {
+					c.Class += " cur"
+				}
+				c.Aria += ", read by the slice"
+				if k, ok := firstRead[c.Offset]; ok {
+					c.Badge = strconv.FormatInt(k, 10)
+					if readBy[c.Offset] > 1 {
+						c.Badge += "+"
+					}
+					c.Aria += fmt.Sprintf(" (output element %d first, %d reads)", k, readBy[c.Offset])
+				}
+			}
+		}
+	} else {
+		pv.Buffer.Note = fmt.Sprintf("The input's buffer has %d cells: the page draws buffers of up to %d cells. %s", cells, views.MaxDOMCells, readNote(readCells))
+	}
+
+	pv.InputSub = fmt.Sprintf("%s = %d elements, %s, strides {%s}, window {%s} + {%s}", sizesText(in.Sizes), n, dt, joinCoord(in.Strides), joinCoord(s.WindowOffsets), joinCoord(s.WindowSizes))
+	pv.OutputSub = fmt.Sprintf("%s = %d elements, packed", sizesText(s.OutputSizes), outN)
+	pv.BufferSub = fmt.Sprintf("%d elements of %d bits = %d bytes; %s", cells, dt.Bits(), in.BufferSizeInBytes(), readNote(readCells))
+	pv.Steps = sliceSteps(s, v.T, p.Meta.Values, stepHref)
+	pv.Facts = sliceFacts(s, readCells)
+	pv.Export = sliceExport(s, v.Dropped)
+	if buf == nil {
+		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", cells*e, outN*e, maxSliceBytes>>20))
+	} else if len(v.Values) == 0 {
+		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and compute.Slice copies the output from that buffer.", n))
+	} else {
+		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds the %d values typed, in row-major order, repeating to fill its %d elements.", len(v.Values), n))
+	}
+	if note := valuesNote(dt, n, len(v.Values) > 0); note != "" {
+		pv.Notes = append(pv.Notes, note)
+	}
+	if buf != nil && len(v.Values) > 0 && inOffs != nil {
+		p.Warnings = sharedValueWarnings(in, inOffs, buf, v.Values)
+	}
+	p.View.MetaJSON = string(mustJSON(p.Meta))
+	return p, nil
+}
+
+func readNote(readCells int64) string {
+	switch readCells {
+	case -1:
+		return "the cells read are not counted"
+	case 1:
+		return "1 cell read"
+	}
+	return fmt.Sprintf("%d cells read", readCells)
+}
+
+func sizesText(sizes []int64) string { return strings.ReplaceAll(joinCoord(sizes), ",", "×") }
+
+// eachCell visits every cell of a grid and names its panels.
+func eachCell(bands []views.Band, what string, f func(*views.LogicalCell)) {
+	for b := range bands {
+		for p := range bands[b].Panels {
+			panel := &bands[b].Panels[p]
+			panel.What = what
+			for r := range panel.Rows {
+				for c := range panel.Rows[r].Cells {
+					f(&panel.Rows[r].Cells[c])
+				}
+			}
+		}
+	}
+}
+
+// windowClasses marks an input element: inside the window ("win", with
+// the window's edges in the last two dimensions: wt, wb, wl, wr),
+// outside ("out"), and CopyStart ("start").
+func windowClasses(s *core.Slice1, coord []int64) string {
+	r := len(coord)
+	for d, c := range coord {
+		if c < s.WindowOffsets[d] || c >= s.WindowOffsets[d]+s.WindowSizes[d] {
+			return "out"
+		}
+	}
+	cls := []string{"win"}
+	edge := func(d int, lo, hi string) {
+		if d < 0 {
+			cls = append(cls, lo, hi)
+			return
+		}
+		if coord[d] == s.WindowOffsets[d] {
+			cls = append(cls, lo)
+		}
+		if coord[d] == s.WindowOffsets[d]+s.WindowSizes[d]-1 {
+			cls = append(cls, hi)
+		}
+	}
+	edge(r-2, "wt", "wb")
+	edge(r-1, "wl", "wr")
+	start := true
+	for d, c := range coord {
+		start = start && c == s.CopyStart[d]
+	}
+	if start {
+		cls = append(cls, "start")
+	}
+	return strings.Join(cls, " ")
+}
+
+// sharedValueWarnings says where typed values meet in one buffer cell (a
+// broadcast input): the cell holds one value, the first element's.
+func sharedValueWarnings(in *core.Layout, offs []int64, buf []byte, vals []sliceValue) []core.Violation {
+	dt := in.DataType
+	e := dt.Bits() / 8
+	tmp := make([]byte, e)
+	for i, o := range offs {
+		putValue(tmp, dt, vals[int64(i)%int64(len(vals))])
+		if string(tmp) != string(buf[o*e:(o+1)*e]) {
+			msg := fmt.Sprintf("element (%s) shares buffer cell %d with an earlier element, so it reads %s, not %s: a cell holds one value (the first element's)",
+				joinCoord(in.Coordinate(int64(i))), o, valueText(buf[o*e:], dt), valueText(tmp, dt))
+			return []core.Violation{{Field: "values", Message: msg}}
+		}
+	}
+	return nil
+}
+
+// sliceStepCount is how many steps the step-through has: CopyStart, one
+// per dimension, one per output element.
+func sliceStepCount(s *core.Slice1) int64 {
+	return 1 + int64(len(s.CopyStart)) + s.OutputElementCount()
+}
+
+// sliceStep works step t of the copy out with its numbers, as the page's
+// script does (static/slice.js, stepOf): the pseudo-code lines it runs,
+// the text, the line under it and the erratum that concerns it.
+func sliceStep(s *core.Slice1, t int64, values []string) (lines []int, text, sub, note string) {
+	r := int64(len(s.CopyStart))
+	cs := append([]int64(nil), s.WindowOffsets...)
+	switch {
+	case t == 0:
+		return []int{1}, fmt.Sprintf("CopyStart = InputWindowOffsets = {%s}", joinCoord(cs)), "", ""
+	case t <= r:
+		i := t - 1
+		for d := range i + 1 {
+			cs[d] = s.CopyStart[d]
+		}
+		sub = fmt.Sprintf("CopyStart = {%s}", joinCoord(cs))
+		st := s.WindowStrides[i]
+		if st < 0 {
+			text = fmt.Sprintf("axis %d: InputWindowStrides[%d] = %d < 0, so CopyStart[%d] += InputWindowSizes[%d] - 1: %d + %d - 1 = %d",
+				i, i, st, i, i, s.WindowOffsets[i], s.WindowSizes[i], s.CopyStart[i])
+			note = fmt.Sprintf("Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[%d], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).", i)
+			return []int{2, 3, 4}, text, sub, note
+		}
+		text = fmt.Sprintf("axis %d: InputWindowStrides[%d] = %d > 0, so CopyStart[%d] stays InputWindowOffsets[%d] = %d", i, i, st, i, i, s.WindowOffsets[i])
+		return []int{2, 3}, text, sub, ""
+	}
+	k := t - r - 1
+	c := s.Output.Coordinate(k)
+	ic := s.InputCoordinate(k)
+	text = fmt.Sprintf("Output[{%s}] = Input[{%s} + {%s} * {%s}] = Input[{%s}]", joinCoord(c), joinCoord(s.CopyStart), joinCoord(s.WindowStrides), joinCoord(c), joinCoord(ic))
+	if k < int64(len(values)) {
+		text += " = " + values[k]
+	}
+	return []int{6}, text, "input buffer offset " + dotText(ic, s.Input.Strides), ""
+}
+
+// stepCells are the cells step t marks: the input element at CopyStart as
+// it stands after the step, or the input element that output element k
+// copies (k is -1 for the CopyStart steps and before the first).
+func stepCells(s *core.Slice1, t int64) (in []int64, k int64) {
+	r := int64(len(s.CopyStart))
+	switch {
+	case t < 0:
+		return nil, -1
+	case t <= r:
+		cs := append([]int64(nil), s.WindowOffsets...)
+		copy(cs[:t], s.CopyStart[:t])
+		return cs, -1
+	}
+	k = t - r - 1
+	return s.InputCoordinate(k), k
+}
+
+// sliceSteps is the step-through at step t (-1: before the first). href
+// turns a step into the page's URL, for the links without JavaScript.
+func sliceSteps(s *core.Slice1, t int64, values []string, href string) views.SliceSteps {
+	total := sliceStepCount(s)
+	st := views.SliceSteps{Total: total, Cur: t}
+	active := map[int]bool{}
+	if t < 0 {
+		st.Text = "Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order."
+		st.Header = fmt.Sprintf("%d steps", total)
+	} else {
+		var lines []int
+		lines, st.Text, st.Sub, st.Note = sliceStep(s, t, values)
+		for _, l := range lines {
+			active[l] = true
+		}
+		st.Header = fmt.Sprintf("step %d of %d", t+1, total)
+	}
+	for i, l := range views.SliceCode {
+		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l, Active: active[i+1]})
+	}
+	at := func(t int64) string {
+		if t < 0 {
+			return href
+		}
+		return href + "&t=" + strconv.FormatInt(t, 10)
+	}
+	st.Prev, st.Next = at(max(t-1, -1)), at(min(t+1, total-1))
+	return st
+}
+
+// sliceFacts are the slice's derived numbers.
+func sliceFacts(s *core.Slice1, readCells int64) []views.Fact {
+	in := s.Input
+	stridesHint := "given"
+	if in.StridesImplicit {
+		stridesHint = "packed (Strides = nullptr)"
+	}
+	read := "not counted (buffer too large)"
+	if readCells >= 0 {
+		read = strconv.FormatInt(readCells, 10)
+	}
+	return []views.Fact{
+		{Name: "CopyStart", Value: "{" + joinCoord(s.CopyStart) + "}", Hint: "InputWindowOffsets, plus InputWindowSizes − 1 where the stride is negative", TestID: "fact-copystart"},
+		{Name: "MaxCopiedElements", Value: "{" + joinCoord(s.MaxCopied) + "}", Hint: "1 + (size − 1) / |stride| per axis", TestID: "fact-maxcopied"},
+		{Name: "OutputSizes", Value: "{" + joinCoord(s.OutputSizes) + "}", Hint: fmt.Sprintf("%d output elements", s.OutputElementCount()), TestID: "fact-outputsizes"},
+		{Name: "input strides", Value: "{" + joinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
+		{Name: "first buffer offset read", Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: "CopyStart · input strides", TestID: "fact-base"},
+		{Name: "buffer step per axis", Value: "{" + joinCoord(s.SourceStrides()) + "}", Hint: "window stride × input stride: the walk compute.Slice runs", TestID: "fact-walk"},
+		{Name: "input buffer", Value: fmt.Sprintf("%d bytes = %d elements", in.BufferSizeInBytes(), in.BufferElementCount()), Hint: "DMLCalcBufferTensorSize", TestID: "fact-buffer"},
+		{Name: "buffer cells read", Value: read, Hint: "distinct cells the output reads (compute.Touched)", TestID: "fact-read"},
+		{Name: "feature level", Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: "DML_SLICE1 needs 2_1; ranks other than 4 and 5 need 3_0; 64-bit types 4_1", TestID: "fact-fl"},
+	}
+}
+
+// sliceExport is the same slice as C++, NumPy and ONNX Slice.
+func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
+	o := s.ONNX()
+	list := func(vs []int64) string { return "[" + strings.ReplaceAll(joinCoord(vs), ",", ", ") + "]" }
+	x := views.SliceExport{
+		CPP:   s.CPP(),
+		NumPy: "y = " + s.Numpy(),
+		ONNX: fmt.Sprintf("starts = %s\nends   = %s\naxes   = %s\nsteps  = %s",
+			list(o.Starts), list(o.Ends), list(o.Axes), list(o.Steps)),
+	}
+	if len(dropped) > 0 {
+		ds := make([]string, len(dropped))
+		for i, d := range dropped {
+			ds[i] = strconv.Itoa(d)
+		}
+		x.NumPyNote = fmt.Sprintf("The expression's integer index drops axis %s afterwards: a reshape outside DML_SLICE1.", strings.Join(ds, ", "))
+	}
+	return x
+}
+
+// sliceDims is the per-dimension table of the form as typed: CopyStart
+// and MaxCopiedElements with their numbers, and why each output size is
+// or is not allowed.
+func sliceDims(st sliceState) views.SliceDims {
+	var d views.SliceDims
+	num := func(xs []string, i int) (int64, bool) {
+		if i >= len(xs) {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(xs[i], 10, 64)
+		return n, err == nil
+	}
+	labels := core.DimensionLabels(min(max(len(st.In.Sizes), 1), core.MaxDimensionCount))
+	for i := range min(len(st.In.Sizes), core.MaxDimensionCount) {
+		r := views.SliceDimFact{Axis: i, Label: labels[i], Window: "?", Stride: "?", CopyStart: "?", MaxCopied: "?", Out: "?", Verdict: "?"}
+		in, inOK := num(st.In.Sizes, i)
+		off, offOK := num(st.Off, i)
+		win, winOK := num(st.Win, i)
+		step, stepOK := num(st.Step, i)
+		if offOK && winOK {
+			r.Window = fmt.Sprintf("[%d, %d]", off, off+win-1)
+			if inOK && off+win > in {
+				r.Window += fmt.Sprintf(" past the input's %d", in)
+			}
+		}
+		if stepOK {
+			r.Stride = strconv.FormatInt(step, 10)
+		}
+		maxc := int64(0)
+		switch {
+		case !winOK || !stepOK:
+		case step == 0:
+			r.MaxCopied = "none: a stride of 0 is not allowed"
+		case win < 1:
+			r.MaxCopied = "none: the window is empty"
+		default:
+			maxc = core.MaxCopiedElements(win, step)
+			r.MaxCopied = fmt.Sprintf("1 + (%d − 1) / |%d| = 1 + %d / %d = %d", win, step, win-1, abs64(step), maxc)
+			if signed := 1 + (win-1)/step; step < 0 && signed != maxc && d.E2 == "" {
+				d.E2 = fmt.Sprintf("MaxCopiedElements divides by |stride|. The DirectML page prints InputWindowStrides[i], signed: for axis %d that gives 1 + (%d − 1) / %d = %d, not %d: below 1, so no output size would be allowed (read literally, the page rejects its own Example 2). Erratum E2: the magnitude is meant, as DirectMLX's dml::Slice and ONNX Runtime compute it.", i, win, step, signed, maxc)
+			}
+			if offOK {
+				r.CopyStart = strconv.FormatInt(off, 10)
+				if step < 0 {
+					r.CopyStart = fmt.Sprintf("%d + %d − 1 = %d", off, win, core.CopyStart(off, win, step))
+				}
+			}
+		}
+		out, outOK := num(st.Out, i)
+		given := i < len(st.Out) && st.Out[i] != ""
+		switch {
+		case !given && maxc > 0:
+			r.Out, r.OK = fmt.Sprintf("%d (default)", maxc), true
+			r.Verdict = "yes: the default is MaxCopiedElements"
+		case !given:
+		case !outOK:
+			r.Out, r.Verdict = st.Out[i], "no: not a whole number"
+		case out < 1:
+			r.Out, r.Verdict = st.Out[i], "no: every output size is at least 1 (the output is never empty)"
+		case maxc == 0:
+			r.Out = st.Out[i]
+		case out > maxc:
+			r.Out = st.Out[i]
+			r.Verdict = fmt.Sprintf("no: %d > MaxCopiedElements = %d; a window of %d at |stride| %d reaches only %s", out, maxc, win, abs64(step), reached(off, win, step, maxc, offOK))
+		default:
+			r.Out, r.OK = st.Out[i], true
+			r.Verdict = fmt.Sprintf("yes: 1 ≤ %d ≤ %d", out, maxc)
+			if out < maxc {
+				r.Verdict += fmt.Sprintf("; it keeps the %d nearest CopyStart", out)
+			}
+		}
+		d.Rows = append(d.Rows, r)
+	}
+	return d
+}
+
+// reached lists the input indices a window reaches along one axis.
+func reached(off, win, step, n int64, offOK bool) string {
+	if !offOK {
+		return fmt.Sprintf("%d elements", n)
+	}
+	cs := core.CopyStart(off, win, step)
+	var parts []string
+	for k := range min(n, 6) {
+		parts = append(parts, strconv.FormatInt(cs+k*step, 10))
+	}
+	if n > 6 {
+		parts = append(parts, "…")
+	}
+	return fmt.Sprintf("%d (indices %s)", n, strings.Join(parts, ", "))
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,389 @@
+package web
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// sliceState is the DML_SLICE1 explorer's whole state, as typed: the URL
+// query of /slice (a GET form) and the query a slice edit carries on the
+// websocket.
+//
+//	dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2&out=1,1,2,1&fl=3_0&vals=5,6,7&t=4
+//
+// The input tensor's keys (dt, sizes, strides, mode, rank) are the layout
+// explorer's. woff, wsize and wstride are the window per dimension, out
+// the output sizes (absent or empty: MaxCopiedElements). A window key that
+// is absent means the whole input along every axis. np is the NumPy
+// expression box: with use=np (its button), or when no window key is
+// given, it fills the window. vals are the input's values in row-major
+// order (absent: 1..N), t the step-through position, preset an example.
+type sliceState struct {
+	In   explorerState // DT, Sizes, Strides and Packed of the input tensor
+	Off  []string
+	Win  []string
+	Step []string // signed window strides
+	Out  []string // "" entries: MaxCopiedElements
+	FL   string
+	NP   string
+	// UseNP: the expression fills the window.
+	UseNP bool
+	Vals  string
+	T     string
+	Last  string
+}
+
+// maxSliceQuery bounds the query of /slice and of a slice edit: the
+// typed values make it longer than the layout explorer's, and an edit
+// must stay below the websocket's read limit.
+const maxSliceQuery = 12 << 10
+
+// maxSliceValues is how many numbers the values box takes.
+const maxSliceValues = 4096
+
+// slicePreset is one example of the slice explorer.
+type slicePreset struct {
+	name, title      string
+	sizes, strides   []int64 // strides nil: packed
+	layout           string  // a core.NamedLayouts name for the strides
+	off, win, stride []int64
+	page             bool // one of the DirectML page's own examples
+}
+
+var slicePresets = []slicePreset{
+	{name: "example1", title: "The DirectML page's Example 1: positive strides {1,1,2,2}, output [[2,4],[10,12]]",
+		sizes: []int64{1, 1, 4, 4}, off: []int64{0, 0, 0, 1}, win: []int64{1, 1, 4, 3}, stride: []int64{1, 1, 2, 2}, page: true},
+	{name: "example2", title: "The DirectML page's Example 2: strides {1,1,-2,2}, output [[14,16],[6,8]]",
+		sizes: []int64{1, 1, 4, 4}, off: []int64{0, 0, 0, 1}, win: []int64{1, 1, 4, 3}, stride: []int64{1, 1, -2, 2}, page: true},
+	{name: "reverse", title: "A full reversal of a 3×4 tensor: x[::-1, ::-1]",
+		sizes: []int64{3, 4}, off: []int64{0, 0}, win: []int64{3, 4}, stride: []int64{-1, -1}},
+	{name: "nhwc", title: "A strided crop of a 1×3×4×4 NHWC input (strides {48,1,12,3}): channels 1-2, every other row and column",
+		sizes: []int64{1, 3, 4, 4}, layout: "NHWC", off: []int64{0, 1, 1, 0}, win: []int64{1, 2, 3, 3}, stride: []int64{1, 1, 2, 2}},
+	{name: "padded", title: "Example 2's window on a 4×4 input whose rows are padded to 6 elements: the same values, other buffer cells",
+		sizes: []int64{4, 4}, strides: []int64{6, 1}, off: []int64{0, 1}, win: []int64{4, 3}, stride: []int64{-2, 2}},
+	{name: "broadcast", title: "A 3×4 input broadcast along H (stride 0): rows 0 and 2, reversed, read the same four cells",
+		sizes: []int64{3, 4}, strides: []int64{0, 1}, off: []int64{0, 0}, win: []int64{3, 4}, stride: []int64{2, -1}},
+}
+
+func findSlicePreset(name string) (slicePreset, bool) {
+	for _, p := range slicePresets {
+		if p.name == name {
+			return p, true
+		}
+	}
+	return slicePreset{}, false
+}
+
+// apply fills the input's sizes and strides and the window, replacing the
+// NumPy expression; the data type, the feature level and what the query
+// gives beside the preset (output sizes, values, the step) stay.
+func (p slicePreset) apply(st sliceState) sliceState {
+	strides := p.strides
+	if p.layout != "" {
+		strides, _ = core.LayoutStrides(p.layout, p.sizes)
+	}
+	st.In.Sizes, st.In.Packed, st.In.Strides = formatInts(p.sizes), strides == nil, nil
+	if strides != nil {
+		st.In.Strides = formatInts(strides)
+	}
+	st.Off, st.Win, st.Step = formatInts(p.off), formatInts(p.win), formatInts(p.stride)
+	st.NP, st.UseNP = "", false
+	return st
+}
+
+// defaultSliceState is the DirectML page's Example 1.
+func defaultSliceState() sliceState {
+	return slicePresets[0].apply(sliceState{In: explorerState{DT: "FLOAT32"}})
+}
+
+// sliceStateFromQuery reads a state; the violations are about the query
+// itself (rank, preset).
+func sliceStateFromQuery(q url.Values) (sliceState, []core.Violation) {
+	if len(q) == 0 {
+		return defaultSliceState(), nil
+	}
+	var vs []core.Violation
+	st := sliceState{
+		FL:   strings.TrimSpace(q.Get("fl")),
+		NP:   strings.TrimSpace(q.Get("np")),
+		Vals: strings.TrimSpace(q.Get("vals")),
+		T:    strings.TrimSpace(q.Get("t")),
+		Last: q.Get("last"),
+	}
+	st.In.DT = strings.TrimSpace(q.Get("dt"))
+	if _, ok := q["dt"]; !ok {
+		st.In.DT = "FLOAT32"
+	}
+	_, hasSizes := q["sizes"]
+	if hasSizes {
+		st.In.Sizes = splitList(q["sizes"])
+		st.In.Strides = splitList(q["strides"])
+		st.In.Packed = q.Get("mode") == "packed" || (q.Get("mode") != "explicit" && allEmpty(st.In.Strides))
+		if st.In.Packed {
+			st.In.Strides = nil
+		}
+	} else {
+		d := defaultSliceState() // e.g. "?vals=..." or "?np=x[...]"
+		st.In.Sizes, st.In.Strides, st.In.Packed = d.In.Sizes, d.In.Strides, d.In.Packed
+	}
+	windowGiven := false
+	for _, k := range []string{"woff", "wsize", "wstride"} {
+		if _, ok := q[k]; ok {
+			windowGiven = true
+		}
+	}
+	st.Off = windowList(q, "woff", st.In.Sizes, func(string) string { return "0" })
+	st.Win = windowList(q, "wsize", st.In.Sizes, func(size string) string { return size })
+	st.Step = windowList(q, "wstride", st.In.Sizes, func(string) string { return "1" })
+	if !hasSizes && !windowGiven {
+		d := defaultSliceState()
+		st.Off, st.Win, st.Step = d.Off, d.Win, d.Step
+	}
+	if out := splitList(q["out"]); !allEmpty(out) {
+		st.Out = out
+	}
+	st.UseNP = st.NP != "" && (q.Get("use") == "np" || !windowGiven)
+	if name := q.Get("preset"); name != "" {
+		if p, ok := findSlicePreset(name); ok {
+			st = p.apply(st)
+		} else {
+			vs = append(vs, core.Violation{Field: "preset", Message: fmt.Sprintf("unknown example %q", name)})
+		}
+	}
+	if r := strings.TrimSpace(q.Get("rank")); r != "" {
+		n, err := strconv.Atoi(r)
+		switch {
+		case err != nil || n < 1 || n > core.MaxDimensionCount:
+			vs = append(vs, core.Violation{Field: "rank", Message: fmt.Sprintf("rank %q: DimensionCount must be between 1 and %d", r, core.MaxDimensionCount)})
+		case n != len(st.In.Sizes):
+			st = st.withRank(n)
+		}
+	}
+	return st, vs
+}
+
+// windowList reads one window key; absent, every axis gets def of its
+// input size (the whole input).
+func windowList(q url.Values, key string, sizes []string, def func(size string) string) []string {
+	if _, ok := q[key]; ok {
+		return splitList(q[key])
+	}
+	out := make([]string, len(sizes))
+	for i, s := range sizes {
+		out[i] = def(s)
+	}
+	return out
+}
+
+// withRank adds leading size-1 dimensions (a window of the one element)
+// or drops leading ones, as the layout explorer does for the input.
+func (st sliceState) withRank(n int) sliceState {
+	have := len(st.In.Sizes)
+	st.In = st.In.withRank(n)
+	fit := func(xs []string, pad string) []string {
+		if xs == nil {
+			return nil
+		}
+		if n < have {
+			return append([]string(nil), xs[max(len(xs)-n, 0):]...)
+		}
+		out := make([]string, 0, n)
+		for range n - have {
+			out = append(out, pad)
+		}
+		return append(out, xs...)
+	}
+	st.Off, st.Win, st.Step, st.Out = fit(st.Off, "0"), fit(st.Win, "1"), fit(st.Step, "1"), fit(st.Out, "")
+	return st
+}
+
+// canonicalQuery writes the state in a fixed order, commas unescaped.
+func (st sliceState) canonicalQuery(withLast bool) string {
+	var b queryWriter
+	add := b.add
+	add("dt", st.In.DT)
+	add("sizes", strings.Join(st.In.Sizes, ","))
+	if !st.In.Packed {
+		add("strides", strings.Join(st.In.Strides, ","))
+	}
+	add("woff", strings.Join(st.Off, ","))
+	add("wsize", strings.Join(st.Win, ","))
+	add("wstride", strings.Join(st.Step, ","))
+	if !allEmpty(st.Out) {
+		add("out", strings.Join(st.Out, ","))
+	}
+	if st.FL != "" && st.FL != core.NewestFeatureLevel.String() {
+		add("fl", st.FL)
+	}
+	if st.UseNP {
+		add("np", st.NP)
+		add("use", "np")
+	}
+	if st.Vals != "" {
+		add("vals", st.Vals)
+	}
+	if st.T != "" {
+		add("t", st.T)
+	}
+	if withLast && st.Last != "" {
+		add("last", st.Last)
+	}
+	return b.String()
+}
+
+// sliceValidated is a state checked against DirectML's rules.
+type sliceValidated struct {
+	State    sliceState
+	Slice    *core.Slice1 // nil when invalid
+	Errors   []core.Violation
+	Warnings []core.Violation
+	// Values are the typed values (nil: 1..N); Dropped the axes an
+	// integer index of the NumPy expression drops.
+	Values  []sliceValue
+	Dropped []int
+	T       int64 // the step-through position, -1 before the first
+}
+
+// parsed is one list of the form read as integers: a placeholder where an
+// entry is empty (when that is allowed) or does not parse, marked in bad.
+type parsed struct {
+	vals   []int64
+	bad    []bool
+	failed bool // some entry did not parse
+}
+
+func parseList(v *sliceValidated, field string, xs []string, want string, placeholder int64, emptyOK bool) parsed {
+	p := parsed{vals: make([]int64, len(xs)), bad: make([]bool, len(xs))}
+	for i, s := range xs {
+		p.vals[i] = placeholder
+		if s == "" && emptyOK {
+			p.bad[i] = true
+			continue
+		}
+		f := fmt.Sprintf("%s[%d]", field, i)
+		n, msg := parseWhole(f, s, want)
+		if msg != "" {
+			v.Errors = append(v.Errors, core.Violation{Field: f, Message: msg})
+			p.failed, p.bad[i] = true, true
+			continue
+		}
+		p.vals[i] = n
+	}
+	return p
+}
+
+// validateSlice parses every field and checks the slice with core, through
+// the same path as POST /api/v1/slice1: every rule of DML_SLICE1 at once,
+// each at its field. A field that does not parse is left out of the rules
+// that need it.
+func validateSlice(st sliceState, queryErrs []core.Violation) sliceValidated {
+	v := sliceValidated{State: st, T: -1, Errors: append([]core.Violation(nil), queryErrs...)}
+	sizes := parseList(&v, "inputSizes", st.In.Sizes, "a size of at least 1", core.MaxUINT, false)
+	var strides parsed
+	if !st.In.Packed {
+		strides = parseList(&v, "inputStrides", st.In.Strides, "every stride, or choose packed strides", 0, false)
+	}
+	if st.UseNP {
+		if !sizes.failed {
+			w, err := core.ParseNumpy(sizes.vals, st.NP)
+			if err != nil {
+				v.Errors = append(v.Errors, core.Violation{Field: "expression", Message: err.Error()})
+			} else {
+				st.Off, st.Win, st.Step = formatInts(w.WindowOffsets), formatInts(w.WindowSizes), formatInts(w.WindowStrides)
+				st.Out, v.Dropped, st.UseNP = nil, w.DroppedAxes, false
+			}
+		}
+		v.State = st
+	}
+	off := parseList(&v, "inputWindowOffsets", st.Off, "a window offset (0 or more)", 0, false)
+	win := parseList(&v, "inputWindowSizes", st.Win, "a window size of at least 1", 1, false)
+	step := parseList(&v, "inputWindowStrides", st.Step, "a signed window stride, not 0", 1, false)
+	var outSizes []int64
+	if !allEmpty(st.Out) {
+		out := parseList(&v, "outputSizes", st.Out, "an output size of at least 1, or leave it empty for MaxCopiedElements", 0, true)
+		outSizes = out.vals
+		for i := range st.Out {
+			if out.bad[i] && i < len(win.vals) && i < len(step.vals) {
+				outSizes[i] = max(core.MaxCopiedElements(win.vals[i], step.vals[i]), 1)
+			}
+		}
+	}
+	req := Slice1Request{
+		DataType: st.In.DT, FeatureLevel: st.FL, InputSizes: sizes.vals, InputStrides: strides.vals,
+		InputWindowOffsets: off.vals, InputWindowSizes: win.vals, InputWindowStrides: step.vals, OutputSizes: outSizes,
+	}
+	if st.In.Packed {
+		req.InputStrides = nil
+	}
+	if req.DataType == "" {
+		v.Errors = append(v.Errors, core.Violation{Field: "dataType", Message: "choose a data type (e.g. FLOAT32)"})
+		req.DataType = "FLOAT32" // the other rules still report
+	}
+	s, aerr := req.Slice1()
+	if aerr != nil {
+		for _, cv := range aerr.violations {
+			if (sizes.failed || strides.failed) && strings.Contains(cv.Message, "element count") {
+				continue // computed with a placeholder for a field that did not parse
+			}
+			v.Errors = append(v.Errors, cv)
+		}
+	}
+	if s != nil {
+		vals, vvs := parseValues(st.Vals, s.Input.DataType)
+		v.Errors = append(v.Errors, vvs...)
+		v.Values = vals
+	}
+	if len(v.Errors) > 0 || s == nil {
+		return v
+	}
+	v.Slice = s
+	v.Warnings = s.Input.Warnings
+	if st.T != "" {
+		if t, err := strconv.ParseInt(st.T, 10, 64); err == nil && t >= 0 && t < sliceStepCount(s) {
+			v.T = t
+		}
+	}
+	return v
+}
+
+// sliceStateOf is the canonical state of a valid slice: the numbers as
+// core has them, the output sizes only where they differ from the most.
+func sliceStateOf(v sliceValidated) sliceState {
+	s, st := v.Slice, v.State
+	c := sliceState{In: stateOfLayout(s.Input, ""), FL: s.FeatureLevel.String(), Vals: st.Vals}
+	c.In.Labels = ""
+	c.Off, c.Win, c.Step = formatInts(s.WindowOffsets), formatInts(s.WindowSizes), formatInts(s.WindowStrides)
+	for i, o := range s.OutputSizes {
+		if o != s.MaxCopied[i] {
+			c.Out = formatInts(s.OutputSizes)
+			break
+		}
+	}
+	if v.T >= 0 {
+		c.T = strconv.FormatInt(v.T, 10)
+	}
+	return c
+}
+
+// resolveSlice validates a query and finds the slice to draw: the state's
+// own when valid, else the last valid one it carries, else Example 1.
+func resolveSlice(q url.Values) (v, picture sliceValidated, stale string) {
+	st, qvs := sliceStateFromQuery(q)
+	v = validateSlice(st, qvs)
+	if v.Slice != nil {
+		return v, v, ""
+	}
+	if st.Last != "" && len(st.Last) <= maxSliceQuery {
+		if lq, err := url.ParseQuery(st.Last); err == nil {
+			lst, lvs := sliceStateFromQuery(lq)
+			if lv := validateSlice(lst, lvs); lv.Slice != nil {
+				return v, lv, "The inputs have errors: the picture is of the last valid slice."
+			}
+		}
+	}
+	return v, validateSlice(defaultSliceState(), nil), "The inputs have errors: the picture is of the DirectML page's Example 1."
+}

@@ -1,0 +1,547 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/gorilla/websocket"
+)
+
+// slicePageCase is one example of the DirectML DML_SLICE1 page
+// (testdata/slice1_page_examples.json; the copy lines are the page's, in
+// the step-through's notation).
+type slicePageCase struct {
+	Name          string   `json:"name"`
+	InputSizes    []int64  `json:"inputSizes"`
+	WindowOffsets []int64  `json:"inputWindowOffsets"`
+	WindowSizes   []int64  `json:"inputWindowSizes"`
+	WindowStrides []int64  `json:"inputWindowStrides"`
+	CopyStart     []int64  `json:"copyStart"`
+	OutputSizes   []int64  `json:"outputSizes"`
+	Output        []string `json:"output"`
+	Copies        []string `json:"copies"`
+}
+
+func loadSlicePageCases(t *testing.T) []slicePageCase {
+	t.Helper()
+	b, err := os.ReadFile("testdata/slice1_page_examples.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct{ Cases []slicePageCase }
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Cases
+}
+
+func (ex slicePageCase) query() string {
+	return fmt.Sprintf("dt=FLOAT32&sizes=%s&woff=%s&wsize=%s&wstride=%s", csv(ex.InputSizes), csv(ex.WindowOffsets), csv(ex.WindowSizes), csv(ex.WindowStrides))
+}
+
+// one is the text of the single element sel finds in d.
+func one(t *testing.T, d *goquery.Document, sel string) string {
+	t.Helper()
+	s := d.Find(sel)
+	if s.Length() != 1 {
+		t.Fatalf("%d elements match %s, want 1", s.Length(), sel)
+	}
+	return strings.TrimSpace(s.Text())
+}
+
+func TestSlicePageReproducesTheDirectMLExamples(t *testing.T) {
+	for _, ex := range loadSlicePageCases(t) {
+		t.Run(ex.Name, func(t *testing.T) {
+			res, d := page(t, "/slice?"+ex.query())
+			if res.StatusCode != 200 {
+				t.Fatalf("status %d", res.StatusCode)
+			}
+			if got := texts(d.Find("#slice-output "+tid("outcell")), ".lbl"); strings.Join(got, ",") != strings.Join(ex.Output, ",") {
+				t.Errorf("output %v, want %v", got, ex.Output)
+			}
+			if got := one(t, d, tid("fact-copystart")+" dd:not(.hint)"); got != "{"+csv(ex.CopyStart)+"}" {
+				t.Errorf("CopyStart %s", got)
+			}
+			if got := one(t, d, tid("fact-outputsizes")+" dd:not(.hint)"); got != "{"+csv(ex.OutputSizes)+"}" {
+				t.Errorf("OutputSizes %s", got)
+			}
+			// Every copy line of the page is a step of the step-through.
+			for k, want := range ex.Copies {
+				_, sd := page(t, fmt.Sprintf("/slice?%s&t=%d", ex.query(), 1+len(ex.InputSizes)+k))
+				if got := one(t, sd, tid("step-text")); got != want {
+					t.Errorf("copy %d: %q, want the page's %q", k, got, want)
+				}
+				if sd.Find("ol.code li.active").AttrOr("data-line", "") != "6" {
+					t.Errorf("copy %d does not highlight the copy line", k)
+				}
+			}
+		})
+	}
+}
+
+func TestSlicePageExample2InDetail(t *testing.T) {
+	_, d := page(t, "/slice?preset=example2")
+	// The window on the input: 12 cells inside, 4 copied with their order,
+	// CopyStart at (0,0,3,1).
+	if n := d.Find("#slice-input .lc.win").Length(); n != 12 {
+		t.Errorf("%d cells in the window, want 12", n)
+	}
+	var order []string
+	d.Find("#slice-input .lc.read").Each(func(_ int, c *goquery.Selection) {
+		order = append(order, c.AttrOr("data-c", "")+"#"+c.Find(".badge-n").Text())
+	})
+	if got := strings.Join(order, " "); got != "0,0,1,1#2 0,0,1,3#3 0,0,3,1#0 0,0,3,3#1" {
+		t.Errorf("copied cells %s", got)
+	}
+	if got := d.Find("#slice-input .lc.start").AttrOr("data-c", ""); got != "0,0,3,1" {
+		t.Errorf("CopyStart cell %q", got)
+	}
+	if got := strings.Join(attrs(d.Find("#slice-input .lc.out"), "data-c"), " "); got != "0,0,0,0 0,0,1,0 0,0,2,0 0,0,3,0" {
+		t.Errorf("outside the window: %s", got)
+	}
+	// Each output cell links to its input cell; each copied input cell back.
+	if got := strings.Join(attrs(d.Find("#slice-output .lc"), "data-link"), ","); got != "13,15,5,7" {
+		t.Errorf("output links %s", got)
+	}
+	if got := d.Find("#in-13").AttrOr("data-link", ""); got != "0" {
+		t.Errorf("input (0,0,3,1) links to %q", got)
+	}
+	// The buffer: the four cells read.
+	if got := strings.Join(attrs(d.Find("#slice-buffer .bc.read"), "data-o"), ","); got != "5,7,13,15" {
+		t.Errorf("buffer cells read %s", got)
+	}
+	// Per dimension, with the numbers, and E2 next to it.
+	if got := one(t, d, tid("maxcopied-2")); got != "1 + (4 − 1) / |-2| = 1 + 3 / 2 = 2" {
+		t.Errorf("MaxCopiedElements of axis 2: %q", got)
+	}
+	if got := one(t, d, tid("e2-note")); !strings.Contains(got, "for axis 2 that gives 1 + (4 − 1) / -2 = 0") || !strings.Contains(got, "Erratum E2") {
+		t.Errorf("E2 note %q", got)
+	}
+	if got := one(t, d, tid("e3-note")); !strings.Contains(got, "erratum E3") {
+		t.Errorf("E3 note %q", got)
+	}
+	// Exports.
+	cpp := one(t, d, tid("export-cpp"))
+	for _, want := range []string{"DML_BUFFER_TENSOR_DESC inputBufferDesc", "DML_BUFFER_TENSOR_DESC outputBufferDesc", "INT inputWindowStrides[4] = {1, 1, -2, 2};", "DML_OPERATOR_DESC opDesc = { DML_OPERATOR_SLICE1, &sliceDesc };"} {
+		if !strings.Contains(cpp, want) {
+			t.Errorf("C++ lacks %q", want)
+		}
+	}
+	if got := one(t, d, tid("export-numpy")); got != "y = x[0:1, 0:1, 3:0:-2, 1:4:2]" {
+		t.Errorf("NumPy %q", got)
+	}
+	if got := one(t, d, tid("export-onnx")); got != "starts = [0, 0, 3, 1]\nends   = [1, 1, 0, 4]\naxes   = [0, 1, 2, 3]\nsteps  = [1, 1, -2, 2]" {
+		t.Errorf("ONNX %q", got)
+	}
+	// The form holds the state; the NumPy box says the same window.
+	if got := d.Find(tid("np")).AttrOr("value", ""); got != "x[0:1, 0:1, 3:0:-2, 1:4:2]" {
+		t.Errorf("NumPy box %q", got)
+	}
+	if got := d.Find(tid("out-2")).AttrOr("placeholder", ""); got != "2" {
+		t.Errorf("output size placeholder %q", got)
+	}
+	if d.Find(`form[method=get][action="/slice"]`).Length() != 1 {
+		t.Error("the form is not a GET form to /slice")
+	}
+}
+
+func TestSlicePageStepThroughWithoutJavaScript(t *testing.T) {
+	_, d := page(t, "/slice?preset=example2&t=3")
+	if got := one(t, d, tid("step-text")); got != "axis 2: InputWindowStrides[2] = -2 < 0, so CopyStart[2] += InputWindowSizes[2] - 1: 0 + 4 - 1 = 3" {
+		t.Errorf("step 4 %q", got)
+	}
+	if got := strings.Join(attrs(d.Find("ol.code li.active"), "data-line"), ","); got != "2,3,4" {
+		t.Errorf("active lines %s", got)
+	}
+	if got := one(t, d, tid("step-note")); !strings.HasPrefix(got, "Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[2]") {
+		t.Errorf("E1 note %q", got)
+	}
+	if got := one(t, d, tid("step-sub")); got != "CopyStart = {0,0,3,1}" {
+		t.Errorf("sub %q", got)
+	}
+	next, prev := d.Find(tid("step-next")).AttrOr("href", ""), d.Find(tid("step-back")).AttrOr("href", "")
+	if !strings.HasSuffix(next, "&t=4") || !strings.HasSuffix(prev, "&t=2") || !strings.HasPrefix(next, "/slice?dt=FLOAT32&sizes=1,1,4,4") {
+		t.Errorf("links %q %q", prev, next)
+	}
+	if got := one(t, d, tid("step-count")); got != "step 4 of 9" {
+		t.Errorf("count %q", got)
+	}
+	// The step's cells are marked as the script marks them: CopyStart so
+	// far, every output element still to copy.
+	if got := strings.Join(attrs(d.Find(".cur"), "id"), " "); got != "in-13" {
+		t.Errorf("marked %q", got)
+	}
+	if n := d.Find("#slice-output .pending").Length(); n != 4 {
+		t.Errorf("%d output cells pending", n)
+	}
+	_, d6 := page(t, "/slice?preset=example2&t=6")
+	if got := strings.Join(attrs(d6.Find(".cur"), "id"), " "); got != "in-15 out-1 b-15" {
+		t.Errorf("step 7 marks %q", got)
+	}
+	if got := strings.Join(attrs(d6.Find(".pending"), "id"), " "); got != "out-2 out-3" {
+		t.Errorf("step 7 pending %q", got)
+	}
+	// A positive stride's step says why CopyStart stays, without a note.
+	_, d = page(t, "/slice?preset=example2&t=4")
+	if got := one(t, d, tid("step-text")); got != "axis 3: InputWindowStrides[3] = 2 > 0, so CopyStart[3] stays InputWindowOffsets[3] = 1" {
+		t.Errorf("step 5 %q", got)
+	}
+	if _, hidden := d.Find(tid("step-note")).Attr("hidden"); !hidden {
+		t.Error("a note at a step without an erratum")
+	}
+	// Past the end or nonsense: the step-through has not started.
+	_, d = page(t, "/slice?preset=example2&t=99")
+	if got := one(t, d, tid("step-count")); got != "9 steps" {
+		t.Errorf("t=99: %q", got)
+	}
+}
+
+func TestSlicePageReportsEveryRuleAtItsField(t *testing.T) {
+	// Rank 2 at feature level 2_1 (rule 2), a 4-bit type (rule 3), an
+	// empty window (4), a window past the input (5), a zero stride (6), an
+	// output size too large (7), all at once.
+	_, d := page(t, "/slice?dt=INT4&sizes=4,4&woff=2,0&wsize=3,0&wstride=0,1&out=1,1&fl=2_1")
+	want := map[string]string{
+		"inputSizes":            "DimensionCount 2: DimensionCount must be 4 or 5 before DML_FEATURE_LEVEL_3_0 (this is 2_1)",
+		"dataType":              "DataType INT4 not supported by DML_OPERATOR_SLICE1 at feature level 2_1 (no feature level supports 4-bit types for DML_SLICE1)",
+		"inputWindowSizes[1]":   "axis 1: InputWindowSizes[1] == 0 (the window must not be empty)",
+		"inputWindowOffsets[0]": "axis 0: InputWindowOffsets[0] + InputWindowSizes[0] = 5 > InputTensor.Sizes[0] = 4",
+		"inputWindowStrides[0]": "axis 0: InputWindowStrides[0] == 0 (strides may not be 0)",
+	}
+	for field, msg := range want {
+		if got := one(t, d, tid("err-"+field)); got != msg {
+			t.Errorf("%s: %q, want %q", field, got, msg)
+		}
+	}
+	if got := d.Find(tid("wsize-1")).AttrOr("aria-invalid", ""); got != "true" {
+		t.Errorf("wsize-1 aria-invalid %q", got)
+	}
+	if got := one(t, d, tid("stale")); !strings.Contains(got, "Example 1") {
+		t.Errorf("stale %q", got)
+	}
+	// Rule 7 with its reason in the per-dimension table.
+	_, d = page(t, "/slice?preset=example2&out=1,1,3,2")
+	if got := one(t, d, tid("err-outputSizes[2]")); got != "axis 2: OutputSizes[2] = 3 not in [1, MaxCopiedElements = 2] (1 + (4 - 1) / |-2|)" {
+		t.Errorf("out[2]: %q", got)
+	}
+	if got := one(t, d, tid("verdict-2")); got != "no: 3 > MaxCopiedElements = 2; a window of 4 at |stride| 2 reaches only 2 (indices 3, 1)" {
+		t.Errorf("verdict %q", got)
+	}
+	if got := one(t, d, tid("verdict-3")); got != "yes: 1 ≤ 2 ≤ 2" {
+		t.Errorf("verdict 3 %q", got)
+	}
+	// Parse errors name the field and leave the rest of the rules alone.
+	_, d = page(t, "/slice?sizes=4,x&woff=0,0&wsize=4,2&wstride=1,one")
+	if got := one(t, d, tid("err-inputSizes[1]")); got != `inputSizes[1] = "x" is not a whole number: give a size of at least 1` {
+		t.Errorf("sizes[1]: %q", got)
+	}
+	if got := one(t, d, tid("err-inputWindowStrides[1]")); got != `inputWindowStrides[1] = "one" is not a whole number: give a signed window stride, not 0` {
+		t.Errorf("wstride[1]: %q", got)
+	}
+	if d.Find(".field-error:not([hidden])").Length() != 2 {
+		t.Errorf("errors: %v", texts(d.Find(".field-error:not([hidden])"), ""))
+	}
+}
+
+func TestSlicePageNumpyExpression(t *testing.T) {
+	_, d := page(t, "/slice?sizes=5,6&np="+url.QueryEscape("x[1:4, ::-2]"))
+	for id, want := range map[string]string{"woff-0": "1", "woff-1": "1", "wsize-0": "3", "wsize-1": "5", "wstride-0": "1", "wstride-1": "-2", "out-0": "", "out-1": ""} {
+		if got := d.Find(tid(id)).AttrOr("value", ""); got != want {
+			t.Errorf("%s = %q, want %q", id, got, want)
+		}
+	}
+	if got := strings.Join(texts(d.Find("#slice-output .lc"), ".lbl"), ","); got != "12,10,8,18,16,14,24,22,20" {
+		t.Errorf("output %s", got)
+	}
+	// With use=np the expression wins over the window fields; an integer
+	// index is dropped afterwards by NumPy, which the export says.
+	_, d = page(t, "/slice?sizes=5,6&woff=0,0&wsize=5,6&wstride=1,1&use=np&np="+url.QueryEscape("x[2]"))
+	if got := strings.Join(texts(d.Find("#slice-output .lc"), ".lbl"), ","); got != "13,14,15,16,17,18" {
+		t.Errorf("x[2] output %s", got)
+	}
+	if !strings.Contains(d.Find(tid("slice-facts")).Text(), "drops axis 0 afterwards") {
+		t.Error("no note on the dropped axis")
+	}
+	// An empty selection is an error at the box.
+	_, d = page(t, "/slice?sizes=4&np="+url.QueryEscape("x[2:-1:-1]"))
+	if got := one(t, d, tid("err-expression")); !strings.Contains(got, "no DML_SLICE1 exists for an empty NumPy selection") {
+		t.Errorf("expression error %q", got)
+	}
+	if got := d.Find(tid("np")).AttrOr("value", ""); got != "x[2:-1:-1]" {
+		t.Errorf("the typed expression is gone: %q", got)
+	}
+}
+
+func TestSlicePageValues(t *testing.T) {
+	// Typed values repeat to fill the input.
+	_, d := page(t, "/slice?preset=example2&vals=10,20,30")
+	// Input elements 13, 15, 5, 7 hold vals[13%3], vals[15%3], ...
+	if got := strings.Join(texts(d.Find("#slice-output .lc"), ".lbl"), ","); got != "20,10,30,20" {
+		t.Errorf("output %s", got)
+	}
+	// FLOAT16 rounds: 0.1 is 0.099975586.
+	_, d = page(t, "/slice?dt=FLOAT16&sizes=2&woff=0&wsize=2&wstride=-1&vals=0.1,65504")
+	if got := strings.Join(texts(d.Find("#slice-output .lc"), ".lbl"), ","); got != "65504,0.099975586" {
+		t.Errorf("FLOAT16 output %s", got)
+	}
+	for _, tc := range []struct{ q, want string }{
+		{"dt=INT8&sizes=2&vals=1,300", `value "300" is not an INT8 (a whole number from -128 to 127)`},
+		{"dt=UINT16&sizes=2&vals=-1,2", `value "-1" is not a UINT16 (a whole number from 0 to 65535)`},
+		{"dt=FLOAT16&sizes=2&vals=1e6", `value "1e6" is not a finite FLOAT16 (at most ±65504)`},
+		{"dt=INT32&sizes=2&vals=1.5", `value "1.5" is not an INT32 (a whole number from -2147483648 to 2147483647)`},
+		{"sizes=2&vals=" + strings.Repeat("1,", 4097), "4097 values: the page takes at most 4096 (they repeat to fill the input); leave the box empty for 1..N"},
+	} {
+		_, d := page(t, "/slice?"+tc.q)
+		if got := one(t, d, tid("err-values")); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.q[:min(len(tc.q), 40)], got, tc.want)
+		}
+	}
+	// Values that meet in a broadcast cell: one value per cell.
+	_, d = page(t, "/slice?preset=broadcast&vals=1,2,3,4,5,6,7,8,9,10,11,12")
+	if got := one(t, d, tid("warn-values")); got != "element (1,0) shares buffer cell 0 with an earlier element, so it reads 1, not 5: a cell holds one value (the first element's)" {
+		t.Errorf("warning %q", got)
+	}
+	// The default 1..N wraps in a small integer type, and says so.
+	_, d = page(t, "/slice?dt=UINT8&sizes=20,20&woff=0,0&wsize=20,20&wstride=1,1")
+	if !strings.Contains(d.Find(tid("slice-facts")).Text(), "UINT8 holds at most 255: the values 1..N wrap around past it.") {
+		t.Error("no wrap note")
+	}
+	if got := d.Find("#in-399 .lbl").Text(); got != "144" {
+		t.Errorf("element 399 holds %q, want 400 mod 256 = 144", got)
+	}
+}
+
+func TestSlicePageLargeInputsAreFactsOnly(t *testing.T) {
+	// 2^22 elements: no grids, the output still copied by compute.
+	_, d := page(t, "/slice?sizes=2048,2048&woff=0,2045&wsize=2,3&wstride=1,-1")
+	if d.Find("#slice-input .lc").Length() != 0 || d.Find("#slice-buffer .bc").Length() != 0 {
+		t.Error("grids drawn for a large input")
+	}
+	if got := one(t, d, "#slice-input .too-large"); !strings.HasPrefix(got, "The input has 4194304 elements") {
+		t.Errorf("note %q", got)
+	}
+	if got := strings.Join(texts(d.Find("#slice-output .lc"), ".lbl"), ","); got != "2048,2047,2046,4096,4095,4094" {
+		t.Errorf("output %s", got)
+	}
+	// A buffer too large to fill: the facts, no values.
+	_, d = page(t, "/slice?sizes=2,2&strides=1073741824,1&woff=0,0&wsize=2,2&wstride=1,1")
+	if !strings.Contains(d.Find(tid("slice-facts")).Text(), "The values are not computed") {
+		t.Error("no note on the values")
+	}
+	if got := one(t, d, tid("fact-base")+" dd:not(.hint)"); got != "0" {
+		t.Errorf("base %q", got)
+	}
+}
+
+func TestSlicePageRefusesLongQueries(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + "/slice?vals=" + strings.Repeat("1", maxSliceQuery))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest {
+		t.Errorf("status %d", res.StatusCode)
+	}
+}
+
+func TestSliceStateRoundTrips(t *testing.T) {
+	for _, q := range []string{
+		"dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2",
+		"dt=INT16&sizes=4,4&strides=6,1&woff=0,1&wsize=4,3&wstride=-2,2&out=1,2&fl=3_0&vals=1,2,3&t=4",
+	} {
+		st, vs := sliceStateFromQuery(mustQuery(t, q))
+		if len(vs) > 0 {
+			t.Fatalf("%s: %v", q, vs)
+		}
+		if got := st.canonicalQuery(false); got != q {
+			t.Errorf("%s round-trips to %s", q, got)
+		}
+	}
+	// Rank 4 -> 2 drops leading axes; 2 -> 3 adds a one-element window.
+	st, _ := sliceStateFromQuery(mustQuery(t, "preset=example2&rank=2"))
+	if got := st.canonicalQuery(false); got != "dt=FLOAT32&sizes=4,4&woff=0,1&wsize=4,3&wstride=-2,2" {
+		t.Errorf("rank 2: %s", got)
+	}
+	st, _ = sliceStateFromQuery(mustQuery(t, "sizes=4,4&strides=6,1&rank=3"))
+	if got := st.canonicalQuery(false); got != "dt=FLOAT32&sizes=1,4,4&strides=24,6,1&woff=0,0,0&wsize=1,4,4&wstride=1,1,1" {
+		t.Errorf("rank 3: %s", got)
+	}
+}
+
+// ---- the websocket ----
+
+func sendSliceEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
+	t.Helper()
+	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "page": "slice", "seq": seq, "query": query}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readSlice reads the answer to slice edit seq: its result, and whether
+// a done followed.
+func readSlice(t *testing.T, c *websocket.Conn, seq int64) (sliceResultMsg, bool) {
+	t.Helper()
+	var r sliceResultMsg
+	for {
+		var m map[string]any
+		_, data, err := c.ReadMessage()
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatalf("not JSON: %s", data)
+		}
+		if s, _ := m["seq"].(float64); int64(s) != seq {
+			continue
+		}
+		switch m["type"] {
+		case "result":
+			if err := json.Unmarshal(data, &r); err != nil {
+				t.Fatal(err)
+			}
+			if !r.OK {
+				return r, false
+			}
+		case "done":
+			return r, true
+		default:
+			t.Fatalf("unexpected %s", data)
+		}
+	}
+}
+
+func TestWSSliceEditAnswersWithFragments(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	sendSliceEdit(t, c, 1, "preset=padded")
+	r, done := readSlice(t, c, 1)
+	if !r.OK || !done || r.Page != "slice" {
+		t.Fatalf("result %+v done %v", r, done)
+	}
+	if r.Query != "dt=FLOAT32&sizes=4,4&strides=6,1&woff=0,1&wsize=4,3&wstride=-2,2" {
+		t.Errorf("query %q", r.Query)
+	}
+	m := r.Meta
+	if strings.Join(m.Values, ",") != "14,16,6,8" || csv(m.CopyStart) != "3,1" || csv(m.MaxCopied) != "2,2" || m.Steps != 7 || m.Cells != 22 {
+		t.Errorf("meta %+v", m)
+	}
+	if m.InputMode != "dom" || m.BufferMode != "dom" || m.OutputMode != "dom" {
+		t.Errorf("modes %+v", m)
+	}
+	if strings.Count(r.HTML.Input, `data-testid="incell"`) != 16 || strings.Count(r.HTML.Output, `data-testid="outcell"`) != 4 {
+		t.Error("the fragments are not the grids")
+	}
+	for _, o := range []string{"7", "9", "19", "21"} {
+		if !strings.Contains(r.HTML.Buffer, `class="bc used read" role="gridcell" data-testid="bcell" id="b-`+o+`"`) {
+			t.Errorf("buffer cell %s is not marked read", o)
+		}
+	}
+	if !strings.Contains(r.HTML.Facts, "DML_SLICE1_OPERATOR_DESC") || !strings.Contains(r.HTML.Dims, "1 + (4 − 1) / |-2|") || !strings.Contains(r.HTML.Steps, `data-testid="code-6"`) {
+		t.Error("facts, dims or steps missing")
+	}
+	if strings.Join(r.Form.Strides, ",") != "6,1" || r.Form.NP != "x[3:0:-2, 1:4:2]" || strings.Join(r.Form.OutMax, ",") != "2,2" || strings.Join(r.Form.DimLabels, "") != "HW" {
+		t.Errorf("form %+v", r.Form)
+	}
+}
+
+func TestWSSliceInvalidEditKeepsThePicture(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	sendSliceEdit(t, c, 1, "preset=example2&out=1,1,3,2")
+	r, done := readSlice(t, c, 1)
+	if r.OK || done || r.Meta != nil || r.HTML.Input != "" {
+		t.Fatalf("an invalid edit must send no picture: %+v", r)
+	}
+	if len(r.Errors) != 1 || r.Errors[0].Field != "outputSizes[2]" {
+		t.Errorf("errors %+v", r.Errors)
+	}
+	if !strings.Contains(r.HTML.Dims, "no: 3 &gt; MaxCopiedElements = 2") {
+		t.Error("the per-dimension table does not say why")
+	}
+	if !strings.Contains(r.Query, "out=1,1,3,2") {
+		t.Errorf("query %q", r.Query)
+	}
+	// The packed strides stay filled in, the expression is left to the page.
+	if strings.Join(r.Form.Strides, ",") != "16,16,4,1" || r.Form.NP != "" || strings.Join(r.Form.OutMax, ",") != "1,1,2,2" {
+		t.Errorf("form %+v", r.Form)
+	}
+	// The session goes on, and the layout explorer's edits too.
+	sendSliceEdit(t, c, 2, "np="+url.QueryEscape("x[::-1]")+"&sizes=3")
+	r, done = readSlice(t, c, 2)
+	if !r.OK || !done || strings.Join(r.Meta.Values, ",") != "3,2,1" || r.Form.NP != "x[2::-1]" {
+		t.Errorf("x[::-1]: %+v", r)
+	}
+	sendEdit(t, c, 3, "dt=FLOAT32&sizes=2,3")
+	if got := collect(t, c, 3); !got.result.OK || csv(got.result.Offsets) != "0,1,2,3,4,5" {
+		t.Errorf("layout edit after slice edits: %+v", got.result)
+	}
+}
+
+func TestWSSliceRejectsBadMessages(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "page": "tensor", "seq": 1, "query": ""}); err != nil {
+		t.Fatal(err)
+	}
+	var e errorMsg
+	readJSON(t, c, &e)
+	if e.Type != "error" || !strings.Contains(e.Message, `unknown page "tensor"`) {
+		t.Errorf("%+v", e)
+	}
+	sendSliceEdit(t, c, 2, "vals="+strings.Repeat("1", maxSliceQuery))
+	readJSON(t, c, &e)
+	if e.Type != "error" || e.Seq != 2 || e.Message != "the query is too long" {
+		t.Errorf("%+v", e)
+	}
+}
+
+func mustQuery(t *testing.T, q string) url.Values {
+	t.Helper()
+	v, err := url.ParseQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestSlicePageSurvivesOddQueries(t *testing.T) {
+	ts := newTestServer(t)
+	for _, q := range []string{
+		"sizes=1,1,1,1,1,1,1,1,1",
+		"sizes=-3&woff=-1&wsize=-1&wstride=-2147483649",
+		"sizes=4294967296,2&woff=0,0&wsize=1,1&wstride=1,1",
+		"sizes=4,4&woff=0&wsize=4,4,4&wstride=1,1",
+		"sizes=4,4&out=0,9&rank=0",
+		"sizes=3&t=-5&preset=nope&dt=&fl=9_9",
+		"sizes=65536,65536&woff=0,0&wsize=65536,65536&wstride=1,1",
+		"sizes=4096,4097&woff=0,0&wsize=4096,4097&wstride=4096,-4097",
+		"dt=FLOAT64&sizes=2,2&vals=1e308,-1e308,5e-324",
+		"dt=UINT64&sizes=2&vals=18446744073709551615,0",
+		"np=" + url.QueryEscape("x[[1]]"),
+		"np=" + url.QueryEscape("x[..., ..., 1]") + "&sizes=2,2",
+		"mode=explicit&sizes=2,2&strides=,",
+	} {
+		res, err := http.Get(ts.URL + "/slice?" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := goquery.NewDocumentFromReader(res.Body)
+		res.Body.Close()
+		if err != nil || res.StatusCode != 200 {
+			t.Errorf("%s: status %d, %v", q, res.StatusCode, err)
+			continue
+		}
+		errs := texts(d.Find(".field-error:not([hidden])"), "")
+		valid := d.Find(tid("stale")).AttrOr("hidden", "x") != "x"
+		if len(errs) == 0 && !valid {
+			t.Errorf("%s: stale without an error", q)
+		}
+	}
+}

@@ -1,0 +1,251 @@
+package web
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/stridescope/stridescope/compute"
+	"github.com/stridescope/stridescope/core"
+)
+
+// sliceValue is one value of the input: the bits of an integer (two's
+// complement) or a float.
+type sliceValue struct {
+	bits    uint64
+	f       float64
+	isFloat bool
+}
+
+// defaultValue is the value of element i when none are typed: i+1, as the
+// DirectML page fills its input with 1..16. Integers wrap at the type's
+// width (see valuesNote).
+func defaultValue(i int64, dt core.DataType) sliceValue {
+	return sliceValue{bits: uint64(i + 1), f: float64(i + 1), isFloat: dt.IsFloat()}
+}
+
+// parseValues reads the values box: numbers separated by commas, spaces
+// or newlines (brackets are ignored, so a pasted NumPy array works), at
+// most maxSliceValues, each a value of dt.
+func parseValues(text string, dt core.DataType) ([]sliceValue, []core.Violation) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return r == ',' || r == ' ' || r == '\n' || r == '\r' || r == '\t' || r == ';' || r == '[' || r == ']'
+	})
+	if len(words) > maxSliceValues {
+		return nil, []core.Violation{{Field: "values", Message: fmt.Sprintf("%d values: the page takes at most %d (they repeat to fill the input); leave the box empty for 1..N", len(words), maxSliceValues)}}
+	}
+	if len(words) == 0 {
+		return nil, nil
+	}
+	out := make([]sliceValue, len(words))
+	var bad []string
+	for i, w := range words {
+		v, msg := parseValue(w, dt)
+		if msg != "" {
+			if len(bad) < 3 {
+				bad = append(bad, msg)
+			}
+			continue
+		}
+		out[i] = v
+	}
+	if len(bad) > 0 {
+		return nil, []core.Violation{{Field: "values", Message: strings.Join(bad, "\n")}}
+	}
+	return out, nil
+}
+
+func parseValue(w string, dt core.DataType) (sliceValue, string) {
+	if dt.IsFloat() {
+		f, err := strconv.ParseFloat(w, 64)
+		limit := map[core.DataType]float64{core.Float16: 65504, core.Float32: math.MaxFloat32, core.Float64: math.MaxFloat64}[dt]
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > limit {
+			return sliceValue{}, fmt.Sprintf("value %q is not a finite %s (at most ±%g)", w, dt, limit)
+		}
+		return sliceValue{f: f, isFloat: true}, ""
+	}
+	bits := dt.Bits()
+	if !dt.IsSigned() {
+		u, err := strconv.ParseUint(w, 10, 64)
+		if err != nil || bits < 64 && u >= 1<<bits {
+			return sliceValue{}, fmt.Sprintf("value %q is not a %s (a whole number from 0 to %d)", w, dt, uint64(1)<<bits-1)
+		}
+		return sliceValue{bits: u}, ""
+	}
+	n, err := strconv.ParseInt(w, 10, 64)
+	lo, hi := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
+	if bits == 64 {
+		lo, hi = math.MinInt64, math.MaxInt64
+	}
+	if err != nil || n < lo || n > hi {
+		return sliceValue{}, fmt.Sprintf("value %q is not an %s (a whole number from %d to %d)", w, dt, lo, hi)
+	}
+	return sliceValue{bits: uint64(n)}, ""
+}
+
+// putValue writes v as one element of dt at the start of b.
+func putValue(b []byte, dt core.DataType, v sliceValue) {
+	if dt.IsFloat() {
+		f := v.f
+		if !v.isFloat {
+			f = float64(v.bits)
+		}
+		switch dt {
+		case core.Float16:
+			binary.LittleEndian.PutUint16(b, f32ToF16(float32(f)))
+		case core.Float32:
+			binary.LittleEndian.PutUint32(b, math.Float32bits(float32(f)))
+		default:
+			binary.LittleEndian.PutUint64(b, math.Float64bits(f))
+		}
+		return
+	}
+	switch dt.Bits() {
+	case 8:
+		b[0] = byte(v.bits)
+	case 16:
+		binary.LittleEndian.PutUint16(b, uint16(v.bits))
+	case 32:
+		binary.LittleEndian.PutUint32(b, uint32(v.bits))
+	default:
+		binary.LittleEndian.PutUint64(b, v.bits)
+	}
+}
+
+// valueText reads the element of dt at the start of b as text.
+func valueText(b []byte, dt core.DataType) string {
+	switch dt {
+	case core.Float16:
+		return strconv.FormatFloat(float64(f16ToF32(binary.LittleEndian.Uint16(b))), 'g', -1, 32)
+	case core.Float32:
+		return strconv.FormatFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))), 'g', -1, 32)
+	case core.Float64:
+		return strconv.FormatFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)), 'g', -1, 64)
+	}
+	var u uint64
+	switch dt.Bits() {
+	case 8:
+		u = uint64(b[0])
+	case 16:
+		u = uint64(binary.LittleEndian.Uint16(b))
+	case 32:
+		u = uint64(binary.LittleEndian.Uint32(b))
+	default:
+		u = binary.LittleEndian.Uint64(b)
+	}
+	if !dt.IsSigned() {
+		return strconv.FormatUint(u, 10)
+	}
+	shift := 64 - dt.Bits()
+	return strconv.FormatInt(int64(u<<shift)>>shift, 10)
+}
+
+// valuesNote says when the default 1..N does not fit the data type.
+func valuesNote(dt core.DataType, n int64, typed bool) string {
+	if typed {
+		return ""
+	}
+	switch {
+	case dt == core.Float16 && n > 2048:
+		return "FLOAT16 holds whole numbers exactly only up to 2048: the values 1..N round above it."
+	case !dt.IsFloat() && dt.Bits() < 64:
+		bits := dt.Bits()
+		top := int64(1)<<bits - 1
+		if dt.IsSigned() {
+			top = int64(1)<<(bits-1) - 1
+		}
+		if n > top {
+			return fmt.Sprintf("%s holds at most %d: the values 1..N wrap around past it.", dt, top)
+		}
+	}
+	return ""
+}
+
+// fillInput writes the input's values into its buffer: element i
+// (row-major) gets vals[i mod len(vals)], or i+1 when none were typed. The
+// elements are written last to first, so that where several share a cell
+// (a broadcast input) the cell holds the first one's value. Padding cells
+// stay 0.
+func fillInput(ctx context.Context, buf []byte, in *core.Layout, vals []sliceValue) error {
+	w := compute.LayoutWalk(in)
+	n := w.Len()
+	dt := in.DataType
+	e := dt.Bits() / 8
+	offs := make([]int64, min(n, offsetChunk))
+	for hi := n; hi > 0; hi -= offsetChunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		lo := max(hi-offsetChunk, 0)
+		chunk := offs[:hi-lo]
+		compute.Offsets(w, lo, chunk)
+		for j := len(chunk) - 1; j >= 0; j-- {
+			i := lo + int64(j)
+			v := defaultValue(i, dt)
+			if len(vals) > 0 {
+				v = vals[i%int64(len(vals))]
+			}
+			putValue(buf[chunk[j]*e:], dt, v)
+		}
+	}
+	return nil
+}
+
+// f32ToF16 rounds a float32 to the nearest IEEE half (ties to even).
+func f32ToF16(f float32) uint16 {
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	exp := int(b>>23) & 0xff
+	mant := b & 0x7fffff
+	if exp == 0xff {
+		if mant != 0 {
+			return sign | 0x7e00
+		}
+		return sign | 0x7c00
+	}
+	e := exp - 127 + 15
+	switch {
+	case e >= 0x1f:
+		return sign | 0x7c00
+	case e <= 0:
+		if e < -10 {
+			return sign
+		}
+		mant |= 0x800000
+		shift := uint(14 - e)
+		h, rem, mid := mant>>shift, mant&(1<<shift-1), uint32(1)<<(shift-1)
+		if rem > mid || rem == mid && h&1 == 1 {
+			h++
+		}
+		return sign | uint16(h)
+	}
+	h := uint32(e)<<10 | mant>>13
+	if rem := mant & 0x1fff; rem > 0x1000 || rem == 0x1000 && h&1 == 1 {
+		h++ // a carry into the exponent is still the right rounding
+	}
+	return sign | uint16(h)
+}
+
+// f16ToF32 widens an IEEE half.
+func f16ToF32(h uint16) float32 {
+	sign := uint32(h&0x8000) << 16
+	exp := uint32(h>>10) & 0x1f
+	mant := uint32(h & 0x3ff)
+	switch {
+	case exp == 0x1f:
+		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
+	case exp == 0:
+		f := float32(mant) / (1 << 24)
+		if sign != 0 {
+			f = -f
+		}
+		return f
+	}
+	return math.Float32frombits(sign | (exp+112)<<23 | mant<<13)
+}

@@ -1,0 +1,152 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/stridescope/stridescope/compute"
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
+)
+
+// svgMaxCells is the most cells a standalone SVG draws in each of its
+// views (logical elements and buffer cells; input and output elements of
+// a slice): the explorer's DOM limit. Larger states are refused with a
+// 422 naming the limit.
+const svgMaxCells = views.MaxDOMCells
+
+// parsePageQuery reads a page's URL query (an explorer's state), of at
+// most limit bytes.
+func parsePageQuery(c echo.Context, limit int) (url.Values, error) {
+	raw := c.Request().URL.RawQuery
+	if len(raw) > limit {
+		return nil, badRequest("", "the query is longer than %d bytes", limit)
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, badRequest("", "the query is not valid: %v", err)
+	}
+	return q, nil
+}
+
+// getLayoutSVG is GET /api/v1/layout.svg: the picture of the explorer
+// state in the query, as a standalone SVG file.
+func (s *Server) getLayoutSVG(c echo.Context) error {
+	q, err := parsePageQuery(c, maxQueryLen)
+	if err != nil {
+		return err
+	}
+	st, qvs := stateFromQuery(q)
+	v := validate(st, qvs)
+	if v.Layout == nil {
+		return invalid(v.Errors...)
+	}
+	l := v.Layout
+	if n, cells := l.LogicalElementCount(), l.BufferElementCount(); n > svgMaxCells || cells > svgMaxCells {
+		return invalid(core.Violation{Field: "sizes", Message: fmt.Sprintf(
+			"the SVG picture draws at most %d logical elements and %d buffer cells; this tensor has %d logical elements in a buffer of %d cells (the explorer draws up to %d)",
+			svgMaxCells, svgMaxCells, n, cells, int64(MaxInteractive))})
+	}
+	pic, err := newPicture(c.Request().Context(), v, st.canonicalQuery(false))
+	if err != nil {
+		return err
+	}
+	return writeSVG(c, "stridescope-layout.svg", views.LayoutSVG(pic.View, "layout"))
+}
+
+// writeSVG answers with a standalone SVG file that any site may show.
+func writeSVG(c echo.Context, name string, pic views.SVG) error {
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "image/svg+xml; charset=utf-8")
+	h.Set(echo.HeaderContentDisposition, `inline; filename="`+name+`"`)
+	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	h.Set("Cache-Control", "public, max-age=3600")
+	return renderStatus(c, http.StatusOK, views.SVGDocument(pic))
+}
+
+func renderStatus(c echo.Context, status int, comp templ.Component) error {
+	c.Response().WriteHeader(status)
+	return comp.Render(c.Request().Context(), c.Response())
+}
+
+// getSlice1SVG is GET /api/v1/slice1.svg: the picture of the slice
+// explorer's state in the query (the same keys as /slice), as a
+// standalone SVG file.
+func (s *Server) getSlice1SVG(c echo.Context) error {
+	q, err := parsePageQuery(c, maxSliceQuery)
+	if err != nil {
+		return err
+	}
+	st, qvs := sliceStateFromQuery(q)
+	v := validateSlice(st, qvs)
+	if v.Slice == nil {
+		return invalid(v.Errors...)
+	}
+	if err := checkSliceCells(v.Slice); err != nil {
+		return err
+	}
+	pic, err := sliceDiagram(c.Request().Context(), v.Slice, v.Values)
+	if err != nil {
+		return err
+	}
+	return writeSVG(c, "stridescope-slice.svg", views.SliceSVG(pic, "slice"))
+}
+
+// sliceDiagram computes what the slice picture shows with core and
+// compute: the buffer offset of every input element, the input buffer
+// filled with the values (1..N when none are given), and the output the
+// slice engine copies from it. The caller bounds the element counts.
+func sliceDiagram(ctx context.Context, s *core.Slice1, vals []sliceValue) (views.SliceDiagram, error) {
+	in := s.Input
+	dt := in.DataType
+	e := dt.Bits() / 8
+	n, m := in.LogicalElementCount(), s.OutputElementCount()
+	offsets := make([]int64, n)
+	compute.Offsets(compute.LayoutWalk(in), 0, offsets)
+	src := make([]byte, e*in.BufferElementCount())
+	if err := fillInput(ctx, src, in, vals); err != nil {
+		return views.SliceDiagram{}, err
+	}
+	dst := make([]byte, e*m)
+	if err := compute.Slice(dst, src, s); err != nil {
+		return views.SliceDiagram{}, err
+	}
+	p := views.SliceDiagram{
+		DataType: dt.String(), Labels: core.DimensionLabels(in.Rank()),
+		InputSizes: in.Sizes, InputStrides: in.Strides, InputOffsets: offsets,
+		WindowOffsets: s.WindowOffsets, WindowSizes: s.WindowSizes, WindowStrides: s.WindowStrides,
+		CopyStart: s.CopyStart, MaxCopied: s.MaxCopied, OutputSizes: s.OutputSizes,
+		ValuesNote: "values 1, 2, 3 … in row-major order",
+		Values:     make([]string, n), Order: make([]int64, n), Output: make([]string, m),
+	}
+	if vals != nil {
+		p.ValuesNote = "the values given, in row-major order"
+	}
+	if note := valuesNote(dt, n, vals != nil); note != "" {
+		p.ValuesNote += " (" + note + ")"
+	}
+	for i, o := range offsets {
+		p.Values[i] = valueText(src[o*e:], dt)
+	}
+	for k := range m {
+		p.Output[k] = valueText(dst[k*e:], dt)
+		p.Order[rowMajorIndex(in.Sizes, s.InputCoordinate(k))] = k + 1
+	}
+	return p, nil
+}
+
+// checkSliceCells refuses a slice too large for the picture.
+func checkSliceCells(s *core.Slice1) *apiError {
+	n, m := s.Input.LogicalElementCount(), s.OutputElementCount()
+	if n <= svgMaxCells && m <= svgMaxCells {
+		return nil
+	}
+	return invalid(core.Violation{Field: "inputSizes", Message: fmt.Sprintf(
+		"the SVG picture draws at most %d input and %d output elements; this slice has %d input and %d output elements",
+		svgMaxCells, svgMaxCells, n, m)})
+}

@@ -1,0 +1,206 @@
+package web
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// svgDoc is what the tests read of a picture: the root and every group
+// (one per cell) with its class and texts.
+type svgDoc struct {
+	XMLName xml.Name `xml:"http://www.w3.org/2000/svg svg"`
+	ViewBox string   `xml:"viewBox,attr"`
+	Title   string   `xml:"title"`
+	Desc    string   `xml:"desc"`
+	Groups  []struct {
+		Class string   `xml:"class,attr"`
+		Texts []string `xml:"text"`
+	} `xml:"g"`
+}
+
+// cells counts the groups whose class has the word, and lists their
+// labels (the first text).
+func (d svgDoc) cells(word string) (n int, labels []string) {
+	for _, g := range d.Groups {
+		if strings.Contains(" "+g.Class+" ", " "+word+" ") {
+			n++
+			if len(g.Texts) > 0 {
+				labels = append(labels, g.Texts[0])
+			}
+		}
+	}
+	return n, labels
+}
+
+// fetch GETs a path through a new server and reads the answer.
+func fetch(t *testing.T, path string) (*http.Response, []byte) {
+	t.Helper()
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, body
+}
+
+// getSVG fetches a picture and parses it with encoding/xml.
+func getSVG(t *testing.T, path string) (*http.Response, svgDoc) {
+	t.Helper()
+	res, body := fetch(t, path)
+	var d svgDoc
+	if res.StatusCode == http.StatusOK {
+		if err := xml.Unmarshal(body, &d); err != nil {
+			t.Fatalf("%s does not parse as SVG: %v\n%.300s", path, err, body)
+		}
+	}
+	return res, d
+}
+
+func TestLayoutSVGOfThePaddingExample(t *testing.T) {
+	res, d := getSVG(t, "/api/v1/layout.svg?preset=padded")
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "image/svg+xml") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if n, labels := d.cells("lcell"); n != 6 || strings.Join(labels, "") != "ABCDEF" {
+		t.Errorf("logical cells %d %v", n, labels)
+	}
+	if n, labels := d.cells("bcell"); n != 10 || strings.Join(labels, " ") != "A B C x x D E F x x" {
+		t.Errorf("buffer cells %d %v, want the page's A B C x x D E F x x", n, labels)
+	}
+	if !strings.Contains(d.Title, "sizes {2,3}, strides {5,1}") || d.Desc == "" || d.ViewBox == "" {
+		t.Errorf("title %q desc %q viewBox %q", d.Title, d.Desc, d.ViewBox)
+	}
+}
+
+func TestLayoutSVGFollowsTheExplorerQuery(t *testing.T) {
+	for _, tc := range []struct {
+		query          string
+		logical, cells int
+		want           string // a class that must be drawn
+	}{
+		{"preset=DHW", 12, 12, "sel"},                                        // the page's element H selected
+		{"dt=FLOAT32&sizes=2,3&strides=0,1", 6, 3, "shared"},                 // broadcast
+		{"dt=UINT4&sizes=3,5", 15, 16, "tail"},                               // 4-bit: the minimum is 8 bytes
+		{"sizes=2&sizes=3&mode=packed&labels=offset&cell=4", 6, 6, "linked"}, // the form's repeated keys
+	} {
+		res, d := getSVG(t, "/api/v1/layout.svg?"+tc.query)
+		if res.StatusCode != 200 {
+			t.Errorf("%s: status %d", tc.query, res.StatusCode)
+			continue
+		}
+		if n, _ := d.cells("lcell"); n != tc.logical {
+			t.Errorf("%s: %d logical cells, want %d", tc.query, n, tc.logical)
+		}
+		if n, _ := d.cells("bcell"); n != tc.cells {
+			t.Errorf("%s: %d buffer cells, want %d", tc.query, n, tc.cells)
+		}
+		if n, _ := d.cells(tc.want); n == 0 {
+			t.Errorf("%s: no %s cell", tc.query, tc.want)
+		}
+	}
+}
+
+// apiErrors reads a 422 in the API's error shape.
+func apiErrors(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	res, body := fetch(t, path)
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("%s: status %d, want 422", path, res.StatusCode)
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s: Content-Type %q", path, ct)
+	}
+	var e struct{ Errors []map[string]string }
+	if err := json.Unmarshal(body, &e); err != nil {
+		t.Fatal(err)
+	}
+	return e.Errors
+}
+
+func TestSVGInvalidStateIs422WithEveryViolation(t *testing.T) {
+	errs := apiErrors(t, "/api/v1/layout.svg?dt=FOO&sizes=2,0&strides=1,1")
+	fields := map[string]bool{}
+	for _, e := range errs {
+		fields[e["field"]] = true
+	}
+	if !fields["dataType"] || !fields["sizes[1]"] {
+		t.Errorf("errors %v, want dataType and sizes[1]", errs)
+	}
+	errs = apiErrors(t, "/api/v1/slice1.svg?sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,0,2")
+	if len(errs) != 1 || errs[0]["field"] != "inputWindowStrides[2]" {
+		t.Errorf("slice errors %v", errs)
+	}
+}
+
+func TestSVGRefusesMoreThanItsCellLimit(t *testing.T) {
+	errs := apiErrors(t, "/api/v1/layout.svg?sizes=65,64")
+	if len(errs) != 1 || !strings.Contains(errs[0]["message"], "at most 4096") || !strings.Contains(errs[0]["message"], "4160 logical elements") {
+		t.Errorf("errors %v", errs)
+	}
+	// The logical count fits, the buffer does not.
+	errs = apiErrors(t, "/api/v1/layout.svg?sizes=2,2&strides=5000,1")
+	if len(errs) != 1 || !strings.Contains(errs[0]["message"], "5002 cells") {
+		t.Errorf("errors %v", errs)
+	}
+	errs = apiErrors(t, "/api/v1/slice1.svg?sizes=100,100")
+	if len(errs) != 1 || !strings.Contains(errs[0]["message"], "10000 input") {
+		t.Errorf("slice errors %v", errs)
+	}
+	if res, _ := getSVG(t, "/api/v1/layout.svg?sizes=64,64"); res.StatusCode != 200 {
+		t.Errorf("4096 cells: status %d", res.StatusCode)
+	}
+}
+
+func TestSlice1SVGOfThePageExamples(t *testing.T) {
+	for _, tc := range []struct{ preset, output string }{
+		{"example1", "2 4 10 12"},
+		{"example2", "14 16 6 8"},
+	} {
+		res, d := getSVG(t, "/api/v1/slice1.svg?preset="+tc.preset)
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: status %d", tc.preset, res.StatusCode)
+		}
+		if n, labels := d.cells("scell"); n != 16 || strings.Join(labels, " ") != "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16" {
+			t.Errorf("%s: input %d %v", tc.preset, n, labels)
+		}
+		if n, _ := d.cells("in"); n != 12 {
+			t.Errorf("%s: %d cells in the window, want 12", tc.preset, n)
+		}
+		if n, labels := d.cells("ocell"); n != 4 || strings.Join(labels, " ") != tc.output {
+			t.Errorf("%s: output %d %v, want %s", tc.preset, n, labels, tc.output)
+		}
+	}
+	// Typed values travel in the query as on /slice.
+	_, d := getSVG(t, "/api/v1/slice1.svg?dt=INT32&sizes=4&woff=0&wsize=4&wstride=-1&vals=10,-20,30,-40")
+	if _, labels := d.cells("ocell"); strings.Join(labels, " ") != "-40 30 -20 10" {
+		t.Errorf("reversed values %v", labels)
+	}
+}
+
+func TestSVGMayBeFramedAndShownByAnySite(t *testing.T) {
+	res, _ := getSVG(t, "/api/v1/layout.svg")
+	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors *") {
+		t.Errorf("CSP %q", csp)
+	}
+	if xfo := res.Header.Get("X-Frame-Options"); xfo != "" {
+		t.Errorf("X-Frame-Options %q", xfo)
+	}
+	if corp := res.Header.Get("Cross-Origin-Resource-Policy"); corp != "cross-origin" {
+		t.Errorf("Cross-Origin-Resource-Policy %q", corp)
+	}
+	if res.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Error("no nosniff")
+	}
+}

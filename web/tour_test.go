@@ -1,0 +1,187 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+func TestTourStartsAtStepOne(t *testing.T) {
+	ts := newTestServer(t)
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := c.Get(ts.URL + "/tour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/tour/1" {
+		t.Errorf("/tour: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	for _, bad := range []string{"/tour/0", "/tour/12", "/tour/x", "/tour/01", "/tour/-1", "/tour/1e1"} {
+		if res := get(t, ts, bad); res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: status %d", bad, res.StatusCode)
+		}
+	}
+}
+
+// TestTourWalksBothPagesInOrder checks every step: its own URL, its
+// place in the list, the links to its neighbours, a text, a question and
+// an answer, and a live explorer or a slice.
+func TestTourWalksBothPagesInOrder(t *testing.T) {
+	want := []string{
+		"Logical versus physical", "Row-major: HW", "Column-major: WH", "Higher dimensions and the dot product",
+		"Packed tensors", "Broadcasting with strides", "Padding with strides",
+		"DML_BUFFER_TENSOR_DESC: NCHW", "DML_BUFFER_TENSOR_DESC: NHWC",
+		"DML_SLICE1 Example 1: positive strides", "DML_SLICE1 Example 2: negative strides",
+	}
+	if len(tourSteps) != len(want) {
+		t.Fatalf("%d steps", len(tourSteps))
+	}
+	for i, title := range want {
+		n := i + 1
+		res, d := page(t, "/tour/"+strconv.Itoa(n))
+		if res.StatusCode != 200 {
+			t.Fatalf("step %d: status %d", n, res.StatusCode)
+		}
+		if got := d.Find(tid("tour-title")).Text(); got != title {
+			t.Errorf("step %d: title %q, want %q", n, got, title)
+		}
+		if got := d.Find(tid("tour-count")).Text(); got != "Step "+strconv.Itoa(n)+" of 11" {
+			t.Errorf("step %d: %q", n, got)
+		}
+		sentences := 0
+		d.Find(tid("tour-text") + " p").Each(func(_ int, p *goquery.Selection) { sentences += strings.Count(p.Text()+" ", ". ") })
+		if sentences < 2 || sentences > 3 || d.Find(tid("tour-question")).Text() == "" || d.Find(tid("tour-answer")).Text() == "" {
+			t.Errorf("step %d: %d sentences, question %q", n, sentences, d.Find(tid("tour-question")).Text())
+		}
+		if cur, _ := d.Find(tid("tour-step-" + strconv.Itoa(n))).Attr("aria-current"); cur != "step" {
+			t.Errorf("step %d: not current in the list", n)
+		}
+		prev, hasPrev := d.Find(tid("tour-prev")).Attr("href")
+		if (n == 1) == hasPrev || (hasPrev && prev != "/tour/"+strconv.Itoa(n-1)) {
+			t.Errorf("step %d: previous %q", n, prev)
+		}
+		next, _ := d.Find(tid("tour-next")).Attr("href")
+		if n < len(want) && next != "/tour/"+strconv.Itoa(n+1) {
+			t.Errorf("step %d: next %q", n, next)
+		}
+		if rel, _ := d.Find(tid("tour-next")).Attr("rel"); rel != "next" {
+			t.Errorf("step %d: next rel %q", n, rel)
+		}
+		isSlice := strings.HasPrefix(title, "DML_SLICE1")
+		if got := d.Find(tid("explorer")).Length() == 1; got == isSlice {
+			t.Errorf("step %d: layout explorer shown %v", n, got)
+		}
+		if got := d.Find(tid("slice")).Length() == 1; got != isSlice {
+			t.Errorf("step %d: slice explorer shown %v", n, got)
+		}
+		if d.Find(`script[src="/static/tour.js"]`).Length() != 1 {
+			t.Errorf("step %d: no keyboard module", n)
+		}
+	}
+}
+
+func TestTourLayoutStepIsTheLiveExplorer(t *testing.T) {
+	_, d := page(t, "/tour/4")
+	if got := strings.TrimSpace(d.Find(tid("dot")).Text()); got != "{1,0,1} · {6,3,1} = 1×6 + 0×3 + 1×1 = 7" {
+		t.Errorf("dot %q", got)
+	}
+	if a, _ := d.Find(tid("form")).Attr("action"); a != "/tour/4" {
+		t.Errorf("form action %q", a)
+	}
+	if href, _ := d.Find(tid("preset-WHD")).Attr("href"); !strings.HasPrefix(href, "/tour/4?") {
+		t.Errorf("preset href %q", href)
+	}
+	if d.Find(tid("download-svg")).Length() != 1 || d.Find(tid("embed")).Length() != 1 {
+		t.Error("no Embed or Download SVG button")
+	}
+	// An edited state (a submission, or the live page's URL) is kept.
+	_, d = page(t, "/tour/4?dt=FLOAT32&sizes=2,2,3&strides=1,2,4")
+	if got := strings.Join(attrs(d.Find(tid("lcell")), "data-o"), ","); got != "0,4,8,2,6,10,1,5,9,3,7,11" {
+		t.Errorf("edited offsets %s", got)
+	}
+	if href, _ := d.Find(tid("tour-reset")).Attr("href"); href != "/tour/4" {
+		t.Errorf("reset %q", href)
+	}
+	// Every layout step's state is valid and drawn.
+	for n, st := range tourSteps {
+		if st.slice != nil {
+			continue
+		}
+		_, d := page(t, "/tour/"+strconv.Itoa(n+1))
+		if _, stale := d.Find(tid("stale")).Attr("hidden"); !stale || d.Find(tid("lcell")).Length() == 0 {
+			t.Errorf("step %d (%s) does not draw its state", n+1, st.query)
+		}
+		// A selection in the step's state is drawn (a preset would drop it).
+		focus := d.Find(`.lc.sel, .bc.sel`).Length() > 0
+		if want := strings.Contains(st.query, "sel=") || strings.Contains(st.query, "cell=") || strings.Contains(st.query, "preset=DHW"); focus != want {
+			t.Errorf("step %d (%s): selection drawn %v", n+1, st.query, focus)
+		}
+	}
+}
+
+func number(d *goquery.Document, id string) string { return d.Find(tid(id) + " dd").First().Text() }
+
+func TestTourSliceStepsWorkThePageExamplesOut(t *testing.T) {
+	for _, tc := range []struct {
+		step                      int
+		copyStart, maxCopied, out string
+		errata                    []string
+		preset                    string
+	}{
+		{10, "{0,0,0,1}", "{1,1,2,2}", "[[2, 4], [10, 12]]", []string{"E3"}, "example1"},
+		{11, "{0,0,3,1}", "{1,1,2,2}", "[[14, 16], [6, 8]]", []string{"E1", "E2"}, "example2"},
+	} {
+		_, d := page(t, "/tour/"+strconv.Itoa(tc.step))
+		if got := number(d, "tour-copystart"); got != tc.copyStart {
+			t.Errorf("step %d: CopyStart %q", tc.step, got)
+		}
+		if got := number(d, "tour-maxcopied"); got != tc.maxCopied {
+			t.Errorf("step %d: MaxCopiedElements %q", tc.step, got)
+		}
+		if got := number(d, "tour-output"); got != tc.out {
+			t.Errorf("step %d: output %q, want %q", tc.step, got, tc.out)
+		}
+		for _, e := range tc.errata {
+			if d.Find(tid("erratum-"+e)).Length() != 1 {
+				t.Errorf("step %d: no erratum %s", tc.step, e)
+			}
+		}
+		if href, _ := d.Find(tid("tour-slice-link")).Attr("href"); href != "/slice?preset="+tc.preset {
+			t.Errorf("step %d: slice link %q", tc.step, href)
+		}
+		// The live slice explorer on the example, submitting to the step.
+		if got := strings.Join(texts(d.Find(tid("outcell")), ".lbl"), " "); got != strings.NewReplacer("[", "", "]", "", ",", "").Replace(tc.out) {
+			t.Errorf("step %d: the slice explorer's output %q", tc.step, got)
+		}
+		if a, _ := d.Find(tid("form")).Attr("action"); a != "/tour/"+strconv.Itoa(tc.step) {
+			t.Errorf("step %d: form action %q", tc.step, a)
+		}
+		if href, _ := d.Find(tid("preset-reverse")).Attr("href"); !strings.HasPrefix(href, "/tour/"+strconv.Itoa(tc.step)+"?") {
+			t.Errorf("step %d: preset href %q", tc.step, href)
+		}
+		if d.Find(tid("download-svg")).Length() != 1 {
+			t.Errorf("step %d: no Download SVG", tc.step)
+		}
+	}
+}
+
+func TestNested(t *testing.T) {
+	for _, tc := range []struct {
+		sizes []int64
+		vals  []string
+		want  string
+	}{
+		{[]int64{1, 1, 2, 2}, []string{"2", "4", "10", "12"}, "[[2, 4], [10, 12]]"},
+		{[]int64{3}, []string{"1", "2", "3"}, "[1, 2, 3]"},
+		{[]int64{1}, []string{"7"}, "[7]"},
+		{[]int64{2, 1, 2}, []string{"1", "2", "3", "4"}, "[[[1, 2]], [[3, 4]]]"},
+	} {
+		if got := nested(tc.sizes, tc.vals); got != tc.want {
+			t.Errorf("nested(%v) = %q, want %q", tc.sizes, got, tc.want)
+		}
+	}
+}
