@@ -41,6 +41,34 @@ func (r editsReport) print(w io.Writer) {
 	}
 }
 
+// runEditsMode is `loadtest -mode edits`: against -addr, or an in-process
+// server with -self.
+func runEditsMode(c config, e editsConfig, out io.Writer) error {
+	if e.clients < 1 || e.edits < 1 || e.pace <= 0 || e.timeout <= 0 {
+		return fmt.Errorf("need -clients >= 1, -edits >= 1, -pace > 0 and -timeout > 0")
+	}
+	e.addr = strings.TrimRight(c.addr, "/")
+	if c.self {
+		addr, stop, err := startServer(e.clients)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		e.addr = "http://" + addr
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(e.edits)*e.pace+2*time.Minute)
+	defer cancel()
+	r, err := runEdits(ctx, e)
+	if err != nil {
+		return err
+	}
+	r.print(out)
+	if r.failed > 0 {
+		return fmt.Errorf("%d edits failed", r.failed)
+	}
+	return nil
+}
+
 // editQueries are small, valid explorer states of the kind a class edits:
 // the strides page's examples and their neighbours.
 var editQueries = []string{

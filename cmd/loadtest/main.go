@@ -6,6 +6,11 @@
 //	go run ./cmd/loadtest -self                          # an in-process server
 //	go run ./cmd/loadtest -addr http://127.0.0.1:8080    # a running one
 //
+// With -mode edits it instead drives -clients explorer sessions that each
+// send -edits edits -pace apart, and reports answers, p50 and p99:
+//
+//	go run ./cmd/loadtest -self -mode edits -clients 500 -edits 100
+//
 // Viewers get only the latest state when they fall behind, so delivery
 // below 100 % means skipped intermediate states, not lost final ones: the
 // final state must reach every viewer. -slow viewers read one message a
@@ -64,8 +69,21 @@ func run(args []string, out io.Writer) error {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long the presenter shares")
 	fs.BoolVar(&c.self, "self", false, "start a server in this process (embedded NATS) and load it")
 	fs.BoolVar(&c.apply, "apply", false, "viewers send each state back as an edit and wait for the result, like the page")
+	mode := fs.String("mode", "room", "room: a presenter and followers; edits: -clients each sending -edits paced edits")
+	var e editsConfig
+	fs.IntVar(&e.clients, "clients", 500, "edits mode: websocket clients")
+	fs.IntVar(&e.edits, "edits", 100, "edits mode: edits per client")
+	fs.DurationVar(&e.pace, "pace", 500*time.Millisecond, "edits mode: time between one client's edits")
+	fs.DurationVar(&e.timeout, "timeout", 10*time.Second, "edits mode: an answer later than this is a failure")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	switch *mode {
+	case "room":
+	case "edits":
+		return runEditsMode(c, e, out)
+	default:
+		return fmt.Errorf("-mode %q: want room or edits", *mode)
 	}
 	if c.viewers < 1 || c.slow < 0 || c.slow > c.viewers || c.rate <= 0 || c.duration <= 0 {
 		return errors.New("need -viewers >= 1, 0 <= -slow <= -viewers, -rate > 0 and -duration > 0")
