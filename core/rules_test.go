@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -1207,5 +1208,32 @@ func TestFormatNumpyOmitsNegativeStop(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkNumpyRoundTrip(t, s)
+	}
+}
+
+func TestBufferElementCountOfHugeTotals(t *testing.T) {
+	cases := []struct {
+		dt    DataType
+		total int64
+		want  int64
+	}{
+		{Float32, 40, 10},
+		{Float32, 1 << 61, 1 << 59}, // bytes*8 wraps to 0
+		{Float32, 1<<61 + 4, 1<<59 + 1},
+		{Float64, math.MaxInt64 - 7, (math.MaxInt64 - 7) / 8},
+		{UInt8, math.MaxInt64 - 3, math.MaxInt64 - 3},
+		{Int4, 1 << 61, 1 << 62},
+		{Int4, 1 << 62, math.MaxInt64}, // 2^63 elements: saturated
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s/%d", c.dt, c.total), func(t *testing.T) {
+			l, err := NewLayout(TensorDesc{DataType: c.dt, Sizes: []int64{2, 3}, TotalTensorSizeInBytes: int64p(c.total)})
+			if err != nil {
+				t.Fatalf("NewLayout: %v", err)
+			}
+			if got := l.BufferElementCount(); got != c.want {
+				t.Errorf("BufferElementCount = %d, want %d", got, c.want)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 )
 
@@ -416,8 +417,18 @@ func (l *Layout) BufferSizeInBytes() int64 {
 }
 
 // BufferElementCount is the number of whole elements the buffer holds.
+// TotalTensorSizeInBytes may be any int64, so the count is found without
+// multiplying the bytes by 8 (which would wrap from 2^60 bytes on); a
+// 4-bit buffer (two elements a byte) of 2^62 bytes or more saturates at the int64 maximum.
 func (l *Layout) BufferElementCount() int64 {
-	return l.BufferSizeInBytes() * 8 / l.DataType.Bits()
+	bytes, bits := l.BufferSizeInBytes(), l.DataType.Bits()
+	if bits >= 8 { // 8, 16, 32 or 64: whole bytes per element
+		return bytes / (bits / 8)
+	}
+	if bytes > math.MaxInt64/2 {
+		return math.MaxInt64
+	}
+	return bytes * 2
 }
 
 // Desc returns the description the layout was built from.

@@ -370,12 +370,17 @@ func sizesText(vs []int64, sep string) string {
 	return out
 }
 
+// bytesText is the size of cells elements of bits (4, 8, 16, 32 or 64)
+// in bytes, without multiplying by bits first: cells can be nearly 2^63
+// (a huge TotalTensorSizeInBytes).
 func bytesText(cells, bits int64) string {
-	b := cells * bits
-	if b%8 == 0 {
-		return itoa(b / 8)
+	if bits >= 8 {
+		return itoa(cells * (bits / 8))
 	}
-	return itoa(b/8) + ".5"
+	if cells%2 == 0 {
+		return itoa(cells / 2)
+	}
+	return itoa(cells/2) + ".5"
 }
 
 func panelLabel(p Panel) string {

@@ -237,3 +237,20 @@ func TestFactsShowBadgesStepsAndCPP(t *testing.T) {
 		t.Error("logical count")
 	}
 }
+
+func TestBufferSubStatesHugeBuffersWithoutWrapping(t *testing.T) {
+	for _, c := range []struct {
+		cells, bits int64
+		want        string
+	}{
+		{10, 32, "10 elements of 32 bits = 40 bytes"},
+		{5, 4, "5 elements of 4 bits = 2.5 bytes"},
+		{6, 4, "6 elements of 4 bits = 3 bytes"},
+		{1 << 59, 32, "576460752303423488 elements of 32 bits = 2305843009213693952 bytes"}, // cells*bits wraps to 0
+		{1<<62 + 1, 4, "4611686018427387905 elements of 4 bits = 2305843009213693952.5 bytes"},
+	} {
+		if got := BufferSub(Meta{Sizes: []int64{2, 3}, Cells: c.cells, Bits: c.bits}); got != c.want {
+			t.Errorf("BufferSub(%d cells of %d bits) = %q, want %q", c.cells, c.bits, got, c.want)
+		}
+	}
+}

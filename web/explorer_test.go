@@ -318,6 +318,26 @@ func TestLargeTensorsGetCanvasesAndFacts(t *testing.T) {
 	}
 }
 
+func TestHugeTotalTensorSizeIsAHugeBuffer(t *testing.T) {
+	// TotalTensorSizeInBytes is a UINT64: past 2^60 bytes the element
+	// count wrapped (2^61 bytes drew a buffer of 0 cells; 2^63-4 was a 500).
+	for _, c := range []struct{ total, cells string }{
+		{"2305843009213693952", "576460752303423488"},
+		{"9223372036854775804", "2305843009213693951"},
+	} {
+		res, d := page(t, "/?dt=FLOAT32&sizes=2,3&total="+c.total)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("total %s: status %d", c.total, res.StatusCode)
+		}
+		if want := c.total + " bytes = " + c.cells + " elements"; d.Find(tid("fact-buffer")+" dd").First().Text() != want {
+			t.Errorf("total %s: buffer fact %q, want %q", c.total, d.Find(tid("fact-buffer")+" dd").First().Text(), want)
+		}
+		if !strings.Contains(d.Find(tid("buffer-too-large")).Text(), "too large to draw") {
+			t.Errorf("total %s: no too-large note on the buffer", c.total)
+		}
+	}
+}
+
 func TestEightDimensionsAreLabelledSmallMultiples(t *testing.T) {
 	_, d := page(t, "/?sizes=2,1,1,1,1,2,2,3")
 	if got := d.Find("figure.panel").Length(); got != 4 {

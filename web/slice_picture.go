@@ -77,8 +77,10 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	pv := &p.View
 
 	// The values: the input buffer filled, the output copied from it.
+	// fillInput writes every logical element, so their count is bounded
+	// too: a broadcast input can hold 2^32 elements in one cell.
 	var buf, out []byte
-	if cells*e <= maxSliceBytes && outN*e <= maxSliceBytes {
+	if cells*e <= maxSliceBytes && n*e <= maxSliceBytes && outN*e <= maxSliceBytes {
 		buf = make([]byte, cells*e)
 		if err := fillInput(ctx, buf, in, v.Values); err != nil {
 			return nil, err
@@ -247,7 +249,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	pv.Facts = sliceFacts(s, readCells)
 	pv.Export = sliceExport(s, v.Dropped)
 	if buf == nil {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", cells*e, outN*e, maxSliceBytes>>20))
+		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", cells*e, n, n*e, outN*e, maxSliceBytes>>20))
 	} else if len(v.Values) == 0 {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and compute.Slice copies the output from that buffer.", n))
 	} else {

@@ -140,13 +140,20 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []sliceValue) (views
 	return p, nil
 }
 
-// checkSliceCells refuses a slice too large for the picture.
+// checkSliceCells refuses a slice too large for the picture: too many
+// elements to draw, or an input buffer (which sliceDiagram allocates and
+// fills) larger than the slice explorer fills.
 func checkSliceCells(s *core.Slice1) *apiError {
 	n, m := s.Input.LogicalElementCount(), s.OutputElementCount()
-	if n <= svgMaxCells && m <= svgMaxCells {
-		return nil
+	if n > svgMaxCells || m > svgMaxCells {
+		return invalid(core.Violation{Field: "inputSizes", Message: fmt.Sprintf(
+			"the SVG picture draws at most %d input and %d output elements; this slice has %d input and %d output elements",
+			svgMaxCells, svgMaxCells, n, m)})
 	}
-	return invalid(core.Violation{Field: "inputSizes", Message: fmt.Sprintf(
-		"the SVG picture draws at most %d input and %d output elements; this slice has %d input and %d output elements",
-		svgMaxCells, svgMaxCells, n, m)})
+	if b := s.Input.BufferSizeInBytes(); b > maxSliceBytes {
+		return invalid(core.Violation{Field: "inputStrides", Message: fmt.Sprintf(
+			"the SVG picture fills the input buffer with its values, at most %d MiB; these strides spread %d input elements over a buffer of %d bytes",
+			maxSliceBytes>>20, n, b)})
+	}
+	return nil
 }

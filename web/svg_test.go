@@ -158,6 +158,13 @@ func TestSVGRefusesMoreThanItsCellLimit(t *testing.T) {
 	if len(errs) != 1 || !strings.Contains(errs[0]["message"], "10000 input") {
 		t.Errorf("slice errors %v", errs)
 	}
+	// Four input elements whose strides spread them over 2^26+2 cells:
+	// the picture allocated the whole 512 MiB buffer (with strides near
+	// 2^32, 32 GiB: the server ran out of memory and died).
+	errs = apiErrors(t, "/api/v1/slice1.svg?dt=FLOAT64&sizes=2,2&strides=67108864,1")
+	if len(errs) != 1 || errs[0]["field"] != "inputStrides" || !strings.Contains(errs[0]["message"], "at most 64 MiB") {
+		t.Errorf("slice errors %v", errs)
+	}
 	if res, _ := getSVG(t, "/api/v1/layout.svg?sizes=64,64"); res.StatusCode != 200 {
 		t.Errorf("4096 cells: status %d", res.StatusCode)
 	}
