@@ -77,8 +77,9 @@ func indexOf(xs []string, x string) int {
 }
 
 // PadToRank prepends dimensions of size 1 to reach rank, as DirectML
-// operators that need 4-D or 5-D tensors expect. A leading stride is the
-// span of the dimensions below it, which is what packed strides give.
+// operators that need 4-D or 5-D tensors expect. A leading stride is
+// LeadingStride of the dimensions below it, which is what packed strides
+// give.
 func PadToRank(sizes, strides []int64, rank int) ([]int64, []int64, error) {
 	if len(sizes) > rank {
 		return nil, nil, fmt.Errorf("cannot pad %d dimensions down to %d", len(sizes), rank)
@@ -92,15 +93,39 @@ func PadToRank(sizes, strides []int64, rank int) ([]int64, []int64, error) {
 	if strides == nil {
 		return ns, nil, nil
 	}
-	var span int64 = 1
-	for i, s := range sizes {
-		span = max(span, s*strides[i])
-	}
+	span := LeadingStride(sizes, strides)
 	nst := make([]int64, 0, rank)
 	for range pad {
 		nst = append(nst, span)
 	}
 	return ns, append(nst, strides...), nil
+}
+
+// LeadingStride is the stride a new leading dimension gets: the span
+// max(size*stride) of the dimensions below it (for packed strides, the
+// product of the sizes; for a padded row, its pitch). When that span is
+// not a UINT, the minimum implied element count is used instead, which a
+// valid layout keeps in range. Values out of range give 1.
+func LeadingStride(sizes, strides []int64) int64 {
+	if len(strides) != len(sizes) {
+		return 1
+	}
+	var span uint64 = 1
+	for i, s := range sizes {
+		if s < 1 || strides[i] < 0 {
+			return 1
+		}
+		p, ok := mulLimit(uint64(s), uint64(strides[i]), MaxUINT)
+		if !ok {
+			last, ok := indexOfLastOf(sizes, strides)
+			if !ok {
+				return 1
+			}
+			return int64(last) + 1
+		}
+		span = max(span, p)
+	}
+	return int64(span)
 }
 
 func ones(n int) []int64 {

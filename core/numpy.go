@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -246,21 +247,45 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 	return items, nil
 }
 
-// parsePyInt reads a Python integer literal; values past int64 are
-// clamped, which slicing then clamps to the axis anyway.
+// parsePyInt reads a Python integer literal with an optional sign:
+// decimal, 0x, 0o or 0b, underscores only between digits, no leading
+// zeros on a decimal. Values past int64 are clamped, which slicing then
+// clamps to the axis anyway.
 func parsePyInt(s string) (int64, error) {
-	t := strings.ReplaceAll(s, "_", "")
-	v, err := strconv.ParseInt(t, 10, 64)
-	if err == nil {
-		return v, nil
+	body, neg := strings.TrimSpace(s), false
+	if body != "" && (body[0] == '-' || body[0] == '+') {
+		neg = body[0] == '-'
+		body = strings.TrimSpace(body[1:])
 	}
-	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-		if strings.HasPrefix(t, "-") {
-			return math.MinInt64 + 1, nil
+	bad := fmt.Errorf("%q is not an integer, a slice or '...' (only basic slicing is supported)", s)
+	if body == "" || body[0] < '0' || body[0] > '9' {
+		return 0, bad
+	}
+	if len(body) > 1 && body[0] == '0' && body[1] >= '0' && body[1] <= '9' || len(body) > 1 && body[0] == '0' && body[1] == '_' {
+		if strings.Trim(body, "0_") != "" {
+			return 0, fmt.Errorf("%q: leading zeros in decimal integer literals are not permitted (Python's rule)", s)
 		}
+		body = "0"
+	}
+	// Go's base-0 syntax matches Python's for prefixes and underscores.
+	u, err := strconv.ParseUint(body, 0, 64)
+	var ne *strconv.NumError
+	switch {
+	case err == nil:
+	case errors.As(err, &ne) && ne.Err == strconv.ErrRange:
+		u = math.MaxUint64
+	default:
+		return 0, bad
+	}
+	switch {
+	case neg && u > math.MaxInt64:
+		return math.MinInt64 + 1, nil
+	case neg:
+		return -int64(u), nil
+	case u > math.MaxInt64:
 		return math.MaxInt64, nil
 	}
-	return 0, fmt.Errorf("%q is not an integer, a slice or '...' (only basic slicing is supported)", s)
+	return int64(u), nil
 }
 
 func isIdentifier(s string) bool {

@@ -1237,3 +1237,45 @@ func TestBufferElementCountOfHugeTotals(t *testing.T) {
 		})
 	}
 }
+
+func TestLeadingStrideNeverLeavesUINT(t *testing.T) {
+	cases := []struct {
+		sizes, strides []int64
+		want           int64
+	}{
+		{[]int64{3, 5}, []int64{5, 1}, 15},
+		{[]int64{2, 3}, []int64{5, 1}, 10}, // the padded row's pitch
+		{[]int64{2, 3}, []int64{0, 1}, 3},
+		// size*stride past 2^32-1: the minimum implied count instead.
+		{[]int64{2}, []int64{3_000_000_000}, 3_000_000_001},
+		{[]int64{4294967295}, []int64{1}, 4294967295},
+		// Out of range or mismatched: a harmless 1.
+		{[]int64{4294967295, 4294967295}, []int64{4294967295, 4294967295}, 1},
+		{[]int64{2, 3}, []int64{1}, 1},
+		{[]int64{0, 3}, []int64{1, 1}, 1},
+		{[]int64{2, 3}, []int64{-1, 1}, 1},
+	}
+	for _, c := range cases {
+		if got := LeadingStride(c.sizes, c.strides); got != c.want {
+			t.Errorf("LeadingStride(%v, %v) = %d, want %d", c.sizes, c.strides, got, c.want)
+		}
+	}
+}
+
+func TestParsePyIntFollowsPython(t *testing.T) {
+	ok := map[string]int64{
+		"0": 0, "00": 0, "-0": 0, "7": 7, "-3": -3, "+4": 4, "- 2": -2, "1_000": 1000,
+		"0x10": 16, "0X1f": 31, "0o17": 15, "0b101": 5, "0x_ff": 255,
+		"99999999999999999999": math.MaxInt64, "-99999999999999999999": math.MinInt64 + 1,
+	}
+	for in, want := range ok {
+		if got, err := parsePyInt(in); err != nil || got != want {
+			t.Errorf("parsePyInt(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"_1", "1_", "1__0", "010", "0_7", "1.5", "1e3", "0x", "", "x", "0xg"} {
+		if got, err := parsePyInt(in); err == nil {
+			t.Errorf("parsePyInt(%q) = %d, want an error (Python rejects it)", in, got)
+		}
+	}
+}

@@ -291,7 +291,8 @@ const (
 	TriTrue
 )
 
-func tri(b bool) Tri {
+// TriOf is the settled Tri of b.
+func TriOf(b bool) Tri {
 	if b {
 		return TriTrue
 	}
@@ -307,7 +308,7 @@ func (t Tri) Bool() bool { return t == TriTrue }
 // HasOverlap: some logical elements share an offset.
 func (l *Layout) HasOverlap() Tri {
 	if l.distinctKnown {
-		return tri(l.distinct < l.logicalCount)
+		return TriOf(l.distinct < l.logicalCount)
 	}
 	if l.logicalCount > l.MinimumImpliedElementCount() || l.HasBroadcast() {
 		return TriTrue // pigeonhole
@@ -318,7 +319,7 @@ func (l *Layout) HasOverlap() Tri {
 // IsPadded: the span from offset 0 to the last element has holes.
 func (l *Layout) IsPadded() Tri {
 	if l.distinctKnown {
-		return tri(l.MinimumImpliedElementCount() > l.distinct)
+		return TriOf(l.MinimumImpliedElementCount() > l.distinct)
 	}
 	if l.logicalCount < l.MinimumImpliedElementCount() {
 		return TriTrue
@@ -332,7 +333,7 @@ func (l *Layout) IsPacked() Tri {
 		return TriFalse
 	}
 	if l.distinctKnown {
-		return tri(l.distinct == l.logicalCount)
+		return TriOf(l.distinct == l.logicalCount)
 	}
 	if l.HasBroadcast() {
 		return TriFalse

@@ -296,7 +296,8 @@ func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
 func utoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 
-func joinInts(vs []int64) string {
+// JoinInts writes integers as "1,0,1".
+func JoinInts(vs []int64) string {
 	b := make([]byte, 0, len(vs)*3)
 	for i, v := range vs {
 		if i > 0 {

@@ -310,7 +310,7 @@ func (b *svgBuilder) legend(items []SVGCell) {
 	b.y += 18 + 14
 }
 
-func braces(vs []int64) string { return "{" + joinInts(vs) + "}" }
+func braces(vs []int64) string { return "{" + JoinInts(vs) + "}" }
 
 func plural(n int64, one, many string) string {
 	if n == 1 {

@@ -47,7 +47,7 @@ func SliceSVG(p SliceDiagram, id string) SVG {
 		if k := p.Order[i]; k > 0 {
 			s.Class, s.Fill, s.Badge = "scell in copied", svgSoft, itoa(k-1)
 		}
-		s.Tip = "input (" + joinInts(c) + ") = " + p.Values[i] + ", buffer offset " + itoa(p.InputOffsets[i])
+		s.Tip = "input (" + JoinInts(c) + ") = " + p.Values[i] + ", buffer offset " + itoa(p.InputOffsets[i])
 		if k := p.Order[i]; k > 0 {
 			s.Tip += ", copied " + ordinal(k) + " to output element " + itoa(k-1)
 		} else if in {
@@ -64,7 +64,7 @@ func SliceSVG(p SliceDiagram, id string) SVG {
 	b.text("Output "+braces(p.OutputSizes)+": Output[c] = Input[CopyStart + InputWindowStrides × c]", 15, true, false, "")
 	b.grids(gridBands(p.OutputSizes, p.Labels, func(i int64, c []int64) SVGCell {
 		return SVGCell{Class: "ocell", Fill: svgSoft, Stroke: svgSoftInk, Label: p.Output[i], Badge: itoa(i),
-			Tip: "output element " + itoa(i) + " (" + joinInts(c) + ") = " + p.Output[i] + ", copied " + ordinal(i+1)}
+			Tip: "output element " + itoa(i) + " (" + JoinInts(c) + ") = " + p.Output[i] + ", copied " + ordinal(i+1)}
 	}, nil))
 	b.legend([]SVGCell{
 		{Fill: svgWindow, Stroke: svgSoftInk, Tip: "in the window"},
@@ -193,7 +193,7 @@ func sliceDesc(p SliceDiagram) string {
 	var reads []string
 	c := make([]int64, len(p.OutputSizes))
 	for _, v := range p.Output {
-		reads = append(reads, "output ("+joinInts(c)+") = "+v)
+		reads = append(reads, "output ("+JoinInts(c)+") = "+v)
 		next(c, p.OutputSizes)
 	}
 	return "DML_SLICE1 on an input of sizes " + braces(p.InputSizes) + " holding " + p.ValuesNote + ". CopyStart " + braces(p.CopyStart) +

@@ -130,16 +130,17 @@ func (st explorerState) withRank(n int) explorerState {
 		}
 	}
 	for len(sizes) < n {
-		span := int64(1)
+		var szs, sds []int64
 		for i := range sizes {
 			if i < len(strides) {
 				sz, err1 := strconv.ParseInt(sizes[i], 10, 64)
 				sd, err2 := strconv.ParseInt(strides[i], 10, 64)
-				if err1 == nil && err2 == nil && sz > 0 && sd >= 0 && sz <= core.MaxUINT && sd <= core.MaxUINT {
-					span = max(span, sz*sd)
+				if err1 == nil && err2 == nil {
+					szs, sds = append(szs, sz), append(sds, sd)
 				}
 			}
 		}
+		span := core.LeadingStride(szs, sds)
 		sizes = append([]string{"1"}, sizes...)
 		if !st.Packed {
 			strides = append([]string{strconv.FormatInt(span, 10)}, strides...)

@@ -270,16 +270,8 @@ func rowMajorIndex(sizes, coord []int64) int64 {
 	return i
 }
 
-func joinCoord(c []int64) string {
-	b := make([]byte, 0, len(c)*2)
-	for i, v := range c {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, v, 10)
-	}
-	return string(b)
-}
+// joinCoord writes a coordinate or a list of sizes as "1,0,1".
+func joinCoord(c []int64) string { return views.JoinInts(c) }
 
 // bufferCols is how many cells a row of the DOM buffer view holds: the
 // whole buffer when it is short (as the strides page draws it), else 16.
@@ -428,7 +420,7 @@ func newFacts(l *core.Layout) views.Facts {
 	}
 	f.Badges = []views.Badge{
 		{Name: "packed", State: triState(l.IsPacked()), Why: "distinct offsets = logical elements = minimum implied elements"},
-		{Name: "broadcast", State: triState(tri(l.HasBroadcast())), Why: "some dimension of size > 1 has stride 0"},
+		{Name: "broadcast", State: triState(core.TriOf(l.HasBroadcast())), Why: "some dimension of size > 1 has stride 0"},
 		{Name: "overlapping", State: triState(l.HasOverlap()), Why: "distinct offsets < logical elements: several elements share a cell"},
 		{Name: "padded", State: triState(l.IsPadded()), Why: "minimum implied elements > distinct offsets: holes between elements"},
 	}
@@ -472,13 +464,6 @@ func dotOfLast(l *core.Layout) string {
 		terms[i] = fmt.Sprintf("%d×%d", s-1, l.Strides[i])
 	}
 	return fmt.Sprintf("{%s} · {%s} = %s", joinCoord(m), joinCoord(l.Strides), strings.Join(terms, " + "))
-}
-
-func tri(b bool) core.Tri {
-	if b {
-		return core.TriTrue
-	}
-	return core.TriFalse
 }
 
 func triState(t core.Tri) string {

@@ -481,12 +481,14 @@ func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
 // or is not allowed.
 func sliceDims(st sliceState) views.SliceDims {
 	var d views.SliceDims
+	// Numbers far outside UINT/INT range are shown as "?": the field's
+	// own error says why, and the arithmetic below stays exact.
 	num := func(xs []string, i int) (int64, bool) {
 		if i >= len(xs) {
 			return 0, false
 		}
 		n, err := strconv.ParseInt(xs[i], 10, 64)
-		return n, err == nil
+		return n, err == nil && n >= -1<<32 && n <= 1<<32
 	}
 	labels := core.DimensionLabels(min(max(len(st.In.Sizes), 1), core.MaxDimensionCount))
 	for i := range min(len(st.In.Sizes), core.MaxDimensionCount) {

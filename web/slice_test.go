@@ -556,3 +556,16 @@ func TestSlicePageSurvivesOddQueries(t *testing.T) {
 		}
 	}
 }
+
+func TestSliceDimsShowNoWrappedNumbers(t *testing.T) {
+	st := sliceState{Off: []string{"9223372036854775807", "0"}, Win: []string{"2", "9223372036854775807"}, Step: []string{"-9223372036854775808", "1"}, Out: []string{"3", ""}}
+	st.In.Sizes = []string{"4", "4"}
+	d := sliceDims(st)
+	for _, r := range d.Rows {
+		for _, s := range []string{r.Window, r.MaxCopied, r.CopyStart, r.Verdict} {
+			if strings.Contains(s, "-92233") || strings.Contains(s, "−92233") {
+				t.Errorf("axis %d shows a wrapped number: %q", r.Axis, s)
+			}
+		}
+	}
+}
