@@ -36,11 +36,27 @@ func CalcBufferTensorSize(dt DataType, sizes, strides []int64) BufferSizeSteps {
 
 // BufferSizeSteps returns the worked DMLCalcBufferTensorSize of l.
 func (l *Layout) BufferSizeSteps() BufferSizeSteps {
-	var st []int64
-	if !l.StridesImplicit {
-		st = l.Strides
+	return CalcBufferTensorSize(l.DataType, l.Sizes, l.descStrides())
+}
+
+// PublishedHelperResults is what the C++ helpers return for l's
+// description: DirectMLX.h's DMLCalcBufferTensorSize and the one printed on
+// the documentation page (see PublishedHelperResult). Validation keeps the
+// index of the last element at most 2^32-2 and the logical count at most
+// 2^32-1, so the 32-bit accumulation cannot wrap for a Layout: directmlx
+// always equals BufferSizeSteps().Result, and documentationPage differs
+// from it only for the 4-bit types (0).
+func (l *Layout) PublishedHelperResults() (directmlx, documentationPage uint64) {
+	st := l.descStrides()
+	return PublishedHelperResult(l.DataType, l.Sizes, st, true), PublishedHelperResult(l.DataType, l.Sizes, st, false)
+}
+
+// descStrides is the Strides pointer of l's description: nil when packed.
+func (l *Layout) descStrides() []int64 {
+	if l.StridesImplicit {
+		return nil
 	}
-	return CalcBufferTensorSize(l.DataType, l.Sizes, st)
+	return l.Strides
 }
 
 func minimumBufferSize(dt DataType, sizes, strides []int64) int64 {

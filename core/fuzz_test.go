@@ -73,6 +73,17 @@ func checkLayoutInvariants(t *testing.T, l *Layout) {
 	if min < 4 || min%4 != 0 || l.BufferSizeInBytes() < min {
 		t.Fatalf("buffer minimum %d, size %d", min, l.BufferSizeInBytes())
 	}
+	// Validation keeps the helper's 32-bit index from wrapping: DirectMLX.h
+	// agrees with the exact size, the documentation page's helper too
+	// except for the 4-bit types, where it returns 0.
+	dmlx, docPage := l.PublishedHelperResults()
+	wantDoc := uint64(min)
+	if l.ElementSizeInBits() == 4 {
+		wantDoc = 0
+	}
+	if dmlx != uint64(min) || docPage != wantDoc {
+		t.Fatalf("published helpers %d/%d, exact %d", dmlx, docPage, min)
+	}
 	if logical > fuzzMaxEnumerate || implied > 1<<20 {
 		return
 	}

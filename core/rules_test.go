@@ -484,6 +484,40 @@ func TestPublishedHelperWrapsWhereTheProjectDoesNot(t *testing.T) {
 	}
 }
 
+// TestPublishedHelperCannotWrapForValidLayouts checks the boundary: the
+// largest index of the last element validation accepts, 2^32-2, still fits
+// the helper's 32-bit UINT, and one more is rejected before the helper
+// could wrap. So for every valid layout DirectMLX.h's answer is exact.
+func TestPublishedHelperCannotWrapForValidLayouts(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		dt             DataType
+		sizes, strides []int64
+	}{
+		{"index 2^32-2 in one term", Float64, []int64{2}, []int64{MaxUINT - 1}},
+		{"index 2^32-2 in two terms", Float32, []int64{2, 2}, []int64{1 << 31, 1<<31 - 2}},
+		{"eight terms", UInt8, []int64{2, 2, 2, 2, 2, 2, 2, 2}, []int64{1 << 29, 1 << 29, 1 << 29, 1 << 29, 1 << 29, 1 << 29, 1 << 29, 1<<29 - 2}},
+		{"2^32-1 packed", Int4, []int64{65535, 65537}, nil},
+		{"2^32-1 broadcast", UInt4, []int64{65535, 65537}, []int64{0, 0}},
+	} {
+		l, err := NewLayout(TensorDesc{DataType: c.dt, Sizes: c.sizes, Strides: c.strides})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		dmlx, _ := l.PublishedHelperResults()
+		if dmlx != uint64(l.MinimumBufferSizeInBytes()) {
+			t.Errorf("%s: DirectMLX %d, exact %d", c.name, dmlx, l.MinimumBufferSizeInBytes())
+		}
+	}
+	// One past the boundary: the helper would wrap, validation refuses.
+	for _, strides := range [][]int64{{MaxUINT}, {1 << 31, 1<<31 - 1}} {
+		sizes := []int64{2, 2}[:len(strides)]
+		if _, err := NewLayout(TensorDesc{DataType: Float32, Sizes: sizes, Strides: strides}); err == nil {
+			t.Errorf("sizes %v strides %v (index 2^32-1) accepted", sizes, strides)
+		}
+	}
+}
+
 // ---- section 5: DML_SLICE1 ----
 
 func TestParseFeatureLevel(t *testing.T) {

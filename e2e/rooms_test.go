@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -55,6 +56,10 @@ func TestE2ERoomViewerFollowsPresenter(t *testing.T) {
 	waitFor(t, viewer, "the viewer to follow the hover", `document.querySelector('#b-4')?.classList.contains('linked') && document.querySelector('#dot').textContent.includes('= 4')`)
 	shot(t, viewer, "room-viewer")
 
+	// The presenter's pointer leaves the picture: the viewer's highlight goes.
+	do(t, presenter, "move the mouse off the picture", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
+	waitFor(t, viewer, "the viewer's highlight to clear", noHighlight)
+
 	// Detach: the presenter goes on without the viewer.
 	do(t, viewer, "detach", chromedp.Click(chromedp.CSS(`[data-testid=room-detach]`)))
 	waitFor(t, viewer, "detached", roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden`)
@@ -78,6 +83,59 @@ func TestE2ERoomViewerFollowsPresenter(t *testing.T) {
 	if got := eval[string](t, viewer, usedCells); got != "0,1,2,6,7,8" {
 		t.Errorf("the exploring viewer was moved to %q", got)
 	}
+}
+
+// noHighlight: nothing is pointed at in the picture.
+const noHighlight = `!document.querySelector('#picture :is(.lc, .bc):is(.linked, .sel)') && document.querySelector('#dot').textContent.includes('Point at')`
+
+// TestE2ERoomPresenterStopsAndReturns: the presenter stops presenting and
+// the viewer is told, keeping the last picture; the presenter presents
+// again and the viewer follows with no click. A reload of the presenter's
+// page does not tell the viewer anything.
+func TestE2ERoomPresenterStopsAndReturns(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	viewer := newBrowserContext(t, presenter)
+
+	waitLive(t, presenter, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	room := eval[string](t, presenter, `location.href`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	waitLive(t, viewer, join)
+	waitFor(t, viewer, "the room's state", roomState+` === 'following' && (`+usedCells+`) === '0,1,2,5,6,7'`)
+	// Record every state the viewer's bar goes through.
+	do(t, viewer, "watch the bar", chromedp.Evaluate[chromedp.Void](`window.barStates = []; new MutationObserver(() => barStates.push(`+roomState+`)).observe(document.querySelector('[data-testid=room-bar]'), {attributes: true})`))
+
+	// The presenter reloads the page: the viewer goes on following.
+	waitFor(t, presenter, "one watching", watching+` === '1'`)
+	do(t, presenter, "reload", chromedp.Reload())
+	waitFor(t, presenter, "presenting again", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	typeInto(t, presenter, "type a height stride of 4", `[data-testid=stride-0]`, "4")
+	waitFor(t, viewer, "the viewer to follow the edit", `(`+usedCells+`) === '0,1,2,4,5,6'`)
+	time.Sleep(2500 * time.Millisecond) // past the grace period of the old page's socket
+	if got := eval[[]string](t, viewer, `barStates`); strings.Contains(strings.Join(got, ","), "stopped") {
+		t.Errorf("a reload of the presenter's page told the viewer %v", got)
+	}
+
+	// "Stop presenting": the viewer is told and keeps the last picture.
+	do(t, presenter, "stop presenting", chromedp.Click(chromedp.CSS(`[data-testid=room-leave]`)))
+	waitFor(t, presenter, "the page without the room", `!document.querySelector('[data-testid=room-bar]') && !!document.querySelector('[data-testid=present]')`)
+	waitFor(t, viewer, "the viewer to hear it", roomState+` === 'stopped' && document.querySelector('[data-testid=room-status]').textContent.includes('stopped presenting')`)
+	if got := eval[string](t, viewer, usedCells); got != "0,1,2,4,5,6" {
+		t.Errorf("the viewer's picture changed to %q", got)
+	}
+	if eval[bool](t, viewer, `document.querySelector('[data-testid=room-detach]').hidden`) {
+		t.Error("the viewer is not offered to explore on their own")
+	}
+	shot(t, viewer, "room-viewer-stopped")
+
+	// The presenter comes back to the room: the viewer follows again.
+	do(t, presenter, "back to the room", chromedp.Navigate(room))
+	waitFor(t, presenter, "presenting again", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	waitFor(t, viewer, "following again", roomState+` === 'following'`)
+	typeInto(t, presenter, "type a height stride of 3", `[data-testid=stride-0]`, "3")
+	waitFor(t, viewer, "the viewer to follow the edit", `(`+usedCells+`) === '0,1,2,3,4,5'`)
 }
 
 // TestE2ERoomJoinByCode: a viewer types the code shown on the projector.

@@ -89,7 +89,7 @@ export function start() {
     const sel = form.elements.sel.value, cell = form.elements.cell.value;
     if (sel) show({ kind: 'l', i: indexOf(sel.split(',').map(Number)) }, false);
     else if (cell) show({ kind: 'b', o: +cell }, false);
-    if (room.following) showRoomFocus();
+    if (room.following && st.roomFocus) showRoomFocus();
   }
 
   // ---- rooms: a viewer applies the presenter's state like its own edit ----
@@ -101,6 +101,15 @@ export function start() {
   function showRoomFocus() {
     const [k, n] = (st.roomFocus || '').split(':');
     if (k === 'l' || k === 'b') show(k === 'l' ? { kind: 'l', i: +n } : { kind: 'b', o: +n }, false);
+    else if (!st.roomFocus) unshow(); // the presenter points at nothing
+  }
+  // unshow clears the highlight: the page as when nothing is pointed at.
+  function unshow() {
+    for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
+    markCanvas('logical', []); markCanvas('buffer', []);
+    const hint = document.createElement('span');
+    hint.className = 'hint'; hint.textContent = 'Point at or focus a cell to see where it lives.';
+    dot.replaceChildren(hint);
   }
 
   // ---- the form ----

@@ -9,6 +9,8 @@ import { liveSocket } from './live.js';
 
 const V = 1;
 const DETACHED = 'exploring on your own: the presenter goes on without you';
+const FOLLOWING = 'following the presenter';
+const STOPPED = 'The presenter has stopped presenting: this is their last picture. Detach to explore on your own, or stay: you follow them again when they come back.';
 const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
 
@@ -26,6 +28,7 @@ export function roomClient(page, hooks) {
   const q = (id) => bar && bar.querySelector(`[data-testid=${id}]`);
   const count = q('room-watching'), status = q('room-status'), detachBtn = q('room-detach'), rejoinBtn = q('room-rejoin');
   let send = null, following = role === 'viewer', fresh = true;
+  let away = false; // the presenter has left the room (a "presence" message)
   // Until the page says otherwise, its state is its URL's (without the room).
   const cur = { page, query: location.search.slice(1).replace(/(^|&)room=[^&]*/g, '').replace(/^&/, ''), focus: '', step: pathStep };
   let shared = '', last = 0, timer = 0, dirty = false; // dirty: the page has said what it shows
@@ -40,9 +43,9 @@ export function roomClient(page, hooks) {
     send({ v: V, type: 'publish', room: code, state: cur });
   }
   function follow() {
-    following = true; fresh = true;
+    following = true; fresh = true; away = false; // the server says again if the presenter is away
     if (detachBtn) { detachBtn.hidden = false; rejoinBtn.hidden = true; }
-    say('following the presenter', 'following');
+    say(FOLLOWING, 'following');
     if (send) send({ v: V, type: 'follow', room: code });
   }
   function detach() {
@@ -63,6 +66,11 @@ export function roomClient(page, hooks) {
   // The presenter's links to pages a room can show stay in the room: the
   // class follows the presenter there.
   if (role === 'presenter') {
+    // Leaving the page ("Stop presenting", another page, a reload) ends
+    // presenting even if the browser keeps the page and its socket in its
+    // back/forward cache; coming back to it presents again.
+    addEventListener('pagehide', () => { if (send) send({ v: V, type: 'unpresent' }); });
+    addEventListener('pageshow', (e) => { if (e.persisted && send) send({ v: V, type: 'present', room: code }); });
     for (const a of document.querySelectorAll('a[href]')) {
       const u = new URL(a.href, location.href);
       if (u.origin !== location.origin || a.closest('#room-bar') || !/^\/(slice|tour(\/\d+)?)?$/.test(u.pathname)) continue;
@@ -79,7 +87,7 @@ export function roomClient(page, hooks) {
     open(fn) {
       send = fn; shared = '';
       if (role === 'presenter') send({ v: V, type: 'present', room: code });
-      else if (role === 'viewer' && following) { fresh = true; send({ v: V, type: 'follow', room: code }); }
+      else if (role === 'viewer' && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); }
       else if (role === 'viewer') say(DETACHED, 'detached');
     },
     closed() { send = null; if (role) say('reconnecting…', 'offline'); },
@@ -95,8 +103,16 @@ export function roomClient(page, hooks) {
         if (!following) return true;
         if (m.state.page !== page || (page === 'tour' && m.state.step !== pathStep)) { location.assign('/r/' + code); return true; } // the presenter moved to another page
         const f = fresh; fresh = false;
-        if (bar.dataset.state !== 'following') say('following the presenter', 'following');
+        if (!away && bar.dataset.state !== 'following') say(FOLLOWING, 'following');
         hooks.apply(m.state, f);
+        return true;
+      }
+      if (m.type === 'presence') {
+        // The presenter left (no presenter connection anywhere) or came
+        // back: the page keeps the last picture meanwhile and follows
+        // again, with no click, when they present again.
+        away = !m.presenting;
+        if (following) say(away ? STOPPED : FOLLOWING, away ? 'stopped' : 'following');
         return true;
       }
       if (m.type === 'error' && ROOM_ERRORS.has(m.code)) {

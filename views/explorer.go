@@ -131,8 +131,11 @@ type Facts struct {
 	Badges          []Badge
 	Steps           []Step
 	TotalNote       string // how TotalTensorSizeInBytes relates to the minimum
-	CPP             string
-	Warnings        []string
+	// HelperNotes say where a published C++ DMLCalcBufferTensorSize
+	// returns something other than the exact size worked out in Steps.
+	HelperNotes []HelperNote
+	CPP         string
+	Warnings    []string
 }
 
 // Fact is one labelled number.
@@ -150,6 +153,13 @@ type Badge struct {
 // Step is one line of DMLCalcBufferTensorSize worked out.
 type Step struct {
 	What, Expr, Value string
+}
+
+// HelperNote is one published helper's wrong answer for the tensor.
+type HelperNote struct {
+	Helper string // whose: "DirectMLX.h" or "documentation page"
+	Text   string
+	TestID string // helper-note-directmlx, helper-note-doc-page
 }
 
 // Logical is the logical view: the last two dimensions as a grid, the

@@ -238,6 +238,53 @@ func TestFactsShowBadgesStepsAndCPP(t *testing.T) {
 	}
 }
 
+func TestFactsMarkWherePublishedHelpersDiffer(t *testing.T) {
+	int4 := HelperNote{Helper: "documentation page", TestID: "helper-note-doc-page", Text: "returns 0 bytes for this tensor: it has no case for UINT4 or INT4"}
+	wrap := HelperNote{Helper: "DirectMLX.h", TestID: "helper-note-directmlx", Text: "returns 4 bytes for this tensor: it sums the index of the last element in a 32-bit UINT, which wraps"}
+	for _, c := range []struct {
+		name  string
+		notes []HelperNote
+	}{
+		{"helpers agree", nil},
+		{"4-bit type", []HelperNote{int4}},
+		{"both", []HelperNote{wrap, int4}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := padded().Picture.Facts
+			f.HelperNotes = c.notes
+			d := doc(t, FactsView(f))
+			box := d.Find(tid("helper-notes"))
+			if len(c.notes) == 0 {
+				if box.Length() != 0 || d.Find(".helper-note").Length() != 0 {
+					t.Fatalf("a helper note where the helpers agree: %q", box.Text())
+				}
+				return
+			}
+			if box.Length() != 1 {
+				t.Fatalf("%d helper-notes boxes", box.Length())
+			}
+			if r, _ := box.Attr("role"); r != "note" {
+				t.Errorf("role %q", r)
+			}
+			if box.Prev().Is(tid("steps")) == false {
+				t.Errorf("the notes do not follow the steps")
+			}
+			if got := box.Find(".helper-note").Length(); got != len(c.notes) {
+				t.Errorf("%d notes, want %d", got, len(c.notes))
+			}
+			for _, n := range c.notes {
+				p := box.Find(tid(n.TestID))
+				if p.Find(".helper-flag").Text() != "Published helper differs ("+n.Helper+"):" {
+					t.Errorf("%s: flag %q", n.TestID, p.Find(".helper-flag").Text())
+				}
+				if !strings.Contains(p.Text(), n.Text) {
+					t.Errorf("%s: %q lacks %q", n.TestID, p.Text(), n.Text)
+				}
+			}
+		})
+	}
+}
+
 func TestBufferSubStatesHugeBuffersWithoutWrapping(t *testing.T) {
 	for _, c := range []struct {
 		cells, bits int64

@@ -31,6 +31,14 @@ type BufferSizeSteps struct {
 	Result              int64  `json:"result"`
 }
 
+// HelperResults is what the published C++ DMLCalcBufferTensorSize helpers
+// return for the description, wrap-arounds and missing cases included, to
+// compare with minimumBufferSizeInBytes (which is exact).
+type HelperResults struct {
+	DirectMLX         uint64 `json:"directmlx"`         // DirectMLX.h's
+	DocumentationPage uint64 `json:"documentationPage"` // the one printed on the documentation page: 0 for UINT4/INT4
+}
+
 // LayoutResponse is the answer of POST /api/v1/layout. Facts that cannot be
 // settled without enumerating a very large tensor are null.
 type LayoutResponse struct {
@@ -51,6 +59,7 @@ type LayoutResponse struct {
 	MinimumBufferSizeInBytes   int64            `json:"minimumBufferSizeInBytes"`
 	BufferSizeInBytes          int64            `json:"bufferSizeInBytes"`
 	BufferSizeSteps            BufferSizeSteps  `json:"bufferSizeSteps"`
+	PublishedHelperResults     HelperResults    `json:"publishedHelperResults"`
 	Offsets                    []int64          `json:"offsets,omitempty"`
 	CPP                        string           `json:"cpp"`
 	Warnings                   []core.Violation `json:"warnings"`
@@ -227,6 +236,7 @@ func NewLayoutResponse(l *core.Layout) LayoutResponse {
 		CPP:      core.CPPTensorDesc(l, "tensor"),
 		Warnings: nonNil(l.Warnings),
 	}
+	r.PublishedHelperResults.DirectMLX, r.PublishedHelperResults.DocumentationPage = l.PublishedHelperResults()
 	if n, ok := l.DistinctOffsetCount(); ok {
 		r.DistinctOffsetCount = &n
 	}

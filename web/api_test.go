@@ -470,6 +470,21 @@ func checkLayoutCase(t *testing.T, c specCase, status int, body map[string]any) 
 			t.Errorf("indexOfLastElement = %v, want %v", body["indexOfLastElement"], v)
 		}
 	}
+	// The published helpers' answers, as the C++ returns them (the
+	// documentation page's is 0 for the 4-bit types).
+	if c.Kind == "buffer_size" {
+		if want["directmlx_result"] == nil || want["helper_doc_result"] == nil {
+			t.Fatalf("buffer_size case lacks directmlx_result or helper_doc_result")
+		}
+		helpers, ok := body["publishedHelperResults"].(map[string]any)
+		if !ok {
+			t.Fatalf("no publishedHelperResults in %v", body)
+		}
+		if fmt.Sprint(helpers["directmlx"]) != fmt.Sprint(want["directmlx_result"]) ||
+			fmt.Sprint(helpers["documentationPage"]) != fmt.Sprint(want["helper_doc_result"]) {
+			t.Errorf("publishedHelperResults = %v, want directmlx %v documentationPage %v", helpers, want["directmlx_result"], want["helper_doc_result"])
+		}
+	}
 	if v, ok := want["bytes_before_4_rounding"]; ok {
 		steps := body["bufferSizeSteps"].(map[string]any)
 		if fmt.Sprint(steps["bytesBeforeRounding"]) != fmt.Sprint(v) {

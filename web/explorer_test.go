@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/stridescope/stridescope/core"
 )
 
 // page GETs a path through the router and parses the HTML.
@@ -315,6 +317,75 @@ func TestLargeTensorsGetCanvasesAndFacts(t *testing.T) {
 	_, d = page(t, "/?sizes=5000&strides=0")
 	if d.Find(tid("bcell")).Length() != 1 || d.Find(tid("bcell")+" .cnt").Text() != "×5000" {
 		t.Errorf("broadcast buffer: %d cells %q", d.Find(tid("bcell")).Length(), d.Find(tid("bcell")+" .cnt").Text())
+	}
+}
+
+// TestFactsNoteWherePublishedHelpersDiffer: the documentation page's
+// helper has no 4-bit case and returns 0. DirectMLX.h's 32-bit index
+// cannot wrap for a valid layout (core validation keeps the index of the
+// last element at most 2^32-2), so no valid page shows the wrap note: the
+// largest valid index is one of the cases without a note.
+func TestFactsNoteWherePublishedHelpersDiffer(t *testing.T) {
+	for _, c := range []struct {
+		name, path string
+		docPage    []string // what the documentation-page note says; nil: no note
+	}{
+		{"INT4 {3}", "/?dt=INT4&sizes=3", []string{"returns 0 bytes", "no case for UINT4 or INT4", "INT4 elements", "12 bits = 2 bytes, rounded up to 4"}},
+		{"UINT4 {2,3} strided", "/?dt=UINT4&sizes=2,3&strides=5,1", []string{"returns 0 bytes", "UINT4 elements", "32 bits = 4 bytes, rounded up to 4"}},
+		{"FLOAT32 {3}", "/?dt=FLOAT32&sizes=3", nil},
+		{"FLOAT16 padded", "/?dt=FLOAT16&sizes=3,3&strides=4,1", nil},
+		{"FLOAT32 largest valid index", "/?dt=FLOAT32&sizes=3&strides=2147483647", nil},
+		{"FLOAT64 largest valid index", "/?dt=FLOAT64&sizes=2,2&strides=2147483648,2147483646", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, d := page(t, c.path)
+			if res.StatusCode != http.StatusOK || d.Find(tid("steps")).Length() != 1 {
+				t.Fatalf("status %d, %d step lists", res.StatusCode, d.Find(tid("steps")).Length())
+			}
+			if n := d.Find(tid("helper-note-directmlx")).Length(); n != 0 {
+				t.Errorf("a DirectMLX.h note on a valid layout: %q", d.Find(tid("helper-note-directmlx")).Text())
+			}
+			note := d.Find(tid("helper-note-doc-page"))
+			if c.docPage == nil {
+				if d.Find(tid("helper-notes")).Length() != 0 {
+					t.Errorf("a helper note where the helpers agree: %q", d.Find(tid("helper-notes")).Text())
+				}
+				return
+			}
+			if note.Length() != 1 {
+				t.Fatalf("%d documentation-page notes", note.Length())
+			}
+			for _, w := range c.docPage {
+				if !strings.Contains(note.Text(), w) {
+					t.Errorf("note %q lacks %q", note.Text(), w)
+				}
+			}
+		})
+	}
+}
+
+// TestHelperNotesExplainTheWrap drives helperNotes with what the helpers
+// return for FLOAT32 {3} strides {2^31}, which validation rejects (index
+// 2^32), to check the wording of the wrap note.
+func TestHelperNotesExplainTheWrap(t *testing.T) {
+	sizes, strides := []int64{3}, []int64{1 << 31}
+	dmlx := core.PublishedHelperResult(core.Float32, sizes, strides, true)
+	docPage := core.PublishedHelperResult(core.Float32, sizes, strides, false)
+	if dmlx != 4 || docPage != 4 {
+		t.Fatalf("helpers %d/%d, want the wrapped 4", dmlx, docPage)
+	}
+	s := core.BufferSizeSteps{ElementSizeInBits: 32, StridesGiven: true, IndexOfLastElement: 1 << 32, ElementCount: 1<<32 + 1,
+		SizeInBits: (1<<32 + 1) * 32, BytesBeforeRounding: (1<<32 + 1) * 4, Result: (1<<32 + 1) * 4}
+	notes := helperNotes(core.Float32, s, dmlx, docPage)
+	if len(notes) != 1 || notes[0].TestID != "helper-note-directmlx" {
+		t.Fatalf("notes %+v", notes)
+	}
+	want := "DirectMLX.h's DMLCalcBufferTensorSize returns 4 bytes for this tensor: it sums the index of the last element in a 32-bit UINT, which wraps (4294967296 mod 2^32 = 0). stridescope computes it exactly: 17179869188 bytes."
+	if notes[0].Text != want {
+		t.Errorf("note %q,\nwant %q", notes[0].Text, want)
+	}
+	if got := helperNotes(core.Float32, core.CalcBufferTensorSize(core.Float32, []int64{3}, nil), 12, 12); got != nil {
+		t.Errorf("notes where the helpers agree: %+v", got)
 	}
 }
 

@@ -437,6 +437,8 @@ func newFacts(l *core.Layout) views.Facts {
 		views.Step{What: "in whole bytes", Expr: fmt.Sprintf("ceil(%d ÷ 8)", steps.SizeInBits), Value: fmt.Sprintf("= %d bytes", steps.BytesBeforeRounding)},
 		views.Step{What: "rounded up to 4 bytes", Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: fmt.Sprintf("= %d bytes", steps.Result)},
 	)
+	dmlx, docPage := l.PublishedHelperResults()
+	f.HelperNotes = helperNotes(l.DataType, steps, dmlx, docPage)
 	cells, last := l.BufferElementCount(), l.IndexOfLastElement()
 	tail := ""
 	if cells-1 > last {
@@ -454,6 +456,39 @@ func newFacts(l *core.Layout) views.Facts {
 		f.Warnings = append(f.Warnings, w.Message)
 	}
 	return f
+}
+
+// helperNotes says where the published C++ helpers return something other
+// than the exact size s.Result: dmlx is DirectMLX.h's answer, docPage the
+// documentation page's (core.PublishedHelperResult). For a valid layout
+// DirectMLX.h's 32-bit index cannot wrap (validation keeps it below
+// 2^32-1), so in practice only the documentation page's missing 4-bit case
+// shows; the wrap note stays in case validation ever admits more.
+func helperNotes(dt core.DataType, s core.BufferSizeSteps, dmlx, docPage uint64) []views.HelperNote {
+	exact := uint64(s.Result)
+	var notes []views.HelperNote
+	if dmlx != exact {
+		text := fmt.Sprintf("DirectMLX.h's DMLCalcBufferTensorSize returns %d bytes for this tensor.", dmlx)
+		if s.StridesGiven {
+			text = fmt.Sprintf("DirectMLX.h's DMLCalcBufferTensorSize returns %d bytes for this tensor: it sums the index of the last element in a 32-bit UINT, which wraps (%d mod 2^32 = %d).",
+				dmlx, s.IndexOfLastElement, uint32(s.IndexOfLastElement))
+		}
+		notes = append(notes, views.HelperNote{
+			Helper: "DirectMLX.h", TestID: "helper-note-directmlx",
+			Text: text + fmt.Sprintf(" stridescope computes it exactly: %d bytes.", exact),
+		})
+	}
+	if docPage != dmlx {
+		// The two helpers differ only in the 4-bit case the page lacks.
+		text := fmt.Sprintf("The DMLCalcBufferTensorSize printed on the documentation page returns %d bytes for this tensor: it has no case for UINT4 or INT4, so it knows no size for %s elements.", docPage, dt)
+		if dmlx == exact {
+			text += fmt.Sprintf(" DirectMLX.h's version handles 4-bit types and gives the exact answer: %d bits = %d bytes, rounded up to %d.", s.SizeInBits, s.BytesBeforeRounding, exact)
+		} else {
+			text += fmt.Sprintf(" DirectMLX.h's version returns %d bytes.", dmlx)
+		}
+		notes = append(notes, views.HelperNote{Helper: "documentation page", TestID: "helper-note-doc-page", Text: text})
+	}
+	return notes
 }
 
 func dotOfLast(l *core.Layout) string {

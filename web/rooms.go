@@ -36,6 +36,10 @@ const (
 	roomJoinTimeout   = 750 * time.Millisecond
 	roomCountEvery    = 5 * time.Second
 	roomCountTTL      = 3 * roomCountEvery
+	// presenterGrace is how long a room stays presented after its last
+	// presenter connection closes: a presenter reloading the page comes
+	// back within it, and the class sees no "stopped".
+	presenterGrace = 2 * time.Second
 )
 
 // Room errors a client sees.
@@ -57,6 +61,7 @@ type Rooms struct {
 	emptyTTL time.Duration
 
 	mu    sync.Mutex
+	grace time.Duration // presenterGrace; tests shorten it
 	rooms map[string]*room
 }
 
@@ -70,6 +75,18 @@ type room struct {
 	emptySince time.Time
 	issued     int64 // the last version this replica's presenter issued
 	stop       []func()
+
+	// Presence: whether a presenter connection is open on any replica.
+	// live is what this replica announces on .presence (set on the first
+	// present, cleared grace after its last presenter leaves); presence is
+	// what the other replicas announce; known is false while this replica
+	// has not yet asked them (viewers are not told "stopped" meanwhile);
+	// presenting is what local viewers were last told.
+	live       bool
+	graceTimer *time.Timer
+	presence   map[string]replicaCount
+	known      bool
+	presenting bool
 }
 
 type replicaCount struct {
@@ -84,7 +101,7 @@ func NewRooms(bus Bus, secret []byte, log *slog.Logger) *Rooms {
 		log = slog.Default()
 	}
 	return &Rooms{bus: bus, secret: secret, replica: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), log: log,
-		emptyTTL: 10 * time.Minute, rooms: map[string]*room{}}
+		emptyTTL: 10 * time.Minute, grace: presenterGrace, rooms: map[string]*room{}}
 }
 
 func subject(code, what string) string { return "stridescope.room." + code + "." + what }
@@ -99,10 +116,11 @@ func (r *Rooms) Create(initial RoomState) (code, token string, err error) {
 		return "", "", err
 	}
 	r.mu.Lock()
-	rm, err := r.attachLocked(code)
+	rm, err := r.attachLocked(code, false)
 	if err == nil {
 		rm.state, rm.raw = initial, raw
 		rm.emptySince = time.Now()
+		rm.known = true // a new room: nobody presents it until its presenter connects
 	}
 	r.mu.Unlock()
 	if err != nil {
@@ -139,12 +157,14 @@ func NormalizeCode(s string) (string, bool) {
 }
 
 // attachLocked returns the local room, subscribing to its subjects the
-// first time this replica needs it.
-func (r *Rooms) attachLocked(code string) (*room, error) {
+// first time this replica needs it; then, with ask, it asks the other
+// replicas whether one of them has the room's presenter.
+func (r *Rooms) attachLocked(code string, ask bool) (*room, error) {
 	if rm, ok := r.rooms[code]; ok {
 		return rm, nil
 	}
-	rm := &room{code: code, viewers: map[*Viewer]struct{}{}, counts: map[string]replicaCount{}}
+	rm := &room{code: code, viewers: map[*Viewer]struct{}{}, counts: map[string]replicaCount{},
+		presence: map[string]replicaCount{}, presenting: true}
 	unsubState, err := r.bus.Subscribe(subject(code, "state"), func(_ string, data []byte) { r.onState(code, data) })
 	if err != nil {
 		return nil, err
@@ -167,8 +187,35 @@ func (r *Rooms) attachLocked(code string) (*room, error) {
 		unsubCount()
 		return nil, err
 	}
-	rm.stop = []func(){unsubState, unsubCount, stopServe}
+	unsubPresence, err := r.bus.Subscribe(subject(code, "presence"), func(_ string, data []byte) { r.onPresence(code, data) })
+	if err != nil {
+		unsubState()
+		unsubCount()
+		stopServe()
+		return nil, err
+	}
+	stopAsk, err := r.bus.Serve(subject(code, "presenter"), func([]byte) []byte {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if rm, ok := r.rooms[code]; ok && rm.live {
+			return r.presenceMsgLocked(rm)
+		}
+		return nil // silent: a replica with the presenter answers
+	})
+	if err != nil {
+		unsubState()
+		unsubCount()
+		stopServe()
+		unsubPresence()
+		return nil, err
+	}
+	rm.stop = []func(){unsubState, unsubCount, stopServe, unsubPresence, stopAsk}
 	r.rooms[code] = rm
+	if ask {
+		go r.askPresence(code, rm)
+	} else {
+		rm.known = true
+	}
 	return rm, nil
 }
 
@@ -216,6 +263,117 @@ func (r *Rooms) publishCountLocked(rm *room) {
 	}
 }
 
+// presenceMsg announces how many presenter connections of a room a replica
+// holds (0: none since the grace period).
+type presenceMsg struct {
+	Replica    string `json:"replica"`
+	Presenters int    `json:"presenters"`
+}
+
+func (r *Rooms) presenceMsgLocked(rm *room) []byte {
+	n := rm.presenters
+	if rm.live {
+		n = max(n, 1) // within the grace period the room is still presented
+	} else {
+		n = 0
+	}
+	b, _ := json.Marshal(presenceMsg{Replica: r.replica, Presenters: n})
+	return b
+}
+
+// announceLocked tells every replica whether this one holds a presenter.
+func (r *Rooms) announceLocked(rm *room) {
+	if err := r.bus.Publish(subject(rm.code, "presence"), r.presenceMsgLocked(rm)); err != nil && !errors.Is(err, ErrBusClosed) {
+		r.log.Warn("room: publish presence", "room", rm.code, "err", err)
+	}
+}
+
+func (r *Rooms) onPresence(code string, data []byte) {
+	var m presenceMsg
+	if json.Unmarshal(data, &m) != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok || m.Replica == r.replica {
+		return
+	}
+	rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: time.Now()}
+	if m.Presenters == 0 && rm.live {
+		// A replica lost its presenter: make sure everyone knows this one
+		// still has one, not only those that have heard its heartbeat.
+		r.announceLocked(rm)
+	}
+	r.presenceChangedLocked(rm, time.Now())
+}
+
+// askPresence asks the other replicas whether one holds the presenter of
+// a room this replica has just attached; only those that do answer.
+func (r *Rooms) askPresence(code string, rm *room) {
+	data, err := r.bus.Request(subject(code, "presenter"), nil, roomJoinTimeout)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rooms[code] != rm {
+		return
+	}
+	var m presenceMsg
+	if err == nil && json.Unmarshal(data, &m) == nil && m.Replica != r.replica {
+		rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: time.Now()}
+	}
+	rm.known = true
+	r.presenceChangedLocked(rm, time.Now())
+}
+
+// presentedLocked reports whether a presenter connection of the room is
+// open on some replica, as far as this one knows.
+func (r *Rooms) presentedLocked(rm *room, now time.Time) bool {
+	if rm.live || rm.presenters > 0 || !rm.known {
+		return true
+	}
+	for _, c := range rm.presence {
+		if c.n > 0 && now.Sub(c.seen) <= roomCountTTL {
+			return true
+		}
+	}
+	return false
+}
+
+// presenceChangedLocked tells local viewers when the presenter leaves or
+// comes back.
+func (r *Rooms) presenceChangedLocked(rm *room, now time.Time) {
+	p := r.presentedLocked(rm, now)
+	if p == rm.presenting {
+		return
+	}
+	rm.presenting = p
+	for v := range rm.viewers {
+		v.offerPresence(p)
+	}
+}
+
+// endPresence runs grace after a room's last local presenter left: if none
+// came back, this replica stops announcing one.
+func (r *Rooms) endPresence(code string, rm *room) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rooms[code] != rm || rm.presenters > 0 || !rm.live {
+		return
+	}
+	rm.live = false
+	r.announceLocked(rm)
+	r.presenceChangedLocked(rm, time.Now())
+}
+
+// Presenting reports whether the room with code has a presenter connected
+// on some replica, as far as this replica knows.
+func (r *Rooms) Presenting(code string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	return ok && r.presentedLocked(rm, time.Now())
+}
+
 // Presenter is a connection allowed to change a room.
 type Presenter struct {
 	rooms *Rooms
@@ -231,12 +389,21 @@ func (r *Rooms) Present(code, token string) (*Presenter, RoomState, error) {
 		return nil, RoomState{}, ErrNotPresenter
 	}
 	r.mu.Lock()
-	rm, err := r.attachLocked(code)
+	rm, err := r.attachLocked(code, true)
 	if err != nil {
 		r.mu.Unlock()
 		return nil, RoomState{}, err
 	}
 	rm.presenters++
+	if rm.graceTimer != nil {
+		rm.graceTimer.Stop()
+		rm.graceTimer = nil
+	}
+	if !rm.live {
+		rm.live = true
+		r.announceLocked(rm)
+	}
+	r.presenceChangedLocked(rm, time.Now())
 	known := rm.raw != nil
 	r.mu.Unlock()
 	if !known {
@@ -296,9 +463,23 @@ func (r *Rooms) Watching(code string) int {
 	return n
 }
 
-// Close unregisters the presenter connection.
+// Close unregisters the presenter connection. When it was the room's last
+// one on this replica, the replica stops announcing a presenter after the
+// grace period, unless one presents again meanwhile.
 func (p *Presenter) Close() {
-	p.once.Do(func() { p.rooms.leave(p.code, func(rm *room) { rm.presenters-- }) })
+	r := p.rooms
+	p.once.Do(func() {
+		r.leave(p.code, func(rm *room) {
+			rm.presenters--
+			if rm.presenters > 0 {
+				return
+			}
+			if rm.graceTimer != nil {
+				rm.graceTimer.Stop()
+			}
+			rm.graceTimer = time.AfterFunc(r.grace, func() { r.endPresence(p.code, rm) })
+		})
+	})
 }
 
 // Viewer follows a room. It keeps only the newest state it has not yet
@@ -312,7 +493,29 @@ type Viewer struct {
 	pending  RoomState
 	has      bool
 	lastSent int64
-	once     sync.Once
+	// presenting is whether the room has a presenter, told whether the
+	// viewer was last told so; both start true (a viewer assumes the
+	// presenter is there), so only a change is news.
+	presenting, told bool
+	once             sync.Once
+}
+
+// ViewerEvent is what a viewer hears next: a newer state of the room, or
+// (Presence) that its presenter has left or come back.
+type ViewerEvent struct {
+	State      RoomState
+	Presence   bool // the event is about the presenter, not a state
+	Presenting bool // with Presence: whether a presenter is connected now
+}
+
+func (v *Viewer) offerPresence(p bool) {
+	v.mu.Lock()
+	v.presenting = p
+	v.mu.Unlock()
+	select {
+	case v.ready <- struct{}{}:
+	default:
+	}
 }
 
 func (v *Viewer) offer(st RoomState) {
@@ -327,21 +530,40 @@ func (v *Viewer) offer(st RoomState) {
 	}
 }
 
-// Next blocks until a state newer than the last one returned arrives.
+// Next blocks until a state newer than the last one returned arrives; it
+// skips news about the presenter.
 func (v *Viewer) Next(ctx context.Context) (RoomState, error) {
+	for {
+		ev, err := v.NextEvent(ctx)
+		if err != nil || !ev.Presence {
+			return ev.State, err
+		}
+	}
+}
+
+// NextEvent blocks until a state newer than the last one returned arrives,
+// or the presenter leaves or comes back (a change since the last event:
+// leaving and coming back between two calls is no news). A waiting state
+// comes first.
+func (v *Viewer) NextEvent(ctx context.Context) (ViewerEvent, error) {
 	for {
 		v.mu.Lock()
 		if v.has {
 			st := v.pending
 			v.has, v.lastSent = false, st.Version
 			v.mu.Unlock()
-			return st, nil
+			return ViewerEvent{State: st}, nil
+		}
+		if v.presenting != v.told {
+			v.told = v.presenting
+			v.mu.Unlock()
+			return ViewerEvent{Presence: true, Presenting: v.told}, nil
 		}
 		v.mu.Unlock()
 		select {
 		case <-v.ready:
 		case <-ctx.Done():
-			return RoomState{}, ctx.Err()
+			return ViewerEvent{}, ctx.Err()
 		}
 	}
 }
@@ -370,12 +592,12 @@ func (r *Rooms) Join(code string) (*Viewer, error) {
 		return nil, ErrNoRoom
 	}
 	r.mu.Lock()
-	rm, err := r.attachLocked(code)
+	rm, err := r.attachLocked(code, true)
 	if err != nil {
 		r.mu.Unlock()
 		return nil, err
 	}
-	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1)}
+	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1), presenting: rm.presenting, told: true}
 	rm.viewers[v] = struct{}{}
 	rm.emptySince = time.Time{}
 	r.publishCountLocked(rm)
@@ -467,12 +689,19 @@ func (r *Rooms) sweep(now time.Time) {
 			for _, stop := range rm.stop {
 				stop()
 			}
+			if rm.graceTimer != nil {
+				rm.graceTimer.Stop()
+			}
 			delete(r.rooms, code)
 			continue
 		}
 		if len(rm.viewers) > 0 {
 			r.publishCountLocked(rm)
 		}
+		if rm.live {
+			r.announceLocked(rm) // a heartbeat: a replica that dies stops being counted after roomCountTTL
+		}
+		r.presenceChangedLocked(rm, now)
 	}
 }
 

@@ -15,8 +15,8 @@ import (
 // The room messages of the websocket protocol (docs/protocol.md, "Rooms").
 // A connection presents one room or follows one, or neither.
 
-// roomClientMsg is a page's room message: present, publish, follow or
-// unfollow.
+// roomClientMsg is a page's room message: present, unpresent, publish,
+// follow or unfollow.
 type roomClientMsg struct {
 	V     int        `json:"v"`
 	Type  string     `json:"type"`
@@ -32,6 +32,15 @@ type roomServerMsg struct {
 	Room     string     `json:"room"`
 	State    *RoomState `json:"state,omitempty"`
 	Watching int        `json:"watching"`
+}
+
+// roomPresenceMsg tells a viewer that the presenter has left (no presenter
+// connection on any replica) or is back ("presence").
+type roomPresenceMsg struct {
+	V          int    `json:"v"`
+	Type       string `json:"type"`
+	Room       string `json:"room"`
+	Presenting bool   `json:"presenting"`
 }
 
 // roomErrorMsg is an error about rooms, with a code the page acts on.
@@ -110,7 +119,7 @@ func (ss *session) roomMessage(data []byte) bool {
 		return false
 	}
 	switch head.Type {
-	case "present", "publish", "follow", "unfollow":
+	case "present", "unpresent", "publish", "follow", "unfollow":
 	default:
 		return false
 	}
@@ -134,6 +143,12 @@ func (ss *session) roomMessage(data []byte) bool {
 		ss.follow(m.Room)
 	case "unfollow":
 		if ss.room.viewer != nil {
+			ss.room.leave()
+		}
+	case "unpresent":
+		// The presenter's page goes away (it may stay open in the
+		// browser's back/forward cache, its socket with it).
+		if ss.room.presenter != nil {
 			ss.room.leave()
 		}
 	}
@@ -238,7 +253,8 @@ func (ss *session) publish(m roomClientMsg) {
 }
 
 // follow makes this connection a viewer of the room: the room's current
-// state first, then every state the presenter shares, latest only.
+// state first, then every state the presenter shares, latest only, and
+// "presence" when the presenter leaves or comes back.
 func (ss *session) follow(raw string) {
 	rooms, err := ss.s.roomsReady()
 	if err != nil {
@@ -271,13 +287,17 @@ func (ss *session) follow(raw string) {
 	go func() {
 		defer close(done)
 		for {
-			st, err := v.Next(ctx)
+			ev, err := v.NextEvent(ctx)
 			if err != nil {
 				return
 			}
 			// While the writer is busy this waits, and the viewer keeps
 			// only the newest state: a slow connection skips states.
-			if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &st, Watching: rooms.Watching(code)}) {
+			var msg any = roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &ev.State, Watching: rooms.Watching(code)}
+			if ev.Presence {
+				msg = roomPresenceMsg{V: ProtocolVersion, Type: "presence", Room: code, Presenting: ev.Presenting}
+			}
+			if !ss.sendCtx(ctx, msg) {
 				return
 			}
 		}

@@ -101,12 +101,13 @@ func sendJSON(t *testing.T, c *websocket.Conn, v any) {
 }
 
 type roomIn struct {
-	Type     string    `json:"type"`
-	Room     string    `json:"room"`
-	State    RoomState `json:"state"`
-	Watching int       `json:"watching"`
-	Code     string    `json:"code"`
-	Message  string    `json:"message"`
+	Type       string    `json:"type"`
+	Room       string    `json:"room"`
+	State      RoomState `json:"state"`
+	Watching   int       `json:"watching"`
+	Code       string    `json:"code"`
+	Message    string    `json:"message"`
+	Presenting bool      `json:"presenting"` // of "presence"
 }
 
 // presentOn opens a presenter's socket on ts for code.
@@ -659,4 +660,190 @@ func TestRoomQueryWithoutRoom(t *testing.T) {
 			t.Errorf("withoutParam(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// setGrace shortens how long s's rooms wait before telling viewers that
+// the presenter has left.
+func setGrace(t *testing.T, s *Server, d time.Duration) {
+	t.Helper()
+	rooms, err := s.roomsReady()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rooms.mu.Lock()
+	rooms.grace = d
+	rooms.mu.Unlock()
+}
+
+// readRoomEvent reads until a "room" or "presence" message, skipping
+// other traffic.
+func readRoomEvent(t *testing.T, c *websocket.Conn, within time.Duration) (roomIn, bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		_ = c.SetReadDeadline(deadline)
+		kind, data, err := c.ReadMessage()
+		if err != nil {
+			if ne, ok := err.(interface{ Timeout() bool }); ok && ne.Timeout() {
+				return roomIn{}, false
+			}
+			t.Fatalf("reading: %v", err)
+		}
+		var m roomIn
+		if kind == websocket.TextMessage && json.Unmarshal(data, &m) == nil && (m.Type == "room" || m.Type == "presence") {
+			return m, true
+		}
+	}
+}
+
+// readPresence reads room messages until a "presence" one, which must say
+// presenting.
+func readPresence(t *testing.T, c *websocket.Conn, who string, presenting bool) {
+	t.Helper()
+	for {
+		m, ok := readRoomEvent(t, c, 10*time.Second)
+		if !ok {
+			t.Fatalf("%s: no presence %v within 10s", who, presenting)
+		}
+		if m.Type == "presence" {
+			if m.Presenting != presenting {
+				t.Fatalf("%s: presence %+v, want presenting %v", who, m, presenting)
+			}
+			return
+		}
+	}
+}
+
+// readRoomNoPresence reads room states until one with query, failing on
+// any presence message on the way.
+func readRoomNoPresence(t *testing.T, c *websocket.Conn, who, query string) {
+	t.Helper()
+	for {
+		m, ok := readRoomEvent(t, c, 10*time.Second)
+		switch {
+		case !ok:
+			t.Fatalf("%s: no state %q within 10s", who, query)
+		case m.Type == "presence":
+			t.Fatalf("%s: unexpected %+v before state %q", who, m, query)
+		case m.State.Query == query:
+			return
+		}
+	}
+}
+
+// TestRoomViewersHearPresenterLeaveAndReturn: when the presenter's
+// connection closes, viewers are told after the grace period and keep the
+// last state; when the presenter presents again, they are told and follow.
+// A reload within the grace period tells them nothing.
+func TestRoomViewersHearPresenterLeaveAndReturn(t *testing.T) {
+	s, ts := roomServer(t, Config{})
+	setGrace(t, s, 300*time.Millisecond)
+	code, _, cookie := openRoom(t, ts, "q=0")
+	p := presentOn(t, ts, code, cookie)
+	v, _ := followOn(t, ts, code)
+
+	// A reload: the presenter's socket closes and a new one presents at once.
+	p.Close()
+	p = presentOn(t, ts, code, cookie)
+	time.Sleep(600 * time.Millisecond) // past the grace period of the first socket
+	publish(t, p, "q=1", "l:1")
+	readRoomNoPresence(t, v, "viewer after a reload", "q=1")
+
+	// "Stop presenting": the socket closes and no presenter comes back.
+	start := time.Now()
+	p.Close()
+	readPresence(t, v, "viewer", false)
+	if d := time.Since(start); d < 250*time.Millisecond {
+		t.Errorf("told after %v, before the grace period", d)
+	}
+	// A late joiner gets the last state, then hears the presenter is away.
+	late, first := followOn(t, ts, code)
+	if first.State.Query != "q=1" {
+		t.Errorf("late joiner got %+v", first.State)
+	}
+	readPresence(t, late, "late joiner", false)
+
+	// The presenter comes back: both follow again without asking.
+	p = presentOn(t, ts, code, cookie)
+	readPresence(t, v, "viewer", true)
+	readPresence(t, late, "late joiner", true)
+	publish(t, p, "q=2", "")
+	readRoomNoPresence(t, v, "viewer", "q=2")
+	readRoomNoPresence(t, late, "late joiner", "q=2")
+
+	// A viewer's "unpresent" is nothing; the presenter's page says it when
+	// it goes away, its socket possibly still open (the back/forward cache).
+	sendJSON(t, late, map[string]any{"v": 1, "type": "unpresent"})
+	sendJSON(t, p, map[string]any{"v": 1, "type": "unpresent"})
+	readPresence(t, v, "viewer", false)
+	readPresence(t, late, "late joiner", false)
+	publish(t, p, "q=3", "")
+	var e roomIn
+	readType(t, p, "error", &e)
+	if e.Code != "not-presenter" {
+		t.Errorf("publishing after unpresent: %+v, want not-presenter", e)
+	}
+
+	// A viewer that leaves and follows again hears the presence anew.
+	sendJSON(t, v, map[string]any{"v": 1, "type": "unfollow"})
+	sendJSON(t, v, map[string]any{"v": 1, "type": "follow", "room": code})
+	readPresence(t, v, "viewer following again", false)
+}
+
+// TestRoomPresenceAcrossReplicas: the presenter on A, viewers on B and C
+// (and D, who joins while the presenter is away);
+// the presenter leaves A and comes back on B (a reload that lands on the
+// other replica): every viewer hears both.
+func TestRoomPresenceAcrossReplicas(t *testing.T) {
+	nurl := loopbackNATS(t)
+	secret := []byte("replicas share this secret")
+	newReplica := func() *httptest.Server {
+		bus, err := NewNATSBus(nurl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { bus.Close() })
+		s, ts := roomServer(t, Config{Bus: bus, RoomSecret: secret})
+		setGrace(t, s, 300*time.Millisecond)
+		return ts
+	}
+	a, b, c := newReplica(), newReplica(), newReplica()
+	code, _, cookie := openRoom(t, a, "q=0")
+	p := presentOn(t, a, code, cookie)
+	vb, _ := followOn(t, b, code)
+	// C holds no room yet: it asks whether a presenter is anywhere.
+	vc, _ := followOn(t, c, code)
+	time.Sleep(roomJoinTimeout + 200*time.Millisecond) // past C's question
+	publish(t, p, "q=1", "")
+	readRoomNoPresence(t, vb, "viewer on B", "q=1")
+	readRoomNoPresence(t, vc, "viewer on C", "q=1")
+
+	// The presenter stops on A.
+	p.Close()
+	readPresence(t, vb, "viewer on B", false)
+	readPresence(t, vc, "viewer on C", false)
+	// A late joiner on a replica new to the room: nobody answers its
+	// question, so the presenter is away.
+	d := newReplica()
+	vd, first := followOn(t, d, code)
+	if first.State.Query != "q=1" {
+		t.Errorf("late joiner on D got %+v", first.State)
+	}
+	readPresence(t, vd, "viewer on D", false)
+
+	// The presenter presents again on B; the viewers follow.
+	p = presentOn(t, b, code, cookie)
+	readPresence(t, vb, "viewer on B", true)
+	readPresence(t, vc, "viewer on C", true)
+	readPresence(t, vd, "viewer on D", true)
+	publish(t, p, "q=2", "b:3")
+	readRoomNoPresence(t, vb, "viewer on B", "q=2")
+	readRoomNoPresence(t, vc, "viewer on C", "q=2")
+
+	// A viewer cannot speak for the presenter: "presence" is not a
+	// message a page may send, and the room stays presented.
+	sendJSON(t, vc, map[string]any{"v": 1, "type": "presence", "room": code, "presenting": false})
+	time.Sleep(500 * time.Millisecond)
+	publish(t, p, "q=3", "")
+	readRoomNoPresence(t, vb, "viewer on B", "q=3")
 }
