@@ -196,3 +196,66 @@ func TestE2ERoomTourFollowsPresenter(t *testing.T) {
 	waitFor(t, presenter, "step 2, still presenting", `document.querySelector('[data-testid=tour]')?.dataset.step === '2' && `+roomState+` === 'presenting'`)
 	waitFor(t, viewer, "the viewer on step 2", `document.querySelector('[data-testid=tour]')?.dataset.step === '2' && document.querySelector('[data-testid=room-bar]')?.dataset.role === 'viewer'`)
 }
+
+// TestE2ERoomSliceFocusAndViewerLeaving: on the slice explorer the
+// viewer sees what the presenter points at, and the highlight goes when
+// the presenter's pointer leaves the picture. A viewer who leaves the
+// page stops counting at once, and counts again on coming back.
+func TestE2ERoomSliceFocusAndViewerLeaving(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	viewer := newBrowserContext(t, presenter)
+
+	waitLive(t, presenter, base+"/slice?preset=example2")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	waitLive(t, viewer, join)
+	waitFor(t, viewer, "the room's state", roomState+` === 'following' && (`+outputRows+`) === '14,16;6,8'`)
+	waitFor(t, presenter, "one watching", watching+` === '1'`)
+
+	// The presenter points at an output cell: the viewer sees the same links.
+	hoverCell(t, presenter, "#out-2")
+	waitFor(t, viewer, "the viewer to follow the hover", `document.querySelector('#out-2').classList.contains('sel') && document.querySelector('#in-5').classList.contains('linked') && document.querySelector('#b-5').classList.contains('linked') && document.querySelector('#dot').textContent.includes('read at buffer offset 5')`)
+
+	// The pointer leaves the picture: the viewer's highlight goes.
+	do(t, presenter, "move the mouse off the picture", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
+	waitFor(t, viewer, "the viewer's highlight to clear", noHighlight)
+
+	// A keyboard focus is shared too, and stays when the pointer leaves.
+	do(t, presenter, "focus input cell 15", chromedp.Focus(chromedp.CSS("#in-15")))
+	waitFor(t, viewer, "the viewer to follow the focus", `document.querySelector('#in-15').classList.contains('sel') && document.querySelector('#out-1').classList.contains('linked')`)
+
+	// The viewer leaves the page: the presenter's count drops at once.
+	left := time.Now()
+	do(t, viewer, "leave the page", chromedp.Navigate(base+"/join"))
+	waitFor(t, presenter, "nobody watching", watching+` === '0'`)
+	if d := time.Since(left); d > 5*time.Second {
+		t.Errorf("the count dropped %v after the viewer left", d)
+	}
+
+	// Back to the room's page: the viewer follows and counts again. (A page
+	// restored from the back/forward cache fires no load event, which
+	// chromedp.NavigateBack and chromedp.Poll wait for: evalUntil polls.)
+	do(t, viewer, "back", chromedp.Evaluate[chromedp.Void](`history.back()`))
+	evalUntil(t, viewer, "following again", roomState+` === 'following' && !!document.querySelector('#in-15')?.classList.contains('sel')`)
+	waitFor(t, presenter, "one watching again", watching+` === '1'`)
+}
+
+// evalUntil evaluates a JavaScript predicate every 50 ms until it is true.
+func evalUntil(t *testing.T, ctx context.Context, what, predicate string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		ok, err := chromedp.Run(tctx, chromedp.Evaluate[bool](predicate))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s (%s): %v; page state: %s", what, predicate, err, pageState(ctx))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

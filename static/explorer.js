@@ -5,7 +5,7 @@
 // arrays that link the two views. Large views are drawn on canvases from
 // binary frames.
 
-import { roomClient } from './rooms.js';
+import { roomClient, roomFocus } from './rooms.js';
 import { showFieldErrors, settle } from './live.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -19,6 +19,13 @@ export function start() {
     structural: new Set(), push: new Set(), focus: null, hover: null, canvases: {} };
   document.body.dataset.live = 'connecting';
   const room = roomClient('layout', { apply: applyRoom });
+  // Focus ids: 'l:3' logical element 3, 'b:7' buffer cell 7.
+  const focusId = (t) => (t.kind === 'l' ? 'l:' + t.i : 'b:' + t.o);
+  const focus = roomFocus(room, picture, {
+    focused: () => st.focus && focusId(st.focus),
+    show: (id) => { const [k, n] = id.split(':'); if (k === 'l' || k === 'b') show(k === 'l' ? { kind: 'l', i: +n } : { kind: 'b', o: +n }, false); },
+    clear: unshow,
+  });
 
   // ---- the websocket ----
   function connect() {
@@ -89,19 +96,14 @@ export function start() {
     const sel = form.elements.sel.value, cell = form.elements.cell.value;
     if (sel) show({ kind: 'l', i: indexOf(sel.split(',').map(Number)) }, false);
     else if (cell) show({ kind: 'b', o: +cell }, false);
-    if (room.following && st.roomFocus) showRoomFocus();
+    focus.drawn();
   }
 
   // ---- rooms: a viewer applies the presenter's state like its own edit ----
   function applyRoom(s, fresh) {
-    st.roomFocus = s.focus || '';
-    if (fresh || s.query !== st.roomQuery) { st.roomQuery = s.query; send(s.query, true); }
-    else if (picture.dataset.state === 'done') showRoomFocus();
-  }
-  function showRoomFocus() {
-    const [k, n] = (st.roomFocus || '').split(':');
-    if (k === 'l' || k === 'b') show(k === 'l' ? { kind: 'l', i: +n } : { kind: 'b', o: +n }, false);
-    else if (!st.roomFocus) unshow(); // the presenter points at nothing
+    const again = fresh || s.query !== st.roomQuery;
+    if (again) { st.roomQuery = s.query; send(s.query, true); }
+    focus.take(s, !again && picture.dataset.state === 'done'); // else shown when the picture is drawn
   }
   // unshow clears the highlight: the page as when nothing is pointed at.
   function unshow() {
@@ -195,7 +197,7 @@ export function start() {
       if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }
     }
     markCanvas('logical', lmarks); markCanvas('buffer', bmarks);
-    room.publish({ focus: t.kind === 'l' ? 'l:' + t.i : 'b:' + t.o });
+    room.publish({ focus: focusId(t) });
     if (isFocus) { st.focus = t; setURL(formQuery(), false); }
   }
 
@@ -203,7 +205,6 @@ export function start() {
     const c = e.target.closest('.lc, .bc');
     if (c) show(c.classList.contains('lc') ? { kind: 'l', i: +c.dataset.i } : { kind: 'b', o: +c.dataset.o }, false);
   });
-  picture.addEventListener('pointerleave', () => (st.focus ? show(st.focus, false) : room.publish({ focus: '' })));
   picture.addEventListener('focusin', (e) => {
     const c = e.target.closest('.lc, .bc');
     if (!c) return;

@@ -63,6 +63,13 @@ export function roomClient(page, hooks) {
   // URL holds it), not the one it was loaded with.
   const presentForm = document.getElementById('present-form');
   if (presentForm) presentForm.addEventListener('submit', () => { presentForm.elements.query.value = location.search.slice(1); });
+  if (role === 'viewer') {
+    // Leaving the page stops following, so the presenter's count drops at
+    // once even if the browser keeps the page and its socket in its
+    // back/forward cache; coming back to it follows again.
+    addEventListener('pagehide', () => { if (send && following) send({ v: V, type: 'unfollow' }); });
+    addEventListener('pageshow', (e) => { if (e.persisted && send && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); } });
+  }
   // The presenter's links to pages a room can show stay in the room: the
   // class follows the presenter there.
   if (role === 'presenter') {
@@ -134,6 +141,27 @@ export function roomClient(page, hooks) {
     local() { if (role === 'viewer' && following) detach(); },
     // urlSuffix keeps the presenter's page in the room across reloads.
     urlSuffix() { return role === 'presenter' ? '&room=' + code : ''; },
+  };
+}
+
+// roomFocus shares what a picture points at, the same way on every
+// explorer (docs/protocol.md, "publish"). The page shares each cell it
+// shows (a hover or a keyboard focus) with room.publish({focus: id});
+// when the pointer leaves the picture this shows the focused cell again
+// (hooks.focused(), which shares it) or, when none is, shares an empty
+// focus. A viewer's page hands each room state to take(state, drawn)
+// (drawn: its picture is up to date, show the focus now) and calls drawn()
+// when it has drawn a new picture: the presenter's focus is shown with
+// hooks.show(id), and an empty one clears the highlight (hooks.clear()).
+export function roomFocus(room, picture, hooks) {
+  let theirs = ''; // the presenter's focus, on a viewer's page
+  picture.addEventListener('pointerleave', () => {
+    const f = hooks.focused();
+    if (f) hooks.show(f); else room.publish({ focus: '' });
+  });
+  return {
+    take(s, drawn) { theirs = s.focus || ''; if (drawn) { if (theirs) hooks.show(theirs); else hooks.clear(); } },
+    drawn() { if (room.following && theirs) hooks.show(theirs); },
   };
 }
 

@@ -8,7 +8,7 @@
 // keyboard, both ways) and plays the copy step by step.
 
 import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText } from './live.js';
-import { roomClient } from './rooms.js';
+import { roomClient, roomFocus } from './rooms.js';
 
 const V = 1;
 
@@ -44,7 +44,7 @@ export function start() {
     if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; showPlayer(); return; }
     if (room.message(m)) return;
     if (m.seq !== st.seq) return; // a newer edit supersedes it
-    if (m.type === 'done') { picture.dataset.state = 'done'; return; }
+    if (m.type === 'done') { picture.dataset.state = 'done'; focus.drawn(); return; }
     if (m.type === 'error') { console.warn('stridescope:', m.message); return; }
     if (m.type !== 'result' || m.page !== 'slice') return;
     showFieldErrors(form, m.errors, m.warnings);
@@ -61,7 +61,7 @@ export function start() {
     showPlayer();
     const t = m.form.t === '' ? -1 : +m.form.t;
     setStep(Math.min(t, st.meta.steps - 1), false);
-    if (st.focus) link(document.getElementById(st.focus), false);
+    if (st.focus) link(cellById(st.focus), false);
   }
 
   // ---- the form ----
@@ -143,6 +143,16 @@ export function start() {
   const mark = (el, cls) => el && el.classList.add(cls);
   const valueOf = (el) => $('.lbl', el).textContent;
   function clearLinks() { for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel'); }
+  // unlink clears the links: the page as when nothing is pointed at.
+  const hint = $('.hint', dot)?.cloneNode(true);
+  function unlink() { clearLinks(); dot.replaceChildren(...(hint ? [hint.cloneNode(true)] : [])); }
+  // The room shares the cell the page links (its id: in-5, out-2, b-5).
+  const cellById = (id) => { const c = document.getElementById(id); return c && picture.contains(c) && c.matches('.lc, .bc') ? c : null; };
+  const focus = roomFocus(room, picture, {
+    focused: () => st.focus,
+    show: (id) => link(cellById(id), false),
+    clear: unlink,
+  });
   // link shows where a cell's value comes from or goes: an output cell,
   // the input cell it copies and that cell's buffer cell; an input cell,
   // its buffer cell and the output cell it is copied to; a buffer cell,
@@ -169,10 +179,10 @@ export function start() {
         : `buffer offset ${n} holds ${valueOf(c)} for input ${holders.map((h) => `(${h.dataset.c})`).join(', ')}: ` +
           (outs.length ? `read by output element${outs.length > 1 ? 's' : ''} ${outs.join(', ')}` : 'not read by the slice');
     }
-    if (isFocus) { st.focus = c.id; room.publish({ focus: c.id }); }
+    if (isFocus) st.focus = c.id;
+    room.publish({ focus: c.id });
   }
   picture.addEventListener('pointerover', (e) => { const c = e.target.closest('.lc, .bc'); if (c) link(c, false); });
-  picture.addEventListener('pointerleave', () => st.focus && link(document.getElementById(st.focus), false));
   picture.addEventListener('focusin', (e) => {
     const c = e.target.closest('.lc, .bc');
     if (!c) return;
@@ -279,8 +289,9 @@ export function start() {
 
   // ---- rooms: a viewer applies the presenter's state like its own edit ----
   function applyRoom(s, fresh) {
-    if (fresh || s.query !== st.roomQuery) { st.roomQuery = s.query; send(s.query, true); return; }
-    if (s.step !== undefined && s.step !== st.t) setStep(s.step, false);
-    if (s.focus) link(document.getElementById(s.focus), false);
+    const again = fresh || s.query !== st.roomQuery;
+    if (again) { st.roomQuery = s.query; send(s.query, true); }
+    else if (s.step !== undefined && s.step !== st.t) setStep(s.step, false);
+    focus.take(s, !again && picture.dataset.state === 'done'); // else shown when the picture is drawn
   }
 }
