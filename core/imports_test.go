@@ -53,3 +53,54 @@ func TestCoreImportsOnlyTheStandardLibrary(t *testing.T) {
 		t.Fatal("no non-test Go files found in core")
 	}
 }
+
+// TestDependenciesPointInward holds the project's layering: cmd -> web ->
+// {views, compute} -> core, with Echo only in web. Each folder lists the
+// module packages and third-party prefixes its non-test files may import.
+func TestDependenciesPointInward(t *testing.T) {
+	const mod = "github.com/stridescope/stridescope/"
+	rules := []struct {
+		dir     string
+		allowed []string // module packages (without the module path) and third-party prefixes
+	}{
+		{"../compute", []string{"core"}},
+		{"../views", []string{"core", "github.com/a-h/templ"}},
+		{"../static", nil},
+		{"../web", []string{"core", "compute", "views", "static", "github.com/", "golang.org/x/", "rsc.io/"}},
+	}
+	fset := token.NewFileSet()
+	for _, r := range rules {
+		files, err := filepath.Glob(filepath.Join(r.dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no Go files (%v)", r.dir, err)
+		}
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatalf("parsing %s: %v", name, err)
+			}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if !strings.Contains(path, ".") {
+					continue // the standard library
+				}
+				if strings.Contains(path, "labstack/echo") && r.dir != "../web" {
+					t.Errorf("%s imports Echo; every Echo import lives in web/", name)
+					continue
+				}
+				ok := false
+				for _, a := range r.allowed {
+					if path == mod+a || strings.HasPrefix(path, mod+a+"/") || (strings.Contains(a, ".") && strings.HasPrefix(path, a)) {
+						ok = true
+					}
+				}
+				if !ok {
+					t.Errorf("%s imports %q, outside what %s may use (%v)", name, path, r.dir, r.allowed)
+				}
+			}
+		}
+	}
+}
