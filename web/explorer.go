@@ -55,16 +55,7 @@ func formModel(v validated) views.Form {
 		Errors:   violationMap(v.Errors),
 		Warnings: violationMap(v.Warnings),
 	}
-	for _, d := range core.DataTypes() {
-		f.DataTypes = append(f.DataTypes, d.String())
-	}
-	if dt, err := core.ParseDataType(st.DT); err == nil && dt.Valid() {
-		f.DataType = dt.String()
-	} else if st.DT != "" {
-		f.DataTypes = append([]string{st.DT}, f.DataTypes...) // keep the bad value visible next to its error
-	} else {
-		f.DataTypes = append([]string{""}, f.DataTypes...)
-	}
+	f.DataTypes, f.DataType = dataTypeChoices(st.DT)
 	rank := min(max(f.Rank, 1), views.MaxRank)
 	labels := core.DimensionLabels(rank)
 	var packed []int64
@@ -96,6 +87,19 @@ func formModel(v validated) views.Form {
 		f.Dims[0].Active = true
 	}
 	return f
+}
+
+// dataTypeChoices lists the data type picker's options and the selected
+// one. A typed value that is not a valid type stays first in the list, so
+// it shows next to its error.
+func dataTypeChoices(typed string) (options []string, selected string) {
+	for _, d := range core.DataTypes() {
+		options = append(options, d.String())
+	}
+	if dt, err := core.ParseDataType(typed); err == nil && dt.Valid() {
+		return options, dt.String()
+	}
+	return append([]string{typed}, options...), ""
 }
 
 func violationMap(vs []core.Violation) map[string][]string {

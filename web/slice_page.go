@@ -70,14 +70,7 @@ func sliceFormModel(v sliceValidated) views.SliceForm {
 	if v.T >= 0 {
 		f.T = strconv.FormatInt(v.T, 10)
 	}
-	for _, d := range core.DataTypes() {
-		f.DataTypes = append(f.DataTypes, d.String())
-	}
-	if dt, err := core.ParseDataType(st.In.DT); err == nil && dt.Valid() {
-		f.DataType = dt.String()
-	} else {
-		f.DataTypes = append([]string{st.In.DT}, f.DataTypes...) // keep the bad value visible next to its error
-	}
+	f.DataTypes, f.DataType = dataTypeChoices(st.In.DT)
 	f.FeatureLevel = core.NewestFeatureLevel.String()
 	if st.FL != "" {
 		f.FeatureLevel = st.FL
