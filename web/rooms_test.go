@@ -235,8 +235,12 @@ func TestSlowViewerGetsLatestOnly(t *testing.T) {
 		}
 		last = n
 	}
-	// Every state reaches both viewers in the same bus callback, so the
-	// slow viewer's one read now is the newest state, with nothing queued.
+	// Every state reaches both viewers in the same bus callback, which holds
+	// r.mu throughout; the fast viewer can read q=200 before that callback
+	// has offered it to the slow one, so wait for the callback to finish.
+	// Then the slow viewer's one read is the newest state, nothing queued.
+	r.mu.Lock()
+	r.mu.Unlock()
 	if st := nextState(t, slow); st.Query != "q=200" {
 		t.Fatalf("slow viewer got %q, want the latest", st.Query)
 	}

@@ -369,10 +369,15 @@ func TestRoomWebsocketPresenterDrivesViewers(t *testing.T) {
 	}
 
 	// Detach: no more states; rejoin: the current one at once.
+	// The unfollow and the publish travel on different connections; the
+	// reply to an edit sent after the unfollow proves the server has
+	// handled it (a connection's messages are handled in order).
 	sendJSON(t, v2, map[string]any{"v": 1, "type": "unfollow"})
+	sendEdit(t, v2, 2, "dt=FLOAT32&sizes=6")
+	collect(t, v2, 2)
 	publish(t, p, "dt=FLOAT32&sizes=4", "")
 	readRoomUntil(t, v1, "dt=FLOAT32&sizes=4")
-	sendEdit(t, v2, 2, "dt=FLOAT32&sizes=7") // a marker: everything before it has been sent
+	sendEdit(t, v2, 3, "dt=FLOAT32&sizes=7") // a marker: everything before it has been sent
 	_ = v2.SetReadDeadline(time.Now().Add(10 * time.Second))
 	for {
 		_, data, err := v2.ReadMessage()

@@ -133,8 +133,8 @@ func collect(t *testing.T, c *websocket.Conn, seq int64) collected {
 		if err := json.Unmarshal(data, &m); err != nil {
 			t.Fatal(err)
 		}
-		if int64(m["seq"].(float64)) != seq {
-			continue
+		if s, ok := m["seq"].(float64); !ok || int64(s) != seq {
+			continue // another edit's, or a room message
 		}
 		switch m["type"] {
 		case "result":
