@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,6 +44,10 @@ type Config struct {
 	// NATS server embedded in the process, opening no port, started when
 	// the first room is; Close stops it. A Bus given here stays open.
 	Bus Bus
+	// AnswerCache is how many bytes of edits' answers a replica keeps to
+	// share between sessions asking the same (a room's viewers): 0 takes
+	// 64 MiB; negative shares nothing, so every edit is computed.
+	AnswerCache int64
 	// RoomSecret signs presenter tokens. Replicas that share rooms must
 	// share it; empty: random, so tokens end with the process.
 	RoomSecret []byte
@@ -96,6 +101,7 @@ type Server struct {
 	conns      *connCounter
 	sessions   sync.WaitGroup // every websocket session's handler
 	rooms      roomService    // classroom rooms (rooms_http.go), started on first use
+	answers    *answers       // edits' answers shared between sessions (answers.go)
 }
 
 // New builds the server and its routes.
@@ -105,6 +111,9 @@ func New(cfg Config) *Server {
 	e.HideBanner = true
 	e.HidePort = true
 	s := &Server{cfg: cfg, echo: e, log: cfg.Logger, wsTimings: defaultWSTimings}
+	if cfg.AnswerCache >= 0 {
+		s.answers = newAnswers(answerMaxEntry, cmp.Or(cfg.AnswerCache, answerMaxBytes), answerMaxEntries)
+	}
 	s.wsBase, s.wsShutdown = context.WithCancel(context.Background())
 	e.HTTPErrorHandler = httpErrorHandler
 	s.conns = newConnCounter(cfg.Limits)

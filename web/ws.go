@@ -248,7 +248,7 @@ func (ss *session) startEdit(msg clientMsg) {
 		if editHook != nil {
 			editHook(msg)
 		}
-		err := ss.s.runEdit(ctx, msg, func(f frame) error {
+		err := ss.s.answerEdit(ctx, msg, func(f frame) error {
 			select {
 			case ss.out <- f:
 				return nil
@@ -367,6 +367,16 @@ func (ss *session) writer() {
 			return
 		}
 	}
+}
+
+// answerEdit answers one edit, sharing the answer with every session
+// that asks the same (answers.go).
+func (s *Server) answerEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
+	if s.answers == nil || msg.Seq <= 0 {
+		return s.runEdit(ctx, msg, emit)
+	}
+	compute := func(emit func(frame) error) error { return s.runEdit(ctx, msg, emit) }
+	return s.answers.answer(ctx, answerKey{page: msg.Page, query: msg.Query}, msg.Seq, compute, emit)
 }
 
 // runEdit is the server side of one edit: decode the query, validate with

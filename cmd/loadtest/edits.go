@@ -49,7 +49,7 @@ func runEditsMode(c config, e editsConfig, out io.Writer) error {
 	}
 	e.addr = strings.TrimRight(c.addr, "/")
 	if c.self {
-		addr, stop, err := startServer(e.clients)
+		addr, stop, err := startServer(e.clients, c.share)
 		if err != nil {
 			return err
 		}

@@ -20,6 +20,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,6 +58,7 @@ type config struct {
 	duration time.Duration
 	self     bool
 	apply    bool
+	share    bool
 }
 
 func run(args []string, out io.Writer) error {
@@ -75,6 +77,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&e.edits, "edits", 100, "edits mode: edits per client")
 	fs.DurationVar(&e.pace, "pace", 500*time.Millisecond, "edits mode: time between one client's edits")
 	fs.DurationVar(&e.timeout, "timeout", 10*time.Second, "edits mode: an answer later than this is a failure")
+	fs.BoolVar(&c.share, "share", true, "with -self: sessions share the answers to identical edits, as the server does by default; -share=false computes every edit (edits mode's clients cycle through eight states, so sharing answers most of them)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -168,7 +171,7 @@ func loadtest(ctx context.Context, c config) (report, error) {
 		base = "http://" + base
 	}
 	if c.self {
-		addr, stop, err := startServer(c.viewers)
+		addr, stop, err := startServer(c.viewers, c.share)
 		if err != nil {
 			return r, err
 		}
@@ -334,8 +337,11 @@ func (v *viewer) read(sent []atomic.Int64, epoch time.Time, apply bool, stop *at
 			return
 		}
 		now := time.Since(epoch)
+		// Decode only what is measured: an edit's result carries the
+		// whole picture, and decoding 500 of those per state would load
+		// this process more than the server.
 		var m roomMsg
-		if json.Unmarshal(data, &m) != nil {
+		if t := messageType(data); (t != "room" && t != "done") || json.Unmarshal(data, &m) != nil {
 			continue
 		}
 		switch m.Type {
@@ -359,6 +365,22 @@ func (v *viewer) read(sent []atomic.Int64, epoch time.Time, apply bool, stop *at
 			time.Sleep(time.Second)
 		}
 	}
+}
+
+// messageType is the type a server message names among its first fields.
+func messageType(data []byte) string {
+	const field = `"type":"`
+	head := data[:min(len(data), 64)]
+	i := bytes.Index(head, []byte(field))
+	if i < 0 {
+		return ""
+	}
+	rest := head[i+len(field):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return ""
+	}
+	return string(rest[:j])
 }
 
 // follow opens a viewer's socket and waits for the room's first state.
@@ -425,16 +447,22 @@ func openRoom(base string) (string, *http.Cookie, error) {
 }
 
 // startServer runs a server in this process on a loopback port, with
-// connection limits that admit every viewer from one address.
-func startServer(viewers int) (string, func(), error) {
+// connection limits that admit every viewer from one address. share says
+// whether sessions share the answers to identical edits (the server's
+// default); without, every edit is computed.
+func startServer(viewers int, share bool) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
-	s := web.New(web.Config{
+	cfg := web.Config{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Limits: web.Limits{MaxConns: viewers + 100, MaxConnsPerAddr: viewers + 100, RequestBurst: viewers + 100},
-	})
+	}
+	if !share {
+		cfg.AnswerCache = -1
+	}
+	s := web.New(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, nil) }()

@@ -12,7 +12,7 @@ import (
 func TestLoadtestSmall(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c := config{viewers: 50, slow: 5, rate: 20, duration: 2 * time.Second, self: true}
+	c := config{viewers: 50, slow: 5, rate: 20, duration: 2 * time.Second, self: true, share: true, apply: true}
 	r, err := loadtest(ctx, c)
 	if err != nil {
 		t.Fatal(err)
@@ -23,8 +23,8 @@ func TestLoadtestSmall(t *testing.T) {
 	if fast := c.viewers - c.slow; r.finalFast != fast {
 		t.Errorf("the final state reached %d of %d fast viewers", r.finalFast, fast)
 	}
-	if r.published < 40 || r.delivered == 0 || r.p99 <= 0 {
-		t.Errorf("published %d, delivered %d, p99 %v", r.published, r.delivered, r.p99)
+	if r.published < 20 || r.delivered == 0 || r.p99 <= 0 || r.applied == 0 {
+		t.Errorf("published %d, delivered %d, p99 %v, applied %d", r.published, r.delivered, r.p99, r.applied)
 	}
 	if r.watching != c.viewers {
 		t.Errorf("the presenter saw %d watching, want %d", r.watching, c.viewers)

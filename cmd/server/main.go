@@ -42,6 +42,7 @@ func run(ctx context.Context, args []string) error {
 	reqBurst := fs.Int("req-burst", d.RequestBurst, "HTTP requests one client address may send in a burst")
 	natsURL := fs.String("nats-url", "", "NATS server or cluster (comma-separated URLs) that carries rooms between replicas; empty: a NATS server embedded in this process, no port opened")
 	roomSecret := fs.String("room-secret", "", "secret that signs presenter tokens; replicas behind one load balancer must share it (or set STRIDESCOPE_ROOM_SECRET; neither: random, so tokens end with the process)")
+	answerMB := fs.Int64("answer-cache-mb", 64, "MiB of edits' answers kept to share between sessions that ask the same (a room's viewers); 0: share nothing")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -68,6 +69,13 @@ func run(ctx context.Context, args []string) error {
 		},
 		ShutdownTimeout: *shutdown,
 		Logger:          logger,
+		AnswerCache:     -1,
+	}
+	if *answerMB < 0 {
+		return fmt.Errorf("-answer-cache-mb %d: want 0 (off) or more", *answerMB)
+	}
+	if *answerMB > 0 {
+		cfg.AnswerCache = *answerMB << 20
 	}
 	if err := cfg.Validate(); err != nil {
 		return err
