@@ -35,7 +35,7 @@ type answers struct {
 	lru     list.List                   // most recently used at the front
 	bytes   int64
 
-	computed, replayed atomic.Int64 // for tests and the log
+	computed, replayed atomic.Int64 // answers computed and replayed, for tests
 }
 
 type answerKey struct{ page, query string }
@@ -78,26 +78,24 @@ func newAnswers(maxEntry, maxBytes int64, maxEntries int) *answers {
 // kept, after waiting for it when another session is computing it, else
 // computed by compute (which emits frames of sequence number seq).
 func (a *answers) answer(ctx context.Context, key answerKey, seq int64, compute func(emit func(frame) error) error, emit func(frame) error) error {
-	for {
-		e, leader := a.acquire(key)
-		if leader {
-			return a.lead(e, seq, compute, emit)
-		}
-		select {
-		case <-e.ready:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		switch {
-		case e.kept:
-			a.replayed.Add(1)
-			return replay(e.frames, seq, emit)
-		case e.tooBig:
-			return compute(emit)
-		}
-		// Abandoned by the session computing it (superseded there): ask
-		// again, perhaps computing it here.
+	e, leader := a.acquire(key)
+	if leader {
+		return a.lead(ctx, e, seq, compute, emit)
 	}
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if e.kept {
+		a.replayed.Add(1)
+		return replay(e.frames, seq, emit)
+	}
+	// Too big to keep, or abandoned by the session computing it (its edit
+	// was superseded there): compute it here, rather than queue again
+	// behind a session that might abandon it again.
+	a.computed.Add(1)
+	return compute(emit)
 }
 
 // acquire returns key's answer, or a new one to compute (leader).
@@ -113,11 +111,23 @@ func (a *answers) acquire(key answerKey) (e *answer, leader bool) {
 	return e, true
 }
 
-// lead computes e, recording its frames; it sends them through emit only
-// once the answer is complete, or as soon as it proves too big to keep.
-func (a *answers) lead(e *answer, seq int64, compute func(emit func(frame) error) error, emit func(frame) error) error {
+// lead computes e under ctx, recording its frames; it sends them through
+// emit only once the answer is complete, or as soon as it proves too big
+// to keep.
+func (a *answers) lead(ctx context.Context, e *answer, seq int64, compute func(emit func(frame) error) error, emit func(frame) error) error {
 	a.computed.Add(1)
-	var size int64
+	settled := false
+	settle := func(kept, tooBig bool, size int64) {
+		settled = true
+		a.settle(e, kept, tooBig, size)
+	}
+	// A panic while computing must not leave the waiters waiting.
+	defer func() {
+		if !settled {
+			a.settle(e, false, false, 0)
+		}
+	}()
+	size := int64(len(e.key.page) + len(e.key.query))
 	streaming := false
 	err := compute(func(f frame) error {
 		if streaming {
@@ -134,7 +144,7 @@ func (a *answers) lead(e *answer, seq int64, compute func(emit func(frame) error
 		// an edit never sends): release the waiters to compute their own
 		// and stream from here on.
 		frames := e.frames
-		a.settle(e, false, true, 0)
+		settle(false, true, int64(len(e.key.page)+len(e.key.query)))
 		streaming = true
 		for _, r := range frames {
 			if err := emit(frame{kind: r.kind, data: r.data, seq: seq}); err != nil {
@@ -146,17 +156,24 @@ func (a *answers) lead(e *answer, seq int64, compute func(emit func(frame) error
 	if streaming {
 		return err
 	}
+	// Rendering stops early when the edit is superseded, and may return
+	// no error for it: only an answer computed under a live context is
+	// complete.
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
-		a.settle(e, false, false, 0)
+		settle(false, false, 0)
 		return err
 	}
-	a.settle(e, true, false, size)
+	settle(true, false, size)
 	return replay(e.frames, seq, emit)
 }
 
 // settle makes e final: kept (its frames may be replayed), too big, or
 // abandoned. Only a kept answer stays in the cache, and a too big one as
-// a marker, so that askers compute at once instead of waiting.
+// a marker, so that askers compute at once instead of waiting. size
+// counts the key too, so that long queries with small answers count.
 func (a *answers) settle(e *answer, kept, tooBig bool, size int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

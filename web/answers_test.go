@@ -178,11 +178,11 @@ func TestAnswersTooBigAreStreamedNotKept(t *testing.T) {
 		}
 		wantAnswer(t, got, seq, body)
 	}
-	if c, r := a.computed.Load(), a.replayed.Load(); c != 1 || r != 0 {
-		t.Errorf("computed %d (by a leader), replayed %d; want 1 and 0", c, r)
+	if c, r := a.computed.Load(), a.replayed.Load(); c != 3 || r != 0 {
+		t.Errorf("computed %d, replayed %d; want 3 and 0", c, r)
 	}
-	if a.bytes != 0 {
-		t.Errorf("kept %d bytes of a too big answer", a.bytes)
+	if want := int64(len(key.query)); a.bytes != want {
+		t.Errorf("kept %d bytes for a too big answer, want %d (its key)", a.bytes, want)
 	}
 }
 
@@ -191,7 +191,7 @@ func TestAnswersEvictLeastRecentlyUsed(t *testing.T) {
 	if err := fakeAnswer(1, "a")(gather(&one)); err != nil {
 		t.Fatal(err)
 	}
-	size := int64(0)
+	size := int64(1) // the key, a one-byte query
 	for _, f := range one {
 		size += int64(len(f.data))
 	}
@@ -302,5 +302,63 @@ func TestWSSessionsShareAnswers(t *testing.T) {
 	la, sl := edit(a, 50, "", "dt=FLOAT32&sizes=4,4"), edit(b, 51, "slice", "dt=FLOAT32&sizes=4,4")
 	if bytes.Equal(la[0], sl[0]) {
 		t.Error("the slice explorer got the layout explorer's answer")
+	}
+}
+
+// TestAnswersNotKeptWhenSuperseded: rendering stops early without an
+// error when the computing session's edit is superseded; what it made is
+// not an answer to keep.
+func TestAnswersNotKeptWhenSuperseded(t *testing.T) {
+	a := newAnswers(1<<20, 1<<20, 16)
+	key := answerKey{query: "q"}
+	ctx, cancel := context.WithCancel(context.Background())
+	partial := func(emit func(frame) error) error {
+		cancel() // superseded while rendering: an empty picture, no error
+		return fakeAnswer(1, "")(emit)
+	}
+	_ = a.answer(ctx, key, 1, partial, func(frame) error { return nil })
+	var got []frame
+	if err := a.answer(context.Background(), key, 2, fakeAnswer(2, "whole"), gather(&got)); err != nil {
+		t.Fatal(err)
+	}
+	wantAnswer(t, got, 2, "whole")
+	if r := a.replayed.Load(); r != 0 {
+		t.Errorf("replayed %d answers computed under a cancelled context", r)
+	}
+}
+
+// TestAnswersPanicReleasesWaiters: a panic while computing (recovered by
+// the session) leaves no asker waiting and nothing cached.
+func TestAnswersPanicReleasesWaiters(t *testing.T) {
+	a := newAnswers(1<<20, 1<<20, 16)
+	key := answerKey{query: "q"}
+	started, boom := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer func() { _ = recover() }()
+		_ = a.answer(context.Background(), key, 1, func(func(frame) error) error {
+			close(started)
+			<-boom
+			panic("boom")
+		}, func(frame) error { return nil })
+	}()
+	<-started
+	done := make(chan []frame, 1)
+	go func() {
+		var got []frame
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := a.answer(ctx, key, 2, fakeAnswer(2, "after"), gather(&got)); err != nil {
+			t.Errorf("the waiter: %v", err)
+		}
+		done <- got
+	}()
+	time.Sleep(20 * time.Millisecond)
+	close(boom)
+	wantAnswer(t, <-done, 2, "after")
+	a.mu.Lock()
+	n := len(a.entries)
+	a.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d answers left after a panic, want 0", n)
 	}
 }
