@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -67,15 +68,12 @@ type LayoutResponse struct {
 
 // Slice1Request is the body of POST /api/v1/slice1.
 type Slice1Request struct {
-	DataType           string  `json:"dataType"`
-	OutputDataType     string  `json:"outputDataType"`
-	FeatureLevel       string  `json:"featureLevel"`
-	InputSizes         []int64 `json:"inputSizes"`
-	InputStrides       []int64 `json:"inputStrides"`
-	InputWindowOffsets []int64 `json:"inputWindowOffsets"`
-	InputWindowSizes   []int64 `json:"inputWindowSizes"`
-	InputWindowStrides []int64 `json:"inputWindowStrides"`
-	OutputSizes        []int64 `json:"outputSizes"`
+	DataType       string  `json:"dataType"`
+	OutputDataType string  `json:"outputDataType"`
+	FeatureLevel   string  `json:"featureLevel"`
+	InputSizes     []int64 `json:"inputSizes"`
+	InputStrides   []int64 `json:"inputStrides"`
+	Slice1Window
 }
 
 // Slice1Response is the answer of POST /api/v1/slice1.
@@ -92,6 +90,35 @@ type Slice1Response struct {
 	ONNX               core.ONNXSlice   `json:"onnx"`
 	CPP                string           `json:"cpp"`
 	Warnings           []core.Violation `json:"warnings"`
+}
+
+// SliceV1Request is the body of POST /api/v1/slice: a DML_SLICE (version
+// 1) description, whose sizes are the output sizes and whose offsets and
+// strides are unsigned.
+type SliceV1Request struct {
+	DataType     string  `json:"dataType"`
+	FeatureLevel string  `json:"featureLevel"`
+	InputSizes   []int64 `json:"inputSizes"`
+	InputStrides []int64 `json:"inputStrides"`
+	Offsets      []int64 `json:"offsets"`
+	Sizes        []int64 `json:"sizes"`
+	Strides      []int64 `json:"strides"`
+}
+
+// SliceV1Response is the answer of POST /api/v1/slice: the DML_SLICE1
+// that copies the same elements, and everything /api/v1/slice1 says
+// about it.
+type SliceV1Response struct {
+	Slice1 Slice1Window `json:"slice1"`
+	Slice1Response
+}
+
+// Slice1Window is a DML_SLICE1 input window and output sizes.
+type Slice1Window struct {
+	InputWindowOffsets []int64 `json:"inputWindowOffsets"`
+	InputWindowSizes   []int64 `json:"inputWindowSizes"`
+	InputWindowStrides []int64 `json:"inputWindowStrides"`
+	OutputSizes        []int64 `json:"outputSizes"`
 }
 
 // NumpyRequest is the body of POST /api/v1/slice1/numpy.
@@ -149,15 +176,8 @@ func (r Slice1Request) Slice1() (*core.Slice1, *apiError) {
 		out, ovs = parseType("outputDataType", r.OutputDataType, false)
 		vs = append(vs, ovs...)
 	}
-	fl := core.NewestFeatureLevel
-	if r.FeatureLevel != "" {
-		f, err := core.ParseFeatureLevel(r.FeatureLevel)
-		if err != nil {
-			vs = append(vs, core.Violation{Field: "featureLevel", Message: err.Error()})
-		} else {
-			fl = f
-		}
-	}
+	fl, flvs := parseFeatureLevel(r.FeatureLevel)
+	vs = append(vs, flvs...)
 	if len(vs) > 0 && dt == core.Unknown {
 		dt = core.Float32 // report the remaining rules against a placeholder type
 		out = core.Unknown
@@ -176,6 +196,61 @@ func (r Slice1Request) Slice1() (*core.Slice1, *apiError) {
 		return nil, invalid(vs...)
 	}
 	return s, nil
+}
+
+// SliceV1 validates a DML_SLICE request, reporting every violation at
+// once against the request's own fields: a rule of the converted
+// DML_SLICE1 names the DML_SLICE field it comes from.
+func (r SliceV1Request) SliceV1() (*core.Slice1, *apiError) {
+	dt, vs := parseType("dataType", r.DataType, true)
+	fl, flvs := parseFeatureLevel(r.FeatureLevel)
+	vs = append(vs, flvs...)
+	if dt == core.Unknown {
+		dt = core.Float32 // report the remaining rules against a placeholder type
+	}
+	s, err := core.NewSliceV1(core.SliceDesc{
+		Input:   core.TensorDesc{DataType: dt, Sizes: r.InputSizes, Strides: r.InputStrides},
+		Offsets: r.Offsets, Sizes: r.Sizes, Strides: r.Strides,
+	}, fl)
+	for _, v := range coreViolations(err) {
+		vs = append(vs, sliceV1Violation(v))
+	}
+	if len(vs) > 0 {
+		return nil, invalid(vs...)
+	}
+	return s, nil
+}
+
+// sliceV1Violation renames a violation of the converted DML_SLICE1 to the
+// DML_SLICE field it comes from: the window's offsets are the offsets, its
+// strides the strides, and both its sizes and the output sizes come from
+// the sizes (the window spans (size-1)*stride+1 elements).
+func sliceV1Violation(v core.Violation) core.Violation {
+	for from, to := range map[string]string{
+		"inputWindowOffsets": "offsets",
+		"inputWindowSizes":   "sizes",
+		"inputWindowStrides": "strides",
+		"outputSizes":        "sizes",
+	} {
+		if rest, ok := strings.CutPrefix(v.Field, from); ok && (rest == "" || rest[0] == '[') {
+			v.Field = to + rest
+			v.Message = "as DML_SLICE1: " + v.Message
+			break
+		}
+	}
+	return v
+}
+
+// parseFeatureLevel reads a request's featureLevel; empty is the newest.
+func parseFeatureLevel(name string) (core.FeatureLevel, []core.Violation) {
+	if name == "" {
+		return core.NewestFeatureLevel, nil
+	}
+	fl, err := core.ParseFeatureLevel(name)
+	if err != nil {
+		return core.NewestFeatureLevel, []core.Violation{{Field: "featureLevel", Message: err.Error()}}
+	}
+	return fl, nil
 }
 
 func parseType(field, name string, required bool) (core.DataType, []core.Violation) {
@@ -304,6 +379,24 @@ func (s *Server) postSlice1(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, NewSlice1Response(sl))
+}
+
+func (s *Server) postSliceV1(c echo.Context) error {
+	var req SliceV1Request
+	if err := decodeStrict(c.Request().Body, &req); err != nil {
+		return err
+	}
+	sl, err := req.SliceV1()
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, SliceV1Response{
+		Slice1: Slice1Window{
+			InputWindowOffsets: sl.WindowOffsets, InputWindowSizes: sl.WindowSizes,
+			InputWindowStrides: sl.WindowStrides, OutputSizes: sl.OutputSizes,
+		},
+		Slice1Response: NewSlice1Response(sl),
+	})
 }
 
 func (s *Server) postSlice1Numpy(c echo.Context) error {

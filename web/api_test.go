@@ -415,6 +415,26 @@ func TestSpecCasesThroughAPI(t *testing.T) {
 				if body["numpy"] != want["numpy_equivalent"] {
 					t.Errorf("numpy %v, want %v", body["numpy"], want["numpy_equivalent"])
 				}
+				if strings.HasPrefix(c.Name, "slice1_from_slice_v1_") {
+					// The DML_SLICE these examples came from: its sizes are
+					// the output sizes; the conversion must give the case's
+					// DML_SLICE1 window and read the same values.
+					b, _ := json.Marshal(map[string]any{"dataType": req["dataType"], "inputSizes": in["input_sizes"],
+						"offsets": in["input_window_offsets"], "sizes": in["output_sizes"], "strides": in["input_window_strides"]})
+					status, v1 := post(t, ts, "/api/v1/slice", string(b))
+					if status != 200 {
+						t.Fatalf("DML_SLICE: status %d: %v", status, v1)
+					}
+					w, _ := v1["slice1"].(map[string]any)
+					for k, f := range map[string]string{"input_window_offsets": "inputWindowOffsets", "input_window_sizes": "inputWindowSizes", "input_window_strides": "inputWindowStrides", "output_sizes": "outputSizes"} {
+						if !slices.Equal(ints(w[f]), ints(in[k])) {
+							t.Errorf("DML_SLICE converted: %s = %v, want %v", f, w[f], in[k])
+						}
+					}
+					if !slices.Equal(ints(v1["inputOffsets"]), offs) {
+						t.Errorf("DML_SLICE reads %v, DML_SLICE1 %v", v1["inputOffsets"], offs)
+					}
+				}
 			default:
 				t.Fatalf("unknown kind %q", c.Kind)
 			}
@@ -490,5 +510,64 @@ func checkLayoutCase(t *testing.T, c specCase, status int, body map[string]any) 
 		if fmt.Sprint(steps["bytesBeforeRounding"]) != fmt.Sprint(v) {
 			t.Errorf("bytesBeforeRounding = %v, want %v", steps["bytesBeforeRounding"], v)
 		}
+	}
+}
+
+func TestSliceV1API(t *testing.T) {
+	ts := newTestServer(t)
+	tests := []struct {
+		name       string
+		body       string
+		wantStatus int
+		wantWindow string // inputWindowOffsets/Sizes/Strides/outputSizes
+		wantOff    []int64
+		wantFields []string
+	}{
+		{
+			name:       "strided: the window spans (size-1)*stride+1",
+			body:       `{"dataType":"FLOAT32","inputSizes":[1,1,4,4],"offsets":[0,0,0,1],"sizes":[1,1,2,2],"strides":[1,1,2,2]}`,
+			wantStatus: 200, wantWindow: "[0 0 0 1] [1 1 3 3] [1 1 2 2] [1 1 2 2]", wantOff: []int64{1, 3, 9, 11},
+		},
+		{
+			name:       "padded input reads its own cells",
+			body:       `{"dataType":"UINT16","inputSizes":[2,3],"inputStrides":[5,1],"offsets":[1,0],"sizes":[1,2],"strides":[1,2]}`,
+			wantStatus: 200, wantWindow: "[1 0] [1 3] [1 2] [1 2]", wantOff: []int64{5, 7},
+		},
+		{
+			name:       "every violation, named by the DML_SLICE field",
+			body:       `{"dataType":"FLOAT32","inputSizes":[4,4],"offsets":[3,0],"sizes":[2,0],"strides":[1,-1]}`,
+			wantStatus: 422,
+			wantFields: []string{"strides[1]: strides[1] = -1: DML_SLICE_OPERATOR_DESC::Strides is const UINT*", "offsets[0]: as DML_SLICE1: axis 0: InputWindowOffsets[0] + InputWindowSizes[0] = 5 > InputTensor.Sizes[0] = 4", "sizes[1]: as DML_SLICE1:"},
+		},
+		{
+			name:       "feature level and type",
+			body:       `{"dataType":"FLOAT33","featureLevel":"2_1","inputSizes":[4],"offsets":[0],"sizes":[4],"strides":[1]}`,
+			wantStatus: 422, wantFields: []string{"dataType: unknown data type", "inputSizes: DimensionCount 1: DimensionCount must be 4 or 5"},
+		},
+		{name: "a DML_SLICE1 field is not DML_SLICE's", body: `{"dataType":"FLOAT32","inputSizes":[4],"inputWindowOffsets":[0]}`, wantStatus: 400, wantFields: []string{"inputWindowOffsets: unknown field"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body := post(t, ts, "/api/v1/slice", tt.body)
+			if status != tt.wantStatus {
+				t.Fatalf("status %d, want %d (%v)", status, tt.wantStatus, body)
+			}
+			if tt.wantWindow != "" {
+				w, _ := body["slice1"].(map[string]any)
+				got := fmt.Sprint(ints(w["inputWindowOffsets"]), ints(w["inputWindowSizes"]), ints(w["inputWindowStrides"]), ints(w["outputSizes"]))
+				if got != tt.wantWindow {
+					t.Errorf("slice1 window %s, want %s", got, tt.wantWindow)
+				}
+			}
+			if tt.wantOff != nil && !slices.Equal(ints(body["inputOffsets"]), tt.wantOff) {
+				t.Errorf("inputOffsets %v, want %v", body["inputOffsets"], tt.wantOff)
+			}
+			got := errorFields(body)
+			for _, want := range tt.wantFields {
+				if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, want) }) {
+					t.Errorf("errors %q lack %q", got, want)
+				}
+			}
+		})
 	}
 }

@@ -164,6 +164,7 @@ func (s *Server) routes() {
 	api := e.Group("/api/v1")
 	api.POST("/layout", s.postLayout)
 	api.POST("/slice1", s.postSlice1)
+	api.POST("/slice", s.postSliceV1)
 	api.POST("/slice1/numpy", s.postSlice1Numpy)
 	s.roomRoutes()
 	s.docsRoutes()

@@ -314,7 +314,7 @@ func validateSlice(st sliceState, queryErrs []core.Violation) sliceValidated {
 	}
 	req := Slice1Request{
 		DataType: st.In.DT, FeatureLevel: st.FL, InputSizes: sizes.vals, InputStrides: strides.vals,
-		InputWindowOffsets: off.vals, InputWindowSizes: win.vals, InputWindowStrides: step.vals, OutputSizes: outSizes,
+		Slice1Window: Slice1Window{InputWindowOffsets: off.vals, InputWindowSizes: win.vals, InputWindowStrides: step.vals, OutputSizes: outSizes},
 	}
 	if st.In.Packed {
 		req.InputStrides = nil
