@@ -223,6 +223,11 @@ func TestE2ELargeTensorCanvas(t *testing.T) {
 		hoverAt(t, ctx, "#logical-canvas", 0.03, 0.05) // inside the first panel
 		waitFor(t, ctx, "a dot product", `document.querySelector('#dot').textContent.includes(' · ')`)
 		if tc.name == "16M" {
+			// The 16 small multiples are captioned as in the DOM view.
+			caps := eval[[]string](t, ctx, `[...document.querySelectorAll('#logical [data-testid=canvas-caption]')].map(e => e.textContent)`)
+			if len(caps) != 16 || caps[0] != "C=0" || caps[15] != "C=15" {
+				t.Errorf("captions %q", caps)
+			}
 			// The hovered element's offset is the dot product the page shows.
 			dot := eval[string](t, ctx, `document.querySelector('#dot').textContent`)
 			if !strings.HasPrefix(dot, "{0,") || !strings.Contains(dot, "} · {16777216,1,16384,16} = ") {

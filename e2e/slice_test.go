@@ -302,3 +302,100 @@ func TestE2ESliceNoJavaScript(t *testing.T) {
 		t.Errorf("the last valid picture is gone: %q", got)
 	}
 }
+
+// countColour counts the pixels of a canvas's image of one colour.
+func countColour(t *testing.T, ctx context.Context, sel string, r, g, b int) int {
+	t.Helper()
+	return eval[int](t, ctx, fmt.Sprintf(`(() => { const c = document.querySelector(%q), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+		let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] === %d && d[i + 1] === %d && d[i + 2] === %d) n++; return n; })()`, sel, r, g, b))
+}
+
+// hoverCanvas scrolls a canvas into view and points at the point at
+// fractions fx, fy of its width and height.
+func hoverCanvas(t *testing.T, ctx context.Context, sel string, fx, fy float64) {
+	t.Helper()
+	do(t, ctx, "scroll to "+sel, chromedp.ScrollIntoView(chromedp.CSS(sel)))
+	hoverAt(t, ctx, sel, fx, fy)
+}
+
+func TestE2ESliceLargeCanvases(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	// x[10:90, ::-2] on a 100x100 input whose rows are padded to 104
+	// elements: the input and its buffer on canvases, the 80x50 output a
+	// grid.
+	waitLive(t, ctx, base+"/slice?dt=FLOAT32&sizes=100,100&strides=104,1&np=x%5B10:90,%20::-2%5D&use=np")
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('[data-mode]')].map(e => e.dataset.mode).join(',')`); got != "canvas,dom,canvas" {
+		t.Fatalf("modes %s", got)
+	}
+	if got := eval[int](t, ctx, `document.querySelectorAll('#slice-input .lc, #slice-buffer .bc').length`); got != 0 {
+		t.Errorf("%d DOM cells in the canvas views", got)
+	}
+	// One image pixel per cell: the 4000 copied elements and the 4000
+	// cells read are exactly the highlighted pixels.
+	if got := countColour(t, ctx, "#slice-in-canvas", 42, 157, 143); got != 4000 {
+		t.Errorf("%d input pixels marked copied, want 4000", got)
+	}
+	if got := countColour(t, ctx, "#slice-buf-canvas", 42, 157, 143); got != 4000 {
+		t.Errorf("%d buffer pixels marked read, want 4000", got)
+	}
+	if got := eval[int](t, ctx, `document.querySelectorAll('#slice-input .cv-over .cv-win').length`); got != 1 {
+		t.Errorf("%d window frames", got)
+	}
+	if !eval[bool](t, ctx, `[...document.querySelectorAll('.progress')].every(p => p.hidden)`) {
+		t.Error("progress still shown after the last frame")
+	}
+
+	// Input element (50,51): copied (odd column) to output (40,24).
+	hoverCanvas(t, ctx, "#slice-in-canvas", 51.5/100, 50.5/100)
+	want := "input (50,51) = 5052 at buffer offset 5251: copied to Output[{40,24}], output element 2024"
+	waitFor(t, ctx, "the input cell's caption", fmt.Sprintf(`document.querySelector('#dot').textContent === %q`, want))
+	if !eval[bool](t, ctx, `document.querySelector('#out-2024').classList.contains('linked')`) {
+		t.Error("output element 2024 is not linked")
+	}
+	if got := countColour(t, ctx, "#slice-buf-canvas", 230, 57, 70); got != 1 {
+		t.Errorf("%d buffer pixels linked, want 1", got)
+	}
+	viewShot(t, ctx, "slice-canvas", ".io")
+
+	// The buffer: 104 cells a row, cell 5251 at (51, 50); 5253 is padding.
+	hoverCanvas(t, ctx, "#slice-buf-canvas", 51.5/104, 50.5/100)
+	waitFor(t, ctx, "the buffer cell's caption", `document.querySelector('#dot').textContent === 'buffer offset 5251 holds 5052 for input (50,51): read by output element 2024'`)
+	hoverCanvas(t, ctx, "#slice-buf-canvas", 101.5/104, 50.5/100)
+	waitFor(t, ctx, "the padding's caption", `document.querySelector('#dot').textContent === 'buffer offset 5301 holds no input element: padding'`)
+	// A DOM output cell links into the canvases.
+	hoverCell(t, ctx, "#out-2024")
+	waitFor(t, ctx, "the output cell's caption", `document.querySelector('#dot').textContent === 'Output[{40,24}] = Input[{50,51}] = 5052, read at buffer offset 5251'`)
+	if got := countColour(t, ctx, "#slice-in-canvas", 230, 57, 70); got != 1 {
+		t.Errorf("%d input pixels linked, want 1", got)
+	}
+
+	// A crop of a 1x3x224x224 NHWC image: every view a canvas, the
+	// output's small multiples captioned.
+	waitLive(t, ctx, base+"/slice?dt=FLOAT32&sizes=1,3,224,224&strides=150528,1,672,3&woff=0,0,16,16&wsize=1,3,192,192&wstride=1,1,1,1")
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('[data-mode]')].map(e => e.dataset.mode).join(',')`); got != "canvas,canvas,canvas" {
+		t.Fatalf("modes %s", got)
+	}
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('#slice-output [data-testid=canvas-caption]')].map(e => e.textContent).join(';')`); got != "C=0;C=1;C=2" {
+		t.Errorf("output captions %q", got)
+	}
+	if got := countColour(t, ctx, "#slice-buf-canvas", 42, 157, 143); got == 0 {
+		t.Error("no buffer cell marked read")
+	}
+	if got := text(t, ctx, "#slice-output .vmax"); got != "146928" {
+		t.Errorf("largest value %q", got)
+	}
+	hoverCanvas(t, ctx, "#slice-out-canvas", 0.1, 0.25) // inside the first small multiple
+	waitFor(t, ctx, "the output cell's caption", `document.querySelector('#dot').textContent.startsWith('Output[{0,0,')`)
+	var oc, ic [4]int64
+	var val, off int64
+	dot := text(t, ctx, "#dot")
+	if _, err := fmt.Sscanf(dot, "Output[{%d,%d,%d,%d}] = Input[{%d,%d,%d,%d}] = %d, read at buffer offset %d",
+		&oc[0], &oc[1], &oc[2], &oc[3], &ic[0], &ic[1], &ic[2], &ic[3], &val, &off); err != nil {
+		t.Fatalf("caption %q: %v", dot, err)
+	}
+	if ic[2] != oc[2]+16 || ic[3] != oc[3]+16 || val != ic[1]*224*224+ic[2]*224+ic[3]+1 || off != ic[1]+ic[2]*672+ic[3]*3 {
+		t.Errorf("caption %q does not add up", dot)
+	}
+	viewShot(t, ctx, "slice-canvas-nhwc", ".io")
+}

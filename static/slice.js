@@ -5,16 +5,49 @@
 // explorer"), which validates it with core, copies the input with compute
 // and answers with templ-rendered fragments. This module swaps them in,
 // links the input, its buffer and the output cell by cell (pointer and
-// keyboard, both ways) and plays the copy step by step.
+// keyboard, both ways) and plays the copy step by step. A view of more
+// than 4,096 cells is drawn on a canvas from the binary frames that follow
+// the result (the elements copied, the cells read, the values: all
+// computed by the server's compute package).
 
 import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
+import { clamp, strip, panels, overlayOf, place, panelCaptions, ramp, CAPTION } from './explorer.js';
 
-const V = 1;
+const V = 1, HDR = 24;
+// The canvases' colours (slice.css gives the legends' swatches the same).
+const C = { outside: [233, 236, 239], win: [189, 215, 245], copied: [42, 157, 143], held: [173, 190, 209], shared: [244, 162, 97],
+  hole: [222, 226, 230], tail: [250, 251, 252], plain: [168, 218, 220], cur: [255, 224, 102], mark: [230, 57, 70] };
+// Typed arrays of the values frames, by data type.
+const ARRAYS = { FLOAT32: Float32Array, FLOAT64: Float64Array, FLOAT16: Uint16Array, INT8: Int8Array, UINT8: Uint8Array, INT16: Int16Array,
+  UINT16: Uint16Array, INT32: Int32Array, UINT32: Uint32Array, INT64: BigInt64Array, UINT64: BigUint64Array };
+const bit = (bm, k) => bm !== null && (bm[k >>> 5] >>> (k & 31)) & 1;
+
+// half widens an IEEE half's bits.
+function half(h) {
+  const e = (h >> 10) & 31, f = h & 1023, s = h & 0x8000 ? -1 : 1;
+  if (e === 31) return f ? NaN : s * Infinity;
+  return e ? s * 2 ** (e - 15) * (1 + f / 1024) : s * 2 ** -14 * (f / 1024);
+}
+// goText writes a float as the server does (Go's strconv 'g', shortest;
+// f32: the shortest that reads back as the same float32).
+function goText(x, f32) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'NaN' : x > 0 ? '+Inf' : '-Inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  let t = x.toExponential();
+  if (f32) for (let p = 0; p < 9; p++) { t = x.toExponential(p); if (Math.fround(+t) === x) break; }
+  let [m, e] = t.split('e');
+  const neg = m[0] === '-', d = m.replace('-', '').replace('.', ''), exp = +e;
+  if (exp < -4 || exp >= 6) m = d[0] + (d.length > 1 ? '.' + d.slice(1) : '') + 'e' + (exp < 0 ? '-' : '+') + String(Math.abs(exp)).padStart(2, '0');
+  else if (exp < 0) m = '0.' + '0'.repeat(-exp - 1) + d;
+  else m = d.length > exp + 1 ? d.slice(0, exp + 1) + '.' + d.slice(exp + 1) : d + '0'.repeat(exp + 1 - d.length);
+  return (neg ? '-' : '') + m;
+}
 
 export function start() {
   const form = $('#controls'), picture = $('#picture'), dot = $('#dot'), steps = $('#slice-steps');
-  const st = { seq: 0, ws: null, meta: null, structural: new Set(), push: new Set(), npSeqs: new Set(), t: -1, timer: 0, focus: null };
+  const st = { seq: 0, ws: null, meta: null, structural: new Set(), push: new Set(), npSeqs: new Set(), t: -1, timer: 0, focus: null,
+    data: {}, frames: 0, got: 0, canvases: {}, marks: { in: {}, out: {}, b: {} } };
   document.body.dataset.live = 'connecting';
   const room = roomClient('slice', { apply: applyRoom });
 
@@ -22,6 +55,7 @@ export function start() {
   liveSocket({
     open(ws) { st.ws = ws; send(location.search.slice(1) || formQuery(), true); room.open((m) => ws.send(JSON.stringify(m))); },
     text: onText,
+    binary: onBinary,
     closed() {
       st.ws = null; room.closed(); document.body.dataset.live = 'offline';
       $('#live-note').hidden = true; $('button.apply').hidden = false;
@@ -44,7 +78,7 @@ export function start() {
     if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; showPlayer(); return; }
     if (room.message(m)) return;
     if (m.seq !== st.seq) return; // a newer edit supersedes it
-    if (m.type === 'done') { picture.dataset.state = 'done'; focus.drawn(); return; }
+    if (m.type === 'done') { finish(); return; }
     if (m.type === 'error') { console.warn('stridescope:', m.message); return; }
     if (m.type !== 'result' || m.page !== 'slice') return;
     showFieldErrors(form, m.errors, m.warnings);
@@ -56,12 +90,49 @@ export function start() {
     $('#slice-input').innerHTML = h.input; $('#slice-output').innerHTML = h.output; $('#slice-buffer').innerHTML = h.buffer;
     $('#slice-facts').innerHTML = h.facts; steps.innerHTML = h.steps;
     $('#input-sub').textContent = h.inputSub; $('#output-sub').textContent = h.outputSub; $('#buffer-sub').textContent = h.bufferSub;
-    st.meta = m.meta;
+    const meta = st.meta = m.meta;
     picture.dataset.seq = m.seq;
+    // The arrays the canvases are drawn from, filled by the frames.
+    const s = m.stream || {}, Arr = ARRAYS[meta.dataType], e = Arr ? Arr.BYTES_PER_ELEMENT : 1;
+    const words = (n) => new Uint32Array(2 * Math.ceil(n / 64));
+    st.data = {
+      copied: s.copiedFrames ? words(meta.inputCount) : null, offsets: s.offsetFrames ? new Uint32Array(meta.inputCount) : null,
+      counts: s.countFrames ? new Uint8Array(meta.cells) : null, read: s.readFrames ? words(meta.cells) : null,
+      inVals: s.inValueFrames ? new Arr(meta.cells) : null, outVals: s.outValueFrames ? new Arr(meta.outputCount) : null, e,
+    };
+    st.frames = m.stream ? Object.values(s).reduce((a, b) => a + b, 0) : 0; st.got = 0;
+    st.canvases = {}; st.marks = { in: {}, out: {}, b: {} };
+    if (m.stream) { picture.dataset.state = 'streaming'; progress(); }
     showPlayer();
-    const t = m.form.t === '' ? -1 : +m.form.t;
-    setStep(Math.min(t, st.meta.steps - 1), false);
-    if (st.focus) link(cellById(st.focus), false);
+    st.t = Math.min(m.form.t === '' ? -1 : +m.form.t, meta.steps - 1); // shown with the picture, at done
+  }
+  function onBinary(buf) {
+    const d = new DataView(buf), D = st.data;
+    if (d.getUint8(1) !== V || d.getUint32(4, true) !== st.seq || !st.meta) return;
+    const kind = d.getUint8(0), first = Number(d.getBigUint64(16, true));
+    const bytes = (arr, at) => new Uint8Array(arr.buffer).set(new Uint8Array(buf, HDR), at);
+    if (kind === 4 && D.copied) D.copied.set(new Uint32Array(buf, HDR), 2 * first);
+    else if (kind === 1 && D.offsets) D.offsets.set(new Uint32Array(buf, HDR), first);
+    else if (kind === 2 && D.counts) D.counts.set(new Uint8Array(buf, HDR), first);
+    else if (kind === 3 && D.read) D.read.set(new Uint32Array(buf, HDR), 2 * first);
+    else if (kind === 6 && D.inVals) bytes(D.inVals, first * D.e);
+    else if (kind === 5 && D.outVals) bytes(D.outVals, first * D.e);
+    st.got++; progress();
+  }
+  function progress() {
+    for (const p of $$('.progress', picture)) { p.hidden = st.got >= st.frames; p.value = st.frames ? (100 * st.got) / st.frames : 100; }
+  }
+  // finish draws the canvases once every frame of the edit is in.
+  function finish() {
+    progress();
+    const m = st.meta;
+    if (m.inputMode === 'canvas') drawInput();
+    if (m.outputMode === 'canvas') drawOutput();
+    if (m.bufferMode === 'canvas') drawBuffer();
+    picture.dataset.state = 'done';
+    setStep(st.t, false);
+    if (st.focus) link(targetOf(st.focus), false);
+    focus.drawn();
   }
 
   // ---- the form ----
@@ -139,57 +210,117 @@ export function start() {
   window.addEventListener('popstate', () => send(location.search.slice(1), true));
 
   // ---- linking the input, its buffer and the output ----
+  // A target is a cell of a view, DOM or canvas: {kind: 'in' | 'out' | 'b', i};
+  // its id (in-5, out-2, b-5) is the DOM cell's, and what rooms share.
   const cellOf = (kind, i) => document.getElementById(kind + '-' + i);
   const mark = (el, cls) => el && el.classList.add(cls);
-  const valueOf = (el) => $('.lbl', el).textContent;
-  function clearLinks() { for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel'); }
+  const idOf = (t) => t.kind + '-' + t.i;
+  const limit = { in: () => st.meta.inputCount, out: () => st.meta.outputCount, b: () => st.meta.cells };
+  function targetOf(id) {
+    const g = /^(in|out|b)-(\d+)$/.exec(id || '');
+    return g && st.meta && +g[2] < limit[g[1]]() ? { kind: g[1], i: +g[2] } : null;
+  }
+  const label = (el) => el && $('.lbl', el).textContent;
+  // Each fact of a cell from its DOM cell when the view is a grid, else
+  // from the frames, else worked out from the meta.
+  const valueAt = (arr, k) => {
+    const dt = st.meta.dataType, v = arr[k];
+    if (dt === 'FLOAT16') return goText(half(v), true);
+    return dt === 'FLOAT32' ? goText(v, true) : dt === 'FLOAT64' ? goText(v, false) : String(v);
+  };
+  function inOffset(i) {
+    const c = cellOf('in', i);
+    if (c) return +c.dataset.o;
+    if (st.data.offsets) return st.data.offsets[i];
+    return coordOf(st.meta.sizes, i).reduce((s, v, d) => s + v * st.meta.strides[d], 0);
+  }
+  const bufValue = (o) => label(cellOf('b', o)) ?? (st.data.inVals ? valueAt(st.data.inVals, o) : '·');
+  const inValue = (i) => label(cellOf('in', i)) ?? bufValue(inOffset(i));
+  const outValue = (k) => label(cellOf('out', k)) ?? (k < st.meta.values.length ? st.meta.values[k] : st.data.outVals ? valueAt(st.data.outVals, k) : '·');
+  const srcCoord = (oc) => oc.map((v, d) => st.meta.copyStart[d] + st.meta.windowStrides[d] * v);
+  const inWindow = (ic) => ic.every((v, d) => v >= st.meta.windowOffsets[d] && v < st.meta.windowOffsets[d] + st.meta.windowSizes[d]);
+  // copyOrder is the output element that copies input element i, or -1:
+  // whether it is copied comes from the grid or compute's bitmap, which
+  // one from CopyStart + InputWindowStrides * OutputCoordinates.
+  function copyOrder(i) {
+    const c = cellOf('in', i), m = st.meta;
+    if (c) return c.dataset.link === undefined ? -1 : +c.dataset.link;
+    if (st.data.copied && !bit(st.data.copied, i)) return -1;
+    const ic = coordOf(m.sizes, i), oc = [];
+    for (let d = 0; d < ic.length; d++) {
+      const q = (ic[d] - m.copyStart[d]) / m.windowStrides[d];
+      if (!Number.isInteger(q) || q < 0 || q >= m.outputSizes[d]) return -1;
+      oc.push(q);
+    }
+    return indexOf(m.outputSizes, oc);
+  }
+  // holders are the input elements stored at buffer offset o.
+  function holders(o) {
+    if (st.meta.inputMode === 'dom') return $$(`#slice-input .lc[data-o="${o}"]`).map((h) => +h.dataset.i);
+    const offs = st.data.offsets, out = [];
+    if (offs) for (let i = 0; i < offs.length; i++) if (offs[i] === o) out.push(i);
+    return out;
+  }
+  const isRead = (o) => { const c = cellOf('b', o); return c ? c.classList.contains('read') : !!bit(st.data.read, o); };
+  const list = (xs, f) => xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? ` and ${xs.length - 8} more` : '');
+
+  function clearLinks() {
+    for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
+    for (const k of ['in', 'out', 'b']) { st.marks[k].sel = []; st.marks[k].linked = []; paint(k); }
+  }
   // unlink clears the links: the page as when nothing is pointed at.
   const hint = $('.hint', dot)?.cloneNode(true);
   function unlink() { clearLinks(); dot.replaceChildren(...(hint ? [hint.cloneNode(true)] : [])); }
-  // The room shares the cell the page links (its id: in-5, out-2, b-5).
-  const cellById = (id) => { const c = document.getElementById(id); return c && picture.contains(c) && c.matches('.lc, .bc') ? c : null; };
   const focus = roomFocus(room, picture, {
     focused: () => st.focus,
-    show: (id) => link(cellById(id), false),
+    show: (id) => link(targetOf(id), false),
     clear: unlink,
   });
   // link shows where a cell's value comes from or goes: an output cell,
   // the input cell it copies and that cell's buffer cell; an input cell,
   // its buffer cell and the output cell it is copied to; a buffer cell,
   // every input element stored there and where they go.
-  function link(c, isFocus) {
-    if (!c || !st.meta) return;
+  function link(t, isFocus) {
+    if (!t || !st.meta) return;
     clearLinks();
-    c.classList.add('sel');
-    const m = st.meta, [kind, n] = [c.id.split('-')[0], +c.id.split('-')[1]];
-    if (kind === 'out') {
-      const src = cellOf('in', c.dataset.link), oc = coordOf(m.outputSizes, n), ic = coordOf(m.sizes, +c.dataset.link);
-      mark(src, 'linked'); mark(cellOf('b', src ? src.dataset.o : -1), 'linked');
-      dot.textContent = `Output[{${oc}}] = Input[{${ic}}] = ${valueOf(c)}, read at buffer offset ${src ? src.dataset.o : '?'}`;
-    } else if (kind === 'in') {
-      const k = c.dataset.link;
-      mark(cellOf('b', c.dataset.o), 'linked');
-      if (k !== undefined) mark(cellOf('out', k), 'linked');
-      dot.textContent = `input (${c.dataset.c}) = ${valueOf(c)} at buffer offset ${c.dataset.o}: ` +
-        (k !== undefined ? `copied to Output[{${coordOf(m.outputSizes, +k)}}], output element ${k}` : c.classList.contains('win') ? 'in the window, not copied (the stride skips it, or the output is smaller)' : 'outside the window');
+    const m = st.meta, marks = { in: [], out: [], b: [] };
+    if (t.kind === 'out') {
+      const oc = coordOf(m.outputSizes, t.i), ic = srcCoord(oc), src = indexOf(m.sizes, ic), o = inOffset(src);
+      marks.in.push(src); marks.b.push(o);
+      dot.textContent = `Output[{${oc}}] = Input[{${ic}}] = ${outValue(t.i)}, read at buffer offset ${o}`;
+    } else if (t.kind === 'in') {
+      const ic = coordOf(m.sizes, t.i), o = inOffset(t.i), k = copyOrder(t.i);
+      marks.b.push(o);
+      if (k >= 0) marks.out.push(k);
+      dot.textContent = `input (${ic}) = ${inValue(t.i)} at buffer offset ${o}: ` +
+        (k >= 0 ? `copied to Output[{${coordOf(m.outputSizes, k)}}], output element ${k}` : inWindow(ic) ? 'in the window, not copied (the stride skips it, or the output is smaller)' : 'outside the window');
     } else {
-      const holders = $$(`#slice-input .lc[data-o="${n}"]`), outs = [];
-      for (const h of holders) { h.classList.add('linked'); if (h.dataset.link !== undefined) { outs.push(h.dataset.link); mark(cellOf('out', h.dataset.link), 'linked'); } }
-      dot.textContent = holders.length === 0 ? `buffer offset ${n} holds no input element: ${c.classList.contains('tail') ? 'unused, past the last element' : 'padding'}`
-        : `buffer offset ${n} holds ${valueOf(c)} for input ${holders.map((h) => `(${h.dataset.c})`).join(', ')}: ` +
-          (outs.length ? `read by output element${outs.length > 1 ? 's' : ''} ${outs.join(', ')}` : 'not read by the slice');
+      const hs = holders(t.i), outs = hs.map(copyOrder).filter((k) => k >= 0);
+      marks.in = hs; marks.out = outs;
+      dot.textContent = hs.length === 0
+        ? `buffer offset ${t.i} holds no input element: ${t.i > m.last ? 'unused, past the last element' : 'padding'}`
+        : `buffer offset ${t.i} holds ${bufValue(t.i)} for input ${list(hs, (i) => `(${coordOf(m.sizes, i)})`)}: ` +
+          (outs.length ? `read by output element${outs.length > 1 ? 's' : ''} ${list(outs, String)}` : isRead(t.i) ? 'read by the slice' : 'not read by the slice');
     }
-    if (isFocus) st.focus = c.id;
-    room.publish({ focus: c.id });
+    cellOf(t.kind, t.i)?.classList.add('sel');
+    st.marks[t.kind].sel = [t.i];
+    for (const k of ['in', 'out', 'b']) {
+      for (const i of marks[k].slice(0, 4096)) cellOf(k, i)?.classList.add('linked');
+      st.marks[k].linked = marks[k];
+      paint(k);
+    }
+    if (isFocus) st.focus = idOf(t);
+    room.publish({ focus: idOf(t) });
   }
-  picture.addEventListener('pointerover', (e) => { const c = e.target.closest('.lc, .bc'); if (c) link(c, false); });
+  const domTarget = (c) => targetOf(c.id);
+  picture.addEventListener('pointerover', (e) => { const c = e.target.closest('.lc, .bc'); if (c) link(domTarget(c), false); });
   picture.addEventListener('focusin', (e) => {
     const c = e.target.closest('.lc, .bc');
     if (!c) return;
     const grid = c.closest('#slice-input, #slice-output, #slice-buffer');
     for (const x of $$('[tabindex="0"]', grid)) if (x !== c) x.tabIndex = -1;
     c.tabIndex = 0;
-    link(c, true);
+    link(domTarget(c), true);
   });
   picture.addEventListener('keydown', (e) => {
     const c = e.target.closest('.lc, .bc');
@@ -210,6 +341,147 @@ export function start() {
     }
     if (next) { e.preventDefault(); next.focus(); }
   });
+
+  // ---- canvases for views of more than 4,096 cells ----
+  const SLOT = { in: 'slice-in', out: 'slice-out', b: 'slice-buf' };
+  function bounds(kind) {
+    const w = picture.clientWidth;
+    return kind === 'b' ? { W: clamp(w - 60, 320, 1100), H: 420 } : { W: clamp(Math.floor(w / 2) - 60, 240, 900), H: 480 };
+  }
+  // gridLayout lays a tensor out as the layout explorer's canvas does:
+  // small multiples of its last two dimensions, else a strip.
+  function gridLayout(kind, sizes) {
+    const r = sizes.length, n = sizes.reduce((a, b) => a * b, 1), { W, H } = bounds(kind);
+    return (r > 1 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, r > 2 ? CAPTION : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
+  }
+  // setup draws a canvas: fill(rgba) paints its image; its pointer and
+  // keys link like the grids' cells.
+  function setup(kind, L, n, fill) {
+    const cv = $(`#${SLOT[kind]}-canvas`);
+    if (!cv) return null;
+    const ov = overlayOf(cv, L), ctx = cv.getContext('2d'), img = ctx.createImageData(L.w, L.h);
+    fill(img.data);
+    const c = st.canvases[kind] = { cv, ctx, img, L, ov, cursor: 0 };
+    paint(kind);
+    const at = (e) => { const r = cv.getBoundingClientRect(); return L.fromPixel(Math.floor(((e.clientX - r.left) / r.width) * L.w), Math.floor(((e.clientY - r.top) / r.height) * L.h)); };
+    // One lookup per frame, of the latest position: a buffer cell's
+    // holders scan every offset.
+    let raf = 0, last = -1;
+    cv.onpointermove = (e) => {
+      last = at(e);
+      if (last >= 0 && !raf) raf = requestAnimationFrame(() => { raf = 0; if (last >= 0) link({ kind, i: last }, false); });
+    };
+    cv.onclick = (e) => { const k = at(e); if (k >= 0) { c.cursor = k; link({ kind, i: k }, true); } };
+    cv.onkeydown = (e) => {
+      const d = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: L.step, ArrowUp: -L.step, PageDown: L.step * 16, PageUp: -L.step * 16 }[e.key];
+      if (d === undefined) return;
+      e.preventDefault(); c.cursor = clamp(c.cursor + d, 0, n - 1); link({ kind, i: c.cursor }, true);
+    };
+    return c;
+  }
+  // paint puts a canvas's image back with its marks: the step's cells
+  // yellow, the linked and the pointed-at ones red (ringed when the
+  // cells are small and few).
+  function paint(kind) {
+    const c = st.canvases[kind], mk = st.marks[kind];
+    if (!c || !mk) return;
+    c.ctx.putImageData(c.img, 0, 0);
+    for (const [ks, col] of [[mk.cur, C.cur], [mk.linked, C.mark], [mk.sel, C.mark]]) {
+      if (!ks || !ks.length) continue;
+      c.ctx.fillStyle = c.ctx.strokeStyle = `rgb(${col})`;
+      const ring = c.L.px < 4 && ks.length <= 64;
+      for (const k of ks.slice(0, 100000)) {
+        const [x, y] = c.L.toPixel(k);
+        c.ctx.fillRect(x, y, 1, 1);
+        if (ring) { c.ctx.lineWidth = 1.5; c.ctx.strokeRect(x - 4.5, y - 4.5, 10, 10); }
+      }
+    }
+  }
+  const put = (px, p, col) => { px[p] = col[0]; px[p + 1] = col[1]; px[p + 2] = col[2]; px[p + 3] = 255; };
+  // drawInput colours each input element: copied (compute's bitmap), in
+  // the window, or outside; frames the window on every small multiple
+  // inside it, marks CopyStart and numbers the copied cells when they are
+  // large enough to read.
+  function drawInput() {
+    const m = st.meta, s = m.sizes, r = s.length, n = m.inputCount, L = gridLayout('in', s);
+    const inWin = s.map((size, d) => { const a = new Uint8Array(size); a.fill(1, m.windowOffsets[d], m.windowOffsets[d] + m.windowSizes[d]); return a; });
+    const c = setup('in', L, n, (px) => {
+      const code = new Uint8Array(L.w * L.h), co = new Array(r).fill(0);
+      let outside = inWin.reduce((a, w) => a + (w[0] ? 0 : 1), 0);
+      for (let i = 0; i < n; i++) {
+        const v = bit(st.data.copied, i) ? 3 : outside ? 1 : 2, [x, y] = L.toPixel(i), p = y * L.w + x;
+        if (v > code[p]) code[p] = v;
+        for (let d = r - 1; d >= 0; d--) { // the next coordinate, counting the axes outside the window
+          if (!inWin[d][co[d]]) outside--;
+          if (++co[d] < s[d]) { if (!inWin[d][co[d]]) outside++; break; }
+          co[d] = 0;
+          if (!inWin[d][0]) outside++;
+        }
+      }
+      const cols = [null, C.outside, C.win, C.copied];
+      for (let p = 0; p < code.length; p++) if (code[p]) put(px, 4 * p, cols[code[p]]);
+    });
+    if (!c) return;
+    panelCaptions(c.ov, L, s, m.labels);
+    if (L.panelAt) {
+      // The window on each small multiple whose outer coordinates are in it.
+      const outer = s.slice(0, r - 2), b = L.bin;
+      const y0 = Math.floor(m.windowOffsets[r - 2] / b), y1 = Math.floor((m.windowOffsets[r - 2] + m.windowSizes[r - 2] - 1) / b) + 1;
+      const x0 = Math.floor(m.windowOffsets[r - 1] / b), x1 = Math.floor((m.windowOffsets[r - 1] + m.windowSizes[r - 1] - 1) / b) + 1;
+      let drawn = 0;
+      for (let p = 0; p < L.P && drawn < 256; p++) {
+        if (!coordOf(outer, p).every((v, d) => inWin[d][v])) continue;
+        const [x, y] = L.panelAt(p);
+        place(c.ov, L, 'cv-win', x + x0, y + y0, x1 - x0, y1 - y0);
+        drawn++;
+      }
+    }
+    const start = indexOf(s, m.copyStart), [sx, sy] = L.toPixel(start);
+    place(c.ov, L, 'cv-start', sx, sy, 1, 1).title = 'CopyStart';
+    // Copy-order numbers where a cell is wide enough for them.
+    if (L.bin === 1 && L.px >= 12 && m.outputCount <= 4096) {
+      for (let k = 0; k < m.outputCount; k++) {
+        const i = indexOf(s, srcCoord(coordOf(m.outputSizes, k))), t = String(k);
+        if (t.length * 6 + 2 > L.px) continue;
+        const [x, y] = L.toPixel(i);
+        place(c.ov, L, 'cv-num', x, y, 1, 1, t);
+      }
+    }
+  }
+  // drawOutput colours the output by value (its legend gives the range);
+  // values the page did not compute leave it plain.
+  function drawOutput() {
+    const m = st.meta, n = m.outputCount, L = gridLayout('out', m.outputSizes), vals = st.data.outVals;
+    let lo = Infinity, hi = -Infinity, loK = 0, hiK = 0;
+    const num = (k) => (m.dataType === 'FLOAT16' ? half(vals[k]) : Number(vals[k]));
+    if (vals) for (let k = 0; k < n; k++) { const v = num(k); if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
+    const c = setup('out', L, n, (px) => {
+      for (let y = 0; y < L.h; y++) for (let x = 0; x < L.w; x++) {
+        const k = L.fromPixel(x, y);
+        if (k >= 0) put(px, 4 * (y * L.w + x), vals ? ramp(hi > lo ? (num(k) - lo) / (hi - lo) : 0.5) : C.plain);
+      }
+    });
+    if (c) panelCaptions(c.ov, L, m.outputSizes, m.labels);
+    const legend = $('[data-testid=slice-out-legend]');
+    if (legend) {
+      $('.vals', legend).hidden = !vals;
+      if (vals) { $('.vmin', legend).textContent = valueAt(vals, loK); $('.vmax', legend).textContent = valueAt(vals, hiK); }
+    }
+  }
+  // drawBuffer colours each buffer cell: read by the slice (compute's
+  // bitmap), holding one input element or several, padding, unused tail.
+  function drawBuffer() {
+    const m = st.meta, pitches = m.strides.filter((v, d) => v > 1 && m.sizes[d] > 1), { W, H } = bounds('b');
+    const L = strip(m.cells, pitches.length ? Math.min(...pitches) : 0, W, H), D = st.data;
+    setup('b', L, m.cells, (px) => {
+      const code = new Uint8Array(L.w * L.h), cols = [C.tail, C.hole, C.held, C.shared, C.copied];
+      for (let k = 0; k < m.cells; k++) {
+        const h = D.counts[k], v = bit(D.read, k) ? 4 : h > 1 ? 3 : h === 1 ? 2 : k <= m.last ? 1 : 0, p = Math.floor(k / L.bin);
+        if (v > code[p]) code[p] = v;
+      }
+      for (let p = 0; p < code.length; p++) put(px, 4 * p, cols[code[p]]);
+    });
+  }
 
   // ---- the step-through ----
   // stepOf works step t out as the server does (web/slice_picture.go,
@@ -245,16 +517,21 @@ export function start() {
     const note = $('[data-testid=step-note]', steps);
     note.textContent = s.note; note.hidden = !s.note;
     $('[data-testid=step-count]', steps).textContent = t >= 0 ? `step ${t + 1} of ${total}` : `${total} steps`;
+    const cur = { in: [], out: [], b: [] };
     if (t >= 0) {
-      const inCell = cellOf('in', indexOf(m.sizes, s.at));
-      mark(inCell, 'cur');
+      const i = indexOf(m.sizes, s.at);
+      cur.in.push(i);
       if (s.k !== undefined) {
-        mark(cellOf('out', s.k), 'cur');
-        if (inCell) mark(cellOf('b', inCell.dataset.o), 'cur');
+        cur.out.push(s.k); cur.b.push(inOffset(i));
         for (let j = s.k + 1; j < Math.min(m.outputCount, 4096); j++) mark(cellOf('out', j), 'pending');
       } else {
         for (const el of $$('#slice-output .lc')) el.classList.add('pending');
       }
+    }
+    for (const k of ['in', 'out', 'b']) {
+      for (const i of cur[k]) mark(cellOf(k, i), 'cur');
+      st.marks[k].cur = cur[k];
+      paint(k);
     }
     form.elements.t.value = t >= 0 ? String(t) : '';
     if (share) { setURL(formQuery(), false); room.publish({ step: t }); }

@@ -227,3 +227,31 @@ func TestExplorerCellsKeepTheirHooks(t *testing.T) {
 		t.Errorf("class %q", c.AttrOr("class", ""))
 	}
 }
+
+func TestSliceCanvasViewsNeedJavaScriptOnly(t *testing.T) {
+	d := doc(t, SliceGridView("slice-in", Logical{Mode: ModeCanvas, Count: 10000, Note: "the input's 10000 elements"}))
+	if got, _ := d.Find("canvas#slice-in-canvas").Attr("aria-label"); got != "the input's 10000 elements" {
+		t.Errorf("canvas label %q", got)
+	}
+	if !strings.Contains(d.Find(tid("slice-in-canvas")+" noscript").Text(), "This view has 10000 cells") {
+		t.Error("no note for pages without JavaScript")
+	}
+	if d.Find(tid("slice-in-legend")).Length() != 1 || d.Find(tid("slice-out-legend")).Length() != 0 {
+		t.Error("the input canvas's legend")
+	}
+	d = doc(t, SliceGridView("slice-out", Logical{Mode: ModeCanvas, Count: 5000}))
+	if d.Find("#slice-out-canvas").Length() != 1 || d.Find(tid("slice-out-legend")+" .vmax").Length() != 1 {
+		t.Error("the output canvas and its colour scale")
+	}
+	d = doc(t, SliceBufferView(Buffer{Mode: ModeCanvas, Cells: 5000, Note: "the input's buffer"}))
+	if d.Find("#slice-buf-canvas").Length() != 1 || d.Find(tid("slice-buf-legend")).Length() != 1 {
+		t.Error("the buffer canvas and its legend")
+	}
+	// Grids and notes are the explorer's views.
+	if doc(t, SliceGridView("slice-in", Logical{Mode: ModeNone, Note: "too large"})).Find(tid("logical-too-large")).Text() != "too large" {
+		t.Error("no too-large note")
+	}
+	if doc(t, SliceBufferView(Buffer{Mode: ModeNone, Note: "too large"})).Find(tid("buffer-too-large")).Text() != "too large" {
+		t.Error("no too-large note on the buffer")
+	}
+}

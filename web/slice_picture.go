@@ -22,6 +22,15 @@ type slicePicture struct {
 	View     views.SlicePicture
 	Meta     sliceMetaMsg
 	Warnings []core.Violation // about the typed values
+
+	// What the canvases are drawn from (slice_ws.go streams it): the
+	// slice, the input buffer filled with the values and the output
+	// compute.Slice copied from it (nil when too large to fill), and the
+	// bitmap of the buffer cells read (nil above MaxInteractive cells).
+	slice   *core.Slice1
+	buf     []byte
+	out     []byte
+	touched []uint64
 }
 
 // sliceMetaMsg is what the page's script steps and links by.
@@ -38,6 +47,8 @@ type sliceMetaMsg struct {
 	InputCount    int64    `json:"inputCount"`
 	OutputCount   int64    `json:"outputCount"`
 	Cells         int64    `json:"cells"`
+	Last          int64    `json:"last"` // index of the input's last element: buffer cells past it are unused tail
+	DataType      string   `json:"dataType"`
 	Steps         int64    `json:"steps"`
 	InputMode     string   `json:"inputMode"`
 	BufferMode    string   `json:"bufferMode"`
@@ -49,11 +60,25 @@ type sliceMetaMsg struct {
 	Query  string   `json:"query"`
 }
 
-// sliceMode is how a view of the slice page is drawn: as DOM cells, or
-// not at all (the facts are complete).
+// sliceMode is how a view of n cells is drawn: as DOM cells, on a canvas
+// the page's script fills from binary frames, or not at all (the facts
+// are complete).
 func sliceMode(n int64) string {
-	if n <= views.MaxDOMCells {
+	switch {
+	case n <= views.MaxDOMCells:
 		return views.ModeDOM
+	case n <= MaxInteractive:
+		return views.ModeCanvas
+	}
+	return views.ModeNone
+}
+
+// sliceBufferMode is sliceMode for the input's buffer. A canvas also
+// walks every input element (which cells hold one), so, as in the layout
+// explorer, both counts must be drawable.
+func sliceBufferMode(cells, n int64) string {
+	if m := sliceMode(cells); m != views.ModeCanvas || n <= MaxInteractive {
+		return m
 	}
 	return views.ModeNone
 }
@@ -67,12 +92,12 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	dt := in.DataType
 	e := dt.Bits() / 8
 	n, cells, outN := in.LogicalElementCount(), in.BufferElementCount(), s.OutputElementCount()
-	p := &slicePicture{Meta: sliceMetaMsg{
+	p := &slicePicture{slice: s, Meta: sliceMetaMsg{
 		Sizes: in.Sizes, Strides: in.Strides, Labels: core.DimensionLabels(in.Rank()),
 		WindowOffsets: s.WindowOffsets, WindowSizes: s.WindowSizes, WindowStrides: s.WindowStrides,
 		CopyStart: s.CopyStart, MaxCopied: s.MaxCopied, OutputSizes: s.OutputSizes,
-		InputCount: n, OutputCount: outN, Cells: cells, Steps: sliceStepCount(s),
-		InputMode: sliceMode(n), BufferMode: sliceMode(cells), OutputMode: sliceMode(outN), Values: []string{}, Query: query,
+		InputCount: n, OutputCount: outN, Cells: cells, Last: in.IndexOfLastElement(), DataType: dt.String(), Steps: sliceStepCount(s),
+		InputMode: sliceMode(n), BufferMode: sliceBufferMode(cells, n), OutputMode: sliceMode(outN), Values: []string{}, Query: query,
 	}}
 	pv := &p.View
 
@@ -80,7 +105,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	// fillInput writes every logical element, so their count is bounded
 	// too: a broadcast input can hold 2^32 elements in one cell.
 	var buf, out []byte
-	if cells*e <= maxSliceBytes && n*e <= maxSliceBytes && outN*e <= maxSliceBytes {
+	if e > 0 && cells*e <= maxSliceBytes && n*e <= maxSliceBytes && outN*e <= maxSliceBytes {
 		buf = make([]byte, cells*e)
 		if err := fillInput(ctx, buf, in, v.Values); err != nil {
 			return nil, err
@@ -92,6 +117,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 		for k := range min(outN, views.MaxDOMCells) {
 			p.Meta.Values = append(p.Meta.Values, valueText(out[k*e:], dt))
 		}
+		p.buf, p.out = buf, out
 	}
 	valueAt := func(off int64) string {
 		if buf == nil {
@@ -124,6 +150,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 		for _, w := range touched {
 			readCells += int64(bits.OnesCount64(w))
 		}
+		p.touched = touched
 	}
 
 	// The cells the step-through's step marks (static/slice.js marks the
@@ -164,8 +191,10 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 				c.Class += " cur"
 			}
 		})
+	} else if pv.Input.Mode == views.ModeCanvas {
+		pv.Input.Note = fmt.Sprintf("the input's %d elements, the window framed, CopyStart marked and the %d elements copied highlighted", n, outN)
 	} else {
-		pv.Input.Note = fmt.Sprintf("The input has %d elements: the page draws grids of up to %d cells. The facts, the step-through and the exports are complete.", n, views.MaxDOMCells)
+		pv.Input.Note = fmt.Sprintf("The input has %d elements: the page draws grids of up to %d cells (above %d on a canvas). The facts, the step-through and the exports are complete.", n, int64(MaxInteractive), views.MaxDOMCells)
 	}
 
 	// The output grid, each cell linked to the input element it came from.
@@ -194,7 +223,10 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 			c.Aria = fmt.Sprintf("output (%s) = %s, element %d, from input (%s), buffer offset %d", c.Coord, c.Label, c.Index, joinCoord(in.Coordinate(src)), reads[c.Index])
 		})
 	} else {
-		pv.Output.Note = fmt.Sprintf("The output has %d elements: the page draws grids of up to %d cells.", outN, views.MaxDOMCells)
+		pv.Output.Note = fmt.Sprintf("The output has %d elements: the page draws grids of up to %d cells (above %d on a canvas).", outN, int64(MaxInteractive), views.MaxDOMCells)
+		if pv.Output.Mode == views.ModeCanvas {
+			pv.Output.Note = fmt.Sprintf("the output's %d elements, coloured by value", outN)
+		}
 		pv.First = p.Meta.Values[:min(len(p.Meta.Values), 64)]
 	}
 
@@ -238,8 +270,10 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 				}
 			}
 		}
+	} else if pv.Buffer.Mode == views.ModeCanvas {
+		pv.Buffer.Note = fmt.Sprintf("the input's buffer, %d cells, %s", cells, readNote(readCells))
 	} else {
-		pv.Buffer.Note = fmt.Sprintf("The input's buffer has %d cells: the page draws buffers of up to %d cells. %s", cells, views.MaxDOMCells, readNote(readCells))
+		pv.Buffer.Note = fmt.Sprintf("The input's buffer has %d cells holding %d elements: the page draws buffers of up to %d cells of up to %d elements (above %d cells on a canvas). %s", cells, n, int64(MaxInteractive), int64(MaxInteractive), views.MaxDOMCells, upperFirst(readNote(readCells))+".")
 	}
 
 	pv.InputSub = fmt.Sprintf("%s = %d elements, %s, strides {%s}, window {%s} + {%s}", sizesText(in.Sizes), n, dt, joinCoord(in.Strides), joinCoord(s.WindowOffsets), joinCoord(s.WindowSizes))

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -12,6 +14,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/gorilla/websocket"
+
+	"github.com/stridescope/stridescope/core"
 )
 
 // slicePageCase is one example of the DirectML DML_SLICE1 page
@@ -318,17 +322,32 @@ func TestSlicePageValues(t *testing.T) {
 	}
 }
 
-func TestSlicePageLargeInputsAreFactsOnly(t *testing.T) {
-	// 2^22 elements: no grids, the output still copied by compute.
+func TestSlicePageLargeInputsAreCanvasesOrFactsOnly(t *testing.T) {
+	// 2^22 elements: canvases (with a note for pages without JavaScript),
+	// the output still copied by compute.
 	_, d := page(t, "/slice?sizes=2048,2048&woff=0,2045&wsize=2,3&wstride=1,-1")
 	if d.Find("#slice-input .lc").Length() != 0 || d.Find("#slice-buffer .bc").Length() != 0 {
 		t.Error("grids drawn for a large input")
 	}
-	if got := one(t, d, "#slice-input .too-large"); !strings.HasPrefix(got, "The input has 4194304 elements") {
-		t.Errorf("note %q", got)
+	if d.Find("#slice-in-canvas").Length() != 1 || d.Find("#slice-buf-canvas").Length() != 1 || d.Find("#slice-out-canvas").Length() != 0 {
+		t.Error("want canvases for the input and its buffer, a grid for the output")
+	}
+	if got := d.Find(tid("slice-in-canvas")).Text(); !strings.Contains(got, "This view has 4194304 cells") {
+		t.Errorf("no noscript note: %q", got)
 	}
 	if got := strings.Join(texts(d.Find("#slice-output .lc"), ".lbl"), ","); got != "2048,2047,2046,4096,4095,4094" {
 		t.Errorf("output %s", got)
+	}
+	// Above 2^24 elements: facts only.
+	_, d = page(t, "/slice?dt=UINT8&sizes=4097,4096&woff=0,0&wsize=4097,4096&wstride=-1,2")
+	if got := one(t, d, "#slice-input .too-large"); !strings.HasPrefix(got, "The input has 16781312 elements") {
+		t.Errorf("note %q", got)
+	}
+	if got := one(t, d, "#slice-buffer .too-large"); !strings.HasPrefix(got, "The input's buffer has 16781312 cells") {
+		t.Errorf("buffer note %q", got)
+	}
+	if d.Find("canvas").Length() != 1 || d.Find("#slice-out-canvas").Length() != 1 {
+		t.Error("the output of 2^23 elements is a canvas, nothing else")
 	}
 	// A buffer too large to fill: the facts, no values.
 	_, d = page(t, "/slice?sizes=2,2&strides=1073741824,1&woff=0,0&wsize=2,2&wstride=1,1")
@@ -402,9 +421,12 @@ func readSlice(t *testing.T, c *websocket.Conn, seq int64) (sliceResultMsg, bool
 	var r sliceResultMsg
 	for {
 		var m map[string]any
-		_, data, err := c.ReadMessage()
+		typ, data, err := c.ReadMessage()
 		if err != nil {
 			t.Fatalf("read: %v", err)
+		}
+		if typ == websocket.BinaryMessage {
+			continue // a canvas's frames (collectSlice decodes them)
 		}
 		if err := json.Unmarshal(data, &m); err != nil {
 			t.Fatalf("not JSON: %s", data)
@@ -568,4 +590,285 @@ func TestSliceDimsShowNoWrappedNumbers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sliceFrames is everything one slice edit sent, its arrays decoded from
+// the binary frames.
+type sliceFrames struct {
+	result  sliceResultMsg
+	done    bool
+	headers []FrameHeader
+	copied  []bool   // per input element
+	offsets []uint32 // per input element
+	counts  []uint8  // per input buffer cell
+	read    []bool   // per input buffer cell
+	inVals  []byte   // the input buffer, raw
+	outVals []byte   // the output, raw
+}
+
+// collectSlice reads the answer to slice edit seq up to its done,
+// skipping other edits' messages and frames.
+func collectSlice(t *testing.T, c *websocket.Conn, seq int64) sliceFrames {
+	t.Helper()
+	var got sliceFrames
+	bits := func(dst []bool, first uint64, p []byte) {
+		for i := 0; i+8 <= len(p); i += 8 {
+			w := binary.LittleEndian.Uint64(p[i:])
+			for b := range 64 {
+				if k := (int(first)+i/8)*64 + b; w&(1<<b) != 0 {
+					if k >= len(dst) {
+						t.Fatalf("bit %d set past the %d items", k, len(dst))
+					}
+					dst[k] = true
+				}
+			}
+		}
+	}
+	for {
+		_ = c.SetReadDeadline(time.Now().Add(60 * time.Second))
+		typ, data, err := c.ReadMessage()
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		if typ == websocket.BinaryMessage {
+			h, ok := ParseFrameHeader(data)
+			if !ok {
+				t.Fatalf("short frame of %d bytes", len(data))
+			}
+			if int64(h.Seq) != seq {
+				continue
+			}
+			if got.result.Meta == nil {
+				t.Fatal("a frame before the result")
+			}
+			got.headers = append(got.headers, h)
+			p := data[FrameHeaderLen:]
+			e := uint64(len(got.outVals)) / max(uint64(got.result.Meta.OutputCount), 1)
+			if e == 0 {
+				e = uint64(len(got.inVals)) / uint64(got.result.Meta.Cells)
+			}
+			switch h.Kind {
+			case FrameCopied:
+				bits(got.copied, h.First, p)
+			case FrameOffsets:
+				for i := 0; i < len(p); i += 4 {
+					got.offsets[int(h.First)+i/4] = binary.LittleEndian.Uint32(p[i:])
+				}
+			case FrameCounts:
+				copy(got.counts[h.First:], p)
+			case FrameTouched:
+				bits(got.read, h.First, p)
+			case FrameInValues:
+				copy(got.inVals[h.First*e:], p)
+			case FrameOutValues:
+				copy(got.outVals[h.First*e:], p)
+			default:
+				t.Fatalf("unknown frame kind %d", h.Kind)
+			}
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := m["seq"].(float64); !ok || int64(s) != seq {
+			continue
+		}
+		switch m["type"] {
+		case "result":
+			if err := json.Unmarshal(data, &got.result); err != nil {
+				t.Fatal(err)
+			}
+			r := got.result
+			if !r.OK {
+				t.Fatalf("invalid: %+v", r.Errors)
+			}
+			n, cells := r.Meta.InputCount, r.Meta.Cells
+			dt, err := core.ParseDataType(r.Meta.DataType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := dt.Bits() / 8
+			got.copied, got.offsets = make([]bool, n), make([]uint32, n)
+			got.counts, got.read = make([]uint8, cells), make([]bool, cells)
+			got.inVals, got.outVals = make([]byte, cells*e), make([]byte, r.Meta.OutputCount*e)
+		case "done":
+			got.done = true
+			return got
+		default:
+			t.Fatalf("unexpected %s", data)
+		}
+	}
+}
+
+// naiveSlice is what a slice query's frames must hold, worked out
+// element by element with core's rules alone.
+type naiveSlice struct {
+	s         *core.Slice1
+	copied    []bool  // per input element: copied
+	read      []bool  // per input buffer cell: read
+	readCells int     // how many
+	counts    []uint8 // input elements per buffer cell
+	inVals    []byte  // the input buffer: element i holds vals[i] (the first one, where several share a cell)
+	outVals   []byte  // the output: the value of the input element each copies
+}
+
+func naive(t *testing.T, query string, value func(i int64) uint64) naiveSlice {
+	t.Helper()
+	st, vs := sliceStateFromQuery(mustQuery(t, query))
+	v := validateSlice(st, vs)
+	if v.Slice == nil {
+		t.Fatalf("%s: %v", query, v.Errors)
+	}
+	s := v.Slice
+	in := s.Input
+	e := in.DataType.Bits() / 8
+	put := func(b []byte, x uint64) {
+		for j := range e {
+			b[j] = byte(x >> (8 * j))
+		}
+	}
+	cells := in.BufferElementCount()
+	ns := naiveSlice{s: s, copied: make([]bool, in.LogicalElementCount()), read: make([]bool, cells), counts: make([]uint8, cells),
+		inVals: make([]byte, cells*e), outVals: make([]byte, s.OutputElementCount()*e)}
+	for i := in.LogicalElementCount() - 1; i >= 0; i-- {
+		o, err := in.Offset(in.Coordinate(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns.counts[o]++
+		put(ns.inVals[o*e:], value(i))
+	}
+	for k := range s.OutputElementCount() {
+		ic := s.InputCoordinate(k)
+		i := rowMajorIndex(in.Sizes, ic)
+		o, err := in.Offset(ic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ns.read[o] {
+			ns.readCells++
+		}
+		ns.copied[i], ns.read[o] = true, true
+		copy(ns.outVals[k*e:(k+1)*e], ns.inVals[o*e:])
+	}
+	return ns
+}
+
+// check compares the decoded frames with the naive expectation.
+func (ns naiveSlice) check(t *testing.T, got sliceFrames) {
+	t.Helper()
+	r := got.result
+	if !got.done || r.Stream == nil {
+		t.Fatalf("no stream: %+v", r)
+	}
+	if len(got.headers) != r.Stream.total() {
+		t.Errorf("%d frames, announced %+v", len(got.headers), *r.Stream)
+	}
+	for _, h := range got.headers {
+		if h.Version != ProtocolVersion || h.Chunks == 0 || h.Chunk >= h.Chunks {
+			t.Errorf("header %+v", h)
+		}
+	}
+	in := ns.s.Input
+	if r.Stream.Copied > 0 {
+		for i, c := range got.copied {
+			if c != ns.copied[i] {
+				t.Fatalf("input element %d copied: %v, want %v", i, c, !c)
+			}
+		}
+		for i, o := range got.offsets {
+			want, _ := in.Offset(in.Coordinate(int64(i)))
+			if int64(o) != want {
+				t.Fatalf("offset of input element %d: %d, want %d", i, o, want)
+			}
+		}
+	}
+	if r.Stream.Read > 0 {
+		for o, rd := range got.read {
+			if rd != ns.read[o] {
+				t.Fatalf("buffer cell %d read: %v, want %v", o, rd, !rd)
+			}
+			if got.counts[o] != ns.counts[o] {
+				t.Fatalf("buffer cell %d holds %d elements, want %d", o, got.counts[o], ns.counts[o])
+			}
+		}
+		if ns.readCells == 0 {
+			t.Fatal("nothing read")
+		}
+	}
+	if r.Stream.InValues > 0 && string(got.inVals) != string(ns.inVals) {
+		t.Error("the input buffer's values differ")
+	}
+	if r.Stream.OutValues > 0 && string(got.outVals) != string(ns.outVals) {
+		for k := range len(ns.outVals) {
+			if got.outVals[k] != ns.outVals[k] {
+				t.Fatalf("output byte %d: %d, want %d", k, got.outVals[k], ns.outVals[k])
+			}
+		}
+	}
+}
+
+func TestWSSliceLargeInputsStreamCanvases(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	f32 := func(i int64) uint64 { return uint64(math.Float32bits(float32(i + 1))) }
+	for seq, tc := range []struct {
+		name, query       string
+		value             func(i int64) uint64
+		in, buffer, out   string
+		stream            sliceStreamMsg
+		readCells, values int
+	}{
+		// The learner's x[10:90, ::-2] on a 100x100 input whose rows are
+		// padded to 104 elements: 4000 output elements, a grid.
+		{name: "padded", query: "dt=FLOAT32&sizes=100,100&strides=104,1&np=" + url.QueryEscape("x[10:90, ::-2]") + "&use=np", value: f32,
+			in: "canvas", buffer: "canvas", out: "dom", stream: sliceStreamMsg{Copied: 1, Offsets: 1, Counts: 1, Read: 1, InValues: 1}, readCells: 4000},
+		// A crop of an NHWC image: channels 1-2, rows 3..62, columns
+		// reversed: 7680 output elements on a canvas too.
+		{name: "nhwc", query: "dt=FLOAT32&sizes=1,3,64,64&strides=12288,1,192,3&woff=0,1,3,0&wsize=1,2,60,64&wstride=1,1,1,-1", value: f32,
+			in: "canvas", buffer: "canvas", out: "canvas", stream: sliceStreamMsg{Copied: 1, Offsets: 1, Counts: 1, Read: 1, InValues: 1, OutValues: 1}, readCells: 7680},
+		// Typed INT16 values repeating over a broadcast input: rows share
+		// buffer cells, which hold the first row's values.
+		{name: "broadcast", query: "dt=INT16&sizes=300,50&strides=0,1&woff=0,0&wsize=300,50&wstride=-3,2&vals=" + url.QueryEscape("7,-8,9"),
+			value: func(i int64) uint64 { return uint64(uint16([]int16{7, -8, 9}[i%3])) },
+			in:    "canvas", buffer: "dom", out: "dom", stream: sliceStreamMsg{Copied: 1, Offsets: 1, InValues: 1}, readCells: 25},
+		// 2^24 UINT8 elements, the largest interactive input: several
+		// frames of every kind.
+		{name: "16M", query: "dt=UINT8&sizes=4096,4096&woff=5,0&wsize=4000,4096&wstride=-3,-2", value: func(i int64) uint64 { return uint64(i + 1) },
+			in: "canvas", buffer: "canvas", out: "canvas", stream: sliceStreamMsg{Copied: 2, Offsets: 64, Counts: 16, Read: 2, InValues: 16, OutValues: 3}, readCells: 1334 * 2048},
+	} {
+		seq := int64(seq + 1)
+		sendSliceEdit(t, c, seq, tc.query)
+		got := collectSlice(t, c, seq)
+		m := got.result.Meta
+		if m.InputMode != tc.in || m.BufferMode != tc.buffer || m.OutputMode != tc.out {
+			t.Errorf("%s: modes %s %s %s", tc.name, m.InputMode, m.BufferMode, m.OutputMode)
+		}
+		if got.result.Stream == nil || *got.result.Stream != tc.stream {
+			t.Errorf("%s: stream %+v, want %+v", tc.name, got.result.Stream, tc.stream)
+		}
+		ns := naive(t, tc.query, tc.value)
+		if ns.readCells != tc.readCells {
+			t.Errorf("%s: %d cells read, want %d", tc.name, ns.readCells, tc.readCells)
+		}
+		ns.check(t, got)
+		if t.Failed() {
+			t.Fatalf("%s failed", tc.name)
+		}
+	}
+}
+
+func TestWSSliceLargeEditIsSuperseded(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	// The large edit's frames queue up while the test does not read;
+	// the next edit cancels it and its own answer arrives complete.
+	sendSliceEdit(t, c, 1, "dt=FLOAT32&sizes=4096,4096&woff=0,0&wsize=4096,4096&wstride=1,-1")
+	time.Sleep(50 * time.Millisecond)
+	sendSliceEdit(t, c, 2, "dt=FLOAT32&sizes=64,65&strides=66,1&woff=1,1&wsize=60,60&wstride=2,3")
+	got := collectSlice(t, c, 2)
+	naive(t, "dt=FLOAT32&sizes=64,65&strides=66,1&woff=1,1&wsize=60,60&wstride=2,3", func(i int64) uint64 {
+		return uint64(math.Float32bits(float32(i + 1)))
+	}).check(t, got)
 }

@@ -2,11 +2,13 @@ package web
 
 import (
 	"context"
+	"encoding/binary"
 	"net/url"
 	"strings"
 
 	"github.com/gorilla/websocket"
 
+	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/views"
 )
@@ -28,6 +30,22 @@ type sliceResultMsg struct {
 	Warnings []core.Violation `json:"warnings"`
 	Meta     *sliceMetaMsg    `json:"meta,omitempty"`
 	HTML     sliceHTMLMsg     `json:"html"`
+	Stream   *sliceStreamMsg  `json:"stream,omitempty"`
+}
+
+// sliceStreamMsg announces the binary frames that follow a result, per
+// kind, in the order they are sent.
+type sliceStreamMsg struct {
+	Copied    int `json:"copiedFrames"`   // FrameCopied, for the input's canvas
+	Offsets   int `json:"offsetFrames"`   // FrameOffsets, for the input's canvas
+	Counts    int `json:"countFrames"`    // FrameCounts, for the buffer's canvas
+	Read      int `json:"readFrames"`     // FrameTouched, for the buffer's canvas
+	InValues  int `json:"inValueFrames"`  // FrameInValues, for either canvas, when the values are computed
+	OutValues int `json:"outValueFrames"` // FrameOutValues, for the output's canvas, when the values are computed
+}
+
+func (m sliceStreamMsg) total() int {
+	return m.Copied + m.Offsets + m.Counts + m.Read + m.InValues + m.OutValues
 }
 
 // sliceFormMsg is the state of the inputs, one entry per dimension, for
@@ -78,8 +96,9 @@ func newSliceFormMsg(f views.SliceForm) sliceFormMsg {
 
 // runSliceEdit is the server side of one edit of the slice explorer:
 // decode the query, validate with core, copy with compute, render the
-// fragments. No binary frames: the views are DOM up to MaxDOMCells cells
-// and facts only above.
+// fragments. A view of more than MaxDOMCells cells is a canvas, drawn
+// from the binary frames that follow the result (up to MaxInteractive
+// cells; facts only above).
 func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
 	text := func(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v), seq: msg.Seq} }
 	fail := func(m string) error {
@@ -95,19 +114,24 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 	st, qvs := sliceStateFromQuery(q)
 	v := validateSlice(st, qvs)
 	res := sliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
+	var pic *slicePicture
 	if v.Slice != nil {
-		cst, query, pic, err := drawSlice(ctx, v)
+		cst, query, p, err := drawSlice(ctx, v)
 		if err != nil {
 			return err
 		}
+		pic = p
 		v.State = cst
 		v.Warnings = append(v.Warnings, pic.Warnings...)
 		res.Query, res.Meta = query, &pic.Meta
+		if st := pic.stream(); st.total() > 0 {
+			res.Stream = &st
+		}
 		res.HTML = sliceHTMLMsg{
 			Steps:     renderString(ctx, views.SliceStepsView(pic.View.Steps)),
-			Input:     renderString(ctx, views.LogicalView(pic.View.Input)),
-			Output:    renderString(ctx, views.LogicalView(pic.View.Output)),
-			Buffer:    renderString(ctx, views.BufferView(pic.View.Buffer)),
+			Input:     renderString(ctx, views.SliceGridView("slice-in", pic.View.Input)),
+			Output:    renderString(ctx, views.SliceGridView("slice-out", pic.View.Output)),
+			Buffer:    renderString(ctx, views.SliceBufferView(pic.View.Buffer)),
 			Facts:     renderString(ctx, views.SliceFactsView(pic.View)),
 			InputSub:  pic.View.InputSub,
 			OutputSub: pic.View.OutputSub,
@@ -122,5 +146,137 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 	if err := emit(text(res)); err != nil || !res.OK {
 		return err
 	}
+	if res.Stream != nil {
+		if err := s.streamSlice(ctx, msg.Seq, pic, *res.Stream, emit); err != nil {
+			return err
+		}
+	}
 	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
+}
+
+// stream is what the canvases of p need, in frames of about 1 MiB.
+func (p *slicePicture) stream() sliceStreamMsg {
+	var st sliceStreamMsg
+	frames := func(items, per int64) int { return int((items + per - 1) / per) }
+	n, cells := p.Meta.InputCount, p.Meta.Cells
+	inCanvas := p.Meta.InputMode == views.ModeCanvas
+	bufCanvas := p.Meta.BufferMode == views.ModeCanvas && p.touched != nil
+	if inCanvas {
+		st.Copied = frames((n+63)/64, WordsPerFrame)
+		st.Offsets = frames(n, OffsetsPerFrame)
+	}
+	if bufCanvas {
+		st.Counts = frames(cells, CountsPerFrame)
+		st.Read = frames(int64(len(p.touched)), WordsPerFrame)
+	}
+	if (inCanvas || bufCanvas) && p.buf != nil {
+		st.InValues = frames(int64(len(p.buf)), ValueBytesPerFrame)
+	}
+	if p.Meta.OutputMode == views.ModeCanvas && p.out != nil {
+		st.OutValues = frames(int64(len(p.out)), ValueBytesPerFrame)
+	}
+	return st
+}
+
+// streamSlice sends the frames st announces. Every array comes from
+// compute: the elements copied and the cells read are compute.Touched of
+// the slice's walk (over the input's element indices and over its buffer),
+// the offsets compute.Offsets, the counts compute.CellCounts, the values
+// compute.Slice's. A newer edit cancels ctx, and emit fails, between
+// frames.
+func (s *Server) streamSlice(ctx context.Context, seq int64, p *slicePicture, st sliceStreamMsg, emit func(frame) error) error {
+	in := p.slice.Input
+	n, cells := p.Meta.InputCount, p.Meta.Cells
+	if st.Copied > 0 {
+		bm, err := compute.Touched(ctx, copiedWalk(p.slice), n)
+		if err != nil {
+			return err
+		}
+		if err := streamBits(ctx, seq, FrameCopied, bm, st.Copied, emit); err != nil {
+			return err
+		}
+	}
+	if st.Offsets > 0 {
+		if err := streamOffsets(ctx, seq, compute.LayoutWalk(in), n, st.Offsets, emit); err != nil {
+			return err
+		}
+	}
+	if st.Counts > 0 {
+		if err := s.streamCounts(ctx, seq, compute.LayoutWalk(in), cells, false, st.Counts, emit); err != nil {
+			return err
+		}
+	}
+	if st.Read > 0 {
+		if err := streamBits(ctx, seq, FrameTouched, p.touched, st.Read, emit); err != nil {
+			return err
+		}
+	}
+	e := int64(in.DataType.Bits() / 8)
+	if st.InValues > 0 {
+		if err := streamBytes(ctx, seq, FrameInValues, p.buf, e, st.InValues, emit); err != nil {
+			return err
+		}
+	}
+	if st.OutValues > 0 {
+		if err := streamBytes(ctx, seq, FrameOutValues, p.out, e, st.OutValues, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copiedWalk is compute.SliceWalk over the input's row-major element
+// indices instead of its buffer offsets (as if the input were packed):
+// the walk reads element i when the slice copies input element i.
+func copiedWalk(s *core.Slice1) compute.Walk {
+	sizes := s.Input.Sizes
+	w := compute.Walk{Sizes: append([]int64(nil), s.OutputSizes...), Strides: make([]int64, len(sizes))}
+	pitch := int64(1)
+	for d := len(sizes) - 1; d >= 0; d-- {
+		w.Strides[d] = s.WindowStrides[d] * pitch
+		w.Base += s.CopyStart[d] * pitch
+		pitch *= sizes[d]
+	}
+	return w
+}
+
+// streamBits sends a bitmap as uint64 words, WordsPerFrame a frame; the
+// first item of a frame is a word index.
+func streamBits(ctx context.Context, seq int64, kind byte, bm []uint64, frames int, emit func(frame) error) error {
+	for k := range frames {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		first := int64(k) * WordsPerFrame
+		words := bm[first:min(first+WordsPerFrame, int64(len(bm)))]
+		bp, b := frameBuf(FrameHeaderLen + 8*len(words))
+		putFrameHeader(b, kind, seq, k, frames, first)
+		for i, wd := range words {
+			binary.LittleEndian.PutUint64(b[FrameHeaderLen+8*i:], wd)
+		}
+		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamBytes sends a buffer of e-byte elements as it is in memory
+// (little-endian), ValueBytesPerFrame a frame; the first item of a frame
+// is an element index.
+func streamBytes(ctx context.Context, seq int64, kind byte, data []byte, e int64, frames int, emit func(frame) error) error {
+	for k := range frames {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		lo := int64(k) * ValueBytesPerFrame
+		chunk := data[lo:min(lo+ValueBytesPerFrame, int64(len(data)))]
+		bp, b := frameBuf(FrameHeaderLen + len(chunk))
+		putFrameHeader(b, kind, seq, k, frames, lo/e)
+		copy(b[FrameHeaderLen:], chunk)
+		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -468,19 +468,7 @@ func (s *Server) streamCounts(ctx context.Context, seq int64, w compute.Walk, ce
 		if err != nil {
 			return err
 		}
-		for k := range frames {
-			first := int64(k) * WordsPerFrame
-			words := bm[first:min(first+WordsPerFrame, int64(len(bm)))]
-			bp, b := frameBuf(FrameHeaderLen + 8*len(words))
-			putFrameHeader(b, FrameTouched, seq, k, frames, first)
-			for i, wd := range words {
-				binary.LittleEndian.PutUint64(b[FrameHeaderLen+8*i:], wd)
-			}
-			if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
-				return err
-			}
-		}
-		return nil
+		return streamBits(ctx, seq, FrameTouched, bm, frames, emit)
 	}
 	counts, err := compute.CellCounts(ctx, w, cells)
 	if err != nil {
