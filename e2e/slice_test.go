@@ -376,6 +376,11 @@ func TestE2ESliceLargeCanvases(t *testing.T) {
 	if got := eval[string](t, ctx, `[...document.querySelectorAll('[data-mode]')].map(e => e.dataset.mode).join(',')`); got != "canvas,canvas,canvas" {
 		t.Fatalf("modes %s", got)
 	}
+	// The input's three 224×224 channels need the whole width: one image
+	// pixel a cell, not one for four at half the width.
+	if got := eval[[]int](t, ctx, `(() => { const c = document.querySelector('#slice-in-canvas'); return [c.width, c.height]; })()`); got[0] != 3*224+2*3 || got[1] < 224 {
+		t.Errorf("the input canvas is %v image pixels, want 678 wide (three panels of 224 and two gaps)", got)
+	}
 	if got := eval[string](t, ctx, `[...document.querySelectorAll('#slice-output [data-testid=canvas-caption]')].map(e => e.textContent).join(';')`); got != "C=0;C=1;C=2" {
 		t.Errorf("output captions %q", got)
 	}
@@ -398,4 +403,55 @@ func TestE2ESliceLargeCanvases(t *testing.T) {
 		t.Errorf("caption %q does not add up", dot)
 	}
 	viewShot(t, ctx, "slice-canvas-nhwc", ".io")
+}
+
+func TestE2ESliceInputTotalSize(t *testing.T) {
+	ctx := onExample2(t)
+	const cells, tail = `document.querySelectorAll('#slice-buffer .bc').length`, `document.querySelectorAll('#slice-buffer .bc.tail').length`
+	if got := eval[int](t, ctx, cells); got != 16 {
+		t.Fatalf("%d buffer cells, want the minimum 16", got)
+	}
+	// 96 bytes: 24 cells, the 8 past the last element unused.
+	typeInto(t, ctx, "a total of 96 bytes", `[data-testid=total]`, "96")
+	sliceDone(t, ctx, "the longer buffer", cells+` === 24`)
+	if got := eval[int](t, ctx, tail); got != 8 {
+		t.Errorf("%d unused tail cells, want 8", got)
+	}
+	if got := eval[string](t, ctx, `location.search`); got != "?dt=FLOAT32&sizes=1,1,4,4&total=96&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2" {
+		t.Errorf("URL %q", got)
+	}
+	if got := text(t, ctx, `[data-testid=fact-buffer] dd`); got != "96 bytes = 24 elements" {
+		t.Errorf("buffer fact %q", got)
+	}
+	if got := text(t, ctx, `[data-testid=export-cpp]`); !strings.Contains(got, "inputBufferDesc.TotalTensorSizeInBytes = 96; // DMLCalcBufferTensorSize gives 64") {
+		t.Errorf("C++:\n%s", got)
+	}
+	hoverCell(t, ctx, "#b-20")
+	waitFor(t, ctx, "the tail cell's caption", `document.querySelector('#dot').textContent === 'buffer offset 20 holds no input element: unused, past the last element'`)
+
+	// Below the minimum: the error at the field, the last picture kept.
+	typeInto(t, ctx, "a total of 60 bytes", `[data-testid=total]`, "60")
+	waitFor(t, ctx, "the inline error", `!document.querySelector('[data-testid=err-inputTotalTensorSizeInBytes]').hidden`)
+	if got := text(t, ctx, `[data-testid=err-inputTotalTensorSizeInBytes]`); got != "inputTotalTensorSizeInBytes 60 < DMLCalcBufferTensorSize 64: the buffer must hold every element" {
+		t.Errorf("error %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=total]').getAttribute('aria-invalid')`); got != "true" {
+		t.Errorf("aria-invalid %q", got)
+	}
+	if got := eval[int](t, ctx, cells); got != 24 || eval[bool](t, ctx, `document.querySelector('#stale').hidden`) {
+		t.Errorf("the last valid picture (24 cells) is not kept: %d cells", got)
+	}
+
+	// A canvas buffer: 8192 cells for 64 elements, the tail in its colour.
+	base := strings.TrimSuffix(eval[string](t, ctx, `location.origin`), "/")
+	waitLive(t, ctx, base+"/slice?dt=UINT8&sizes=8,8&total=8192&woff=0,0&wsize=8,8&wstride=2,-1")
+	if got := eval[string](t, ctx, `document.querySelector('#slice-buffer [data-mode]').dataset.mode`); got != "canvas" {
+		t.Fatalf("buffer mode %s", got)
+	}
+	if got := countColour(t, ctx, "#slice-buf-canvas", 42, 157, 143); got != 32 {
+		t.Errorf("%d buffer pixels read, want 32", got)
+	}
+	if got := countColour(t, ctx, "#slice-buf-canvas", 250, 251, 252); got < 8192-64 {
+		t.Errorf("%d unused tail pixels, want at least %d", got, 8192-64)
+	}
 }

@@ -328,8 +328,13 @@ export function start() {
     const c = st.canvases[name] = { ctx, img, L, cursor: 0 };
     const at = (e) => { const r = cv.getBoundingClientRect(); return L.fromPixel(Math.floor(((e.clientX - r.left) / r.width) * L.w), Math.floor(((e.clientY - r.top) / r.height) * L.h)); };
     const target = (k) => (name === 'logical' ? { kind: 'l', i: k } : { kind: 'b', o: k });
-    let raf = 0; // one lookup per frame: a buffer cell's holders scan every offset
-    cv.onpointermove = (e) => { const k = at(e); if (k >= 0 && !raf) raf = requestAnimationFrame(() => { raf = 0; show(target(k), false); }); };
+    // One lookup per frame, of the latest position (a buffer cell's
+    // holders scan every offset): a fast pointer is not left behind.
+    let raf = 0, last = -1;
+    cv.onpointermove = (e) => {
+      last = at(e);
+      if (last >= 0 && !raf) raf = requestAnimationFrame(() => { raf = 0; if (last >= 0) show(target(last), false); });
+    };
     cv.onclick = (e) => { const k = at(e); if (k >= 0) { c.cursor = k; show(target(k), true); } };
     cv.onkeydown = (e) => {
       const d = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: L.step, ArrowUp: -L.step, PageDown: L.step * 16, PageUp: -L.step * 16 }[e.key];

@@ -144,6 +144,7 @@ export function start() {
       p.push(['strides', s.join(',')]);
       if (s.every((x) => x === '')) p.push(['mode', 'explicit']);
     }
+    for (const k of ['total', 'align']) if (f[k].value.trim()) p.push([k, f[k].value.trim()]);
     p.push(['woff', vals('woff').join(',')], ['wsize', vals('wsize').join(',')], ['wstride', vals('wstride').join(',')]);
     const out = vals('out');
     if (out.some((x) => x !== '')) p.push(['out', out.join(',')]);
@@ -176,6 +177,7 @@ export function start() {
     if (f.np !== '' && (!typingNP || document.activeElement !== e.np)) e.np.value = f.np;
     if (!all) return;
     e.dt.value = f.dt; e.rank.value = String(n); e.mode.value = f.packed ? 'packed' : 'explicit'; e.fl.value = f.fl;
+    e.total.value = f.total; e.align.value = f.align;
     e.vals.value = f.vals; e.t.value = f.t;
   }
   function setURL(q, push) {
@@ -344,15 +346,24 @@ export function start() {
 
   // ---- canvases for views of more than 4,096 cells ----
   const SLOT = { in: 'slice-in', out: 'slice-out', b: 'slice-buf' };
-  function bounds(kind) {
+  // bounds is the most a canvas may take, in image pixels. The buffer has
+  // the picture's width, as the layout explorer's canvases do; the input
+  // and the output share a row (.io wraps them) unless one needs more.
+  function bounds(kind, wide = false) {
     const w = picture.clientWidth;
-    return kind === 'b' ? { W: clamp(w - 60, 320, 1100), H: 420 } : { W: clamp(Math.floor(w / 2) - 60, 240, 900), H: 480 };
+    if (kind === 'b' || wide) return { W: clamp(w - 60, 320, 1100), H: kind === 'b' ? 420 : 480 };
+    return { W: clamp(Math.floor(w / 2) - 60, 240, 900), H: 480 };
   }
   // gridLayout lays a tensor out as the layout explorer's canvas does:
-  // small multiples of its last two dimensions, else a strip.
+  // small multiples of its last two dimensions, else a strip. A tensor
+  // that would need several cells a pixel at half the width (a 224×224
+  // image's three channels) gets the whole width instead: its view then
+  // wraps to a row of its own.
   function gridLayout(kind, sizes) {
-    const r = sizes.length, n = sizes.reduce((a, b) => a * b, 1), { W, H } = bounds(kind);
-    return (r > 1 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, r > 2 ? CAPTION : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
+    const r = sizes.length, n = sizes.reduce((a, b) => a * b, 1);
+    const lay = ({ W, H }) => (r > 1 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, r > 2 ? CAPTION : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
+    const L = lay(bounds(kind));
+    return L.bin > 1 ? lay(bounds(kind, true)) : L;
   }
   // setup draws a canvas: fill(rgba) paints its image; its pointer and
   // keys link like the grids' cells.

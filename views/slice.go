@@ -26,6 +26,8 @@ type SliceForm struct {
 	DataTypes     []string
 	Rank          int
 	Packed        bool
+	Total         string // TotalTensorSizeInBytes as typed, "" for the minimum
+	Align         string // GuaranteedBaseOffsetAlignment as typed
 	FeatureLevel  string
 	FeatureLevels []string
 	Dims          []SliceDimRow // always MaxRank rows; the first Rank are Active

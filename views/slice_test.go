@@ -143,10 +143,32 @@ func TestSliceErrorsSitAtTheirFields(t *testing.T) {
 		t.Errorf("out-2 aria %q %q", in.AttrOr("aria-invalid", ""), in.AttrOr("aria-describedby", ""))
 	}
 	// Every field a rule of DML_SLICE1 names has a slot, even when empty.
-	for _, f := range []string{"dataType", "inputSizes", "featureLevel", "expression", "values", "inputWindowOffsets[3]", "inputWindowSizes[0]", "inputWindowStrides[1]", "outputSizes[7]", "inputSizes[0]", "inputStrides[3]"} {
+	for _, f := range []string{"dataType", "inputSizes", "featureLevel", "expression", "values", "inputWindowOffsets[3]", "inputWindowSizes[0]", "inputWindowStrides[1]", "outputSizes[7]", "inputSizes[0]", "inputStrides[3]",
+		"inputTotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment"} {
 		if d.Find(tid("err-"+f)).Length() != 1 {
 			t.Errorf("no error slot for %s", f)
 		}
+	}
+	if d.Find(tid("warn-inputTotalTensorSizeInBytes")).Length() != 1 {
+		t.Error("no warning slot for the total")
+	}
+	// The input's buffer fields: named as the query keys, described by
+	// their slots, as typed.
+	m := example2()
+	m.Form.Total, m.Form.Align = "60", "3"
+	m.Form.Errors = map[string][]string{"inputTotalTensorSizeInBytes": {"inputTotalTensorSizeInBytes 60 < DMLCalcBufferTensorSize 64: the buffer must hold every element"}}
+	d = doc(t, SlicePageView(m))
+	for id, want := range map[string][3]string{"total": {"total", "60", "true"}, "align": {"align", "3", "false"}} {
+		in := d.Find(tid(id))
+		if got := [3]string{in.AttrOr("name", ""), in.AttrOr("value", ""), in.AttrOr("aria-invalid", "")}; got != want {
+			t.Errorf("%s: name, value, aria-invalid %q, want %q", id, got, want)
+		}
+	}
+	if got := d.Find(tid("total")).AttrOr("aria-describedby", ""); got != "err-inputTotalTensorSizeInBytes warn-inputTotalTensorSizeInBytes" {
+		t.Errorf("total aria-describedby %q", got)
+	}
+	if got := d.Find(tid("err-inputTotalTensorSizeInBytes")).Text(); !strings.Contains(got, "< DMLCalcBufferTensorSize 64") {
+		t.Errorf("total error %q", got)
 	}
 	if got := d.Find(tid("verdict-2")).Text(); got != "no: 3 > MaxCopiedElements = 2" {
 		t.Errorf("verdict %q", got)

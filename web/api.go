@@ -1,6 +1,8 @@
 package web
 
 import (
+	"fmt"
+	"math"
 	"net/http"
 	"strings"
 
@@ -73,7 +75,18 @@ type Slice1Request struct {
 	FeatureLevel   string  `json:"featureLevel"`
 	InputSizes     []int64 `json:"inputSizes"`
 	InputStrides   []int64 `json:"inputStrides"`
+	SliceInputBuffer
 	Slice1Window
+}
+
+// SliceInputBuffer is the optional buffer of a slice's input tensor, named
+// as core reports its violations.
+type SliceInputBuffer struct {
+	// InputTotalTensorSizeInBytes nil means the minimum
+	// (DMLCalcBufferTensorSize).
+	InputTotalTensorSizeInBytes *int64 `json:"inputTotalTensorSizeInBytes"`
+	// InputGuaranteedBaseOffsetAlignment 0 means no guarantee.
+	InputGuaranteedBaseOffsetAlignment int64 `json:"inputGuaranteedBaseOffsetAlignment"`
 }
 
 // Slice1Response is the answer of POST /api/v1/slice1.
@@ -100,9 +113,10 @@ type SliceV1Request struct {
 	FeatureLevel string  `json:"featureLevel"`
 	InputSizes   []int64 `json:"inputSizes"`
 	InputStrides []int64 `json:"inputStrides"`
-	Offsets      []int64 `json:"offsets"`
-	Sizes        []int64 `json:"sizes"`
-	Strides      []int64 `json:"strides"`
+	SliceInputBuffer
+	Offsets []int64 `json:"offsets"`
+	Sizes   []int64 `json:"sizes"`
+	Strides []int64 `json:"strides"`
 }
 
 // SliceV1Response is the answer of POST /api/v1/slice: the DML_SLICE1
@@ -178,12 +192,14 @@ func (r Slice1Request) Slice1() (*core.Slice1, *apiError) {
 	}
 	fl, flvs := parseFeatureLevel(r.FeatureLevel)
 	vs = append(vs, flvs...)
+	buf := r.SliceInputBuffer
 	if len(vs) > 0 && dt == core.Unknown {
 		dt = core.Float32 // report the remaining rules against a placeholder type
 		out = core.Unknown
+		buf = buf.placeholder()
 	}
 	s, err := core.NewSlice1(core.Slice1Desc{
-		Input:          core.TensorDesc{DataType: dt, Sizes: r.InputSizes, Strides: r.InputStrides},
+		Input:          buf.input(dt, r.InputSizes, r.InputStrides),
 		OutputDataType: out,
 		FeatureLevel:   fl,
 		WindowOffsets:  r.InputWindowOffsets,
@@ -195,7 +211,44 @@ func (r Slice1Request) Slice1() (*core.Slice1, *apiError) {
 	if len(vs) > 0 {
 		return nil, invalid(vs...)
 	}
+	s.Input.Warnings = buf.warnings()
 	return s, nil
+}
+
+// input is the slice's input tensor description.
+func (b SliceInputBuffer) input(dt core.DataType, sizes, strides []int64) core.TensorDesc {
+	return core.TensorDesc{DataType: dt, Sizes: sizes, Strides: strides,
+		TotalTensorSizeInBytes: b.InputTotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: b.InputGuaranteedBaseOffsetAlignment}
+}
+
+// placeholder keeps only what can be judged without the element size
+// (a negative total, an alignment that is not a power of two), as
+// LayoutRequest.Layout does when the data type is a placeholder.
+func (b SliceInputBuffer) placeholder() SliceInputBuffer {
+	if t := b.InputTotalTensorSizeInBytes; t != nil && *t >= 0 {
+		b.InputTotalTensorSizeInBytes = nil
+	}
+	if a := b.InputGuaranteedBaseOffsetAlignment; a > 0 && a&(a-1) == 0 {
+		b.InputGuaranteedBaseOffsetAlignment = 0
+	}
+	return b
+}
+
+// warnings is the rule core.NewLayout warns about and core.NewSlice1 does
+// not check: a bound buffer's total size is a multiple of 4 (the DirectML
+// helper functions page; DirectML itself accepts it).
+func (b SliceInputBuffer) warnings() []core.Violation {
+	t := b.InputTotalTensorSizeInBytes
+	if t == nil || *t%4 == 0 {
+		return nil
+	}
+	use := (*t + 3) &^ 3
+	if *t > math.MaxInt64-3 {
+		use = *t &^ 3 // rounding up would wrap; the minimum is a multiple of 4 below it
+	}
+	return []core.Violation{{Field: "inputTotalTensorSizeInBytes", Message: fmt.Sprintf(
+		"inputTotalTensorSizeInBytes %d is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use %d)",
+		*t, use)}}
 }
 
 // SliceV1 validates a DML_SLICE request, reporting every violation at
@@ -205,11 +258,13 @@ func (r SliceV1Request) SliceV1() (*core.Slice1, *apiError) {
 	dt, vs := parseType("dataType", r.DataType, true)
 	fl, flvs := parseFeatureLevel(r.FeatureLevel)
 	vs = append(vs, flvs...)
+	buf := r.SliceInputBuffer
 	if dt == core.Unknown {
 		dt = core.Float32 // report the remaining rules against a placeholder type
+		buf = buf.placeholder()
 	}
 	s, err := core.NewSliceV1(core.SliceDesc{
-		Input:   core.TensorDesc{DataType: dt, Sizes: r.InputSizes, Strides: r.InputStrides},
+		Input:   buf.input(dt, r.InputSizes, r.InputStrides),
 		Offsets: r.Offsets, Sizes: r.Sizes, Strides: r.Strides,
 	}, fl)
 	for _, v := range coreViolations(err) {
@@ -218,6 +273,7 @@ func (r SliceV1Request) SliceV1() (*core.Slice1, *apiError) {
 	if len(vs) > 0 {
 		return nil, invalid(vs...)
 	}
+	s.Input.Warnings = buf.warnings()
 	return s, nil
 }
 

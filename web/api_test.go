@@ -571,3 +571,109 @@ func TestSliceV1API(t *testing.T) {
 		})
 	}
 }
+
+func TestSliceAPIsInputTotalAndAlignment(t *testing.T) {
+	ts := newTestServer(t)
+	// Example 2 on /api/v1/slice1 and the same copy as a DML_SLICE on
+	// /api/v1/slice, with the input's buffer fields added.
+	const slice1 = `{"dataType":"FLOAT32","inputSizes":[1,1,4,4],"inputWindowOffsets":[0,0,0,1],"inputWindowSizes":[1,1,4,3],"inputWindowStrides":[1,1,-2,2]%s}`
+	const slice = `{"dataType":"FLOAT32","inputSizes":[1,1,4,4],"offsets":[0,0,0,1],"sizes":[1,1,2,2],"strides":[1,1,2,2]%s}`
+	tests := []struct {
+		name, fields string
+		status       int
+		cpp          []string
+		warnings     []string
+		errors       []string // exactly these fields, each message starting so
+	}{
+		{
+			name: "a total above the minimum and an alignment", fields: `"inputTotalTensorSizeInBytes":96,"inputGuaranteedBaseOffsetAlignment":16`, status: 200,
+			cpp: []string{"inputBufferDesc.TotalTensorSizeInBytes = 96; // DMLCalcBufferTensorSize gives 64\n", "inputBufferDesc.GuaranteedBaseOffsetAlignment = 16;\n"},
+		},
+		{
+			name: "not given: the minimum", fields: ``, status: 200,
+			cpp: []string{"inputBufferDesc.TotalTensorSizeInBytes = 64; // DMLCalcBufferTensorSize\n", "inputBufferDesc.GuaranteedBaseOffsetAlignment = 0;\n"},
+		},
+		{
+			name: "not a multiple of 4 only warns", fields: `"inputTotalTensorSizeInBytes":70`, status: 200,
+			cpp:      []string{"inputBufferDesc.TotalTensorSizeInBytes = 70; // DMLCalcBufferTensorSize gives 64\n"},
+			warnings: []string{"inputTotalTensorSizeInBytes: inputTotalTensorSizeInBytes 70 is not a multiple of 4"},
+		},
+		{
+			name: "4 GiB, at once", fields: `"inputTotalTensorSizeInBytes":4294967296`, status: 200,
+			cpp: []string{"inputBufferDesc.TotalTensorSizeInBytes = 4294967296; // DMLCalcBufferTensorSize gives 64\n"},
+		},
+		{
+			// Rounding up to a multiple of 4 would wrap: the advice rounds down.
+			name: "2^63-1 bytes, at once", fields: `"inputTotalTensorSizeInBytes":9223372036854775807`, status: 200,
+			cpp:      []string{"inputBufferDesc.TotalTensorSizeInBytes = 9223372036854775807; // DMLCalcBufferTensorSize gives 64\n"},
+			warnings: []string{"inputTotalTensorSizeInBytes: inputTotalTensorSizeInBytes 9223372036854775807 is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use 9223372036854775804)"},
+		},
+		{
+			name: "below the minimum, an odd alignment, a bad level", fields: `"inputTotalTensorSizeInBytes":60,"inputGuaranteedBaseOffsetAlignment":3,"featureLevel":"9_9"`, status: 422,
+			errors: []string{"inputTotalTensorSizeInBytes: inputTotalTensorSizeInBytes 60 < DMLCalcBufferTensorSize 64: the buffer must hold every element",
+				"inputGuaranteedBaseOffsetAlignment: inputGuaranteedBaseOffsetAlignment 3 must be 0 or a power of two", "featureLevel: unknown feature level"},
+		},
+		{
+			name: "negative, and below the element size", fields: `"inputTotalTensorSizeInBytes":-1,"inputGuaranteedBaseOffsetAlignment":2`, status: 422,
+			errors: []string{"inputTotalTensorSizeInBytes: inputTotalTensorSizeInBytes -1 is negative", "inputGuaranteedBaseOffsetAlignment: inputGuaranteedBaseOffsetAlignment 2 must be at least the element size (4 bytes)"},
+		},
+		{
+			// The minimum depends on the element size: without a type only
+			// what needs none is judged.
+			name: "an unknown type", fields: `,"dataType":"FLOAT33","inputTotalTensorSizeInBytes":8,"inputGuaranteedBaseOffsetAlignment":6`, status: 422,
+			errors: []string{"dataType: unknown data type", "inputGuaranteedBaseOffsetAlignment: inputGuaranteedBaseOffsetAlignment 6 must be 0 or a power of two"},
+		},
+		{name: "past 64 bits", fields: `"inputTotalTensorSizeInBytes":18446744073709551616`, status: 400},
+		{name: "a fraction", fields: `"inputGuaranteedBaseOffsetAlignment":1.5`, status: 400},
+	}
+	for _, tt := range tests {
+		for _, ep := range []struct{ path, body string }{{"/api/v1/slice1", slice1}, {"/api/v1/slice", slice}} {
+			t.Run(tt.name+" "+ep.path, func(t *testing.T) {
+				fields := tt.fields
+				if fields != "" && fields[0] != ',' {
+					fields = "," + fields
+				}
+				start := time.Now()
+				status, body := post(t, ts, ep.path, fmt.Sprintf(ep.body, fields))
+				if d := time.Since(start); d > 2*time.Second {
+					t.Errorf("took %v", d)
+				}
+				if status != tt.status {
+					t.Fatalf("status %d, want %d (%v)", status, tt.status, body)
+				}
+				if status == 200 && !slices.Equal(ints(body["inputOffsets"]), []int64{13, 15, 5, 7}) && !slices.Equal(ints(body["inputOffsets"]), []int64{1, 3, 9, 11}) {
+					t.Errorf("inputOffsets %v", body["inputOffsets"])
+				}
+				cpp, _ := body["cpp"].(string)
+				for _, want := range tt.cpp {
+					if !strings.Contains(cpp, want) {
+						t.Errorf("the C++ lacks %q:\n%s", want, cpp)
+					}
+				}
+				var warned []string
+				ws, _ := body["warnings"].([]any)
+				for _, w := range ws {
+					m := w.(map[string]any)
+					warned = append(warned, m["field"].(string)+": "+m["message"].(string))
+				}
+				if len(warned) != len(tt.warnings) {
+					t.Errorf("warnings %q, want %q", warned, tt.warnings)
+				}
+				for i, want := range tt.warnings {
+					if i < len(warned) && !strings.HasPrefix(warned[i], want) {
+						t.Errorf("warning %q, want %q", warned[i], want)
+					}
+				}
+				got := errorFields(body)
+				if status == 422 && len(got) != len(tt.errors) {
+					t.Errorf("errors %q, want %q", got, tt.errors)
+				}
+				for _, want := range tt.errors {
+					if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, want) }) {
+						t.Errorf("errors %q lack %q", got, want)
+					}
+				}
+			})
+		}
+	}
+}

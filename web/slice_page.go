@@ -62,6 +62,8 @@ func sliceFormModel(v sliceValidated) views.SliceForm {
 		DataType: st.In.DT,
 		Rank:     min(max(len(st.In.Sizes), 1), views.MaxRank),
 		Packed:   st.In.Packed,
+		Total:    st.In.Total,
+		Align:    st.In.Align,
 		NumPy:    st.NP,
 		Values:   st.Vals,
 		Errors:   violationMap(v.Errors),

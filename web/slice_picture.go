@@ -24,9 +24,12 @@ type slicePicture struct {
 	Warnings []core.Violation // about the typed values
 
 	// What the canvases are drawn from (slice_ws.go streams it): the
-	// slice, the input buffer filled with the values and the output
-	// compute.Slice copied from it (nil when too large to fill), and the
-	// bitmap of the buffer cells read (nil above MaxInteractive cells).
+	// slice, the input buffer filled with the values up to its last
+	// element and the output compute.Slice copied from it (nil when too
+	// large to fill), and the bitmap of the buffer cells read, also up to
+	// the last element (nil above MaxInteractive cells). Cells past the
+	// last element (a TotalTensorSizeInBytes above the minimum) are never
+	// read or filled, so they cost nothing but their count.
 	slice   *core.Slice1
 	buf     []byte
 	out     []byte
@@ -92,6 +95,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	dt := in.DataType
 	e := dt.Bits() / 8
 	n, cells, outN := in.LogicalElementCount(), in.BufferElementCount(), s.OutputElementCount()
+	used := in.IndexOfLastElement() + 1 // the cells an element can occupy: the rest is unused tail
 	p := &slicePicture{slice: s, Meta: sliceMetaMsg{
 		Sizes: in.Sizes, Strides: in.Strides, Labels: core.DimensionLabels(in.Rank()),
 		WindowOffsets: s.WindowOffsets, WindowSizes: s.WindowSizes, WindowStrides: s.WindowStrides,
@@ -105,8 +109,8 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	// fillInput writes every logical element, so their count is bounded
 	// too: a broadcast input can hold 2^32 elements in one cell.
 	var buf, out []byte
-	if e > 0 && cells*e <= maxSliceBytes && n*e <= maxSliceBytes && outN*e <= maxSliceBytes {
-		buf = make([]byte, cells*e)
+	if e > 0 && used*e <= maxSliceBytes && n*e <= maxSliceBytes && outN*e <= maxSliceBytes {
+		buf = make([]byte, used*e)
 		if err := fillInput(ctx, buf, in, v.Values); err != nil {
 			return nil, err
 		}
@@ -143,7 +147,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	var readCells int64 = -1
 	if cells <= MaxInteractive {
 		var err error
-		if touched, err = compute.Touched(ctx, compute.SliceWalk(s), cells); err != nil {
+		if touched, err = compute.Touched(ctx, compute.SliceWalk(s), used); err != nil {
 			return nil, err
 		}
 		readCells = 0
@@ -272,6 +276,9 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 		}
 	} else if pv.Buffer.Mode == views.ModeCanvas {
 		pv.Buffer.Note = fmt.Sprintf("the input's buffer, %d cells, %s", cells, readNote(readCells))
+		if cells > used {
+			pv.Buffer.Note += fmt.Sprintf(", cells %d to %d unused tail", used, cells-1)
+		}
 	} else {
 		pv.Buffer.Note = fmt.Sprintf("The input's buffer has %d cells holding %d elements: the page draws buffers of up to %d cells of up to %d elements (above %d cells on a canvas). %s", cells, n, int64(MaxInteractive), int64(MaxInteractive), views.MaxDOMCells, upperFirst(readNote(readCells))+".")
 	}
@@ -279,11 +286,14 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	pv.InputSub = fmt.Sprintf("%s = %d elements, %s, strides {%s}, window {%s} + {%s}", sizesText(in.Sizes), n, dt, joinCoord(in.Strides), joinCoord(s.WindowOffsets), joinCoord(s.WindowSizes))
 	pv.OutputSub = fmt.Sprintf("%s = %d elements, packed", sizesText(s.OutputSizes), outN)
 	pv.BufferSub = fmt.Sprintf("%d elements of %d bits = %d bytes; %s", cells, dt.Bits(), in.BufferSizeInBytes(), readNote(readCells))
+	if cells > used {
+		pv.BufferSub += fmt.Sprintf("; %d unused past the last element", cells-used)
+	}
 	pv.Steps = sliceSteps(s, v.T, p.Meta.Values, stepHref)
 	pv.Facts = sliceFacts(s, readCells)
 	pv.Export = sliceExport(s, v.Dropped)
 	if buf == nil {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", cells*e, n, n*e, outN*e, maxSliceBytes>>20))
+		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer up to its last element (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", used*e, n, n*e, outN*e, maxSliceBytes>>20))
 	} else if len(v.Values) == 0 {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and compute.Slice copies the output from that buffer.", n))
 	} else {
@@ -477,6 +487,20 @@ func sliceFacts(s *core.Slice1, readCells int64) []views.Fact {
 	if readCells >= 0 {
 		read = strconv.FormatInt(readCells, 10)
 	}
+	buffer := "DMLCalcBufferTensorSize"
+	if in.TotalTensorSizeInBytes != 0 {
+		buffer = fmt.Sprintf("TotalTensorSizeInBytes, given (DMLCalcBufferTensorSize is %d)", in.MinimumBufferSizeInBytes())
+	}
+	switch cells, used := in.BufferElementCount(), in.IndexOfLastElement()+1; {
+	case cells == used+1:
+		buffer += fmt.Sprintf("; cell %d lies past the last element: unused tail", used)
+	case cells > used:
+		buffer += fmt.Sprintf("; cells %d to %d lie past the last element: unused tail", used, cells-1)
+	}
+	align := "0: no guarantee"
+	if a := in.GuaranteedBaseOffsetAlignment; a != 0 {
+		align = fmt.Sprintf("%d bytes", a)
+	}
 	return []views.Fact{
 		{Name: "CopyStart", Value: "{" + joinCoord(s.CopyStart) + "}", Hint: "InputWindowOffsets, plus InputWindowSizes − 1 where the stride is negative", TestID: "fact-copystart"},
 		{Name: "MaxCopiedElements", Value: "{" + joinCoord(s.MaxCopied) + "}", Hint: "1 + (size − 1) / |stride| per axis", TestID: "fact-maxcopied"},
@@ -484,7 +508,8 @@ func sliceFacts(s *core.Slice1, readCells int64) []views.Fact {
 		{Name: "input strides", Value: "{" + joinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
 		{Name: "first buffer offset read", Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: "CopyStart · input strides", TestID: "fact-base"},
 		{Name: "buffer step per axis", Value: "{" + joinCoord(s.SourceStrides()) + "}", Hint: "window stride × input stride: the walk compute.Slice runs", TestID: "fact-walk"},
-		{Name: "input buffer", Value: fmt.Sprintf("%d bytes = %d elements", in.BufferSizeInBytes(), in.BufferElementCount()), Hint: "DMLCalcBufferTensorSize", TestID: "fact-buffer"},
+		{Name: "input buffer", Value: fmt.Sprintf("%d bytes = %d elements", in.BufferSizeInBytes(), in.BufferElementCount()), Hint: buffer, TestID: "fact-buffer"},
+		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: "of the input buffer's base address", TestID: "fact-align"},
 		{Name: "buffer cells read", Value: read, Hint: "distinct cells the output reads (compute.Touched)", TestID: "fact-read"},
 		{Name: "feature level", Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: "DML_SLICE1 needs 2_1; ranks other than 4 and 5 need 3_0; 64-bit types 4_1", TestID: "fact-fl"},
 	}

@@ -13,17 +13,18 @@ import (
 // query of /slice (a GET form) and the query a slice edit carries on the
 // websocket.
 //
-//	dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2&out=1,1,2,1&fl=3_0&vals=5,6,7&t=4
+//	dt=FLOAT32&sizes=1,1,4,4&total=128&align=16&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2&out=1,1,2,1&fl=3_0&vals=5,6,7&t=4
 //
-// The input tensor's keys (dt, sizes, strides, mode, rank) are the layout
-// explorer's. woff, wsize and wstride are the window per dimension, out
+// The input tensor's keys (dt, sizes, strides, mode, rank, and total and
+// align for its TotalTensorSizeInBytes and GuaranteedBaseOffsetAlignment)
+// are the layout explorer's. woff, wsize and wstride are the window per dimension, out
 // the output sizes (absent or empty: MaxCopiedElements). A window key that
 // is absent means the whole input along every axis. np is the NumPy
 // expression box: with use=np (its button), or when no window key is
 // given, it fills the window. vals are the input's values in row-major
 // order (absent: 1..N), t the step-through position, preset an example.
 type sliceState struct {
-	In   explorerState // DT, Sizes, Strides and Packed of the input tensor
+	In   explorerState // DT, Sizes, Strides, Packed, Total and Align of the input tensor
 	Off  []string
 	Win  []string
 	Step []string // signed window strides
@@ -79,7 +80,9 @@ func findSlicePreset(name string) (slicePreset, bool) {
 }
 
 // apply fills the input's sizes and strides and the window, replacing the
-// NumPy expression; the data type, the feature level and what the query
+// NumPy expression and clearing the input's total size and alignment (as
+// the layout explorer's examples do: a total typed for another tensor
+// would rarely fit); the data type, the feature level and what the query
 // gives beside the preset (output sizes, values, the step) stay.
 func (p slicePreset) apply(st sliceState) sliceState {
 	strides := p.strides
@@ -87,6 +90,7 @@ func (p slicePreset) apply(st sliceState) sliceState {
 		strides, _ = core.LayoutStrides(p.layout, p.sizes)
 	}
 	st.In.Sizes, st.In.Packed, st.In.Strides = formatInts(p.sizes), strides == nil, nil
+	st.In.Total, st.In.Align = "", ""
 	if strides != nil {
 		st.In.Strides = formatInts(strides)
 	}
@@ -115,6 +119,8 @@ func sliceStateFromQuery(q url.Values) (sliceState, []core.Violation) {
 		Last: q.Get("last"),
 	}
 	st.In.DT = strings.TrimSpace(q.Get("dt"))
+	st.In.Total = strings.TrimSpace(q.Get("total"))
+	st.In.Align = strings.TrimSpace(q.Get("align"))
 	if _, ok := q["dt"]; !ok {
 		st.In.DT = "FLOAT32"
 	}
@@ -209,6 +215,12 @@ func (st sliceState) canonicalQuery(withLast bool) string {
 	add("sizes", strings.Join(st.In.Sizes, ","))
 	if !st.In.Packed {
 		add("strides", strings.Join(st.In.Strides, ","))
+	}
+	if st.In.Total != "" {
+		add("total", st.In.Total)
+	}
+	if st.In.Align != "" {
+		add("align", st.In.Align)
 	}
 	add("woff", strings.Join(st.Off, ","))
 	add("wsize", strings.Join(st.Win, ","))
@@ -312,8 +324,25 @@ func validateSlice(st sliceState, queryErrs []core.Violation) sliceValidated {
 			}
 		}
 	}
+	var buf SliceInputBuffer
+	if st.In.Total != "" {
+		n, msg := parseWhole("inputTotalTensorSizeInBytes", st.In.Total, "a byte count, or leave it empty for the minimum")
+		if msg != "" {
+			v.Errors = append(v.Errors, core.Violation{Field: "inputTotalTensorSizeInBytes", Message: msg})
+		} else {
+			buf.InputTotalTensorSizeInBytes = &n
+		}
+	}
+	if st.In.Align != "" {
+		n, msg := parseWhole("inputGuaranteedBaseOffsetAlignment", st.In.Align, "0 or a power of two, or leave it empty")
+		if msg != "" {
+			v.Errors = append(v.Errors, core.Violation{Field: "inputGuaranteedBaseOffsetAlignment", Message: msg})
+		} else {
+			buf.InputGuaranteedBaseOffsetAlignment = n
+		}
+	}
 	req := Slice1Request{
-		DataType: st.In.DT, FeatureLevel: st.FL, InputSizes: sizes.vals, InputStrides: strides.vals,
+		DataType: st.In.DT, FeatureLevel: st.FL, InputSizes: sizes.vals, InputStrides: strides.vals, SliceInputBuffer: buf,
 		Slice1Window: Slice1Window{InputWindowOffsets: off.vals, InputWindowSizes: win.vals, InputWindowStrides: step.vals, OutputSizes: outSizes},
 	}
 	if st.In.Packed {
@@ -322,11 +351,13 @@ func validateSlice(st sliceState, queryErrs []core.Violation) sliceValidated {
 	if req.DataType == "" {
 		v.Errors = append(v.Errors, core.Violation{Field: "dataType", Message: "choose a data type (e.g. FLOAT32)"})
 		req.DataType = "FLOAT32" // the other rules still report
+		req.SliceInputBuffer = buf.placeholder()
 	}
 	s, aerr := req.Slice1()
 	if aerr != nil {
+		broken := sizes.failed || strides.failed
 		for _, cv := range aerr.violations {
-			if (sizes.failed || strides.failed) && strings.Contains(cv.Message, "element count") {
+			if broken && (strings.Contains(cv.Message, "element count") || strings.Contains(cv.Message, "DMLCalcBufferTensorSize")) {
 				continue // computed with a placeholder for a field that did not parse
 			}
 			v.Errors = append(v.Errors, cv)

@@ -4,10 +4,13 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"html"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -385,6 +388,7 @@ func TestSliceStateRoundTrips(t *testing.T) {
 	for _, q := range []string{
 		"dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2",
 		"dt=INT16&sizes=4,4&strides=6,1&woff=0,1&wsize=4,3&wstride=-2,2&out=1,2&fl=3_0&vals=1,2,3&t=4",
+		"dt=INT16&sizes=4,4&strides=6,1&total=100&align=8&woff=0,1&wsize=4,3&wstride=-2,2",
 	} {
 		st, vs := sliceStateFromQuery(mustQuery(t, q))
 		if len(vs) > 0 {
@@ -871,4 +875,236 @@ func TestWSSliceLargeEditIsSuperseded(t *testing.T) {
 	naive(t, "dt=FLOAT32&sizes=64,65&strides=66,1&woff=1,1&wsize=60,60&wstride=2,3", func(i int64) uint64 {
 		return uint64(math.Float32bits(float32(i + 1)))
 	}).check(t, got)
+}
+
+// ---- the input's TotalTensorSizeInBytes and GuaranteedBaseOffsetAlignment ----
+
+// example2With is the DirectML page's Example 2 with the input's buffer
+// keys added: 16 FLOAT32 elements, DMLCalcBufferTensorSize 64 bytes.
+func example2With(keys string) string {
+	return "dt=FLOAT32&sizes=1,1,4,4&" + keys + "&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2"
+}
+
+func TestSliceInputTotalAndAlignment(t *testing.T) {
+	ts := newTestServer(t)
+	c := dial(t, ts, nil)
+	tests := []struct {
+		name, query string
+		// A valid slice: the buffer's cells (the unused tail past the
+		// input's last element, 15) and what the C++ export says.
+		cells, tail int64
+		query2      string // the canonical query
+		cpp         []string
+		buffer      string // the buffer fact
+		warnings    map[string]string
+		// An invalid one: every field's error, exactly these fields.
+		errors map[string]string
+	}{
+		{
+			name: "a total above the minimum lengthens the buffer", query: example2With("total=96&align=16"),
+			cells: 24, tail: 8, query2: example2With("total=96&align=16"),
+			cpp: []string{"inputBufferDesc.TotalTensorSizeInBytes = 96; // DMLCalcBufferTensorSize gives 64\n",
+				"inputBufferDesc.GuaranteedBaseOffsetAlignment = 16;\n", "outputBufferDesc.TotalTensorSizeInBytes = 16; // DMLCalcBufferTensorSize\n"},
+			buffer: "96 bytes = 24 elements",
+		},
+		{
+			name: "the minimum itself", query: example2With("total=64&align=0"),
+			cells: 16, tail: 0, query2: example2With("total=64"),
+			cpp:    []string{"inputBufferDesc.TotalTensorSizeInBytes = 64; // DMLCalcBufferTensorSize gives 64\n", "inputBufferDesc.GuaranteedBaseOffsetAlignment = 0;\n"},
+			buffer: "64 bytes = 16 elements",
+		},
+		{
+			name: "not a multiple of 4 only warns", query: example2With("total=70"),
+			cells: 17, tail: 1, query2: example2With("total=70"),
+			cpp:      []string{"inputBufferDesc.TotalTensorSizeInBytes = 70; // DMLCalcBufferTensorSize gives 64\n"},
+			buffer:   "70 bytes = 17 elements",
+			warnings: map[string]string{"inputTotalTensorSizeInBytes": "inputTotalTensorSizeInBytes 70 is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use 72)"},
+		},
+		{
+			name: "below the minimum and not a power of two, with a window rule",
+			// The window runs past the input on axis 3 too.
+			query: "dt=FLOAT32&sizes=1,1,4,4&total=60&align=3&woff=0,0,0,2&wsize=1,1,4,3&wstride=1,1,-2,2",
+			errors: map[string]string{
+				"inputTotalTensorSizeInBytes":        "inputTotalTensorSizeInBytes 60 < DMLCalcBufferTensorSize 64: the buffer must hold every element",
+				"inputGuaranteedBaseOffsetAlignment": "inputGuaranteedBaseOffsetAlignment 3 must be 0 or a power of two",
+				"inputWindowOffsets[3]":              "axis 3: InputWindowOffsets[3] + InputWindowSizes[3] = 5 > InputTensor.Sizes[3] = 4",
+			},
+		},
+		{
+			name: "not a number, and an alignment below the element size", query: example2With("total=lots&align=2"),
+			errors: map[string]string{
+				"inputTotalTensorSizeInBytes":        `inputTotalTensorSizeInBytes = "lots" is not a whole number: give a byte count, or leave it empty for the minimum`,
+				"inputGuaranteedBaseOffsetAlignment": "inputGuaranteedBaseOffsetAlignment 2 must be at least the element size (4 bytes)",
+			},
+		},
+		{
+			name: "negative", query: example2With("total=-8"),
+			errors: map[string]string{"inputTotalTensorSizeInBytes": "inputTotalTensorSizeInBytes -8 is negative: it is a UINT64 byte count"},
+		},
+		{
+			name: "past 64 bits", query: example2With("total=18446744073709551616"),
+			errors: map[string]string{"inputTotalTensorSizeInBytes": "inputTotalTensorSizeInBytes = 18446744073709551616 does not fit in 64 bits: DirectML values are UINT (at most 2^32-1) or UINT64"},
+		},
+		{
+			// Without a data type the minimum is unknown: only the type is reported.
+			name: "no data type yet", query: "dt=&sizes=1,1,4,4&total=8&align=16&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2",
+			errors: map[string]string{"dataType": "choose a data type (e.g. FLOAT32)"},
+		},
+		{
+			// Rows padded to 6: the minimum is 22 cells; the preset clears
+			// a total typed for another tensor.
+			name: "a preset clears them", query: "preset=padded&total=4&align=3",
+			cells: 22, tail: 0, query2: "dt=FLOAT32&sizes=4,4&strides=6,1&woff=0,1&wsize=4,3&wstride=-2,2",
+			cpp:    []string{"inputBufferDesc.TotalTensorSizeInBytes = 88; // DMLCalcBufferTensorSize\n"},
+			buffer: "88 bytes = 22 elements",
+		},
+	}
+	for seq, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The page, without JavaScript.
+			_, d := page(t, "/slice?"+tt.query)
+			for field, msg := range tt.errors {
+				if got := one(t, d, tid("err-"+field)); got != msg {
+					t.Errorf("page: %s: %q, want %q", field, got, msg)
+				}
+			}
+			if got := d.Find(".field-error:not([hidden])").Length(); got != len(tt.errors) {
+				t.Errorf("page: %d errors shown, want %d: %q", got, len(tt.errors), texts(d.Find(".field-error:not([hidden])"), ""))
+			}
+			for field, msg := range tt.warnings {
+				if got := one(t, d, tid("warn-"+field)); got != msg {
+					t.Errorf("page: warning %s: %q, want %q", field, got, msg)
+				}
+			}
+			_, badTotal := tt.errors["inputTotalTensorSizeInBytes"]
+			if got := d.Find(tid("total")).AttrOr("aria-invalid", ""); got != fmt.Sprint(badTotal) {
+				t.Errorf("page: total aria-invalid %q", got)
+			}
+			if tt.errors == nil {
+				if got := d.Find("#slice-buffer .bc").Length(); int64(got) != tt.cells {
+					t.Errorf("page: %d buffer cells, want %d", got, tt.cells)
+				}
+				if got := d.Find("#slice-buffer .bc.tail").Length(); int64(got) != tt.tail {
+					t.Errorf("page: %d unused tail cells, want %d", got, tt.tail)
+				}
+				if got := one(t, d, tid("fact-buffer")+" dd:not(.hint)"); got != tt.buffer {
+					t.Errorf("page: buffer fact %q, want %q", got, tt.buffer)
+				}
+				cpp := d.Find(tid("export-cpp")).Text()
+				for _, want := range tt.cpp {
+					if !strings.Contains(cpp, want) {
+						t.Errorf("page: the C++ lacks %q:\n%s", want, cpp)
+					}
+				}
+			}
+
+			// The same edit over the websocket.
+			sendSliceEdit(t, c, int64(seq+1), tt.query)
+			r, done := readSlice(t, c, int64(seq+1))
+			if r.OK != (tt.errors == nil) || done != r.OK {
+				t.Fatalf("ws: ok %v done %v, errors %+v", r.OK, done, r.Errors)
+			}
+			got := map[string]string{}
+			for _, e := range r.Errors {
+				got[e.Field] = e.Message
+			}
+			if len(tt.errors) > 0 && !maps.Equal(got, tt.errors) {
+				t.Errorf("ws: errors %q, want %q", got, tt.errors)
+			}
+			warned := map[string]string{}
+			for _, w := range r.Warnings {
+				warned[w.Field] = w.Message
+			}
+			if len(warned) != len(tt.warnings) || !maps.Equal(warned, tt.warnings) && tt.warnings != nil {
+				t.Errorf("ws: warnings %q, want %q", warned, tt.warnings)
+			}
+			if !r.OK {
+				return
+			}
+			if r.Query != tt.query2 {
+				t.Errorf("ws: query %q, want %q", r.Query, tt.query2)
+			}
+			if r.Meta.Cells != tt.cells || r.Meta.Last != tt.cells-tt.tail-1 || r.Meta.BufferMode != "dom" {
+				t.Errorf("ws: %d cells, last %d, %s; want %d cells, last %d", r.Meta.Cells, r.Meta.Last, r.Meta.BufferMode, tt.cells, tt.cells-tt.tail-1)
+			}
+			if n := int64(strings.Count(r.HTML.Buffer, `data-testid="bcell"`)); n != tt.cells {
+				t.Errorf("ws: %d buffer cells in the fragment, want %d", n, tt.cells)
+			}
+			if n := int64(strings.Count(r.HTML.Buffer, `class="bc tail"`)); n != tt.tail {
+				t.Errorf("ws: %d unused tail cells in the fragment, want %d", n, tt.tail)
+			}
+			for _, want := range tt.cpp {
+				if !strings.Contains(r.HTML.Facts, html.EscapeString(want)) {
+					t.Errorf("ws: the C++ lacks %q", want)
+				}
+			}
+			if strings.Join(r.Meta.Values, ",") != "14,16,6,8" {
+				t.Errorf("ws: values %v", r.Meta.Values)
+			}
+		})
+	}
+}
+
+// TestSliceHugeTotalsCostNothing: a TotalTensorSizeInBytes of 4 GiB or
+// 2^63-1 bytes is described (its buffer too large to draw) and one of
+// 16 MiB on a 64-byte tensor is a canvas whose frames stop at the last
+// element: no edit allocates or sends anything in proportion to the total.
+func TestSliceHugeTotalsCostNothing(t *testing.T) {
+	ts := newTestServer(t)
+	c := dial(t, ts, nil)
+	tests := []struct {
+		name, query string
+		mode        string
+		cells       int64
+		stream      *sliceStreamMsg
+	}{
+		{name: "4 GiB", query: example2With("total=4294967296"), mode: "none", cells: 1 << 30},
+		{name: "4 GiB - 4", query: example2With("total=4294967292"), mode: "none", cells: 1<<30 - 1},
+		{name: "2^63-1 bytes", query: example2With("total=9223372036854775807"), mode: "none", cells: math.MaxInt64 / 4},
+		{name: "2^24 cells on a canvas", query: "dt=UINT8&sizes=8,8&total=16777216&woff=0,0&wsize=8,8&wstride=-1,1", mode: "canvas", cells: 1 << 24,
+			stream: &sliceStreamMsg{Counts: 1, Read: 1, InValues: 1}},
+	}
+	for seq, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ms0, ms1 runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms0)
+			start := time.Now()
+			sendSliceEdit(t, c, int64(seq+1), tt.query)
+			r, done := readSlice(t, c, int64(seq+1))
+			took := time.Since(start)
+			runtime.ReadMemStats(&ms1)
+			if !r.OK || !done {
+				t.Fatalf("errors %+v", r.Errors)
+			}
+			if r.Meta.BufferMode != tt.mode || r.Meta.Cells != tt.cells {
+				t.Errorf("buffer %s of %d cells, want %s of %d", r.Meta.BufferMode, r.Meta.Cells, tt.mode, tt.cells)
+			}
+			if (r.Stream == nil) != (tt.stream == nil) || r.Stream != nil && *r.Stream != *tt.stream {
+				t.Errorf("stream %+v, want %+v", r.Stream, tt.stream)
+			}
+			// Measured: well under 1 MiB and a few ms. Filling, counting or
+			// sending the tail would take tens of MiB (or all memory).
+			alloc := ms1.TotalAlloc - ms0.TotalAlloc
+			t.Logf("%s: %v, %d bytes allocated", tt.name, took, alloc)
+			if alloc > 8<<20 {
+				t.Errorf("allocated %d bytes", alloc)
+			}
+			if took > 2*time.Second {
+				t.Errorf("took %v", took)
+			}
+		})
+	}
+	// The page without JavaScript says so too.
+	start := time.Now()
+	_, d := page(t, "/slice?"+example2With("total=9223372036854775807"))
+	if got := one(t, d, "#slice-buffer .too-large"); !strings.HasPrefix(got, "The input's buffer has 2305843009213693951 cells holding 16 elements") {
+		t.Errorf("note %q", got)
+	}
+	if got := one(t, d, tid("fact-buffer")+" dd:not(.hint)"); got != "9223372036854775807 bytes = 2305843009213693951 elements" {
+		t.Errorf("buffer fact %q", got)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the page took %v", took)
+	}
 }

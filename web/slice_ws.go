@@ -56,6 +56,8 @@ type sliceFormMsg struct {
 	Sizes     []string `json:"sizes"`
 	Strides   []string `json:"strides"`
 	Packed    bool     `json:"packed"`
+	Total     string   `json:"total"`
+	Align     string   `json:"align"`
 	DimLabels []string `json:"dimLabels"`
 	Off       []string `json:"woff"`
 	Win       []string `json:"wsize"`
@@ -82,7 +84,7 @@ type sliceHTMLMsg struct {
 }
 
 func newSliceFormMsg(f views.SliceForm) sliceFormMsg {
-	m := sliceFormMsg{DT: f.DataType, Packed: f.Packed, FL: f.FeatureLevel, NP: f.NumPy, Vals: f.Values, T: f.T}
+	m := sliceFormMsg{DT: f.DataType, Packed: f.Packed, Total: f.Total, Align: f.Align, FL: f.FeatureLevel, NP: f.NumPy, Vals: f.Values, T: f.T}
 	for _, d := range f.Dims {
 		if !d.Active {
 			break
@@ -154,11 +156,14 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
 }
 
-// stream is what the canvases of p need, in frames of about 1 MiB.
+// stream is what the canvases of p need, in frames of about 1 MiB. The
+// buffer's counts and cells read stop at the input's last element: the
+// unused tail holds nothing and is never read, and the page takes a cell
+// no frame covers for an empty one.
 func (p *slicePicture) stream() sliceStreamMsg {
 	var st sliceStreamMsg
 	frames := func(items, per int64) int { return int((items + per - 1) / per) }
-	n, cells := p.Meta.InputCount, p.Meta.Cells
+	n, cells := p.Meta.InputCount, min(p.Meta.Cells, p.Meta.Last+1)
 	inCanvas := p.Meta.InputMode == views.ModeCanvas
 	bufCanvas := p.Meta.BufferMode == views.ModeCanvas && p.touched != nil
 	if inCanvas {
@@ -186,7 +191,7 @@ func (p *slicePicture) stream() sliceStreamMsg {
 // frames.
 func (s *Server) streamSlice(ctx context.Context, seq int64, p *slicePicture, st sliceStreamMsg, emit func(frame) error) error {
 	in := p.slice.Input
-	n, cells := p.Meta.InputCount, p.Meta.Cells
+	n, cells := p.Meta.InputCount, min(p.Meta.Cells, p.Meta.Last+1)
 	if st.Copied > 0 {
 		bm, err := compute.Touched(ctx, copiedWalk(p.slice), n)
 		if err != nil {
