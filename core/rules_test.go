@@ -1313,3 +1313,37 @@ func TestParsePyIntFollowsPython(t *testing.T) {
 		}
 	}
 }
+
+// TestDWORDWarningSuggestsAMultipleOf4: the warning's advice is a
+// multiple of 4 that is a valid total, even where rounding up would wrap,
+// and a slice's input gets the same warning under its own field name.
+func TestDWORDWarningSuggestsAMultipleOf4(t *testing.T) {
+	padded := TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{5, 1}}
+	for _, c := range []struct {
+		total int64
+		use   string
+	}{
+		{34, "(use 36)"},
+		{math.MaxInt64, fmt.Sprintf("(use %d)", int64(math.MaxInt64)&^3)},
+		{math.MaxInt64 - 2, fmt.Sprintf("(use %d)", int64(math.MaxInt64)&^3)},
+		{math.MaxInt64 - 4, fmt.Sprintf("(use %d)", int64(math.MaxInt64)&^3)},
+	} {
+		d := padded
+		d.TotalTensorSizeInBytes = int64p(c.total)
+		l, err := NewLayout(d)
+		if err != nil {
+			t.Fatalf("total %d: %v", c.total, err)
+		}
+		if !hasViolation(l.Warnings, "totalTensorSizeInBytes", "multiple of 4", c.use) {
+			t.Errorf("total %d: warnings %v, want %q", c.total, l.Warnings, c.use)
+		}
+		s, err := NewSlice1(Slice1Desc{Input: d, FeatureLevel: NewestFeatureLevel,
+			WindowOffsets: []int64{0, 0}, WindowSizes: []int64{2, 3}, WindowStrides: []int64{1, 1}})
+		if err != nil {
+			t.Fatalf("slice of total %d: %v", c.total, err)
+		}
+		if !hasViolation(s.Input.Warnings, "inputTotalTensorSizeInBytes", "multiple of 4", c.use) {
+			t.Errorf("slice input total %d: warnings %v, want %q", c.total, s.Input.Warnings, c.use)
+		}
+	}
+}

@@ -216,6 +216,7 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 		return nil, err
 	}
 	s.Input = newLayoutUnchecked(d.Input)
+	s.Input.Warnings = dwordWarnings(slice1InputFields.total, d.Input.TotalTensorSizeInBytes)
 	s.WindowOffsets = append([]int64(nil), d.WindowOffsets...)
 	s.WindowSizes = append([]int64(nil), d.WindowSizes...)
 	s.WindowStrides = append([]int64(nil), d.WindowStrides...)

@@ -54,12 +54,24 @@ func NewLayout(d TensorDesc) (*Layout, error) {
 		return nil, err
 	}
 	l := newLayoutUnchecked(d)
-	if d.TotalTensorSizeInBytes != nil && *d.TotalTensorSizeInBytes%4 != 0 {
-		l.Warnings = append(l.Warnings, Violation{Field: tensorFields.total, Message: fmt.Sprintf(
-			"totalTensorSizeInBytes %d is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use %d)",
-			*d.TotalTensorSizeInBytes, roundUp4(*d.TotalTensorSizeInBytes))})
-	}
+	l.Warnings = dwordWarnings(tensorFields.total, d.TotalTensorSizeInBytes)
 	return l, nil
+}
+
+// dwordWarnings is the rule that only the DirectML helper functions page
+// states (DirectML itself accepts the buffer): a bound buffer's total size
+// is a multiple of 4. field names the total in the report.
+func dwordWarnings(field string, total *int64) []Violation {
+	if total == nil || *total%4 == 0 {
+		return nil
+	}
+	use := *total &^ 3 // near 2^63 rounding up would wrap; the minimum, a multiple of 4, is below
+	if *total <= math.MaxInt64-3 {
+		use = roundUp4(*total)
+	}
+	return []Violation{{Field: field, Message: fmt.Sprintf(
+		"%s %d is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use %d)",
+		field, *total, use)}}
 }
 
 // fieldNames lets the same checks report against a bare tensor ("sizes")

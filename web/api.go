@@ -1,8 +1,6 @@
 package web
 
 import (
-	"fmt"
-	"math"
 	"net/http"
 	"strings"
 
@@ -211,7 +209,6 @@ func (r Slice1Request) Slice1() (*core.Slice1, *apiError) {
 	if len(vs) > 0 {
 		return nil, invalid(vs...)
 	}
-	s.Input.Warnings = buf.warnings()
 	return s, nil
 }
 
@@ -232,23 +229,6 @@ func (b SliceInputBuffer) placeholder() SliceInputBuffer {
 		b.InputGuaranteedBaseOffsetAlignment = 0
 	}
 	return b
-}
-
-// warnings is the rule core.NewLayout warns about and core.NewSlice1 does
-// not check: a bound buffer's total size is a multiple of 4 (the DirectML
-// helper functions page; DirectML itself accepts it).
-func (b SliceInputBuffer) warnings() []core.Violation {
-	t := b.InputTotalTensorSizeInBytes
-	if t == nil || *t%4 == 0 {
-		return nil
-	}
-	use := (*t + 3) &^ 3
-	if *t > math.MaxInt64-3 {
-		use = *t &^ 3 // rounding up would wrap; the minimum is a multiple of 4 below it
-	}
-	return []core.Violation{{Field: "inputTotalTensorSizeInBytes", Message: fmt.Sprintf(
-		"inputTotalTensorSizeInBytes %d is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use %d)",
-		*t, use)}}
 }
 
 // SliceV1 validates a DML_SLICE request, reporting every violation at
@@ -273,7 +253,6 @@ func (r SliceV1Request) SliceV1() (*core.Slice1, *apiError) {
 	if len(vs) > 0 {
 		return nil, invalid(vs...)
 	}
-	s.Input.Warnings = buf.warnings()
 	return s, nil
 }
 

@@ -108,7 +108,9 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []sliceValue) (views
 	n, m := in.LogicalElementCount(), s.OutputElementCount()
 	offsets := make([]int64, n)
 	compute.Offsets(compute.LayoutWalk(in), 0, offsets)
-	src := make([]byte, e*in.BufferElementCount())
+	// Only up to the last element: cells past it (a larger
+	// TotalTensorSizeInBytes) hold nothing the slice can read.
+	src := make([]byte, e*(in.IndexOfLastElement()+1))
 	if err := fillInput(ctx, src, in, vals); err != nil {
 		return views.SliceDiagram{}, err
 	}
@@ -141,8 +143,9 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []sliceValue) (views
 }
 
 // checkSliceCells refuses a slice too large for the picture: too many
-// elements to draw, or an input buffer (which sliceDiagram allocates and
-// fills) larger than the slice explorer fills.
+// elements to draw, or elements spread (by the strides) over more of the
+// input buffer, which sliceDiagram allocates and fills up to the last
+// element, than the slice explorer fills.
 func checkSliceCells(s *core.Slice1) *apiError {
 	n, m := s.Input.LogicalElementCount(), s.OutputElementCount()
 	if n > svgMaxCells || m > svgMaxCells {
@@ -150,9 +153,10 @@ func checkSliceCells(s *core.Slice1) *apiError {
 			"the SVG picture draws at most %d input and %d output elements; this slice has %d input and %d output elements",
 			svgMaxCells, svgMaxCells, n, m)})
 	}
-	if b := s.Input.BufferSizeInBytes(); b > maxSliceBytes {
+	e := s.Input.DataType.Bits() / 8
+	if b := (s.Input.IndexOfLastElement() + 1) * e; b > maxSliceBytes {
 		return invalid(core.Violation{Field: "inputStrides", Message: fmt.Sprintf(
-			"the SVG picture fills the input buffer with its values, at most %d MiB; these strides spread %d input elements over a buffer of %d bytes",
+			"the SVG picture fills the input buffer with its values, at most %d MiB; these strides spread %d input elements over %d bytes",
 			maxSliceBytes>>20, n, b)})
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -189,8 +190,23 @@ func TestSlice1SVGOfThePageExamples(t *testing.T) {
 			t.Errorf("%s: output %d %v, want %s", tc.preset, n, labels, tc.output)
 		}
 	}
+	// A TotalTensorSizeInBytes of 4 GiB adds only unused tail, which the
+	// picture neither draws nor allocates.
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	res, d := getSVG(t, "/api/v1/slice1.svg?dt=FLOAT32&sizes=1,1,4,4&total=4294967296&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2")
+	runtime.ReadMemStats(&m1)
+	if res.StatusCode != 200 {
+		t.Fatalf("a 4 GiB total: status %d", res.StatusCode)
+	}
+	if _, labels := d.cells("ocell"); strings.Join(labels, " ") != "14 16 6 8" {
+		t.Errorf("a 4 GiB total: output %v", labels)
+	}
+	if a := m1.TotalAlloc - m0.TotalAlloc; a > 16<<20 {
+		t.Errorf("a 4 GiB total allocated %d bytes", a)
+	}
 	// Typed values travel in the query as on /slice.
-	_, d := getSVG(t, "/api/v1/slice1.svg?dt=INT32&sizes=4&woff=0&wsize=4&wstride=-1&vals=10,-20,30,-40")
+	_, d = getSVG(t, "/api/v1/slice1.svg?dt=INT32&sizes=4&woff=0&wsize=4&wstride=-1&vals=10,-20,30,-40")
 	if _, labels := d.cells("ocell"); strings.Join(labels, " ") != "-40 30 -20 10" {
 		t.Errorf("reversed values %v", labels)
 	}
