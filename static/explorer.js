@@ -6,95 +6,13 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, settle, coordOf as coordIn } from './live.js';
+import { showFieldErrors, settle } from './live.js';
+import { clamp, strip, panels, overlayOf, panelCaptions, ramp, CAPTION } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => [...r.querySelectorAll(s)];
 const V = 1, HDR = 24;
-export const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
-
-// ---- canvas layouts, shared with the slice explorer (slice.js) ----
-// A layout maps item k (an element or a buffer cell) to a pixel of a
-// w x h image and back; when there are more items than pixels, bin items
-// share one. px is the CSS scale of an image pixel.
-export const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
-// CAPTION is the height, in CSS pixels, of a small multiple's caption.
-export const CAPTION = 14;
-// strip wraps n items in order into rows of at most W x H pixels, cols a
-// multiple of pitch when it fits.
-export function strip(n, pitch, W, H) {
-  const bin = Math.max(1, Math.ceil(n / (W * H))), pixels = Math.ceil(n / bin);
-  let cols = Math.min(W, pixels);
-  if (bin === 1 && pitch >= 8 && pitch <= W) cols = Math.ceil(n / pitch) <= H ? pitch : pitch * Math.floor(W / pitch);
-  const rows = Math.ceil(pixels / cols), px = bin > 1 ? 1 : clamp(Math.floor(Math.min(W / cols, H / rows)), 1, 16);
-  return { w: cols, h: rows, px, bin, step: cols * bin,
-    toPixel: (k) => { const p = Math.floor(k / bin); return [p % cols, Math.floor(p / cols)]; },
-    fromPixel: (x, y) => { const k = (y * cols + x) * bin; return k < n ? k : -1; } };
-}
-// panels draws P grids of R x C items (the last two dimensions, one grid
-// per index of the outer ones) wrapped like the DOM view's small
-// multiples, with a band of cap CSS pixels above each for its caption
-// when that fits without a coarser bin. null: too many panels.
-export function panels(P, R, C, W, H, cap = 0) {
-  const gap = 3;
-  for (let bin = 1; ; bin++) {
-    const pw = Math.ceil(C / bin), ph = Math.ceil(R / bin), pc = clamp(Math.floor((W + gap) / (pw + gap)), 1, P), pr = Math.ceil(P / pc);
-    const w = pc * (pw + gap) - gap, scale = (h) => (bin > 1 ? 1 : clamp(Math.floor(Math.min(W / w, H / h)), 1, 16));
-    let ch = 0, h = pr * (ph + gap) - gap, px = scale(h);
-    if (cap && P > 1 && P <= 512 && pw <= W && h <= H) {
-      // Caption rows: enough image rows for cap CSS pixels at the scale
-      // they leave, on panels wide enough to read.
-      for (let k = 0; k < 4 && ch * px < cap; k++) { ch = Math.ceil(cap / px); h = pr * (ph + gap + ch) - gap; px = scale(h); }
-      if (h > H || ch * px < cap || pw * px < 28) { ch = 0; h = pr * (ph + gap) - gap; px = scale(h); }
-    }
-    if (pw <= W && h <= H) {
-      const py = ph + gap + ch;
-      return { w, h, px, bin, step: C, P, pw, ph, cap: ch,
-        panelAt: (p) => [(p % pc) * (pw + gap), Math.floor(p / pc) * py + ch],
-        toPixel: (i) => { const p = Math.floor(i / (R * C)), q = i % (R * C); return [(p % pc) * (pw + gap) + Math.floor((q % C) / bin), Math.floor(p / pc) * py + ch + Math.floor(Math.floor(q / C) / bin)]; },
-        fromPixel: (x, y) => {
-          const xi = x % (pw + gap), yi = (y % py) - ch, p = Math.floor(y / py) * pc + Math.floor(x / (pw + gap));
-          return xi >= pw || yi < 0 || yi >= ph || p >= P || xi * bin >= C || yi * bin >= R ? -1 : p * R * C + yi * bin * C + xi * bin;
-        } };
-    }
-    if (pw === 1 && ph === 1) return null; // too many panels: fall back to a strip
-  }
-}
-// overlayOf sizes a canvas to its layout and returns an empty layer over
-// it for positioned labels (captions, outlines, numbers).
-export function overlayOf(cv, L) {
-  cv.width = L.w; cv.height = L.h; cv.style.width = L.w * L.px + 'px'; cv.style.height = L.h * L.px + 'px';
-  let ov = cv.parentElement.querySelector(':scope > .cv-over');
-  if (!ov) { ov = document.createElement('div'); ov.className = 'cv-over'; ov.setAttribute('aria-hidden', 'true'); cv.after(ov); }
-  ov.replaceChildren();
-  Object.assign(ov.style, { left: cv.offsetLeft + cv.clientLeft + 'px', top: cv.offsetTop + cv.clientTop + 'px', width: cv.clientWidth + 'px', height: cv.clientHeight + 'px' });
-  return ov;
-}
-// place puts an element of class cls over the image pixels [x, x+w) x [y, y+h).
-export function place(ov, L, cls, x, y, w, h, text = '') {
-  const el = document.createElement('span');
-  el.className = cls;
-  if (text) el.textContent = text;
-  Object.assign(el.style, { left: (100 * x) / L.w + '%', top: (100 * y) / L.h + '%', width: (100 * w) / L.w + '%', height: (100 * h) / L.h + '%' });
-  ov.append(el);
-  return el;
-}
-// panelCaptions names each small multiple by its outer coordinates, as
-// the DOM view does ("N=0, C=1"; size-1 dimensions say nothing).
-export function panelCaptions(ov, L, sizes, labels) {
-  if (!L.cap) return;
-  const outer = sizes.slice(0, sizes.length - 2);
-  for (let p = 0; p < L.P; p++) {
-    const c = coordIn(outer, p), [x, y] = L.panelAt(p);
-    const text = c.map((v, d) => (outer[d] > 1 ? `${labels[d]}=${v}` : '')).filter(Boolean).join(', ');
-    place(ov, L, 'cv-cap', x, y - L.cap, L.pw, L.cap, text).dataset.testid = 'canvas-caption';
-  }
-}
-// ramp maps 0..1 to a dark-blue -> teal -> yellow scale.
-export function ramp(t) {
-  const s = [[29, 53, 87], [33, 113, 181], [42, 157, 143], [233, 196, 106]], x = Math.min(Math.max(t, 0), 1) * (s.length - 1), k = Math.min(Math.floor(x), s.length - 2), f = x - k;
-  return s[k].map((v, j) => Math.round(v + (s[k + 1][j] - v) * f));
-}
+const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
 
 export function start() {
   const form = $('#controls'), picture = $('#picture'), dot = $('#dot');

@@ -12,7 +12,7 @@
 
 import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
-import { clamp, strip, panels, overlayOf, place, panelCaptions, ramp, CAPTION } from './explorer.js';
+import { clamp, strip, panels, overlayOf, place, panelCaptions, ramp, CAPTION } from './canvas.js';
 
 const V = 1, HDR = 24;
 // The canvases' colours (slice.css gives the legends' swatches the same).
