@@ -101,6 +101,27 @@ func TestE2EEmbedInAnIframeOnAnotherOrigin(t *testing.T) {
 	if got := inFrame[string](t, ctx, frames[0], "the reversed output", `location.search.includes('wstride=-1,-1') && document.querySelector('#picture').dataset.state === 'done' && [...document.querySelectorAll('[data-testid=outcell] .lbl')].map(e => e.textContent).join(' ')`); got != "12 11 10 9 8 7 6 5 4 3 2 1" {
 		t.Errorf("slice embed output %q", got)
 	}
+	// A documentation page may embed a slice too large for DOM cells: the
+	// framed page draws its canvases (x[10:90, ::-2] copies 4000 of the
+	// 100x100 input's elements).
+	large := base + "/embed/slice?dt=FLOAT32&sizes=100,100&np=x%5B10:90,%20::-2%5D&use=np"
+	do(t, ctx, "embed a large slice", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById("slice").src = %q`, large)))
+	copied := `(() => { const c = document.querySelector('#slice-in-canvas'); if (!c || document.querySelector('#picture').dataset.state !== 'done') return 0;
+		const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;
+		for (let i = 0; i < d.length; i += 4) if (d[i] === 42 && d[i + 1] === 157 && d[i + 2] === 143) n++; return n; })()`
+	// The frame's document is new: find it again until it has drawn.
+	got := 0
+	for deadline := time.Now().Add(30 * time.Second); got == 0 && time.Now().Before(deadline); {
+		if frames, err = chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#slice"))); err != nil || len(frames) != 1 {
+			t.Fatalf("the slice iframe: %v", err)
+		}
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		got, _ = chromedp.Run(pctx, chromedp.Poll[int](copied, chromedp.WithPollingInFrame(frames[0]), chromedp.WithPollingInterval(25*time.Millisecond)))
+		cancel()
+	}
+	if got != 4000 {
+		t.Errorf("the embedded input canvas shows %d copied elements, want 4000", got)
+	}
 
 	// The explorer page itself refuses to be framed: Chromium shows its
 	// error page in that frame.
