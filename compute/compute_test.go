@@ -747,3 +747,93 @@ func FuzzCopy(f *testing.F) {
 		}
 	})
 }
+
+// TestInitSliceSmall checks that the one-pass planning of small slices
+// (initSliceSmall) builds exactly the plan of the general path, and falls
+// back to it outside its range: random slices with values near the 2^19
+// limit on both sides, size-1 and size-0 dimensions and up to 8 (and, to
+// force the fallback, 9) dimensions.
+func TestInitSliceSmall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 21))
+	val := func() int64 {
+		switch rng.IntN(8) {
+		case 0:
+			return smallLim - 2 + rng.Int64N(4) // around the limit
+		case 1:
+			return -smallLim - 2 + rng.Int64N(4)
+		case 2:
+			return rng.Int64N(1 << 40)
+		default:
+			return rng.Int64N(21) - 10
+		}
+	}
+	fast := 0
+	for i := range 20000 {
+		n := 1 + rng.IntN(9)
+		s := &core.Slice1{Input: &core.Layout{}}
+		for range n {
+			sz := 1 + rng.Int64N(4)
+			switch rng.IntN(10) {
+			case 0:
+				sz = 0
+			case 1:
+				sz = val()
+			}
+			s.OutputSizes = append(s.OutputSizes, sz)
+			s.WindowStrides = append(s.WindowStrides, val())
+			s.CopyStart = append(s.CopyStart, val())
+			s.Input.Strides = append(s.Input.Strides, val())
+		}
+		if rng.IntN(3) == 0 { // chained strides, so that dimensions merge
+			st := int64(1)
+			for k := n - 1; k >= 0; k-- {
+				s.WindowStrides[k], s.Input.Strides[k] = 1, st
+				st *= max(s.OutputSizes[k], 1)
+				if st >= smallLim {
+					st = 1
+				}
+			}
+		}
+		var want plan
+		want.reset()
+		// The general path (initSlice with the fast path skipped).
+		for k := range n {
+			st, ok := mul64(s.WindowStrides[k], s.Input.Strides[k])
+			if !ok {
+				want.fail("overflow")
+				break
+			}
+			want.push(s.OutputSizes[k], st)
+		}
+		var base int64
+		ok := want.err == nil
+		for k := range n {
+			o, ok2 := mul64(s.CopyStart[k], s.Input.Strides[k])
+			if ok2 {
+				base, ok2 = add64(base, o)
+			}
+			ok = ok && ok2
+		}
+		var wantErr error
+		if ok {
+			wantErr = want.finish(base)
+		} else {
+			wantErr = errors.New("overflow")
+		}
+		var got plan
+		gotErr := got.initSlice(s)
+		var small plan
+		if small.initSliceSmall(s) {
+			fast++
+			if wantErr != nil || small != want {
+				t.Fatalf("case %d %+v: fast plan %+v, general %+v (%v)", i, s, small, want, wantErr)
+			}
+		}
+		if (gotErr != nil) != (wantErr != nil) || wantErr == nil && got != want {
+			t.Fatalf("case %d %+v: initSlice %+v (%v), general %+v (%v)", i, s, got, gotErr, want, wantErr)
+		}
+	}
+	if fast < 1000 {
+		t.Fatalf("only %d of 20000 slices took the fast path", fast)
+	}
+}

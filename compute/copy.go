@@ -120,6 +120,38 @@ func (l *loop) run(first, cnt, off int64, visit func(off, doff, c1, c2 int64)) {
 	}
 }
 
+// start returns the odometer state of unit first: the coordinates
+// (coord[d+1] for loop dimension d, as in run) and the offsets.
+func (l *loop) start(first, off int64, coord *[maxDims + 1]int64) (int64, int64) {
+	var doff int64
+	u := first
+	for d := l.n - 1; d >= 0 && u != 0; d-- {
+		c := u % l.size[d]
+		u /= l.size[d]
+		coord[d+1] = c
+		off += c * l.sstride[d]
+		doff += c * l.dstride[d]
+	}
+	return off, doff
+}
+
+// step moves the odometer started by start on by one unit (l.n >= 1).
+func (l *loop) step(coord *[maxDims + 1]int64, off, doff int64) (int64, int64) {
+	in := l.n - 1
+	coord[in+1]++
+	off += l.sstride[in]
+	doff += l.dstride[in]
+	for d := in; d > 0 && coord[d+1] == l.size[d]; d-- {
+		off -= coord[d+1] * l.sstride[d]
+		doff -= coord[d+1] * l.dstride[d]
+		coord[d+1] = 0
+		coord[d]++
+		off += l.sstride[d-1]
+		doff += l.dstride[d-1]
+	}
+	return off, doff
+}
+
 // exec is a plan with its execution strategy, built once per call.
 type exec struct {
 	p     plan
@@ -287,29 +319,34 @@ func (x *exec) run(dst, src []byte, first, cnt int64) uint64 {
 	case modeTable:
 		var tbl [maxTable]int32
 		t := tbl[:x.blk]
-		n := int64(1)
-		for i := p.rank - 1; i >= x.k; i-- {
+		// The innermost dimension directly, then each further one as
+		// shifted copies of the part built so far.
+		n := p.size[p.rank-1]
+		for c := range t[:n] {
+			t[c] = int32(int64(c) * s * e) // bytes
+		}
+		for i := p.rank - 2; i >= x.k; i-- {
+			bs := p.stride[i] * e
+			cs := int64(0)
 			for c := int64(1); c < p.size[i]; c++ {
-				cs := int32(c * p.stride[i] * e) // bytes
+				cs += bs
 				u := t[c*n : (c+1)*n]
 				for j, v := range t[:n] {
-					u[j] = v + cs
+					u[j] = v + int32(cs)
 				}
 			}
 			n *= p.size[i]
 		}
-		x.lp.run(first, cnt, p.base, func(off, doff, _, _ int64) {
-			switch e {
-			case 1:
-				tableBlock[uint8](dst, src, doff, off, t)
-			case 2:
-				tableBlock[uint16](dst, src, doff, off, t)
-			case 4:
-				tableBlock[uint32](dst, src, doff, off, t)
-			default:
-				tableBlock[uint64](dst, src, doff, off, t)
-			}
-		})
+		switch e {
+		case 1:
+			tableRun[uint8](dst, src, &x.lp, first, cnt, p.base, t)
+		case 2:
+			tableRun[uint16](dst, src, &x.lp, first, cnt, p.base, t)
+		case 4:
+			tableRun[uint32](dst, src, &x.lp, first, cnt, p.base, t)
+		default:
+			tableRun[uint64](dst, src, &x.lp, first, cnt, p.base, t)
+		}
 		return 0
 	case modeTile:
 		na, sa, da, ta, tb, nb := p.size[x.a], p.stride[x.a], x.da, x.ta, x.tb, p.size[p.rank-1]

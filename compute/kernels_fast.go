@@ -411,3 +411,24 @@ func tableBlock[T elem](dst, src []byte, doff, off int64, tbl []int32) {
 		*(*T)(unsafe.Add(q, int64(i)*sz)) = *(*T)(unsafe.Add(p, t))
 	}
 }
+
+// tableRun gathers the blocks [first, first+cnt) of the table mode, the
+// odometer lp giving each block's src offset (from base) and dst offset,
+// in one call (no call per block).
+func tableRun[T elem](dst, src []byte, lp *loop, first, cnt, base int64, tbl []int32) {
+	if cnt <= 0 {
+		return
+	}
+	var coord [maxDims + 1]int64
+	off, doff := base, int64(0)
+	if lp.n > 0 {
+		off, doff = lp.start(first, base, &coord)
+	}
+	for {
+		tableBlock[T](dst, src, doff, off, tbl)
+		if cnt--; cnt == 0 {
+			return
+		}
+		off, doff = lp.step(&coord, off, doff)
+	}
+}

@@ -206,6 +206,9 @@ func (p *plan) initWalk(w Walk) error {
 
 // initSlice builds the plan of SliceWalk(s) without allocating.
 func (p *plan) initSlice(s *core.Slice1) error {
+	if s != nil && s.Input != nil && p.initSliceSmall(s) {
+		return nil
+	}
 	p.reset()
 	if s == nil || s.Input == nil {
 		p.fail("nil slice")
@@ -231,6 +234,63 @@ func (p *plan) initSlice(s *core.Slice1) error {
 		p.push(s.OutputSizes[i], st)
 	}
 	return p.finish(base)
+}
+
+// smallLim bounds every size, stride, window stride and start that
+// initSliceSmall accepts: with |values| < 2^19 and at most 8 dimensions,
+// a source stride is below 2^38, (size-1)*stride below 2^57, the base
+// below 2^41 and the offset range below 2^61, so nothing can overflow.
+const smallLim = 1 << 19
+
+// initSliceSmall is initSlice without overflow checks for the common case
+// of small, valid, non-empty slices (every size in [1, 2^19), every
+// stride, window stride and start in (-2^19, 2^19), at most 8 dimensions,
+// at most 2^32 elements). It builds the same plan as the general path in
+// one pass, or returns false, having set nothing that the general path
+// does not reset, when the slice is outside that case.
+func (p *plan) initSliceSmall(s *core.Slice1) bool {
+	sizes, ws, in, cs := s.OutputSizes, s.WindowStrides, s.Input.Strides, s.CopyStart
+	n := len(sizes)
+	if n > maxDims || len(ws) != n || len(in) != n || len(cs) != n {
+		return false
+	}
+	ws, in, cs = ws[:n], in[:n], cs[:n]
+	var base, lo, hi int64
+	count, rank := int64(1), 0
+	for i, sz := range sizes {
+		w, is, c := ws[i], in[i], cs[i]
+		if uint64(sz-1) >= smallLim-1 || uint64(w+smallLim) >= 2*smallLim ||
+			uint64(is+smallLim) >= 2*smallLim || uint64(c+smallLim) >= 2*smallLim {
+			return false
+		}
+		base += c * is
+		if sz == 1 {
+			continue
+		}
+		st := w * is
+		if count *= sz; count > 1<<32 {
+			return false
+		}
+		if t := (sz - 1) * st; t < 0 {
+			lo += t
+		} else {
+			hi += t
+		}
+		if rank > 0 && st*sz == p.stride[rank-1] {
+			p.size[rank-1] *= sz
+			p.stride[rank-1] = st
+			continue
+		}
+		p.size[rank], p.stride[rank] = sz, st
+		rank++
+	}
+	if rank == 0 {
+		p.size[0], p.stride[0], rank = 1, 0, 1
+	}
+	p.rank, p.count, p.base = rank, count, base
+	p.minOff, p.maxOff = base+lo, base+hi
+	p.err = nil
+	return true
 }
 
 // walkRange visits the elements [first, first+n) in batches of rows: a
