@@ -328,6 +328,10 @@ func TestE2ESliceLargeCanvases(t *testing.T) {
 	if got := eval[string](t, ctx, `[...document.querySelectorAll('[data-mode]')].map(e => e.dataset.mode).join(',')`); got != "canvas,dom,canvas" {
 		t.Fatalf("modes %s", got)
 	}
+	// The output's four-digit values fit inside their cells.
+	if got := eval[string](t, ctx, `(() => { const l = [...document.querySelectorAll('[data-testid=outcell] .lbl')]; return l.length + ' ' + l.filter(e => e.scrollWidth > e.parentElement.clientWidth - 4).length; })()`); got != "4000 0" {
+		t.Errorf("output labels, clipped: %s, want 4000 0", got)
+	}
 	if got := eval[int](t, ctx, `document.querySelectorAll('#slice-input .lc, #slice-buffer .bc').length`); got != 0 {
 		t.Errorf("%d DOM cells in the canvas views", got)
 	}

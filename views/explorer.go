@@ -1,6 +1,9 @@
 package views
 
-import "strconv"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // MaxDOMCells is the most cells a view draws as DOM elements; above it the
 // view is a canvas that the page's script fills from the websocket.
@@ -303,6 +306,22 @@ type RulerMark struct {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// lblClass sizes a cell's label by its length, so that values such as
+// 1100 or -3.25 stay inside their cell instead of running into the next.
+func lblClass(label string) string {
+	switch n := utf8.RuneCountInString(label); {
+	case n <= 3:
+		return "lbl"
+	case n == 4:
+		return "lbl l4"
+	case n == 5:
+		return "lbl l5"
+	case n <= 7:
+		return "lbl l7"
+	}
+	return "lbl l8"
+}
 
 func utoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 

@@ -301,3 +301,34 @@ func TestBufferSubStatesHugeBuffersWithoutWrapping(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLabelsAreSizedToTheirCell: values and offsets of four or more
+// characters get a smaller label class, in the logical and buffer views.
+func TestLongLabelsAreSizedToTheirCell(t *testing.T) {
+	p := padded().Picture
+	want := map[string]string{"A": "lbl", "100": "lbl", "1100": "lbl l4", "-3.25": "lbl l5", "123456": "lbl l7", "-1.5e-07": "lbl l8", "5.028013e+06": "lbl l8"}
+	var labels []string
+	for l := range want {
+		labels = append(labels, l)
+	}
+	cells := p.Logical.Bands[0].Panels[0].Rows[0].Cells[:0]
+	bcells := p.Buffer.Rows[0].Cells[:0]
+	for i, l := range labels {
+		cells = append(cells, LogicalCell{Index: int64(i), Coord: itoa(int64(i)), Label: l, Offset: int64(i)})
+		bcells = append(bcells, BufferCell{Offset: int64(i), Label: l, Count: 1, State: CellUsed})
+	}
+	p.Logical.Bands[0].Panels[0].Rows = []LogicalRow{{Cells: cells}}
+	p.Buffer.Rows = []BufferRow{{Cells: bcells}}
+	for name, d := range map[string]*goquery.Document{"logical": doc(t, LogicalView(p.Logical)), "buffer": doc(t, BufferView(p.Buffer))} {
+		n := 0
+		d.Find(".lbl").Each(func(_ int, s *goquery.Selection) {
+			n++
+			if got, _ := s.Attr("class"); got != want[s.Text()] {
+				t.Errorf("%s: label %q has class %q, want %q", name, s.Text(), got, want[s.Text()])
+			}
+		})
+		if n != len(want) {
+			t.Errorf("%s: %d labels, want %d", name, n, len(want))
+		}
+	}
+}
