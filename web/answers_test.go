@@ -299,6 +299,12 @@ func TestWSSessionsShareAnswers(t *testing.T) {
 			}
 		})
 	}
+	// A page named "layout" or not named at all is the layout explorer.
+	before := s.answers.computed.Load()
+	named, unnamed := edit(a, 60, "layout", "dt=FLOAT32&sizes=3,5"), edit(b, 61, "", "dt=FLOAT32&sizes=3,5")
+	if n := s.answers.computed.Load() - before; n != 1 || !bytes.Equal(named[0], unnamed[0]) {
+		t.Errorf("page \"layout\" and no page: computed %d times, want once, with one answer", n)
+	}
 	// The layout and slice explorers' answers to one query differ.
 	la, sl := edit(a, 50, "", "dt=FLOAT32&sizes=4,4"), edit(b, 51, "slice", "dt=FLOAT32&sizes=4,4")
 	if bytes.Equal(la[0], sl[0]) {

@@ -376,7 +376,11 @@ func (s *Server) answerEdit(ctx context.Context, msg clientMsg, emit func(frame)
 		return s.runEdit(ctx, msg, emit)
 	}
 	compute := func(emit func(frame) error) error { return s.runEdit(ctx, msg, emit) }
-	return s.answers.answer(ctx, answerKey{page: msg.Page, query: msg.Query}, msg.Seq, compute, emit)
+	page := "layout" // runEdit answers every page but the slice explorer's as the layout explorer
+	if msg.Page == "slice" {
+		page = msg.Page
+	}
+	return s.answers.answer(ctx, answerKey{page: page, query: msg.Query}, msg.Seq, compute, emit)
 }
 
 // runEdit is the server side of one edit: decode the query, validate with
