@@ -75,20 +75,27 @@ func (p *plan) initSet(w Walk) (weight int64, err error) {
 	return weight, p.finish(base)
 }
 
+// initCells plans a walk over the buffer cells [0, cells) for CellCounts
+// and Touched: initSet's plan and weight, after checking cells and ctx.
+func (p *plan) initCells(ctx context.Context, w Walk, cells int64) (int64, error) {
+	weight, err := p.initSet(w)
+	if err != nil {
+		return 0, err
+	}
+	if cells < 0 {
+		return 0, fmt.Errorf("%w: %d cells", ErrInvalidWalk, cells)
+	}
+	return weight, ctx.Err()
+}
+
 // CellCounts returns, for the buffer cells [0, cells), how many elements of
 // w map to each, saturating at math.MaxUint32. Elements outside [0, cells)
 // are not counted. ctx is looked at between chunks of about a million
 // elements; when it is done, CellCounts returns ctx.Err().
 func CellCounts(ctx context.Context, w Walk, cells int64) ([]uint32, error) {
 	var p plan
-	weight, err := p.initSet(w)
+	weight, err := p.initCells(ctx, w, cells)
 	if err != nil {
-		return nil, err
-	}
-	if cells < 0 {
-		return nil, fmt.Errorf("%w: %d cells", ErrInvalidWalk, cells)
-	}
-	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	counts := make([]uint32, cells)
@@ -144,14 +151,8 @@ func Touched(ctx context.Context, w Walk, cells int64) ([]uint64, error) {
 // otherwise) and returns it resliced to (cells+63)/64 words.
 func TouchedInto(ctx context.Context, w Walk, cells int64, bm []uint64) ([]uint64, error) {
 	var p plan
-	weight, err := p.initSet(w)
+	weight, err := p.initCells(ctx, w, cells)
 	if err != nil {
-		return nil, err
-	}
-	if cells < 0 {
-		return nil, fmt.Errorf("%w: %d cells", ErrInvalidWalk, cells)
-	}
-	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	words := (cells + 63) / 64

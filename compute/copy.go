@@ -80,43 +80,21 @@ func (l *loop) units() int64 {
 // each unit's offsets and the coordinates of the two innermost loop
 // dimensions (c1 the innermost).
 func (l *loop) run(first, cnt, off int64, visit func(off, doff, c1, c2 int64)) {
-	m := l.n
-	if m == 0 {
+	if l.n == 0 {
 		visit(off, 0, 0, 0)
 		return
 	}
-	var coord [maxDims + 1]int64
-	var doff int64
-	if first != 0 {
-		u := first
-		for d := m - 1; d >= 0; d-- {
-			c := u % l.size[d]
-			u /= l.size[d]
-			coord[d+1] = c
-			off += c * l.sstride[d]
-			doff += c * l.dstride[d]
-		}
-	}
 	// coord[d+1] is the coordinate of loop dimension d; coord[0] stays 0
 	// so that c2 exists when there is one loop dimension.
-	in := m - 1
+	var coord [maxDims + 1]int64
+	off, doff := l.start(first, off, &coord)
+	in := l.n - 1
 	for {
 		visit(off, doff, coord[in+1], coord[in])
-		cnt--
-		if cnt == 0 {
+		if cnt--; cnt == 0 {
 			return
 		}
-		coord[in+1]++
-		off += l.sstride[in]
-		doff += l.dstride[in]
-		for d := in; d > 0 && coord[d+1] == l.size[d]; d-- {
-			off -= coord[d+1] * l.sstride[d]
-			doff -= coord[d+1] * l.dstride[d]
-			coord[d+1] = 0
-			coord[d]++
-			off += l.sstride[d-1]
-			doff += l.dstride[d-1]
-		}
+		off, doff = l.step(&coord, off, doff)
 	}
 }
 
