@@ -170,17 +170,7 @@ func (b *queryWriter) add(k, v string) {
 func (st explorerState) canonicalQuery(withLast bool) string {
 	var b queryWriter
 	add := b.add
-	add("dt", st.DT)
-	add("sizes", strings.Join(st.Sizes, ","))
-	if !st.Packed {
-		add("strides", strings.Join(st.Strides, ","))
-	}
-	if st.Total != "" {
-		add("total", st.Total)
-	}
-	if st.Align != "" {
-		add("align", st.Align)
-	}
+	st.addTensor(add)
 	if st.Labels != "" && st.Labels != views.LabelLetters {
 		add("labels", st.Labels)
 	}
@@ -194,6 +184,51 @@ func (st explorerState) canonicalQuery(withLast bool) string {
 		add("last", st.Last)
 	}
 	return b.String()
+}
+
+// addTensor writes the tensor's keys, the same in both explorers' queries.
+func (st explorerState) addTensor(add func(key, value string)) {
+	add("dt", st.DT)
+	add("sizes", strings.Join(st.Sizes, ","))
+	if !st.Packed {
+		add("strides", strings.Join(st.Strides, ","))
+	}
+	if st.Total != "" {
+		add("total", st.Total)
+	}
+	if st.Align != "" {
+		add("align", st.Align)
+	}
+}
+
+// parseBuffer parses the tensor's TotalTensorSizeInBytes (nil when not
+// given) and GuaranteedBaseOffsetAlignment as typed, reporting a value
+// that is not a whole number at its field: prefix names an operator's
+// tensor ("input" gives inputTotalTensorSizeInBytes), "" a bare one.
+func (st explorerState) parseBuffer(prefix string) (total *int64, align int64, errs []core.Violation) {
+	field := func(name string) string {
+		if prefix == "" {
+			return name
+		}
+		return prefix + upperFirst(name)
+	}
+	if st.Total != "" {
+		f := field("totalTensorSizeInBytes")
+		if n, msg := parseWhole(f, st.Total, "a byte count, or leave it empty for the minimum"); msg != "" {
+			errs = append(errs, core.Violation{Field: f, Message: msg})
+		} else {
+			total = &n
+		}
+	}
+	if st.Align != "" {
+		f := field("guaranteedBaseOffsetAlignment")
+		if n, msg := parseWhole(f, st.Align, "0 or a power of two, or leave it empty"); msg != "" {
+			errs = append(errs, core.Violation{Field: f, Message: msg})
+		} else {
+			align = n
+		}
+	}
+	return total, align, errs
 }
 
 // validated is a state checked against DirectML's rules.
@@ -235,24 +270,8 @@ func validate(st explorerState, queryErrs []core.Violation) validated {
 			strides[i] = n
 		}
 	}
-	var total *int64
-	if st.Total != "" {
-		n, msg := parseWhole("totalTensorSizeInBytes", st.Total, "a byte count, or leave it empty")
-		if msg != "" {
-			v.Errors = append(v.Errors, core.Violation{Field: "totalTensorSizeInBytes", Message: msg})
-		} else {
-			total = &n
-		}
-	}
-	var align int64
-	if st.Align != "" {
-		n, msg := parseWhole("guaranteedBaseOffsetAlignment", st.Align, "0 or a power of two, or leave it empty")
-		if msg != "" {
-			v.Errors = append(v.Errors, core.Violation{Field: "guaranteedBaseOffsetAlignment", Message: msg})
-		} else {
-			align = n
-		}
-	}
+	total, align, errs := st.parseBuffer("")
+	v.Errors = append(v.Errors, errs...)
 	req := LayoutRequest{DataType: st.DT, Sizes: sizes, Strides: strides, TotalTensorSizeInBytes: total, GuaranteedBaseOffsetAlignment: align}
 	l, aerr := req.Layout()
 	if aerr != nil {

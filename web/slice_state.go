@@ -211,17 +211,7 @@ func (st sliceState) withRank(n int) sliceState {
 func (st sliceState) canonicalQuery(withLast bool) string {
 	var b queryWriter
 	add := b.add
-	add("dt", st.In.DT)
-	add("sizes", strings.Join(st.In.Sizes, ","))
-	if !st.In.Packed {
-		add("strides", strings.Join(st.In.Strides, ","))
-	}
-	if st.In.Total != "" {
-		add("total", st.In.Total)
-	}
-	if st.In.Align != "" {
-		add("align", st.In.Align)
-	}
+	st.In.addTensor(add)
 	add("woff", strings.Join(st.Off, ","))
 	add("wsize", strings.Join(st.Win, ","))
 	add("wstride", strings.Join(st.Step, ","))
@@ -325,22 +315,9 @@ func validateSlice(st sliceState, queryErrs []core.Violation) sliceValidated {
 		}
 	}
 	var buf SliceInputBuffer
-	if st.In.Total != "" {
-		n, msg := parseWhole("inputTotalTensorSizeInBytes", st.In.Total, "a byte count, or leave it empty for the minimum")
-		if msg != "" {
-			v.Errors = append(v.Errors, core.Violation{Field: "inputTotalTensorSizeInBytes", Message: msg})
-		} else {
-			buf.InputTotalTensorSizeInBytes = &n
-		}
-	}
-	if st.In.Align != "" {
-		n, msg := parseWhole("inputGuaranteedBaseOffsetAlignment", st.In.Align, "0 or a power of two, or leave it empty")
-		if msg != "" {
-			v.Errors = append(v.Errors, core.Violation{Field: "inputGuaranteedBaseOffsetAlignment", Message: msg})
-		} else {
-			buf.InputGuaranteedBaseOffsetAlignment = n
-		}
-	}
+	var errs []core.Violation
+	buf.InputTotalTensorSizeInBytes, buf.InputGuaranteedBaseOffsetAlignment, errs = st.In.parseBuffer("input")
+	v.Errors = append(v.Errors, errs...)
 	req := Slice1Request{
 		DataType: st.In.DT, FeatureLevel: st.FL, InputSizes: sizes.vals, InputStrides: strides.vals, SliceInputBuffer: buf,
 		Slice1Window: Slice1Window{InputWindowOffsets: off.vals, InputWindowSizes: win.vals, InputWindowStrides: step.vals, OutputSizes: outSizes},
