@@ -4,21 +4,26 @@
 export const $ = (s, r = document) => r.querySelector(s);
 export const $$ = (s, r = document) => [...r.querySelectorAll(s)];
 
-// liveSocket opens /ws and keeps it open, reconnecting with a growing
-// delay; hooks.open(ws) runs on every (re)connection, hooks.text(msg) on
-// every JSON message, hooks.binary(buf) on binary frames, hooks.closed()
-// when the connection drops.
+// liveSocket opens /ws and keeps it open, reconnecting with a growing,
+// jittered delay (a class whose server restarts does not come back all
+// at once, and every page is back within a few seconds of the server);
+// hooks.open(ws) runs on every (re)connection, hooks.text(msg) on every
+// JSON message, hooks.binary(buf) on binary frames, hooks.closed() when
+// the connection drops.
 export function liveSocket(hooks) {
-  let retry = 500;
+  let retry = 250;
   const connect = () => {
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
     ws.binaryType = 'arraybuffer';
-    ws.onopen = () => { retry = 500; hooks.open(ws); };
+    ws.onopen = () => { retry = 250; hooks.open(ws); };
     ws.onmessage = (e) => (typeof e.data === 'string' ? hooks.text(JSON.parse(e.data)) : hooks.binary?.(e.data));
-    ws.onclose = () => { hooks.closed(); setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
+    ws.onclose = () => { hooks.closed(); setTimeout(connect, jitter(retry)); retry = Math.min(retry * 2, 2000); };
   };
   connect();
 }
+
+// jitter spreads a delay over [d/2, d].
+export const jitter = (d) => d / 2 + Math.random() * d / 2;
 
 // showFieldErrors puts each {field, message} into its field's slot
 // ([data-error-for], [data-warning-for]) and sets aria-invalid on the

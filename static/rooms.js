@@ -5,13 +5,14 @@
 // applies every state it receives exactly like its own edit, until the
 // viewer detaches to explore and rejoins with one click.
 
-import { liveSocket } from './live.js';
+import { liveSocket, jitter } from './live.js';
 
 const V = 1;
 const DETACHED = 'exploring on your own: the presenter goes on without you';
 const FOLLOWING = 'following the presenter';
 const STOPPED = 'The presenter has stopped presenting: this is their last picture. Detach to explore on your own, or stay: you follow them again when they come back.';
-const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable']);
+const RECONNECTING = 'reconnecting to the room…';
+const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable', 'reconnecting']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
 
 // roomClient(page, hooks): page is "layout" or "slice" (the room bar may say
@@ -87,6 +88,13 @@ export function roomClient(page, hooks) {
     }
   }
 
+  // rejoin presents or follows again after the room's bus came back.
+  function rejoin() {
+    if (!send) return;
+    if (role === 'presenter') send({ v: V, type: 'present', room: code });
+    else if (role === 'viewer' && following) { away = false; send({ v: V, type: 'follow', room: code }); say(FOLLOWING, 'following'); }
+  }
+
   return {
     role, code,
     get following() { return role === 'viewer' && following; },
@@ -120,6 +128,15 @@ export function roomClient(page, hooks) {
         // again, with no click, when they present again.
         away = !m.presenting;
         if (following) say(away ? STOPPED : FOLLOWING, away ? 'stopped' : 'following');
+        return true;
+      }
+      if (m.type === 'link' || (m.type === 'error' && (m.code === 'reconnecting' || m.code === 'too-many-attempts'))) {
+        // The bus between the server's replicas went down, or could not be
+        // reached to present or follow: say so (the presenter has not
+        // stopped), and present or follow again when it is back.
+        if (m.type === 'link' && m.connected) { rejoin(); return true; }
+        say(RECONNECTING, 'offline');
+        if (m.type === 'error') setTimeout(rejoin, jitter(2000));
         return true;
       }
       if (m.type === 'error' && ROOM_ERRORS.has(m.code)) {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +25,9 @@ type RoomState struct {
 	Focus string `json:"focus,omitempty"` // the cell the presenter hovers or focuses
 	Step  int    `json:"step,omitempty"`  // tour step or slice step-through position
 	// Version grows with every change, so replicas and viewers can drop
-	// anything older than what they have.
+	// anything older than what they have. It is a time in microseconds
+	// (or one more than the last), so no state can be ahead of the clock
+	// by more than maxVersionAhead.
 	Version int64 `json:"version"`
 }
 
@@ -40,6 +43,18 @@ const (
 	// presenter connection closes: a presenter reloading the page comes
 	// back within it, and the class sees no "stopped".
 	presenterGrace = 2 * time.Second
+	// RoomLifetime is how long a room and its presenter's token live
+	// from the room's creation: a school day, not forever.
+	RoomLifetime = 12 * time.Hour
+	// storeTimeout bounds one read or write of the room store, so that a
+	// stalled bus turns into a quick 503, not a hung request.
+	storeTimeout = 1500 * time.Millisecond
+	// maxVersionAhead is how far past this replica's clock a state's
+	// version may be: a version from further ahead would freeze the room.
+	maxVersionAhead = time.Minute
+	// DefaultMaxRooms is how many rooms one replica keeps; past it the
+	// oldest room nobody is in gives way to a new one.
+	DefaultMaxRooms = 10000
 )
 
 // Room errors a client sees.
@@ -47,34 +62,56 @@ var (
 	ErrNoRoom       = errors.New("no such room: the code is wrong or the room has expired")
 	ErrNotPresenter = errors.New("only the presenter can change the room")
 	ErrRoomState    = errors.New("room state is too large or malformed")
+	ErrRoomsFull    = errors.New("every room on this server is in use; try again later")
+	// ErrBusDown: the rooms' bus or store does not answer now; the room
+	// may well exist.
+	ErrBusDown = errors.New("the room service is reconnecting; try again in a moment")
 )
 
-// Rooms is this replica's view of the classrooms: the rooms some local
-// connection presents or watches. Rooms are shared with other replicas
-// over the bus; a room lives while any replica has a member in it, plus
-// EmptyTTL so that a presenter's page reload does not end it.
+// Rooms is this replica's view of the classrooms. A room's record (code,
+// creation, expiry, latest state) lives in the bus's store, so rooms
+// survive a restart or a replica dying; live traffic (states, viewer
+// counts, presence) travels on the bus, every message sealed with a key
+// derived from the shared room secret. The replica keeps an index of the
+// rooms it created or serves; it subscribes to a room's subjects only
+// while someone here presents or follows it.
 type Rooms struct {
 	bus      Bus
-	secret   []byte
+	tokenKey []byte
+	busKey   []byte
 	replica  string
 	log      *slog.Logger
 	emptyTTL time.Duration
+	maxRooms int
+
+	out     chan busMsg   // publishes, sent by the sender goroutine so no lock is held across bus I/O
+	persist chan struct{} // capacity 1: "some record is dirty"
+	quit    chan struct{}
+	closed  sync.Once
 
 	mu    sync.Mutex
 	grace time.Duration // presenterGrace; tests shorten it
 	rooms map[string]*room
+	dirty map[string]struct{} // records to write to the store
+	busUp bool
 }
 
+// room is one room in this replica's index. The record fields are always
+// set; the rest only matter while the room is attached.
 type room struct {
 	code       string
+	created    int64 // unix microseconds
+	expires    int64 // unix microseconds
 	state      RoomState
-	raw        []byte // state as JSON, nil until the first state arrives
 	presenters int
 	viewers    map[*Viewer]struct{}
 	counts     map[string]replicaCount // viewers per replica, for the presenter
 	emptySince time.Time
 	issued     int64 // the last version this replica's presenter issued
-	stop       []func()
+
+	attached  bool
+	attaching chan struct{} // closed when an attach in flight ends
+	stop      []func()
 
 	// Presence: whether a presenter connection is open on any replica.
 	// live is what this replica announces on .presence (set on the first
@@ -94,52 +131,360 @@ type replicaCount struct {
 	seen time.Time
 }
 
-// NewRooms shares rooms over bus. secret signs presenter tokens: replicas
-// that serve the same rooms must share it.
+type busMsg struct {
+	subject string
+	data    []byte
+}
+
+// roomRecord is a room as the store keeps it.
+type roomRecord struct {
+	Created int64     `json:"created"`
+	Expires int64     `json:"expires"`
+	State   RoomState `json:"state"`
+}
+
+// NewRooms shares rooms over bus. secret signs presenter tokens and seals
+// every message on the bus: replicas that serve the same rooms must share
+// it. Close stops the goroutines it starts.
 func NewRooms(bus Bus, secret []byte, log *slog.Logger) *Rooms {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Rooms{bus: bus, secret: secret, replica: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), log: log,
-		emptyTTL: 10 * time.Minute, grace: presenterGrace, rooms: map[string]*room{}}
+	r := &Rooms{bus: bus, tokenKey: deriveKey(secret, "stridescope presenter token v2"), busKey: deriveKey(secret, "stridescope bus v1"),
+		replica: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), log: log,
+		emptyTTL: 10 * time.Minute, maxRooms: DefaultMaxRooms, grace: presenterGrace, rooms: map[string]*room{},
+		dirty: map[string]struct{}{}, out: make(chan busMsg, 4096), persist: make(chan struct{}, 1), quit: make(chan struct{}),
+		busUp: bus.Up()}
+	go r.sender()
+	go r.persister()
+	bus.Watch(r.busChanged)
+	return r
+}
+
+// Close stops the sender and the persister; the bus stays open.
+func (r *Rooms) Close() {
+	r.closed.Do(func() { close(r.quit) })
+}
+
+func deriveKey(secret []byte, purpose string) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
 }
 
 func subject(code, what string) string { return "stridescope.room." + code + "." + what }
 
-// Create opens a room with an initial state and returns its join code and
-// the presenter's token.
-func (r *Rooms) Create(initial RoomState) (code, token string, err error) {
-	code = randomString(roomCodeLen, roomCodeAlphabet)
-	initial.Version = 1
-	raw, err := encodeState(initial)
-	if err != nil {
-		return "", "", err
-	}
-	r.mu.Lock()
-	rm, err := r.attachLocked(code, false)
-	if err == nil {
-		rm.state, rm.raw = initial, raw
-		rm.emptySince = time.Now()
-		rm.known = true // a new room: nobody presents it until its presenter connects
-	}
-	r.mu.Unlock()
-	if err != nil {
-		return "", "", err
-	}
-	return code, r.Token(code), nil
+// seal prefixes data with its MAC, bound to the subject it travels on, so
+// a message cannot be forged, nor replayed into another room.
+func (r *Rooms) seal(subj string, data []byte) []byte {
+	m := hmac.New(sha256.New, r.busKey)
+	m.Write([]byte(subj))
+	m.Write([]byte{0})
+	m.Write(data)
+	mac := base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+	return append([]byte(mac+"."), data...)
 }
 
-// Token is the presenter's credential for a room: an HMAC of its code, so
-// any replica with the same secret can check it without shared storage.
+// unseal returns the data of a sealed message, or false when its MAC is
+// missing or wrong.
+func (r *Rooms) unseal(subj string, sealed []byte) ([]byte, bool) {
+	mac, data, ok := strings.Cut(string(sealed), ".")
+	if !ok {
+		return nil, false
+	}
+	got, err := base64.RawURLEncoding.DecodeString(mac)
+	if err != nil {
+		return nil, false
+	}
+	m := hmac.New(sha256.New, r.busKey)
+	m.Write([]byte(subj))
+	m.Write([]byte{0})
+	m.Write([]byte(data))
+	return []byte(data), hmac.Equal(got, m.Sum(nil))
+}
+
+// publish queues a sealed message for the bus; it never blocks. A full
+// queue (a bus stalled for long) drops the message: every kind of message
+// is repeated or superseded soon.
+func (r *Rooms) publish(subj string, data []byte) {
+	select {
+	case r.out <- busMsg{subject: subj, data: r.seal(subj, data)}:
+	default:
+		r.log.Warn("room: bus queue full, dropped a message", "subject", subj)
+	}
+}
+
+func (r *Rooms) sender() {
+	for {
+		select {
+		case <-r.quit:
+			return
+		case m := <-r.out:
+			if err := r.bus.Publish(m.subject, m.data); err != nil && !errors.Is(err, ErrBusClosed) {
+				r.log.Warn("room: publish", "subject", m.subject, "err", err)
+			}
+		}
+	}
+}
+
+// markDirtyLocked queues the room's record for the store.
+func (r *Rooms) markDirtyLocked(code string) {
+	r.dirty[code] = struct{}{}
+	select {
+	case r.persist <- struct{}{}:
+	default:
+	}
+}
+
+// persister writes dirty records to the store, newest state only, so a
+// presenter's many states cost a few writes and a slow store slows no one.
+func (r *Rooms) persister() {
+	for {
+		select {
+		case <-r.quit:
+			return
+		case <-r.persist:
+		}
+		r.mu.Lock()
+		recs := make(map[string][]byte, len(r.dirty))
+		for code := range r.dirty {
+			if rm, ok := r.rooms[code]; ok {
+				recs[code] = r.recordLocked(rm)
+			}
+		}
+		clear(r.dirty)
+		r.mu.Unlock()
+		for code, rec := range recs {
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			err := r.bus.PutRoom(ctx, code, rec)
+			cancel()
+			if err != nil {
+				r.log.Warn("room: store", "room", code, "err", err)
+				r.mu.Lock()
+				if _, ok := r.rooms[code]; ok {
+					r.dirty[code] = struct{}{} // try again with the next write
+				}
+				r.mu.Unlock()
+			}
+		}
+	}
+}
+
+func (r *Rooms) recordLocked(rm *room) []byte {
+	b, _ := json.Marshal(roomRecord{Created: rm.created, Expires: rm.expires, State: rm.state})
+	return r.seal("store."+rm.code, b)
+}
+
+// load reads a room's record from the store: ErrNoRoom when there is
+// none (or it has expired, or is not sealed with our secret), ErrBusDown
+// when the store does not answer.
+func (r *Rooms) load(code string) (roomRecord, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	sealed, err := r.bus.GetRoom(ctx, code)
+	if errors.Is(err, ErrNoRoom) {
+		return roomRecord{}, ErrNoRoom
+	}
+	if err != nil {
+		return roomRecord{}, fmt.Errorf("%w: %v", ErrBusDown, err)
+	}
+	data, ok := r.unseal("store."+code, sealed)
+	var rec roomRecord
+	if !ok || json.Unmarshal(data, &rec) != nil {
+		r.log.Warn("room: the store holds a record not sealed with this secret", "room", code)
+		return roomRecord{}, ErrNoRoom
+	}
+	if time.Now().UnixMicro() >= rec.Expires {
+		return roomRecord{}, ErrNoRoom
+	}
+	return rec, nil
+}
+
+// lookup returns the room's record from the index, or from the store
+// (indexing it) when this replica does not hold it.
+func (r *Rooms) lookup(code string) (*room, error) {
+	now := time.Now().UnixMicro()
+	r.mu.Lock()
+	rm, ok := r.rooms[code]
+	r.mu.Unlock()
+	if ok {
+		if now >= rm.expires {
+			return nil, ErrNoRoom
+		}
+		return rm, nil
+	}
+	rec, err := r.load(code)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rm, ok := r.rooms[code]; ok {
+		return rm, nil
+	}
+	rm = newRoom(code, rec)
+	r.rooms[code] = rm
+	return rm, nil
+}
+
+func newRoom(code string, rec roomRecord) *room {
+	return &room{code: code, created: rec.Created, expires: rec.Expires, state: rec.State, emptySince: time.Now(),
+		viewers: map[*Viewer]struct{}{}, counts: map[string]replicaCount{}, presence: map[string]replicaCount{}, presenting: true}
+}
+
+// Create opens a room with an initial state and returns its join code and
+// the presenter's token. When this replica holds maxRooms rooms, the one
+// nobody has been in for longest gives way; ErrRoomsFull when every room
+// has someone in it.
+func (r *Rooms) Create(initial RoomState) (code, token string, err error) {
+	if !r.bus.Up() {
+		return "", "", ErrBusDown
+	}
+	now := time.Now()
+	initial.Version = 1
+	if _, err := encodeState(initial); err != nil {
+		return "", "", err
+	}
+	rec := roomRecord{Created: now.UnixMicro(), Expires: now.Add(RoomLifetime).UnixMicro(), State: initial}
+	if err := r.makeRoom(now); err != nil {
+		return "", "", err
+	}
+	for range 3 {
+		code = randomString(roomCodeLen, roomCodeAlphabet)
+		rm := newRoom(code, rec)
+		rm.known = true // a new room: nobody presents it until its presenter connects
+		b, _ := json.Marshal(rec)
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		err = r.bus.CreateRoom(ctx, code, r.seal("store."+code, b))
+		cancel()
+		if errors.Is(err, ErrRoomExists) {
+			continue
+		}
+		if err != nil {
+			return "", "", fmt.Errorf("%w: %v", ErrBusDown, err)
+		}
+		r.mu.Lock()
+		r.rooms[code] = rm
+		r.mu.Unlock()
+		return code, r.token(code, rec.Created, rec.Expires), nil
+	}
+	return "", "", fmt.Errorf("%w: no free room code after 3 draws", ErrBusDown)
+}
+
+// makeRoom makes space for one more room: at the cap, the room that has
+// been empty longest is ended (here and in the store).
+func (r *Rooms) makeRoom(now time.Time) error {
+	r.mu.Lock()
+	if len(r.rooms) < r.maxRooms {
+		r.mu.Unlock()
+		return nil
+	}
+	var oldest *room
+	for _, rm := range r.rooms {
+		if rm.presenters > 0 || len(rm.viewers) > 0 || rm.attaching != nil || rm.emptySince.IsZero() {
+			continue
+		}
+		if oldest == nil || rm.emptySince.Before(oldest.emptySince) {
+			oldest = rm
+		}
+	}
+	if oldest == nil {
+		r.mu.Unlock()
+		return ErrRoomsFull
+	}
+	r.dropLocked(oldest)
+	r.mu.Unlock()
+	r.log.Info("room: ended an empty room to make space", "room", oldest.code, "empty for", now.Sub(oldest.emptySince).Round(time.Second))
+	r.forget(oldest.code)
+	return nil
+}
+
+// forget deletes a room from the store.
+func (r *Rooms) forget(code string) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := r.bus.DeleteRoom(ctx, code); err != nil {
+		r.log.Warn("room: delete from the store", "room", code, "err", err)
+	}
+}
+
+// dropLocked removes a room from the index and its subscriptions.
+func (r *Rooms) dropLocked(rm *room) {
+	for _, stop := range rm.stop {
+		stop()
+	}
+	rm.stop, rm.attached = nil, false
+	if rm.graceTimer != nil {
+		rm.graceTimer.Stop()
+	}
+	delete(r.rooms, rm.code)
+	delete(r.dirty, rm.code)
+}
+
+// token is the presenter's credential for a room: its expiry and an HMAC
+// of the code, the room's creation and that expiry. Any replica with the
+// secret checks it against the room's record; it cannot outlive the room
+// nor open a later room that happens to get the same code.
+func (r *Rooms) token(code string, created, expires int64) string {
+	exp := strconv.FormatInt(expires/1e6, 10)
+	m := hmac.New(sha256.New, r.tokenKey)
+	m.Write([]byte("presenter:" + code + ":" + strconv.FormatInt(created, 10) + ":" + exp))
+	return exp + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))[:24]
+}
+
+// Token is the presenter's token of the room with code, which must be in
+// this replica's index ("" when it is not).
 func (r *Rooms) Token(code string) string {
-	m := hmac.New(sha256.New, r.secret)
-	m.Write([]byte("presenter:" + code))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))[:24]
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok {
+		return ""
+	}
+	return r.token(code, rm.created, rm.expires)
+}
+
+// authorized checks a token against a room's record.
+func (r *Rooms) authorized(rm *room, token string, now time.Time) bool {
+	exp, _, ok := strings.Cut(token, ".")
+	if !ok {
+		return false
+	}
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil || now.Unix() >= e {
+		return false
+	}
+	return hmac.Equal([]byte(token), []byte(r.token(rm.code, rm.created, rm.expires)))
+}
+
+// Authorize reports whether token is the presenter's token of the room
+// with code: nil, ErrNotPresenter, ErrNoRoom, or ErrBusDown when the
+// room's record cannot be read now.
+func (r *Rooms) Authorize(code, token string) error {
+	if token == "" {
+		return ErrNotPresenter
+	}
+	rm, err := r.lookup(code)
+	if err != nil {
+		return err
+	}
+	if !r.authorized(rm, token, time.Now()) {
+		return ErrNotPresenter
+	}
+	return nil
 }
 
 // Authorized reports whether token is the presenter's token of code.
-func (r *Rooms) Authorized(code, token string) bool {
-	return token != "" && hmac.Equal([]byte(token), []byte(r.Token(code)))
+func (r *Rooms) Authorized(code, token string) bool { return r.Authorize(code, token) == nil }
+
+// TokenExpiry is when a token says it expires (zero for a malformed one).
+func TokenExpiry(token string) time.Time {
+	exp, _, _ := strings.Cut(token, ".")
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.Unix(e, 0)
 }
 
 // NormalizeCode upper-cases a typed code and drops spaces and dashes.
@@ -156,82 +501,156 @@ func NormalizeCode(s string) (string, bool) {
 	return s, true
 }
 
-// attachLocked returns the local room, subscribing to its subjects the
-// first time this replica needs it; then, with ask, it asks the other
-// replicas whether one of them has the room's presenter.
-func (r *Rooms) attachLocked(code string, ask bool) (*room, error) {
-	if rm, ok := r.rooms[code]; ok {
+// attach subscribes this replica to a room's subjects, once; the bus I/O
+// happens outside the lock, and callers that arrive meanwhile wait for it.
+// Then it reads the room's newest state from the store and, for a room it
+// did not create, asks the other replicas whether one has the presenter.
+func (r *Rooms) attach(code string) (*room, error) {
+	rm, err := r.lookup(code)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		r.mu.Lock()
+		if cur, ok := r.rooms[code]; !ok {
+			r.rooms[code] = rm // swept meanwhile: index it again
+		} else {
+			rm = cur
+		}
+		if rm.attached {
+			r.mu.Unlock()
+			return rm, nil
+		}
+		if ch := rm.attaching; ch != nil {
+			r.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-time.After(2 * storeTimeout):
+				return nil, ErrBusDown
+			}
+		}
+		ch := make(chan struct{})
+		rm.attaching = ch
+		r.mu.Unlock()
+
+		stop, err := r.subscribe(code)
+		r.mu.Lock()
+		rm.attaching = nil
+		close(ch)
+		if err != nil {
+			r.mu.Unlock()
+			return nil, fmt.Errorf("%w: %v", ErrBusDown, err)
+		}
+		rm.stop, rm.attached = stop, true
+		ask := !rm.known
+		r.mu.Unlock()
+		if ask {
+			go r.askPresence(code, rm)
+		}
+		go r.refresh(code)
 		return rm, nil
 	}
-	rm := &room{code: code, viewers: map[*Viewer]struct{}{}, counts: map[string]replicaCount{},
-		presence: map[string]replicaCount{}, presenting: true}
-	unsubState, err := r.bus.Subscribe(subject(code, "state"), func(_ string, data []byte) { r.onState(code, data) })
-	if err != nil {
-		return nil, err
-	}
-	unsubCount, err := r.bus.Subscribe(subject(code, "count"), func(_ string, data []byte) { r.onCount(code, data) })
-	if err != nil {
-		unsubState()
-		return nil, err
-	}
-	stopServe, err := r.bus.Serve(subject(code, "current"), func([]byte) []byte {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		if rm, ok := r.rooms[code]; ok && rm.raw != nil {
-			return rm.raw
+}
+
+// attachHeld attaches the room and returns it with r.mu held, attached
+// and in the index (a sweep may let go of it between attach and the lock).
+func (r *Rooms) attachHeld(code string) (*room, error) {
+	for {
+		rm, err := r.attach(code)
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil {
-		unsubState()
-		unsubCount()
-		return nil, err
+		r.mu.Lock()
+		if r.rooms[code] == rm && rm.attached {
+			return rm, nil
+		}
+		r.mu.Unlock()
 	}
-	unsubPresence, err := r.bus.Subscribe(subject(code, "presence"), func(_ string, data []byte) { r.onPresence(code, data) })
-	if err != nil {
-		unsubState()
-		unsubCount()
-		stopServe()
-		return nil, err
+}
+
+// subscribe listens to a room's subjects and answers its presence
+// questions; it undoes what it did when one step fails.
+func (r *Rooms) subscribe(code string) ([]func(), error) {
+	var stop []func()
+	undo := func() {
+		for _, f := range stop {
+			f()
+		}
 	}
-	stopAsk, err := r.bus.Serve(subject(code, "presenter"), func([]byte) []byte {
+	for _, sub := range []struct {
+		what string
+		fn   func(string, []byte)
+	}{
+		{"state", func(subj string, data []byte) { r.onState(code, subj, data) }},
+		{"count", func(subj string, data []byte) { r.onCount(code, subj, data) }},
+		{"presence", func(subj string, data []byte) { r.onPresence(code, subj, data) }},
+	} {
+		f, err := r.bus.Subscribe(subject(code, sub.what), sub.fn)
+		if err != nil {
+			undo()
+			return nil, err
+		}
+		stop = append(stop, f)
+	}
+	ask := subject(code, "presenter")
+	f, err := r.bus.Serve(ask, func([]byte) []byte {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if rm, ok := r.rooms[code]; ok && rm.live {
-			return r.presenceMsgLocked(rm)
+			return r.seal(ask, r.presenceMsgLocked(rm))
 		}
 		return nil // silent: a replica with the presenter answers
 	})
 	if err != nil {
-		unsubState()
-		unsubCount()
-		stopServe()
-		unsubPresence()
+		undo()
 		return nil, err
 	}
-	rm.stop = []func(){unsubState, unsubCount, stopServe, unsubPresence, stopAsk}
-	r.rooms[code] = rm
-	if ask {
-		go r.askPresence(code, rm)
-	} else {
-		rm.known = true
-	}
-	return rm, nil
+	return append(stop, f), nil
 }
 
-func (r *Rooms) onState(code string, data []byte) {
+// refresh reads the room's record from the store and delivers its state
+// like a published one: a replica that attaches, or comes back after the
+// bus was down, catches up on states it missed.
+func (r *Rooms) refresh(code string) {
+	rec, err := r.load(code)
+	if err != nil {
+		return
+	}
+	r.applyState(code, rec.State)
+}
+
+func (r *Rooms) onState(code, subj string, sealed []byte) {
+	data, ok := r.unseal(subj, sealed)
+	if !ok {
+		r.log.Warn("room: dropped a state that is not sealed with the room secret", "room", code)
+		return
+	}
 	st, err := decodeState(data)
 	if err != nil {
 		r.log.Warn("room: dropped a malformed state", "room", code, "err", err)
 		return
 	}
+	if st.Version > time.Now().Add(maxVersionAhead).UnixMicro() {
+		r.log.Warn("room: dropped a state from the future", "room", code, "version", st.Version)
+		return
+	}
+	r.applyState(code, st)
+}
+
+// applyState takes a state newer than the room's and offers it to the
+// local viewers.
+func (r *Rooms) applyState(code string, st RoomState) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
 	if !ok || st.Version <= rm.state.Version {
 		return
 	}
-	rm.state, rm.raw = st, data
+	rm.state = st
+	if rm.live {
+		r.markDirtyLocked(code) // the presenter's replica keeps the store up to date
+	}
 	for v := range rm.viewers {
 		v.offer(st)
 	}
@@ -242,9 +661,10 @@ type countMsg struct {
 	Viewers int    `json:"viewers"`
 }
 
-func (r *Rooms) onCount(code string, data []byte) {
+func (r *Rooms) onCount(code, subj string, sealed []byte) {
+	data, ok := r.unseal(subj, sealed)
 	var m countMsg
-	if json.Unmarshal(data, &m) != nil {
+	if !ok || json.Unmarshal(data, &m) != nil {
 		return
 	}
 	r.mu.Lock()
@@ -258,8 +678,8 @@ func (r *Rooms) onCount(code string, data []byte) {
 func (r *Rooms) publishCountLocked(rm *room) {
 	b, _ := json.Marshal(countMsg{Replica: r.replica, Viewers: len(rm.viewers)})
 	rm.counts[r.replica] = replicaCount{n: len(rm.viewers), seen: time.Now()}
-	if err := r.bus.Publish(subject(rm.code, "count"), b); err != nil && !errors.Is(err, ErrBusClosed) {
-		r.log.Warn("room: publish count", "room", rm.code, "err", err)
+	if rm.attached {
+		r.publish(subject(rm.code, "count"), b)
 	}
 }
 
@@ -283,14 +703,15 @@ func (r *Rooms) presenceMsgLocked(rm *room) []byte {
 
 // announceLocked tells every replica whether this one holds a presenter.
 func (r *Rooms) announceLocked(rm *room) {
-	if err := r.bus.Publish(subject(rm.code, "presence"), r.presenceMsgLocked(rm)); err != nil && !errors.Is(err, ErrBusClosed) {
-		r.log.Warn("room: publish presence", "room", rm.code, "err", err)
+	if rm.attached {
+		r.publish(subject(rm.code, "presence"), r.presenceMsgLocked(rm))
 	}
 }
 
-func (r *Rooms) onPresence(code string, data []byte) {
+func (r *Rooms) onPresence(code, subj string, sealed []byte) {
+	data, ok := r.unseal(subj, sealed)
 	var m presenceMsg
-	if json.Unmarshal(data, &m) != nil {
+	if !ok || json.Unmarshal(data, &m) != nil {
 		return
 	}
 	r.mu.Lock()
@@ -311,15 +732,21 @@ func (r *Rooms) onPresence(code string, data []byte) {
 // askPresence asks the other replicas whether one holds the presenter of
 // a room this replica has just attached; only those that do answer.
 func (r *Rooms) askPresence(code string, rm *room) {
-	data, err := r.bus.Request(subject(code, "presenter"), nil, roomJoinTimeout)
+	ask := subject(code, "presenter")
+	sealed, err := r.bus.Request(ask, nil, roomJoinTimeout)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.rooms[code] != rm {
 		return
 	}
 	var m presenceMsg
-	if err == nil && json.Unmarshal(data, &m) == nil && m.Replica != r.replica {
-		rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: time.Now()}
+	if err == nil {
+		if data, ok := r.unseal(ask, sealed); ok && json.Unmarshal(data, &m) == nil && m.Replica != r.replica {
+			rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: time.Now()}
+		}
+	}
+	if err != nil && !errors.Is(err, ErrNoAnswer) {
+		return // the bus failed: stay unknown until it is back (busChanged asks again)
 	}
 	rm.known = true
 	r.presenceChangedLocked(rm, time.Now())
@@ -340,8 +767,12 @@ func (r *Rooms) presentedLocked(rm *room, now time.Time) bool {
 }
 
 // presenceChangedLocked tells local viewers when the presenter leaves or
-// comes back.
+// comes back. While the bus is down nobody's heartbeat arrives, which
+// says nothing about the presenter: viewers hear "reconnecting" instead.
 func (r *Rooms) presenceChangedLocked(rm *room, now time.Time) {
+	if !r.busUp {
+		return
+	}
 	p := r.presentedLocked(rm, now)
 	if p == rm.presenting {
 		return
@@ -350,6 +781,48 @@ func (r *Rooms) presenceChangedLocked(rm *room, now time.Time) {
 	for v := range rm.viewers {
 		v.offerPresence(p)
 	}
+}
+
+// busChanged hears the bus going down or coming back. Down: viewers are
+// told the room is reconnecting. Back: the replica catches up on states
+// it missed, asks again who presents, and re-announces itself.
+func (r *Rooms) busChanged(up bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.busUp == up {
+		return
+	}
+	r.busUp = up
+	r.log.Info("room: bus", "up", up)
+	for code, rm := range r.rooms {
+		if !rm.attached {
+			continue
+		}
+		for v := range rm.viewers {
+			v.offerLink(up)
+		}
+		if !up {
+			continue
+		}
+		clear(rm.presence)
+		rm.known = rm.live
+		if !rm.known {
+			go r.askPresence(code, rm)
+		}
+		go r.refresh(code)
+		r.announceLocked(rm)
+		r.publishCountLocked(rm)
+		if rm.live {
+			r.markDirtyLocked(code)
+		}
+	}
+}
+
+// BusUp reports whether the rooms' bus is connected.
+func (r *Rooms) BusUp() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.busUp
 }
 
 // endPresence runs grace after a room's last local presenter left: if none
@@ -381,20 +854,23 @@ type Presenter struct {
 	once  sync.Once
 }
 
-// Present checks token and registers a presenter connection for code. The
-// room is re-opened on this replica if it lives elsewhere or has expired
-// here: the token proves the right to it.
+// Present checks token against the room's record and registers a
+// presenter connection for code, on whichever replica the presenter
+// reaches: after a restart or a failover too, as long as the room lives.
 func (r *Rooms) Present(code, token string) (*Presenter, RoomState, error) {
-	if !r.Authorized(code, token) {
-		return nil, RoomState{}, ErrNotPresenter
-	}
-	r.mu.Lock()
-	rm, err := r.attachLocked(code, true)
-	if err != nil {
-		r.mu.Unlock()
+	if err := r.Authorize(code, token); err != nil {
+		if errors.Is(err, ErrNoRoom) {
+			return nil, RoomState{}, ErrNotPresenter // say nothing of whether the room exists
+		}
 		return nil, RoomState{}, err
 	}
+	rm, err := r.attachHeld(code)
+	if err != nil {
+		return nil, RoomState{}, err
+	}
+	defer r.mu.Unlock()
 	rm.presenters++
+	rm.emptySince = time.Time{}
 	if rm.graceTimer != nil {
 		rm.graceTimer.Stop()
 		rm.graceTimer = nil
@@ -404,15 +880,7 @@ func (r *Rooms) Present(code, token string) (*Presenter, RoomState, error) {
 		r.announceLocked(rm)
 	}
 	r.presenceChangedLocked(rm, time.Now())
-	known := rm.raw != nil
-	r.mu.Unlock()
-	if !known {
-		r.fetchCurrent(code)
-	}
-	r.mu.Lock()
-	st := rm.state
-	r.mu.Unlock()
-	return &Presenter{rooms: r, code: code}, st, nil
+	return &Presenter{rooms: r, code: code}, rm.state, nil
 }
 
 // Code is the room's join code.
@@ -422,23 +890,23 @@ func (p *Presenter) Code() string { return p.code }
 func (p *Presenter) Update(st RoomState) error {
 	r := p.rooms
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	rm, ok := r.rooms[p.code]
 	if !ok {
-		r.mu.Unlock()
 		return ErrNoRoom
 	}
 	// Versions must grow even for updates issued faster than the bus
 	// echoes them back, and across a presenter moving replicas.
 	st.Version = max(rm.state.Version, rm.issued, time.Now().UnixMicro()) + 1
-	rm.issued = st.Version
 	raw, err := encodeState(st)
-	r.mu.Unlock()
 	if err != nil {
 		return err
 	}
+	rm.issued = st.Version
 	// Local viewers hear it back from the bus like everyone else, so
 	// ordering is the bus's.
-	return r.bus.Publish(subject(p.code, "state"), raw)
+	r.publish(subject(p.code, "state"), raw)
+	return nil
 }
 
 // Watching is how many viewers the room has across replicas.
@@ -495,27 +963,43 @@ type Viewer struct {
 	lastSent int64
 	// presenting is whether the room has a presenter, told whether the
 	// viewer was last told so; both start true (a viewer assumes the
-	// presenter is there), so only a change is news.
+	// presenter is there), so only a change is news. linked and
+	// linkTold are the same for the bus.
 	presenting, told bool
+	linked, linkTold bool
 	once             sync.Once
 }
 
-// ViewerEvent is what a viewer hears next: a newer state of the room, or
-// (Presence) that its presenter has left or come back.
+// ViewerEvent is what a viewer hears next: a newer state of the room,
+// that its presenter has left or come back (Presence), or that the bus
+// between the replicas went down or came back (Link).
 type ViewerEvent struct {
 	State      RoomState
 	Presence   bool // the event is about the presenter, not a state
 	Presenting bool // with Presence: whether a presenter is connected now
+	Link       bool // the event is about the bus
+	Connected  bool // with Link: whether the bus is connected now
+}
+
+func (v *Viewer) wake() {
+	select {
+	case v.ready <- struct{}{}:
+	default:
+	}
 }
 
 func (v *Viewer) offerPresence(p bool) {
 	v.mu.Lock()
 	v.presenting = p
 	v.mu.Unlock()
-	select {
-	case v.ready <- struct{}{}:
-	default:
-	}
+	v.wake()
+}
+
+func (v *Viewer) offerLink(up bool) {
+	v.mu.Lock()
+	v.linked = up
+	v.mu.Unlock()
+	v.wake()
 }
 
 func (v *Viewer) offer(st RoomState) {
@@ -524,30 +1008,32 @@ func (v *Viewer) offer(st RoomState) {
 		v.pending, v.has = st, true
 	}
 	v.mu.Unlock()
-	select {
-	case v.ready <- struct{}{}:
-	default:
-	}
+	v.wake()
 }
 
 // Next blocks until a state newer than the last one returned arrives; it
-// skips news about the presenter.
+// skips news about the presenter and the bus.
 func (v *Viewer) Next(ctx context.Context) (RoomState, error) {
 	for {
 		ev, err := v.NextEvent(ctx)
-		if err != nil || !ev.Presence {
+		if err != nil || (!ev.Presence && !ev.Link) {
 			return ev.State, err
 		}
 	}
 }
 
 // NextEvent blocks until a state newer than the last one returned arrives,
-// or the presenter leaves or comes back (a change since the last event:
-// leaving and coming back between two calls is no news). A waiting state
-// comes first.
+// or the presenter or the bus goes or comes back (a change since the last
+// event: going and coming back between two calls is no news). The bus
+// comes first, then a waiting state.
 func (v *Viewer) NextEvent(ctx context.Context) (ViewerEvent, error) {
 	for {
 		v.mu.Lock()
+		if v.linked != v.linkTold {
+			v.linkTold = v.linked
+			v.mu.Unlock()
+			return ViewerEvent{Link: true, Connected: v.linkTold}, nil
+		}
 		if v.has {
 			st := v.pending
 			v.has, v.lastSent = false, st.Version
@@ -579,78 +1065,41 @@ func (v *Viewer) Close() {
 }
 
 // Join follows the room with the given code; the current state is
-// delivered first. ErrNoRoom when no replica knows the room.
+// delivered first. ErrNoRoom when the room does not exist, ErrBusDown
+// when that cannot be told now.
 func (r *Rooms) Join(code string) (*Viewer, error) {
 	code, ok := NormalizeCode(code)
 	if !ok {
 		return nil, ErrNoRoom
 	}
-	r.mu.Lock()
-	_, known := r.rooms[code]
-	r.mu.Unlock()
-	if !known && !r.roomExists(code) {
-		return nil, ErrNoRoom
-	}
-	r.mu.Lock()
-	rm, err := r.attachLocked(code, true)
+	rm, err := r.attachHeld(code)
 	if err != nil {
-		r.mu.Unlock()
 		return nil, err
 	}
-	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1), presenting: rm.presenting, told: true}
+	defer r.mu.Unlock()
+	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1), presenting: rm.presenting, told: true,
+		linked: r.busUp, linkTold: true}
 	rm.viewers[v] = struct{}{}
 	rm.emptySince = time.Time{}
 	r.publishCountLocked(rm)
-	known = rm.raw != nil
-	if known {
-		v.offer(rm.state)
-	}
-	r.mu.Unlock()
-	if !known {
-		r.fetchCurrent(code)
-	}
+	v.offer(rm.state)
 	return v, nil
 }
 
-// Current returns the room's state without joining it: from this replica
-// when it holds the room, else from whichever replica answers. ErrNoRoom
-// when nobody does.
+// Current returns the room's state without joining it: ErrNoRoom when the
+// room does not exist, ErrBusDown when that cannot be told now.
 func (r *Rooms) Current(code string) (RoomState, error) {
 	code, ok := NormalizeCode(code)
 	if !ok {
 		return RoomState{}, ErrNoRoom
 	}
-	r.mu.Lock()
-	rm, known := r.rooms[code]
-	var st RoomState
-	if known {
-		st = rm.state
-	}
-	r.mu.Unlock()
-	if known {
-		return st, nil
-	}
-	data, err := r.bus.Request(subject(code, "current"), nil, roomJoinTimeout)
-	if err != nil || data == nil {
-		return RoomState{}, ErrNoRoom
-	}
-	return decodeState(data)
-}
-
-// roomExists asks the other replicas whether anyone holds the room.
-func (r *Rooms) roomExists(code string) bool {
-	data, err := r.bus.Request(subject(code, "current"), nil, roomJoinTimeout)
-	return err == nil && data != nil
-}
-
-// fetchCurrent asks the other replicas for the room's state and delivers
-// it like a published one.
-func (r *Rooms) fetchCurrent(code string) {
-	data, err := r.bus.Request(subject(code, "current"), nil, roomJoinTimeout)
+	rm, err := r.lookup(code)
 	if err != nil {
-		return
+		return RoomState{}, err
 	}
-	r.onState(code, data)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return rm.state, nil
 }
 
 func (r *Rooms) leave(code string, f func(*room)) {
@@ -667,7 +1116,8 @@ func (r *Rooms) leave(code string, f func(*room)) {
 }
 
 // Run keeps the rooms healthy until ctx ends: it re-announces viewer
-// counts and forgets rooms that have been empty for longer than EmptyTTL.
+// counts and presence, and ends rooms that have been empty for longer
+// than emptyTTL, or have expired.
 func (r *Rooms) Run(ctx context.Context) {
 	t := time.NewTicker(roomCountEvery)
 	defer t.Stop()
@@ -682,17 +1132,18 @@ func (r *Rooms) Run(ctx context.Context) {
 }
 
 func (r *Rooms) sweep(now time.Time) {
+	var ended []string
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	for code, rm := range r.rooms {
-		if rm.presenters <= 0 && len(rm.viewers) == 0 && !rm.emptySince.IsZero() && now.Sub(rm.emptySince) >= r.emptyTTL {
-			for _, stop := range rm.stop {
-				stop()
+		empty := rm.presenters <= 0 && len(rm.viewers) == 0 && rm.attaching == nil
+		expired := now.UnixMicro() >= rm.expires
+		if (empty && !rm.emptySince.IsZero() && now.Sub(rm.emptySince) >= r.emptyTTL) || (empty && expired) {
+			// Another replica may still have members: then the room
+			// stays in the store, and only this replica lets go of it.
+			if expired || !r.othersInLocked(rm, now) {
+				ended = append(ended, code)
 			}
-			if rm.graceTimer != nil {
-				rm.graceTimer.Stop()
-			}
-			delete(r.rooms, code)
+			r.dropLocked(rm)
 			continue
 		}
 		if len(rm.viewers) > 0 {
@@ -703,9 +1154,32 @@ func (r *Rooms) sweep(now time.Time) {
 		}
 		r.presenceChangedLocked(rm, now)
 	}
+	up := r.busUp
+	r.mu.Unlock()
+	if up {
+		for _, code := range ended {
+			r.forget(code)
+		}
+	}
 }
 
-// Len is the number of rooms this replica holds.
+// othersInLocked reports whether another replica has lately said it has
+// viewers or a presenter in the room.
+func (r *Rooms) othersInLocked(rm *room, now time.Time) bool {
+	for id, c := range rm.counts {
+		if id != r.replica && c.n > 0 && now.Sub(c.seen) <= roomCountTTL {
+			return true
+		}
+	}
+	for _, c := range rm.presence {
+		if c.n > 0 && now.Sub(c.seen) <= roomCountTTL {
+			return true
+		}
+	}
+	return false
+}
+
+// Len is the number of rooms in this replica's index.
 func (r *Rooms) Len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()

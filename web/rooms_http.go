@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
 	"rsc.io/qr"
 
 	"github.com/stridescope/stridescope/core"
@@ -52,13 +53,13 @@ func roomPageAt(path string) (page string, step int, ok bool) {
 
 // Room limits of one replica.
 const (
-	maxRooms          = 10000                 // open rooms; more is an attack, not a school
-	joinFailLimit     = 30                    // failed joins per client address per window
-	joinFailWindow    = time.Minute           // the window of joinFailLimit
-	createLimit       = 30                    // rooms one client address may open per window
-	createWindow      = 10 * time.Minute      // the window of createLimit
-	presenterCookieMx = 12 * time.Hour        // lifetime of the presenter's cookie
-	publishEvery      = 20 * time.Millisecond // at most 50 shared states a second per presenter
+	joinFailLimit  = 30                    // failed joins per client address per window, before the slow lane
+	joinFailWindow = time.Minute           // the window of joinFailLimit
+	joinSlowEvery  = 2 * time.Second       // past the limit: one lookup per this, per address
+	joinSlowWait   = 3 * time.Second       // how long a lookup waits for its turn in the slow lane
+	createLimit    = 30                    // rooms one client address may open per window
+	createWindow   = 10 * time.Minute      // the window of createLimit
+	publishEvery   = 20 * time.Millisecond // at most 50 shared states a second per presenter
 )
 
 // errRoomsClosed: the server has been closed.
@@ -73,7 +74,7 @@ type roomService struct {
 	ownBus bool
 	stop   context.CancelFunc
 	closed bool
-	joins  addrGuard // failed joins
+	joins  joinGuard // failed joins
 	opens  addrGuard // rooms opened
 }
 
@@ -89,11 +90,11 @@ func (s *Server) roomsReady() (*Rooms, error) {
 	case rs.rooms != nil:
 		return rs.rooms, nil
 	}
-	rs.joins.limit, rs.joins.window = joinFailLimit, joinFailWindow
+	rs.joins = joinGuard{limit: joinFailLimit, window: joinFailWindow, slowEvery: joinSlowEvery, maxWait: joinSlowWait}
 	rs.opens.limit, rs.opens.window = createLimit, createWindow
 	bus, own := s.cfg.Bus, false
 	if bus == nil {
-		b, err := NewEmbeddedBus()
+		b, err := NewEmbeddedBus(s.cfg.DataDir)
 		if err != nil {
 			s.log.Error("rooms: cannot start the embedded NATS server", "err", err)
 			return nil, err
@@ -107,6 +108,9 @@ func (s *Server) roomsReady() (*Rooms, error) {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	rs.rooms, rs.bus, rs.ownBus, rs.stop = NewRooms(bus, secret, s.log), bus, own, stop
+	if s.cfg.MaxRooms > 0 {
+		rs.rooms.maxRooms = s.cfg.MaxRooms
+	}
 	go rs.rooms.Run(ctx)
 	return rs.rooms, nil
 }
@@ -125,10 +129,35 @@ func (s *Server) Close() error {
 	if rs.stop != nil {
 		rs.stop()
 	}
+	if rs.rooms != nil {
+		rs.rooms.Close()
+	}
 	if rs.ownBus {
 		return rs.bus.Close()
 	}
 	return nil
+}
+
+// getReadyz says whether this replica can serve everything: 200 when the
+// rooms' bus is connected (or not started yet: the embedded one starts on
+// first use), 503 when it is down. /healthz stays 200 meanwhile: the
+// explorers and the API do not need the bus.
+func (s *Server) getReadyz(c echo.Context) error {
+	rs := &s.rooms
+	rs.mu.Lock()
+	bus := rs.bus
+	rs.mu.Unlock()
+	if bus == nil {
+		bus = s.cfg.Bus
+	}
+	switch {
+	case bus == nil:
+		return c.String(http.StatusOK, "ready\nbus: not started (embedded, starts with the first room)\n")
+	case bus.Up():
+		return c.String(http.StatusOK, "ready\nbus: connected\n")
+	}
+	c.Response().Header().Set("Retry-After", "2")
+	return c.String(http.StatusServiceUnavailable, "not ready\nbus: down (rooms are reconnecting; the explorers and the API work)\n")
 }
 
 func (s *Server) roomRoutes() {
@@ -164,7 +193,10 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			if err != nil {
 				return next(c)
 			}
-			if !rooms.Authorized(code, presenterToken(r, code)) {
+			switch err := rooms.Authorize(code, presenterToken(r, code)); {
+			case errors.Is(err, ErrBusDown):
+				return next(c) // cannot tell now: show the page; its socket presents once the bus is back
+			case err != nil:
 				return c.Redirect(http.StatusSeeOther, "/r/"+code)
 			}
 			join := joinURL(r, code)
@@ -200,22 +232,26 @@ func (s *Server) postRooms(c echo.Context) error {
 	}
 	rooms, err := s.roomsReady()
 	if err != nil {
-		return &apiError{status: http.StatusServiceUnavailable, violations: []core.Violation{{Message: "rooms are not available on this server"}}}
+		return unavailable(c, "rooms are not available on this server")
 	}
-	if rooms.Len() >= maxRooms {
-		return &apiError{status: http.StatusServiceUnavailable, violations: []core.Violation{{Message: "this server holds as many rooms as it can; try again later"}}}
-	}
-	ip, now := c.RealIP(), time.Now()
+	ip, now := addrKey(c.RealIP()), time.Now()
 	if s.rooms.opens.blocked(ip, now) {
 		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{{Message: "this address has opened many rooms lately; use one of them, or try again later"}}}
 	}
-	s.rooms.opens.add(ip, now)
 	code, token, err := rooms.Create(RoomState{Page: page, Query: query, Step: step})
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrRoomsFull):
+		return unavailable(c, "every room on this server is in use; try again later")
+	case errors.Is(err, ErrBusDown):
+		s.log.Warn("rooms: cannot open a room", "err", err)
+		return unavailable(c, "the room service is not reachable right now; try again in a moment")
+	case err != nil:
 		return err
 	}
+	s.rooms.opens.add(ip, now)
 	c.SetCookie(&http.Cookie{
-		Name: presenterCookie(code), Value: token, Path: "/", MaxAge: int(presenterCookieMx / time.Second),
+		Name: presenterCookie(code), Value: token, Path: "/", Expires: TokenExpiry(token),
+		MaxAge:   int(time.Until(TokenExpiry(token)) / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: isHTTPS(r),
 	})
 	return c.Redirect(http.StatusSeeOther, withQuery(path, joinQuery(query, "room="+code)))
@@ -228,7 +264,7 @@ func (s *Server) getJoin(c echo.Context) error {
 	if typed == "" {
 		return render(c, http.StatusOK, views.JoinPage(views.Join{}))
 	}
-	code, status, msg := s.findRoom(c.RealIP(), typed)
+	code, status, msg := s.findRoom(c.Request().Context(), c.RealIP(), typed)
 	if status != http.StatusOK {
 		return render(c, status, views.JoinPage(views.Join{Code: typed, Error: msg}))
 	}
@@ -239,8 +275,11 @@ func (s *Server) getJoin(c echo.Context) error {
 // state, with a viewer's bar; the page's script then follows the room.
 func (s *Server) getRoom(c echo.Context) error {
 	r := c.Request()
-	code, status, msg := s.findRoom(c.RealIP(), c.Param("code"))
+	code, status, msg := s.findRoom(r.Context(), c.RealIP(), c.Param("code"))
 	if status != http.StatusOK {
+		if status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests {
+			c.Response().Header().Set("Retry-After", "2")
+		}
 		return render(c, status, views.JoinPage(views.Join{Code: c.Param("code"), Error: msg}))
 	}
 	rooms, _ := s.roomsReady()
@@ -258,25 +297,36 @@ func (s *Server) getRoom(c echo.Context) error {
 }
 
 // findRoom checks a typed code: 200 and the code, or the status and the
-// message to show. Failed attempts are counted per client address, so
-// that nobody finds rooms by trying codes.
-func (s *Server) findRoom(ip, typed string) (string, int, string) {
+// message to show. Failed attempts are counted per client address: past
+// the limit, that address's lookups go through a slow lane, so nobody
+// finds rooms by trying codes, yet the right code still gets in.
+func (s *Server) findRoom(ctx context.Context, ip, typed string) (string, int, string) {
 	rooms, err := s.roomsReady()
 	if err != nil {
 		return "", http.StatusServiceUnavailable, "Rooms are not available on this server."
-	}
-	if s.rooms.joins.blocked(ip, time.Now()) {
-		return "", http.StatusTooManyRequests, "Too many wrong codes from this address; wait a minute and try again."
 	}
 	code, ok := NormalizeCode(typed)
 	if !ok {
 		return "", http.StatusBadRequest, "A room code has 8 letters and digits, like ABCD-2345."
 	}
-	if _, err := rooms.Current(code); err != nil {
-		s.rooms.joins.add(ip, time.Now())
+	key := addrKey(ip)
+	if err := s.rooms.joins.admit(ctx, key); err != nil {
+		return "", http.StatusTooManyRequests, "Too many wrong codes from this address; wait a moment and try again."
+	}
+	switch _, err := rooms.Current(code); {
+	case errors.Is(err, ErrNoRoom):
+		s.rooms.joins.fail(key, time.Now())
 		return "", http.StatusNotFound, "No room has the code " + views.DisplayCode(code) + ": check it with the presenter, or the room has ended."
+	case err != nil:
+		return "", http.StatusServiceUnavailable, "The room service is reconnecting; this page will work again in a moment."
 	}
 	return code, http.StatusOK, ""
+}
+
+// unavailable is a 503 that says when to try again.
+func unavailable(c echo.Context, msg string) error {
+	c.Response().Header().Set("Retry-After", "2")
+	return &apiError{status: http.StatusServiceUnavailable, violations: []core.Violation{{Message: msg}}}
 }
 
 // sameSitePost refuses a form posted from another site. Browsers say
@@ -388,8 +438,87 @@ func qrCode(text string) views.QRCode {
 	return views.QRCode{Size: c.Size + 2*quiet, Path: b.String()}
 }
 
-// addrGuard counts events per client address in fixed windows: failed
-// joins, rooms opened.
+// joinGuard limits how fast one address may look up room codes: freely
+// until it has tried limit wrong codes in a window, then one lookup per
+// slowEvery, each waiting at most maxWait for its turn. A wrong guess
+// costs the guesser time, never the right code its room: a class whose
+// address a hostile page has filled with wrong codes gets in a few
+// seconds later, while guessing one room among 8.5·10^11 codes at one
+// try per two seconds takes years.
+type joinGuard struct {
+	limit     int
+	window    time.Duration
+	slowEvery time.Duration
+	maxWait   time.Duration
+
+	mu sync.Mutex
+	m  map[string]*joinWindow
+}
+
+type joinWindow struct {
+	start time.Time
+	n     int
+	slow  *rate.Limiter
+}
+
+var errTooManyJoins = errors.New("too many wrong room codes from this address")
+
+// admit returns when key may look up a code: at once below the limit,
+// after its turn in the slow lane past it, or errTooManyJoins when that
+// turn is more than maxWait away.
+func (g *joinGuard) admit(ctx context.Context, key string) error {
+	now := time.Now()
+	g.mu.Lock()
+	w, ok := g.m[key]
+	if !ok || now.Sub(w.start) >= g.window || w.n < g.limit {
+		g.mu.Unlock()
+		return nil
+	}
+	res := w.slow.ReserveN(now, 1)
+	g.mu.Unlock()
+	d := res.DelayFrom(now)
+	if !res.OK() || d > g.maxWait {
+		res.CancelAt(now)
+		return errTooManyJoins
+	}
+	if d == 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		res.Cancel()
+		return ctx.Err()
+	}
+}
+
+// fail counts a wrong code from key.
+func (g *joinGuard) fail(key string, now time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.m == nil {
+		g.m = map[string]*joinWindow{}
+	}
+	if len(g.m) > 10000 { // forget finished windows
+		for k, w := range g.m {
+			if now.Sub(w.start) >= g.window {
+				delete(g.m, k)
+			}
+		}
+	}
+	w, ok := g.m[key]
+	if !ok || now.Sub(w.start) >= g.window {
+		w = &joinWindow{start: now, slow: rate.NewLimiter(rate.Every(g.slowEvery), 1)}
+		g.m[key] = w
+	}
+	w.n++
+}
+
+// addrGuard counts events per client address in fixed windows: rooms
+// opened.
 type addrGuard struct {
 	limit  int
 	window time.Duration
@@ -429,4 +558,14 @@ func (g *addrGuard) add(ip string, now time.Time) {
 		g.m[ip] = w
 	}
 	w.n++
+}
+
+// addrKey is the key of a client address for per-address limits: an
+// IPv4 address itself, an IPv6 address's /64 (one subscriber's network).
+func addrKey(ip string) string {
+	a := net.ParseIP(ip)
+	if a == nil || a.To4() != nil {
+		return ip
+	}
+	return a.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }

@@ -17,7 +17,8 @@ import (
 // external cluster would be, and returns its URL.
 func loopbackNATS(t testing.TB) string {
 	t.Helper()
-	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, NoSigs: true, NoLog: true})
+	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, NoSigs: true, NoLog: true,
+		JetStream: true, StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +32,9 @@ func loopbackNATS(t testing.TB) string {
 
 func newTestRooms(t testing.TB, bus Bus) *Rooms {
 	t.Helper()
-	t.Cleanup(func() { bus.Close() })
-	return NewRooms(bus, []byte("shared test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r := NewRooms(bus, []byte("shared test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	t.Cleanup(func() { r.Close(); bus.Close() })
+	return r
 }
 
 func nextState(t *testing.T, v *Viewer) RoomState {
@@ -96,7 +98,7 @@ func TestRoomsAcrossReplicas(t *testing.T) {
 }
 
 func TestRoomsRejectStrangers(t *testing.T) {
-	bus, err := NewEmbeddedBus()
+	bus, err := NewEmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +153,7 @@ func TestRoomCodesAreUnguessable(t *testing.T) {
 }
 
 func TestRoomsExpireWhenEmpty(t *testing.T) {
-	bus, err := NewEmbeddedBus()
+	bus, err := NewEmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +188,7 @@ func TestRoomsExpireWhenEmpty(t *testing.T) {
 // presenter makes many changes gets the newest state, not a backlog, and
 // does not hold up a viewer that reads.
 func TestSlowViewerGetsLatestOnly(t *testing.T) {
-	bus, err := NewEmbeddedBus()
+	bus, err := NewEmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}

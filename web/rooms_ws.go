@@ -43,6 +43,16 @@ type roomPresenceMsg struct {
 	Presenting bool   `json:"presenting"`
 }
 
+// roomLinkMsg tells a viewer or the presenter that the bus between the
+// replicas went down (Connected false: "reconnecting to the room") or
+// came back ("link"). Down says nothing about the presenter.
+type roomLinkMsg struct {
+	V         int    `json:"v"`
+	Type      string `json:"type"`
+	Room      string `json:"room"`
+	Connected bool   `json:"connected"`
+}
+
 // roomErrorMsg is an error about rooms, with a code the page acts on.
 type roomErrorMsg struct {
 	V       int    `json:"v"`
@@ -60,6 +70,7 @@ const (
 	roomErrNoRoom       = "no-room"
 	roomErrTooMany      = "too-many-attempts"
 	roomErrBadState     = "bad-room-state"
+	roomErrReconnecting = "reconnecting" // the bus is down; the page tries again
 )
 
 const (
@@ -173,7 +184,11 @@ func (ss *session) present(raw string) {
 		return
 	}
 	p, _, err := rooms.Present(code, ss.room.tokens[code])
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrBusDown):
+		ss.roomError(roomErrReconnecting, code, err.Error())
+		return
+	case err != nil:
 		ss.roomError(roomErrNotPresenter, code, err.Error())
 		return
 	}
@@ -194,7 +209,7 @@ func (ss *session) present(raw string) {
 func (ss *session) presentLoop(ctx context.Context, p *Presenter, pub *stateSlot) {
 	tick := time.NewTicker(watchingEvery)
 	defer tick.Stop()
-	watching := p.Watching()
+	watching, linked := p.Watching(), p.rooms.BusUp()
 	if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "presenting", Room: p.Code(), Watching: watching}) {
 		return
 	}
@@ -203,6 +218,12 @@ func (ss *session) presentLoop(ctx context.Context, p *Presenter, pub *stateSlot
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+			if up := p.rooms.BusUp(); up != linked {
+				linked = up
+				if !ss.sendCtx(ctx, roomLinkMsg{V: ProtocolVersion, Type: "link", Room: p.Code(), Connected: up}) {
+					return
+				}
+			}
 			if n := p.Watching(); n != watching {
 				watching = n
 				if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "watching", Room: p.Code(), Watching: n}) {
@@ -261,9 +282,9 @@ func (ss *session) follow(raw string) {
 		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
 		return
 	}
-	guard, now := &ss.s.rooms.joins, time.Now()
-	if guard.blocked(ss.room.addr, now) {
-		ss.roomError(roomErrTooMany, "", "too many wrong room codes from this address; wait a minute")
+	guard, key := &ss.s.rooms.joins, addrKey(ss.room.addr)
+	if err := guard.admit(ss.ctx, key); err != nil {
+		ss.roomError(roomErrTooMany, "", "too many wrong room codes from this address; wait a moment")
 		return
 	}
 	code, ok := NormalizeCode(raw)
@@ -272,10 +293,13 @@ func (ss *session) follow(raw string) {
 		v, err = rooms.Join(code)
 	}
 	if !ok || err != nil {
-		if !ok || errors.Is(err, ErrNoRoom) {
-			guard.add(ss.room.addr, now)
+		switch {
+		case !ok || errors.Is(err, ErrNoRoom):
+			guard.fail(key, time.Now())
 			ss.roomError(roomErrNoRoom, raw, ErrNoRoom.Error())
-		} else {
+		case errors.Is(err, ErrBusDown):
+			ss.roomError(roomErrReconnecting, code, ErrBusDown.Error())
+		default:
 			ss.roomError(roomErrUnavailable, code, "cannot join the room now; try again")
 		}
 		return
@@ -294,7 +318,10 @@ func (ss *session) follow(raw string) {
 			// While the writer is busy this waits, and the viewer keeps
 			// only the newest state: a slow connection skips states.
 			var msg any = roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &ev.State, Watching: rooms.Watching(code)}
-			if ev.Presence {
+			switch {
+			case ev.Link:
+				msg = roomLinkMsg{V: ProtocolVersion, Type: "link", Room: code, Connected: ev.Connected}
+			case ev.Presence:
 				msg = roomPresenceMsg{V: ProtocolVersion, Type: "presence", Room: code, Presenting: ev.Presenting}
 			}
 			if !ss.sendCtx(ctx, msg) {

@@ -48,9 +48,16 @@ type Config struct {
 	// share between sessions asking the same (a room's viewers): 0 takes
 	// 64 MiB; negative shares nothing, so every edit is computed.
 	AnswerCache int64
-	// RoomSecret signs presenter tokens. Replicas that share rooms must
-	// share it; empty: random, so tokens end with the process.
+	// RoomSecret signs presenter tokens and seals every message on the
+	// bus. Replicas that share rooms must share it; empty: random, so
+	// rooms end with the process.
 	RoomSecret []byte
+	// DataDir is where the embedded NATS server stores the rooms, so they
+	// survive a restart; empty keeps them in memory.
+	DataDir string
+	// MaxRooms is how many rooms this replica keeps (0: DefaultMaxRooms);
+	// past it, the room empty for longest gives way.
+	MaxRooms int
 }
 
 func (c *Config) setDefaults() {
@@ -156,6 +163,7 @@ func New(cfg Config) *Server {
 func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
+	e.GET("/readyz", s.getReadyz)
 	e.GET("/", s.getIndex)
 	e.GET("/slice", s.getSlice)
 	e.GET("/ws", s.getWS)

@@ -3,12 +3,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -42,6 +46,7 @@ func run(ctx context.Context, args []string) error {
 	reqBurst := fs.Int("req-burst", d.RequestBurst, "HTTP requests one client address may send in a burst")
 	natsURL := fs.String("nats-url", "", "NATS server or cluster (comma-separated URLs) that carries rooms between replicas; empty: a NATS server embedded in this process, no port opened")
 	roomSecret := fs.String("room-secret", "", "secret that signs presenter tokens; replicas behind one load balancer must share it (or set STRIDESCOPE_ROOM_SECRET; neither: random, so tokens end with the process)")
+	dataDir := fs.String("data", defaultDataDir(), "directory where the embedded NATS server keeps the rooms, so that they survive a restart (with -nats-url the cluster keeps them); empty: in memory only")
 	answerMB := fs.Int64("answer-cache-mb", 64, "MiB of edits' answers kept to share between sessions that ask the same (a room's viewers); 0: share nothing")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -83,7 +88,17 @@ func run(ctx context.Context, args []string) error {
 	if *roomSecret == "" {
 		*roomSecret = os.Getenv("STRIDESCOPE_ROOM_SECRET")
 	}
+	if *roomSecret == "" && *natsURL == "" && *dataDir != "" {
+		// Rooms kept in -data must be readable after a restart, so the
+		// secret that seals them is kept beside them.
+		secret, err := dataSecret(*dataDir)
+		if err != nil {
+			return err
+		}
+		*roomSecret = secret
+	}
 	cfg.RoomSecret = []byte(*roomSecret)
+	cfg.DataDir = *dataDir
 	if *natsURL != "" {
 		if *roomSecret == "" {
 			logger.Warn("-nats-url without -room-secret: presenter tokens of this replica are not valid on the others")
@@ -101,6 +116,34 @@ func run(ctx context.Context, args []string) error {
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// defaultDataDir is a stridescope folder in the user's cache directory,
+// or none (rooms in memory) when there is no such directory.
+func defaultDataDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "stridescope")
+}
+
+// dataSecret reads the room secret kept in dir, making one the first time.
+func dataSecret(dir string) (string, error) {
+	path := filepath.Join(dir, "room-secret")
+	if b, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(b)) >= 16 {
+		return string(bytes.TrimSpace(b)), nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("-data %s: %w", dir, err)
+	}
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	secret := hex.EncodeToString(b)
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("-data %s: keep the room secret: %w", dir, err)
+	}
+	return secret, nil
 }
 
 func splitList(s string) []string {

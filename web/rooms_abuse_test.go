@@ -1,0 +1,291 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// TestRoomBusDropsForgedStates (F3): a client that reaches NATS but lacks
+// the room secret cannot push a state, not even one whose version would
+// freeze the room; a sealed state replayed into another room, or replayed
+// late, is dropped too; the presenter's next state still arrives.
+func TestRoomBusDropsForgedStates(t *testing.T) {
+	nurl := loopbackNATS(t)
+	busA, err := NewNATSBus(nurl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	busB, err := NewNATSBus(nurl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := newTestRooms(t, busA), newTestRooms(t, busB)
+	code, token, err := a.Create(RoomState{Page: "layout", Query: "q=0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, err := a.Create(RoomState{Page: "layout", Query: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := a.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := b.Join(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if st := nextState(t, v); st.Query != "q=0" {
+		t.Fatalf("first state %+v", st)
+	}
+	vo, err := b.Join(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vo.Close()
+	nextState(t, vo)
+
+	// Capture a genuine sealed state of the room as it travels.
+	raw, err := nats.Connect(nurl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	captured := make(chan []byte, 4)
+	sub, err := raw.Subscribe(subject(code, "state"), func(m *nats.Msg) { captured <- m.Data })
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Flush()
+	if err := p.Update(RoomState{Page: "layout", Query: "q=1"}); err != nil {
+		t.Fatal(err)
+	}
+	if st := nextState(t, v); st.Query != "q=1" {
+		t.Fatalf("presenter's state: %+v", st)
+	}
+	var genuine []byte
+	select {
+	case genuine = <-captured:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no state seen on the bus")
+	}
+	sub.Unsubscribe()
+
+	forged := func(version int64, query string) []byte {
+		b, _ := json.Marshal(RoomState{Page: "layout", Query: query, Version: version})
+		return b
+	}
+	wrongKey := NewRooms(busA, []byte("not the room secret"), nil)
+	defer wrongKey.Close()
+	for _, tc := range []struct {
+		name, subject string
+		data          []byte
+	}{
+		{"unsigned, maximum version", subject(code, "state"), forged(math.MaxInt64, "forged-unsigned")},
+		{"sealed with another secret", subject(code, "state"), wrongKey.seal(subject(code, "state"), forged(math.MaxInt64, "forged-key"))},
+		{"a MAC glued to other data", subject(code, "state"), append([]byte(strings.SplitN(string(genuine), ".", 2)[0]+"."), forged(math.MaxInt64, "forged-glued")...)},
+		{"genuine, replayed into another room", subject(other, "state"), genuine},
+		{"genuine, replayed later", subject(code, "state"), genuine},
+	} {
+		if err := raw.Publish(tc.subject, tc.data); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+	}
+	raw.Flush()
+	if err := p.Update(RoomState{Page: "layout", Query: "q=2"}); err != nil {
+		t.Fatal(err)
+	}
+	if st := nextState(t, v); st.Query != "q=2" {
+		t.Errorf("after forged states the viewer got %+v, want the presenter's q=2", st)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if st, err := vo.Next(ctx); err == nil {
+		t.Errorf("the other room took a replayed state: %+v", st)
+	}
+	if st, _ := a.Current(code); st.Version > time.Now().Add(time.Minute).UnixMicro() {
+		t.Errorf("the room's version was pushed to %d", st.Version)
+	}
+}
+
+// TestRoomCapEndsEmptyRoomsFirst (F5): at the cap, the room empty for
+// longest gives way to a teacher's new room; only when every room has
+// someone in it is a new one refused.
+func TestRoomCapEndsEmptyRoomsFirst(t *testing.T) {
+	bus, err := NewEmbeddedBus("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRooms(t, bus)
+	r.maxRooms = 4
+	var codes, tokens []string
+	for i := range 4 {
+		code, token, err := r.Create(RoomState{Page: "layout", Query: fmt.Sprint("q=", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		codes, tokens = append(codes, code), append(tokens, token)
+		time.Sleep(2 * time.Millisecond) // distinct emptySince
+	}
+	// Rooms 1 and 3 are in use; 0 and 2 are empty, 0 for longest.
+	p, _, err := r.Present(codes[1], tokens[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	v, err := r.Join(codes[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for _, want := range []int{0, 2} {
+		if _, _, err := r.Create(RoomState{Page: "layout"}); err != nil {
+			t.Fatalf("a new room at the cap: %v", err)
+		}
+		if _, err := r.Current(codes[want]); !errors.Is(err, ErrNoRoom) {
+			t.Errorf("empty room %d should have given way: %v", want, err)
+		}
+	}
+	for _, kept := range []int{1, 3} {
+		if _, err := r.Current(codes[kept]); err != nil {
+			t.Errorf("room %d in use was ended: %v", kept, err)
+		}
+	}
+	if r.Len() != 4 {
+		t.Errorf("%d rooms, want the cap of 4", r.Len())
+	}
+	// Fill the two new rooms with viewers: now every room is in use.
+	r.mu.Lock()
+	var fresh []string
+	for code, rm := range r.rooms {
+		if code != codes[1] && code != codes[3] {
+			fresh = append(fresh, rm.code)
+		}
+	}
+	r.mu.Unlock()
+	for _, code := range fresh {
+		v, err := r.Join(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer v.Close()
+	}
+	if _, _, err := r.Create(RoomState{Page: "layout"}); !errors.Is(err, ErrRoomsFull) {
+		t.Errorf("every room in use: %v, want ErrRoomsFull", err)
+	}
+}
+
+// TestRoomCapOverHTTP: many addresses filling the server with rooms
+// nobody uses cannot keep a teacher from opening one (F5).
+func TestRoomCapOverHTTP(t *testing.T) {
+	s, ts := roomServer(t, Config{MaxRooms: 10, TrustedProxies: []string{"127.0.0.1"}})
+	_ = s
+	post := func(addr string) int {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/rooms", strings.NewReader(url.Values{"page": {"layout"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", addr)
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	// An attacker from 3 addresses fills the cap three times over.
+	for i := range 3 * createLimit {
+		if st := post(fmt.Sprintf("198.51.100.%d", i%3+1)); st != http.StatusSeeOther {
+			t.Fatalf("attacker's room %d: %d", i, st)
+		}
+	}
+	if st := post("192.0.2.7"); st != http.StatusSeeOther {
+		t.Errorf("a teacher at the cap: %d, want 303", st)
+	}
+	// One IPv6 subscriber (one /64) counts as one address.
+	refused := 0
+	for i := range createLimit + 2 {
+		if post(fmt.Sprintf("2001:db8:1:2::%x", i+1)) == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	if refused != 2 {
+		t.Errorf("one /64 opened %d rooms past the limit of %d, want 2 refused", createLimit+2-refused, createLimit)
+	}
+}
+
+// TestPresenterTokenBoundToRoom (F6): a token expires with its room, names
+// its expiry inside its MAC, and cannot re-open a room that has ended,
+// nor a later room that happens to get the same code.
+func TestPresenterTokenBoundToRoom(t *testing.T) {
+	bus, err := NewEmbeddedBus("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRooms(t, bus)
+	code, token, err := r.Create(RoomState{Page: "layout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exp := TokenExpiry(token); exp.After(time.Now().Add(RoomLifetime)) || exp.Before(time.Now().Add(RoomLifetime-time.Minute)) {
+		t.Errorf("token expires at %v, want about %v from now", exp, RoomLifetime)
+	}
+	exp, mac, _ := strings.Cut(token, ".")
+	e, _ := time.Parse(time.RFC3339, "2100-01-01T00:00:00Z")
+	for _, bad := range []string{
+		fmt.Sprint(e.Unix()) + "." + mac, // a later expiry with the same MAC
+		exp + "." + strings.Repeat("A", len(mac)),
+		mac,
+		"",
+	} {
+		if err := r.Authorize(code, bad); !errors.Is(err, ErrNotPresenter) {
+			t.Errorf("token %q: %v, want ErrNotPresenter", bad, err)
+		}
+	}
+	if err := r.Authorize(code, token); err != nil {
+		t.Fatalf("the genuine token: %v", err)
+	}
+
+	// The room ends (expired, or given way at the cap): the token opens
+	// nothing, and the room is not re-created.
+	r.mu.Lock()
+	rm := r.rooms[code]
+	created := rm.created
+	r.dropLocked(rm)
+	r.mu.Unlock()
+	r.forget(code)
+	if _, _, err := r.Present(code, token); !errors.Is(err, ErrNotPresenter) {
+		t.Errorf("presenting an ended room: %v, want ErrNotPresenter", err)
+	}
+	if _, err := r.Current(code); !errors.Is(err, ErrNoRoom) {
+		t.Errorf("an ended room came back: %v", err)
+	}
+
+	// A later room with the same code: the old token is not its token.
+	now := time.Now()
+	rec, _ := json.Marshal(roomRecord{Created: created + 1, Expires: now.Add(RoomLifetime).UnixMicro(), State: RoomState{Page: "layout", Version: 1}})
+	if err := bus.CreateRoom(context.Background(), code, r.seal("store."+code, rec)); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Authorize(code, token); !errors.Is(err, ErrNotPresenter) {
+		t.Errorf("the old token on a new room with the same code: %v, want ErrNotPresenter", err)
+	}
+
+	// A room past its lifetime is gone, token or not.
+	r.mu.Lock()
+	r.rooms[code].expires = now.Add(-time.Second).UnixMicro()
+	r.mu.Unlock()
+	if _, err := r.Current(code); !errors.Is(err, ErrNoRoom) {
+		t.Errorf("an expired room: %v, want ErrNoRoom", err)
+	}
+}
