@@ -108,6 +108,7 @@ type roomIn struct {
 	Code       string    `json:"code"`
 	Message    string    `json:"message"`
 	Presenting bool      `json:"presenting"` // of "presence"
+	Connected  bool      `json:"connected"`  // of "link"
 }
 
 // presentOn opens a presenter's socket on ts for code.
