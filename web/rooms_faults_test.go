@@ -173,10 +173,13 @@ func TestRoomsThroughNATSFaults(t *testing.T) {
 
 	// Paused: the server does not answer, and nothing says so at first.
 	n.signal(syscall.SIGSTOP)
+	paused := time.Now()
 	form := url.Values{"page": {"layout"}}.Encode()
-	if st, d := status(http.MethodPost, "/rooms", form); st != http.StatusServiceUnavailable || d > 2*time.Second {
+	st, d := status(http.MethodPost, "/rooms", form)
+	if st != http.StatusServiceUnavailable || d > 2*time.Second {
 		t.Errorf("POST /rooms with NATS paused: %d in %v, want 503 within 2s", st, d)
 	}
+	t.Logf("NATS paused: POST /rooms %d in %v", st, d.Round(time.Millisecond))
 	for _, c := range []struct{ method, path, body string }{
 		{http.MethodGet, "/healthz", ""},
 		{http.MethodGet, "/?sizes=2,3", ""},
@@ -190,6 +193,7 @@ func TestRoomsThroughNATSFaults(t *testing.T) {
 	if m := readRoomMsg(t, v, "link", 15*time.Second); m.Connected {
 		t.Errorf("viewer's link message while NATS is paused: %+v", m)
 	}
+	t.Logf("NATS paused: viewers told reconnecting after %v", time.Since(paused).Round(time.Millisecond))
 	waitReady(http.StatusServiceUnavailable)
 	if st, _ := status(http.MethodGet, "/healthz", ""); st != http.StatusOK {
 		t.Errorf("/healthz with the bus down: %d", st)
@@ -197,9 +201,11 @@ func TestRoomsThroughNATSFaults(t *testing.T) {
 
 	// Resumed: the link comes back, and so do the presenter's states.
 	n.signal(syscall.SIGCONT)
+	resumed := time.Now()
 	if m := readRoomMsg(t, v, "link", 15*time.Second); !m.Connected {
 		t.Errorf("viewer's link message after NATS resumed: %+v", m)
 	}
+	t.Logf("NATS resumed: viewers linked again after %v", time.Since(resumed).Round(time.Millisecond))
 	waitReady(http.StatusOK)
 	publish(t, p, "q=1", "")
 	readRoomUntil(t, v, "q=1")
@@ -211,11 +217,13 @@ func TestRoomsThroughNATSFaults(t *testing.T) {
 		t.Errorf("viewer's link message after NATS died: %+v", m)
 	}
 	n.start()
+	restarted := time.Now()
 	if m := readRoomMsg(t, v, "link", 15*time.Second); !m.Connected {
 		t.Errorf("viewer's link message after NATS came back: %+v", m)
 	}
 	publish(t, p, "q=2", "")
 	readRoomUntil(t, v, "q=2")
+	t.Logf("NATS killed and restarted: the presenter's next state reached the viewer %v after NATS was back", time.Since(restarted).Round(time.Millisecond))
 
 	bus2, err := NewNATSBus(n.url())
 	if err != nil {

@@ -485,6 +485,7 @@ func TestRoomJoinGuard(t *testing.T) {
 	if d := time.Since(start); d > 2*joinSlowWait {
 		t.Errorf("the right code took %v to get in past the limit", d)
 	}
+	t.Logf("past the limit: the live room's page and a websocket follow got in within %v", time.Since(start).Round(time.Millisecond))
 	// Guessing is slowed: of many concurrent wrong codes, only those that
 	// get a turn in the slow lane within joinSlowWait are looked up.
 	const guesses = 12
@@ -512,6 +513,7 @@ func TestRoomJoinGuard(t *testing.T) {
 		}
 	}
 	elapsed := time.Since(start)
+	t.Logf("past the limit: %d of %d concurrent wrong guesses looked up in %v, the rest refused", looked, guesses, elapsed.Round(time.Millisecond))
 	if most := int(elapsed/joinSlowEvery) + 2; looked > most || looked == 0 {
 		t.Errorf("%d of %d guesses looked up in %v, want 1 to %d", looked, guesses, elapsed, most)
 	}
