@@ -111,6 +111,7 @@ type room struct {
 
 	attached  bool
 	attaching chan struct{} // closed when an attach in flight ends
+	touched   time.Time     // when this replica last told the store it has someone in the room
 	stop      []func()
 
 	// Presence: whether a presenter connection is open on any replica.
@@ -399,12 +400,37 @@ func (r *Rooms) makeRoom(now time.Time) error {
 	return nil
 }
 
-// forget deletes a room from the store.
+// forget ends a room this replica has let go of: it deletes the room from
+// the store unless another replica has said lately that it has someone in
+// it (then the room lives on there).
 func (r *Rooms) forget(code string) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	if err := r.bus.DeleteRoom(ctx, code); err != nil {
-		r.log.Warn("room: delete from the store", "room", code, "err", err)
+	key := code + ".active"
+	if sealed, err := r.bus.GetRoom(ctx, key); err == nil {
+		if data, ok := r.unseal("store."+key, sealed); ok {
+			if t, err := strconv.ParseInt(string(data), 10, 64); err == nil && time.Since(time.UnixMicro(t)) < r.emptyTTL {
+				return
+			}
+		}
+	} else if !errors.Is(err, ErrNoRoom) {
+		return // cannot tell: keep it; it expires with the bucket's TTL
+	}
+	for _, k := range []string{code, key} {
+		if err := r.bus.DeleteRoom(ctx, k); err != nil {
+			r.log.Warn("room: delete from the store", "room", code, "err", err)
+		}
+	}
+}
+
+// touch records in the store that this replica has someone in the room,
+// so that no replica that has let go of the room ends it meanwhile.
+func (r *Rooms) touch(code string, now time.Time) {
+	key := code + ".active"
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := r.bus.PutRoom(ctx, key, r.seal("store."+key, []byte(strconv.FormatInt(now.UnixMicro(), 10)))); err != nil {
+		r.log.Warn("room: store", "room", code, "err", err)
 	}
 }
 
@@ -1131,8 +1157,12 @@ func (r *Rooms) Run(ctx context.Context) {
 	}
 }
 
+// touchEvery is how often a replica with someone in a room says so in the
+// store (well within emptyTTL).
+const touchEvery = time.Minute
+
 func (r *Rooms) sweep(now time.Time) {
-	var ended []string
+	var ended, touch []string
 	r.mu.Lock()
 	for code, rm := range r.rooms {
 		empty := rm.presenters <= 0 && len(rm.viewers) == 0 && rm.attaching == nil
@@ -1152,11 +1182,18 @@ func (r *Rooms) sweep(now time.Time) {
 		if rm.live {
 			r.announceLocked(rm) // a heartbeat: a replica that dies stops being counted after roomCountTTL
 		}
+		if (rm.presenters > 0 || len(rm.viewers) > 0) && now.Sub(rm.touched) >= touchEvery {
+			rm.touched = now
+			touch = append(touch, code)
+		}
 		r.presenceChangedLocked(rm, now)
 	}
 	up := r.busUp
 	r.mu.Unlock()
 	if up {
+		for _, code := range touch {
+			r.touch(code, now)
+		}
 		for _, code := range ended {
 			r.forget(code)
 		}
