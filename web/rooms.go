@@ -409,7 +409,9 @@ func (r *Rooms) forget(code string) {
 	key := code + ".active"
 	if sealed, err := r.bus.GetRoom(ctx, key); err == nil {
 		if data, ok := r.unseal("store."+key, sealed); ok {
-			if t, err := strconv.ParseInt(string(data), 10, 64); err == nil && time.Since(time.UnixMicro(t)) < r.emptyTTL {
+			replica, at, _ := strings.Cut(string(data), ":")
+			t, err := strconv.ParseInt(at, 10, 64)
+			if err == nil && replica != r.replica && time.Since(time.UnixMicro(t)) < r.emptyTTL {
 				return
 			}
 		}
@@ -424,12 +426,12 @@ func (r *Rooms) forget(code string) {
 }
 
 // touch records in the store that this replica has someone in the room,
-// so that no replica that has let go of the room ends it meanwhile.
+// so that no other replica that has let go of the room ends it meanwhile.
 func (r *Rooms) touch(code string, now time.Time) {
 	key := code + ".active"
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	if err := r.bus.PutRoom(ctx, key, r.seal("store."+key, []byte(strconv.FormatInt(now.UnixMicro(), 10)))); err != nil {
+	if err := r.bus.PutRoom(ctx, key, r.seal("store."+key, []byte(r.replica+":"+strconv.FormatInt(now.UnixMicro(), 10)))); err != nil {
 		r.log.Warn("room: store", "room", code, "err", err)
 	}
 }

@@ -289,3 +289,47 @@ func TestPresenterTokenBoundToRoom(t *testing.T) {
 		t.Errorf("an expired room: %v, want ErrNoRoom", err)
 	}
 }
+
+// TestRoomLivesWhereItsClassIs: a room opened on one replica and used on
+// another is not ended by the first when it lets go of it; it ends when
+// the replica with the class lets go too.
+func TestRoomLivesWhereItsClassIs(t *testing.T) {
+	nurl := loopbackNATS(t)
+	busA, err := NewNATSBus(BusOptions{URL: nurl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	busB, err := NewNATSBus(BusOptions{URL: nurl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := newTestRooms(t, busA), newTestRooms(t, busB)
+	code, token, err := a.Create(RoomState{Page: "layout", Query: "q=0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := b.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	b.sweep(now) // B says it has someone in the room
+	a.sweep(now.Add(a.emptyTTL + time.Minute))
+	if a.Len() != 0 {
+		t.Fatal("A should have let go of a room nobody uses there")
+	}
+	if _, err := a.Current(code); err != nil {
+		t.Errorf("A ended a room whose class is on B: %v", err)
+	}
+	p.Close()
+	b.mu.Lock()
+	b.rooms[code].emptySince = now.Add(-2 * b.emptyTTL)
+	b.mu.Unlock()
+	a.mu.Lock()
+	delete(a.rooms, code) // A's Current indexed it again
+	a.mu.Unlock()
+	b.sweep(now.Add(b.emptyTTL + time.Minute))
+	if _, err := a.Current(code); !errors.Is(err, ErrNoRoom) {
+		t.Errorf("the room outlived its class: %v, want ErrNoRoom", err)
+	}
+}
