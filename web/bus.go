@@ -60,12 +60,18 @@ func NewEmbeddedBus() (Bus, error) {
 	return &natsBus{conn: nc, embedded: ns}, nil
 }
 
-// NewNATSBus connects to an external NATS server or cluster (a comma
-// separated list of URLs), so several replicas share rooms.
-func NewNATSBus(url string) (Bus, error) {
-	nc, err := nats.Connect(url, nats.Name("stridescope"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
+// NewNATSBus connects to an external NATS server or cluster (o.URL, a
+// comma separated list of URLs), so several replicas share rooms; o also
+// holds the credentials and TLS files (see BusOptions).
+func NewNATSBus(o BusOptions) (Bus, error) {
+	auth, err := o.natsOptions()
 	if err != nil {
-		return nil, fmt.Errorf("nats %s: %w", url, err)
+		return nil, err
+	}
+	opts := append([]nats.Option{nats.Name("stridescope"), nats.MaxReconnects(-1), nats.ReconnectWait(time.Second)}, auth...)
+	nc, err := nats.Connect(o.URL, opts...)
+	if err != nil {
+		return nil, o.connectError(err)
 	}
 	return &natsBus{conn: nc}, nil
 }
