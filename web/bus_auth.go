@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 
@@ -217,6 +218,7 @@ func (o BusOptions) connectError(err error) error {
 	var hint string
 	var unknownCA x509.UnknownAuthorityError
 	var badHost x509.HostnameError
+	var remote *net.OpError
 	switch {
 	case errors.Is(err, nats.ErrAuthorization) && !o.hasCredentials():
 		hint = fmt.Sprintf("the server wants credentials: give -nats-creds, %s, or %s and %s", EnvNATSToken, EnvNATSUser, EnvNATSPassword)
@@ -228,6 +230,9 @@ func (o BusOptions) connectError(err error) error {
 		hint = "the server's certificate is not signed by a CA in -nats-ca " + o.CAFile
 	case errors.As(err, &badHost):
 		hint = "the server's certificate does not name the host in -nats-url"
+	case errors.As(err, &remote) && remote.Op == "remote error" && o.CertFile == "":
+		// A TLS alert from the server, such as "certificate required".
+		hint = "the server may want a client certificate: give -nats-cert and -nats-key"
 	case errors.Is(err, nats.ErrSecureConnWanted):
 		hint = "the server offers no TLS, but a tls:// URL or -nats-ca asks for it"
 	}
