@@ -46,9 +46,10 @@ type BusOptions struct {
 	// CertFile and KeyFile are a PEM client certificate and its key, for
 	// servers that verify clients (-nats-cert, -nats-key).
 	CertFile, KeyFile string
-	// Logger, when set, hears the connection's asynchronous errors (such
-	// as a permissions violation: the server refusing a subscription or a
-	// publish), disconnects and reconnects. Nil: they pass silently.
+	// Logger, when set, hears the connection's asynchronous errors, such
+	// as a permissions violation (the server refusing a subscription or a
+	// publish), and a warning when a token or password would cross the
+	// network without TLS. Nil: they pass silently.
 	Logger *slog.Logger
 }
 
@@ -82,7 +83,9 @@ func (o BusOptions) hasCredentials() bool {
 
 // natsOptions checks the options, reading every file once so that a
 // missing or malformed one fails at startup with the flag that named it,
-// and returns the nats.go options for authentication, TLS and logging.
+// and returns the nats.go options for authentication, TLS and the error
+// log. It sets no disconnect or reconnect handler: those belong to the
+// bus.
 func (o BusOptions) natsOptions() ([]nats.Option, error) {
 	if strings.TrimSpace(o.URL) == "" {
 		return nil, errors.New("-nats-url: empty")
@@ -162,14 +165,6 @@ func (o BusOptions) natsOptions() ([]nats.Option, error) {
 					return
 				}
 				l.Error("nats", "err", err)
-			}),
-			nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
-				if err != nil {
-					l.Warn("nats disconnected", "err", err)
-				}
-			}),
-			nats.ReconnectHandler(func(nc *nats.Conn) {
-				l.Info("nats reconnected", "server", redactURL(nc.ConnectedUrl()))
 			}),
 		)
 	}
