@@ -122,27 +122,32 @@ func NewEmbeddedBus(dataDir string) (Bus, error) {
 	return b, nil
 }
 
-// NewNATSBus connects to an external NATS server or cluster (a comma
-// separated list of URLs), so several replicas share rooms. The servers
-// must run JetStream: the rooms' records live in its key-value store.
-func NewNATSBus(url string, opts ...nats.Option) (Bus, error) {
+// NewNATSBus connects to an external NATS server or cluster (o.URL, a
+// comma separated list of URLs), so several replicas share rooms; o also
+// holds the credentials and TLS files (see BusOptions). The servers must
+// run JetStream: the rooms' records live in its key-value store.
+func NewNATSBus(o BusOptions) (Bus, error) {
+	auth, err := o.natsOptions()
+	if err != nil {
+		return nil, err
+	}
 	b := &natsBus{}
-	opts = append([]nats.Option{nats.Name("stridescope"), nats.MaxReconnects(-1), nats.ReconnectWait(500 * time.Millisecond),
+	opts := append([]nats.Option{nats.Name("stridescope"), nats.MaxReconnects(-1), nats.ReconnectWait(500 * time.Millisecond),
 		nats.ReconnectJitter(250*time.Millisecond, time.Second),
 		nats.PingInterval(natsPingEvery), nats.MaxPingsOutstanding(natsMaxPingsOut),
 		nats.DisconnectErrHandler(func(*nats.Conn, error) { b.setUp(false) }),
 		nats.ReconnectHandler(func(*nats.Conn) { b.setUp(true) }),
 		nats.ClosedHandler(func(*nats.Conn) { b.setUp(false) }),
-	}, opts...)
-	nc, err := nats.Connect(url, opts...)
+	}, auth...)
+	nc, err := nats.Connect(o.URL, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("nats %s: %w", url, err)
+		return nil, o.connectError(err)
 	}
 	b.conn = nc
 	b.setUp(nc.IsConnected())
 	if err := b.openStore(jetstream.FileStorage, 1); err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("nats %s: %w (the NATS servers must run JetStream)", url, err)
+		return nil, fmt.Errorf("nats %s: %w (the NATS servers must run JetStream)", redactURL(o.URL), err)
 	}
 	return b, nil
 }

@@ -21,11 +21,11 @@ import (
 // late, is dropped too; the presenter's next state still arrives.
 func TestRoomBusDropsForgedStates(t *testing.T) {
 	nurl := loopbackNATS(t)
-	busA, err := NewNATSBus(nurl)
+	busA, err := NewNATSBus(BusOptions{URL: nurl})
 	if err != nil {
 		t.Fatal(err)
 	}
-	busB, err := NewNATSBus(nurl)
+	busB, err := NewNATSBus(BusOptions{URL: nurl})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func readRoomMsg(t *testing.T, c *websocket.Conn, typ string, within time.Durati
 // when the bus is back, with the room's record kept by JetStream.
 func TestRoomsThroughNATSFaults(t *testing.T) {
 	n := startNATSProcess(t)
-	bus, err := NewNATSBus(n.url())
+	bus, err := NewNATSBus(BusOptions{URL: n.url()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestRoomsThroughNATSFaults(t *testing.T) {
 	readRoomUntil(t, v, "q=2")
 	t.Logf("NATS killed and restarted: the presenter's next state reached the viewer %v after NATS was back", time.Since(restarted).Round(time.Millisecond))
 
-	bus2, err := NewNATSBus(n.url())
+	bus2, err := NewNATSBus(BusOptions{URL: n.url()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,11 +52,11 @@ func nextState(t *testing.T, v *Viewer) RoomState {
 // sharing only a NATS server on loopback.
 func TestRoomsAcrossReplicas(t *testing.T) {
 	url := loopbackNATS(t)
-	busA, err := NewNATSBus(url)
+	busA, err := NewNATSBus(BusOptions{URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
-	busB, err := NewNATSBus(url)
+	busB, err := NewNATSBus(BusOptions{URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -554,7 +554,7 @@ func TestRoomTwoInstances(t *testing.T) {
 	nurl := loopbackNATS(t)
 	secret := []byte("replicas share this secret")
 	newReplica := func() *httptest.Server {
-		bus, err := NewNATSBus(nurl)
+		bus, err := NewNATSBus(BusOptions{URL: nurl})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -851,7 +851,7 @@ func TestRoomPresenceAcrossReplicas(t *testing.T) {
 	nurl := loopbackNATS(t)
 	secret := []byte("replicas share this secret")
 	newReplica := func() *httptest.Server {
-		bus, err := NewNATSBus(nurl)
+		bus, err := NewNATSBus(BusOptions{URL: nurl})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -45,6 +46,10 @@ func run(ctx context.Context, args []string) error {
 	reqRate := fs.Float64("req-rate", d.RequestsPerSecond, "HTTP requests per second from one client address")
 	reqBurst := fs.Int("req-burst", d.RequestBurst, "HTTP requests one client address may send in a burst")
 	natsURL := fs.String("nats-url", "", "NATS server or cluster (comma-separated URLs) that carries rooms between replicas; empty: a NATS server embedded in this process, no port opened")
+	natsCreds := fs.String("nats-creds", "", "NATS .creds file (user JWT and nkey seed) for -nats-url; or a token in STRIDESCOPE_NATS_TOKEN, or STRIDESCOPE_NATS_USER and STRIDESCOPE_NATS_PASSWORD")
+	natsCA := fs.String("nats-ca", "", "PEM file of the CAs that sign the NATS servers' certificates; implies TLS (as does a tls:// URL, which without it trusts the system's CAs)")
+	natsCert := fs.String("nats-cert", "", "PEM client certificate for NATS servers that verify clients (with -nats-key)")
+	natsKey := fs.String("nats-key", "", "PEM private key of -nats-cert")
 	roomSecret := fs.String("room-secret", "", "secret that signs presenter tokens; replicas behind one load balancer must share it (or set STRIDESCOPE_ROOM_SECRET; neither: random, so tokens end with the process)")
 	dataDir := fs.String("data", defaultDataDir(), "directory where the embedded NATS server keeps the rooms, so that they survive a restart (with -nats-url the cluster keeps them); empty: in memory only")
 	answerMB := fs.Int64("answer-cache-mb", 64, "MiB of edits' answers kept to share between sessions that ask the same (a room's viewers); 0: share nothing")
@@ -99,11 +104,23 @@ func run(ctx context.Context, args []string) error {
 	}
 	cfg.RoomSecret = []byte(*roomSecret)
 	cfg.DataDir = *dataDir
+	busOpts := web.BusOptions{
+		URL: *natsURL, CredsFile: *natsCreds,
+		CAFile: *natsCA, CertFile: *natsCert, KeyFile: *natsKey,
+		Logger: logger,
+	}
+	busOpts.FromEnv(os.Getenv)
+	if *natsURL == "" && (*natsCreds != "" || *natsCA != "" || *natsCert != "" || *natsKey != "") {
+		return errors.New("-nats-creds, -nats-ca, -nats-cert and -nats-key need -nats-url")
+	}
 	if *natsURL != "" {
 		if *roomSecret == "" {
 			logger.Warn("-nats-url without -room-secret: presenter tokens of this replica are not valid on the others")
 		}
-		bus, err := web.NewNATSBus(*natsURL)
+		if strings.Contains(*natsURL, "@") {
+			logger.Warn("-nats-url carries credentials, which ps shows to every user of the machine: use -nats-creds or STRIDESCOPE_NATS_USER and STRIDESCOPE_NATS_PASSWORD")
+		}
+		bus, err := web.NewNATSBus(busOpts)
 		if err != nil {
 			return err
 		}
