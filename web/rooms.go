@@ -634,18 +634,46 @@ func (r *Rooms) subscribe(code string) ([]func(), error) {
 		undo()
 		return nil, err
 	}
+	stop = append(stop, f)
+	cur := subject(code, "current")
+	f, err = r.bus.Serve(cur, func(asker []byte) []byte {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		rm, ok := r.rooms[code]
+		if !ok || !rm.attached || string(asker) == r.replica {
+			return nil
+		}
+		b, err := encodeState(rm.state)
+		if err != nil {
+			return nil
+		}
+		return r.seal(cur, b)
+	})
+	if err != nil {
+		undo()
+		return nil, err
+	}
 	return append(stop, f), nil
 }
 
-// refresh reads the room's record from the store and delivers its state
-// like a published one: a replica that attaches, or comes back after the
-// bus was down, catches up on states it missed.
+// refresh catches up on states a replica missed before it subscribed, or
+// while the bus was down: from the store, and from the replicas that hold
+// the room (the store is written just behind the bus, so a state
+// published a moment ago may be only there).
 func (r *Rooms) refresh(code string) {
-	rec, err := r.load(code)
+	if rec, err := r.load(code); err == nil {
+		r.applyState(code, rec.State)
+	}
+	cur := subject(code, "current")
+	sealed, err := r.bus.Request(cur, []byte(r.replica), roomJoinTimeout)
 	if err != nil {
 		return
 	}
-	r.applyState(code, rec.State)
+	if data, ok := r.unseal(cur, sealed); ok {
+		if st, err := decodeState(data); err == nil && st.Version <= time.Now().Add(maxVersionAhead).UnixMicro() {
+			r.applyState(code, st)
+		}
+	}
 }
 
 func (r *Rooms) onState(code, subj string, sealed []byte) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -331,5 +332,44 @@ func TestRoomLivesWhereItsClassIs(t *testing.T) {
 	b.sweep(now.Add(b.emptyTTL + time.Minute))
 	if _, err := a.Current(code); !errors.Is(err, ErrNoRoom) {
 		t.Errorf("the room outlived its class: %v, want ErrNoRoom", err)
+	}
+}
+
+// TestRoomFailover (item 6): the presenter's replica dies behind a load
+// balancer; the presenter's page reconnects to another replica, which
+// reads the room from the store and lets it present with its cookie, and
+// the class there follows on.
+func TestRoomFailover(t *testing.T) {
+	nurl := loopbackNATS(t)
+	secret := []byte("replicas share this secret")
+	replica := func() (*Server, *httptest.Server) {
+		bus, err := NewNATSBus(BusOptions{URL: nurl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { bus.Close() })
+		return roomServer(t, Config{Bus: bus, RoomSecret: secret})
+	}
+	sa, a := replica()
+	_, b := replica()
+	code, _, cookie := openRoom(t, a, "q=0")
+	p := presentOn(t, a, code, cookie)
+	publish(t, p, "q=1", "")
+	v, first := followOn(t, b, code)
+	if first.State.Query != "q=1" {
+		readRoomUntil(t, v, "q=1")
+	}
+
+	// A dies: its sockets drop and it answers nothing more.
+	a.CloseClientConnections()
+	a.Close()
+	sa.Close()
+	time.Sleep(300 * time.Millisecond) // the store write behind q=1 has long landed
+
+	p = presentOn(t, b, code, cookie)
+	publish(t, p, "q=2", "")
+	readRoomUntil(t, v, "q=2")
+	if res, doc := getPage(t, b.URL+"/r/"+code, nil); res.StatusCode != http.StatusOK || doc.Find(tid("room-bar")).AttrOr("data-role", "") != "viewer" {
+		t.Errorf("join URL on B after A died: %d", res.StatusCode)
 	}
 }
