@@ -21,16 +21,7 @@ import (
 // freeze the room; a sealed state replayed into another room, or replayed
 // late, is dropped too; the presenter's next state still arrives.
 func TestRoomBusDropsForgedStates(t *testing.T) {
-	nurl := loopbackNATS(t)
-	busA, err := NewNATSBus(BusOptions{URL: nurl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	busB, err := NewNATSBus(BusOptions{URL: nurl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := newTestRooms(t, busA), newTestRooms(t, busB)
+	a, b, nurl := twoReplicas(t)
 	code, token, err := a.Create(RoomState{Page: "layout", Query: "q=0"})
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +79,7 @@ func TestRoomBusDropsForgedStates(t *testing.T) {
 		b, _ := json.Marshal(RoomState{Page: "layout", Query: query, Version: version})
 		return b
 	}
-	wrongKey := NewRooms(busA, []byte("not the room secret"), nil)
+	wrongKey := NewRooms(a.bus, []byte("not the room secret"), nil)
 	defer wrongKey.Close()
 	for _, tc := range []struct {
 		name, subject string
@@ -295,16 +286,7 @@ func TestPresenterTokenBoundToRoom(t *testing.T) {
 // another is not ended by the first when it lets go of it; it ends when
 // the replica with the class lets go too.
 func TestRoomLivesWhereItsClassIs(t *testing.T) {
-	nurl := loopbackNATS(t)
-	busA, err := NewNATSBus(BusOptions{URL: nurl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	busB, err := NewNATSBus(BusOptions{URL: nurl})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := newTestRooms(t, busA), newTestRooms(t, busB)
+	a, b, _ := twoReplicas(t)
 	code, token, err := a.Create(RoomState{Page: "layout", Query: "q=0"})
 	if err != nil {
 		t.Fatal(err)

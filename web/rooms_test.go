@@ -37,6 +37,22 @@ func newTestRooms(t testing.TB, bus Bus) *Rooms {
 	return r
 }
 
+// twoReplicas is two replicas' rooms sharing a NATS server on loopback,
+// and its URL.
+func twoReplicas(t testing.TB) (a, b *Rooms, url string) {
+	t.Helper()
+	url = loopbackNATS(t)
+	var rs [2]*Rooms
+	for i := range rs {
+		bus, err := NewNATSBus(BusOptions{URL: url})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs[i] = newTestRooms(t, bus)
+	}
+	return rs[0], rs[1], url
+}
+
 func nextState(t *testing.T, v *Viewer) RoomState {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -51,16 +67,7 @@ func nextState(t *testing.T, v *Viewer) RoomState {
 // TestRoomsAcrossReplicas: a presenter on one replica, viewers on another,
 // sharing only a NATS server on loopback.
 func TestRoomsAcrossReplicas(t *testing.T) {
-	url := loopbackNATS(t)
-	busA, err := NewNATSBus(BusOptions{URL: url})
-	if err != nil {
-		t.Fatal(err)
-	}
-	busB, err := NewNATSBus(BusOptions{URL: url})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := newTestRooms(t, busA), newTestRooms(t, busB)
+	a, b, _ := twoReplicas(t)
 
 	code, token, err := a.Create(RoomState{Page: "layout", Query: "sizes=2,3"})
 	if err != nil {
