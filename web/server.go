@@ -82,6 +82,12 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
+	if c.Limits.MaxConns < 0 || c.Limits.MaxConnsPerAddr < 0 {
+		return fmt.Errorf("websocket caps %d (server-wide) and %d (per address): want 0 (the default) or more", c.Limits.MaxConns, c.Limits.MaxConnsPerAddr)
+	}
+	if c.ShutdownTimeout < 0 {
+		return fmt.Errorf("shutdown timeout %v: want 0 (the default) or more", c.ShutdownTimeout)
+	}
 	_, err := ipExtractor(c.TrustedProxies)
 	return err
 }
@@ -96,7 +102,7 @@ type Server struct {
 	// when the server shuts down, since Shutdown does not wait for
 	// hijacked connections.
 	wsBase     context.Context
-	wsShutdown context.CancelFunc
+	wsShutdown context.CancelFunc // cancels wsBase with errShuttingDown
 	wsTimings  wsTimings
 	conns      *connCounter
 	sessions   sync.WaitGroup // every websocket session's handler
@@ -114,7 +120,8 @@ func New(cfg Config) *Server {
 	if cfg.AnswerCache >= 0 {
 		s.answers = newAnswers(answerMaxEntry, cmp.Or(cfg.AnswerCache, answerMaxBytes), answerMaxEntries)
 	}
-	s.wsBase, s.wsShutdown = context.WithCancel(context.Background())
+	base, cancel := context.WithCancelCause(context.Background())
+	s.wsBase, s.wsShutdown = base, func() { cancel(errShuttingDown) }
 	e.HTTPErrorHandler = httpErrorHandler
 	s.conns = newConnCounter(cfg.Limits)
 	extract, err := ipExtractor(cfg.TrustedProxies)
