@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -103,6 +104,7 @@ type Server struct {
 	// hijacked connections.
 	wsBase     context.Context
 	wsShutdown context.CancelFunc // cancels wsBase with errShuttingDown
+	wsCut      atomic.Int64       // sessions whose writes the shutdown cut
 	wsTimings  wsTimings
 	conns      *connCounter
 	sessions   sync.WaitGroup // every websocket session's handler
@@ -202,7 +204,6 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
-	srv.RegisterOnShutdown(s.wsShutdown)
 	defer s.Close() // the rooms and their bus outlive no server
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -216,19 +217,31 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 	case <-ctx.Done():
 	}
 	s.log.Info("shutting down", "timeout", s.cfg.ShutdownTimeout)
+	start := time.Now()
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
+	// Shutdown does not wait for hijacked connections: tell every session
+	// to close (1001), and cut the reads and writes still going on half-way
+	// through the timeout, so that a peer that stopped reading (its writer
+	// blocked on a full socket) cannot hold the shutdown. A slow reader has
+	// that half to take its pending frame and the 1001; the other half is
+	// for the sessions to wind down.
+	s.wsShutdown()
+	s.conns.cutAll(start.Add(s.cfg.ShutdownTimeout / 2))
 	if err := srv.Shutdown(sctx); err != nil {
-		return err
+		return fmt.Errorf("shut down HTTP: %w", err)
 	}
-	// Shutdown does not wait for hijacked connections: wait for the
-	// sessions it told to close (1001), within the same deadline.
 	done := make(chan struct{})
 	go func() { s.sessions.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-sctx.Done():
 		return fmt.Errorf("websocket sessions still open after %v: %w", s.cfg.ShutdownTimeout, sctx.Err())
+	}
+	if n := s.wsCut.Load(); n > 0 {
+		s.log.Warn("shut down, cutting websockets whose peers did not read", "cut", n, "took", time.Since(start))
+	} else {
+		s.log.Info("shut down", "took", time.Since(start))
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err

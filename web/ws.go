@@ -420,6 +420,10 @@ func (ss *session) writer() {
 			*f.pooled = (*f.pooled)[:0]
 			framePool.Put(f.pooled)
 		}
+		// gorilla hides the deadline error behind a net.Error of its own.
+		if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() && ss.s.wsBase.Err() != nil {
+			ss.s.wsCut.Add(1) // a peer that stopped reading: Serve reports it
+		}
 		return err == nil
 	}
 	for {
