@@ -151,8 +151,8 @@ func addrKey(ip string) string {
 //
 // So shares converge on max-min fairness: a new address always gets a
 // websocket, whatever the flags and however many the others hold, and a
-// classroom behind one NAT keeps up to MaxConnsPerAddr against addresses
-// that hold more.
+// classroom behind one NAT is never the one to lose sockets while other
+// addresses hold more than it.
 type connCounter struct {
 	limits Limits
 	mu     sync.Mutex
