@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,9 +20,12 @@ import (
 // a classroom of hundreds of devices behind one NAT address. Zero fields
 // take the defaults of DefaultLimits.
 type Limits struct {
-	// MaxConns caps websockets server-wide; past it the upgrade gets 503.
+	// MaxConns caps websockets server-wide. When the server is full, a
+	// client address holding fewer websockets than another takes one of
+	// that address's (connCounter); past that the upgrade gets 503.
 	MaxConns int
-	// MaxConnsPerAddr caps websockets from one client address (429).
+	// MaxConnsPerAddr caps websockets from one client address (429); an
+	// IPv6 /64 counts as one address (addrKey).
 	MaxConnsPerAddr int
 	// MessagesPerSecond and MessageBurst pace one connection's messages:
 	// past them the server stops reading that connection for a while,
@@ -46,10 +50,11 @@ var DefaultLimits = Limits{
 
 func (l *Limits) setDefaults() {
 	d := DefaultLimits
-	if l.MaxConns == 0 {
+	// A negative cap would refuse everyone (Config.Validate rejects it).
+	if l.MaxConns <= 0 {
 		l.MaxConns = d.MaxConns
 	}
-	if l.MaxConnsPerAddr == 0 {
+	if l.MaxConnsPerAddr <= 0 {
 		l.MaxConnsPerAddr = d.MaxConnsPerAddr
 	}
 	if l.MessagesPerSecond == 0 {
@@ -101,7 +106,7 @@ func rateLimitMiddleware(l Limits) echo.MiddlewareFunc {
 		Skipper: func(c echo.Context) bool { return c.Path() == "/healthz" },
 		Store:   store,
 		IdentifierExtractor: func(c echo.Context) (string, error) {
-			return c.RealIP(), nil
+			return addrKey(c.RealIP()), nil
 		},
 		DenyHandler: func(c echo.Context, id string, err error) error {
 			c.Response().Header().Set("Retry-After", "1")
@@ -113,45 +118,193 @@ func rateLimitMiddleware(l Limits) echo.MiddlewareFunc {
 	})
 }
 
-// connCounter admits websockets up to a server-wide and a per-address cap.
+// addrKey is the client address that per-address limits count: an IPv4
+// address as it is, an IPv6 address as its /64, since one subscriber is
+// typically given a whole /64 and could otherwise pose as 2^64 clients.
+// An IPv4-mapped IPv6 address counts as its IPv4 address; a string that
+// is not an IP is returned unchanged.
+func addrKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap().WithZone("")
+	if a.Is4() {
+		return a.String()
+	}
+	p, err := a.Prefix(64)
+	if err != nil {
+		return ip
+	}
+	return p.String()
+}
+
+// connCounter admits websockets and keeps the slots they hold, by client
+// address (addrKey), so that no set of addresses can starve another:
+//
+//   - an address holding MaxConnsPerAddr websockets gets no more (429);
+//   - below MaxConns, every other upgrade is admitted;
+//   - at MaxConns, an address holding c websockets is admitted if another
+//     holds at least c+2, or if c is 0 and another holds any: the address
+//     holding the most loses its least recently heard-from websocket,
+//     closed with 1013 (try again later). Otherwise 503.
+//
+// So shares converge on max-min fairness: a new address always gets a
+// websocket, whatever the flags and however many the others hold, and a
+// classroom behind one NAT is never the one to lose sockets while other
+// addresses hold more than it.
 type connCounter struct {
 	limits Limits
-	total  atomic.Int64
 	mu     sync.Mutex
-	byAddr map[string]int
+	total  int                               // slots held; under mu
+	byAddr map[string]map[*connSlot]struct{} // by addrKey; under mu
+	cut    time.Time                         // set at shutdown: no session's I/O outlasts it; under mu
+}
+
+// connSlot is one admitted websocket.
+type connSlot struct {
+	cc    *connCounter
+	key   string
+	heard atomic.Int64 // unix nanoseconds the peer last sent anything (or was admitted)
+	// under cc.mu:
+	ss      *session // nil until the upgrade is done
+	gone    bool     // released or evicted: no longer counted
+	evicted bool
 }
 
 func newConnCounter(l Limits) *connCounter {
-	return &connCounter{limits: l, byAddr: map[string]int{}}
+	return &connCounter{limits: l, byAddr: map[string]map[*connSlot]struct{}{}}
 }
 
-// acquire reserves a connection slot for addr, or says why not with the
-// HTTP status to answer before the upgrade.
-func (cc *connCounter) acquire(addr string) (release func(), status int, msg string) {
-	if cc.total.Add(1) > int64(cc.limits.MaxConns) {
-		cc.total.Add(-1)
-		return nil, http.StatusServiceUnavailable, "the server is at its connection limit; try again shortly"
-	}
+// acquire reserves a websocket slot for the client at ip, evicting
+// another address's if fairness says so, or says why not with the HTTP
+// status to answer before the upgrade.
+func (cc *connCounter) acquire(ip string) (slot *connSlot, status int, msg string) {
+	key := addrKey(ip)
 	cc.mu.Lock()
-	if cc.byAddr[addr] >= cc.limits.MaxConnsPerAddr {
+	if !cc.cut.IsZero() {
 		cc.mu.Unlock()
-		cc.total.Add(-1)
+		return nil, http.StatusServiceUnavailable, "the server is shutting down"
+	}
+	held := len(cc.byAddr[key])
+	if held >= cc.limits.MaxConnsPerAddr {
+		cc.mu.Unlock()
 		return nil, http.StatusTooManyRequests, "too many connections from this address"
 	}
-	cc.byAddr[addr]++
-	cc.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			cc.mu.Lock()
-			if cc.byAddr[addr]--; cc.byAddr[addr] <= 0 {
-				delete(cc.byAddr, addr)
-			}
+	var victim *session
+	if cc.total >= cc.limits.MaxConns {
+		v := cc.victimFor(held)
+		if v == nil {
 			cc.mu.Unlock()
-			cc.total.Add(-1)
-		})
-	}, 0, ""
+			return nil, http.StatusServiceUnavailable, "the server is at its connection limit; try again shortly"
+		}
+		cc.drop(v)
+		v.evicted = true
+		victim = v.ss // nil: the upgrade is in progress; attach evicts it
+	}
+	slot = &connSlot{cc: cc, key: key}
+	slot.heard.Store(time.Now().UnixNano())
+	if cc.byAddr[key] == nil {
+		cc.byAddr[key] = map[*connSlot]struct{}{}
+	}
+	cc.byAddr[key][slot] = struct{}{}
+	cc.total++
+	cc.mu.Unlock()
+	if victim != nil {
+		victim.evict()
+	}
+	return slot, 0, ""
 }
 
-// Open is the number of websockets open now.
-func (cc *connCounter) Open() int64 { return cc.total.Load() }
+// victimFor picks the slot a newcomer holding held websockets may take:
+// the least recently heard-from of the address holding the most, if that
+// address holds at least held+2 (or held is 0). Called under cc.mu.
+func (cc *connCounter) victimFor(held int) *connSlot {
+	var most map[*connSlot]struct{}
+	for _, slots := range cc.byAddr {
+		if len(slots) > len(most) {
+			most = slots
+		}
+	}
+	if len(most) < held+2 && !(held == 0 && len(most) > 0) {
+		return nil
+	}
+	var v *connSlot
+	for sl := range most {
+		if v == nil || sl.heard.Load() < v.heard.Load() {
+			v = sl
+		}
+	}
+	return v
+}
+
+// drop stops counting sl. Called under cc.mu.
+func (cc *connCounter) drop(sl *connSlot) {
+	sl.gone = true
+	slots := cc.byAddr[sl.key]
+	delete(slots, sl)
+	if len(slots) == 0 {
+		delete(cc.byAddr, sl.key)
+	}
+	cc.total--
+}
+
+// attach binds the upgraded session to its slot, closing it at once if
+// the slot was evicted or the server shut down during the upgrade.
+func (cc *connCounter) attach(sl *connSlot, ss *session) {
+	cc.mu.Lock()
+	sl.ss = ss
+	evicted, cut := sl.evicted, cc.cut
+	cc.mu.Unlock()
+	if !cut.IsZero() {
+		ss.nc.cut(cut)
+	}
+	if evicted {
+		ss.evict()
+	}
+}
+
+// cutAll bounds every session's reads and writes, now and to come, to
+// end by t; admits no more websockets.
+func (cc *connCounter) cutAll(t time.Time) {
+	cc.mu.Lock()
+	cc.cut = t
+	var open []*session
+	for _, slots := range cc.byAddr {
+		for sl := range slots {
+			if sl.ss != nil {
+				open = append(open, sl.ss)
+			}
+		}
+	}
+	cc.mu.Unlock()
+	for _, ss := range open {
+		ss.nc.cut(t)
+	}
+}
+
+// release gives the slot back; after an eviction it does nothing.
+func (sl *connSlot) release() {
+	sl.cc.mu.Lock()
+	if !sl.gone {
+		sl.cc.drop(sl)
+	}
+	sl.cc.mu.Unlock()
+}
+
+// touch records that the peer sent something: the slot is in use.
+func (sl *connSlot) touch() { sl.heard.Store(time.Now().UnixNano()) }
+
+// Open is the number of websockets open now (evicted ones not counted).
+func (cc *connCounter) Open() int64 {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	return int64(cc.total)
+}
+
+// addrOpen is the number of websockets the client at ip holds.
+func (cc *connCounter) addrOpen(ip string) int {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	return len(cc.byAddr[addrKey(ip)])
+}

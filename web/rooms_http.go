@@ -560,12 +560,3 @@ func (g *addrGuard) add(ip string, now time.Time) {
 	w.n++
 }
 
-// addrKey is the key of a client address for per-address limits: an
-// IPv4 address itself, an IPv6 address's /64 (one subscriber's network).
-func addrKey(ip string) string {
-	a := net.ParseIP(ip)
-	if a == nil || a.To4() != nil {
-		return ip
-	}
-	return a.Mask(net.CIDRMask(64, 128)).String() + "/64"
-}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -89,6 +90,12 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
+	if c.Limits.MaxConns < 0 || c.Limits.MaxConnsPerAddr < 0 {
+		return fmt.Errorf("websocket caps %d (server-wide) and %d (per address): want 0 (the default) or more", c.Limits.MaxConns, c.Limits.MaxConnsPerAddr)
+	}
+	if c.ShutdownTimeout < 0 {
+		return fmt.Errorf("shutdown timeout %v: want 0 (the default) or more", c.ShutdownTimeout)
+	}
 	_, err := ipExtractor(c.TrustedProxies)
 	return err
 }
@@ -103,7 +110,8 @@ type Server struct {
 	// when the server shuts down, since Shutdown does not wait for
 	// hijacked connections.
 	wsBase     context.Context
-	wsShutdown context.CancelFunc
+	wsShutdown context.CancelFunc // cancels wsBase with errShuttingDown
+	wsCut      atomic.Int64       // sessions whose writes the shutdown cut
 	wsTimings  wsTimings
 	conns      *connCounter
 	sessions   sync.WaitGroup // every websocket session's handler
@@ -121,7 +129,8 @@ func New(cfg Config) *Server {
 	if cfg.AnswerCache >= 0 {
 		s.answers = newAnswers(answerMaxEntry, cmp.Or(cfg.AnswerCache, answerMaxBytes), answerMaxEntries)
 	}
-	s.wsBase, s.wsShutdown = context.WithCancel(context.Background())
+	base, cancel := context.WithCancelCause(context.Background())
+	s.wsBase, s.wsShutdown = base, func() { cancel(errShuttingDown) }
 	e.HTTPErrorHandler = httpErrorHandler
 	s.conns = newConnCounter(cfg.Limits)
 	extract, err := ipExtractor(cfg.TrustedProxies)
@@ -203,7 +212,6 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
-	srv.RegisterOnShutdown(s.wsShutdown)
 	defer s.Close() // the rooms and their bus outlive no server
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -217,19 +225,31 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 	case <-ctx.Done():
 	}
 	s.log.Info("shutting down", "timeout", s.cfg.ShutdownTimeout)
+	start := time.Now()
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
+	// Shutdown does not wait for hijacked connections: tell every session
+	// to close (1001), and cut the reads and writes still going on half-way
+	// through the timeout, so that a peer that stopped reading (its writer
+	// blocked on a full socket) cannot hold the shutdown. A slow reader has
+	// that half to take its pending frame and the 1001; the other half is
+	// for the sessions to wind down.
+	s.wsShutdown()
+	s.conns.cutAll(start.Add(s.cfg.ShutdownTimeout / 2))
 	if err := srv.Shutdown(sctx); err != nil {
-		return err
+		return fmt.Errorf("shut down HTTP: %w", err)
 	}
-	// Shutdown does not wait for hijacked connections: wait for the
-	// sessions it told to close (1001), within the same deadline.
 	done := make(chan struct{})
 	go func() { s.sessions.Wait(); close(done) }()
 	select {
 	case <-done:
 	case <-sctx.Done():
 		return fmt.Errorf("websocket sessions still open after %v: %w", s.cfg.ShutdownTimeout, sctx.Err())
+	}
+	if n := s.wsCut.Load(); n > 0 {
+		s.log.Warn("shut down, cutting websockets whose peers did not read", "cut", n, "took", time.Since(start))
+	} else {
+		s.log.Info("shut down", "took", time.Since(start))
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -1,11 +1,14 @@
 package web
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"runtime/debug"
@@ -72,21 +75,110 @@ func (s *Server) getWS(c echo.Context) error {
 	if !s.originAllowed(r) {
 		return &apiError{status: http.StatusForbidden, violations: []core.Violation{{Field: "Origin", Message: "this origin may not open a websocket on this server"}}}
 	}
-	release, status, msg := s.conns.acquire(c.RealIP())
-	if release == nil {
+	slot, status, msg := s.conns.acquire(c.RealIP())
+	if slot == nil {
 		return &apiError{status: status, violations: []core.Violation{{Message: msg}}}
 	}
-	defer release()
+	defer slot.release()
 	s.sessions.Add(1)
 	defer s.sessions.Done()
-	conn, err := upgrader.Upgrade(c.Response(), r, nil)
+	w := &cutHijacker{ResponseWriter: c.Response(), h: c.Response()}
+	conn, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return nil // Upgrade has answered the request with the reason
 	}
-	sess := newSession(s, conn)
+	sess := newSession(s, conn, w.conn)
+	sess.slot = slot
 	sess.room = newSessionRoom(c)
+	s.conns.attach(slot, sess)
 	sess.run()
 	return nil
+}
+
+// closeReason is why the server ends sessions itself: the session's
+// context is cancelled with it as the cause, and the writer sends its
+// close frame.
+type closeReason struct {
+	code int
+	text string
+}
+
+func (r *closeReason) Error() string {
+	return fmt.Sprintf("websocket closed with %d (%s)", r.code, r.text)
+}
+
+var (
+	errShuttingDown = &closeReason{websocket.CloseGoingAway, "server shutting down"}
+	errEvicted      = &closeReason{websocket.CloseTryAgainLater, "the server is full; an address holding fewer sockets took this one"}
+)
+
+// cutConn is the websocket's net.Conn. Once cut, no deadline set on it
+// can extend past the cut, so a write blocked on a peer that does not read
+// returns by then even though gorilla resets the deadline before each
+// write. Deadlines may be set from any goroutine: cutting a session is not
+// a second writer.
+type cutConn struct {
+	net.Conn
+	mu     sync.Mutex
+	end    time.Time // zero: not cut
+	rd, wd time.Time // the deadlines asked for
+}
+
+func (c *cutConn) clamp(t time.Time) time.Time {
+	if !c.end.IsZero() && (t.IsZero() || t.After(c.end)) {
+		return c.end
+	}
+	return t
+}
+
+func (c *cutConn) SetDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rd, c.wd = t, t
+	return c.Conn.SetDeadline(c.clamp(t))
+}
+
+func (c *cutConn) SetReadDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rd = t
+	return c.Conn.SetReadDeadline(c.clamp(t))
+}
+
+func (c *cutConn) SetWriteDeadline(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.wd = t
+	return c.Conn.SetWriteDeadline(c.clamp(t))
+}
+
+// cut makes every read and write end by t (an earlier cut stands).
+func (c *cutConn) cut(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.end.IsZero() && !t.Before(c.end) {
+		return
+	}
+	c.end = t
+	_ = c.Conn.SetReadDeadline(c.clamp(c.rd))
+	_ = c.Conn.SetWriteDeadline(c.clamp(c.wd))
+}
+
+// cutHijacker hands the upgrader a cutConn in place of the hijacked
+// connection.
+type cutHijacker struct {
+	http.ResponseWriter
+	h    http.Hijacker
+	conn *cutConn
+}
+
+func (w *cutHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	nc, brw, err := w.h.Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	w.conn = &cutConn{Conn: nc}
+	return w.conn, brw, nil
 }
 
 // frame is one outgoing message. seq is the edit it belongs to (0 for
@@ -117,11 +209,14 @@ func frameBuf(n int) (*[]byte, []byte) {
 type session struct {
 	s      *Server
 	conn   *websocket.Conn
+	nc     *cutConn  // conn's connection, to cut its I/O short
+	slot   *connSlot // its place in Server.conns
 	t      wsTimings
 	out    chan frame // data frames, in order
 	ctrl   chan frame // control frames, written before data
 	ctx    context.Context
 	cancel context.CancelFunc
+	end    context.CancelCauseFunc // cancels ctx with a closeReason
 	latest atomic.Int64
 	pace   *rate.Limiter // paces the peer's messages (Limits.MessagesPerSecond)
 	tooBig bool          // the reader refused a message over the limit (reader's goroutine only)
@@ -132,10 +227,19 @@ type session struct {
 	editDone chan struct{}
 }
 
-func newSession(s *Server, conn *websocket.Conn) *session {
-	ctx, cancel := context.WithCancel(s.wsBase)
-	return &session{s: s, conn: conn, t: s.wsTimings, out: make(chan frame, 4), ctrl: make(chan frame, 4), ctx: ctx, cancel: cancel,
+func newSession(s *Server, conn *websocket.Conn, nc *cutConn) *session {
+	ctx, end := context.WithCancelCause(s.wsBase)
+	return &session{s: s, conn: conn, nc: nc, t: s.wsTimings, out: make(chan frame, 4), ctrl: make(chan frame, 4),
+		ctx: ctx, cancel: func() { end(nil) }, end: end,
 		pace: rate.NewLimiter(rate.Limit(s.cfg.Limits.MessagesPerSecond), s.cfg.Limits.MessageBurst)}
+}
+
+// evict ends the session for a newcomer (connCounter): the writer sends
+// 1013, and the session ends within closeGrace even if the peer neither
+// reads nor answers. Its slot is already free.
+func (ss *session) evict() {
+	ss.end(errEvicted)
+	ss.nc.cut(time.Now().Add(closeGrace))
 }
 
 func (ss *session) run() {
@@ -176,9 +280,13 @@ func (ss *session) reader() {
 	defer ss.recoverPanic("reader")
 	c := ss.conn
 	_ = c.SetReadDeadline(time.Now().Add(ss.t.pongWait))
-	c.SetPongHandler(func(string) error { return c.SetReadDeadline(time.Now().Add(ss.t.pongWait)) })
+	c.SetPongHandler(func(string) error {
+		ss.slot.touch()
+		return c.SetReadDeadline(time.Now().Add(ss.t.pongWait))
+	})
 	// Control replies go through the writer, so that one goroutine writes.
 	c.SetPingHandler(func(data string) error {
+		ss.slot.touch()
 		_ = c.SetReadDeadline(time.Now().Add(ss.t.pongWait))
 		ss.control(frame{kind: websocket.PongMessage, data: []byte(data)})
 		return nil
@@ -197,6 +305,7 @@ func (ss *session) reader() {
 		if err != nil {
 			return
 		}
+		ss.slot.touch() // in use: the last of its address's sockets to evict
 		data, err := io.ReadAll(io.LimitReader(r, wsReadLimit+1))
 		if err != nil {
 			return
@@ -311,6 +420,10 @@ func (ss *session) writer() {
 			*f.pooled = (*f.pooled)[:0]
 			framePool.Put(f.pooled)
 		}
+		// gorilla hides the deadline error behind a net.Error of its own.
+		if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() && ss.s.wsBase.Err() != nil {
+			ss.s.wsCut.Add(1) // a peer that stopped reading: Serve reports it
+		}
 		return err == nil
 	}
 	for {
@@ -358,8 +471,9 @@ func (ss *session) writer() {
 				}
 				break
 			}
-			if ss.s.wsBase.Err() != nil { // the server is shutting down
-				write(frame{kind: websocket.CloseMessage, data: websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down")})
+			var why *closeReason // shutting down (1001) or evicted (1013)
+			if errors.As(context.Cause(ss.ctx), &why) {
+				write(frame{kind: websocket.CloseMessage, data: websocket.FormatCloseMessage(why.code, why.text)})
 			}
 			// The reader waits for the peer's close reply; a peer that
 			// never sends one must not hold the session (or a shutdown).

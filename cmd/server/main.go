@@ -40,8 +40,8 @@ func run(ctx context.Context, args []string) error {
 	proxies := fs.String("trusted-proxies", "", "comma-separated IPs or CIDRs of reverse proxies whose X-Forwarded-For is believed")
 	frameAncestors := fs.String("frame-ancestors", web.DefaultFrameAncestors, "CSP frame-ancestors of the embeds (/embed/..., the SVG pictures): * for any site, or space-separated origins such as \"'self' https://docs.example.com\"; every other page is never framed")
 	d := web.DefaultLimits
-	maxConns := fs.Int("max-conns", d.MaxConns, "websockets open at once, server-wide (503 past it)")
-	maxPerAddr := fs.Int("max-conns-per-addr", d.MaxConnsPerAddr, "websockets from one client address (a classroom behind one NAT counts as one)")
+	maxConns := fs.Int("max-conns", d.MaxConns, "websockets open at once, server-wide; when full, an address holding fewer takes one from the address holding the most (closed with 1013), else 503")
+	maxPerAddr := fs.Int("max-conns-per-addr", d.MaxConnsPerAddr, "websockets from one client address (a classroom behind one NAT counts as one; an IPv6 /64 counts as one)")
 	msgRate := fs.Float64("msg-rate", d.MessagesPerSecond, "messages per second one websocket may send (burst: twice that)")
 	reqRate := fs.Float64("req-rate", d.RequestsPerSecond, "HTTP requests per second from one client address")
 	reqBurst := fs.Int("req-burst", d.RequestBurst, "HTTP requests one client address may send in a burst")
