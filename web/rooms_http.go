@@ -559,4 +559,3 @@ func (g *addrGuard) add(ip string, now time.Time) {
 	}
 	w.n++
 }
-
