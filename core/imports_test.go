@@ -62,11 +62,14 @@ func TestDependenciesPointInward(t *testing.T) {
 	rules := []struct {
 		dir     string
 		allowed []string // module packages (without the module path) and third-party prefixes
+		noHTTP  bool     // net/http is off limits too
 	}{
-		{"../compute", []string{"core"}},
-		{"../views", []string{"core", "github.com/a-h/templ"}},
-		{"../static", nil},
-		{"../web", []string{"core", "compute", "views", "static", "github.com/", "golang.org/x/", "rsc.io/"}},
+		{dir: "../compute", allowed: []string{"core"}},
+		{dir: "../views", allowed: []string{"core", "github.com/a-h/templ"}},
+		{dir: "../static"},
+		{dir: "../rooms", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
+		{dir: "../rooms/natstest", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
+		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "github.com/", "golang.org/x/", "rsc.io/"}},
 	}
 	fset := token.NewFileSet()
 	for _, r := range rules {
@@ -84,6 +87,9 @@ func TestDependenciesPointInward(t *testing.T) {
 			}
 			for _, imp := range f.Imports {
 				path, _ := strconv.Unquote(imp.Path.Value)
+				if (path == "net/http" || strings.HasPrefix(path, "net/http/")) && r.noHTTP {
+					t.Errorf("%s imports %s: %s knows nothing of HTTP", name, path, r.dir)
+				}
 				if !strings.Contains(path, ".") {
 					continue // the standard library
 				}

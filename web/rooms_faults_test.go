@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/stridescope/stridescope/rooms"
 )
 
 // natsProcess is a real nats-server in a child process, so that a test
@@ -127,7 +128,7 @@ func readRoomMsg(t *testing.T, c *websocket.Conn, typ string, within time.Durati
 // when the bus is back, with the room's record kept by JetStream.
 func TestRoomsThroughNATSFaults(t *testing.T) {
 	n := startNATSProcess(t)
-	bus, err := NewNATSBus(BusOptions{URL: n.url()})
+	bus, err := rooms.NewNATSBus(rooms.BusOptions{URL: n.url()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestRoomsThroughNATSFaults(t *testing.T) {
 	readRoomUntil(t, v, "q=2")
 	t.Logf("NATS killed and restarted: the presenter's next state reached the viewer %v after NATS was back", time.Since(restarted).Round(time.Millisecond))
 
-	bus2, err := NewNATSBus(BusOptions{URL: n.url()})
+	bus2, err := rooms.NewNATSBus(rooms.BusOptions{URL: n.url()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,10 +17,11 @@ import (
 	"rsc.io/qr"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/views"
 )
 
-// The pages a room can show. A RoomState's page (and, for the tour, its
+// The pages a room can show. A rooms.State's page (and, for the tour, its
 // step) names a path; roomPageAt maps a path back. A page here gets the
 // "Present this" button, its presenter's ?room=CODE and its viewers'
 // /r/CODE; its script shares and applies the state with static/rooms.js.
@@ -69,8 +70,8 @@ var errRoomsClosed = errors.New("rooms are closed")
 // server that never opens a room starts no bus.
 type roomService struct {
 	mu     sync.Mutex
-	rooms  *Rooms
-	bus    Bus
+	rooms  *rooms.Replica
+	bus    rooms.Bus
 	ownBus bool
 	stop   context.CancelFunc
 	closed bool
@@ -80,7 +81,7 @@ type roomService struct {
 
 // roomsReady returns the rooms, starting them (and the embedded bus, when
 // Config.Bus is nil) the first time.
-func (s *Server) roomsReady() (*Rooms, error) {
+func (s *Server) roomsReady() (*rooms.Replica, error) {
 	rs := &s.rooms
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
@@ -94,7 +95,7 @@ func (s *Server) roomsReady() (*Rooms, error) {
 	rs.opens.limit, rs.opens.window = createLimit, createWindow
 	bus, own := s.cfg.Bus, false
 	if bus == nil {
-		b, err := NewEmbeddedBus(s.cfg.DataDir)
+		b, err := rooms.NewEmbeddedBus(s.cfg.DataDir)
 		if err != nil {
 			s.log.Error("rooms: cannot start the embedded NATS server", "err", err)
 			return nil, err
@@ -107,9 +108,9 @@ func (s *Server) roomsReady() (*Rooms, error) {
 		_, _ = rand.Read(secret)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	rs.rooms, rs.bus, rs.ownBus, rs.stop = NewRooms(bus, secret, s.log), bus, own, stop
+	rs.rooms, rs.bus, rs.ownBus, rs.stop = rooms.NewReplica(bus, secret, s.log), bus, own, stop
 	if s.cfg.MaxRooms > 0 {
-		rs.rooms.maxRooms = s.cfg.MaxRooms
+		rs.rooms.SetMaxRooms(s.cfg.MaxRooms)
 	}
 	go rs.rooms.Run(ctx)
 	return rs.rooms, nil
@@ -185,23 +186,23 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 		query := withoutParam(r.URL.RawQuery, "room")
 		rc := views.RoomContext{Present: &views.PresentForm{Page: page, Step: step, Query: query}}
 		if raw := r.URL.Query().Get("room"); raw != "" {
-			code, ok := NormalizeCode(raw)
+			code, ok := rooms.NormalizeCode(raw)
 			if !ok {
 				return next(c) // not a code: show the page as if it were absent
 			}
-			rooms, err := s.roomsReady()
+			replica, err := s.roomsReady()
 			if err != nil {
 				return next(c)
 			}
-			switch err := rooms.Authorize(code, presenterToken(r, code)); {
-			case errors.Is(err, ErrBusDown):
+			switch err := replica.Authorize(code, presenterToken(r, code)); {
+			case errors.Is(err, rooms.ErrBusDown):
 				return next(c) // cannot tell now: show the page; its socket presents once the bus is back
 			case err != nil:
 				return c.Redirect(http.StatusSeeOther, "/r/"+code)
 			}
 			join := joinURL(r, code)
 			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, QR: qrCode(join),
-				Watching: rooms.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
+				Watching: replica.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
 			if isLoopback(r.Host) {
 				bar.Hint = "This address works on this computer only: for the class, serve on the network (-addr 0.0.0.0:8080) and open this page at the computer's network address."
 			}
@@ -230,7 +231,7 @@ func (s *Server) postRooms(c echo.Context) error {
 	if len(query) > maxQueryLen {
 		return badRequest("query", "the query is longer than %d bytes", maxQueryLen)
 	}
-	rooms, err := s.roomsReady()
+	replica, err := s.roomsReady()
 	if err != nil {
 		return unavailable(c, "rooms are not available on this server")
 	}
@@ -238,11 +239,11 @@ func (s *Server) postRooms(c echo.Context) error {
 	if s.rooms.opens.blocked(ip, now) {
 		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{{Message: "this address has opened many rooms lately; use one of them, or try again later"}}}
 	}
-	code, token, err := rooms.Create(RoomState{Page: page, Query: query, Step: step})
+	code, token, err := replica.Create(rooms.State{Page: page, Query: query, Step: step})
 	switch {
-	case errors.Is(err, ErrRoomsFull):
+	case errors.Is(err, rooms.ErrRoomsFull):
 		return unavailable(c, "every room on this server is in use; try again later")
-	case errors.Is(err, ErrBusDown):
+	case errors.Is(err, rooms.ErrBusDown):
 		s.log.Warn("rooms: cannot open a room", "err", err)
 		return unavailable(c, "the room service is not reachable right now; try again in a moment")
 	case err != nil:
@@ -250,8 +251,8 @@ func (s *Server) postRooms(c echo.Context) error {
 	}
 	s.rooms.opens.add(ip, now)
 	c.SetCookie(&http.Cookie{
-		Name: presenterCookie(code), Value: token, Path: "/", Expires: TokenExpiry(token),
-		MaxAge:   int(time.Until(TokenExpiry(token)) / time.Second),
+		Name: presenterCookie(code), Value: token, Path: "/", Expires: rooms.TokenExpiry(token),
+		MaxAge:   int(time.Until(rooms.TokenExpiry(token)) / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: isHTTPS(r),
 	})
 	return c.Redirect(http.StatusSeeOther, withQuery(path, joinQuery(query, "room="+code)))
@@ -282,13 +283,13 @@ func (s *Server) getRoom(c echo.Context) error {
 		}
 		return render(c, status, views.JoinPage(views.Join{Code: c.Param("code"), Error: msg}))
 	}
-	rooms, _ := s.roomsReady()
-	st, _ := rooms.Current(code)
+	replica, _ := s.roomsReady()
+	st, _ := replica.Current(code)
 	path, ok := roomPagePath(st.Page, st.Step)
 	if !ok {
-		path, st = "/", RoomState{Page: "layout"}
+		path, st = "/", rooms.State{Page: "layout"}
 	}
-	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: st.Page, Step: st.Step, Watching: rooms.Watching(code)}
+	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: st.Page, Step: st.Step, Watching: replica.Watching(code)}
 	r2 := r.Clone(views.WithRoom(r.Context(), views.RoomContext{Bar: bar}))
 	r2.URL.Path, r2.URL.RawPath, r2.URL.RawQuery = path, "", st.Query
 	c2 := s.echo.NewContext(r2, c.Response())
@@ -301,11 +302,11 @@ func (s *Server) getRoom(c echo.Context) error {
 // the limit, that address's lookups go through a slow lane, so nobody
 // finds rooms by trying codes, yet the right code still gets in.
 func (s *Server) findRoom(ctx context.Context, ip, typed string) (string, int, string) {
-	rooms, err := s.roomsReady()
+	replica, err := s.roomsReady()
 	if err != nil {
 		return "", http.StatusServiceUnavailable, "Rooms are not available on this server."
 	}
-	code, ok := NormalizeCode(typed)
+	code, ok := rooms.NormalizeCode(typed)
 	if !ok {
 		return "", http.StatusBadRequest, "A room code has 8 letters and digits, like ABCD-2345."
 	}
@@ -313,8 +314,8 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string) (string, int, s
 	if err := s.rooms.joins.admit(ctx, key); err != nil {
 		return "", http.StatusTooManyRequests, "Too many wrong codes from this address; wait a moment and try again."
 	}
-	switch _, err := rooms.Current(code); {
-	case errors.Is(err, ErrNoRoom):
+	switch _, err := replica.Current(code); {
+	case errors.Is(err, rooms.ErrNoRoom):
 		s.rooms.joins.fail(key, time.Now())
 		return "", http.StatusNotFound, "No room has the code " + views.DisplayCode(code) + ": check it with the presenter, or the room has ended."
 	case err != nil:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
+	"github.com/stridescope/stridescope/rooms"
 )
 
 // The room messages of the websocket protocol (docs/protocol.md, "Rooms").
@@ -18,20 +19,20 @@ import (
 // roomClientMsg is a page's room message: present, unpresent, publish,
 // follow or unfollow.
 type roomClientMsg struct {
-	V     int        `json:"v"`
-	Type  string     `json:"type"`
-	Room  string     `json:"room,omitempty"`
-	State *RoomState `json:"state,omitempty"`
+	V     int          `json:"v"`
+	Type  string       `json:"type"`
+	Room  string       `json:"room,omitempty"`
+	State *rooms.State `json:"state,omitempty"`
 }
 
 // roomServerMsg tells the presenter it presents ("presenting") and how
 // many watch ("watching"), and a viewer the room's state ("room").
 type roomServerMsg struct {
-	V        int        `json:"v"`
-	Type     string     `json:"type"`
-	Room     string     `json:"room"`
-	State    *RoomState `json:"state,omitempty"`
-	Watching int        `json:"watching"`
+	V        int          `json:"v"`
+	Type     string       `json:"type"`
+	Room     string       `json:"room"`
+	State    *rooms.State `json:"state,omitempty"`
+	Watching int          `json:"watching"`
 }
 
 // roomPresenceMsg tells a viewer that the presenter has left (no presenter
@@ -84,8 +85,8 @@ type sessionRoom struct {
 	addr   string            // the client address, for the failed-join guard
 	tokens map[string]string // presenter tokens by room code, from the upgrade's cookies
 
-	presenter *Presenter
-	viewer    *Viewer
+	presenter *rooms.Presenter
+	viewer    *rooms.Viewer
 	pub       *stateSlot         // the presenter's next state to share
 	stop      context.CancelFunc // stops the goroutine of the present or follow
 	done      chan struct{}
@@ -173,19 +174,19 @@ func (ss *session) roomError(code, room, message string) {
 // present makes this connection the room's presenter if the upgrade
 // request carried the room's presenter cookie.
 func (ss *session) present(raw string) {
-	rooms, err := ss.s.roomsReady()
+	replica, err := ss.s.roomsReady()
 	if err != nil {
 		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
 		return
 	}
-	code, ok := NormalizeCode(raw)
+	code, ok := rooms.NormalizeCode(raw)
 	if !ok {
-		ss.roomError(roomErrNotPresenter, raw, ErrNotPresenter.Error())
+		ss.roomError(roomErrNotPresenter, raw, rooms.ErrNotPresenter.Error())
 		return
 	}
-	p, _, err := rooms.Present(code, ss.room.tokens[code])
+	p, _, err := replica.Present(code, ss.room.tokens[code])
 	switch {
-	case errors.Is(err, ErrBusDown):
+	case errors.Is(err, rooms.ErrBusDown):
 		ss.roomError(roomErrReconnecting, code, err.Error())
 		return
 	case err != nil:
@@ -206,10 +207,10 @@ func (ss *session) present(raw string) {
 // presentLoop shares the presenter's states, at most one per
 // publishEvery (a faster presenter's intermediate states are skipped),
 // and tells the presenter how many watch whenever that changes.
-func (ss *session) presentLoop(ctx context.Context, p *Presenter, pub *stateSlot) {
+func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *stateSlot) {
 	tick := time.NewTicker(watchingEvery)
 	defer tick.Stop()
-	watching, linked := p.Watching(), p.rooms.BusUp()
+	watching, linked := p.Watching(), p.BusUp()
 	if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "presenting", Room: p.Code(), Watching: watching}) {
 		return
 	}
@@ -218,7 +219,7 @@ func (ss *session) presentLoop(ctx context.Context, p *Presenter, pub *stateSlot
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			if up := p.rooms.BusUp(); up != linked {
+			if up := p.BusUp(); up != linked {
 				linked = up
 				if !ss.sendCtx(ctx, roomLinkMsg{V: ProtocolVersion, Type: "link", Room: p.Code(), Connected: up}) {
 					return
@@ -237,7 +238,7 @@ func (ss *session) presentLoop(ctx context.Context, p *Presenter, pub *stateSlot
 			}
 			if err := p.Update(st); err != nil {
 				code := roomErrBadState
-				if errors.Is(err, ErrNoRoom) {
+				if errors.Is(err, rooms.ErrNoRoom) {
 					code = roomErrNoRoom
 				}
 				if !ss.sendCtx(ctx, roomErrorMsg{V: ProtocolVersion, Type: "error", Code: code, Room: p.Code(), Message: err.Error()}) {
@@ -257,7 +258,7 @@ func (ss *session) presentLoop(ctx context.Context, p *Presenter, pub *stateSlot
 func (ss *session) publish(m roomClientMsg) {
 	p := ss.room.presenter
 	if p == nil || (m.Room != "" && m.Room != p.Code()) {
-		ss.roomError(roomErrNotPresenter, m.Room, ErrNotPresenter.Error()+": present the room first, with its presenter cookie")
+		ss.roomError(roomErrNotPresenter, m.Room, rooms.ErrNotPresenter.Error()+": present the room first, with its presenter cookie")
 		return
 	}
 	if m.State == nil {
@@ -277,7 +278,7 @@ func (ss *session) publish(m roomClientMsg) {
 // state first, then every state the presenter shares, latest only, and
 // "presence" when the presenter leaves or comes back.
 func (ss *session) follow(raw string) {
-	rooms, err := ss.s.roomsReady()
+	replica, err := ss.s.roomsReady()
 	if err != nil {
 		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
 		return
@@ -287,18 +288,18 @@ func (ss *session) follow(raw string) {
 		ss.roomError(roomErrTooMany, "", "too many wrong room codes from this address; wait a moment")
 		return
 	}
-	code, ok := NormalizeCode(raw)
-	var v *Viewer
+	code, ok := rooms.NormalizeCode(raw)
+	var v *rooms.Viewer
 	if ok {
-		v, err = rooms.Join(code)
+		v, err = replica.Join(code)
 	}
 	if !ok || err != nil {
 		switch {
-		case !ok || errors.Is(err, ErrNoRoom):
+		case !ok || errors.Is(err, rooms.ErrNoRoom):
 			guard.fail(key, time.Now())
-			ss.roomError(roomErrNoRoom, raw, ErrNoRoom.Error())
-		case errors.Is(err, ErrBusDown):
-			ss.roomError(roomErrReconnecting, code, ErrBusDown.Error())
+			ss.roomError(roomErrNoRoom, raw, rooms.ErrNoRoom.Error())
+		case errors.Is(err, rooms.ErrBusDown):
+			ss.roomError(roomErrReconnecting, code, rooms.ErrBusDown.Error())
 		default:
 			ss.roomError(roomErrUnavailable, code, "cannot join the room now; try again")
 		}
@@ -317,7 +318,7 @@ func (ss *session) follow(raw string) {
 			}
 			// While the writer is busy this waits, and the viewer keeps
 			// only the newest state: a slow connection skips states.
-			var msg any = roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &ev.State, Watching: rooms.Watching(code)}
+			var msg any = roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &ev.State, Watching: replica.Watching(code)}
 			switch {
 			case ev.Link:
 				msg = roomLinkMsg{V: ProtocolVersion, Type: "link", Room: code, Connected: ev.Connected}
@@ -344,12 +345,12 @@ func (ss *session) sendCtx(ctx context.Context, v any) bool {
 // stateSlot holds the newest state not yet taken: put replaces it.
 type stateSlot struct {
 	mu    sync.Mutex
-	st    RoomState
+	st    rooms.State
 	has   bool
 	ready chan struct{} // capacity 1
 }
 
-func (s *stateSlot) put(st RoomState) {
+func (s *stateSlot) put(st rooms.State) {
 	s.mu.Lock()
 	s.st, s.has = st, true
 	s.mu.Unlock()
@@ -359,7 +360,7 @@ func (s *stateSlot) put(st RoomState) {
 	}
 }
 
-func (s *stateSlot) take() (RoomState, bool) {
+func (s *stateSlot) take() (rooms.State, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, ok := s.st, s.has

@@ -12,6 +12,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/gorilla/websocket"
+	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natstest"
 	"rsc.io/qr"
 )
 
@@ -51,7 +53,7 @@ func openRoomWith(t *testing.T, ts *httptest.Server, form url.Values) (code, loc
 		t.Fatal(err)
 	}
 	code = u.Query().Get("room")
-	if _, ok := NormalizeCode(code); !ok {
+	if _, ok := rooms.NormalizeCode(code); !ok {
 		t.Fatalf("redirect %q holds no room code", location)
 	}
 	for _, c := range res.Cookies() {
@@ -101,14 +103,14 @@ func sendJSON(t *testing.T, c *websocket.Conn, v any) {
 }
 
 type roomIn struct {
-	Type       string    `json:"type"`
-	Room       string    `json:"room"`
-	State      RoomState `json:"state"`
-	Watching   int       `json:"watching"`
-	Code       string    `json:"code"`
-	Message    string    `json:"message"`
-	Presenting bool      `json:"presenting"` // of "presence"
-	Connected  bool      `json:"connected"`  // of "link"
+	Type       string      `json:"type"`
+	Room       string      `json:"room"`
+	State      rooms.State `json:"state"`
+	Watching   int         `json:"watching"`
+	Code       string      `json:"code"`
+	Message    string      `json:"message"`
+	Presenting bool        `json:"presenting"` // of "presence"
+	Connected  bool        `json:"connected"`  // of "link"
 }
 
 // presentOn opens a presenter's socket on ts for code.
@@ -522,7 +524,7 @@ func TestRoomJoinGuard(t *testing.T) {
 // wrongCode is a well-formed code (prefix and two more symbols) that no
 // test room has: codes are drawn at random, so one in 31^8 could clash.
 func wrongCode(prefix string, i int) string {
-	a := roomCodeAlphabet
+	a := rooms.CodeAlphabet
 	return prefix + string(a[i/len(a)%len(a)]) + string(a[i%len(a)])
 }
 
@@ -551,10 +553,10 @@ func TestRoomSlowViewerDoesNotHoldUpOthers(t *testing.T) {
 // TestRoomTwoInstances: two servers sharing only a NATS server on
 // loopback; the presenter on one, viewers on the other.
 func TestRoomTwoInstances(t *testing.T) {
-	nurl := loopbackNATS(t)
+	nurl := natstest.Loopback(t)
 	secret := []byte("replicas share this secret")
 	newReplica := func() *httptest.Server {
-		bus, err := NewNATSBus(BusOptions{URL: nurl})
+		bus, err := rooms.NewNATSBus(rooms.BusOptions{URL: nurl})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -719,13 +721,11 @@ func TestRoomQueryWithoutRoom(t *testing.T) {
 // the presenter has left.
 func setGrace(t *testing.T, s *Server, d time.Duration) {
 	t.Helper()
-	rooms, err := s.roomsReady()
+	replica, err := s.roomsReady()
 	if err != nil {
 		t.Fatal(err)
 	}
-	rooms.mu.Lock()
-	rooms.grace = d
-	rooms.mu.Unlock()
+	replica.SetPresenterGrace(d)
 }
 
 // readRoomEvent reads until a "room" or "presence" message, skipping
@@ -848,10 +848,10 @@ func TestRoomViewersHearPresenterLeaveAndReturn(t *testing.T) {
 // the presenter leaves A and comes back on B (a reload that lands on the
 // other replica): every viewer hears both.
 func TestRoomPresenceAcrossReplicas(t *testing.T) {
-	nurl := loopbackNATS(t)
+	nurl := natstest.Loopback(t)
 	secret := []byte("replicas share this secret")
 	newReplica := func() *httptest.Server {
-		bus, err := NewNATSBus(BusOptions{URL: nurl})
+		bus, err := rooms.NewNATSBus(rooms.BusOptions{URL: nurl})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -866,7 +866,7 @@ func TestRoomPresenceAcrossReplicas(t *testing.T) {
 	vb, _ := followOn(t, b, code)
 	// C holds no room yet: it asks whether a presenter is anywhere.
 	vc, _ := followOn(t, c, code)
-	time.Sleep(roomJoinTimeout + 200*time.Millisecond) // past C's question
+	time.Sleep(rooms.JoinTimeout + 200*time.Millisecond) // past C's question
 	publish(t, p, "q=1", "")
 	readRoomNoPresence(t, vb, "viewer on B", "q=1")
 	readRoomNoPresence(t, vc, "viewer on C", "q=1")

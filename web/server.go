@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/static"
 )
 
@@ -41,10 +42,10 @@ type Config struct {
 	// Every other page may never be framed.
 	FrameAncestors string
 	Logger         *slog.Logger
-	// Bus carries classroom rooms between replicas (NewNATSBus). Nil: a
+	// Bus carries classroom rooms between replicas (rooms.NewNATSBus). Nil: a
 	// NATS server embedded in the process, opening no port, started when
 	// the first room is; Close stops it. A Bus given here stays open.
-	Bus Bus
+	Bus rooms.Bus
 	// AnswerCache is how many bytes of edits' answers a replica keeps to
 	// share between sessions asking the same (a room's viewers): 0 takes
 	// 64 MiB; negative shares nothing, so every edit is computed.
@@ -56,7 +57,7 @@ type Config struct {
 	// DataDir is where the embedded NATS server stores the rooms, so they
 	// survive a restart; empty keeps them in memory.
 	DataDir string
-	// MaxRooms is how many rooms this replica keeps (0: DefaultMaxRooms);
+	// MaxRooms is how many rooms this replica keeps (0: rooms.DefaultMax);
 	// past it, the room empty for longest gives way.
 	MaxRooms int
 }

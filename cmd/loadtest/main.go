@@ -40,6 +40,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/web"
 )
 
@@ -145,12 +146,12 @@ func (r report) print(w io.Writer) {
 
 // roomMsg is what the server sends about rooms (and edits' results, for -apply).
 type roomMsg struct {
-	Type     string        `json:"type"`
-	Seq      int64         `json:"seq"`
-	State    web.RoomState `json:"state"`
-	Watching int           `json:"watching"`
-	Code     string        `json:"code"`
-	Message  string        `json:"message"`
+	Type     string      `json:"type"`
+	Seq      int64       `json:"seq"`
+	State    rooms.State `json:"state"`
+	Watching int         `json:"watching"`
+	Code     string      `json:"code"`
+	Message  string      `json:"message"`
 }
 
 // viewer is one follower's record; only its own goroutine writes it until

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/web"
 )
 
@@ -104,7 +105,7 @@ func run(ctx context.Context, args []string) error {
 	}
 	cfg.RoomSecret = []byte(*roomSecret)
 	cfg.DataDir = *dataDir
-	busOpts := web.BusOptions{
+	busOpts := rooms.BusOptions{
 		URL: *natsURL, CredsFile: *natsCreds,
 		CAFile: *natsCA, CertFile: *natsCert, KeyFile: *natsKey,
 		Logger: logger,
@@ -120,7 +121,7 @@ func run(ctx context.Context, args []string) error {
 		if strings.Contains(*natsURL, "@") {
 			logger.Warn("-nats-url carries credentials, which ps shows to every user of the machine: use -nats-creds or STRIDESCOPE_NATS_USER and STRIDESCOPE_NATS_PASSWORD")
 		}
-		bus, err := web.NewNATSBus(busOpts)
+		bus, err := rooms.NewNATSBus(busOpts)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package web
+package rooms
 
 import (
 	"bytes"
@@ -24,6 +24,7 @@ import (
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
+	"github.com/stridescope/stridescope/rooms/natstest"
 )
 
 // testPKI is a CA, a server certificate for 127.0.0.1 and a client
@@ -133,22 +134,10 @@ func newTestPKI(t *testing.T) testPKI {
 	return p
 }
 
-// startNATS starts a NATS server on loopback with o (Host and Port are
-// filled in) and returns its port.
+// startNATS starts a NATS server on loopback with o and returns its port.
 func startNATS(t *testing.T, o natsserver.Options) string {
 	t.Helper()
-	o.Host, o.Port, o.NoSigs, o.NoLog = "127.0.0.1", -1, true, true
-	o.JetStream, o.StoreDir = true, t.TempDir() // the rooms' records
-	ns, err := natsserver.NewServer(&o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns.Start()
-	if !ns.ReadyForConnections(5 * time.Second) {
-		t.Fatal("nats not ready")
-	}
-	t.Cleanup(ns.Shutdown)
-	return strconv.Itoa(ns.Addr().(*net.TCPAddr).Port)
+	return strconv.Itoa(natstest.Start(t, o).Addr().(*net.TCPAddr).Port)
 }
 
 // busPermissions is what a replica needs: its rooms, their records in

@@ -1,4 +1,4 @@
-package web
+package rooms
 
 import (
 	"context"
@@ -164,7 +164,7 @@ func (b *natsBus) openStore(storage jetstream.StorageType, replicas int) error {
 	kv, err := js.KeyValue(ctx, roomBucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: roomBucket, Description: "stridescope classroom rooms",
-			TTL: RoomLifetime, Storage: storage, Replicas: replicas, History: 1})
+			TTL: Lifetime, Storage: storage, Replicas: replicas, History: 1})
 	}
 	if err != nil {
 		return fmt.Errorf("key-value bucket %s: %w", roomBucket, err)

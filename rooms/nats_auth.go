@@ -1,4 +1,4 @@
-package web
+package rooms
 
 import (
 	"crypto/tls"

@@ -1,4 +1,4 @@
-package web
+package rooms
 
 import (
 	"context"
@@ -10,39 +10,22 @@ import (
 	"testing"
 	"time"
 
-	natsserver "github.com/nats-io/nats-server/v2/server"
+	"github.com/stridescope/stridescope/rooms/natstest"
 )
 
-// loopbackNATS starts a real NATS server on a random loopback port, as an
-// external cluster would be, and returns its URL.
-func loopbackNATS(t testing.TB) string {
+func newTestRooms(t testing.TB, bus Bus) *Replica {
 	t.Helper()
-	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, NoSigs: true, NoLog: true,
-		JetStream: true, StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns.Start()
-	if !ns.ReadyForConnections(5 * time.Second) {
-		t.Fatal("nats not ready")
-	}
-	t.Cleanup(ns.Shutdown)
-	return ns.ClientURL()
-}
-
-func newTestRooms(t testing.TB, bus Bus) *Rooms {
-	t.Helper()
-	r := NewRooms(bus, []byte("shared test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r := NewReplica(bus, []byte("shared test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	t.Cleanup(func() { r.Close(); bus.Close() })
 	return r
 }
 
 // twoReplicas is two replicas' rooms sharing a NATS server on loopback,
 // and its URL.
-func twoReplicas(t testing.TB) (a, b *Rooms, url string) {
+func twoReplicas(t testing.TB) (a, b *Replica, url string) {
 	t.Helper()
-	url = loopbackNATS(t)
-	var rs [2]*Rooms
+	url = natstest.Loopback(t)
+	var rs [2]*Replica
 	for i := range rs {
 		bus, err := NewNATSBus(BusOptions{URL: url})
 		if err != nil {
@@ -53,7 +36,7 @@ func twoReplicas(t testing.TB) (a, b *Rooms, url string) {
 	return rs[0], rs[1], url
 }
 
-func nextState(t *testing.T, v *Viewer) RoomState {
+func nextState(t *testing.T, v *Viewer) State {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -69,7 +52,7 @@ func nextState(t *testing.T, v *Viewer) RoomState {
 func TestRoomsAcrossReplicas(t *testing.T) {
 	a, b, _ := twoReplicas(t)
 
-	code, token, err := a.Create(RoomState{Page: "layout", Query: "sizes=2,3"})
+	code, token, err := a.Create(State{Page: "layout", Query: "sizes=2,3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +71,7 @@ func TestRoomsAcrossReplicas(t *testing.T) {
 	if st := nextState(t, v); st.Query != "sizes=2,3" {
 		t.Fatalf("late joiner got %+v", st)
 	}
-	if err := p.Update(RoomState{Page: "layout", Query: "sizes=2,3&strides=5,1", Focus: "e:1,0"}); err != nil {
+	if err := p.Update(State{Page: "layout", Query: "sizes=2,3&strides=5,1", Focus: "e:1,0"}); err != nil {
 		t.Fatal(err)
 	}
 	if st := nextState(t, v); st.Query != "sizes=2,3&strides=5,1" || st.Focus != "e:1,0" {
@@ -110,7 +93,7 @@ func TestRoomsRejectStrangers(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, bus)
-	code, token, err := r.Create(RoomState{Page: "layout"})
+	code, token, err := r.Create(State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +122,7 @@ func TestRoomCodesAreUnguessable(t *testing.T) {
 	const n = 4000
 	seen := map[string]bool{}
 	for range n {
-		c := randomString(roomCodeLen, roomCodeAlphabet)
+		c := randomString(CodeLen, CodeAlphabet)
 		if seen[c] {
 			t.Fatalf("code %s drawn twice in %d draws", c, n)
 		}
@@ -148,10 +131,10 @@ func TestRoomCodesAreUnguessable(t *testing.T) {
 			counts[r]++
 		}
 	}
-	if len(counts) != len(roomCodeAlphabet) {
-		t.Fatalf("only %d of %d symbols drawn", len(counts), len(roomCodeAlphabet))
+	if len(counts) != len(CodeAlphabet) {
+		t.Fatalf("only %d of %d symbols drawn", len(counts), len(CodeAlphabet))
 	}
-	want := float64(n*roomCodeLen) / float64(len(roomCodeAlphabet))
+	want := float64(n*CodeLen) / float64(len(CodeAlphabet))
 	for r, c := range counts {
 		if float64(c) < 0.8*want || float64(c) > 1.2*want {
 			t.Errorf("symbol %c drawn %d times, expected about %.0f", r, c, want)
@@ -166,7 +149,7 @@ func TestRoomsExpireWhenEmpty(t *testing.T) {
 	}
 	r := newTestRooms(t, bus)
 	r.emptyTTL = time.Minute
-	code, token, _ := r.Create(RoomState{Page: "layout"})
+	code, token, _ := r.Create(State{Page: "layout"})
 	p, _, _ := r.Present(code, token)
 	v, err := r.Join(code)
 	if err != nil {
@@ -200,7 +183,7 @@ func TestSlowViewerGetsLatestOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, bus)
-	code, token, _ := r.Create(RoomState{Page: "layout", Query: "q=0"})
+	code, token, _ := r.Create(State{Page: "layout", Query: "q=0"})
 	p, _, _ := r.Present(code, token)
 	slow, _ := r.Join(code)
 	fast, _ := r.Join(code)
@@ -227,7 +210,7 @@ func TestSlowViewerGetsLatestOnly(t *testing.T) {
 		}
 	}()
 	for i := 1; i <= 200; i++ {
-		if err := p.Update(RoomState{Page: "layout", Query: fmt.Sprintf("q=%d", i)}); err != nil {
+		if err := p.Update(State{Page: "layout", Query: fmt.Sprintf("q=%d", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package web
+package rooms
 
 import (
 	"context"
@@ -16,10 +16,10 @@ import (
 	"time"
 )
 
-// RoomState is what a presenter shares with the class: which page, its
+// State is what a presenter shares with the class: which page, its
 // URL query (the whole explorer state), and what the presenter points at.
 // It is small on purpose; every replica renders it itself.
-type RoomState struct {
+type State struct {
 	Page  string `json:"page"`            // "layout", "slice" or "tour"
 	Query string `json:"query"`           // the page's URL query
 	Focus string `json:"focus,omitempty"` // the cell the presenter hovers or focuses
@@ -33,28 +33,30 @@ type RoomState struct {
 
 // Room limits and timings.
 const (
-	roomCodeLen       = 8
-	roomCodeAlphabet  = "23456789ABCDEFGHJKMNPQRSTUVWXYZ" // no 0/O, 1/I/L: read aloud and typed
+	CodeLen           = 8
+	CodeAlphabet      = "23456789ABCDEFGHJKMNPQRSTUVWXYZ" // no 0/O, 1/I/L: read aloud and typed
 	maxRoomStateBytes = 4 << 10
-	roomJoinTimeout   = 750 * time.Millisecond
-	roomCountEvery    = 5 * time.Second
-	roomCountTTL      = 3 * roomCountEvery
+	// JoinTimeout is how long a replica waits for the others to answer a
+	// question about a room (who presents it, its newest state).
+	JoinTimeout    = 750 * time.Millisecond
+	roomCountEvery = 5 * time.Second
+	roomCountTTL   = 3 * roomCountEvery
 	// presenterGrace is how long a room stays presented after its last
 	// presenter connection closes: a presenter reloading the page comes
 	// back within it, and the class sees no "stopped".
 	presenterGrace = 2 * time.Second
-	// RoomLifetime is how long a room and its presenter's token live
+	// Lifetime is how long a room and its presenter's token live
 	// from the room's creation: a school day, not forever.
-	RoomLifetime = 12 * time.Hour
+	Lifetime = 12 * time.Hour
 	// storeTimeout bounds one read or write of the room store, so that a
 	// stalled bus turns into a quick 503, not a hung request.
 	storeTimeout = 1500 * time.Millisecond
 	// maxVersionAhead is how far past this replica's clock a state's
 	// version may be: a version from further ahead would freeze the room.
 	maxVersionAhead = time.Minute
-	// DefaultMaxRooms is how many rooms one replica keeps; past it the
+	// DefaultMax is how many rooms one replica keeps; past it the
 	// oldest room nobody is in gives way to a new one.
-	DefaultMaxRooms = 10000
+	DefaultMax = 10000
 )
 
 // Room errors a client sees.
@@ -68,14 +70,14 @@ var (
 	ErrBusDown = errors.New("the room service is reconnecting; try again in a moment")
 )
 
-// Rooms is this replica's view of the classrooms. A room's record (code,
+// Replica is this replica's view of the classrooms. A room's record (code,
 // creation, expiry, latest state) lives in the bus's store, so rooms
 // survive a restart or a replica dying; live traffic (states, viewer
 // counts, presence) travels on the bus, every message sealed with a key
 // derived from the shared room secret. The replica keeps an index of the
 // rooms it created or serves; it subscribes to a room's subjects only
 // while someone here presents or follows it.
-type Rooms struct {
+type Replica struct {
 	bus      Bus
 	tokenKey []byte
 	busKey   []byte
@@ -102,7 +104,7 @@ type room struct {
 	code       string
 	created    int64 // unix microseconds
 	expires    int64 // unix microseconds
-	state      RoomState
+	state      State
 	presenters int
 	viewers    map[*Viewer]struct{}
 	counts     map[string]replicaCount // viewers per replica, for the presenter
@@ -139,21 +141,21 @@ type busMsg struct {
 
 // roomRecord is a room as the store keeps it.
 type roomRecord struct {
-	Created int64     `json:"created"`
-	Expires int64     `json:"expires"`
-	State   RoomState `json:"state"`
+	Created int64 `json:"created"`
+	Expires int64 `json:"expires"`
+	State   State `json:"state"`
 }
 
-// NewRooms shares rooms over bus. secret signs presenter tokens and seals
+// NewReplica shares rooms over bus. secret signs presenter tokens and seals
 // every message on the bus: replicas that serve the same rooms must share
 // it. Close stops the goroutines it starts.
-func NewRooms(bus Bus, secret []byte, log *slog.Logger) *Rooms {
+func NewReplica(bus Bus, secret []byte, log *slog.Logger) *Replica {
 	if log == nil {
 		log = slog.Default()
 	}
-	r := &Rooms{bus: bus, tokenKey: deriveKey(secret, "stridescope presenter token v2"), busKey: deriveKey(secret, "stridescope bus v1"),
+	r := &Replica{bus: bus, tokenKey: deriveKey(secret, "stridescope presenter token v2"), busKey: deriveKey(secret, "stridescope bus v1"),
 		replica: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), log: log,
-		emptyTTL: 10 * time.Minute, maxRooms: DefaultMaxRooms, grace: presenterGrace, rooms: map[string]*room{},
+		emptyTTL: 10 * time.Minute, maxRooms: DefaultMax, grace: presenterGrace, rooms: map[string]*room{},
 		dirty: map[string]struct{}{}, out: make(chan busMsg, 4096), persist: make(chan struct{}, 1), quit: make(chan struct{}),
 		busUp: bus.Up()}
 	go r.sender()
@@ -162,8 +164,25 @@ func NewRooms(bus Bus, secret []byte, log *slog.Logger) *Rooms {
 	return r
 }
 
+// SetMaxRooms changes how many rooms the replica keeps (n > 0).
+func (r *Replica) SetMaxRooms(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n > 0 {
+		r.maxRooms = n
+	}
+}
+
+// SetPresenterGrace changes how long a room stays presented after its
+// last presenter connection closes (tests shorten it).
+func (r *Replica) SetPresenterGrace(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.grace = d
+}
+
 // Close stops the sender and the persister; the bus stays open.
-func (r *Rooms) Close() {
+func (r *Replica) Close() {
 	r.closed.Do(func() { close(r.quit) })
 }
 
@@ -177,7 +196,7 @@ func subject(code, what string) string { return "stridescope.room." + code + "."
 
 // seal prefixes data with its MAC, bound to the subject it travels on, so
 // a message cannot be forged, nor replayed into another room.
-func (r *Rooms) seal(subj string, data []byte) []byte {
+func (r *Replica) seal(subj string, data []byte) []byte {
 	m := hmac.New(sha256.New, r.busKey)
 	m.Write([]byte(subj))
 	m.Write([]byte{0})
@@ -188,7 +207,7 @@ func (r *Rooms) seal(subj string, data []byte) []byte {
 
 // unseal returns the data of a sealed message, or false when its MAC is
 // missing or wrong.
-func (r *Rooms) unseal(subj string, sealed []byte) ([]byte, bool) {
+func (r *Replica) unseal(subj string, sealed []byte) ([]byte, bool) {
 	mac, data, ok := strings.Cut(string(sealed), ".")
 	if !ok {
 		return nil, false
@@ -207,7 +226,7 @@ func (r *Rooms) unseal(subj string, sealed []byte) ([]byte, bool) {
 // publish queues a sealed message for the bus; it never blocks. A full
 // queue (a bus stalled for long) drops the message: every kind of message
 // is repeated or superseded soon.
-func (r *Rooms) publish(subj string, data []byte) {
+func (r *Replica) publish(subj string, data []byte) {
 	select {
 	case r.out <- busMsg{subject: subj, data: r.seal(subj, data)}:
 	default:
@@ -215,7 +234,7 @@ func (r *Rooms) publish(subj string, data []byte) {
 	}
 }
 
-func (r *Rooms) sender() {
+func (r *Replica) sender() {
 	for {
 		select {
 		case <-r.quit:
@@ -229,7 +248,7 @@ func (r *Rooms) sender() {
 }
 
 // markDirtyLocked queues the room's record for the store.
-func (r *Rooms) markDirtyLocked(code string) {
+func (r *Replica) markDirtyLocked(code string) {
 	r.dirty[code] = struct{}{}
 	select {
 	case r.persist <- struct{}{}:
@@ -239,7 +258,7 @@ func (r *Rooms) markDirtyLocked(code string) {
 
 // persister writes dirty records to the store, newest state only, so a
 // presenter's many states cost a few writes and a slow store slows no one.
-func (r *Rooms) persister() {
+func (r *Replica) persister() {
 	for {
 		select {
 		case <-r.quit:
@@ -271,7 +290,7 @@ func (r *Rooms) persister() {
 	}
 }
 
-func (r *Rooms) recordLocked(rm *room) []byte {
+func (r *Replica) recordLocked(rm *room) []byte {
 	b, _ := json.Marshal(roomRecord{Created: rm.created, Expires: rm.expires, State: rm.state})
 	return r.seal("store."+rm.code, b)
 }
@@ -279,7 +298,7 @@ func (r *Rooms) recordLocked(rm *room) []byte {
 // load reads a room's record from the store: ErrNoRoom when there is
 // none (or it has expired, or is not sealed with our secret), ErrBusDown
 // when the store does not answer.
-func (r *Rooms) load(code string) (roomRecord, error) {
+func (r *Replica) load(code string) (roomRecord, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	sealed, err := r.bus.GetRoom(ctx, code)
@@ -303,7 +322,7 @@ func (r *Rooms) load(code string) (roomRecord, error) {
 
 // lookup returns the room's record from the index, or from the store
 // (indexing it) when this replica does not hold it.
-func (r *Rooms) lookup(code string) (*room, error) {
+func (r *Replica) lookup(code string) (*room, error) {
 	now := time.Now().UnixMicro()
 	r.mu.Lock()
 	rm, ok := r.rooms[code]
@@ -337,7 +356,7 @@ func newRoom(code string, rec roomRecord) *room {
 // the presenter's token. When this replica holds maxRooms rooms, the one
 // nobody has been in for longest gives way; ErrRoomsFull when every room
 // has someone in it.
-func (r *Rooms) Create(initial RoomState) (code, token string, err error) {
+func (r *Replica) Create(initial State) (code, token string, err error) {
 	if !r.bus.Up() {
 		return "", "", ErrBusDown
 	}
@@ -346,12 +365,12 @@ func (r *Rooms) Create(initial RoomState) (code, token string, err error) {
 	if _, err := encodeState(initial); err != nil {
 		return "", "", err
 	}
-	rec := roomRecord{Created: now.UnixMicro(), Expires: now.Add(RoomLifetime).UnixMicro(), State: initial}
+	rec := roomRecord{Created: now.UnixMicro(), Expires: now.Add(Lifetime).UnixMicro(), State: initial}
 	if err := r.makeRoom(now); err != nil {
 		return "", "", err
 	}
 	for range 3 {
-		code = randomString(roomCodeLen, roomCodeAlphabet)
+		code = randomString(CodeLen, CodeAlphabet)
 		rm := newRoom(code, rec)
 		rm.known = true // a new room: nobody presents it until its presenter connects
 		b, _ := json.Marshal(rec)
@@ -374,7 +393,7 @@ func (r *Rooms) Create(initial RoomState) (code, token string, err error) {
 
 // makeRoom makes space for one more room: at the cap, the room that has
 // been empty longest is ended (here and in the store).
-func (r *Rooms) makeRoom(now time.Time) error {
+func (r *Replica) makeRoom(now time.Time) error {
 	r.mu.Lock()
 	if len(r.rooms) < r.maxRooms {
 		r.mu.Unlock()
@@ -403,7 +422,7 @@ func (r *Rooms) makeRoom(now time.Time) error {
 // forget ends a room this replica has let go of: it deletes the room from
 // the store unless another replica has said lately that it has someone in
 // it (then the room lives on there).
-func (r *Rooms) forget(code string) {
+func (r *Replica) forget(code string) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	key := code + ".active"
@@ -427,7 +446,7 @@ func (r *Rooms) forget(code string) {
 
 // touch records in the store that this replica has someone in the room,
 // so that no other replica that has let go of the room ends it meanwhile.
-func (r *Rooms) touch(code string, now time.Time) {
+func (r *Replica) touch(code string, now time.Time) {
 	key := code + ".active"
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
@@ -437,7 +456,7 @@ func (r *Rooms) touch(code string, now time.Time) {
 }
 
 // dropLocked removes a room from the index and its subscriptions.
-func (r *Rooms) dropLocked(rm *room) {
+func (r *Replica) dropLocked(rm *room) {
 	for _, stop := range rm.stop {
 		stop()
 	}
@@ -453,7 +472,7 @@ func (r *Rooms) dropLocked(rm *room) {
 // of the code, the room's creation and that expiry. Any replica with the
 // secret checks it against the room's record; it cannot outlive the room
 // nor open a later room that happens to get the same code.
-func (r *Rooms) token(code string, created, expires int64) string {
+func (r *Replica) token(code string, created, expires int64) string {
 	exp := strconv.FormatInt(expires/1e6, 10)
 	m := hmac.New(sha256.New, r.tokenKey)
 	m.Write([]byte("presenter:" + code + ":" + strconv.FormatInt(created, 10) + ":" + exp))
@@ -462,7 +481,7 @@ func (r *Rooms) token(code string, created, expires int64) string {
 
 // Token is the presenter's token of the room with code, which must be in
 // this replica's index ("" when it is not).
-func (r *Rooms) Token(code string) string {
+func (r *Replica) Token(code string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
@@ -473,7 +492,7 @@ func (r *Rooms) Token(code string) string {
 }
 
 // authorized checks a token against a room's record.
-func (r *Rooms) authorized(rm *room, token string, now time.Time) bool {
+func (r *Replica) authorized(rm *room, token string, now time.Time) bool {
 	exp, _, ok := strings.Cut(token, ".")
 	if !ok {
 		return false
@@ -488,7 +507,7 @@ func (r *Rooms) authorized(rm *room, token string, now time.Time) bool {
 // Authorize reports whether token is the presenter's token of the room
 // with code: nil, ErrNotPresenter, ErrNoRoom, or ErrBusDown when the
 // room's record cannot be read now.
-func (r *Rooms) Authorize(code, token string) error {
+func (r *Replica) Authorize(code, token string) error {
 	if token == "" {
 		return ErrNotPresenter
 	}
@@ -503,7 +522,7 @@ func (r *Rooms) Authorize(code, token string) error {
 }
 
 // Authorized reports whether token is the presenter's token of code.
-func (r *Rooms) Authorized(code, token string) bool { return r.Authorize(code, token) == nil }
+func (r *Replica) Authorized(code, token string) bool { return r.Authorize(code, token) == nil }
 
 // TokenExpiry is when a token says it expires (zero for a malformed one).
 func TokenExpiry(token string) time.Time {
@@ -518,11 +537,11 @@ func TokenExpiry(token string) time.Time {
 // NormalizeCode upper-cases a typed code and drops spaces and dashes.
 func NormalizeCode(s string) (string, bool) {
 	s = strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(s))
-	if len(s) != roomCodeLen {
+	if len(s) != CodeLen {
 		return "", false
 	}
 	for _, c := range s {
-		if !strings.ContainsRune(roomCodeAlphabet, c) {
+		if !strings.ContainsRune(CodeAlphabet, c) {
 			return "", false
 		}
 	}
@@ -533,7 +552,7 @@ func NormalizeCode(s string) (string, bool) {
 // happens outside the lock, and callers that arrive meanwhile wait for it.
 // Then it reads the room's newest state from the store and, for a room it
 // did not create, asks the other replicas whether one has the presenter.
-func (r *Rooms) attach(code string) (*room, error) {
+func (r *Replica) attach(code string) (*room, error) {
 	rm, err := r.lookup(code)
 	if err != nil {
 		return nil, err
@@ -583,7 +602,7 @@ func (r *Rooms) attach(code string) (*room, error) {
 
 // attachHeld attaches the room and returns it with r.mu held, attached
 // and in the index (a sweep may let go of it between attach and the lock).
-func (r *Rooms) attachHeld(code string) (*room, error) {
+func (r *Replica) attachHeld(code string) (*room, error) {
 	for {
 		rm, err := r.attach(code)
 		if err != nil {
@@ -599,7 +618,7 @@ func (r *Rooms) attachHeld(code string) (*room, error) {
 
 // subscribe listens to a room's subjects and answers its presence
 // questions; it undoes what it did when one step fails.
-func (r *Rooms) subscribe(code string) ([]func(), error) {
+func (r *Replica) subscribe(code string) ([]func(), error) {
 	var stop []func()
 	undo := func() {
 		for _, f := range stop {
@@ -660,12 +679,12 @@ func (r *Rooms) subscribe(code string) ([]func(), error) {
 // while the bus was down: from the store, and from the replicas that hold
 // the room (the store is written just behind the bus, so a state
 // published a moment ago may be only there).
-func (r *Rooms) refresh(code string) {
+func (r *Replica) refresh(code string) {
 	if rec, err := r.load(code); err == nil {
 		r.applyState(code, rec.State)
 	}
 	cur := subject(code, "current")
-	sealed, err := r.bus.Request(cur, []byte(r.replica), roomJoinTimeout)
+	sealed, err := r.bus.Request(cur, []byte(r.replica), JoinTimeout)
 	if err != nil {
 		return
 	}
@@ -676,7 +695,7 @@ func (r *Rooms) refresh(code string) {
 	}
 }
 
-func (r *Rooms) onState(code, subj string, sealed []byte) {
+func (r *Replica) onState(code, subj string, sealed []byte) {
 	data, ok := r.unseal(subj, sealed)
 	if !ok {
 		r.log.Warn("room: dropped a state that is not sealed with the room secret", "room", code)
@@ -696,7 +715,7 @@ func (r *Rooms) onState(code, subj string, sealed []byte) {
 
 // applyState takes a state newer than the room's and offers it to the
 // local viewers.
-func (r *Rooms) applyState(code string, st RoomState) {
+func (r *Replica) applyState(code string, st State) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
@@ -717,7 +736,7 @@ type countMsg struct {
 	Viewers int    `json:"viewers"`
 }
 
-func (r *Rooms) onCount(code, subj string, sealed []byte) {
+func (r *Replica) onCount(code, subj string, sealed []byte) {
 	data, ok := r.unseal(subj, sealed)
 	var m countMsg
 	if !ok || json.Unmarshal(data, &m) != nil {
@@ -731,7 +750,7 @@ func (r *Rooms) onCount(code, subj string, sealed []byte) {
 }
 
 // publishCountLocked tells every replica how many viewers this one has.
-func (r *Rooms) publishCountLocked(rm *room) {
+func (r *Replica) publishCountLocked(rm *room) {
 	b, _ := json.Marshal(countMsg{Replica: r.replica, Viewers: len(rm.viewers)})
 	rm.counts[r.replica] = replicaCount{n: len(rm.viewers), seen: time.Now()}
 	if rm.attached {
@@ -746,7 +765,7 @@ type presenceMsg struct {
 	Presenters int    `json:"presenters"`
 }
 
-func (r *Rooms) presenceMsgLocked(rm *room) []byte {
+func (r *Replica) presenceMsgLocked(rm *room) []byte {
 	n := rm.presenters
 	if rm.live {
 		n = max(n, 1) // within the grace period the room is still presented
@@ -758,13 +777,13 @@ func (r *Rooms) presenceMsgLocked(rm *room) []byte {
 }
 
 // announceLocked tells every replica whether this one holds a presenter.
-func (r *Rooms) announceLocked(rm *room) {
+func (r *Replica) announceLocked(rm *room) {
 	if rm.attached {
 		r.publish(subject(rm.code, "presence"), r.presenceMsgLocked(rm))
 	}
 }
 
-func (r *Rooms) onPresence(code, subj string, sealed []byte) {
+func (r *Replica) onPresence(code, subj string, sealed []byte) {
 	data, ok := r.unseal(subj, sealed)
 	var m presenceMsg
 	if !ok || json.Unmarshal(data, &m) != nil {
@@ -787,9 +806,9 @@ func (r *Rooms) onPresence(code, subj string, sealed []byte) {
 
 // askPresence asks the other replicas whether one holds the presenter of
 // a room this replica has just attached; only those that do answer.
-func (r *Rooms) askPresence(code string, rm *room) {
+func (r *Replica) askPresence(code string, rm *room) {
 	ask := subject(code, "presenter")
-	sealed, err := r.bus.Request(ask, nil, roomJoinTimeout)
+	sealed, err := r.bus.Request(ask, nil, JoinTimeout)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.rooms[code] != rm {
@@ -810,7 +829,7 @@ func (r *Rooms) askPresence(code string, rm *room) {
 
 // presentedLocked reports whether a presenter connection of the room is
 // open on some replica, as far as this one knows.
-func (r *Rooms) presentedLocked(rm *room, now time.Time) bool {
+func (r *Replica) presentedLocked(rm *room, now time.Time) bool {
 	if rm.live || rm.presenters > 0 || !rm.known {
 		return true
 	}
@@ -825,7 +844,7 @@ func (r *Rooms) presentedLocked(rm *room, now time.Time) bool {
 // presenceChangedLocked tells local viewers when the presenter leaves or
 // comes back. While the bus is down nobody's heartbeat arrives, which
 // says nothing about the presenter: viewers hear "reconnecting" instead.
-func (r *Rooms) presenceChangedLocked(rm *room, now time.Time) {
+func (r *Replica) presenceChangedLocked(rm *room, now time.Time) {
 	if !r.busUp {
 		return
 	}
@@ -842,7 +861,7 @@ func (r *Rooms) presenceChangedLocked(rm *room, now time.Time) {
 // busChanged hears the bus going down or coming back. Down: viewers are
 // told the room is reconnecting. Back: the replica catches up on states
 // it missed, asks again who presents, and re-announces itself.
-func (r *Rooms) busChanged(up bool) {
+func (r *Replica) busChanged(up bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.busUp == up {
@@ -875,7 +894,7 @@ func (r *Rooms) busChanged(up bool) {
 }
 
 // BusUp reports whether the rooms' bus is connected.
-func (r *Rooms) BusUp() bool {
+func (r *Replica) BusUp() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.busUp
@@ -883,7 +902,7 @@ func (r *Rooms) BusUp() bool {
 
 // endPresence runs grace after a room's last local presenter left: if none
 // came back, this replica stops announcing one.
-func (r *Rooms) endPresence(code string, rm *room) {
+func (r *Replica) endPresence(code string, rm *room) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.rooms[code] != rm || rm.presenters > 0 || !rm.live {
@@ -896,7 +915,7 @@ func (r *Rooms) endPresence(code string, rm *room) {
 
 // Presenting reports whether the room with code has a presenter connected
 // on some replica, as far as this replica knows.
-func (r *Rooms) Presenting(code string) bool {
+func (r *Replica) Presenting(code string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
@@ -905,7 +924,7 @@ func (r *Rooms) Presenting(code string) bool {
 
 // Presenter is a connection allowed to change a room.
 type Presenter struct {
-	rooms *Rooms
+	rooms *Replica
 	code  string
 	once  sync.Once
 }
@@ -913,16 +932,16 @@ type Presenter struct {
 // Present checks token against the room's record and registers a
 // presenter connection for code, on whichever replica the presenter
 // reaches: after a restart or a failover too, as long as the room lives.
-func (r *Rooms) Present(code, token string) (*Presenter, RoomState, error) {
+func (r *Replica) Present(code, token string) (*Presenter, State, error) {
 	if err := r.Authorize(code, token); err != nil {
 		if errors.Is(err, ErrNoRoom) {
-			return nil, RoomState{}, ErrNotPresenter // say nothing of whether the room exists
+			return nil, State{}, ErrNotPresenter // say nothing of whether the room exists
 		}
-		return nil, RoomState{}, err
+		return nil, State{}, err
 	}
 	rm, err := r.attachHeld(code)
 	if err != nil {
-		return nil, RoomState{}, err
+		return nil, State{}, err
 	}
 	defer r.mu.Unlock()
 	rm.presenters++
@@ -943,7 +962,7 @@ func (r *Rooms) Present(code, token string) (*Presenter, RoomState, error) {
 func (p *Presenter) Code() string { return p.code }
 
 // Update shares a new state with every viewer on every replica.
-func (p *Presenter) Update(st RoomState) error {
+func (p *Presenter) Update(st State) error {
 	r := p.rooms
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -968,9 +987,12 @@ func (p *Presenter) Update(st RoomState) error {
 // Watching is how many viewers the room has across replicas.
 func (p *Presenter) Watching() int { return p.rooms.Watching(p.code) }
 
+// BusUp reports whether the bus between the replicas is connected.
+func (p *Presenter) BusUp() bool { return p.rooms.BusUp() }
+
 // Watching is how many viewers the room with code has across replicas, as
 // far as this replica has heard (0 for a room it does not hold).
-func (r *Rooms) Watching(code string) int {
+func (r *Replica) Watching(code string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
@@ -1009,12 +1031,12 @@ func (p *Presenter) Close() {
 // Viewer follows a room. It keeps only the newest state it has not yet
 // delivered, so a slow viewer skips states instead of slowing anyone.
 type Viewer struct {
-	rooms *Rooms
+	rooms *Replica
 	code  string
 	ready chan struct{} // capacity 1: "a newer state is waiting"
 
 	mu       sync.Mutex
-	pending  RoomState
+	pending  State
 	has      bool
 	lastSent int64
 	// presenting is whether the room has a presenter, told whether the
@@ -1030,7 +1052,7 @@ type Viewer struct {
 // that its presenter has left or come back (Presence), or that the bus
 // between the replicas went down or came back (Link).
 type ViewerEvent struct {
-	State      RoomState
+	State      State
 	Presence   bool // the event is about the presenter, not a state
 	Presenting bool // with Presence: whether a presenter is connected now
 	Link       bool // the event is about the bus
@@ -1058,7 +1080,7 @@ func (v *Viewer) offerLink(up bool) {
 	v.wake()
 }
 
-func (v *Viewer) offer(st RoomState) {
+func (v *Viewer) offer(st State) {
 	v.mu.Lock()
 	if st.Version > v.lastSent && (!v.has || st.Version > v.pending.Version) {
 		v.pending, v.has = st, true
@@ -1069,7 +1091,7 @@ func (v *Viewer) offer(st RoomState) {
 
 // Next blocks until a state newer than the last one returned arrives; it
 // skips news about the presenter and the bus.
-func (v *Viewer) Next(ctx context.Context) (RoomState, error) {
+func (v *Viewer) Next(ctx context.Context) (State, error) {
 	for {
 		ev, err := v.NextEvent(ctx)
 		if err != nil || (!ev.Presence && !ev.Link) {
@@ -1123,7 +1145,7 @@ func (v *Viewer) Close() {
 // Join follows the room with the given code; the current state is
 // delivered first. ErrNoRoom when the room does not exist, ErrBusDown
 // when that cannot be told now.
-func (r *Rooms) Join(code string) (*Viewer, error) {
+func (r *Replica) Join(code string) (*Viewer, error) {
 	code, ok := NormalizeCode(code)
 	if !ok {
 		return nil, ErrNoRoom
@@ -1144,21 +1166,21 @@ func (r *Rooms) Join(code string) (*Viewer, error) {
 
 // Current returns the room's state without joining it: ErrNoRoom when the
 // room does not exist, ErrBusDown when that cannot be told now.
-func (r *Rooms) Current(code string) (RoomState, error) {
+func (r *Replica) Current(code string) (State, error) {
 	code, ok := NormalizeCode(code)
 	if !ok {
-		return RoomState{}, ErrNoRoom
+		return State{}, ErrNoRoom
 	}
 	rm, err := r.lookup(code)
 	if err != nil {
-		return RoomState{}, err
+		return State{}, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return rm.state, nil
 }
 
-func (r *Rooms) leave(code string, f func(*room)) {
+func (r *Replica) leave(code string, f func(*room)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
@@ -1174,7 +1196,7 @@ func (r *Rooms) leave(code string, f func(*room)) {
 // Run keeps the rooms healthy until ctx ends: it re-announces viewer
 // counts and presence, and ends rooms that have been empty for longer
 // than emptyTTL, or have expired.
-func (r *Rooms) Run(ctx context.Context) {
+func (r *Replica) Run(ctx context.Context) {
 	t := time.NewTicker(roomCountEvery)
 	defer t.Stop()
 	for {
@@ -1191,7 +1213,7 @@ func (r *Rooms) Run(ctx context.Context) {
 // store (well within emptyTTL).
 const touchEvery = time.Minute
 
-func (r *Rooms) sweep(now time.Time) {
+func (r *Replica) sweep(now time.Time) {
 	var ended, touch []string
 	r.mu.Lock()
 	for code, rm := range r.rooms {
@@ -1232,7 +1254,7 @@ func (r *Rooms) sweep(now time.Time) {
 
 // othersInLocked reports whether another replica has lately said it has
 // viewers or a presenter in the room.
-func (r *Rooms) othersInLocked(rm *room, now time.Time) bool {
+func (r *Replica) othersInLocked(rm *room, now time.Time) bool {
 	for id, c := range rm.counts {
 		if id != r.replica && c.n > 0 && now.Sub(c.seen) <= roomCountTTL {
 			return true
@@ -1247,13 +1269,13 @@ func (r *Rooms) othersInLocked(rm *room, now time.Time) bool {
 }
 
 // Len is the number of rooms in this replica's index.
-func (r *Rooms) Len() int {
+func (r *Replica) Len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.rooms)
 }
 
-func encodeState(st RoomState) ([]byte, error) {
+func encodeState(st State) ([]byte, error) {
 	b, err := json.Marshal(st)
 	if err != nil || len(b) > maxRoomStateBytes {
 		return nil, fmt.Errorf("%w (%d bytes, at most %d)", ErrRoomState, len(b), maxRoomStateBytes)
@@ -1261,8 +1283,8 @@ func encodeState(st RoomState) ([]byte, error) {
 	return b, nil
 }
 
-func decodeState(b []byte) (RoomState, error) {
-	var st RoomState
+func decodeState(b []byte) (State, error) {
+	var st State
 	if len(b) > maxRoomStateBytes {
 		return st, ErrRoomState
 	}

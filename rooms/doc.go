@@ -1,0 +1,46 @@
+// Package rooms holds the classroom rooms: a presenter's browser drives a
+// room, the class's browsers follow it, on one server or on several
+// replicas behind a load balancer. It knows nothing of HTTP or websockets:
+// a session presents (Replica.Present, then Presenter.Update) or follows
+// (Replica.Join, then Viewer.NextEvent), and web/ and live/ carry that to
+// the pages.
+//
+// A room is small on purpose: its State is the page, the page's URL query,
+// the presenter's focus and step, and a version. Every replica computes
+// its own viewers' pictures; only states cross the Bus.
+//
+// The Bus is NATS (an embedded server by default, an external cluster with
+// credentials and TLS for replicas) and it carries two things:
+//
+//   - live traffic on subjects stridescope.room.CODE.*: states, viewer
+//     counts, presence announcements, and two request subjects (who
+//     presents, and the newest state a holder of the room has);
+//   - each room's record (code, creation, expiry, latest state) in a
+//     JetStream key-value bucket, so that a room outlives the replica that
+//     opened it: after a crash and a restart, or a replica dying, the
+//     pages reconnect and carry on where they were.
+//
+// Everything on the bus and in the store is sealed: an HMAC, under a key
+// derived from the shared room secret, over the subject (or the record's
+// key) and the payload. A client that reaches NATS without the secret
+// cannot steer a room, and a sealed message replayed elsewhere or later is
+// dropped (its MAC names its subject; its version is older). Versions are
+// times in microseconds, and none more than a minute ahead is taken, so no
+// message can push a room out of reach.
+//
+// Presenter tokens are "EXPIRY.MAC" over the code, the room's creation
+// time and the expiry: checked against the stored record, a token neither
+// outlives its room (12 hours) nor opens a later room that draws the same
+// code.
+//
+// No lock is held across bus I/O: publishes go through one sender
+// goroutine with a bounded queue, dirty records through one persister
+// that writes the newest state only, and a room is subscribed to outside
+// the lock while callers wait on a channel. When the bus goes down,
+// viewers hear a link event (not "the presenter stopped"), presence is
+// frozen, and when it returns the replica catches up from the store and
+// the other holders. A replica subscribes to a room only while someone on
+// it presents or follows; an index entry remains for rooms it opened, and
+// at the cap the room empty for longest gives way. A room ends when it has
+// been empty for 10 minutes on every replica, or at its expiry.
+package rooms

@@ -1,0 +1,90 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natstest"
+)
+
+// TestRoomCapOverHTTP: many addresses filling the server with rooms
+// nobody uses cannot keep a teacher from opening one (F5).
+func TestRoomCapOverHTTP(t *testing.T) {
+	s, ts := roomServer(t, Config{MaxRooms: 10, TrustedProxies: []string{"127.0.0.1"}})
+	_ = s
+	post := func(addr string) int {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/rooms", strings.NewReader(url.Values{"page": {"layout"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", addr)
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	// An attacker from 3 addresses fills the cap three times over.
+	for i := range 3 * createLimit {
+		if st := post(fmt.Sprintf("198.51.100.%d", i%3+1)); st != http.StatusSeeOther {
+			t.Fatalf("attacker's room %d: %d", i, st)
+		}
+	}
+	if st := post("192.0.2.7"); st != http.StatusSeeOther {
+		t.Errorf("a teacher at the cap: %d, want 303", st)
+	}
+	// One IPv6 subscriber (one /64) counts as one address.
+	refused := 0
+	for i := range createLimit + 2 {
+		if post(fmt.Sprintf("2001:db8:1:2::%x", i+1)) == http.StatusTooManyRequests {
+			refused++
+		}
+	}
+	if refused != 2 {
+		t.Errorf("one /64 opened %d rooms past the limit of %d, want 2 refused", createLimit+2-refused, createLimit)
+	}
+}
+
+// TestRoomFailover (item 6): the presenter's replica dies behind a load
+// balancer; the presenter's page reconnects to another replica, which
+// reads the room from the store and lets it present with its cookie, and
+// the class there follows on.
+func TestRoomFailover(t *testing.T) {
+	nurl := natstest.Loopback(t)
+	secret := []byte("replicas share this secret")
+	replica := func() (*Server, *httptest.Server) {
+		bus, err := rooms.NewNATSBus(rooms.BusOptions{URL: nurl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { bus.Close() })
+		return roomServer(t, Config{Bus: bus, RoomSecret: secret})
+	}
+	sa, a := replica()
+	_, b := replica()
+	code, _, cookie := openRoom(t, a, "q=0")
+	p := presentOn(t, a, code, cookie)
+	publish(t, p, "q=1", "")
+	v, first := followOn(t, b, code)
+	if first.State.Query != "q=1" {
+		readRoomUntil(t, v, "q=1")
+	}
+
+	// A dies: its sockets drop and it answers nothing more.
+	a.CloseClientConnections()
+	a.Close()
+	sa.Close()
+	time.Sleep(300 * time.Millisecond) // the store write behind q=1 has long landed
+
+	p = presentOn(t, b, code, cookie)
+	publish(t, p, "q=2", "")
+	readRoomUntil(t, v, "q=2")
+	if res, doc := getPage(t, b.URL+"/r/"+code, nil); res.StatusCode != http.StatusOK || doc.Find(tid("room-bar")).AttrOr("data-role", "") != "viewer" {
+		t.Errorf("join URL on B after A died: %d", res.StatusCode)
+	}
+}
