@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -57,7 +58,7 @@ func queryOr(c echo.Context, limit int, own string) (url.Values, error) {
 // URL has none) shown at path ("/", a tour step, the embed): its form
 // and its presets lead there. inEmbed gives it the embed's buttons.
 func layoutAt(c echo.Context, own, path string, inEmbed bool) (views.Explorer, error) {
-	q, err := queryOr(c, maxQueryLen, own)
+	q, err := queryOr(c, picture.MaxQueryLen, own)
 	if err != nil {
 		return views.Explorer{}, err
 	}
@@ -74,7 +75,7 @@ func layoutAt(c echo.Context, own, path string, inEmbed bool) (views.Explorer, e
 // sliceAt is layoutAt for the DML_SLICE1 explorer ("/slice"), whose
 // step-through links lead to path too.
 func sliceAt(c echo.Context, own, path string, inEmbed bool) (views.SlicePage, error) {
-	q, err := queryOr(c, maxSliceQuery, own)
+	q, err := queryOr(c, picture.MaxSliceQuery, own)
 	if err != nil {
 		return views.SlicePage{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 )
 
 // errorBody is the one shape of every API error: every violation at once.
@@ -34,15 +35,6 @@ func invalid(vs ...core.Violation) *apiError {
 
 func badRequest(field, format string, args ...any) *apiError {
 	return &apiError{status: http.StatusBadRequest, violations: []core.Violation{{Field: field, Message: fmt.Sprintf(format, args...)}}}
-}
-
-// fromCore turns a core validation error into a 422 listing all of it.
-func fromCore(err error) *apiError {
-	var ve *core.ValidationError
-	if errors.As(err, &ve) {
-		return invalid(ve.Violations...)
-	}
-	return invalid(core.Violation{Field: "", Message: err.Error()})
 }
 
 // decodeStrict reads exactly one JSON object into v, refusing unknown
@@ -102,11 +94,14 @@ func httpErrorHandler(err error, c echo.Context) {
 		return
 	}
 	var ae *apiError
+	var inv *picture.Invalid
 	var he *echo.HTTPError
 	status, body := http.StatusInternalServerError, errorBody{Errors: []core.Violation{{Message: "internal error"}}}
 	switch {
 	case errors.As(err, &ae):
 		status, body = ae.status, errorBody{Errors: ae.violations}
+	case errors.As(err, &inv):
+		status, body = http.StatusUnprocessableEntity, errorBody{Errors: inv.Violations}
 	case errors.As(err, &he):
 		status = he.Code
 		body = errorBody{Errors: []core.Violation{{Message: fmt.Sprint(he.Message)}}}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -24,15 +25,15 @@ func (s *Server) getIndex(c echo.Context) error {
 
 // explorerModel builds the whole page for a query.
 func explorerModel(ctx context.Context, q url.Values) (views.Explorer, error) {
-	v, pv, stale := resolve(q)
-	query := pv.State.canonicalQuery(false)
-	pic, err := newPicture(ctx, pv, query)
+	v, pv, stale := picture.Resolve(q)
+	query := pv.State.CanonicalQuery(false)
+	pic, err := picture.New(ctx, pv, query)
 	if err != nil {
 		return views.Explorer{}, err
 	}
 	m := views.Explorer{
 		Form:      formModel(v),
-		Presets:   presetLinks(v.State),
+		Presets:   picture.PresetLinks(v.State),
 		Picture:   pic.View,
 		Stale:     stale,
 		LastValid: query,
@@ -41,7 +42,7 @@ func explorerModel(ctx context.Context, q url.Values) (views.Explorer, error) {
 }
 
 // formModel is the form as typed, with the errors of each field.
-func formModel(v validated) views.Form {
+func formModel(v picture.Validated) views.Form {
 	st := v.State
 	f := views.Form{
 		DataType: st.DT,

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stridescope/stridescope/picture"
 )
 
 // FuzzDecodeClientMsg: any bytes a peer sends decode to a message or a
@@ -43,15 +45,15 @@ func FuzzStateFromQuery(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		if len(raw) > maxQueryLen {
+		if len(raw) > picture.MaxQueryLen {
 			return // the handlers refuse these before decoding
 		}
 		q, err := url.ParseQuery(raw)
 		if err != nil {
 			return
 		}
-		st, qvs := stateFromQuery(q)
-		v := validate(st, qvs)
+		st, qvs := picture.LayoutStateFromQuery(q)
+		v := picture.Validate(st, qvs)
 		if v.Layout == nil {
 			if len(v.Errors) == 0 {
 				t.Fatalf("%q: no layout and no error", raw)

@@ -480,7 +480,7 @@ func TestHardenGracefulShutdown(t *testing.T) {
 		}
 		conns = append(conns, c)
 	}
-	// One of them is busy streaming a large picture.
+	// One of them is busy streaming a large
 	_ = conns[0].WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": 1, "query": "sizes=2048,2048"})
 	start := time.Now()
 	cancel()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -59,7 +60,7 @@ type helloMsg struct {
 }
 
 // resultMsg answers an edit. When ok is false only errors, warnings and
-// form are set, and the page keeps its last valid picture.
+// form are set, and the page keeps its last valid
 type resultMsg struct {
 	V        int              `json:"v"`
 	Type     string           `json:"type"`
@@ -172,7 +173,7 @@ func ParseFrameHeader(b []byte) (FrameHeader, bool) {
 	}, true
 }
 
-func newFormMsg(st explorerState, l *core.Layout) formMsg {
+func newFormMsg(st picture.LayoutState, l *core.Layout) formMsg {
 	f := formMsg{DT: st.DT, Sizes: nonNilStrings(st.Sizes), Strides: nonNilStrings(st.Strides), Packed: st.Packed,
 		Total: st.Total, Align: st.Align, Labels: st.Labels, Sel: st.Sel, Cell: st.Cell}
 	if n := len(st.Sizes); n >= 1 && n <= core.MaxDimensionCount {
@@ -193,7 +194,7 @@ func nonNilStrings(xs []string) []string {
 	return xs
 }
 
-func newMetaMsg(m views.Meta, p *picture) *metaMsg {
+func newMetaMsg(m views.Meta, p *picture.Picture) *metaMsg {
 	return &metaMsg{Sizes: m.Sizes, Strides: m.Strides, Labels: m.Labels, Bits: m.Bits, LogicalCount: m.LogicalCount,
 		Cells: m.Cells, Last: m.Last, LabelMode: m.LabelMode, LogicalMode: p.View.Logical.Mode, BufferMode: p.View.Buffer.Mode}
 }

@@ -17,6 +17,7 @@ import (
 	"rsc.io/qr"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/views"
 )
@@ -228,8 +229,8 @@ func (s *Server) postRooms(c echo.Context) error {
 		return badRequest("page", "page %q cannot be presented", page)
 	}
 	query := withoutParam(strings.TrimPrefix(c.FormValue("query"), "?"), "room")
-	if len(query) > maxQueryLen {
-		return badRequest("query", "the query is longer than %d bytes", maxQueryLen)
+	if len(query) > picture.MaxQueryLen {
+		return badRequest("query", "the query is longer than %d bytes", picture.MaxQueryLen)
 	}
 	replica, err := s.roomsReady()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/rooms"
 )
 
@@ -267,7 +268,7 @@ func (ss *session) publish(m roomClientMsg) {
 	}
 	st := *m.State
 	st.Version = 0 // the room assigns versions
-	if _, ok := roomPagePath(st.Page, st.Step); !ok || len(st.Query) > maxQueryLen || len(st.Focus) > maxFocusLen || st.Step < 0 {
+	if _, ok := roomPagePath(st.Page, st.Step); !ok || len(st.Query) > picture.MaxQueryLen || len(st.Focus) > maxFocusLen || st.Step < 0 {
 		ss.roomError(roomErrBadState, p.Code(), "the state needs a known page, a query of at most 4096 bytes, a focus of at most 64 and a step of 0 or more")
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -23,20 +24,19 @@ func (s *Server) getSlice(c echo.Context) error {
 }
 
 // drawSlice draws a valid slice: its canonical state and query, and the
-// picture.
-func drawSlice(ctx context.Context, v sliceValidated) (sliceState, string, *slicePicture, error) {
-	cst := sliceStateOf(v)
-	query := cst.canonicalQuery(false)
+func drawSlice(ctx context.Context, v picture.SliceValidated) (picture.SliceState, string, *picture.SlicePicture, error) {
+	cst := picture.SliceStateOf(v)
+	query := cst.CanonicalQuery(false)
 	noStep := cst
 	noStep.T = ""
-	pic, err := newSlicePicture(ctx, v, query, "/slice?"+noStep.canonicalQuery(false))
+	pic, err := picture.NewSlice(ctx, v, query, "/slice?"+noStep.CanonicalQuery(false))
 	return cst, query, pic, err
 }
 
 // slicePageModel builds the whole page for a query: the form as typed,
 // the picture of its slice or of the last valid one.
 func slicePageModel(ctx context.Context, q url.Values) (views.SlicePage, error) {
-	typed, drawn, stale := resolveSlice(q)
+	typed, drawn, stale := picture.ResolveSlice(q)
 	cst, query, pic, err := drawSlice(ctx, drawn)
 	if err != nil {
 		return views.SlicePage{}, err
@@ -47,8 +47,8 @@ func slicePageModel(ctx context.Context, q url.Values) (views.SlicePage, error) 
 	}
 	return views.SlicePage{
 		Form:      sliceFormModel(typed),
-		Presets:   slicePresetLinks(typed.State),
-		Dims:      sliceDims(typed.State),
+		Presets:   picture.SlicePresetLinks(typed.State),
+		Dims:      picture.SliceDims(typed.State),
 		Picture:   pic.View,
 		Stale:     stale,
 		LastValid: query,
@@ -56,7 +56,7 @@ func slicePageModel(ctx context.Context, q url.Values) (views.SlicePage, error) 
 }
 
 // sliceFormModel is the form as typed, with the errors of each field.
-func sliceFormModel(v sliceValidated) views.SliceForm {
+func sliceFormModel(v picture.SliceValidated) views.SliceForm {
 	st := v.State
 	f := views.SliceForm{
 		DataType: st.In.DT,
@@ -129,21 +129,6 @@ func sliceFormModel(v sliceValidated) views.SliceForm {
 }
 
 // slicePresetLinks are the examples' links for the current data type and
-// feature level.
-func slicePresetLinks(st sliceState) []views.Preset {
-	base := sliceState{In: explorerState{DT: st.In.DT}, FL: st.FL}
-	if dt, err := core.ParseDataType(base.In.DT); err != nil || !dt.Valid() {
-		base.In.DT = "FLOAT32"
-	}
-	if _, err := core.ParseFeatureLevel(base.FL); err != nil {
-		base.FL = ""
-	}
-	out := make([]views.Preset, len(slicePresets))
-	for i, p := range slicePresets {
-		out[i] = views.Preset{Name: p.name, Title: p.title, Page: p.page, Href: "/slice?" + p.apply(base).canonicalQuery(false)}
-	}
-	return out
-}
 
 // packedStridesOf is the packed strides of sizes as typed, nil when one
 // does not parse or the tensor is too large (its error says why).

@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 )
 
 // slicePageCase is one example of the DirectML DML_SLICE1 page
@@ -374,7 +375,7 @@ func TestSlicePageLargeInputsAreCanvasesOrFactsOnly(t *testing.T) {
 
 func TestSlicePageRefusesLongQueries(t *testing.T) {
 	ts := newTestServer(t)
-	res, err := http.Get(ts.URL + "/slice?vals=" + strings.Repeat("1", maxSliceQuery))
+	res, err := http.Get(ts.URL + "/slice?vals=" + strings.Repeat("1", picture.MaxSliceQuery))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,21 +391,21 @@ func TestSliceStateRoundTrips(t *testing.T) {
 		"dt=INT16&sizes=4,4&strides=6,1&woff=0,1&wsize=4,3&wstride=-2,2&out=1,2&fl=3_0&vals=1,2,3&t=4",
 		"dt=INT16&sizes=4,4&strides=6,1&total=100&align=8&woff=0,1&wsize=4,3&wstride=-2,2",
 	} {
-		st, vs := sliceStateFromQuery(mustQuery(t, q))
+		st, vs := picture.SliceStateFromQuery(mustQuery(t, q))
 		if len(vs) > 0 {
 			t.Fatalf("%s: %v", q, vs)
 		}
-		if got := st.canonicalQuery(false); got != q {
+		if got := st.CanonicalQuery(false); got != q {
 			t.Errorf("%s round-trips to %s", q, got)
 		}
 	}
 	// Rank 4 -> 2 drops leading axes; 2 -> 3 adds a one-element window.
-	st, _ := sliceStateFromQuery(mustQuery(t, "preset=example2&rank=2"))
-	if got := st.canonicalQuery(false); got != "dt=FLOAT32&sizes=4,4&woff=0,1&wsize=4,3&wstride=-2,2" {
+	st, _ := picture.SliceStateFromQuery(mustQuery(t, "preset=example2&rank=2"))
+	if got := st.CanonicalQuery(false); got != "dt=FLOAT32&sizes=4,4&woff=0,1&wsize=4,3&wstride=-2,2" {
 		t.Errorf("rank 2: %s", got)
 	}
-	st, _ = sliceStateFromQuery(mustQuery(t, "sizes=4,4&strides=6,1&rank=3"))
-	if got := st.canonicalQuery(false); got != "dt=FLOAT32&sizes=1,4,4&strides=24,6,1&woff=0,0,0&wsize=1,4,4&wstride=1,1,1" {
+	st, _ = picture.SliceStateFromQuery(mustQuery(t, "sizes=4,4&strides=6,1&rank=3"))
+	if got := st.CanonicalQuery(false); got != "dt=FLOAT32&sizes=1,4,4&strides=24,6,1&woff=0,0,0&wsize=1,4,4&wstride=1,1,1" {
 		t.Errorf("rank 3: %s", got)
 	}
 }
@@ -532,7 +533,7 @@ func TestWSSliceRejectsBadMessages(t *testing.T) {
 	if e.Type != "error" || !strings.Contains(e.Message, `unknown page "tensor"`) {
 		t.Errorf("%+v", e)
 	}
-	sendSliceEdit(t, c, 2, "vals="+strings.Repeat("1", maxSliceQuery))
+	sendSliceEdit(t, c, 2, "vals="+strings.Repeat("1", picture.MaxSliceQuery))
 	readJSON(t, c, &e)
 	if e.Type != "error" || e.Seq != 2 || e.Message != "the query is too long" {
 		t.Errorf("%+v", e)
@@ -584,9 +585,9 @@ func TestSlicePageSurvivesOddQueries(t *testing.T) {
 }
 
 func TestSliceDimsShowNoWrappedNumbers(t *testing.T) {
-	st := sliceState{Off: []string{"9223372036854775807", "0"}, Win: []string{"2", "9223372036854775807"}, Step: []string{"-9223372036854775808", "1"}, Out: []string{"3", ""}}
+	st := picture.SliceState{Off: []string{"9223372036854775807", "0"}, Win: []string{"2", "9223372036854775807"}, Step: []string{"-9223372036854775808", "1"}, Out: []string{"3", ""}}
 	st.In.Sizes = []string{"4", "4"}
-	d := sliceDims(st)
+	d := picture.SliceDims(st)
 	for _, r := range d.Rows {
 		for _, s := range []string{r.Window, r.MaxCopied, r.CopyStart, r.Verdict} {
 			if strings.Contains(s, "-92233") || strings.Contains(s, "−92233") {
@@ -719,8 +720,8 @@ type naiveSlice struct {
 
 func naive(t *testing.T, query string, value func(i int64) uint64) naiveSlice {
 	t.Helper()
-	st, vs := sliceStateFromQuery(mustQuery(t, query))
-	v := validateSlice(st, vs)
+	st, vs := picture.SliceStateFromQuery(mustQuery(t, query))
+	v := picture.ValidateSlice(st, vs)
 	if v.Slice == nil {
 		t.Fatalf("%s: %v", query, v.Errors)
 	}
@@ -745,7 +746,7 @@ func naive(t *testing.T, query string, value func(i int64) uint64) naiveSlice {
 	}
 	for k := range s.OutputElementCount() {
 		ic := s.InputCoordinate(k)
-		i := rowMajorIndex(in.Sizes, ic)
+		i := picture.RowMajorIndex(in.Sizes, ic)
 		o, err := in.Offset(ic)
 		if err != nil {
 			t.Fatal(err)

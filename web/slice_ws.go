@@ -10,6 +10,7 @@ import (
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -17,20 +18,19 @@ import (
 // (docs/protocol.md, "The slice explorer"). When the state breaks a rule,
 // ok is false and only query, form, errors, warnings and html.dims are
 // set: the page shows each error at its field and keeps its last valid
-// picture.
 type sliceResultMsg struct {
-	V        int              `json:"v"`
-	Type     string           `json:"type"`
-	Page     string           `json:"page"`
-	Seq      int64            `json:"seq"`
-	OK       bool             `json:"ok"`
-	Query    string           `json:"query"`
-	Form     sliceFormMsg     `json:"form"`
-	Errors   []core.Violation `json:"errors"`
-	Warnings []core.Violation `json:"warnings"`
-	Meta     *sliceMetaMsg    `json:"meta,omitempty"`
-	HTML     sliceHTMLMsg     `json:"html"`
-	Stream   *sliceStreamMsg  `json:"stream,omitempty"`
+	V        int                `json:"v"`
+	Type     string             `json:"type"`
+	Page     string             `json:"page"`
+	Seq      int64              `json:"seq"`
+	OK       bool               `json:"ok"`
+	Query    string             `json:"query"`
+	Form     sliceFormMsg       `json:"form"`
+	Errors   []core.Violation   `json:"errors"`
+	Warnings []core.Violation   `json:"warnings"`
+	Meta     *picture.SliceMeta `json:"meta,omitempty"`
+	HTML     sliceHTMLMsg       `json:"html"`
+	Stream   *sliceStreamMsg    `json:"stream,omitempty"`
 }
 
 // sliceStreamMsg announces the binary frames that follow a result, per
@@ -97,7 +97,7 @@ func newSliceFormMsg(f views.SliceForm) sliceFormMsg {
 }
 
 // runSliceEdit is the server side of one edit of the slice explorer:
-// decode the query, validate with core, copy with compute, render the
+// decode the query, Validate with core, copy with compute, render the
 // fragments. A view of more than MaxDOMCells cells is a canvas, drawn
 // from the binary frames that follow the result (up to MaxInteractive
 // cells; facts only above).
@@ -106,17 +106,17 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 	fail := func(m string) error {
 		return emit(text(errorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: m}))
 	}
-	if len(msg.Query) > maxSliceQuery {
+	if len(msg.Query) > picture.MaxSliceQuery {
 		return fail("the query is too long")
 	}
 	q, err := url.ParseQuery(strings.TrimPrefix(msg.Query, "?"))
 	if err != nil {
 		return fail("the query is not valid: " + err.Error())
 	}
-	st, qvs := sliceStateFromQuery(q)
-	v := validateSlice(st, qvs)
+	st, qvs := picture.SliceStateFromQuery(q)
+	v := picture.ValidateSlice(st, qvs)
 	res := sliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
-	var pic *slicePicture
+	var pic *picture.SlicePicture
 	if v.Slice != nil {
 		cst, query, p, err := drawSlice(ctx, v)
 		if err != nil {
@@ -126,7 +126,7 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 		v.State = cst
 		v.Warnings = append(v.Warnings, pic.Warnings...)
 		res.Query, res.Meta = query, &pic.Meta
-		if st := pic.stream(); st.total() > 0 {
+		if st := sliceStream(pic); st.total() > 0 {
 			res.Stream = &st
 		}
 		res.HTML = sliceHTMLMsg{
@@ -140,11 +140,11 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 			BufferSub: pic.View.BufferSub,
 		}
 	} else {
-		res.Query = v.State.canonicalQuery(false)
+		res.Query = v.State.CanonicalQuery(false)
 	}
-	res.Errors, res.Warnings = nonNil(v.Errors), nonNil(v.Warnings)
+	res.Errors, res.Warnings = picture.NonNil(v.Errors), picture.NonNil(v.Warnings)
 	res.Form = newSliceFormMsg(sliceFormModel(v))
-	res.HTML.Dims = renderString(ctx, views.SliceDimsView(sliceDims(v.State)))
+	res.HTML.Dims = renderString(ctx, views.SliceDimsView(picture.SliceDims(v.State)))
 	if err := emit(text(res)); err != nil || !res.OK {
 		return err
 	}
@@ -156,29 +156,29 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
 }
 
-// stream is what the canvases of p need, in frames of about 1 MiB. The
+// sliceStream is what the canvases of p need, in frames of about 1 MiB. The
 // buffer's counts and cells read stop at the input's last element: the
 // unused tail holds nothing and is never read, and the page takes a cell
 // no frame covers for an empty one.
-func (p *slicePicture) stream() sliceStreamMsg {
+func sliceStream(p *picture.SlicePicture) sliceStreamMsg {
 	var st sliceStreamMsg
 	frames := func(items, per int64) int { return int((items + per - 1) / per) }
 	n, cells := p.Meta.InputCount, min(p.Meta.Cells, p.Meta.Last+1)
 	inCanvas := p.Meta.InputMode == views.ModeCanvas
-	bufCanvas := p.Meta.BufferMode == views.ModeCanvas && p.touched != nil
+	bufCanvas := p.Meta.BufferMode == views.ModeCanvas && p.Touched != nil
 	if inCanvas {
 		st.Copied = frames((n+63)/64, WordsPerFrame)
 		st.Offsets = frames(n, OffsetsPerFrame)
 	}
 	if bufCanvas {
 		st.Counts = frames(cells, CountsPerFrame)
-		st.Read = frames(int64(len(p.touched)), WordsPerFrame)
+		st.Read = frames(int64(len(p.Touched)), WordsPerFrame)
 	}
-	if (inCanvas || bufCanvas) && p.buf != nil {
-		st.InValues = frames(int64(len(p.buf)), ValueBytesPerFrame)
+	if (inCanvas || bufCanvas) && p.Buf != nil {
+		st.InValues = frames(int64(len(p.Buf)), ValueBytesPerFrame)
 	}
-	if p.Meta.OutputMode == views.ModeCanvas && p.out != nil {
-		st.OutValues = frames(int64(len(p.out)), ValueBytesPerFrame)
+	if p.Meta.OutputMode == views.ModeCanvas && p.Out != nil {
+		st.OutValues = frames(int64(len(p.Out)), ValueBytesPerFrame)
 	}
 	return st
 }
@@ -189,11 +189,11 @@ func (p *slicePicture) stream() sliceStreamMsg {
 // the offsets compute.Offsets, the counts compute.CellCounts, the values
 // compute.Slice's. A newer edit cancels ctx, and emit fails, between
 // frames.
-func (s *Server) streamSlice(ctx context.Context, seq int64, p *slicePicture, st sliceStreamMsg, emit func(frame) error) error {
-	in := p.slice.Input
+func (s *Server) streamSlice(ctx context.Context, seq int64, p *picture.SlicePicture, st sliceStreamMsg, emit func(frame) error) error {
+	in := p.Slice.Input
 	n, cells := p.Meta.InputCount, min(p.Meta.Cells, p.Meta.Last+1)
 	if st.Copied > 0 {
-		bm, err := compute.Touched(ctx, copiedWalk(p.slice), n)
+		bm, err := compute.Touched(ctx, copiedWalk(p.Slice), n)
 		if err != nil {
 			return err
 		}
@@ -212,18 +212,18 @@ func (s *Server) streamSlice(ctx context.Context, seq int64, p *slicePicture, st
 		}
 	}
 	if st.Read > 0 {
-		if err := streamBits(ctx, seq, FrameTouched, p.touched, st.Read, emit); err != nil {
+		if err := streamBits(ctx, seq, FrameTouched, p.Touched, st.Read, emit); err != nil {
 			return err
 		}
 	}
 	e := int64(in.DataType.Bits() / 8)
 	if st.InValues > 0 {
-		if err := streamBytes(ctx, seq, FrameInValues, p.buf, e, st.InValues, emit); err != nil {
+		if err := streamBytes(ctx, seq, FrameInValues, p.Buf, e, st.InValues, emit); err != nil {
 			return err
 		}
 	}
 	if st.OutValues > 0 {
-		if err := streamBytes(ctx, seq, FrameOutValues, p.out, e, st.OutValues, emit); err != nil {
+		if err := streamBytes(ctx, seq, FrameOutValues, p.Out, e, st.OutValues, emit); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -37,12 +38,12 @@ func parsePageQuery(c echo.Context, limit int) (url.Values, error) {
 // getLayoutSVG is GET /api/v1/layout.svg: the picture of the explorer
 // state in the query, as a standalone SVG file.
 func (s *Server) getLayoutSVG(c echo.Context) error {
-	q, err := parsePageQuery(c, maxQueryLen)
+	q, err := parsePageQuery(c, picture.MaxQueryLen)
 	if err != nil {
 		return err
 	}
-	st, qvs := stateFromQuery(q)
-	v := validate(st, qvs)
+	st, qvs := picture.LayoutStateFromQuery(q)
+	v := picture.Validate(st, qvs)
 	if v.Layout == nil {
 		return invalid(v.Errors...)
 	}
@@ -50,9 +51,9 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 	if n, cells := l.LogicalElementCount(), l.BufferElementCount(); n > svgMaxCells || cells > svgMaxCells {
 		return invalid(core.Violation{Field: "sizes", Message: fmt.Sprintf(
 			"the SVG picture draws at most %d logical elements and %d buffer cells; this tensor has %d logical elements in a buffer of %d cells (the explorer draws up to %d)",
-			svgMaxCells, svgMaxCells, n, cells, int64(MaxInteractive))})
+			svgMaxCells, svgMaxCells, n, cells, int64(picture.MaxInteractive))})
 	}
-	pic, err := newPicture(c.Request().Context(), v, st.canonicalQuery(false))
+	pic, err := picture.New(c.Request().Context(), v, st.CanonicalQuery(false))
 	if err != nil {
 		return err
 	}
@@ -78,12 +79,12 @@ func renderStatus(c echo.Context, status int, comp templ.Component) error {
 // explorer's state in the query (the same keys as /slice), as a
 // standalone SVG file.
 func (s *Server) getSlice1SVG(c echo.Context) error {
-	q, err := parsePageQuery(c, maxSliceQuery)
+	q, err := parsePageQuery(c, picture.MaxSliceQuery)
 	if err != nil {
 		return err
 	}
-	st, qvs := sliceStateFromQuery(q)
-	v := validateSlice(st, qvs)
+	st, qvs := picture.SliceStateFromQuery(q)
+	v := picture.ValidateSlice(st, qvs)
 	if v.Slice == nil {
 		return invalid(v.Errors...)
 	}
@@ -101,7 +102,7 @@ func (s *Server) getSlice1SVG(c echo.Context) error {
 // compute: the buffer offset of every input element, the input buffer
 // filled with the values (1..N when none are given), and the output the
 // slice engine copies from it. The caller bounds the element counts.
-func sliceDiagram(ctx context.Context, s *core.Slice1, vals []sliceValue) (views.SliceDiagram, error) {
+func sliceDiagram(ctx context.Context, s *core.Slice1, vals []picture.SliceValue) (views.SliceDiagram, error) {
 	in := s.Input
 	dt := in.DataType
 	e := dt.Bits() / 8
@@ -111,7 +112,7 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []sliceValue) (views
 	// Only up to the last element: cells past it (a larger
 	// TotalTensorSizeInBytes) hold nothing the slice can read.
 	src := make([]byte, e*(in.IndexOfLastElement()+1))
-	if err := fillInput(ctx, src, in, vals); err != nil {
+	if err := picture.FillInput(ctx, src, in, vals); err != nil {
 		return views.SliceDiagram{}, err
 	}
 	dst := make([]byte, e*m)
@@ -129,15 +130,15 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []sliceValue) (views
 	if vals != nil {
 		p.ValuesNote = "the values given, in row-major order"
 	}
-	if note := valuesNote(dt, n, vals != nil); note != "" {
+	if note := picture.ValuesNote(dt, n, vals != nil); note != "" {
 		p.ValuesNote += " (" + note + ")"
 	}
 	for i, o := range offsets {
-		p.Values[i] = valueText(src[o*e:], dt)
+		p.Values[i] = picture.ValueText(src[o*e:], dt)
 	}
 	for k := range m {
-		p.Output[k] = valueText(dst[k*e:], dt)
-		p.Order[rowMajorIndex(in.Sizes, s.InputCoordinate(k))] = k + 1
+		p.Output[k] = picture.ValueText(dst[k*e:], dt)
+		p.Order[picture.RowMajorIndex(in.Sizes, s.InputCoordinate(k))] = k + 1
 	}
 	return p, nil
 }
@@ -154,10 +155,10 @@ func checkSliceCells(s *core.Slice1) *apiError {
 			svgMaxCells, svgMaxCells, n, m)})
 	}
 	e := s.Input.DataType.Bits() / 8
-	if b := (s.Input.IndexOfLastElement() + 1) * e; b > maxSliceBytes {
+	if b := (s.Input.IndexOfLastElement() + 1) * e; b > picture.MaxSliceBytes {
 		return invalid(core.Violation{Field: "inputStrides", Message: fmt.Sprintf(
 			"the SVG picture fills the input buffer with its values, at most %d MiB; these strides spread %d input elements over %d bytes",
-			maxSliceBytes>>20, n, b)})
+			picture.MaxSliceBytes>>20, n, b)})
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -227,7 +228,7 @@ func tourSlice(ctx context.Context, st *tourSliceStep) (views.TourSlice, error) 
 	if err != nil {
 		return views.TourSlice{}, err
 	}
-	brace := func(v []int64) string { return "{" + joinCoord(v) + "}" }
+	brace := func(v []int64) string { return "{" + picture.JoinCoord(v) + "}" }
 	return views.TourSlice{
 		Href: "/slice?preset=" + st.preset,
 		Numbers: []views.Fact{

@@ -24,6 +24,7 @@ import (
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -249,7 +250,7 @@ func (ss *session) run() {
 		ss.writer()
 	}()
 	ss.send(frame{kind: websocket.TextMessage, data: mustJSON(helloMsg{V: ProtocolVersion, Type: "hello",
-		MaxDOMCells: views.MaxDOMCells, MaxInteractive: MaxInteractive, ReadLimit: wsReadLimit})})
+		MaxDOMCells: views.MaxDOMCells, MaxInteractive: picture.MaxInteractive, ReadLimit: wsReadLimit})})
 	ss.reader()
 	ss.cancel()
 	ss.room.leave()
@@ -497,7 +498,7 @@ func (s *Server) answerEdit(ctx context.Context, msg clientMsg, emit func(frame)
 	return s.answers.answer(ctx, answerKey{page: page, query: msg.Query}, msg.Seq, compute, emit)
 }
 
-// runEdit is the server side of one edit: decode the query, validate with
+// runEdit is the server side of one edit: decode the query, Validate with
 // core, compute with compute, encode the answer and its binary frames.
 // emit queues one frame; it fails when the edit is superseded.
 func (s *Server) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
@@ -505,33 +506,33 @@ func (s *Server) runEdit(ctx context.Context, msg clientMsg, emit func(frame) er
 		return s.runSliceEdit(ctx, msg, emit)
 	}
 	text := func(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v), seq: msg.Seq} }
-	if len(msg.Query) > maxQueryLen {
+	if len(msg.Query) > picture.MaxQueryLen {
 		return emit(text(errorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is too long"}))
 	}
 	q, err := url.ParseQuery(strings.TrimPrefix(msg.Query, "?"))
 	if err != nil {
 		return emit(text(errorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is not valid: " + err.Error()}))
 	}
-	st, qvs := stateFromQuery(q)
-	v := validate(st, qvs)
+	st, qvs := picture.LayoutStateFromQuery(q)
+	v := picture.Validate(st, qvs)
 	res := resultMsg{V: ProtocolVersion, Type: "result", Seq: msg.Seq, OK: v.Layout != nil,
-		Errors: nonNil(v.Errors), Warnings: nonNil(v.Warnings)}
+		Errors: picture.NonNil(v.Errors), Warnings: picture.NonNil(v.Warnings)}
 	if v.Layout == nil {
-		res.Query = st.canonicalQuery(false)
+		res.Query = st.CanonicalQuery(false)
 		res.Form = newFormMsg(st, nil)
 		return emit(text(res))
 	}
-	cst := stateOfLayout(v.Layout, st.Labels)
+	cst := picture.LayoutStateOf(v.Layout, st.Labels)
 	if v.Sel != nil {
-		cst.Sel = joinCoord(v.Sel)
+		cst.Sel = picture.JoinCoord(v.Sel)
 	}
 	if v.Cell >= 0 {
 		cst.Cell = st.Cell
 	}
 	v.State = cst
-	res.Query = cst.canonicalQuery(false)
+	res.Query = cst.CanonicalQuery(false)
 	res.Form = newFormMsg(cst, v.Layout)
-	pic, err := newPicture(ctx, v, res.Query)
+	pic, err := picture.New(ctx, v, res.Query)
 	if err != nil {
 		return err
 	}

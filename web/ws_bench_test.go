@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkEdit is the server side of one explorer edit, without the
-// network: decode the message and its query, validate with core, compute
+// network: decode the message and its query, Validate with core, compute
 // the picture, offsets and highlight with compute, and encode the JSON
 // result and every binary frame.
 //

@@ -1,4 +1,4 @@
-package web
+package picture
 
 import (
 	"context"
@@ -19,9 +19,9 @@ const MaxInteractive = 1 << 24
 // enumerated.
 const offsetChunk = 1 << 16
 
-// picture is one valid layout drawn: the view model and the arrays the
+// Picture is one valid layout drawn: the view model and the arrays the
 // page's script links the views with.
-type picture struct {
+type Picture struct {
 	View    views.Picture
 	Layout  *core.Layout
 	Walk    compute.Walk
@@ -29,21 +29,21 @@ type picture struct {
 	Counts  []uint32 // every buffer cell's count, when the buffer view is DOM
 }
 
-// newPicture draws l. Every offset and count comes from compute.
-func newPicture(ctx context.Context, v validated, query string) (*picture, error) {
+// New draws l. Every offset and count comes from compute.
+func New(ctx context.Context, v Validated, query string) (*Picture, error) {
 	l := v.Layout
 	labelMode := v.State.Labels
-	p := &picture{Layout: l, Walk: compute.LayoutWalk(l)}
+	p := &Picture{Layout: l, Walk: compute.LayoutWalk(l)}
 	n, cells := l.LogicalElementCount(), l.BufferElementCount()
 	p.View.Meta = views.Meta{
 		Sizes: l.Sizes, Strides: l.Strides, Labels: core.DimensionLabels(l.Rank()), Bits: l.ElementSizeInBits(),
 		LogicalCount: n, Cells: cells, Last: l.IndexOfLastElement(), LabelMode: labelMode, Query: query,
 	}
 	p.View.Facts = newFacts(l)
-	p.View.Logical.Mode = viewMode(n, n)
+	p.View.Logical.Mode = ViewMode(n, n)
 	p.View.Logical.Count = n
 	p.View.Logical.Last = l.IndexOfLastElement()
-	p.View.Buffer.Mode = viewMode(cells, n)
+	p.View.Buffer.Mode = ViewMode(cells, n)
 	p.View.Buffer.Cells = cells
 	p.View.Buffer.Last = l.IndexOfLastElement()
 	switch p.View.Logical.Mode {
@@ -86,14 +86,14 @@ func newPicture(ctx context.Context, v validated, query string) (*picture, error
 		p.View.Buffer.Cols, p.View.Buffer.Rows = bufferRows(l, p.Counts, first, labelMode, v.Cell, selOff)
 	}
 	if v.Sel != nil {
-		p.View.Dot = dotText(v.Sel, l.Strides)
+		p.View.Dot = DotText(v.Sel, l.Strides)
 	} else if v.Cell >= 0 {
 		p.View.Linked = linkedText(ctx, l, p.Walk, v.Cell)
 	}
 	return p, nil
 }
 
-func viewMode(cells, logical int64) string {
+func ViewMode(cells, logical int64) string {
 	switch {
 	case logical > MaxInteractive || cells > MaxInteractive:
 		return views.ModeNone
@@ -191,7 +191,7 @@ func logicalBands(l *core.Layout, offsets []int64, labelMode string, sel []int64
 	}
 	selIndex := int64(-1)
 	if sel != nil {
-		selIndex = rowMajorIndex(l.Sizes, sel)
+		selIndex = RowMajorIndex(l.Sizes, sel)
 	}
 	tab := selIndex
 	if tab < 0 {
@@ -230,7 +230,7 @@ func logicalBands(l *core.Layout, offsets []int64, labelMode string, sel []int64
 						labelOf = firstAt[off]
 					}
 					row.Cells[c] = views.LogicalCell{
-						Index: i, Coord: joinCoord(coord), Label: cellLabel(labelMode, labelOf, off), Offset: off,
+						Index: i, Coord: JoinCoord(coord), Label: cellLabel(labelMode, labelOf, off), Offset: off,
 						Tab: i == tab, Selected: i == selIndex, Linked: cell >= 0 && off == cell,
 					}
 					i++
@@ -262,7 +262,7 @@ func fillCoord(coord, sizes []int64, i int64) {
 	}
 }
 
-func rowMajorIndex(sizes, coord []int64) int64 {
+func RowMajorIndex(sizes, coord []int64) int64 {
 	var i int64
 	for d, s := range sizes {
 		i = i*s + coord[d]
@@ -270,8 +270,8 @@ func rowMajorIndex(sizes, coord []int64) int64 {
 	return i
 }
 
-// joinCoord writes a coordinate or a list of sizes as "1,0,1".
-func joinCoord(c []int64) string { return views.JoinInts(c) }
+// JoinCoord writes a coordinate or a list of sizes as "1,0,1".
+func JoinCoord(c []int64) string { return views.JoinInts(c) }
 
 // bufferCols is how many cells a row of the DOM buffer view holds: the
 // whole buffer when it is short (as the strides page draws it), else 16.
@@ -339,16 +339,16 @@ func byteText(off, bits int64) string {
 	return strconv.FormatInt(b/8, 10) + ".5"
 }
 
-// dotText is the dot product that finds an element:
+// DotText is the dot product that finds an element:
 // "{1,0,1} · {6,3,1} = 1×6 + 0×3 + 1×1 = 7".
-func dotText(coord, strides []int64) string {
+func DotText(coord, strides []int64) string {
 	terms := make([]string, len(coord))
 	var sum int64
 	for i, c := range coord {
 		terms[i] = fmt.Sprintf("%d×%d", c, strides[i])
 		sum += c * strides[i]
 	}
-	return fmt.Sprintf("{%s} · {%s} = %s = %d", joinCoord(coord), joinCoord(strides), strings.Join(terms, " + "), sum)
+	return fmt.Sprintf("{%s} · {%s} = %s = %d", JoinCoord(coord), JoinCoord(strides), strings.Join(terms, " + "), sum)
 }
 
 // linkedText says which logical elements a buffer cell holds.
@@ -374,7 +374,7 @@ func linkedText(ctx context.Context, l *core.Layout, w compute.Walk, cell int64)
 			if o == cell {
 				count++
 				if len(found) < listed {
-					found = append(found, "("+joinCoord(l.Coordinate(i+int64(j)))+")")
+					found = append(found, "("+JoinCoord(l.Coordinate(i+int64(j)))+")")
 				}
 			}
 		}
@@ -397,14 +397,14 @@ func newFacts(l *core.Layout) views.Facts {
 	bits := l.ElementSizeInBits()
 	f := views.Facts{
 		DataType: l.DataType.String(), ElementBits: bits,
-		Sizes: "{" + joinCoord(l.Sizes) + "}", Strides: "{" + joinCoord(l.Strides) + "}", StridesImplicit: l.StridesImplicit,
+		Sizes: "{" + JoinCoord(l.Sizes) + "}", Strides: "{" + JoinCoord(l.Strides) + "}", StridesImplicit: l.StridesImplicit,
 		CPP: core.CPPTensorDesc(l, "tensor"),
 	}
 	distinct := "not settled (too large to enumerate)"
 	if d, ok := l.DistinctOffsetCount(); ok {
 		distinct = strconv.FormatInt(d, 10)
 	}
-	sizesProduct := strings.ReplaceAll(joinCoord(l.Sizes), ",", " × ")
+	sizesProduct := strings.ReplaceAll(JoinCoord(l.Sizes), ",", " × ")
 	stridesNote := "given"
 	if l.StridesImplicit {
 		stridesNote = "packed (Strides = nullptr)"
@@ -498,7 +498,7 @@ func dotOfLast(l *core.Layout) string {
 		m[i] = s - 1
 		terms[i] = fmt.Sprintf("%d×%d", s-1, l.Strides[i])
 	}
-	return fmt.Sprintf("{%s} · {%s} = %s", joinCoord(m), joinCoord(l.Strides), strings.Join(terms, " + "))
+	return fmt.Sprintf("{%s} · {%s} = %s", JoinCoord(m), JoinCoord(l.Strides), strings.Join(terms, " + "))
 }
 
 func triState(t core.Tri) string {

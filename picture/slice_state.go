@@ -1,4 +1,4 @@
-package web
+package picture
 
 import (
 	"fmt"
@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
 )
 
-// sliceState is the DML_SLICE1 explorer's whole state, as typed: the URL
+// SliceState is the DML_SLICE1 explorer's whole state, as typed: the URL
 // query of /slice (a GET form) and the query a slice edit carries on the
 // websocket.
 //
@@ -23,8 +24,8 @@ import (
 // expression box: with use=np (its button), or when no window key is
 // given, it fills the window. vals are the input's values in row-major
 // order (absent: 1..N), t the step-through position, preset an example.
-type sliceState struct {
-	In   explorerState // DT, Sizes, Strides, Packed, Total and Align of the input tensor
+type SliceState struct {
+	In   LayoutState // DT, Sizes, Strides, Packed, Total and Align of the input tensor
 	Off  []string
 	Win  []string
 	Step []string // signed window strides
@@ -38,10 +39,10 @@ type sliceState struct {
 	Last  string
 }
 
-// maxSliceQuery bounds the query of /slice and of a slice edit: the
+// MaxSliceQuery bounds the query of /slice and of a slice edit: the
 // typed values make it longer than the layout explorer's, and an edit
 // must stay below the websocket's read limit.
-const maxSliceQuery = 12 << 10
+const MaxSliceQuery = 12 << 10
 
 // maxSliceValues is how many numbers the values box takes.
 const maxSliceValues = 4096
@@ -55,7 +56,7 @@ type slicePreset struct {
 	page             bool // one of the DirectML page's own examples
 }
 
-var slicePresets = []slicePreset{
+var SlicePresets = []slicePreset{
 	{name: "example1", title: "The DirectML page's Example 1: positive strides {1,1,2,2}, output [[2,4],[10,12]]",
 		sizes: []int64{1, 1, 4, 4}, off: []int64{0, 0, 0, 1}, win: []int64{1, 1, 4, 3}, stride: []int64{1, 1, 2, 2}, page: true},
 	{name: "example2", title: "The DirectML page's Example 2: strides {1,1,-2,2}, output [[14,16],[6,8]]",
@@ -70,8 +71,8 @@ var slicePresets = []slicePreset{
 		sizes: []int64{3, 4}, strides: []int64{0, 1}, off: []int64{0, 0}, win: []int64{3, 4}, stride: []int64{2, -1}},
 }
 
-func findSlicePreset(name string) (slicePreset, bool) {
-	for _, p := range slicePresets {
+func FindSlicePreset(name string) (slicePreset, bool) {
+	for _, p := range SlicePresets {
 		if p.name == name {
 			return p, true
 		}
@@ -84,7 +85,7 @@ func findSlicePreset(name string) (slicePreset, bool) {
 // the layout explorer's examples do: a total typed for another tensor
 // would rarely fit); the data type, the feature level and what the query
 // gives beside the preset (output sizes, values, the step) stay.
-func (p slicePreset) apply(st sliceState) sliceState {
+func (p slicePreset) apply(st SliceState) SliceState {
 	strides := p.strides
 	if p.layout != "" {
 		strides, _ = core.LayoutStrides(p.layout, p.sizes)
@@ -99,19 +100,19 @@ func (p slicePreset) apply(st sliceState) sliceState {
 	return st
 }
 
-// defaultSliceState is the DirectML page's Example 1.
-func defaultSliceState() sliceState {
-	return slicePresets[0].apply(sliceState{In: explorerState{DT: "FLOAT32"}})
+// DefaultSliceState is the DirectML page's Example 1.
+func DefaultSliceState() SliceState {
+	return SlicePresets[0].apply(SliceState{In: LayoutState{DT: "FLOAT32"}})
 }
 
-// sliceStateFromQuery reads a state; the violations are about the query
+// SliceStateFromQuery reads a state; the violations are about the query
 // itself (rank, preset).
-func sliceStateFromQuery(q url.Values) (sliceState, []core.Violation) {
+func SliceStateFromQuery(q url.Values) (SliceState, []core.Violation) {
 	if len(q) == 0 {
-		return defaultSliceState(), nil
+		return DefaultSliceState(), nil
 	}
 	var vs []core.Violation
-	st := sliceState{
+	st := SliceState{
 		FL:   strings.TrimSpace(q.Get("fl")),
 		NP:   strings.TrimSpace(q.Get("np")),
 		Vals: strings.TrimSpace(q.Get("vals")),
@@ -133,7 +134,7 @@ func sliceStateFromQuery(q url.Values) (sliceState, []core.Violation) {
 			st.In.Strides = nil
 		}
 	} else {
-		d := defaultSliceState() // e.g. "?vals=..." or "?np=x[...]"
+		d := DefaultSliceState() // e.g. "?vals=..." or "?np=x[...]"
 		st.In.Sizes, st.In.Strides, st.In.Packed = d.In.Sizes, d.In.Strides, d.In.Packed
 	}
 	windowGiven := false
@@ -146,7 +147,7 @@ func sliceStateFromQuery(q url.Values) (sliceState, []core.Violation) {
 	st.Win = windowList(q, "wsize", st.In.Sizes, func(size string) string { return size })
 	st.Step = windowList(q, "wstride", st.In.Sizes, func(string) string { return "1" })
 	if !hasSizes && !windowGiven {
-		d := defaultSliceState()
+		d := DefaultSliceState()
 		st.Off, st.Win, st.Step = d.Off, d.Win, d.Step
 	}
 	if out := splitList(q["out"]); !allEmpty(out) {
@@ -154,7 +155,7 @@ func sliceStateFromQuery(q url.Values) (sliceState, []core.Violation) {
 	}
 	st.UseNP = st.NP != "" && (q.Get("use") == "np" || !windowGiven)
 	if name := q.Get("preset"); name != "" {
-		if p, ok := findSlicePreset(name); ok {
+		if p, ok := FindSlicePreset(name); ok {
 			st = p.apply(st)
 		} else {
 			vs = append(vs, core.Violation{Field: "preset", Message: fmt.Sprintf("unknown example %q", name)})
@@ -187,7 +188,7 @@ func windowList(q url.Values, key string, sizes []string, def func(size string) 
 
 // withRank adds leading size-1 dimensions (a window of the one element)
 // or drops leading ones, as the layout explorer does for the input.
-func (st sliceState) withRank(n int) sliceState {
+func (st SliceState) withRank(n int) SliceState {
 	have := len(st.In.Sizes)
 	st.In = st.In.withRank(n)
 	fit := func(xs []string, pad string) []string {
@@ -207,8 +208,8 @@ func (st sliceState) withRank(n int) sliceState {
 	return st
 }
 
-// canonicalQuery writes the state in a fixed order, commas unescaped.
-func (st sliceState) canonicalQuery(withLast bool) string {
+// CanonicalQuery writes the state in a fixed order, commas unescaped.
+func (st SliceState) CanonicalQuery(withLast bool) string {
 	var b queryWriter
 	add := b.add
 	st.In.addTensor(add)
@@ -237,15 +238,15 @@ func (st sliceState) canonicalQuery(withLast bool) string {
 	return b.String()
 }
 
-// sliceValidated is a state checked against DirectML's rules.
-type sliceValidated struct {
-	State    sliceState
+// SliceValidated is a state checked against DirectML's rules.
+type SliceValidated struct {
+	State    SliceState
 	Slice    *core.Slice1 // nil when invalid
 	Errors   []core.Violation
 	Warnings []core.Violation
 	// Values are the typed values (nil: 1..N); Dropped the axes an
 	// integer index of the NumPy expression drops.
-	Values  []sliceValue
+	Values  []SliceValue
 	Dropped []int
 	T       int64 // the step-through position, -1 before the first
 }
@@ -258,7 +259,7 @@ type parsed struct {
 	failed bool // some entry did not parse
 }
 
-func parseList(v *sliceValidated, field string, xs []string, want string, placeholder int64, emptyOK bool) parsed {
+func parseList(v *SliceValidated, field string, xs []string, want string, placeholder int64, emptyOK bool) parsed {
 	p := parsed{vals: make([]int64, len(xs)), bad: make([]bool, len(xs))}
 	for i, s := range xs {
 		p.vals[i] = placeholder
@@ -278,12 +279,12 @@ func parseList(v *sliceValidated, field string, xs []string, want string, placeh
 	return p
 }
 
-// validateSlice parses every field and checks the slice with core, through
+// ValidateSlice parses every field and checks the slice with core, through
 // the same path as POST /api/v1/slice1: every rule of DML_SLICE1 at once,
 // each at its field. A field that does not parse is left out of the rules
 // that need it.
-func validateSlice(st sliceState, queryErrs []core.Violation) sliceValidated {
-	v := sliceValidated{State: st, T: -1, Errors: append([]core.Violation(nil), queryErrs...)}
+func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
+	v := SliceValidated{State: st, T: -1, Errors: append([]core.Violation(nil), queryErrs...)}
 	sizes := parseList(&v, "inputSizes", st.In.Sizes, "a size of at least 1", core.MaxUINT, false)
 	var strides parsed
 	if !st.In.Packed {
@@ -333,7 +334,7 @@ func validateSlice(st sliceState, queryErrs []core.Violation) sliceValidated {
 	s, aerr := req.Slice1()
 	if aerr != nil {
 		broken := sizes.failed || strides.failed
-		for _, cv := range aerr.violations {
+		for _, cv := range aerr.Violations {
 			if broken && (strings.Contains(cv.Message, "element count") || strings.Contains(cv.Message, "DMLCalcBufferTensorSize")) {
 				continue // computed with a placeholder for a field that did not parse
 			}
@@ -341,7 +342,7 @@ func validateSlice(st sliceState, queryErrs []core.Violation) sliceValidated {
 		}
 	}
 	if s != nil {
-		vals, vvs := parseValues(st.Vals, s.Input.DataType)
+		vals, vvs := ParseValues(st.Vals, s.Input.DataType)
 		v.Errors = append(v.Errors, vvs...)
 		v.Values = vals
 	}
@@ -358,11 +359,11 @@ func validateSlice(st sliceState, queryErrs []core.Violation) sliceValidated {
 	return v
 }
 
-// sliceStateOf is the canonical state of a valid slice: the numbers as
+// SliceStateOf is the canonical state of a valid slice: the numbers as
 // core has them, the output sizes only where they differ from the most.
-func sliceStateOf(v sliceValidated) sliceState {
+func SliceStateOf(v SliceValidated) SliceState {
 	s, st := v.Slice, v.State
-	c := sliceState{In: stateOfLayout(s.Input, ""), FL: s.FeatureLevel.String(), Vals: st.Vals}
+	c := SliceState{In: LayoutStateOf(s.Input, ""), FL: s.FeatureLevel.String(), Vals: st.Vals}
 	c.In.Labels = ""
 	c.Off, c.Win, c.Step = formatInts(s.WindowOffsets), formatInts(s.WindowSizes), formatInts(s.WindowStrides)
 	for i, o := range s.OutputSizes {
@@ -377,21 +378,37 @@ func sliceStateOf(v sliceValidated) sliceState {
 	return c
 }
 
-// resolveSlice validates a query and finds the slice to draw: the state's
+// ResolveSlice validates a query and finds the slice to draw: the state's
 // own when valid, else the last valid one it carries, else Example 1.
-func resolveSlice(q url.Values) (v, picture sliceValidated, stale string) {
-	st, qvs := sliceStateFromQuery(q)
-	v = validateSlice(st, qvs)
+func ResolveSlice(q url.Values) (v, picture SliceValidated, stale string) {
+	st, qvs := SliceStateFromQuery(q)
+	v = ValidateSlice(st, qvs)
 	if v.Slice != nil {
 		return v, v, ""
 	}
-	if st.Last != "" && len(st.Last) <= maxSliceQuery {
+	if st.Last != "" && len(st.Last) <= MaxSliceQuery {
 		if lq, err := url.ParseQuery(st.Last); err == nil {
-			lst, lvs := sliceStateFromQuery(lq)
-			if lv := validateSlice(lst, lvs); lv.Slice != nil {
+			lst, lvs := SliceStateFromQuery(lq)
+			if lv := ValidateSlice(lst, lvs); lv.Slice != nil {
 				return v, lv, "The inputs have errors: the picture is of the last valid slice."
 			}
 		}
 	}
-	return v, validateSlice(defaultSliceState(), nil), "The inputs have errors: the picture is of the DirectML page's Example 1."
+	return v, ValidateSlice(DefaultSliceState(), nil), "The inputs have errors: the picture is of the DirectML page's Example 1."
+}
+
+// feature level.
+func SlicePresetLinks(st SliceState) []views.Preset {
+	base := SliceState{In: LayoutState{DT: st.In.DT}, FL: st.FL}
+	if dt, err := core.ParseDataType(base.In.DT); err != nil || !dt.Valid() {
+		base.In.DT = "FLOAT32"
+	}
+	if _, err := core.ParseFeatureLevel(base.FL); err != nil {
+		base.FL = ""
+	}
+	out := make([]views.Preset, len(SlicePresets))
+	for i, p := range SlicePresets {
+		out[i] = views.Preset{Name: p.name, Title: p.title, Page: p.page, Href: "/slice?" + p.apply(base).CanonicalQuery(false)}
+	}
+	return out
 }

@@ -1,7 +1,8 @@
-package web
+package picture
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -12,32 +13,32 @@ import (
 	"github.com/stridescope/stridescope/views"
 )
 
-// maxSliceBytes bounds the input buffer the page fills with values and
+// MaxSliceBytes bounds the input buffer the page fills with values and
 // the output it copies them into, each.
-const maxSliceBytes = 64 << 20
+const MaxSliceBytes = 64 << 20
 
-// slicePicture is one valid slice drawn: the view model, and what the
+// SlicePicture is one valid slice drawn: the view model, and what the
 // websocket sends beside it.
-type slicePicture struct {
+type SlicePicture struct {
 	View     views.SlicePicture
-	Meta     sliceMetaMsg
+	Meta     SliceMeta
 	Warnings []core.Violation // about the typed values
 
-	// What the canvases are drawn from (slice_ws.go streams it): the
+	// What the canvases are drawn from (live streams it): the
 	// slice, the input buffer filled with the values up to its last
 	// element and the output compute.Slice copied from it (nil when too
 	// large to fill), and the bitmap of the buffer cells read, also up to
 	// the last element (nil above MaxInteractive cells). Cells past the
 	// last element (a TotalTensorSizeInBytes above the minimum) are never
 	// read or filled, so they cost nothing but their count.
-	slice   *core.Slice1
-	buf     []byte
-	out     []byte
-	touched []uint64
+	Slice   *core.Slice1
+	Buf     []byte
+	Out     []byte
+	Touched []uint64
 }
 
-// sliceMetaMsg is what the page's script steps and links by.
-type sliceMetaMsg struct {
+// SliceMeta is what the page's script steps and links by.
+type SliceMeta struct {
 	Sizes         []int64  `json:"sizes"`
 	Strides       []int64  `json:"strides"`
 	Labels        []string `json:"labels"`
@@ -63,10 +64,10 @@ type sliceMetaMsg struct {
 	Query  string   `json:"query"`
 }
 
-// sliceMode is how a view of n cells is drawn: as DOM cells, on a canvas
+// SliceMode is how a view of n cells is drawn: as DOM cells, on a canvas
 // the page's script fills from binary frames, or not at all (the facts
 // are complete).
-func sliceMode(n int64) string {
+func SliceMode(n int64) string {
 	switch {
 	case n <= views.MaxDOMCells:
 		return views.ModeDOM
@@ -76,42 +77,42 @@ func sliceMode(n int64) string {
 	return views.ModeNone
 }
 
-// sliceBufferMode is sliceMode for the input's buffer. A canvas also
+// sliceBufferMode is SliceMode for the input's buffer. A canvas also
 // walks every input element (which cells hold one), so, as in the layout
 // explorer, both counts must be drawable.
 func sliceBufferMode(cells, n int64) string {
-	if m := sliceMode(cells); m != views.ModeCanvas || n <= MaxInteractive {
+	if m := SliceMode(cells); m != views.ModeCanvas || n <= MaxInteractive {
 		return m
 	}
 	return views.ModeNone
 }
 
-// newSlicePicture draws a valid slice. The output values are the input
+// NewSlice draws a valid slice. The output values are the input
 // buffer, filled with the values, copied by compute.Slice; the cells read
 // come from compute.Touched and compute.Offsets.
-func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref string) (*slicePicture, error) {
+func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*SlicePicture, error) {
 	s := v.Slice
 	in := s.Input
 	dt := in.DataType
 	e := dt.Bits() / 8
 	n, cells, outN := in.LogicalElementCount(), in.BufferElementCount(), s.OutputElementCount()
 	used := in.IndexOfLastElement() + 1 // the cells an element can occupy: the rest is unused tail
-	p := &slicePicture{slice: s, Meta: sliceMetaMsg{
+	p := &SlicePicture{Slice: s, Meta: SliceMeta{
 		Sizes: in.Sizes, Strides: in.Strides, Labels: core.DimensionLabels(in.Rank()),
 		WindowOffsets: s.WindowOffsets, WindowSizes: s.WindowSizes, WindowStrides: s.WindowStrides,
 		CopyStart: s.CopyStart, MaxCopied: s.MaxCopied, OutputSizes: s.OutputSizes,
 		InputCount: n, OutputCount: outN, Cells: cells, Last: in.IndexOfLastElement(), DataType: dt.String(), Steps: sliceStepCount(s),
-		InputMode: sliceMode(n), BufferMode: sliceBufferMode(cells, n), OutputMode: sliceMode(outN), Values: []string{}, Query: query,
+		InputMode: SliceMode(n), BufferMode: sliceBufferMode(cells, n), OutputMode: SliceMode(outN), Values: []string{}, Query: query,
 	}}
 	pv := &p.View
 
 	// The values: the input buffer filled, the output copied from it.
-	// fillInput writes every logical element, so their count is bounded
+	// FillInput writes every logical element, so their count is bounded
 	// too: a broadcast input can hold 2^32 elements in one cell.
 	var buf, out []byte
-	if e > 0 && used*e <= maxSliceBytes && n*e <= maxSliceBytes && outN*e <= maxSliceBytes {
+	if e > 0 && used*e <= MaxSliceBytes && n*e <= MaxSliceBytes && outN*e <= MaxSliceBytes {
 		buf = make([]byte, used*e)
-		if err := fillInput(ctx, buf, in, v.Values); err != nil {
+		if err := FillInput(ctx, buf, in, v.Values); err != nil {
 			return nil, err
 		}
 		out = make([]byte, outN*e)
@@ -119,15 +120,15 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 			return nil, err
 		}
 		for k := range min(outN, views.MaxDOMCells) {
-			p.Meta.Values = append(p.Meta.Values, valueText(out[k*e:], dt))
+			p.Meta.Values = append(p.Meta.Values, ValueText(out[k*e:], dt))
 		}
-		p.buf, p.out = buf, out
+		p.Buf, p.Out = buf, out
 	}
 	valueAt := func(off int64) string {
 		if buf == nil {
 			return "·"
 		}
-		return valueText(buf[off*e:], dt)
+		return ValueText(buf[off*e:], dt)
 	}
 
 	// Which input element each output element reads, and where.
@@ -139,7 +140,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 		compute.Offsets(compute.SliceWalk(s), 0, reads)
 		srcIdx = make([]int64, outN)
 		for k := range outN {
-			srcIdx[k] = rowMajorIndex(in.Sizes, s.InputCoordinate(k))
+			srcIdx[k] = RowMajorIndex(in.Sizes, s.InputCoordinate(k))
 			orderOf[srcIdx[k]] = k
 		}
 	}
@@ -154,7 +155,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 		for _, w := range touched {
 			readCells += int64(bits.OnesCount64(w))
 		}
-		p.touched = touched
+		p.Touched = touched
 	}
 
 	// The cells the step-through's step marks (static/slice.js marks the
@@ -162,7 +163,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	stepIn, stepK := stepCells(s, v.T)
 	stepInIdx, stepOff := int64(-1), int64(-1)
 	if stepIn != nil {
-		stepInIdx = rowMajorIndex(in.Sizes, stepIn)
+		stepInIdx = RowMajorIndex(in.Sizes, stepIn)
 	}
 	if stepK >= 0 && stepK < int64(len(reads)) {
 		stepOff = reads[stepK]
@@ -224,7 +225,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 			}
 			src := srcIdx[c.Index]
 			c.Link = strconv.FormatInt(src, 10)
-			c.Aria = fmt.Sprintf("output (%s) = %s, element %d, from input (%s), buffer offset %d", c.Coord, c.Label, c.Index, joinCoord(in.Coordinate(src)), reads[c.Index])
+			c.Aria = fmt.Sprintf("output (%s) = %s, element %d, from input (%s), buffer offset %d", c.Coord, c.Label, c.Index, JoinCoord(in.Coordinate(src)), reads[c.Index])
 		})
 	} else {
 		pv.Output.Note = fmt.Sprintf("The output has %d elements: the page draws grids of up to %d cells (above %d on a canvas).", outN, int64(MaxInteractive), views.MaxDOMCells)
@@ -280,10 +281,10 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 			pv.Buffer.Note += fmt.Sprintf(", cells %d to %d unused tail", used, cells-1)
 		}
 	} else {
-		pv.Buffer.Note = fmt.Sprintf("The input's buffer has %d cells holding %d elements: the page draws buffers of up to %d cells of up to %d elements (above %d cells on a canvas). %s", cells, n, int64(MaxInteractive), int64(MaxInteractive), views.MaxDOMCells, upperFirst(readNote(readCells))+".")
+		pv.Buffer.Note = fmt.Sprintf("The input's buffer has %d cells holding %d elements: the page draws buffers of up to %d cells of up to %d elements (above %d cells on a canvas). %s", cells, n, int64(MaxInteractive), int64(MaxInteractive), views.MaxDOMCells, UpperFirst(readNote(readCells))+".")
 	}
 
-	pv.InputSub = fmt.Sprintf("%s = %d elements, %s, strides {%s}, window {%s} + {%s}", sizesText(in.Sizes), n, dt, joinCoord(in.Strides), joinCoord(s.WindowOffsets), joinCoord(s.WindowSizes))
+	pv.InputSub = fmt.Sprintf("%s = %d elements, %s, strides {%s}, window {%s} + {%s}", sizesText(in.Sizes), n, dt, JoinCoord(in.Strides), JoinCoord(s.WindowOffsets), JoinCoord(s.WindowSizes))
 	pv.OutputSub = fmt.Sprintf("%s = %d elements, packed", sizesText(s.OutputSizes), outN)
 	pv.BufferSub = fmt.Sprintf("%d elements of %d bits = %d bytes; %s", cells, dt.Bits(), in.BufferSizeInBytes(), readNote(readCells))
 	if cells > used {
@@ -293,19 +294,19 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	pv.Facts = sliceFacts(s, readCells)
 	pv.Export = sliceExport(s, v.Dropped)
 	if buf == nil {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer up to its last element (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", used*e, n, n*e, outN*e, maxSliceBytes>>20))
+		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer up to its last element (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", used*e, n, n*e, outN*e, MaxSliceBytes>>20))
 	} else if len(v.Values) == 0 {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and compute.Slice copies the output from that buffer.", n))
 	} else {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds the %d values typed, in row-major order, repeating to fill its %d elements.", len(v.Values), n))
 	}
-	if note := valuesNote(dt, n, len(v.Values) > 0); note != "" {
+	if note := ValuesNote(dt, n, len(v.Values) > 0); note != "" {
 		pv.Notes = append(pv.Notes, note)
 	}
 	if buf != nil && len(v.Values) > 0 && inOffs != nil {
 		p.Warnings = sharedValueWarnings(in, inOffs, buf, v.Values)
 	}
-	p.View.MetaJSON = string(mustJSON(p.Meta))
+	p.View.MetaJSON = mustJSON(p.Meta)
 	return p, nil
 }
 
@@ -319,7 +320,7 @@ func readNote(readCells int64) string {
 	return fmt.Sprintf("%d cells read", readCells)
 }
 
-func sizesText(sizes []int64) string { return strings.ReplaceAll(joinCoord(sizes), ",", "×") }
+func sizesText(sizes []int64) string { return strings.ReplaceAll(JoinCoord(sizes), ",", "×") }
 
 // eachCell visits every cell of a grid and names its panels.
 func eachCell(bands []views.Band, what string, f func(*views.LogicalCell)) {
@@ -373,7 +374,7 @@ func windowClasses(s *core.Slice1, coord []int64) string {
 
 // sharedValueWarnings says where typed values meet in one buffer cell (a
 // broadcast input): the cell holds one value, the first element's.
-func sharedValueWarnings(in *core.Layout, offs []int64, buf []byte, vals []sliceValue) []core.Violation {
+func sharedValueWarnings(in *core.Layout, offs []int64, buf []byte, vals []SliceValue) []core.Violation {
 	dt := in.DataType
 	e := dt.Bits() / 8
 	tmp := make([]byte, e)
@@ -381,7 +382,7 @@ func sharedValueWarnings(in *core.Layout, offs []int64, buf []byte, vals []slice
 		putValue(tmp, dt, vals[int64(i)%int64(len(vals))])
 		if string(tmp) != string(buf[o*e:(o+1)*e]) {
 			msg := fmt.Sprintf("element (%s) shares buffer cell %d with an earlier element, so it reads %s, not %s: a cell holds one value (the first element's)",
-				joinCoord(in.Coordinate(int64(i))), o, valueText(buf[o*e:], dt), valueText(tmp, dt))
+				JoinCoord(in.Coordinate(int64(i))), o, ValueText(buf[o*e:], dt), ValueText(tmp, dt))
 			return []core.Violation{{Field: "values", Message: msg}}
 		}
 	}
@@ -402,13 +403,13 @@ func sliceStep(s *core.Slice1, t int64, values []string) (lines []int, text, sub
 	cs := append([]int64(nil), s.WindowOffsets...)
 	switch {
 	case t == 0:
-		return []int{1}, fmt.Sprintf("CopyStart = InputWindowOffsets = {%s}", joinCoord(cs)), "", ""
+		return []int{1}, fmt.Sprintf("CopyStart = InputWindowOffsets = {%s}", JoinCoord(cs)), "", ""
 	case t <= r:
 		i := t - 1
 		for d := range i + 1 {
 			cs[d] = s.CopyStart[d]
 		}
-		sub = fmt.Sprintf("CopyStart = {%s}", joinCoord(cs))
+		sub = fmt.Sprintf("CopyStart = {%s}", JoinCoord(cs))
 		st := s.WindowStrides[i]
 		if st < 0 {
 			text = fmt.Sprintf("axis %d: InputWindowStrides[%d] = %d < 0, so CopyStart[%d] += InputWindowSizes[%d] - 1: %d + %d - 1 = %d",
@@ -422,11 +423,11 @@ func sliceStep(s *core.Slice1, t int64, values []string) (lines []int, text, sub
 	k := t - r - 1
 	c := s.Output.Coordinate(k)
 	ic := s.InputCoordinate(k)
-	text = fmt.Sprintf("Output[{%s}] = Input[{%s} + {%s} * {%s}] = Input[{%s}]", joinCoord(c), joinCoord(s.CopyStart), joinCoord(s.WindowStrides), joinCoord(c), joinCoord(ic))
+	text = fmt.Sprintf("Output[{%s}] = Input[{%s} + {%s} * {%s}] = Input[{%s}]", JoinCoord(c), JoinCoord(s.CopyStart), JoinCoord(s.WindowStrides), JoinCoord(c), JoinCoord(ic))
 	if k < int64(len(values)) {
 		text += " = " + values[k]
 	}
-	return []int{6}, text, "input buffer offset " + dotText(ic, s.Input.Strides), ""
+	return []int{6}, text, "input buffer offset " + DotText(ic, s.Input.Strides), ""
 }
 
 // stepCells are the cells step t marks: the input element at CopyStart as
@@ -502,12 +503,12 @@ func sliceFacts(s *core.Slice1, readCells int64) []views.Fact {
 		align = fmt.Sprintf("%d bytes", a)
 	}
 	return []views.Fact{
-		{Name: "CopyStart", Value: "{" + joinCoord(s.CopyStart) + "}", Hint: "InputWindowOffsets, plus InputWindowSizes − 1 where the stride is negative", TestID: "fact-copystart"},
-		{Name: "MaxCopiedElements", Value: "{" + joinCoord(s.MaxCopied) + "}", Hint: "1 + (size − 1) / |stride| per axis", TestID: "fact-maxcopied"},
-		{Name: "OutputSizes", Value: "{" + joinCoord(s.OutputSizes) + "}", Hint: fmt.Sprintf("%d output elements", s.OutputElementCount()), TestID: "fact-outputsizes"},
-		{Name: "input strides", Value: "{" + joinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
+		{Name: "CopyStart", Value: "{" + JoinCoord(s.CopyStart) + "}", Hint: "InputWindowOffsets, plus InputWindowSizes − 1 where the stride is negative", TestID: "fact-copystart"},
+		{Name: "MaxCopiedElements", Value: "{" + JoinCoord(s.MaxCopied) + "}", Hint: "1 + (size − 1) / |stride| per axis", TestID: "fact-maxcopied"},
+		{Name: "OutputSizes", Value: "{" + JoinCoord(s.OutputSizes) + "}", Hint: fmt.Sprintf("%d output elements", s.OutputElementCount()), TestID: "fact-outputsizes"},
+		{Name: "input strides", Value: "{" + JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
 		{Name: "first buffer offset read", Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: "CopyStart · input strides", TestID: "fact-base"},
-		{Name: "buffer step per axis", Value: "{" + joinCoord(s.SourceStrides()) + "}", Hint: "window stride × input stride: the walk compute.Slice runs", TestID: "fact-walk"},
+		{Name: "buffer step per axis", Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: "window stride × input stride: the walk compute.Slice runs", TestID: "fact-walk"},
 		{Name: "input buffer", Value: fmt.Sprintf("%d bytes = %d elements", in.BufferSizeInBytes(), in.BufferElementCount()), Hint: buffer, TestID: "fact-buffer"},
 		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: "of the input buffer's base address", TestID: "fact-align"},
 		{Name: "buffer cells read", Value: read, Hint: "distinct cells the output reads (compute.Touched)", TestID: "fact-read"},
@@ -518,7 +519,7 @@ func sliceFacts(s *core.Slice1, readCells int64) []views.Fact {
 // sliceExport is the same slice as C++, NumPy and ONNX Slice.
 func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
 	o := s.ONNX()
-	list := func(vs []int64) string { return "[" + strings.ReplaceAll(joinCoord(vs), ",", ", ") + "]" }
+	list := func(vs []int64) string { return "[" + strings.ReplaceAll(JoinCoord(vs), ",", ", ") + "]" }
 	x := views.SliceExport{
 		CPP:   s.CPP(),
 		NumPy: "y = " + s.Numpy(),
@@ -535,10 +536,10 @@ func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
 	return x
 }
 
-// sliceDims is the per-dimension table of the form as typed: CopyStart
+// SliceDims is the per-dimension table of the form as typed: CopyStart
 // and MaxCopiedElements with their numbers, and why each output size is
 // or is not allowed.
-func sliceDims(st sliceState) views.SliceDims {
+func SliceDims(st SliceState) views.SliceDims {
 	var d views.SliceDims
 	// Numbers far outside UINT/INT range are shown as "?": the field's
 	// own error says why, and the arithmetic below stays exact.
@@ -634,4 +635,14 @@ func abs64(v int64) int64 {
 		return -v
 	}
 	return v
+}
+
+// mustJSON is v as JSON text; v is one of this package's own types, which
+// always marshal.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }

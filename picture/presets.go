@@ -1,4 +1,4 @@
-package web
+package picture
 
 import (
 	"strconv"
@@ -35,7 +35,7 @@ var presets = []preset{
 	{name: "padded", title: "2×3 with height stride 5 in a 10-element buffer: A B C x x D E F x x", sizes: []int64{2, 3}, strides: []int64{5, 1}, padTo: 10, page: true},
 }
 
-func findPreset(name string) (preset, bool) {
+func FindPreset(name string) (preset, bool) {
 	for _, p := range presets {
 		if p.name == name {
 			return p, true
@@ -46,7 +46,7 @@ func findPreset(name string) (preset, bool) {
 
 // apply fills sizes, strides, the total size and the selection; the data
 // type and the label mode stay.
-func (p preset) apply(st explorerState) explorerState {
+func (p preset) apply(st LayoutState) LayoutState {
 	strides := p.strides
 	if p.layout != "" {
 		strides, _ = core.LayoutStrides(p.layout, p.sizes)
@@ -71,16 +71,16 @@ func formatInts(vs []int64) []string {
 	return out
 }
 
-// presetLinks are the preset picker's links for the current data type and
+// PresetLinks are the preset picker's links for the current data type and
 // label mode.
-func presetLinks(st explorerState) []views.Preset {
-	base := explorerState{DT: st.DT, Labels: st.Labels}
+func PresetLinks(st LayoutState) []views.Preset {
+	base := LayoutState{DT: st.DT, Labels: st.Labels}
 	if _, err := core.ParseDataType(base.DT); err != nil || base.DT == "" {
 		base.DT = "FLOAT32"
 	}
 	out := make([]views.Preset, len(presets))
 	for i, p := range presets {
-		out[i] = views.Preset{Name: p.name, Title: p.title, Page: p.page, Href: "/?" + p.apply(base).canonicalQuery(false)}
+		out[i] = views.Preset{Name: p.name, Title: p.title, Page: p.page, Href: "/?" + p.apply(base).CanonicalQuery(false)}
 	}
 	return out
 }

@@ -1,21 +1,21 @@
-package web
+package picture
 
 import (
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
 )
 
-// layoutOffsets and sliceOffsets list per-element buffer offsets for the
+// LayoutOffsets and SliceOffsets list per-element buffer offsets for the
 // JSON answers, computed by the compute engine (callers bound the count by
 // MaxListedElements).
-func layoutOffsets(l *core.Layout) []int64 {
+func LayoutOffsets(l *core.Layout) []int64 {
 	w := compute.LayoutWalk(l)
 	o := make([]int64, w.Len())
 	compute.Offsets(w, 0, o)
 	return o
 }
 
-func sliceOffsets(s *core.Slice1) []int64 {
+func SliceOffsets(s *core.Slice1) []int64 {
 	w := compute.SliceWalk(s)
 	o := make([]int64, w.Len())
 	compute.Offsets(w, 0, o)

@@ -1,4 +1,4 @@
-package web
+package picture
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/stridescope/stridescope/views"
 )
 
-// explorerState is the explorer's whole state, as typed: the URL query of
+// LayoutState is the explorer's whole state, as typed: the URL query of
 // the page (a GET form) and the query an edit carries on the websocket.
 //
 //	dt=FLOAT32&sizes=2,3&strides=5,1&total=40&align=16&labels=index&sel=1,0&cell=7
@@ -22,7 +22,7 @@ import (
 // ones. preset=NAME fills sizes, strides and the rest from an example.
 // last carries the canonical query of the last valid state, so that a bad
 // submission still shows a picture.
-type explorerState struct {
+type LayoutState struct {
 	DT      string
 	Sizes   []string
 	Strides []string // ignored when Packed
@@ -35,24 +35,24 @@ type explorerState struct {
 	Last    string
 }
 
-// defaultState is the first example of the DirectML strides page: a 2x3
+// DefaultLayoutState is the first example of the DirectML strides page: a 2x3
 // tensor, packed.
-func defaultState() explorerState {
-	return explorerState{DT: "FLOAT32", Sizes: []string{"2", "3"}, Packed: true, Labels: views.LabelLetters}
+func DefaultLayoutState() LayoutState {
+	return LayoutState{DT: "FLOAT32", Sizes: []string{"2", "3"}, Packed: true, Labels: views.LabelLetters}
 }
 
-// maxQueryLen bounds the query an edit or a page request may carry; a
+// MaxQueryLen bounds the query an edit or a page request may carry; a
 // valid state needs far less.
-const maxQueryLen = 4096
+const MaxQueryLen = 4096
 
-// stateFromQuery reads a state; the violations are about the query itself
+// LayoutStateFromQuery reads a state; the violations are about the query itself
 // (rank, preset) rather than the tensor.
-func stateFromQuery(q url.Values) (explorerState, []core.Violation) {
+func LayoutStateFromQuery(q url.Values) (LayoutState, []core.Violation) {
 	if len(q) == 0 {
-		return defaultState(), nil
+		return DefaultLayoutState(), nil
 	}
 	var vs []core.Violation
-	st := explorerState{
+	st := LayoutState{
 		DT:     strings.TrimSpace(q.Get("dt")),
 		Total:  strings.TrimSpace(q.Get("total")),
 		Align:  strings.TrimSpace(q.Get("align")),
@@ -72,14 +72,14 @@ func stateFromQuery(q url.Values) (explorerState, []core.Violation) {
 	st.Sizes = splitList(q["sizes"])
 	st.Strides = splitList(q["strides"])
 	if _, ok := q["sizes"]; !ok {
-		st.Sizes, st.Strides = defaultState().Sizes, nil // e.g. "?labels=index"
+		st.Sizes, st.Strides = DefaultLayoutState().Sizes, nil // e.g. "?labels=index"
 	}
 	st.Packed = q.Get("mode") == "packed" || (q.Get("mode") != "explicit" && allEmpty(st.Strides))
 	if st.Packed {
 		st.Strides = nil
 	}
 	if name := q.Get("preset"); name != "" {
-		p, ok := findPreset(name)
+		p, ok := FindPreset(name)
 		if !ok {
 			vs = append(vs, core.Violation{Field: "preset", Message: fmt.Sprintf("unknown example %q", name)})
 		} else {
@@ -120,7 +120,7 @@ func allEmpty(xs []string) bool {
 
 // withRank adds leading size-1 dimensions (with the stride that spans the
 // rest, as DirectML pads to 4-D) or drops leading ones.
-func (st explorerState) withRank(n int) explorerState {
+func (st LayoutState) withRank(n int) LayoutState {
 	sizes := append([]string(nil), st.Sizes...)
 	strides := append([]string(nil), st.Strides...)
 	if n < len(sizes) {
@@ -166,8 +166,8 @@ func (b *queryWriter) add(k, v string) {
 	b.WriteString(strings.ReplaceAll(url.QueryEscape(v), "%2C", ","))
 }
 
-// canonicalQuery writes the state in a fixed order, commas unescaped.
-func (st explorerState) canonicalQuery(withLast bool) string {
+// CanonicalQuery writes the state in a fixed order, commas unescaped.
+func (st LayoutState) CanonicalQuery(withLast bool) string {
 	var b queryWriter
 	add := b.add
 	st.addTensor(add)
@@ -187,7 +187,7 @@ func (st explorerState) canonicalQuery(withLast bool) string {
 }
 
 // addTensor writes the tensor's keys, the same in both explorers' queries.
-func (st explorerState) addTensor(add func(key, value string)) {
+func (st LayoutState) addTensor(add func(key, value string)) {
 	add("dt", st.DT)
 	add("sizes", strings.Join(st.Sizes, ","))
 	if !st.Packed {
@@ -205,12 +205,12 @@ func (st explorerState) addTensor(add func(key, value string)) {
 // given) and GuaranteedBaseOffsetAlignment as typed, reporting a value
 // that is not a whole number at its field: prefix names an operator's
 // tensor ("input" gives inputTotalTensorSizeInBytes), "" a bare one.
-func (st explorerState) parseBuffer(prefix string) (total *int64, align int64, errs []core.Violation) {
+func (st LayoutState) parseBuffer(prefix string) (total *int64, align int64, errs []core.Violation) {
 	field := func(name string) string {
 		if prefix == "" {
 			return name
 		}
-		return prefix + upperFirst(name)
+		return prefix + UpperFirst(name)
 	}
 	if st.Total != "" {
 		f := field("totalTensorSizeInBytes")
@@ -231,9 +231,9 @@ func (st explorerState) parseBuffer(prefix string) (total *int64, align int64, e
 	return total, align, errs
 }
 
-// validated is a state checked against DirectML's rules.
-type validated struct {
-	State    explorerState
+// Validated is a state checked against DirectML's rules.
+type Validated struct {
+	State    LayoutState
 	Layout   *core.Layout // nil when invalid
 	Errors   []core.Violation
 	Warnings []core.Violation
@@ -241,11 +241,11 @@ type validated struct {
 	Cell     int64   // the selected buffer cell, -1 for none
 }
 
-// validate parses every field and checks the tensor with core, through the
+// Validate parses every field and checks the tensor with core, through the
 // same path as POST /api/v1/layout. Every field gets its own message;
 // a field that does not parse is left out of the rules that need it.
-func validate(st explorerState, queryErrs []core.Violation) validated {
-	v := validated{State: st, Cell: -1, Errors: append([]core.Violation(nil), queryErrs...)}
+func Validate(st LayoutState, queryErrs []core.Violation) Validated {
+	v := Validated{State: st, Cell: -1, Errors: append([]core.Violation(nil), queryErrs...)}
 	parseErr := map[string]bool{}
 	sizes := make([]int64, len(st.Sizes))
 	for i, s := range st.Sizes {
@@ -276,7 +276,7 @@ func validate(st explorerState, queryErrs []core.Violation) validated {
 	l, aerr := req.Layout()
 	if aerr != nil {
 		broken := parseErr["sizes"] || parseErr["strides"]
-		for _, cv := range aerr.violations {
+		for _, cv := range aerr.Violations {
 			switch {
 			case cv.Field == "dataType" && st.DT == "":
 				cv.Message = "choose a data type (e.g. FLOAT32)"
@@ -335,9 +335,9 @@ func parseSel(s string, l *core.Layout) []int64 {
 	return c
 }
 
-// stateOfLayout is the canonical state of a valid layout.
-func stateOfLayout(l *core.Layout, labels string) explorerState {
-	st := explorerState{DT: l.DataType.String(), Packed: l.StridesImplicit, Labels: labels}
+// LayoutStateOf is the canonical state of a valid layout.
+func LayoutStateOf(l *core.Layout, labels string) LayoutState {
+	st := LayoutState{DT: l.DataType.String(), Packed: l.StridesImplicit, Labels: labels}
 	for _, s := range l.Sizes {
 		st.Sizes = append(st.Sizes, strconv.FormatInt(s, 10))
 	}
@@ -355,25 +355,25 @@ func stateOfLayout(l *core.Layout, labels string) explorerState {
 	return st
 }
 
-// resolve validates a query and finds the layout to draw: the state's own
+// Resolve validates a query and finds the layout to draw: the state's own
 // when valid, else the last valid one it carries, else the default.
-func resolve(q url.Values) (v validated, picture validated, stale string) {
-	st, qvs := stateFromQuery(q)
-	v = validate(st, qvs)
+func Resolve(q url.Values) (v Validated, picture Validated, stale string) {
+	st, qvs := LayoutStateFromQuery(q)
+	v = Validate(st, qvs)
 	if v.Layout != nil {
 		v.State.Last = ""
 		return v, v, ""
 	}
-	if st.Last != "" && len(st.Last) <= maxQueryLen {
+	if st.Last != "" && len(st.Last) <= MaxQueryLen {
 		if lq, err := url.ParseQuery(st.Last); err == nil {
-			lst, lvs := stateFromQuery(lq)
+			lst, lvs := LayoutStateFromQuery(lq)
 			lst.Labels = st.Labels
-			if lv := validate(lst, lvs); lv.Layout != nil {
+			if lv := Validate(lst, lvs); lv.Layout != nil {
 				return v, lv, "The inputs have errors: the picture is of the last valid tensor."
 			}
 		}
 	}
-	dv := validate(defaultState(), nil)
+	dv := Validate(DefaultLayoutState(), nil)
 	dv.State.Labels = st.Labels
 	return v, dv, "The inputs have errors: the picture is of the default 2×3 example."
 }

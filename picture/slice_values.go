@@ -1,4 +1,4 @@
-package web
+package picture
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 	"github.com/stridescope/stridescope/core"
 )
 
-// sliceValue is one value of the input: the bits of an integer (two's
+// SliceValue is one value of the input: the bits of an integer (two's
 // complement) or a float.
-type sliceValue struct {
+type SliceValue struct {
 	bits    uint64
 	f       float64
 	isFloat bool
@@ -22,15 +22,15 @@ type sliceValue struct {
 
 // defaultValue is the value of element i when none are typed: i+1, as the
 // DirectML page fills its input with 1..16. Integers wrap at the type's
-// width (see valuesNote).
-func defaultValue(i int64, dt core.DataType) sliceValue {
-	return sliceValue{bits: uint64(i + 1), f: float64(i + 1), isFloat: dt.IsFloat()}
+// width (see ValuesNote).
+func defaultValue(i int64, dt core.DataType) SliceValue {
+	return SliceValue{bits: uint64(i + 1), f: float64(i + 1), isFloat: dt.IsFloat()}
 }
 
-// parseValues reads the values box: numbers separated by commas, spaces
+// ParseValues reads the values box: numbers separated by commas, spaces
 // or newlines (brackets are ignored, so a pasted NumPy array works), at
 // most maxSliceValues, each a value of dt.
-func parseValues(text string, dt core.DataType) ([]sliceValue, []core.Violation) {
+func ParseValues(text string, dt core.DataType) ([]SliceValue, []core.Violation) {
 	if strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
@@ -43,7 +43,7 @@ func parseValues(text string, dt core.DataType) ([]sliceValue, []core.Violation)
 	if len(words) == 0 {
 		return nil, nil
 	}
-	out := make([]sliceValue, len(words))
+	out := make([]SliceValue, len(words))
 	var bad []string
 	for i, w := range words {
 		v, msg := parseValue(w, dt)
@@ -61,22 +61,22 @@ func parseValues(text string, dt core.DataType) ([]sliceValue, []core.Violation)
 	return out, nil
 }
 
-func parseValue(w string, dt core.DataType) (sliceValue, string) {
+func parseValue(w string, dt core.DataType) (SliceValue, string) {
 	if dt.IsFloat() {
 		f, err := strconv.ParseFloat(w, 64)
 		limit := map[core.DataType]float64{core.Float16: 65504, core.Float32: math.MaxFloat32, core.Float64: math.MaxFloat64}[dt]
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > limit {
-			return sliceValue{}, fmt.Sprintf("value %q is not a finite %s (at most ±%g)", w, dt, limit)
+			return SliceValue{}, fmt.Sprintf("value %q is not a finite %s (at most ±%g)", w, dt, limit)
 		}
-		return sliceValue{f: f, isFloat: true}, ""
+		return SliceValue{f: f, isFloat: true}, ""
 	}
 	bits := dt.Bits()
 	if !dt.IsSigned() {
 		u, err := strconv.ParseUint(w, 10, 64)
 		if err != nil || bits < 64 && u >= 1<<bits {
-			return sliceValue{}, fmt.Sprintf("value %q is not a %s (a whole number from 0 to %d)", w, dt, uint64(1)<<bits-1)
+			return SliceValue{}, fmt.Sprintf("value %q is not a %s (a whole number from 0 to %d)", w, dt, uint64(1)<<bits-1)
 		}
-		return sliceValue{bits: u}, ""
+		return SliceValue{bits: u}, ""
 	}
 	n, err := strconv.ParseInt(w, 10, 64)
 	lo, hi := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
@@ -84,13 +84,13 @@ func parseValue(w string, dt core.DataType) (sliceValue, string) {
 		lo, hi = math.MinInt64, math.MaxInt64
 	}
 	if err != nil || n < lo || n > hi {
-		return sliceValue{}, fmt.Sprintf("value %q is not an %s (a whole number from %d to %d)", w, dt, lo, hi)
+		return SliceValue{}, fmt.Sprintf("value %q is not an %s (a whole number from %d to %d)", w, dt, lo, hi)
 	}
-	return sliceValue{bits: uint64(n)}, ""
+	return SliceValue{bits: uint64(n)}, ""
 }
 
 // putValue writes v as one element of dt at the start of b.
-func putValue(b []byte, dt core.DataType, v sliceValue) {
+func putValue(b []byte, dt core.DataType, v SliceValue) {
 	if dt.IsFloat() {
 		f := v.f
 		if !v.isFloat {
@@ -118,8 +118,8 @@ func putValue(b []byte, dt core.DataType, v sliceValue) {
 	}
 }
 
-// valueText reads the element of dt at the start of b as text.
-func valueText(b []byte, dt core.DataType) string {
+// ValueText reads the element of dt at the start of b as text.
+func ValueText(b []byte, dt core.DataType) string {
 	switch dt {
 	case core.Float16:
 		return strconv.FormatFloat(float64(f16ToF32(binary.LittleEndian.Uint16(b))), 'g', -1, 32)
@@ -146,8 +146,8 @@ func valueText(b []byte, dt core.DataType) string {
 	return strconv.FormatInt(int64(u<<shift)>>shift, 10)
 }
 
-// valuesNote says when the default 1..N does not fit the data type.
-func valuesNote(dt core.DataType, n int64, typed bool) string {
+// ValuesNote says when the default 1..N does not fit the data type.
+func ValuesNote(dt core.DataType, n int64, typed bool) string {
 	if typed {
 		return ""
 	}
@@ -167,12 +167,12 @@ func valuesNote(dt core.DataType, n int64, typed bool) string {
 	return ""
 }
 
-// fillInput writes the input's values into its buffer: element i
+// FillInput writes the input's values into its buffer: element i
 // (row-major) gets vals[i mod len(vals)], or i+1 when none were typed. The
 // elements are written last to first, so that where several share a cell
 // (a broadcast input) the cell holds the first one's value. Padding cells
 // stay 0.
-func fillInput(ctx context.Context, buf []byte, in *core.Layout, vals []sliceValue) error {
+func FillInput(ctx context.Context, buf []byte, in *core.Layout, vals []SliceValue) error {
 	w := compute.LayoutWalk(in)
 	n := w.Len()
 	dt := in.DataType
