@@ -4,6 +4,7 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -55,7 +56,8 @@ func TestCoreImportsOnlyTheStandardLibrary(t *testing.T) {
 }
 
 // TestDependenciesPointInward holds the project's layering: cmd -> web ->
-// {views, compute} -> core, with Echo only in web. Each folder lists the
+// live -> {rooms, picture}, picture -> views -> core, picture -> compute ->
+// core; Echo only in web, and no HTTP in rooms, live or picture. Each folder lists the
 // module packages and third-party prefixes its non-test files may import.
 func TestDependenciesPointInward(t *testing.T) {
 	const mod = "github.com/stridescope/stridescope/"
@@ -70,7 +72,30 @@ func TestDependenciesPointInward(t *testing.T) {
 		{dir: "../rooms", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../rooms/natstest", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../picture", allowed: []string{"core", "compute", "views"}, noHTTP: true},
-		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "github.com/", "golang.org/x/", "rsc.io/"}},
+		{dir: "../live", allowed: []string{"core", "compute", "views", "picture", "rooms", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}, noHTTP: true},
+		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "live", "github.com/", "golang.org/x/", "rsc.io/"}},
+	}
+	// Every package of the module but the commands and the browser tests
+	// has a rule: a new package must say where it stands.
+	ruled := map[string]bool{"..": true}
+	for _, r := range rules {
+		ruled[r.dir] = true
+	}
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		switch filepath.Base(path) {
+		case "cmd", "e2e", "testdata", "node_modules", ".git":
+			return filepath.SkipDir
+		}
+		if goFiles, _ := filepath.Glob(filepath.Join(path, "*.go")); len(goFiles) > 0 && path != "../core" && !ruled[path] {
+			t.Errorf("package %s has no rule in TestDependenciesPointInward", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
 	for _, r := range rules {

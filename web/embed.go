@@ -62,7 +62,7 @@ func layoutAt(c echo.Context, own, path string, inEmbed bool) (views.Explorer, e
 	if err != nil {
 		return views.Explorer{}, err
 	}
-	m, err := explorerModel(c.Request().Context(), q)
+	m, err := picture.LayoutPage(c.Request().Context(), q)
 	if err != nil {
 		return m, err
 	}
@@ -79,7 +79,7 @@ func sliceAt(c echo.Context, own, path string, inEmbed bool) (views.SlicePage, e
 	if err != nil {
 		return views.SlicePage{}, err
 	}
-	m, err := slicePageModel(c.Request().Context(), q)
+	m, err := picture.SlicePage(c.Request().Context(), q)
 	if err != nil {
 		return m, err
 	}

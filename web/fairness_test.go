@@ -307,7 +307,7 @@ func TestHardenEvictedNonReaderEndsPromptly(t *testing.T) {
 	// blocked write and hung up by itself. Draining then finds what the
 	// kernel buffered and the end of the stream, not a 1013 that only a
 	// writer unblocked by our reading could send.
-	time.Sleep(closeGrace + 700*time.Millisecond)
+	time.Sleep(evictGrace + 700*time.Millisecond)
 	start := time.Now()
 	_ = stuck.SetReadDeadline(time.Now().Add(5 * time.Second))
 	var frames int
@@ -318,7 +318,7 @@ func TestHardenEvictedNonReaderEndsPromptly(t *testing.T) {
 		frames++
 	}
 	t.Logf("the evicted socket, its writer blocked on 66 MiB it did not read, was hung up within %v of the eviction: %d buffered frames drained in %v, then %v",
-		closeGrace+700*time.Millisecond, frames, time.Since(start), err)
+		evictGrace+700*time.Millisecond, frames, time.Since(start), err)
 	var ce *websocket.CloseError
 	if isTimeout(err) || errors.As(err, &ce) && ce.Code != websocket.CloseAbnormalClosure {
 		t.Errorf("the evicted session was still there once the peer read: %v", err)

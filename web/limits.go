@@ -167,8 +167,8 @@ type connSlot struct {
 	key   string
 	heard atomic.Int64 // unix nanoseconds the peer last sent anything (or was admitted)
 	// under cc.mu:
-	ss      *session // nil until the upgrade is done
-	gone    bool     // released or evicted: no longer counted
+	ws      *wsConn // nil until the upgrade is done
+	gone    bool    // released or evicted: no longer counted
 	evicted bool
 }
 
@@ -191,7 +191,7 @@ func (cc *connCounter) acquire(ip string) (slot *connSlot, status int, msg strin
 		cc.mu.Unlock()
 		return nil, http.StatusTooManyRequests, "too many connections from this address"
 	}
-	var victim *session
+	var victim *wsConn
 	if cc.total >= cc.limits.MaxConns {
 		v := cc.victimFor(held)
 		if v == nil {
@@ -200,7 +200,7 @@ func (cc *connCounter) acquire(ip string) (slot *connSlot, status int, msg strin
 		}
 		cc.drop(v)
 		v.evicted = true
-		victim = v.ss // nil: the upgrade is in progress; attach evicts it
+		victim = v.ws // nil: the upgrade is in progress; attach evicts it
 	}
 	slot = &connSlot{cc: cc, key: key}
 	slot.heard.Store(time.Now().UnixNano())
@@ -251,16 +251,16 @@ func (cc *connCounter) drop(sl *connSlot) {
 
 // attach binds the upgraded session to its slot, closing it at once if
 // the slot was evicted or the server shut down during the upgrade.
-func (cc *connCounter) attach(sl *connSlot, ss *session) {
+func (cc *connCounter) attach(sl *connSlot, ws *wsConn) {
 	cc.mu.Lock()
-	sl.ss = ss
+	sl.ws = ws
 	evicted, cut := sl.evicted, cc.cut
 	cc.mu.Unlock()
 	if !cut.IsZero() {
-		ss.nc.cut(cut)
+		ws.nc.cut(cut)
 	}
 	if evicted {
-		ss.evict()
+		ws.evict()
 	}
 }
 
@@ -269,17 +269,17 @@ func (cc *connCounter) attach(sl *connSlot, ss *session) {
 func (cc *connCounter) cutAll(t time.Time) {
 	cc.mu.Lock()
 	cc.cut = t
-	var open []*session
+	var open []*wsConn
 	for _, slots := range cc.byAddr {
 		for sl := range slots {
-			if sl.ss != nil {
-				open = append(open, sl.ss)
+			if sl.ws != nil {
+				open = append(open, sl.ws)
 			}
 		}
 	}
 	cc.mu.Unlock()
-	for _, ss := range open {
-		ss.nc.cut(t)
+	for _, ws := range open {
+		ws.nc.cut(t)
 	}
 }
 

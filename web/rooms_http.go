@@ -22,46 +22,14 @@ import (
 	"github.com/stridescope/stridescope/views"
 )
 
-// The pages a room can show. A rooms.State's page (and, for the tour, its
-// step) names a path; roomPageAt maps a path back. A page here gets the
-// "Present this" button, its presenter's ?room=CODE and its viewers'
-// /r/CODE; its script shares and applies the state with static/rooms.js.
-func roomPagePath(page string, step int) (string, bool) {
-	switch page {
-	case "layout":
-		return "/", true
-	case "slice":
-		return "/slice", true
-	case "tour":
-		return "/tour/" + strconv.Itoa(max(step, 1)), true
-	}
-	return "", false
-}
-
-func roomPageAt(path string) (page string, step int, ok bool) {
-	switch path {
-	case "/":
-		return "layout", 0, true
-	case "/slice":
-		return "slice", 0, true
-	}
-	if n, ok := strings.CutPrefix(path, "/tour/"); ok {
-		if step, err := strconv.Atoi(n); err == nil && step >= 1 && strconv.Itoa(step) == n {
-			return "tour", step, true
-		}
-	}
-	return "", 0, false
-}
-
 // Room limits of one replica.
 const (
-	joinFailLimit  = 30                    // failed joins per client address per window, before the slow lane
-	joinFailWindow = time.Minute           // the window of joinFailLimit
-	joinSlowEvery  = 2 * time.Second       // past the limit: one lookup per this, per address
-	joinSlowWait   = 3 * time.Second       // how long a lookup waits for its turn in the slow lane
-	createLimit    = 30                    // rooms one client address may open per window
-	createWindow   = 10 * time.Minute      // the window of createLimit
-	publishEvery   = 20 * time.Millisecond // at most 50 shared states a second per presenter
+	joinFailLimit  = 30               // failed joins per client address per window, before the slow lane
+	joinFailWindow = time.Minute      // the window of joinFailLimit
+	joinSlowEvery  = 2 * time.Second  // past the limit: one lookup per this, per address
+	joinSlowWait   = 3 * time.Second  // how long a lookup waits for its turn in the slow lane
+	createLimit    = 30               // rooms one client address may open per window
+	createWindow   = 10 * time.Minute // the window of createLimit
 )
 
 // errRoomsClosed: the server has been closed.
@@ -177,7 +145,7 @@ func (s *Server) roomRoutes() {
 func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		page, step, ok := roomPageAt(r.URL.Path)
+		page, step, ok := rooms.PageAt(r.URL.Path)
 		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 			return next(c)
 		}
@@ -224,7 +192,7 @@ func (s *Server) postRooms(c echo.Context) error {
 	}
 	page := c.FormValue("page")
 	step, _ := strconv.Atoi(c.FormValue("step"))
-	path, ok := roomPagePath(page, step)
+	path, ok := rooms.PagePath(page, step)
 	if !ok || step < 0 {
 		return badRequest("page", "page %q cannot be presented", page)
 	}
@@ -286,7 +254,7 @@ func (s *Server) getRoom(c echo.Context) error {
 	}
 	replica, _ := s.roomsReady()
 	st, _ := replica.Current(code)
-	path, ok := roomPagePath(st.Page, st.Step)
+	path, ok := rooms.PagePath(st.Page, st.Step)
 	if !ok {
 		path, st = "/", rooms.State{Page: "layout"}
 	}
@@ -312,12 +280,12 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string) (string, int, s
 		return "", http.StatusBadRequest, "A room code has 8 letters and digits, like ABCD-2345."
 	}
 	key := addrKey(ip)
-	if err := s.rooms.joins.admit(ctx, key); err != nil {
+	if err := s.rooms.joins.Admit(ctx, key); err != nil {
 		return "", http.StatusTooManyRequests, "Too many wrong codes from this address; wait a moment and try again."
 	}
 	switch _, err := replica.Current(code); {
 	case errors.Is(err, rooms.ErrNoRoom):
-		s.rooms.joins.fail(key, time.Now())
+		s.rooms.joins.Fail(key, time.Now())
 		return "", http.StatusNotFound, "No room has the code " + views.DisplayCode(code) + ": check it with the presenter, or the room has ended."
 	case err != nil:
 		return "", http.StatusServiceUnavailable, "The room service is reconnecting; this page will work again in a moment."
@@ -465,10 +433,10 @@ type joinWindow struct {
 
 var errTooManyJoins = errors.New("too many wrong room codes from this address")
 
-// admit returns when key may look up a code: at once below the limit,
+// Admit returns when key may look up a code: at once below the limit,
 // after its turn in the slow lane past it, or errTooManyJoins when that
 // turn is more than maxWait away.
-func (g *joinGuard) admit(ctx context.Context, key string) error {
+func (g *joinGuard) Admit(ctx context.Context, key string) error {
 	now := time.Now()
 	g.mu.Lock()
 	w, ok := g.m[key]
@@ -497,8 +465,8 @@ func (g *joinGuard) admit(ctx context.Context, key string) error {
 	}
 }
 
-// fail counts a wrong code from key.
-func (g *joinGuard) fail(key string, now time.Time) {
+// Fail counts a wrong code from key.
+func (g *joinGuard) Fail(key string, now time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.m == nil {

@@ -9,12 +9,12 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/stridescope/stridescope/live"
 	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/static"
 )
@@ -107,17 +107,14 @@ type Server struct {
 	echo *echo.Echo
 	log  *slog.Logger
 
-	// wsBase is the parent of every websocket session; it is cancelled
+	// hub is what the websocket sessions share; its Base is cancelled
 	// when the server shuts down, since Shutdown does not wait for
 	// hijacked connections.
-	wsBase     context.Context
-	wsShutdown context.CancelFunc // cancels wsBase with errShuttingDown
-	wsCut      atomic.Int64       // sessions whose writes the shutdown cut
-	wsTimings  wsTimings
+	hub        *live.Hub
+	wsShutdown context.CancelFunc // cancels hub.Base with live.ErrShuttingDown
 	conns      *connCounter
 	sessions   sync.WaitGroup // every websocket session's handler
 	rooms      roomService    // classroom rooms (rooms_http.go), started on first use
-	answers    *answers       // edits' answers shared between sessions (answers.go)
 }
 
 // New builds the server and its routes.
@@ -126,12 +123,15 @@ func New(cfg Config) *Server {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
-	s := &Server{cfg: cfg, echo: e, log: cfg.Logger, wsTimings: defaultWSTimings}
-	if cfg.AnswerCache >= 0 {
-		s.answers = newAnswers(answerMaxEntry, cmp.Or(cfg.AnswerCache, answerMaxBytes), answerMaxEntries)
-	}
+	s := &Server{cfg: cfg, echo: e, log: cfg.Logger}
 	base, cancel := context.WithCancelCause(context.Background())
-	s.wsBase, s.wsShutdown = base, func() { cancel(errShuttingDown) }
+	s.wsShutdown = func() { cancel(live.ErrShuttingDown) }
+	s.hub = &live.Hub{Log: cfg.Logger, Timings: live.DefaultTimings, Base: base,
+		MessagesPerSecond: cfg.Limits.MessagesPerSecond, MessageBurst: cfg.Limits.MessageBurst,
+		Rooms: s.roomsReady, Joins: &s.rooms.joins}
+	if cfg.AnswerCache >= 0 {
+		s.hub.Answers = live.NewAnswers(cmp.Or(cfg.AnswerCache, live.DefaultAnswerBytes))
+	}
 	e.HTTPErrorHandler = httpErrorHandler
 	s.conns = newConnCounter(cfg.Limits)
 	extract, err := ipExtractor(cfg.TrustedProxies)
@@ -247,7 +247,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 	case <-sctx.Done():
 		return fmt.Errorf("websocket sessions still open after %v: %w", s.cfg.ShutdownTimeout, sctx.Err())
 	}
-	if n := s.wsCut.Load(); n > 0 {
+	if n := s.hub.Cut(); n > 0 {
 		s.log.Warn("shut down, cutting websockets whose peers did not read", "cut", n, "took", time.Since(start))
 	} else {
 		s.log.Info("shut down", "took", time.Since(start))

@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/live"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -421,9 +422,9 @@ func sendSliceEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
 
 // readSlice reads the answer to slice edit seq: its result, and whether
 // a done followed.
-func readSlice(t *testing.T, c *websocket.Conn, seq int64) (sliceResultMsg, bool) {
+func readSlice(t *testing.T, c *websocket.Conn, seq int64) (live.SliceResultMsg, bool) {
 	t.Helper()
-	var r sliceResultMsg
+	var r live.SliceResultMsg
 	for {
 		var m map[string]any
 		typ, data, err := c.ReadMessage()
@@ -528,7 +529,7 @@ func TestWSSliceRejectsBadMessages(t *testing.T) {
 	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "page": "tensor", "seq": 1, "query": ""}); err != nil {
 		t.Fatal(err)
 	}
-	var e errorMsg
+	var e live.ErrorMsg
 	readJSON(t, c, &e)
 	if e.Type != "error" || !strings.Contains(e.Message, `unknown page "tensor"`) {
 		t.Errorf("%+v", e)
@@ -600,9 +601,9 @@ func TestSliceDimsShowNoWrappedNumbers(t *testing.T) {
 // sliceFrames is everything one slice edit sent, its arrays decoded from
 // the binary frames.
 type sliceFrames struct {
-	result  sliceResultMsg
+	result  live.SliceResultMsg
 	done    bool
-	headers []FrameHeader
+	headers []live.FrameHeader
 	copied  []bool   // per input element
 	offsets []uint32 // per input element
 	counts  []uint8  // per input buffer cell
@@ -636,7 +637,7 @@ func collectSlice(t *testing.T, c *websocket.Conn, seq int64) sliceFrames {
 			t.Fatalf("read: %v", err)
 		}
 		if typ == websocket.BinaryMessage {
-			h, ok := ParseFrameHeader(data)
+			h, ok := live.ParseFrameHeader(data)
 			if !ok {
 				t.Fatalf("short frame of %d bytes", len(data))
 			}
@@ -647,25 +648,25 @@ func collectSlice(t *testing.T, c *websocket.Conn, seq int64) sliceFrames {
 				t.Fatal("a frame before the result")
 			}
 			got.headers = append(got.headers, h)
-			p := data[FrameHeaderLen:]
+			p := data[live.FrameHeaderLen:]
 			e := uint64(len(got.outVals)) / max(uint64(got.result.Meta.OutputCount), 1)
 			if e == 0 {
 				e = uint64(len(got.inVals)) / uint64(got.result.Meta.Cells)
 			}
 			switch h.Kind {
-			case FrameCopied:
+			case live.FrameCopied:
 				bits(got.copied, h.First, p)
-			case FrameOffsets:
+			case live.FrameOffsets:
 				for i := 0; i < len(p); i += 4 {
 					got.offsets[int(h.First)+i/4] = binary.LittleEndian.Uint32(p[i:])
 				}
-			case FrameCounts:
+			case live.FrameCounts:
 				copy(got.counts[h.First:], p)
-			case FrameTouched:
+			case live.FrameTouched:
 				bits(got.read, h.First, p)
-			case FrameInValues:
+			case live.FrameInValues:
 				copy(got.inVals[h.First*e:], p)
-			case FrameOutValues:
+			case live.FrameOutValues:
 				copy(got.outVals[h.First*e:], p)
 			default:
 				t.Fatalf("unknown frame kind %d", h.Kind)
@@ -767,11 +768,11 @@ func (ns naiveSlice) check(t *testing.T, got sliceFrames) {
 	if !got.done || r.Stream == nil {
 		t.Fatalf("no stream: %+v", r)
 	}
-	if len(got.headers) != r.Stream.total() {
+	if len(got.headers) != r.Stream.Total() {
 		t.Errorf("%d frames, announced %+v", len(got.headers), *r.Stream)
 	}
 	for _, h := range got.headers {
-		if h.Version != ProtocolVersion || h.Chunks == 0 || h.Chunk >= h.Chunks {
+		if h.Version != live.ProtocolVersion || h.Chunks == 0 || h.Chunk >= h.Chunks {
 			t.Errorf("header %+v", h)
 		}
 	}
@@ -822,26 +823,26 @@ func TestWSSliceLargeInputsStreamCanvases(t *testing.T) {
 		name, query       string
 		value             func(i int64) uint64
 		in, buffer, out   string
-		stream            sliceStreamMsg
+		stream            live.SliceStreamMsg
 		readCells, values int
 	}{
 		// The learner's x[10:90, ::-2] on a 100x100 input whose rows are
 		// padded to 104 elements: 4000 output elements, a grid.
 		{name: "padded", query: "dt=FLOAT32&sizes=100,100&strides=104,1&np=" + url.QueryEscape("x[10:90, ::-2]") + "&use=np", value: f32,
-			in: "canvas", buffer: "canvas", out: "dom", stream: sliceStreamMsg{Copied: 1, Offsets: 1, Counts: 1, Read: 1, InValues: 1}, readCells: 4000},
+			in: "canvas", buffer: "canvas", out: "dom", stream: live.SliceStreamMsg{Copied: 1, Offsets: 1, Counts: 1, Read: 1, InValues: 1}, readCells: 4000},
 		// A crop of an NHWC image: channels 1-2, rows 3..62, columns
 		// reversed: 7680 output elements on a canvas too.
 		{name: "nhwc", query: "dt=FLOAT32&sizes=1,3,64,64&strides=12288,1,192,3&woff=0,1,3,0&wsize=1,2,60,64&wstride=1,1,1,-1", value: f32,
-			in: "canvas", buffer: "canvas", out: "canvas", stream: sliceStreamMsg{Copied: 1, Offsets: 1, Counts: 1, Read: 1, InValues: 1, OutValues: 1}, readCells: 7680},
+			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Offsets: 1, Counts: 1, Read: 1, InValues: 1, OutValues: 1}, readCells: 7680},
 		// Typed INT16 values repeating over a broadcast input: rows share
 		// buffer cells, which hold the first row's values.
 		{name: "broadcast", query: "dt=INT16&sizes=300,50&strides=0,1&woff=0,0&wsize=300,50&wstride=-3,2&vals=" + url.QueryEscape("7,-8,9"),
 			value: func(i int64) uint64 { return uint64(uint16([]int16{7, -8, 9}[i%3])) },
-			in:    "canvas", buffer: "dom", out: "dom", stream: sliceStreamMsg{Copied: 1, Offsets: 1, InValues: 1}, readCells: 25},
+			in:    "canvas", buffer: "dom", out: "dom", stream: live.SliceStreamMsg{Copied: 1, Offsets: 1, InValues: 1}, readCells: 25},
 		// 2^24 UINT8 elements, the largest interactive input: several
 		// frames of every kind.
 		{name: "16M", query: "dt=UINT8&sizes=4096,4096&woff=5,0&wsize=4000,4096&wstride=-3,-2", value: func(i int64) uint64 { return uint64(i + 1) },
-			in: "canvas", buffer: "canvas", out: "canvas", stream: sliceStreamMsg{Copied: 2, Offsets: 64, Counts: 16, Read: 2, InValues: 16, OutValues: 3}, readCells: 1334 * 2048},
+			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 2, Offsets: 64, Counts: 16, Read: 2, InValues: 16, OutValues: 3}, readCells: 1334 * 2048},
 	} {
 		seq := int64(seq + 1)
 		sendSliceEdit(t, c, seq, tc.query)
@@ -1057,13 +1058,13 @@ func TestSliceHugeTotalsCostNothing(t *testing.T) {
 		name, query string
 		mode        string
 		cells       int64
-		stream      *sliceStreamMsg
+		stream      *live.SliceStreamMsg
 	}{
 		{name: "4 GiB", query: example2With("total=4294967296"), mode: "none", cells: 1 << 30},
 		{name: "4 GiB - 4", query: example2With("total=4294967292"), mode: "none", cells: 1<<30 - 1},
 		{name: "2^63-1 bytes", query: example2With("total=9223372036854775807"), mode: "none", cells: math.MaxInt64 / 4},
 		{name: "2^24 cells on a canvas", query: "dt=UINT8&sizes=8,8&total=16777216&woff=0,0&wsize=8,8&wstride=-1,1", mode: "canvas", cells: 1 << 24,
-			stream: &sliceStreamMsg{Counts: 1, Read: 1, InValues: 1}},
+			stream: &live.SliceStreamMsg{Counts: 1, Read: 1, InValues: 1}},
 	}
 	for seq, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

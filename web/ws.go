@@ -2,40 +2,19 @@ package web
 
 import (
 	"bufio"
-	"bytes"
-	"context"
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
-	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/a-h/templ"
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
-	"golang.org/x/time/rate"
 
-	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
-	"github.com/stridescope/stridescope/picture"
-	"github.com/stridescope/stridescope/views"
+	"github.com/stridescope/stridescope/live"
 )
-
-// wsTimings are the websocket's deadlines; tests shorten them.
-type wsTimings struct {
-	writeWait  time.Duration // one frame must be written within this
-	pongWait   time.Duration // a peer silent for this long is dead
-	pingPeriod time.Duration // how often the server pings (< pongWait)
-}
-
-var defaultWSTimings = wsTimings{writeWait: 10 * time.Second, pongWait: 60 * time.Second, pingPeriod: 25 * time.Second}
 
 var upgrader = websocket.Upgrader{
 	ReadBufferSize:    4 << 10,
@@ -88,30 +67,46 @@ func (s *Server) getWS(c echo.Context) error {
 	if err != nil {
 		return nil // Upgrade has answered the request with the reason
 	}
-	sess := newSession(s, conn, w.conn)
-	sess.slot = slot
-	sess.room = newSessionRoom(c)
-	s.conns.attach(slot, sess)
-	sess.run()
+	peer := live.Peer{AddrKey: addrKey(c.RealIP()), Tokens: presenterTokens(r), Heard: slot.touch}
+	ws := &wsConn{sess: s.hub.NewSession(conn, peer), nc: w.conn}
+	s.conns.attach(slot, ws)
+	ws.sess.Run()
 	return nil
 }
 
-// closeReason is why the server ends sessions itself: the session's
-// context is cancelled with it as the cause, and the writer sends its
-// close frame.
-type closeReason struct {
-	code int
-	text string
+// wsConn is an upgraded websocket: its session, and its connection, whose
+// reads and writes the server can cut short.
+type wsConn struct {
+	sess *live.Session
+	nc   *cutConn
 }
 
-func (r *closeReason) Error() string {
-	return fmt.Sprintf("websocket closed with %d (%s)", r.code, r.text)
+// evictGrace is how long an evicted session has to end: a peer that
+// neither reads nor answers the close is cut off then.
+const evictGrace = time.Second
+
+// evict ends the session for a newcomer (connCounter): its writer sends
+// 1013, and it ends within evictGrace even if the peer neither reads nor
+// answers. Its slot is already free.
+func (w *wsConn) evict() {
+	w.sess.End(live.ErrEvicted)
+	w.nc.cut(time.Now().Add(evictGrace))
 }
 
-var (
-	errShuttingDown = &closeReason{websocket.CloseGoingAway, "server shutting down"}
-	errEvicted      = &closeReason{websocket.CloseTryAgainLater, "the server is full; an address holding fewer sockets took this one"}
-)
+// presenterTokens are the presenter tokens the request's cookies carry,
+// by room code.
+func presenterTokens(r *http.Request) map[string]string {
+	var tokens map[string]string
+	for _, ck := range r.Cookies() {
+		if code, ok := strings.CutPrefix(ck.Name, presenterCookie("")); ok {
+			if tokens == nil {
+				tokens = map[string]string{}
+			}
+			tokens[code] = ck.Value
+		}
+	}
+	return tokens
+}
 
 // cutConn is the websocket's net.Conn. Once cut, no deadline set on it
 // can extend past the cut, so a write blocked on a peer that does not read
@@ -180,463 +175,4 @@ func (w *cutHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	}
 	w.conn = &cutConn{Conn: nc}
 	return w.conn, brw, nil
-}
-
-// frame is one outgoing message. seq is the edit it belongs to (0 for
-// none); the writer drops frames of superseded edits.
-type frame struct {
-	kind   int // websocket.TextMessage, BinaryMessage, PingMessage, PongMessage, CloseMessage
-	data   []byte
-	seq    int64
-	pooled *[]byte // returned to framePool once written
-}
-
-var framePool = sync.Pool{New: func() any { b := make([]byte, 0, FrameHeaderLen+OffsetsPerFrame*4); return &b }}
-
-// frameBuf returns a pooled buffer of n bytes for a binary frame.
-func frameBuf(n int) (*[]byte, []byte) {
-	bp := framePool.Get().(*[]byte)
-	if cap(*bp) < n {
-		*bp = make([]byte, 0, n)
-	}
-	*bp = (*bp)[:n]
-	return bp, *bp
-}
-
-// session is one websocket connection: the reader runs in the handler's
-// goroutine, exactly one writer goroutine owns every write, and each edit
-// is computed in its own goroutine whose context is cancelled when a newer
-// edit arrives (latest wins).
-type session struct {
-	s      *Server
-	conn   *websocket.Conn
-	nc     *cutConn  // conn's connection, to cut its I/O short
-	slot   *connSlot // its place in Server.conns
-	t      wsTimings
-	out    chan frame // data frames, in order
-	ctrl   chan frame // control frames, written before data
-	ctx    context.Context
-	cancel context.CancelFunc
-	end    context.CancelCauseFunc // cancels ctx with a closeReason
-	latest atomic.Int64
-	pace   *rate.Limiter // paces the peer's messages (Limits.MessagesPerSecond)
-	tooBig bool          // the reader refused a message over the limit (reader's goroutine only)
-	room   sessionRoom   // the room this connection presents or follows (rooms_ws.go; reader's goroutine only)
-
-	mu       sync.Mutex
-	editStop context.CancelFunc
-	editDone chan struct{}
-}
-
-func newSession(s *Server, conn *websocket.Conn, nc *cutConn) *session {
-	ctx, end := context.WithCancelCause(s.wsBase)
-	return &session{s: s, conn: conn, nc: nc, t: s.wsTimings, out: make(chan frame, 4), ctrl: make(chan frame, 4),
-		ctx: ctx, cancel: func() { end(nil) }, end: end,
-		pace: rate.NewLimiter(rate.Limit(s.cfg.Limits.MessagesPerSecond), s.cfg.Limits.MessageBurst)}
-}
-
-// evict ends the session for a newcomer (connCounter): the writer sends
-// 1013, and the session ends within closeGrace even if the peer neither
-// reads nor answers. Its slot is already free.
-func (ss *session) evict() {
-	ss.end(errEvicted)
-	ss.nc.cut(time.Now().Add(closeGrace))
-}
-
-func (ss *session) run() {
-	writerDone := make(chan struct{})
-	go func() {
-		defer close(writerDone)
-		ss.writer()
-	}()
-	ss.send(frame{kind: websocket.TextMessage, data: mustJSON(helloMsg{V: ProtocolVersion, Type: "hello",
-		MaxDOMCells: views.MaxDOMCells, MaxInteractive: picture.MaxInteractive, ReadLimit: wsReadLimit})})
-	ss.reader()
-	ss.cancel()
-	ss.room.leave()
-	<-writerDone
-	if ss.tooBig {
-		// The writer has sent 1009. Read and discard the rest of what the
-		// peer sends, up to its close reply, for a moment: closing a socket
-		// with unread data resets it, and the peer would lose the 1009.
-		_ = ss.conn.SetReadDeadline(time.Now().Add(2 * time.Second))
-		for {
-			if _, _, err := ss.conn.NextReader(); err != nil {
-				break
-			}
-		}
-	}
-	ss.mu.Lock()
-	done := ss.editDone
-	ss.mu.Unlock()
-	if done != nil {
-		<-done
-	}
-	ss.conn.Close()
-}
-
-// reader reads edits until the peer goes away, is silent for pongWait, or
-// breaks the protocol's size limit.
-func (ss *session) reader() {
-	defer ss.recoverPanic("reader")
-	c := ss.conn
-	_ = c.SetReadDeadline(time.Now().Add(ss.t.pongWait))
-	c.SetPongHandler(func(string) error {
-		ss.slot.touch()
-		return c.SetReadDeadline(time.Now().Add(ss.t.pongWait))
-	})
-	// Control replies go through the writer, so that one goroutine writes.
-	c.SetPingHandler(func(data string) error {
-		ss.slot.touch()
-		_ = c.SetReadDeadline(time.Now().Add(ss.t.pongWait))
-		ss.control(frame{kind: websocket.PongMessage, data: []byte(data)})
-		return nil
-	})
-	c.SetCloseHandler(func(code int, _ string) error {
-		ss.control(frame{kind: websocket.CloseMessage, data: websocket.FormatCloseMessage(code, "")})
-		return nil
-	})
-	for {
-		// A flood waits here: the server reads this peer no faster than
-		// its limit, and TCP pushes back on it alone.
-		if err := ss.pace.Wait(ss.ctx); err != nil {
-			return
-		}
-		typ, r, err := c.NextReader()
-		if err != nil {
-			return
-		}
-		ss.slot.touch() // in use: the last of its address's sockets to evict
-		data, err := io.ReadAll(io.LimitReader(r, wsReadLimit+1))
-		if err != nil {
-			return
-		}
-		if len(data) > wsReadLimit {
-			ss.tooBig = true
-			ss.control(frame{kind: websocket.CloseMessage, data: websocket.FormatCloseMessage(websocket.CloseMessageTooBig, "message larger than 16 KiB")})
-			return
-		}
-		if typ != websocket.TextMessage {
-			ss.send(frame{kind: websocket.TextMessage, data: mustJSON(errorMsg{V: ProtocolVersion, Type: "error", Message: "send edits as JSON text frames"})})
-			continue
-		}
-		if ss.roomMessage(data) {
-			continue
-		}
-		msg, problem := decodeClientMsg(data)
-		if problem != "" {
-			ss.send(frame{kind: websocket.TextMessage, data: mustJSON(errorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: problem})})
-			continue
-		}
-		ss.startEdit(msg)
-	}
-}
-
-// startEdit supersedes the edit being computed with msg. The new edit
-// waits for the old one to stop, so one edit computes at a time.
-func (ss *session) startEdit(msg clientMsg) {
-	ss.latest.Store(msg.Seq)
-	ctx, stop := context.WithCancel(ss.ctx)
-	done := make(chan struct{})
-	ss.mu.Lock()
-	if ss.editStop != nil {
-		ss.editStop()
-	}
-	prev := ss.editDone
-	ss.editStop, ss.editDone = stop, done
-	ss.mu.Unlock()
-	go func() {
-		defer close(done)
-		defer stop()
-		defer ss.recoverPanic("edit")
-		if prev != nil {
-			<-prev
-		}
-		if ctx.Err() != nil {
-			return
-		}
-		if editHook != nil {
-			editHook(msg)
-		}
-		err := ss.s.answerEdit(ctx, msg, func(f frame) error {
-			select {
-			case ss.out <- f:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		})
-		if err != nil && !errors.Is(err, context.Canceled) {
-			ss.s.log.Warn("websocket edit failed", "seq", msg.Seq, "err", err)
-		}
-	}()
-}
-
-// closeGrace is how long a closing session waits for the peer's reply.
-const closeGrace = time.Second
-
-// editHook, when set by a test, runs before each edit is computed.
-var editHook func(clientMsg)
-
-// recoverPanic turns a panic while serving this connection into a close
-// with 1011 (internal error) for this connection alone.
-func (ss *session) recoverPanic(where string) {
-	r := recover()
-	if r == nil {
-		return
-	}
-	ss.s.log.Error("panic in websocket session", "where", where, "panic", r, "stack", string(debug.Stack()))
-	ss.control(frame{kind: websocket.CloseMessage, data: websocket.FormatCloseMessage(websocket.CloseInternalServerErr, "internal error")})
-	// Unblock the reader soon if the peer does not answer the close.
-	_ = ss.conn.SetReadDeadline(time.Now().Add(2 * time.Second))
-}
-
-// send queues a frame that no edit owns.
-func (ss *session) send(f frame) {
-	select {
-	case ss.out <- f:
-	case <-ss.ctx.Done():
-	}
-}
-
-// control queues a control frame for the writer.
-func (ss *session) control(f frame) {
-	select {
-	case ss.ctrl <- f:
-	case <-ss.ctx.Done():
-	}
-}
-
-// writer is the only goroutine that writes to the connection: data
-// frames, pings, pongs and the close frame.
-func (ss *session) writer() {
-	c := ss.conn
-	ping := time.NewTicker(ss.t.pingPeriod)
-	defer ping.Stop()
-	defer ss.cancel()
-	write := func(f frame) bool {
-		_ = c.SetWriteDeadline(time.Now().Add(ss.t.writeWait))
-		err := c.WriteMessage(f.kind, f.data)
-		if f.pooled != nil {
-			*f.pooled = (*f.pooled)[:0]
-			framePool.Put(f.pooled)
-		}
-		// gorilla hides the deadline error behind a net.Error of its own.
-		if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() && ss.s.wsBase.Err() != nil {
-			ss.s.wsCut.Add(1) // a peer that stopped reading: Serve reports it
-		}
-		return err == nil
-	}
-	for {
-		// Control frames first.
-		select {
-		case f := <-ss.ctrl:
-			if !write(f) || f.kind == websocket.CloseMessage {
-				return
-			}
-			continue
-		default:
-		}
-		select {
-		case f := <-ss.ctrl:
-			if !write(f) || f.kind == websocket.CloseMessage {
-				return
-			}
-		case f := <-ss.out:
-			if f.seq != 0 && f.seq < ss.latest.Load() {
-				if f.pooled != nil {
-					*f.pooled = (*f.pooled)[:0]
-					framePool.Put(f.pooled)
-				}
-				continue // superseded: the page no longer wants it
-			}
-			if !write(f) {
-				return
-			}
-		case <-ping.C:
-			if !write(frame{kind: websocket.PingMessage}) {
-				return
-			}
-		case <-ss.ctx.Done():
-			// A close frame the reader owed (1009, or the reply to the
-			// peer's close) may be queued as the session ends.
-			for {
-				select {
-				case f := <-ss.ctrl:
-					if f.kind == websocket.CloseMessage {
-						write(f)
-						return
-					}
-					continue
-				default:
-				}
-				break
-			}
-			var why *closeReason // shutting down (1001) or evicted (1013)
-			if errors.As(context.Cause(ss.ctx), &why) {
-				write(frame{kind: websocket.CloseMessage, data: websocket.FormatCloseMessage(why.code, why.text)})
-			}
-			// The reader waits for the peer's close reply; a peer that
-			// never sends one must not hold the session (or a shutdown).
-			_ = c.SetReadDeadline(time.Now().Add(closeGrace))
-			return
-		}
-	}
-}
-
-// answerEdit answers one edit, sharing the answer with every session
-// that asks the same (answers.go).
-func (s *Server) answerEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
-	if s.answers == nil || msg.Seq <= 0 {
-		return s.runEdit(ctx, msg, emit)
-	}
-	compute := func(emit func(frame) error) error { return s.runEdit(ctx, msg, emit) }
-	page := "layout" // runEdit answers every page but the slice explorer's as the layout explorer
-	if msg.Page == "slice" {
-		page = msg.Page
-	}
-	return s.answers.answer(ctx, answerKey{page: page, query: msg.Query}, msg.Seq, compute, emit)
-}
-
-// runEdit is the server side of one edit: decode the query, Validate with
-// core, compute with compute, encode the answer and its binary frames.
-// emit queues one frame; it fails when the edit is superseded.
-func (s *Server) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
-	if msg.Page == "slice" {
-		return s.runSliceEdit(ctx, msg, emit)
-	}
-	text := func(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v), seq: msg.Seq} }
-	if len(msg.Query) > picture.MaxQueryLen {
-		return emit(text(errorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is too long"}))
-	}
-	q, err := url.ParseQuery(strings.TrimPrefix(msg.Query, "?"))
-	if err != nil {
-		return emit(text(errorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is not valid: " + err.Error()}))
-	}
-	st, qvs := picture.LayoutStateFromQuery(q)
-	v := picture.Validate(st, qvs)
-	res := resultMsg{V: ProtocolVersion, Type: "result", Seq: msg.Seq, OK: v.Layout != nil,
-		Errors: picture.NonNil(v.Errors), Warnings: picture.NonNil(v.Warnings)}
-	if v.Layout == nil {
-		res.Query = st.CanonicalQuery(false)
-		res.Form = newFormMsg(st, nil)
-		return emit(text(res))
-	}
-	cst := picture.LayoutStateOf(v.Layout, st.Labels)
-	if v.Sel != nil {
-		cst.Sel = picture.JoinCoord(v.Sel)
-	}
-	if v.Cell >= 0 {
-		cst.Cell = st.Cell
-	}
-	v.State = cst
-	res.Query = cst.CanonicalQuery(false)
-	res.Form = newFormMsg(cst, v.Layout)
-	pic, err := picture.New(ctx, v, res.Query)
-	if err != nil {
-		return err
-	}
-	res.Meta = newMetaMsg(pic.View.Meta, pic)
-	res.HTML = &htmlMsg{
-		Logical:    renderString(ctx, views.LogicalView(pic.View.Logical)),
-		Buffer:     renderString(ctx, views.BufferView(pic.View.Buffer)),
-		Facts:      renderString(ctx, views.FactsView(pic.View.Facts)),
-		LogicalSub: views.LogicalSub(pic.View.Meta),
-		BufferSub:  views.BufferSub(pic.View.Meta),
-	}
-	res.Offsets, res.Counts = pic.Offsets, pic.Counts
-	l := pic.Layout
-	n, cells := l.LogicalElementCount(), l.BufferElementCount()
-	var stream streamMsg
-	if pic.View.Logical.Mode == views.ModeCanvas {
-		stream.OffsetFrames = int((n + OffsetsPerFrame - 1) / OffsetsPerFrame)
-	}
-	touched := l.HasOverlap() == core.TriFalse
-	if pic.View.Buffer.Mode == views.ModeCanvas {
-		if touched {
-			stream.CountKind, stream.CountFrames = "touched", int(((cells+63)/64+WordsPerFrame-1)/WordsPerFrame)
-		} else {
-			stream.CountKind, stream.CountFrames = "counts", int((cells+CountsPerFrame-1)/CountsPerFrame)
-		}
-	}
-	if stream.OffsetFrames+stream.CountFrames > 0 {
-		res.Stream = &stream
-	}
-	if err := emit(text(res)); err != nil {
-		return err
-	}
-	if stream.CountFrames > 0 {
-		if err := s.streamCounts(ctx, msg.Seq, pic.Walk, cells, touched, stream.CountFrames, emit); err != nil {
-			return err
-		}
-	}
-	if stream.OffsetFrames > 0 {
-		if err := streamOffsets(ctx, msg.Seq, pic.Walk, n, stream.OffsetFrames, emit); err != nil {
-			return err
-		}
-	}
-	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
-}
-
-// streamCounts sends the buffer view's highlight: a bitmap of the cells
-// in use when no two elements share a cell, else a saturated count per
-// cell.
-func (s *Server) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells int64, touched bool, frames int, emit func(frame) error) error {
-	if touched {
-		bm, err := compute.Touched(ctx, w, cells)
-		if err != nil {
-			return err
-		}
-		return streamBits(ctx, seq, FrameTouched, bm, frames, emit)
-	}
-	counts, err := compute.CellCounts(ctx, w, cells)
-	if err != nil {
-		return err
-	}
-	for k := range frames {
-		first := int64(k) * CountsPerFrame
-		cs := counts[first:min(first+CountsPerFrame, cells)]
-		bp, b := frameBuf(FrameHeaderLen + len(cs))
-		putFrameHeader(b, FrameCounts, seq, k, frames, first)
-		p := b[FrameHeaderLen:]
-		for i, c := range cs {
-			p[i] = byte(min(c, 255))
-		}
-		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// streamOffsets sends every logical element's buffer offset, as uint32
-// (a valid layout's offsets are below 2^32-1), in chunks.
-func streamOffsets(ctx context.Context, seq int64, w compute.Walk, n int64, frames int, emit func(frame) error) error {
-	buf := make([]int64, min(n, OffsetsPerFrame))
-	for k := range frames {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		first := int64(k) * OffsetsPerFrame
-		offs := buf[:min(OffsetsPerFrame, n-first)]
-		compute.Offsets(w, first, offs)
-		bp, b := frameBuf(FrameHeaderLen + 4*len(offs))
-		putFrameHeader(b, FrameOffsets, seq, k, frames, first)
-		p := b[FrameHeaderLen:]
-		for i, o := range offs {
-			binary.LittleEndian.PutUint32(p[4*i:], uint32(o))
-		}
-		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func renderString(ctx context.Context, c templ.Component) string {
-	var b bytes.Buffer
-	if err := c.Render(ctx, &b); err != nil {
-		return ""
-	}
-	return b.String()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/live"
 )
 
 // wsServer starts a real httptest server; configure may adjust the server
@@ -80,10 +81,10 @@ func sendEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
 
 // collected is everything one edit sent.
 type collected struct {
-	result  resultMsg
+	result  live.ResultMsg
 	offsets []uint32
 	counts  []uint8
-	frames  []FrameHeader
+	frames  []live.FrameHeader
 	done    bool
 }
 
@@ -99,7 +100,7 @@ func collect(t *testing.T, c *websocket.Conn, seq int64) collected {
 			t.Fatalf("read: %v", err)
 		}
 		if typ == websocket.BinaryMessage {
-			h, ok := ParseFrameHeader(data)
+			h, ok := live.ParseFrameHeader(data)
 			if !ok {
 				t.Fatalf("short binary frame of %d bytes", len(data))
 			}
@@ -107,15 +108,15 @@ func collect(t *testing.T, c *websocket.Conn, seq int64) collected {
 				continue
 			}
 			got.frames = append(got.frames, h)
-			p := data[FrameHeaderLen:]
+			p := data[live.FrameHeaderLen:]
 			switch h.Kind {
-			case FrameOffsets:
+			case live.FrameOffsets:
 				for i := 0; i < len(p); i += 4 {
 					got.offsets[int(h.First)+i/4] = binary.LittleEndian.Uint32(p[i:])
 				}
-			case FrameCounts:
+			case live.FrameCounts:
 				copy(got.counts[h.First:], p)
-			case FrameTouched:
+			case live.FrameTouched:
 				for i := 0; i < len(p); i += 8 {
 					w := binary.LittleEndian.Uint64(p[i:])
 					for b := range 64 {
@@ -239,7 +240,7 @@ func TestWSLargeTensorStreamsBinaryChunks(t *testing.T) {
 		t.Errorf("%d frames, announced %+v", len(got.frames), r.Stream)
 	}
 	for _, h := range got.frames {
-		if h.Version != ProtocolVersion || h.Chunks == 0 || h.Chunk >= h.Chunks {
+		if h.Version != live.ProtocolVersion || h.Chunks == 0 || h.Chunk >= h.Chunks {
 			t.Errorf("header %+v", h)
 		}
 	}
@@ -284,7 +285,7 @@ func TestWSLatestEditWins(t *testing.T) {
 		}
 		var seq int64
 		if typ == websocket.BinaryMessage {
-			h, _ := ParseFrameHeader(data)
+			h, _ := live.ParseFrameHeader(data)
 			seq = int64(h.Seq)
 		} else {
 			var m struct {
@@ -320,7 +321,7 @@ func TestWSProtocolErrorsKeepTheSession(t *testing.T) {
 		if err := c.WriteMessage(websocket.TextMessage, []byte(msg)); err != nil {
 			t.Fatal(err)
 		}
-		var m errorMsg
+		var m live.ErrorMsg
 		readJSON(t, c, &m)
 		if m.Type != "error" || m.Message == "" {
 			t.Errorf("%s: got %+v, want an error message", msg, m)
@@ -329,7 +330,7 @@ func TestWSProtocolErrorsKeepTheSession(t *testing.T) {
 	if err := c.WriteMessage(websocket.BinaryMessage, []byte{1, 2, 3}); err != nil {
 		t.Fatal(err)
 	}
-	var m errorMsg
+	var m live.ErrorMsg
 	readJSON(t, c, &m)
 	if m.Type != "error" {
 		t.Errorf("binary from the client: %+v", m)
@@ -401,7 +402,7 @@ func TestWSOriginCheck(t *testing.T) {
 
 func TestWSPingsDetectDeadPeers(t *testing.T) {
 	_, ts := wsServer(t, Config{}, func(s *Server) {
-		s.wsTimings = wsTimings{writeWait: time.Second, pongWait: time.Second, pingPeriod: 100 * time.Millisecond}
+		s.hub.Timings = live.Timings{WriteWait: time.Second, PongWait: time.Second, PingPeriod: 100 * time.Millisecond}
 	})
 	// A live peer answers pings (gorilla's client does while it reads) and
 	// stays connected well past pongWait.

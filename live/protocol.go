@@ -1,4 +1,4 @@
-package web
+package live
 
 import (
 	"encoding/binary"
@@ -59,9 +59,9 @@ type helloMsg struct {
 	ReadLimit      int    `json:"readLimit"`
 }
 
-// resultMsg answers an edit. When ok is false only errors, warnings and
+// ResultMsg answers an edit. When ok is false only errors, warnings and
 // form are set, and the page keeps its last valid
-type resultMsg struct {
+type ResultMsg struct {
 	V        int              `json:"v"`
 	Type     string           `json:"type"`
 	Seq      int64            `json:"seq"`
@@ -130,8 +130,8 @@ type doneMsg struct {
 	Seq  int64  `json:"seq"`
 }
 
-// errorMsg reports a message the server could not act on.
-type errorMsg struct {
+// ErrorMsg reports a message the server could not act on.
+type ErrorMsg struct {
 	V       int    `json:"v"`
 	Type    string `json:"type"`
 	Seq     int64  `json:"seq,omitempty"`

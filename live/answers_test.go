@@ -1,4 +1,4 @@
-package web
+package live
 
 import (
 	"bytes"
@@ -256,59 +256,6 @@ func readAnswer(t *testing.T, c *websocket.Conn, seq int64) [][]byte {
 		if bytes.Contains(data, []byte(`"type":"done"`)) || bytes.Contains(data, []byte(`"ok":false`)) {
 			return out
 		}
-	}
-}
-
-// TestWSSessionsShareAnswers: sessions asking the same query get the same
-// answer, computed once; different queries and pages are not confused.
-func TestWSSessionsShareAnswers(t *testing.T) {
-	s, ts := wsServer(t, Config{}, nil)
-	edit := func(c *websocket.Conn, seq int64, page, query string) [][]byte {
-		t.Helper()
-		if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": seq, "page": page, "query": query}); err != nil {
-			t.Fatal(err)
-		}
-		return readAnswer(t, c, seq)
-	}
-	cases := []struct {
-		name, page, query string
-		frames            int // at least
-	}{
-		{"layout", "", "dt=FLOAT32&sizes=2,3&strides=5,1", 2},
-		{"canvases and binary frames", "", "dt=FLOAT32&sizes=64,128", 4},
-		{"invalid: an error at its field", "", "dt=FLOAT32&sizes=2,3&strides=0,-1", 1},
-		{"slice", "slice", "dt=FLOAT32&sizes=4,4&np=x%5B1%3A3%2C+%3A%3A-2%5D", 2},
-		{"slice canvases", "slice", "dt=FLOAT32&sizes=100,100&np=x%5B10%3A90%2C+%3A%3A-2%5D", 6},
-	}
-	a, b := dial(t, ts, nil), dial(t, ts, nil)
-	for i, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			before := s.answers.computed.Load()
-			first := edit(a, int64(10+i), tc.page, tc.query)
-			second := edit(b, int64(100+i), tc.page, tc.query)
-			if len(first) < tc.frames || len(first) != len(second) {
-				t.Fatalf("%d frames, then %d; want at least %d", len(first), len(second), tc.frames)
-			}
-			for k := range first {
-				if !bytes.Equal(first[k], second[k]) {
-					t.Errorf("frame %d differs:\n%.300s\n%.300s", k, first[k], second[k])
-				}
-			}
-			if n := s.answers.computed.Load() - before; n != 1 {
-				t.Errorf("computed %d times for two sessions, want once", n)
-			}
-		})
-	}
-	// A page named "layout" or not named at all is the layout explorer.
-	before := s.answers.computed.Load()
-	named, unnamed := edit(a, 60, "layout", "dt=FLOAT32&sizes=3,5"), edit(b, 61, "", "dt=FLOAT32&sizes=3,5")
-	if n := s.answers.computed.Load() - before; n != 1 || !bytes.Equal(named[0], unnamed[0]) {
-		t.Errorf("page \"layout\" and no page: computed %d times, want once, with one answer", n)
-	}
-	// The layout and slice explorers' answers to one query differ.
-	la, sl := edit(a, 50, "", "dt=FLOAT32&sizes=4,4"), edit(b, 51, "slice", "dt=FLOAT32&sizes=4,4")
-	if bytes.Equal(la[0], sl[0]) {
-		t.Error("the slice explorer got the layout explorer's answer")
 	}
 }
 

@@ -1,4 +1,4 @@
-package web
+package live
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 	"github.com/stridescope/stridescope/views"
 )
 
-// sliceResultMsg answers an edit of the DML_SLICE1 explorer
+// SliceResultMsg answers an edit of the DML_SLICE1 explorer
 // (docs/protocol.md, "The slice explorer"). When the state breaks a rule,
 // ok is false and only query, form, errors, warnings and html.dims are
 // set: the page shows each error at its field and keeps its last valid
-type sliceResultMsg struct {
+type SliceResultMsg struct {
 	V        int                `json:"v"`
 	Type     string             `json:"type"`
 	Page     string             `json:"page"`
@@ -30,12 +30,12 @@ type sliceResultMsg struct {
 	Warnings []core.Violation   `json:"warnings"`
 	Meta     *picture.SliceMeta `json:"meta,omitempty"`
 	HTML     sliceHTMLMsg       `json:"html"`
-	Stream   *sliceStreamMsg    `json:"stream,omitempty"`
+	Stream   *SliceStreamMsg    `json:"stream,omitempty"`
 }
 
-// sliceStreamMsg announces the binary frames that follow a result, per
+// SliceStreamMsg announces the binary frames that follow a result, per
 // kind, in the order they are sent.
-type sliceStreamMsg struct {
+type SliceStreamMsg struct {
 	Copied    int `json:"copiedFrames"`   // FrameCopied, for the input's canvas
 	Offsets   int `json:"offsetFrames"`   // FrameOffsets, for the input's canvas
 	Counts    int `json:"countFrames"`    // FrameCounts, for the buffer's canvas
@@ -44,7 +44,8 @@ type sliceStreamMsg struct {
 	OutValues int `json:"outValueFrames"` // FrameOutValues, for the output's canvas, when the values are computed
 }
 
-func (m sliceStreamMsg) total() int {
+// Total is how many binary frames the stream announces.
+func (m SliceStreamMsg) Total() int {
 	return m.Copied + m.Offsets + m.Counts + m.Read + m.InValues + m.OutValues
 }
 
@@ -101,10 +102,10 @@ func newSliceFormMsg(f views.SliceForm) sliceFormMsg {
 // fragments. A view of more than MaxDOMCells cells is a canvas, drawn
 // from the binary frames that follow the result (up to MaxInteractive
 // cells; facts only above).
-func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
+func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
 	text := func(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v), seq: msg.Seq} }
 	fail := func(m string) error {
-		return emit(text(errorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: m}))
+		return emit(text(ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: m}))
 	}
 	if len(msg.Query) > picture.MaxSliceQuery {
 		return fail("the query is too long")
@@ -115,10 +116,10 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 	}
 	st, qvs := picture.SliceStateFromQuery(q)
 	v := picture.ValidateSlice(st, qvs)
-	res := sliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
+	res := SliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
 	var pic *picture.SlicePicture
 	if v.Slice != nil {
-		cst, query, p, err := drawSlice(ctx, v)
+		cst, query, p, err := picture.DrawSlice(ctx, v)
 		if err != nil {
 			return err
 		}
@@ -126,7 +127,7 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 		v.State = cst
 		v.Warnings = append(v.Warnings, pic.Warnings...)
 		res.Query, res.Meta = query, &pic.Meta
-		if st := sliceStream(pic); st.total() > 0 {
+		if st := sliceStream(pic); st.Total() > 0 {
 			res.Stream = &st
 		}
 		res.HTML = sliceHTMLMsg{
@@ -143,13 +144,13 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 		res.Query = v.State.CanonicalQuery(false)
 	}
 	res.Errors, res.Warnings = picture.NonNil(v.Errors), picture.NonNil(v.Warnings)
-	res.Form = newSliceFormMsg(sliceFormModel(v))
+	res.Form = newSliceFormMsg(picture.SliceForm(v))
 	res.HTML.Dims = renderString(ctx, views.SliceDimsView(picture.SliceDims(v.State)))
 	if err := emit(text(res)); err != nil || !res.OK {
 		return err
 	}
 	if res.Stream != nil {
-		if err := s.streamSlice(ctx, msg.Seq, pic, *res.Stream, emit); err != nil {
+		if err := h.streamSlice(ctx, msg.Seq, pic, *res.Stream, emit); err != nil {
 			return err
 		}
 	}
@@ -160,8 +161,8 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 // buffer's counts and cells read stop at the input's last element: the
 // unused tail holds nothing and is never read, and the page takes a cell
 // no frame covers for an empty one.
-func sliceStream(p *picture.SlicePicture) sliceStreamMsg {
-	var st sliceStreamMsg
+func sliceStream(p *picture.SlicePicture) SliceStreamMsg {
+	var st SliceStreamMsg
 	frames := func(items, per int64) int { return int((items + per - 1) / per) }
 	n, cells := p.Meta.InputCount, min(p.Meta.Cells, p.Meta.Last+1)
 	inCanvas := p.Meta.InputMode == views.ModeCanvas
@@ -189,7 +190,7 @@ func sliceStream(p *picture.SlicePicture) sliceStreamMsg {
 // the offsets compute.Offsets, the counts compute.CellCounts, the values
 // compute.Slice's. A newer edit cancels ctx, and emit fails, between
 // frames.
-func (s *Server) streamSlice(ctx context.Context, seq int64, p *picture.SlicePicture, st sliceStreamMsg, emit func(frame) error) error {
+func (h *Hub) streamSlice(ctx context.Context, seq int64, p *picture.SlicePicture, st SliceStreamMsg, emit func(frame) error) error {
 	in := p.Slice.Input
 	n, cells := p.Meta.InputCount, min(p.Meta.Cells, p.Meta.Last+1)
 	if st.Copied > 0 {
@@ -207,7 +208,7 @@ func (s *Server) streamSlice(ctx context.Context, seq int64, p *picture.SlicePic
 		}
 	}
 	if st.Counts > 0 {
-		if err := s.streamCounts(ctx, seq, compute.LayoutWalk(in), cells, false, st.Counts, emit); err != nil {
+		if err := h.streamCounts(ctx, seq, compute.LayoutWalk(in), cells, false, st.Counts, emit); err != nil {
 			return err
 		}
 	}

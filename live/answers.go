@@ -1,4 +1,4 @@
-package web
+package live
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// answers shares the answers to edits between the sessions of a replica.
+// Answers shares the answers to edits between the sessions of a replica.
 // In a room every viewer's page sends the presenter's state back as an edit
 // of its own, so without sharing a replica would compute the same answer
 // once per viewer: 500 viewers of a presenter at 20 states a second kept
@@ -26,7 +26,7 @@ import (
 // session cannot hold up the others; an answer that grows past the entry
 // cap is not kept, the waiters compute their own, and the computing
 // session streams the rest directly.
-type answers struct {
+type Answers struct {
 	maxEntry, maxBytes int64
 	maxEntries         int
 
@@ -70,14 +70,23 @@ const (
 	answerMaxEntries = 2048
 )
 
-func newAnswers(maxEntry, maxBytes int64, maxEntries int) *answers {
-	return &answers{maxEntry: min(maxEntry, maxBytes), maxBytes: maxBytes, maxEntries: maxEntries, entries: map[answerKey]*list.Element{}}
+// DefaultAnswerBytes is how many bytes of answers a replica keeps unless
+// told otherwise.
+const DefaultAnswerBytes = answerMaxBytes
+
+// NewAnswers keeps up to maxBytes of answers, 8 MiB at most each.
+func NewAnswers(maxBytes int64) *Answers {
+	return newAnswers(answerMaxEntry, maxBytes, answerMaxEntries)
+}
+
+func newAnswers(maxEntry, maxBytes int64, maxEntries int) *Answers {
+	return &Answers{maxEntry: min(maxEntry, maxBytes), maxBytes: maxBytes, maxEntries: maxEntries, entries: map[answerKey]*list.Element{}}
 }
 
 // answer sends seq's answer to key through emit: replayed when it is
 // kept, after waiting for it when another session is computing it, else
 // computed by compute (which emits frames of sequence number seq).
-func (a *answers) answer(ctx context.Context, key answerKey, seq int64, compute func(emit func(frame) error) error, emit func(frame) error) error {
+func (a *Answers) answer(ctx context.Context, key answerKey, seq int64, compute func(emit func(frame) error) error, emit func(frame) error) error {
 	e, leader := a.acquire(key)
 	if leader {
 		return a.lead(ctx, e, seq, compute, emit)
@@ -99,7 +108,7 @@ func (a *answers) answer(ctx context.Context, key answerKey, seq int64, compute 
 }
 
 // acquire returns key's answer, or a new one to compute (leader).
-func (a *answers) acquire(key answerKey) (e *answer, leader bool) {
+func (a *Answers) acquire(key answerKey) (e *answer, leader bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if el, ok := a.entries[key]; ok {
@@ -114,7 +123,7 @@ func (a *answers) acquire(key answerKey) (e *answer, leader bool) {
 // lead computes e under ctx, recording its frames; it sends them through
 // emit only once the answer is complete, or as soon as it proves too big
 // to keep.
-func (a *answers) lead(ctx context.Context, e *answer, seq int64, compute func(emit func(frame) error) error, emit func(frame) error) error {
+func (a *Answers) lead(ctx context.Context, e *answer, seq int64, compute func(emit func(frame) error) error, emit func(frame) error) error {
 	a.computed.Add(1)
 	settled := false
 	settle := func(kept, tooBig bool, size int64) {
@@ -174,7 +183,7 @@ func (a *answers) lead(ctx context.Context, e *answer, seq int64, compute func(e
 // abandoned. Only a kept answer stays in the cache, and a too big one as
 // a marker, so that askers compute at once instead of waiting. size
 // counts the key too, so that long queries with small answers count.
-func (a *answers) settle(e *answer, kept, tooBig bool, size int64) {
+func (a *Answers) settle(e *answer, kept, tooBig bool, size int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e.kept, e.tooBig, e.size = kept, tooBig, size

@@ -1,9 +1,7 @@
-package web
+package live
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"testing"
 )
 
@@ -12,7 +10,7 @@ import (
 // the picture, offsets and highlight with compute, and encode the JSON
 // result and every binary frame.
 //
-//	go test -run '^$' -bench Edit -benchtime 10x ./web
+//	go test -run '^$' -bench Edit -benchtime 10x ./live
 func BenchmarkEdit(b *testing.B) {
 	cases := []struct{ name, query string }{
 		{"64K", "dt=FLOAT32&sizes=256,256&strides=260,1"},                           // padded rows, touched bitmap
@@ -20,7 +18,7 @@ func BenchmarkEdit(b *testing.B) {
 		{"16M-NHWC", "dt=FLOAT16&sizes=1,16,1024,1024&strides=16777216,1,16384,16"}, // channels innermost
 		{"16M-overlap", "dt=FLOAT32&sizes=4096,4096&strides=1,1"},                   // saturated counts per cell
 	}
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	h := &Hub{}
 	for _, bc := range cases {
 		b.Run(bc.name, func(b *testing.B) {
 			data := mustJSON(clientMsg{V: ProtocolVersion, Type: "edit", Seq: 1, Query: bc.query})
@@ -41,7 +39,7 @@ func BenchmarkEdit(b *testing.B) {
 				if problem != "" {
 					b.Fatal(problem)
 				}
-				if err := s.runEdit(ctx, msg, emit); err != nil {
+				if err := h.runEdit(ctx, msg, emit); err != nil {
 					b.Fatal(err)
 				}
 			}

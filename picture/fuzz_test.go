@@ -1,36 +1,9 @@
-package web
+package picture
 
 import (
 	"net/url"
 	"testing"
-	"unicode/utf8"
-
-	"github.com/stridescope/stridescope/picture"
 )
-
-// FuzzDecodeClientMsg: any bytes a peer sends decode to a message or a
-// problem, never a panic; an accepted message is in protocol range.
-func FuzzDecodeClientMsg(f *testing.F) {
-	for _, s := range []string{
-		`{"v":1,"type":"edit","seq":1,"query":"sizes=2,3"}`,
-		`{"v":1,"type":"edit","seq":4294967295,"query":""}`,
-		`{"v":1,"type":"edit","seq":1.5}`,
-		`{"v":1} {"v":1}`,
-		`{"v":1,"type":"edit","seq":1,"query":"","page":"slice"}`,
-		`[]`, `null`, `"x"`, ``,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, problem := decodeClientMsg(data)
-		if problem == "" && (m.V != ProtocolVersion || m.Seq <= 0 || m.Seq > 1<<32-1) {
-			t.Fatalf("accepted an out-of-range message %+v from %q", m, data)
-		}
-		if problem != "" && !utf8.ValidString(problem) {
-			t.Fatalf("problem text is not UTF-8: %q", problem)
-		}
-	})
-}
 
 // FuzzStateFromQuery: any query string (the page URL or an edit) yields
 // a state and field errors, never a panic, and a valid layout obeys the
@@ -45,15 +18,15 @@ func FuzzStateFromQuery(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		if len(raw) > picture.MaxQueryLen {
+		if len(raw) > MaxQueryLen {
 			return // the handlers refuse these before decoding
 		}
 		q, err := url.ParseQuery(raw)
 		if err != nil {
 			return
 		}
-		st, qvs := picture.LayoutStateFromQuery(q)
-		v := picture.Validate(st, qvs)
+		st, qvs := LayoutStateFromQuery(q)
+		v := Validate(st, qvs)
 		if v.Layout == nil {
 			if len(v.Errors) == 0 {
 				t.Fatalf("%q: no layout and no error", raw)

@@ -1,4 +1,4 @@
-package web
+package live
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/labstack/echo/v4"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/rooms"
 )
@@ -78,12 +77,13 @@ const (
 const (
 	maxFocusLen   = 64
 	watchingEvery = 500 * time.Millisecond // how often the presenter's count is checked
+	publishEvery  = 20 * time.Millisecond  // at most 50 shared states a second per presenter
 )
 
 // sessionRoom is the room side of one connection. Only the session's
 // reader goroutine touches it (and run, after the reader has returned).
 type sessionRoom struct {
-	addr   string            // the client address, for the failed-join guard
+	addr   string            // the client address's key, for the failed-join guard
 	tokens map[string]string // presenter tokens by room code, from the upgrade's cookies
 
 	presenter *rooms.Presenter
@@ -91,21 +91,6 @@ type sessionRoom struct {
 	pub       *stateSlot         // the presenter's next state to share
 	stop      context.CancelFunc // stops the goroutine of the present or follow
 	done      chan struct{}
-}
-
-// newSessionRoom keeps what the room messages need from the upgrade
-// request: the client's address and the presenter cookies.
-func newSessionRoom(c echo.Context) sessionRoom {
-	sr := sessionRoom{addr: c.RealIP()}
-	for _, ck := range c.Request().Cookies() {
-		if code, ok := strings.CutPrefix(ck.Name, presenterCookie("")); ok {
-			if sr.tokens == nil {
-				sr.tokens = map[string]string{}
-			}
-			sr.tokens[code] = ck.Value
-		}
-	}
-	return sr
 }
 
 // leave ends the connection's present or follow.
@@ -175,7 +160,7 @@ func (ss *session) roomError(code, room, message string) {
 // present makes this connection the room's presenter if the upgrade
 // request carried the room's presenter cookie.
 func (ss *session) present(raw string) {
-	replica, err := ss.s.roomsReady()
+	replica, err := ss.h.Rooms()
 	if err != nil {
 		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
 		return
@@ -268,7 +253,7 @@ func (ss *session) publish(m roomClientMsg) {
 	}
 	st := *m.State
 	st.Version = 0 // the room assigns versions
-	if _, ok := roomPagePath(st.Page, st.Step); !ok || len(st.Query) > picture.MaxQueryLen || len(st.Focus) > maxFocusLen || st.Step < 0 {
+	if _, ok := rooms.PagePath(st.Page, st.Step); !ok || len(st.Query) > picture.MaxQueryLen || len(st.Focus) > maxFocusLen || st.Step < 0 {
 		ss.roomError(roomErrBadState, p.Code(), "the state needs a known page, a query of at most 4096 bytes, a focus of at most 64 and a step of 0 or more")
 		return
 	}
@@ -279,13 +264,13 @@ func (ss *session) publish(m roomClientMsg) {
 // state first, then every state the presenter shares, latest only, and
 // "presence" when the presenter leaves or comes back.
 func (ss *session) follow(raw string) {
-	replica, err := ss.s.roomsReady()
+	replica, err := ss.h.Rooms()
 	if err != nil {
 		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
 		return
 	}
-	guard, key := &ss.s.rooms.joins, addrKey(ss.room.addr)
-	if err := guard.admit(ss.ctx, key); err != nil {
+	guard, key := ss.h.Joins, ss.room.addr
+	if err := guard.Admit(ss.ctx, key); err != nil {
 		ss.roomError(roomErrTooMany, "", "too many wrong room codes from this address; wait a moment")
 		return
 	}
@@ -297,7 +282,7 @@ func (ss *session) follow(raw string) {
 	if !ok || err != nil {
 		switch {
 		case !ok || errors.Is(err, rooms.ErrNoRoom):
-			guard.fail(key, time.Now())
+			guard.Fail(key, time.Now())
 			ss.roomError(roomErrNoRoom, raw, rooms.ErrNoRoom.Error())
 		case errors.Is(err, rooms.ErrBusDown):
 			ss.roomError(roomErrReconnecting, code, rooms.ErrBusDown.Error())

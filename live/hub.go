@@ -1,0 +1,99 @@
+package live
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"golang.org/x/time/rate"
+
+	"github.com/stridescope/stridescope/rooms"
+)
+
+// Timings are a websocket's deadlines; tests shorten them.
+type Timings struct {
+	WriteWait  time.Duration // one frame must be written within this
+	PongWait   time.Duration // a peer silent for this long is dead
+	PingPeriod time.Duration // how often the server pings (< PongWait)
+}
+
+// DefaultTimings are the deadlines of a server.
+var DefaultTimings = Timings{WriteWait: 10 * time.Second, PongWait: 60 * time.Second, PingPeriod: 25 * time.Second}
+
+// JoinGuard limits how fast one client address may look up room codes
+// (web's slow lane); key is the address's key.
+type JoinGuard interface {
+	Admit(ctx context.Context, key string) error
+	Fail(key string, now time.Time)
+}
+
+// Hub is what every session of a server shares. Set its fields before
+// the first session; they are not changed afterwards.
+type Hub struct {
+	Log     *slog.Logger
+	Timings Timings
+	// MessagesPerSecond and MessageBurst pace one connection's messages.
+	MessagesPerSecond float64
+	MessageBurst      int
+	// Answers shares edits' answers between sessions that ask the same;
+	// nil computes every edit.
+	Answers *Answers
+	// Rooms returns the server's rooms, starting them on first use.
+	Rooms func() (*rooms.Replica, error)
+	// Joins guards the room codes a session follows.
+	Joins JoinGuard
+	// Base is the parent of every session's context: cancelling it with
+	// ErrShuttingDown as the cause closes every session with 1001.
+	Base context.Context
+
+	cut atomic.Int64 // sessions whose writes a shutdown cut
+}
+
+// Cut is how many sessions ended because the shutdown cut a write that
+// a peer that stopped reading had blocked.
+func (h *Hub) Cut() int64 { return h.cut.Load() }
+
+func (h *Hub) log() *slog.Logger {
+	if h.Log == nil {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return h.Log
+}
+
+// Peer is what the upgrade request says about a connection.
+type Peer struct {
+	// AddrKey is the client address as per-address limits count it.
+	AddrKey string
+	// Tokens are the presenter tokens the request's cookies carry, by
+	// room code.
+	Tokens map[string]string
+	// Heard, if set, is called whenever the peer sends anything (the
+	// connection is in use).
+	Heard func()
+}
+
+// Session is one websocket connection (see session).
+type Session struct{ ss *session }
+
+// NewSession starts nothing yet: Run serves the connection.
+func (h *Hub) NewSession(conn *websocket.Conn, peer Peer) *Session {
+	ctx, end := context.WithCancelCause(h.Base)
+	if peer.Heard == nil {
+		peer.Heard = func() {}
+	}
+	ss := &session{h: h, conn: conn, peer: peer, t: h.Timings, out: make(chan frame, 4), ctrl: make(chan frame, 4),
+		ctx: ctx, cancel: func() { end(nil) }, end: end,
+		pace: rate.NewLimiter(rate.Limit(h.MessagesPerSecond), h.MessageBurst)}
+	ss.room.addr, ss.room.tokens = peer.AddrKey, peer.Tokens
+	return &Session{ss: ss}
+}
+
+// Run serves the connection until it ends, and closes it.
+func (s *Session) Run() { s.ss.run() }
+
+// End closes the session with reason's close code (ErrEvicted, for one).
+// The caller cuts the connection's I/O if the peer may not read.
+func (s *Session) End(reason error) { s.ss.end(reason) }

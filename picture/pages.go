@@ -1,0 +1,223 @@
+package picture
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
+)
+
+// LayoutPage builds the whole page for a query.
+func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
+	v, pv, stale := Resolve(q)
+	query := pv.State.CanonicalQuery(false)
+	pic, err := New(ctx, pv, query)
+	if err != nil {
+		return views.Explorer{}, err
+	}
+	m := views.Explorer{
+		Form:      LayoutForm(v),
+		Presets:   PresetLinks(v.State),
+		Picture:   pic.View,
+		Stale:     stale,
+		LastValid: query,
+	}
+	return m, nil
+}
+
+// LayoutForm is the form as typed, with the errors of each field.
+func LayoutForm(v Validated) views.Form {
+	st := v.State
+	f := views.Form{
+		DataType: st.DT,
+		Rank:     len(st.Sizes),
+		Packed:   st.Packed,
+		Total:    st.Total,
+		Align:    st.Align,
+		Labels:   st.Labels,
+		Sel:      st.Sel,
+		Cell:     st.Cell,
+		Errors:   violationMap(v.Errors),
+		Warnings: violationMap(v.Warnings),
+	}
+	f.DataTypes, f.DataType = dataTypeChoices(st.DT)
+	rank := min(max(f.Rank, 1), views.MaxRank)
+	labels := core.DimensionLabels(rank)
+	var packed []int64
+	if v.Layout != nil && st.Packed {
+		packed = v.Layout.Strides
+	}
+	f.Dims = make([]views.DimRow, views.MaxRank)
+	for i := range f.Dims {
+		d := views.DimRow{Index: i, Active: i < len(st.Sizes) && i < views.MaxRank}
+		if i < rank {
+			d.Label = labels[i]
+		}
+		if i < len(st.Sizes) {
+			d.Size = st.Sizes[i]
+		}
+		switch {
+		case i < len(packed):
+			d.Stride = strconv.FormatInt(packed[i], 10)
+		case !st.Packed && i < len(st.Strides):
+			d.Stride = st.Strides[i]
+		}
+		f.Dims[i] = d
+	}
+	if len(st.Sizes) > views.MaxRank {
+		f.Rank = views.MaxRank
+	}
+	if len(st.Sizes) == 0 {
+		f.Rank = 1
+		f.Dims[0].Active = true
+	}
+	return f
+}
+
+// dataTypeChoices lists the data type picker's options and the selected
+// one. A typed value that is not a valid type stays first in the list, so
+// it shows next to its error.
+func dataTypeChoices(typed string) (options []string, selected string) {
+	for _, d := range core.DataTypes() {
+		options = append(options, d.String())
+	}
+	if dt, err := core.ParseDataType(typed); err == nil && dt.Valid() {
+		return options, dt.String()
+	}
+	return append([]string{typed}, options...), ""
+}
+
+func violationMap(vs []core.Violation) map[string][]string {
+	if len(vs) == 0 {
+		return nil
+	}
+	m := map[string][]string{}
+	for _, v := range vs {
+		m[v.Field] = append(m[v.Field], v.Message)
+	}
+	return m
+}
+
+// DrawSlice draws a valid slice: its canonical state and query, and the
+func DrawSlice(ctx context.Context, v SliceValidated) (SliceState, string, *SlicePicture, error) {
+	cst := SliceStateOf(v)
+	query := cst.CanonicalQuery(false)
+	noStep := cst
+	noStep.T = ""
+	pic, err := NewSlice(ctx, v, query, "/slice?"+noStep.CanonicalQuery(false))
+	return cst, query, pic, err
+}
+
+// SlicePage builds the whole page for a query: the form as typed,
+// the picture of its slice or of the last valid one.
+func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
+	typed, drawn, stale := ResolveSlice(q)
+	cst, query, pic, err := DrawSlice(ctx, drawn)
+	if err != nil {
+		return views.SlicePage{}, err
+	}
+	if typed.Slice != nil {
+		typed.State = cst
+		typed.Warnings = append(typed.Warnings, pic.Warnings...)
+	}
+	return views.SlicePage{
+		Form:      SliceForm(typed),
+		Presets:   SlicePresetLinks(typed.State),
+		Dims:      SliceDims(typed.State),
+		Picture:   pic.View,
+		Stale:     stale,
+		LastValid: query,
+	}, nil
+}
+
+// SliceForm is the form as typed, with the errors of each field.
+func SliceForm(v SliceValidated) views.SliceForm {
+	st := v.State
+	f := views.SliceForm{
+		DataType: st.In.DT,
+		Rank:     min(max(len(st.In.Sizes), 1), views.MaxRank),
+		Packed:   st.In.Packed,
+		Total:    st.In.Total,
+		Align:    st.In.Align,
+		NumPy:    st.NP,
+		Values:   st.Vals,
+		Errors:   violationMap(v.Errors),
+		Warnings: violationMap(v.Warnings),
+	}
+	if v.T >= 0 {
+		f.T = strconv.FormatInt(v.T, 10)
+	}
+	f.DataTypes, f.DataType = dataTypeChoices(st.In.DT)
+	f.FeatureLevel = core.NewestFeatureLevel.String()
+	if st.FL != "" {
+		f.FeatureLevel = st.FL
+		if fl, err := core.ParseFeatureLevel(st.FL); err == nil {
+			f.FeatureLevel = fl.String()
+		}
+	}
+	known := false
+	for _, fl := range core.FeatureLevels {
+		f.FeatureLevels = append(f.FeatureLevels, fl.String())
+		known = known || fl.String() == f.FeatureLevel
+	}
+	if !known {
+		f.FeatureLevels = append([]string{f.FeatureLevel}, f.FeatureLevels...)
+	}
+	var packed []int64
+	if v.Slice != nil {
+		f.NumPy = v.Slice.Numpy()
+	}
+	if st.In.Packed {
+		packed = packedStridesOf(st.In.Sizes)
+	}
+	labels := core.DimensionLabels(f.Rank)
+	at := func(xs []string, i int) string {
+		if i < len(xs) {
+			return xs[i]
+		}
+		return ""
+	}
+	f.Dims = make([]views.SliceDimRow, views.MaxRank)
+	for i := range f.Dims {
+		d := views.SliceDimRow{Index: i, Active: i < len(st.In.Sizes) && i < views.MaxRank,
+			Size: at(st.In.Sizes, i), Off: at(st.Off, i), Win: at(st.Win, i), Step: at(st.Step, i), Out: at(st.Out, i)}
+		if i < f.Rank {
+			d.Label = labels[i]
+		}
+		switch {
+		case i < len(packed):
+			d.Stride = strconv.FormatInt(packed[i], 10)
+		case !st.In.Packed:
+			d.Stride = at(st.In.Strides, i)
+		}
+		win, err1 := strconv.ParseInt(d.Win, 10, 64)
+		step, err2 := strconv.ParseInt(d.Step, 10, 64)
+		if err1 == nil && err2 == nil && win >= 1 && step != 0 {
+			d.OutMax = strconv.FormatInt(core.MaxCopiedElements(win, step), 10)
+		}
+		f.Dims[i] = d
+	}
+	if len(st.In.Sizes) == 0 {
+		f.Dims[0].Active = true
+	}
+	return f
+}
+
+// packedStridesOf is the packed strides of sizes as typed, nil when one
+// does not parse or the tensor is too large (its error says why).
+func packedStridesOf(sizes []string) []int64 {
+	n := make([]int64, len(sizes))
+	for i, s := range sizes {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || v < 1 || v > core.MaxUINT {
+			return nil
+		}
+		n[i] = v
+	}
+	if l, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: n}); err == nil {
+		return l.Strides
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+package rooms
+
+import (
+	"strconv"
+	"strings"
+)
+
+// PagePath is the path of a page a room can show. A State's page (and, for the tour, its
+// step) names a path; PageAt maps a path back. A page here gets the
+// "Present this" button, its presenter's ?room=CODE and its viewers'
+// /r/CODE; its script shares and applies the state with static/rooms.js.
+func PagePath(page string, step int) (string, bool) {
+	switch page {
+	case "layout":
+		return "/", true
+	case "slice":
+		return "/slice", true
+	case "tour":
+		return "/tour/" + strconv.Itoa(max(step, 1)), true
+	}
+	return "", false
+}
+
+func PageAt(path string) (page string, step int, ok bool) {
+	switch path {
+	case "/":
+		return "layout", 0, true
+	case "/slice":
+		return "slice", 0, true
+	}
+	if n, ok := strings.CutPrefix(path, "/tour/"); ok {
+		if step, err := strconv.Atoi(n); err == nil && step >= 1 && strconv.Itoa(step) == n {
+			return "tour", step, true
+		}
+	}
+	return "", 0, false
+}
