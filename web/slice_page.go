@@ -24,12 +24,12 @@ func (s *Server) getSlice(c echo.Context) error {
 
 // drawSlice draws a valid slice: its canonical state and query, and the
 // picture.
-func drawSlice(ctx context.Context, v sliceValidated) (sliceState, string, *slicePicture, error) {
+func drawSlice(ctx context.Context, v sliceValidated, stream bool) (sliceState, string, *slicePicture, error) {
 	cst := sliceStateOf(v)
 	query := cst.canonicalQuery(false)
 	noStep := cst
 	noStep.T = ""
-	pic, err := newSlicePicture(ctx, v, query, "/slice?"+noStep.canonicalQuery(false))
+	pic, err := newSlicePicture(ctx, v, query, "/slice?"+noStep.canonicalQuery(false), stream)
 	return cst, query, pic, err
 }
 
@@ -37,7 +37,7 @@ func drawSlice(ctx context.Context, v sliceValidated) (sliceState, string, *slic
 // the picture of its slice or of the last valid one.
 func slicePageModel(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	typed, drawn, stale := resolveSlice(q)
-	cst, query, pic, err := drawSlice(ctx, drawn)
+	cst, query, pic, err := drawSlice(ctx, drawn, false)
 	if err != nil {
 		return views.SlicePage{}, err
 	}

@@ -26,7 +26,7 @@ type slicePicture struct {
 	// What the canvases are drawn from (slice_ws.go streams it): the
 	// slice, the input buffer filled with the values up to its last
 	// element and the output compute.Slice copied from it (nil when too
-	// large to fill), and the bitmap of the buffer cells read, also up to
+	// large to fill, and on a page, which has no canvas to fill), and the bitmap of the buffer cells read, also up to
 	// the last element (nil above MaxInteractive cells). Cells past the
 	// last element (a TotalTensorSizeInBytes above the minimum) are never
 	// read or filled, so they cost nothing but their count.
@@ -76,6 +76,13 @@ func sliceMode(n int64) string {
 	return views.ModeNone
 }
 
+// sliceStreamsValues says whether an edit of m streams values: the input
+// buffer to the input's or the buffer's canvas, the output (copied from
+// the buffer) to the output's.
+func sliceStreamsValues(m sliceMetaMsg) bool {
+	return m.InputMode == views.ModeCanvas || m.BufferMode == views.ModeCanvas || m.OutputMode == views.ModeCanvas
+}
+
 // sliceBufferMode is sliceMode for the input's buffer. A canvas also
 // walks every input element (which cells hold one), so, as in the layout
 // explorer, both counts must be drawable.
@@ -88,8 +95,10 @@ func sliceBufferMode(cells, n int64) string {
 
 // newSlicePicture draws a valid slice. The output values are the input
 // buffer, filled with the values, copied by compute.Slice; the cells read
-// come from compute.Touched and compute.Offsets.
-func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref string) (*slicePicture, error) {
+// come from compute.Touched and compute.Offsets. stream (a websocket
+// edit) fills the whole buffer and output its canvases are drawn from; a
+// page reads only the cells it shows (see cellValues).
+func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref string, stream bool) (*slicePicture, error) {
 	s := v.Slice
 	in := s.Input
 	dt := in.DataType
@@ -104,31 +113,6 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 		InputMode: sliceMode(n), BufferMode: sliceBufferMode(cells, n), OutputMode: sliceMode(outN), Values: []string{}, Query: query,
 	}}
 	pv := &p.View
-
-	// The values: the input buffer filled, the output copied from it.
-	// fillInput writes every logical element, so their count is bounded
-	// too: a broadcast input can hold 2^32 elements in one cell.
-	var buf, out []byte
-	if e > 0 && used*e <= maxSliceBytes && n*e <= maxSliceBytes && outN*e <= maxSliceBytes {
-		buf = make([]byte, used*e)
-		if err := fillInput(ctx, buf, in, v.Values); err != nil {
-			return nil, err
-		}
-		out = make([]byte, outN*e)
-		if err := compute.Slice(out, buf, s); err != nil {
-			return nil, err
-		}
-		for k := range min(outN, views.MaxDOMCells) {
-			p.Meta.Values = append(p.Meta.Values, valueText(out[k*e:], dt))
-		}
-		p.buf, p.out = buf, out
-	}
-	valueAt := func(off int64) string {
-		if buf == nil {
-			return "·"
-		}
-		return valueText(buf[off*e:], dt)
-	}
 
 	// Which input element each output element reads, and where.
 	var reads []int64 // buffer offset read by each output element
@@ -156,6 +140,75 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 		}
 		p.touched = touched
 	}
+	var inOffs []int64
+	if p.Meta.InputMode == views.ModeDOM {
+		inOffs = make([]int64, n)
+		compute.Offsets(compute.LayoutWalk(in), 0, inOffs)
+	}
+	var counts []uint32
+	if p.Meta.BufferMode == views.ModeDOM {
+		var err error
+		if counts, err = compute.CellCounts(ctx, compute.LayoutWalk(in), cells); err != nil {
+			return nil, err
+		}
+	}
+
+	// The values: the input buffer filled, the output copied from it.
+	// fillInput writes every logical element, so their count is bounded
+	// too: a broadcast input can hold 2^32 elements in one cell. Only an
+	// edit's stream sends the whole buffer and output (to the canvases);
+	// otherwise just the cells the DOM and the step-through show are read.
+	valuesOK := e > 0 && used*e <= maxSliceBytes && n*e <= maxSliceBytes && outN*e <= maxSliceBytes
+	m := min(outN, views.MaxDOMCells) // output values listed
+	var cv *cellValues
+	var out []byte
+	if valuesOK && stream && sliceStreamsValues(p.Meta) {
+		buf := make([]byte, used*e)
+		if err := fillInput(ctx, buf, in, v.Values); err != nil {
+			return nil, err
+		}
+		cv = &cellValues{dt: dt, vals: v.Values, buf: buf}
+		p.buf = buf
+		if p.Meta.OutputMode == views.ModeCanvas {
+			out = make([]byte, outN*e)
+			if err := compute.Slice(out, buf, s); err != nil {
+				return nil, err
+			}
+			p.out = out
+		}
+	}
+	valueReads := reads
+	if valuesOK && cv == nil {
+		if valueReads == nil {
+			valueReads = make([]int64, m)
+			compute.Offsets(compute.SliceWalk(s), 0, valueReads)
+		}
+		wanted := append(append([]int64(nil), valueReads...), inOffs...)
+		for o, c := range counts {
+			if c > 0 {
+				wanted = append(wanted, int64(o))
+			}
+		}
+		var err error
+		if cv, err = sparseCellValues(ctx, in, v.Values, wanted); err != nil {
+			return nil, err
+		}
+	}
+	if valuesOK {
+		for k := range m {
+			if out != nil {
+				p.Meta.Values = append(p.Meta.Values, valueText(out[k*e:], dt))
+			} else {
+				p.Meta.Values = append(p.Meta.Values, cv.text(valueReads[k]))
+			}
+		}
+	}
+	valueAt := func(off int64) string {
+		if cv == nil {
+			return "·"
+		}
+		return cv.text(off)
+	}
 
 	// The cells the step-through's step marks (static/slice.js marks the
 	// same ones as it steps).
@@ -169,11 +222,8 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	}
 
 	// The input grid, with the window, CopyStart and the copy order.
-	var inOffs []int64
 	pv.Input = views.Logical{Mode: p.Meta.InputMode, Count: n}
 	if pv.Input.Mode == views.ModeDOM {
-		inOffs = make([]int64, n)
-		compute.Offsets(compute.LayoutWalk(in), 0, inOffs)
 		pv.Input.Bands = logicalBands(in, inOffs, views.LabelIndex, nil, -1)
 		eachCell(pv.Input.Bands, "input elements", func(c *views.LogicalCell) {
 			coord := in.Coordinate(c.Index)
@@ -237,10 +287,6 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	// The input's buffer, the cells read highlighted.
 	pv.Buffer = views.Buffer{Mode: p.Meta.BufferMode, Cells: cells, Last: in.IndexOfLastElement()}
 	if pv.Buffer.Mode == views.ModeDOM {
-		counts, err := compute.CellCounts(ctx, compute.LayoutWalk(in), cells)
-		if err != nil {
-			return nil, err
-		}
 		firstRead := map[int64]int64{}
 		readBy := map[int64]int{}
 		for k := len(reads) - 1; k >= 0; k-- {
@@ -292,7 +338,7 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	pv.Steps = sliceSteps(s, v.T, p.Meta.Values, stepHref)
 	pv.Facts = sliceFacts(s, readCells)
 	pv.Export = sliceExport(s, v.Dropped)
-	if buf == nil {
+	if !valuesOK {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer up to its last element (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", used*e, n, n*e, outN*e, maxSliceBytes>>20))
 	} else if len(v.Values) == 0 {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and compute.Slice copies the output from that buffer.", n))
@@ -302,8 +348,8 @@ func newSlicePicture(ctx context.Context, v sliceValidated, query, stepHref stri
 	if note := valuesNote(dt, n, len(v.Values) > 0); note != "" {
 		pv.Notes = append(pv.Notes, note)
 	}
-	if buf != nil && len(v.Values) > 0 && inOffs != nil {
-		p.Warnings = sharedValueWarnings(in, inOffs, buf, v.Values)
+	if valuesOK && len(v.Values) > 0 && inOffs != nil {
+		p.Warnings = sharedValueWarnings(in, inOffs, cv, v.Values)
 	}
 	p.View.MetaJSON = string(mustJSON(p.Meta))
 	return p, nil
@@ -373,15 +419,16 @@ func windowClasses(s *core.Slice1, coord []int64) string {
 
 // sharedValueWarnings says where typed values meet in one buffer cell (a
 // broadcast input): the cell holds one value, the first element's.
-func sharedValueWarnings(in *core.Layout, offs []int64, buf []byte, vals []sliceValue) []core.Violation {
+func sharedValueWarnings(in *core.Layout, offs []int64, cv *cellValues, vals []sliceValue) []core.Violation {
 	dt := in.DataType
 	e := dt.Bits() / 8
-	tmp := make([]byte, e)
+	tmp, cell := make([]byte, e), make([]byte, e)
 	for i, o := range offs {
 		putValue(tmp, dt, vals[int64(i)%int64(len(vals))])
-		if string(tmp) != string(buf[o*e:(o+1)*e]) {
+		cv.put(cell, o)
+		if string(tmp) != string(cell) {
 			msg := fmt.Sprintf("element (%s) shares buffer cell %d with an earlier element, so it reads %s, not %s: a cell holds one value (the first element's)",
-				joinCoord(in.Coordinate(int64(i))), o, valueText(buf[o*e:], dt), valueText(tmp, dt))
+				joinCoord(in.Coordinate(int64(i))), o, valueText(cell, dt), valueText(tmp, dt))
 			return []core.Violation{{Field: "values", Message: msg}}
 		}
 	}

@@ -118,7 +118,7 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 	res := sliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
 	var pic *slicePicture
 	if v.Slice != nil {
-		cst, query, p, err := drawSlice(ctx, v)
+		cst, query, p, err := drawSlice(ctx, v, true)
 		if err != nil {
 			return err
 		}
