@@ -401,6 +401,9 @@ func (s *Server) postLayout(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := takeBudget(c.Request().Context(), layoutAPICost(l)); err != nil {
+		return err
+	}
 	return c.JSON(http.StatusOK, NewLayoutResponse(l))
 }
 
@@ -413,6 +416,9 @@ func (s *Server) postSlice1(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := takeBudget(c.Request().Context(), sliceAPICost(sl)); err != nil {
+		return err
+	}
 	return c.JSON(http.StatusOK, NewSlice1Response(sl))
 }
 
@@ -423,6 +429,9 @@ func (s *Server) postSliceV1(c echo.Context) error {
 	}
 	sl, err := req.SliceV1()
 	if err != nil {
+		return err
+	}
+	if err := takeBudget(c.Request().Context(), sliceAPICost(sl)); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, SliceV1Response{

@@ -25,6 +25,9 @@ func (s *Server) getIndex(c echo.Context) error {
 // explorerModel builds the whole page for a query.
 func explorerModel(ctx context.Context, q url.Values) (views.Explorer, error) {
 	v, pv, stale := resolve(q)
+	if err := takeBudget(ctx, layoutCost(pv.Layout, onPage)); err != nil {
+		return views.Explorer{}, err
+	}
 	query := pv.State.canonicalQuery(false)
 	pic, err := newPicture(ctx, pv, query)
 	if err != nil {

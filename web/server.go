@@ -51,6 +51,13 @@ type Config struct {
 	// RoomSecret signs presenter tokens. Replicas that share rooms must
 	// share it; empty: random, so tokens end with the process.
 	RoomSecret []byte
+	// WorkBudget is how many bytes the heavy work in flight (pages,
+	// pictures, edits, the JSON API) may allocate at once, server-wide:
+	// 0 takes DefaultWorkBudget; negative: no budget.
+	WorkBudget int64
+	// WorkBudgetWait is how long a request waits for its share of the
+	// budget before it is answered 503; 0 takes DefaultWorkBudgetWait.
+	WorkBudgetWait time.Duration
 }
 
 func (c *Config) setDefaults() {
@@ -68,6 +75,12 @@ func (c *Config) setDefaults() {
 	}
 	if c.FrameAncestors == "" {
 		c.FrameAncestors = DefaultFrameAncestors
+	}
+	if c.WorkBudget == 0 {
+		c.WorkBudget = DefaultWorkBudget
+	}
+	if c.WorkBudgetWait == 0 {
+		c.WorkBudgetWait = DefaultWorkBudgetWait
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -102,6 +115,7 @@ type Server struct {
 	sessions   sync.WaitGroup // every websocket session's handler
 	rooms      roomService    // classroom rooms (rooms_http.go), started on first use
 	answers    *answers       // edits' answers shared between sessions (answers.go)
+	budget     *workBudget    // what heavy work may allocate at once (budget.go); nil: unbounded
 }
 
 // New builds the server and its routes.
@@ -113,6 +127,9 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, echo: e, log: cfg.Logger, wsTimings: defaultWSTimings}
 	if cfg.AnswerCache >= 0 {
 		s.answers = newAnswers(answerMaxEntry, cmp.Or(cfg.AnswerCache, answerMaxBytes), answerMaxEntries)
+	}
+	if cfg.WorkBudget > 0 {
+		s.budget = newWorkBudget(cfg.WorkBudget, cfg.WorkBudgetWait)
 	}
 	s.wsBase, s.wsShutdown = context.WithCancel(context.Background())
 	e.HTTPErrorHandler = httpErrorHandler
@@ -156,15 +173,15 @@ func New(cfg Config) *Server {
 func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
-	e.GET("/", s.getIndex)
-	e.GET("/slice", s.getSlice)
+	e.GET("/", s.budgeted(asPage, s.getIndex))
+	e.GET("/slice", s.budgeted(asPage, s.getSlice))
 	e.GET("/ws", s.getWS)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 
 	api := e.Group("/api/v1")
-	api.POST("/layout", s.postLayout)
-	api.POST("/slice1", s.postSlice1)
-	api.POST("/slice", s.postSliceV1)
+	api.POST("/layout", s.budgeted(asAPI, s.postLayout))
+	api.POST("/slice1", s.budgeted(asAPI, s.postSlice1))
+	api.POST("/slice", s.budgeted(asAPI, s.postSliceV1))
 	api.POST("/slice1/numpy", s.postSlice1Numpy)
 	s.roomRoutes()
 	s.docsRoutes()

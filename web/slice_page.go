@@ -37,6 +37,9 @@ func drawSlice(ctx context.Context, v sliceValidated, stream bool) (sliceState, 
 // the picture of its slice or of the last valid one.
 func slicePageModel(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	typed, drawn, stale := resolveSlice(q)
+	if err := takeBudget(ctx, sliceCost(drawn.Slice, false)); err != nil {
+		return views.SlicePage{}, err
+	}
 	cst, query, pic, err := drawSlice(ctx, drawn, false)
 	if err != nil {
 		return views.SlicePage{}, err

@@ -118,6 +118,12 @@ func (s *Server) runSliceEdit(ctx context.Context, msg clientMsg, emit func(fram
 	res := sliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
 	var pic *slicePicture
 	if v.Slice != nil {
+		// The budget is held until the last frame is queued.
+		release, err := s.budget.take(ctx, sliceCost(v.Slice, true))
+		if err != nil {
+			return err
+		}
+		defer release()
 		cst, query, p, err := drawSlice(ctx, v, true)
 		if err != nil {
 			return err

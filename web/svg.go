@@ -52,6 +52,9 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 			"the SVG picture draws at most %d logical elements and %d buffer cells; this tensor has %d logical elements in a buffer of %d cells (the explorer draws up to %d)",
 			svgMaxCells, svgMaxCells, n, cells, int64(MaxInteractive))})
 	}
+	if err := takeBudget(c.Request().Context(), layoutCost(l, inSVG)); err != nil {
+		return err
+	}
 	pic, err := newPicture(c.Request().Context(), v, st.canonicalQuery(false))
 	if err != nil {
 		return err
@@ -88,6 +91,9 @@ func (s *Server) getSlice1SVG(c echo.Context) error {
 		return invalid(v.Errors...)
 	}
 	if err := checkSliceCells(v.Slice); err != nil {
+		return err
+	}
+	if err := takeBudget(c.Request().Context(), sliceSVGCost(v.Slice)); err != nil {
 		return err
 	}
 	pic, err := sliceDiagram(c.Request().Context(), v.Slice, v.Values)

@@ -371,16 +371,32 @@ func (ss *session) writer() {
 
 // answerEdit answers one edit, sharing the answer with every session
 // that asks the same (answers.go).
+//
+// An edit the work budget cannot hold is answered with an error of code
+// "busy" (or "too_large") and the session carries on. runEdit returns
+// that refusal rather than emitting it, so that the answers cache never
+// keeps it: its waiters take their own turn at the budget.
 func (s *Server) answerEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
+	var err error
 	if s.answers == nil || msg.Seq <= 0 {
-		return s.runEdit(ctx, msg, emit)
+		err = s.runEdit(ctx, msg, emit)
+	} else {
+		compute := func(emit func(frame) error) error { return s.runEdit(ctx, msg, emit) }
+		page := "layout" // runEdit answers every page but the slice explorer's as the layout explorer
+		if msg.Page == "slice" {
+			page = msg.Page
+		}
+		err = s.answers.answer(ctx, answerKey{page: page, query: msg.Query}, msg.Seq, compute, emit)
 	}
-	compute := func(emit func(frame) error) error { return s.runEdit(ctx, msg, emit) }
-	page := "layout" // runEdit answers every page but the slice explorer's as the layout explorer
-	if msg.Page == "slice" {
-		page = msg.Page
+	var be *budgetError
+	if !errors.As(err, &be) {
+		return err
 	}
-	return s.answers.answer(ctx, answerKey{page: page, query: msg.Query}, msg.Seq, compute, emit)
+	m := errorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Code: be.code(), Message: be.message()}
+	if be.busy {
+		m.RetryAfter = retryAfter
+	}
+	return emit(frame{kind: websocket.TextMessage, data: mustJSON(m), seq: msg.Seq})
 }
 
 // runEdit is the server side of one edit: decode the query, validate with
@@ -407,6 +423,12 @@ func (s *Server) runEdit(ctx context.Context, msg clientMsg, emit func(frame) er
 		res.Form = newFormMsg(st, nil)
 		return emit(text(res))
 	}
+	// The budget is held until the last frame is queued.
+	release, err := s.budget.take(ctx, layoutCost(v.Layout, inEdit))
+	if err != nil {
+		return err
+	}
+	defer release()
 	cst := stateOfLayout(v.Layout, st.Labels)
 	if v.Sel != nil {
 		cst.Sel = joinCoord(v.Sel)
