@@ -60,7 +60,7 @@ func (e *budgetError) code() string {
 	if e.busy {
 		return "busy"
 	}
-	return "too_large"
+	return "too-large"
 }
 
 func (e *budgetError) message() string {

@@ -211,7 +211,7 @@ func TestWSEditTooLargeForTheBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := readUntil(t, c, 1, "error")
-	if m["code"] != "too_large" || m["retryAfter"] != nil || !strings.Contains(m["message"].(string), "whole work budget of 1.0 MiB") {
+	if m["code"] != "too-large" || m["retryAfter"] != nil || !strings.Contains(m["message"].(string), "whole work budget of 1.0 MiB") {
 		t.Errorf("refusal %v", m)
 	}
 	sendSliceEdit(t, c, 2, "preset=example2")

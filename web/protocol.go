@@ -136,7 +136,7 @@ type errorMsg struct {
 	Seq  int64  `json:"seq,omitempty"`
 	// Code names a refusal the page may act on: "busy" (the server's work
 	// budget is in use: ask again after RetryAfter seconds) or
-	// "too_large" (the edit alone needs more than the whole budget).
+	// "too-large" (the edit alone needs more than the whole budget).
 	Code       string `json:"code,omitempty"`
 	Message    string `json:"message"`
 	RetryAfter int    `json:"retryAfter,omitempty"`

@@ -373,7 +373,7 @@ func (ss *session) writer() {
 // that asks the same (answers.go).
 //
 // An edit the work budget cannot hold is answered with an error of code
-// "busy" (or "too_large") and the session carries on. runEdit returns
+// "busy" (or "too-large") and the session carries on. runEdit returns
 // that refusal rather than emitting it, so that the answers cache never
 // keeps it: its waiters take their own turn at the budget.
 func (s *Server) answerEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
