@@ -224,8 +224,8 @@ func TestWSEditTooLargeForTheBudget(t *testing.T) {
 // garbage included (so the live peak too), for the largest states the
 // path draws.
 func TestBudgetCostsCoverAllocations(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates hundreds of MiB")
+	if testing.Short() || raceEnabled {
+		t.Skip("allocates hundreds of MiB (the race detector's shadow memory multiplies it)")
 	}
 	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), WorkBudget: -1})
 	h := s.Handler()
