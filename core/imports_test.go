@@ -71,9 +71,10 @@ func TestDependenciesPointInward(t *testing.T) {
 		{dir: "../static"},
 		{dir: "../rooms", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../rooms/natstest", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
-		{dir: "../picture", allowed: []string{"core", "compute", "views"}, noHTTP: true},
-		{dir: "../live", allowed: []string{"core", "compute", "views", "picture", "rooms", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}, noHTTP: true},
-		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "live", "github.com/", "golang.org/x/", "rsc.io/"}},
+		{dir: "../budget", allowed: []string{"golang.org/x/sync/"}, noHTTP: true},
+		{dir: "../picture", allowed: []string{"core", "compute", "views", "budget"}, noHTTP: true},
+		{dir: "../live", allowed: []string{"core", "compute", "views", "picture", "rooms", "budget", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}, noHTTP: true},
+		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "live", "budget", "github.com/", "golang.org/x/", "rsc.io/"}},
 	}
 	// Every package of the module but the commands and the browser tests
 	// has a rule: a new package must say where it stands.

@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 	"golang.org/x/time/rate"
 
+	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/rooms"
 )
 
@@ -45,6 +46,8 @@ type Hub struct {
 	Rooms func() (*rooms.Replica, error)
 	// Joins guards the room codes a session follows.
 	Joins JoinGuard
+	// Budget is what edits take from before they draw; nil: unbounded.
+	Budget *budget.Budget
 	// Base is the parent of every session's context: cancelling it with
 	// ErrShuttingDown as the cause closes every session with 1001.
 	Base context.Context

@@ -132,10 +132,15 @@ type doneMsg struct {
 
 // ErrorMsg reports a message the server could not act on.
 type ErrorMsg struct {
-	V       int    `json:"v"`
-	Type    string `json:"type"`
-	Seq     int64  `json:"seq,omitempty"`
-	Message string `json:"message"`
+	V    int    `json:"v"`
+	Type string `json:"type"`
+	Seq  int64  `json:"seq,omitempty"`
+	// Code names a refusal the page may act on: "busy" (the server's work
+	// budget is in use: ask again after RetryAfter seconds) or
+	// "too-large" (the edit alone needs more than the whole budget).
+	Code       string `json:"code,omitempty"`
+	Message    string `json:"message"`
+	RetryAfter int    `json:"retryAfter,omitempty"`
 }
 
 // putFrameHeader writes the 24-byte little-endian header of a binary frame:

@@ -17,6 +17,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/gorilla/websocket"
+	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
@@ -330,16 +331,32 @@ func (ss *session) writer() {
 
 // answerEdit answers one edit, sharing the answer with every session
 // that asks the same (answers.go).
+//
+// An edit the work budget cannot hold is answered with an error of code
+// "busy" (or "too-large") and the session carries on. runEdit returns
+// that refusal rather than emitting it, so that the answers cache never
+// keeps it: its waiters take their own turn at the budget.
 func (h *Hub) answerEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
+	var err error
 	if h.Answers == nil || msg.Seq <= 0 {
-		return h.runEdit(ctx, msg, emit)
+		err = h.runEdit(ctx, msg, emit)
+	} else {
+		compute := func(emit func(frame) error) error { return h.runEdit(ctx, msg, emit) }
+		page := "layout" // runEdit answers every page but the slice explorer's as the layout explorer
+		if msg.Page == "slice" {
+			page = msg.Page
+		}
+		err = h.Answers.answer(ctx, answerKey{page: page, query: msg.Query}, msg.Seq, compute, emit)
 	}
-	compute := func(emit func(frame) error) error { return h.runEdit(ctx, msg, emit) }
-	page := "layout" // runEdit answers every page but the slice explorer's as the layout explorer
-	if msg.Page == "slice" {
-		page = msg.Page
+	var be *budget.Error
+	if !errors.As(err, &be) {
+		return err
 	}
-	return h.Answers.answer(ctx, answerKey{page: page, query: msg.Query}, msg.Seq, compute, emit)
+	m := ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Code: be.Code(), Message: be.Error()}
+	if be.Busy {
+		m.RetryAfter = budget.RetryAfter
+	}
+	return emit(frame{kind: websocket.TextMessage, data: mustJSON(m), seq: msg.Seq})
 }
 
 // runEdit is the server side of one edit: decode the query, Validate with
@@ -366,6 +383,12 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		res.Form = newFormMsg(st, nil)
 		return emit(text(res))
 	}
+	// The budget is held until the last frame is queued.
+	release, err := h.Budget.Take(ctx, picture.LayoutCost(v.Layout, picture.InEdit))
+	if err != nil {
+		return err
+	}
+	defer release()
 	cst := picture.LayoutStateOf(v.Layout, st.Labels)
 	if v.Sel != nil {
 		cst.Sel = picture.JoinCoord(v.Sel)

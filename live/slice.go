@@ -119,7 +119,13 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 	res := SliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
 	var pic *picture.SlicePicture
 	if v.Slice != nil {
-		cst, query, p, err := picture.DrawSlice(ctx, v)
+		// The budget is held until the last frame is queued.
+		release, err := h.Budget.Take(ctx, picture.SliceCost(v.Slice, true))
+		if err != nil {
+			return err
+		}
+		defer release()
+		cst, query, p, err := picture.DrawSlice(ctx, v, true)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/views"
 )
@@ -12,6 +13,9 @@ import (
 // LayoutPage builds the whole page for a query.
 func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 	v, pv, stale := Resolve(q)
+	if err := budget.Take(ctx, LayoutCost(pv.Layout, OnPage)); err != nil {
+		return views.Explorer{}, err
+	}
 	query := pv.State.CanonicalQuery(false)
 	pic, err := New(ctx, pv, query)
 	if err != nil {
@@ -101,12 +105,14 @@ func violationMap(vs []core.Violation) map[string][]string {
 }
 
 // DrawSlice draws a valid slice: its canonical state and query, and the
-func DrawSlice(ctx context.Context, v SliceValidated) (SliceState, string, *SlicePicture, error) {
+// picture; stream (a websocket edit) fills what its canvases are drawn
+// from, a page only the cells it shows.
+func DrawSlice(ctx context.Context, v SliceValidated, stream bool) (SliceState, string, *SlicePicture, error) {
 	cst := SliceStateOf(v)
 	query := cst.CanonicalQuery(false)
 	noStep := cst
 	noStep.T = ""
-	pic, err := NewSlice(ctx, v, query, "/slice?"+noStep.CanonicalQuery(false))
+	pic, err := NewSlice(ctx, v, query, "/slice?"+noStep.CanonicalQuery(false), stream)
 	return cst, query, pic, err
 }
 
@@ -114,7 +120,10 @@ func DrawSlice(ctx context.Context, v SliceValidated) (SliceState, string, *Slic
 // the picture of its slice or of the last valid one.
 func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	typed, drawn, stale := ResolveSlice(q)
-	cst, query, pic, err := DrawSlice(ctx, drawn)
+	if err := budget.Take(ctx, SliceCost(drawn.Slice, false)); err != nil {
+		return views.SlicePage{}, err
+	}
+	cst, query, pic, err := DrawSlice(ctx, drawn, false)
 	if err != nil {
 		return views.SlicePage{}, err
 	}

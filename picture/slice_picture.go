@@ -27,7 +27,7 @@ type SlicePicture struct {
 	// What the canvases are drawn from (live streams it): the
 	// slice, the input buffer filled with the values up to its last
 	// element and the output compute.Slice copied from it (nil when too
-	// large to fill), and the bitmap of the buffer cells read, also up to
+	// large to fill, and on a page, which has no canvas to fill), and the bitmap of the buffer cells read, also up to
 	// the last element (nil above MaxInteractive cells). Cells past the
 	// last element (a TotalTensorSizeInBytes above the minimum) are never
 	// read or filled, so they cost nothing but their count.
@@ -77,6 +77,13 @@ func SliceMode(n int64) string {
 	return views.ModeNone
 }
 
+// sliceStreamsValues says whether an edit of m streams values: the input
+// buffer to the input's or the buffer's canvas, the output (copied from
+// the buffer) to the output's.
+func sliceStreamsValues(m SliceMeta) bool {
+	return m.InputMode == views.ModeCanvas || m.BufferMode == views.ModeCanvas || m.OutputMode == views.ModeCanvas
+}
+
 // sliceBufferMode is SliceMode for the input's buffer. A canvas also
 // walks every input element (which cells hold one), so, as in the layout
 // explorer, both counts must be drawable.
@@ -89,8 +96,10 @@ func sliceBufferMode(cells, n int64) string {
 
 // NewSlice draws a valid slice. The output values are the input
 // buffer, filled with the values, copied by compute.Slice; the cells read
-// come from compute.Touched and compute.Offsets.
-func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*SlicePicture, error) {
+// come from compute.Touched and compute.Offsets. stream (a websocket
+// edit) fills the whole buffer and output its canvases are drawn from; a
+// page reads only the cells it shows (see CellValues).
+func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string, stream bool) (*SlicePicture, error) {
 	s := v.Slice
 	in := s.Input
 	dt := in.DataType
@@ -105,31 +114,6 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 		InputMode: SliceMode(n), BufferMode: sliceBufferMode(cells, n), OutputMode: SliceMode(outN), Values: []string{}, Query: query,
 	}}
 	pv := &p.View
-
-	// The values: the input buffer filled, the output copied from it.
-	// FillInput writes every logical element, so their count is bounded
-	// too: a broadcast input can hold 2^32 elements in one cell.
-	var buf, out []byte
-	if e > 0 && used*e <= MaxSliceBytes && n*e <= MaxSliceBytes && outN*e <= MaxSliceBytes {
-		buf = make([]byte, used*e)
-		if err := FillInput(ctx, buf, in, v.Values); err != nil {
-			return nil, err
-		}
-		out = make([]byte, outN*e)
-		if err := compute.Slice(out, buf, s); err != nil {
-			return nil, err
-		}
-		for k := range min(outN, views.MaxDOMCells) {
-			p.Meta.Values = append(p.Meta.Values, ValueText(out[k*e:], dt))
-		}
-		p.Buf, p.Out = buf, out
-	}
-	valueAt := func(off int64) string {
-		if buf == nil {
-			return "·"
-		}
-		return ValueText(buf[off*e:], dt)
-	}
 
 	// Which input element each output element reads, and where.
 	var reads []int64 // buffer offset read by each output element
@@ -157,6 +141,75 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 		}
 		p.Touched = touched
 	}
+	var inOffs []int64
+	if p.Meta.InputMode == views.ModeDOM {
+		inOffs = make([]int64, n)
+		compute.Offsets(compute.LayoutWalk(in), 0, inOffs)
+	}
+	var counts []uint32
+	if p.Meta.BufferMode == views.ModeDOM {
+		var err error
+		if counts, err = compute.CellCounts(ctx, compute.LayoutWalk(in), cells); err != nil {
+			return nil, err
+		}
+	}
+
+	// The values: the input buffer filled, the output copied from it.
+	// FillInput writes every logical element, so their count is bounded
+	// too: a broadcast input can hold 2^32 elements in one cell. Only an
+	// edit's stream sends the whole buffer and output (to the canvases);
+	// otherwise just the cells the DOM and the step-through show are read.
+	valuesOK := e > 0 && used*e <= MaxSliceBytes && n*e <= MaxSliceBytes && outN*e <= MaxSliceBytes
+	m := min(outN, views.MaxDOMCells) // output values listed
+	var cv *CellValues
+	var out []byte
+	if valuesOK && stream && sliceStreamsValues(p.Meta) {
+		buf := make([]byte, used*e)
+		if err := FillInput(ctx, buf, in, v.Values); err != nil {
+			return nil, err
+		}
+		cv = &CellValues{dt: dt, vals: v.Values, buf: buf}
+		p.Buf = buf
+		if p.Meta.OutputMode == views.ModeCanvas {
+			out = make([]byte, outN*e)
+			if err := compute.Slice(out, buf, s); err != nil {
+				return nil, err
+			}
+			p.Out = out
+		}
+	}
+	valueReads := reads
+	if valuesOK && cv == nil {
+		if valueReads == nil {
+			valueReads = make([]int64, m)
+			compute.Offsets(compute.SliceWalk(s), 0, valueReads)
+		}
+		wanted := append(append([]int64(nil), valueReads...), inOffs...)
+		for o, c := range counts {
+			if c > 0 {
+				wanted = append(wanted, int64(o))
+			}
+		}
+		var err error
+		if cv, err = SparseCellValues(ctx, in, v.Values, wanted); err != nil {
+			return nil, err
+		}
+	}
+	if valuesOK {
+		for k := range m {
+			if out != nil {
+				p.Meta.Values = append(p.Meta.Values, ValueText(out[k*e:], dt))
+			} else {
+				p.Meta.Values = append(p.Meta.Values, cv.Text(valueReads[k]))
+			}
+		}
+	}
+	valueAt := func(off int64) string {
+		if cv == nil {
+			return "·"
+		}
+		return cv.Text(off)
+	}
 
 	// The cells the step-through's step marks (static/slice.js marks the
 	// same ones as it steps).
@@ -170,11 +223,8 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	}
 
 	// The input grid, with the window, CopyStart and the copy order.
-	var inOffs []int64
 	pv.Input = views.Logical{Mode: p.Meta.InputMode, Count: n}
 	if pv.Input.Mode == views.ModeDOM {
-		inOffs = make([]int64, n)
-		compute.Offsets(compute.LayoutWalk(in), 0, inOffs)
 		pv.Input.Bands = logicalBands(in, inOffs, views.LabelIndex, nil, -1)
 		eachCell(pv.Input.Bands, "input elements", func(c *views.LogicalCell) {
 			coord := in.Coordinate(c.Index)
@@ -238,10 +288,6 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	// The input's buffer, the cells read highlighted.
 	pv.Buffer = views.Buffer{Mode: p.Meta.BufferMode, Cells: cells, Last: in.IndexOfLastElement()}
 	if pv.Buffer.Mode == views.ModeDOM {
-		counts, err := compute.CellCounts(ctx, compute.LayoutWalk(in), cells)
-		if err != nil {
-			return nil, err
-		}
 		firstRead := map[int64]int64{}
 		readBy := map[int64]int{}
 		for k := len(reads) - 1; k >= 0; k-- {
@@ -293,7 +339,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	pv.Steps = sliceSteps(s, v.T, p.Meta.Values, stepHref)
 	pv.Facts = sliceFacts(s, readCells)
 	pv.Export = sliceExport(s, v.Dropped)
-	if buf == nil {
+	if !valuesOK {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer up to its last element (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", used*e, n, n*e, outN*e, MaxSliceBytes>>20))
 	} else if len(v.Values) == 0 {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and compute.Slice copies the output from that buffer.", n))
@@ -303,8 +349,8 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	if note := ValuesNote(dt, n, len(v.Values) > 0); note != "" {
 		pv.Notes = append(pv.Notes, note)
 	}
-	if buf != nil && len(v.Values) > 0 && inOffs != nil {
-		p.Warnings = sharedValueWarnings(in, inOffs, buf, v.Values)
+	if valuesOK && len(v.Values) > 0 && inOffs != nil {
+		p.Warnings = sharedValueWarnings(in, inOffs, cv, v.Values)
 	}
 	p.View.MetaJSON = mustJSON(p.Meta)
 	return p, nil
@@ -374,15 +420,16 @@ func windowClasses(s *core.Slice1, coord []int64) string {
 
 // sharedValueWarnings says where typed values meet in one buffer cell (a
 // broadcast input): the cell holds one value, the first element's.
-func sharedValueWarnings(in *core.Layout, offs []int64, buf []byte, vals []SliceValue) []core.Violation {
+func sharedValueWarnings(in *core.Layout, offs []int64, cv *CellValues, vals []SliceValue) []core.Violation {
 	dt := in.DataType
 	e := dt.Bits() / 8
-	tmp := make([]byte, e)
+	tmp, cell := make([]byte, e), make([]byte, e)
 	for i, o := range offs {
 		putValue(tmp, dt, vals[int64(i)%int64(len(vals))])
-		if string(tmp) != string(buf[o*e:(o+1)*e]) {
+		cv.put(cell, o)
+		if string(tmp) != string(cell) {
 			msg := fmt.Sprintf("element (%s) shares buffer cell %d with an earlier element, so it reads %s, not %s: a cell holds one value (the first element's)",
-				JoinCoord(in.Coordinate(int64(i))), o, ValueText(buf[o*e:], dt), ValueText(tmp, dt))
+				JoinCoord(in.Coordinate(int64(i))), o, ValueText(cell, dt), ValueText(tmp, dt))
 			return []core.Violation{{Field: "values", Message: msg}}
 		}
 	}

@@ -249,3 +249,81 @@ func f16ToF32(h uint16) float32 {
 	}
 	return math.Float32frombits(sign | (exp+112)<<23 | mant<<13)
 }
+
+// CellValues reads the input buffer's cells as FillInput leaves them:
+// from the filled buffer when a stream needs all of it, else from the
+// first element (row-major) stored at each cell a view shows, so that a
+// page never fills a buffer of millions of cells to show a few thousand.
+type CellValues struct {
+	dt    core.DataType
+	vals  []SliceValue
+	buf   []byte          // the whole buffer up to its last element, filled; or nil
+	first map[int64]int64 // else: wanted cell -> the first element stored there
+}
+
+// SparseCellValues finds the first element stored at each wanted cell
+// (FillInput writes elements last to first, so that one's value stays).
+// The walk stops once every wanted cell is found; a cell no element
+// holds reads 0, as FillInput leaves it.
+func SparseCellValues(ctx context.Context, in *core.Layout, vals []SliceValue, wanted []int64) (*CellValues, error) {
+	cv := &CellValues{dt: in.DataType, vals: vals, first: make(map[int64]int64, len(wanted))}
+	if len(wanted) == 0 {
+		return cv, nil
+	}
+	lo, hi := wanted[0], wanted[0]
+	want := make(map[int64]bool, len(wanted))
+	for _, o := range wanted {
+		want[o] = true
+		lo, hi = min(lo, o), max(hi, o)
+	}
+	w := compute.LayoutWalk(in)
+	n := w.Len()
+	offs := make([]int64, min(n, offsetChunk))
+	left := len(want)
+	for i := int64(0); i < n && left > 0; i += offsetChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		chunk := offs[:min(offsetChunk, n-i)]
+		compute.Offsets(w, i, chunk)
+		for j, o := range chunk {
+			if o < lo || o > hi || !want[o] {
+				continue
+			}
+			if _, ok := cv.first[o]; !ok {
+				cv.first[o] = i + int64(j)
+				left--
+			}
+		}
+	}
+	return cv, nil
+}
+
+// put writes the value of cell off into b (one element of dt).
+func (cv *CellValues) put(b []byte, off int64) {
+	e := int64(cv.dt.Bits() / 8)
+	if cv.buf != nil {
+		copy(b[:e], cv.buf[off*e:])
+		return
+	}
+	i, ok := cv.first[off]
+	switch {
+	case !ok:
+		clear(b[:e])
+	case len(cv.vals) > 0:
+		putValue(b, cv.dt, cv.vals[i%int64(len(cv.vals))])
+	default:
+		putValue(b, cv.dt, defaultValue(i, cv.dt))
+	}
+}
+
+// text is the value of cell off as text.
+func (cv *CellValues) Text(off int64) string {
+	if cv.buf != nil {
+		e := int64(cv.dt.Bits() / 8)
+		return ValueText(cv.buf[off*e:], cv.dt)
+	}
+	var b [8]byte
+	cv.put(b[:], off)
+	return ValueText(b[:], cv.dt)
+}

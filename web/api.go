@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
 )
@@ -16,6 +17,9 @@ func (s *Server) postLayout(c echo.Context) error {
 	}
 	l, err := req.Layout()
 	if err != nil {
+		return err
+	}
+	if err := budget.Take(c.Request().Context(), picture.LayoutAPICost(l)); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, picture.NewLayoutResponse(l))
@@ -30,6 +34,9 @@ func (s *Server) postSlice1(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := budget.Take(c.Request().Context(), picture.SliceAPICost(sl)); err != nil {
+		return err
+	}
 	return c.JSON(http.StatusOK, picture.NewSlice1Response(sl))
 }
 
@@ -40,6 +47,9 @@ func (s *Server) postSliceV1(c echo.Context) error {
 	}
 	sl, err := req.SliceV1()
 	if err != nil {
+		return err
+	}
+	if err := budget.Take(c.Request().Context(), picture.SliceAPICost(sl)); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, picture.SliceV1Response{

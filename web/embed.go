@@ -17,11 +17,11 @@ import (
 func (s *Server) docsRoutes() {
 	e := s.echo
 	e.GET("/tour", s.getTourStart)
-	e.GET("/tour/:n", s.getTourStep)
-	e.GET("/embed/layout", s.getEmbedLayout)
-	e.GET("/embed/slice", s.getEmbedSlice)
-	e.GET("/api/v1/layout.svg", s.getLayoutSVG)
-	e.GET("/api/v1/slice1.svg", s.getSlice1SVG)
+	e.GET("/tour/:n", s.budgeted(asPage, s.getTourStep))
+	e.GET("/embed/layout", s.budgeted(asPage, s.getEmbedLayout))
+	e.GET("/embed/slice", s.budgeted(asPage, s.getEmbedSlice))
+	e.GET("/api/v1/layout.svg", s.budgeted(asAPI, s.getLayoutSVG))
+	e.GET("/api/v1/slice1.svg", s.budgeted(asAPI, s.getSlice1SVG))
 }
 
 // getEmbedLayout is the layout explorer without the site's chrome, for an

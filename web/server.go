@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/live"
 	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/static"
@@ -60,6 +61,13 @@ type Config struct {
 	// MaxRooms is how many rooms this replica keeps (0: rooms.DefaultMax);
 	// past it, the room empty for longest gives way.
 	MaxRooms int
+	// WorkBudget is how many bytes the heavy work in flight (pages,
+	// pictures, edits, the JSON API) may allocate at once, server-wide:
+	// 0 takes DefaultWorkBudget; negative: no budget.
+	WorkBudget int64
+	// WorkBudgetWait is how long a request waits for its share of the
+	// budget before it is answered 503; 0 takes DefaultWorkBudgetWait.
+	WorkBudgetWait time.Duration
 }
 
 func (c *Config) setDefaults() {
@@ -77,6 +85,12 @@ func (c *Config) setDefaults() {
 	}
 	if c.FrameAncestors == "" {
 		c.FrameAncestors = DefaultFrameAncestors
+	}
+	if c.WorkBudget == 0 {
+		c.WorkBudget = DefaultWorkBudget
+	}
+	if c.WorkBudgetWait == 0 {
+		c.WorkBudgetWait = DefaultWorkBudgetWait
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -115,6 +129,7 @@ type Server struct {
 	conns      *connCounter
 	sessions   sync.WaitGroup // every websocket session's handler
 	rooms      roomService    // classroom rooms (rooms_http.go), started on first use
+	budget     *budget.Budget // what heavy work may allocate at once; nil: unbounded
 }
 
 // New builds the server and its routes.
@@ -126,9 +141,12 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, echo: e, log: cfg.Logger}
 	base, cancel := context.WithCancelCause(context.Background())
 	s.wsShutdown = func() { cancel(live.ErrShuttingDown) }
+	if cfg.WorkBudget > 0 {
+		s.budget = budget.New(cfg.WorkBudget, cfg.WorkBudgetWait)
+	}
 	s.hub = &live.Hub{Log: cfg.Logger, Timings: live.DefaultTimings, Base: base,
 		MessagesPerSecond: cfg.Limits.MessagesPerSecond, MessageBurst: cfg.Limits.MessageBurst,
-		Rooms: s.roomsReady, Joins: &s.rooms.joins}
+		Rooms: s.roomsReady, Joins: &s.rooms.joins, Budget: s.budget}
 	if cfg.AnswerCache >= 0 {
 		s.hub.Answers = live.NewAnswers(cmp.Or(cfg.AnswerCache, live.DefaultAnswerBytes))
 	}
@@ -174,15 +192,15 @@ func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	e.GET("/readyz", s.getReadyz)
-	e.GET("/", s.getIndex)
-	e.GET("/slice", s.getSlice)
+	e.GET("/", s.budgeted(asPage, s.getIndex))
+	e.GET("/slice", s.budgeted(asPage, s.getSlice))
 	e.GET("/ws", s.getWS)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 
 	api := e.Group("/api/v1")
-	api.POST("/layout", s.postLayout)
-	api.POST("/slice1", s.postSlice1)
-	api.POST("/slice", s.postSliceV1)
+	api.POST("/layout", s.budgeted(asAPI, s.postLayout))
+	api.POST("/slice1", s.budgeted(asAPI, s.postSlice1))
+	api.POST("/slice", s.budgeted(asAPI, s.postSliceV1))
 	api.POST("/slice1/numpy", s.postSlice1Numpy)
 	s.roomRoutes()
 	s.docsRoutes()

@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
@@ -53,6 +54,9 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 			"the SVG picture draws at most %d logical elements and %d buffer cells; this tensor has %d logical elements in a buffer of %d cells (the explorer draws up to %d)",
 			svgMaxCells, svgMaxCells, n, cells, int64(picture.MaxInteractive))})
 	}
+	if err := budget.Take(c.Request().Context(), picture.LayoutCost(l, picture.InSVG)); err != nil {
+		return err
+	}
 	pic, err := picture.New(c.Request().Context(), v, st.CanonicalQuery(false))
 	if err != nil {
 		return err
@@ -91,6 +95,9 @@ func (s *Server) getSlice1SVG(c echo.Context) error {
 	if err := checkSliceCells(v.Slice); err != nil {
 		return err
 	}
+	if err := budget.Take(c.Request().Context(), picture.SliceSVGCost(v.Slice)); err != nil {
+		return err
+	}
 	pic, err := sliceDiagram(c.Request().Context(), v.Slice, v.Values)
 	if err != nil {
 		return err
@@ -99,24 +106,21 @@ func (s *Server) getSlice1SVG(c echo.Context) error {
 }
 
 // sliceDiagram computes what the slice picture shows with core and
-// compute: the buffer offset of every input element, the input buffer
-// filled with the values (1..N when none are given), and the output the
-// slice engine copies from it. The caller bounds the element counts.
+// compute: the buffer offset of every input element, the values their
+// cells hold once filled (1..N when none are given) and the output the
+// slice engine's walk reads from them. Only the cells shown are read
+// (picture.CellValues): strides can spread a few elements over a buffer of
+// millions of cells. The caller bounds the element counts.
 func sliceDiagram(ctx context.Context, s *core.Slice1, vals []picture.SliceValue) (views.SliceDiagram, error) {
 	in := s.Input
 	dt := in.DataType
-	e := dt.Bits() / 8
 	n, m := in.LogicalElementCount(), s.OutputElementCount()
 	offsets := make([]int64, n)
 	compute.Offsets(compute.LayoutWalk(in), 0, offsets)
-	// Only up to the last element: cells past it (a larger
-	// TotalTensorSizeInBytes) hold nothing the slice can read.
-	src := make([]byte, e*(in.IndexOfLastElement()+1))
-	if err := picture.FillInput(ctx, src, in, vals); err != nil {
-		return views.SliceDiagram{}, err
-	}
-	dst := make([]byte, e*m)
-	if err := compute.Slice(dst, src, s); err != nil {
+	reads := make([]int64, m)
+	compute.Offsets(compute.SliceWalk(s), 0, reads)
+	cv, err := picture.SparseCellValues(ctx, in, vals, append(append([]int64(nil), offsets...), reads...))
+	if err != nil {
 		return views.SliceDiagram{}, err
 	}
 	p := views.SliceDiagram{
@@ -134,10 +138,10 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []picture.SliceValue
 		p.ValuesNote += " (" + note + ")"
 	}
 	for i, o := range offsets {
-		p.Values[i] = picture.ValueText(src[o*e:], dt)
+		p.Values[i] = cv.Text(o)
 	}
 	for k := range m {
-		p.Output[k] = picture.ValueText(dst[k*e:], dt)
+		p.Output[k] = cv.Text(reads[k])
 		p.Order[picture.RowMajorIndex(in.Sizes, s.InputCoordinate(k))] = k + 1
 	}
 	return p, nil
@@ -145,8 +149,7 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []picture.SliceValue
 
 // checkSliceCells refuses a slice too large for the picture: too many
 // elements to draw, or elements spread (by the strides) over more of the
-// input buffer, which sliceDiagram allocates and fills up to the last
-// element, than the slice explorer fills.
+// input buffer than the slice explorer computes values for.
 func checkSliceCells(s *core.Slice1) *apiError {
 	n, m := s.Input.LogicalElementCount(), s.OutputElementCount()
 	if n > svgMaxCells || m > svgMaxCells {
@@ -157,7 +160,7 @@ func checkSliceCells(s *core.Slice1) *apiError {
 	e := s.Input.DataType.Bits() / 8
 	if b := (s.Input.IndexOfLastElement() + 1) * e; b > picture.MaxSliceBytes {
 		return invalid(core.Violation{Field: "inputStrides", Message: fmt.Sprintf(
-			"the SVG picture fills the input buffer with its values, at most %d MiB; these strides spread %d input elements over %d bytes",
+			"the SVG picture shows the values of an input buffer of at most %d MiB; these strides spread %d input elements over %d bytes",
 			picture.MaxSliceBytes>>20, n, b)})
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -54,6 +55,7 @@ func run(ctx context.Context, args []string) error {
 	roomSecret := fs.String("room-secret", "", "secret that signs presenter tokens; replicas behind one load balancer must share it (or set STRIDESCOPE_ROOM_SECRET; neither: random, so tokens end with the process)")
 	dataDir := fs.String("data", defaultDataDir(), "directory where the embedded NATS server keeps the rooms, so that they survive a restart (with -nats-url the cluster keeps them); empty: in memory only")
 	answerMB := fs.Int64("answer-cache-mb", 64, "MiB of edits' answers kept to share between sessions that ask the same (a room's viewers); 0: share nothing")
+	budgetMB := fs.Int64("work-budget-mb", web.DefaultWorkBudget>>20, "MiB that heavy work in flight (pages, SVG pictures, websocket edits, the JSON API) may allocate at once, server-wide: past it a request waits up to 2s, then gets 503; 0: no budget")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -87,6 +89,14 @@ func run(ctx context.Context, args []string) error {
 	}
 	if *answerMB > 0 {
 		cfg.AnswerCache = *answerMB << 20
+	}
+	if *budgetMB < 0 || *budgetMB > 1<<30 {
+		return fmt.Errorf("-work-budget-mb %d: want 0 (no budget) up to 2^30", *budgetMB)
+	}
+	cfg.WorkBudget = -1
+	if *budgetMB > 0 {
+		cfg.WorkBudget = *budgetMB << 20
+		setMemoryLimit(logger, cfg.WorkBudget, max(cfg.AnswerCache, 0))
 	}
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -162,6 +172,28 @@ func dataSecret(dir string) (string, error) {
 		return "", fmt.Errorf("-data %s: keep the room secret: %w", dir, err)
 	}
 	return secret, nil
+}
+
+// memoryOverhead is what the process holds besides the work budget and
+// the answers cache: the runtime, the embedded assets and NATS server,
+// idle connections' buffers, pooled frames, replayed answers in flight.
+const memoryOverhead = 256 << 20
+
+// setMemoryLimit makes the budget's bound hold for the heap too. The
+// budget bounds what work keeps live, but with GOGC=100 the collector
+// lets the heap grow to twice the live data before it runs, so a full
+// budget of short-lived buffers could still take the process to twice
+// the budget. A soft limit of budget + cache + overhead makes the
+// collector work harder near it instead, and never stops the process: a
+// limit below the live heap costs CPU (capped by the runtime), not
+// memory. GOMEMLIMIT, when set, is the operator's choice and is kept.
+func setMemoryLimit(logger *slog.Logger, budget, cache int64) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	limit := budget + cache + memoryOverhead
+	debug.SetMemoryLimit(limit)
+	logger.Debug("memory limit set from the work budget", "bytes", limit)
 }
 
 func splitList(s string) []string {

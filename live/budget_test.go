@@ -1,0 +1,66 @@
+package live
+
+import (
+	"context"
+	"net/url"
+	"runtime"
+	"testing"
+
+	"github.com/stridescope/stridescope/picture"
+)
+
+// TestEditCostsCoverAllocations: the work budget's estimate of an edit
+// covers all that the edit allocates, garbage included (so the live peak
+// too), for the largest states the explorers stream.
+func TestEditCostsCoverAllocations(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocates hundreds of MiB (the race detector's shadow memory multiplies it)")
+	}
+	h := &Hub{Answers: NewAnswers(DefaultAnswerBytes)}
+	query := func(q string) url.Values {
+		v, err := url.ParseQuery(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	layout := func(q string) int64 {
+		v := picture.Validate(picture.LayoutStateFromQuery(query(q)))
+		return picture.LayoutCost(v.Layout, picture.InEdit)
+	}
+	slice := func(q string) int64 {
+		v := picture.ValidateSlice(picture.SliceStateFromQuery(query(q)))
+		return picture.SliceCost(v.Slice, true)
+	}
+	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
+	for _, tt := range []struct {
+		name, page, query string
+		cost              int64
+	}{
+		{"layout edit, DOM", "layout", "sizes=64,64", layout("sizes=64,64")},
+		{"layout edit, counts", "layout", "sizes=4096,4095&strides=4096,1", layout("sizes=4096,4095&strides=4096,1")},
+		{"layout edit, bitmap", "layout", "sizes=4096,4096", layout("sizes=4096,4096")},
+		{"slice edit, DOM", "slice", full, slice(full)},
+		{"slice edit, canvas", "slice", "sizes=4096,4096", slice("sizes=4096,4096")},
+		{"slice edit, broadcast", "slice", "dt=UINT8&sizes=4096,4096&strides=0,1", slice("dt=UINT8&sizes=4096,4096&strides=0,1")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var ms0, ms1 runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms0)
+			err := h.answerEdit(context.Background(), clientMsg{V: 1, Type: "edit", Seq: 1, Page: tt.page, Query: tt.query}, func(f frame) error {
+				putPooled(f)
+				return nil
+			})
+			runtime.ReadMemStats(&ms1)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.query, err)
+			}
+			alloc := int64(ms1.TotalAlloc - ms0.TotalAlloc)
+			t.Logf("allocated %.1f MiB, estimated %.1f MiB", float64(alloc)/(1<<20), float64(tt.cost)/(1<<20))
+			if alloc > tt.cost {
+				t.Errorf("allocated %d bytes, more than the estimate %d", alloc, tt.cost)
+			}
+		})
+	}
+}

@@ -1,0 +1,68 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stridescope/stridescope/budget"
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/views"
+)
+
+// Defaults of the work budget (Config.WorkBudget, Config.WorkBudgetWait).
+const (
+	DefaultWorkBudget     = budget.DefaultBytes
+	DefaultWorkBudgetWait = budget.DefaultWait
+)
+
+// How a refusal for want of budget is written: as a page or as the API's
+// JSON errors.
+const (
+	asPage = iota
+	asAPI
+)
+
+// budgetStatus is the HTTP status of a refusal: 503 when waiting may
+// help, 413 when the request alone is larger than the whole budget.
+func budgetStatus(e *budget.Error) int {
+	if e.Busy {
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusRequestEntityTooLarge
+}
+
+// budgeted runs h with a grant of the work budget in its request's
+// context, released when h returns (the response written, or a panic on
+// its way to the recover middleware), and answers a refusal as a page or
+// as API JSON, with Retry-After when waiting may help.
+func (s *Server) budgeted(as int, h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if s.budget == nil {
+			return h(c)
+		}
+		r := c.Request()
+		ctx, release := budget.WithGrant(r.Context(), s.budget)
+		defer release()
+		c.SetRequest(r.WithContext(ctx))
+		err := h(c)
+		var be *budget.Error
+		if !errors.As(err, &be) {
+			return err
+		}
+		if be.Busy {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(budget.RetryAfter))
+		}
+		if as == asPage && r.Method != http.MethodHead {
+			title := "Too large for this server"
+			if be.Busy {
+				title = "The server is busy"
+			}
+			return render(c, budgetStatus(be), views.ErrorPage(title, picture.UpperFirst(be.Error())+".", r.URL.RequestURI()))
+		}
+		return &apiError{status: budgetStatus(be), violations: []core.Violation{{Message: be.Error()}}}
+	}
+}

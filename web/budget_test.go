@@ -1,0 +1,309 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stridescope/stridescope/picture"
+)
+
+// budgetServer is a server with a work budget of limit bytes that makes
+// a request wait 50 ms for its share.
+func budgetServer(t *testing.T, limit int64) (*Server, *httptest.Server) {
+	t.Helper()
+	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), WorkBudget: limit, WorkBudgetWait: 50 * time.Millisecond})
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return s, ts
+}
+
+// holdBudget takes the whole budget until the test (or release) ends.
+func holdBudget(t *testing.T, s *Server) (release func()) {
+	t.Helper()
+	release, err := s.budget.Take(context.Background(), s.cfg.WorkBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// budgetFree reports whether the whole budget is free: it takes it all
+// without waiting, and gives it back.
+func budgetFree(s *Server) bool {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	release, err := s.budget.Take(ctx, s.cfg.WorkBudget)
+	if err != nil {
+		return false
+	}
+	release()
+	return true
+}
+
+// budgetRequests are the heavy paths, each small enough for a 64 MiB
+// budget and too large for a 1 MiB one.
+var budgetRequests = []struct {
+	name, method, path, body string
+	page                     bool // answered as an HTML page, else as API JSON
+}{
+	{name: "slice page", method: "GET", path: "/slice?sizes=4096,4096", page: true},
+	{name: "slice embed", method: "GET", path: "/embed/slice?sizes=4096,4096", page: true},
+	{name: "layout page", method: "GET", path: "/?sizes=64,64", page: true},
+	{name: "layout embed", method: "GET", path: "/embed/layout?sizes=64,64", page: true},
+	{name: "tour step", method: "GET", path: "/tour/1?sizes=64,64", page: true},
+	{name: "layout svg", method: "GET", path: "/api/v1/layout.svg?sizes=64,64"},
+	{name: "slice1 svg", method: "GET", path: "/api/v1/slice1.svg?sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"},
+	{name: "layout api", method: "POST", path: "/api/v1/layout", body: `{"dataType":"FLOAT32","sizes":[256,256]}`},
+	{name: "slice1 api", method: "POST", path: "/api/v1/slice1", body: `{"dataType":"FLOAT32","inputSizes":[256,256],"inputWindowOffsets":[0,0],"inputWindowSizes":[256,256],"inputWindowStrides":[1,1]}`},
+	{name: "slice api", method: "POST", path: "/api/v1/slice", body: `{"dataType":"FLOAT32","inputSizes":[256,256],"offsets":[0,0],"sizes":[256,256],"strides":[1,1]}`},
+}
+
+func do(t *testing.T, ts *httptest.Server, method, path, body string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(b)
+}
+
+// checkRefusal checks a refusal's status, its Retry-After and its body:
+// a readable page or the API's errors.
+func checkRefusal(t *testing.T, res *http.Response, body string, page bool, status int, msg string) {
+	t.Helper()
+	if res.StatusCode != status {
+		t.Fatalf("status %d, want %d: %.300s", res.StatusCode, status, body)
+	}
+	if got, want := res.Header.Get("Retry-After"), map[bool]string{true: "2", false: ""}[status == http.StatusServiceUnavailable]; got != want {
+		t.Errorf("Retry-After %q, want %q", got, want)
+	}
+	if page {
+		if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Errorf("content type %q, want HTML", ct)
+		}
+		if !strings.Contains(body, `data-testid="error-page"`) || !strings.Contains(body, msg) {
+			t.Errorf("page does not say %q: %.500s", msg, body)
+		}
+		return
+	}
+	var eb errorBody
+	if err := json.Unmarshal([]byte(body), &eb); err != nil || len(eb.Errors) != 1 || !strings.Contains(eb.Errors[0].Message, msg) {
+		t.Errorf("body %.300s (%v), want one error saying %q", body, err, msg)
+	}
+}
+
+func TestBudgetHeldAnswers503ThenServes(t *testing.T) {
+	s, ts := budgetServer(t, 64<<20)
+	release := holdBudget(t, s)
+	for _, tt := range budgetRequests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, body := do(t, ts, tt.method, tt.path, tt.body)
+			checkRefusal(t, res, body, tt.page, http.StatusServiceUnavailable, "busy with other heavy work")
+		})
+	}
+	release()
+	for _, tt := range budgetRequests {
+		t.Run(tt.name+" after", func(t *testing.T) {
+			if res, body := do(t, ts, tt.method, tt.path, tt.body); res.StatusCode != http.StatusOK {
+				t.Errorf("status %d once the budget is free: %.300s", res.StatusCode, body)
+			}
+		})
+	}
+	if !budgetFree(s) {
+		t.Error("the requests did not give their share back")
+	}
+}
+
+func TestBudgetTooSmallAnswers413AtOnce(t *testing.T) {
+	_, ts := budgetServer(t, 1<<20)
+	for _, tt := range budgetRequests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			res, body := do(t, ts, tt.method, tt.path, tt.body)
+			checkRefusal(t, res, body, tt.page, http.StatusRequestEntityTooLarge, "whole work budget of 1.0 MiB")
+			if took := time.Since(start); took > time.Second {
+				t.Errorf("took %v: a request that can never fit must not wait", took)
+			}
+		})
+	}
+	// A small state still fits.
+	if res, body := do(t, ts, "GET", "/slice?preset=example2", ""); res.StatusCode != http.StatusOK {
+		t.Errorf("example 2: status %d: %.300s", res.StatusCode, body)
+	}
+}
+
+// readUntil reads the session's text messages until one of type typ
+// answers seq, skipping binary frames.
+func readUntil(t *testing.T, c *websocket.Conn, seq int64, typ string) map[string]any {
+	t.Helper()
+	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	for range 10000 {
+		kind, data, err := c.ReadMessage()
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		if kind != websocket.TextMessage {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["seq"] == float64(seq) && (m["type"] == typ || m["type"] == "error") {
+			if m["type"] != typ {
+				t.Fatalf("got %s, want %s", data, typ)
+			}
+			return m
+		}
+	}
+	t.Fatal("no answer")
+	return nil
+}
+
+func TestWSEditBusyKeepsTheSessionUsable(t *testing.T) {
+	tests := []struct{ name, page, query string }{
+		{name: "layout", page: "layout", query: "sizes=64,64"},
+		{name: "layout canvas", page: "layout", query: "sizes=512,512"},
+		{name: "slice", page: "slice", query: "sizes=300,300"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, ts := budgetServer(t, 256<<20)
+			c := dial(t, ts, nil)
+			release := holdBudget(t, s)
+			edit := func(seq int64) {
+				if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "page": tt.page, "seq": seq, "query": tt.query}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			edit(1)
+			m := readUntil(t, c, 1, "error")
+			if m["code"] != "busy" || m["retryAfter"] != 2.0 || !strings.Contains(m["message"].(string), "busy with other heavy work") {
+				t.Errorf("refusal %v", m)
+			}
+			release()
+			// The same session, and the same query (the answers cache
+			// must not have kept the refusal), now gets its answer.
+			edit(2)
+			if r := readUntil(t, c, 2, "result"); r["ok"] != true {
+				t.Errorf("result %v", r)
+			}
+			readUntil(t, c, 2, "done")
+			if !budgetFree(s) {
+				t.Error("the edit did not give its share back")
+			}
+		})
+	}
+}
+
+func TestWSEditTooLargeForTheBudget(t *testing.T) {
+	_, ts := budgetServer(t, 1<<20)
+	c := dial(t, ts, nil)
+	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "page": "slice", "seq": 1, "query": "sizes=4096,4096"}); err != nil {
+		t.Fatal(err)
+	}
+	m := readUntil(t, c, 1, "error")
+	if m["code"] != "too-large" || m["retryAfter"] != nil || !strings.Contains(m["message"].(string), "whole work budget of 1.0 MiB") {
+		t.Errorf("refusal %v", m)
+	}
+	sendSliceEdit(t, c, 2, "preset=example2")
+	if r, done := readSlice(t, c, 2); !r.OK || !done {
+		t.Errorf("a small edit after: %+v", r)
+	}
+}
+
+// The estimates are honest: each covers all that its path allocates,
+// garbage included (so the live peak too), for the largest states the
+// path draws.
+func TestBudgetCostsCoverPageAllocations(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocates hundreds of MiB (the race detector's shadow memory multiplies it)")
+	}
+	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), WorkBudget: -1})
+	h := s.Handler()
+	get := func(path string) func() {
+		return func() {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+			if rec.Code != http.StatusOK {
+				t.Errorf("%s: status %d", path, rec.Code)
+			}
+		}
+	}
+	post := func(path, body string) func() {
+		return func() {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest("POST", path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				t.Errorf("%s: status %d", path, rec.Code)
+			}
+		}
+	}
+	layout := func(q string) int64 {
+		v := picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, q)))
+		return picture.LayoutCost(v.Layout, picture.OnPage)
+	}
+	slice := func(q string, edit bool) int64 {
+		v := picture.ValidateSlice(picture.SliceStateFromQuery(mustQuery(t, q)))
+		return picture.SliceCost(v.Slice, edit)
+	}
+	svg := func(q string) int64 {
+		v := picture.ValidateSlice(picture.SliceStateFromQuery(mustQuery(t, q)))
+		return picture.SliceSVGCost(v.Slice)
+	}
+	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
+	tests := []struct {
+		name string
+		run  func()
+		cost int64
+	}{
+		{"layout page, DOM", get("/?sizes=64,64&labels=letters"), layout("sizes=64,64")},
+		{"layout page, canvas", get("/?sizes=4096,4096&cell=5"), layout("sizes=4096,4096")},
+		{"layout svg", get("/api/v1/layout.svg?sizes=64,64"), picture.LayoutCost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=64,64"))).Layout, picture.InSVG)},
+		{"slice page, DOM", get("/slice?" + full), slice(full, false)},
+		{"slice page, canvas", get("/slice?sizes=4096,4096"), slice("sizes=4096,4096", false)},
+		{"slice svg", get("/api/v1/slice1.svg?" + full), svg(full)},
+		{"slice svg, strided", get("/api/v1/slice1.svg?sizes=2&strides=16000000"), svg("sizes=2&strides=16000000")},
+		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), picture.LayoutAPICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},
+		{"slice1 api", post("/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4,4,4,4,4,4,4],"inputWindowOffsets":[0,0,0,0,0,0,0,0],"inputWindowSizes":[4,4,4,4,4,4,4,4],"inputWindowStrides":[1,1,1,1,1,1,1,-1]}`),
+			picture.SliceAPICost(picture.ValidateSlice(picture.SliceStateFromQuery(mustQuery(t, "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"))).Slice)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ms0, ms1 runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms0)
+			tt.run()
+			runtime.ReadMemStats(&ms1)
+			alloc := int64(ms1.TotalAlloc - ms0.TotalAlloc)
+			t.Logf("allocated %.1f MiB, estimated %.1f MiB", float64(alloc)/(1<<20), float64(tt.cost)/(1<<20))
+			if alloc > tt.cost {
+				t.Errorf("allocated %d bytes, more than the estimate %d", alloc, tt.cost)
+			}
+		})
+	}
+}
