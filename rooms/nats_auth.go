@@ -5,11 +5,13 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/nats-io/nats.go"
 )
@@ -225,8 +227,11 @@ func (o BusOptions) connectError(err error) error {
 		hint = "the server's certificate is not signed by a CA in -nats-ca " + o.CAFile
 	case errors.As(err, &badHost):
 		hint = "the server's certificate does not name the host in -nats-url"
-	case errors.As(err, &remote) && remote.Op == "remote error" && o.CertFile == "":
-		// A TLS alert from the server, such as "certificate required".
+	case errors.As(err, &remote) && remote.Op == "remote error" && o.CertFile == "",
+		o.usesTLS() && o.CertFile == "" && closedAfterHandshake(err):
+		// A TLS alert from the server, such as "certificate required";
+		// under TLS 1.3 the server checks the client's certificate after
+		// the handshake, so the client may see only the connection close.
 		hint = "the server may want a client certificate: give -nats-cert and -nats-key"
 	case errors.Is(err, nats.ErrSecureConnWanted):
 		hint = "the server offers no TLS, but a tls:// URL or -nats-ca asks for it"
@@ -235,6 +240,15 @@ func (o BusOptions) connectError(err error) error {
 		return fmt.Errorf("nats %s: %w (%s)", redactURL(o.URL), err, hint)
 	}
 	return fmt.Errorf("nats %s: %w", redactURL(o.URL), err)
+}
+
+// closedAfterHandshake reports a TLS connection the server closed right
+// after the handshake, before NATS's greeting: how a TLS 1.3 server that
+// wants a client certificate refuses one that sent none, when its alert
+// is lost in the race with the client's first write.
+func closedAfterHandshake(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF) ||
+		strings.Contains(err.Error(), "connection closed by remote after TLS handshake")
 }
 
 // redactURL hides the user information of each URL in a comma-separated
