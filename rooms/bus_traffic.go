@@ -1,0 +1,414 @@
+package rooms
+
+// Live traffic: a replica subscribes to a room's subjects while someone
+// on it presents or follows; states, viewer counts and presence travel
+// sealed, published by one sender so that no lock is held across bus I/O.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+type busMsg struct {
+	subject string
+	data    []byte
+}
+
+// publish queues a sealed message for the bus; it never blocks. A full
+// queue (a bus stalled for long) drops the message: every kind of message
+// is repeated or superseded soon.
+func (r *Replica) publish(subj string, data []byte) {
+	select {
+	case r.out <- busMsg{subject: subj, data: r.seal(subj, data)}:
+	default:
+		r.log.Warn("room: bus queue full, dropped a message", "subject", subj)
+	}
+}
+
+func (r *Replica) sender() {
+	for {
+		select {
+		case <-r.quit:
+			return
+		case m := <-r.out:
+			if err := r.bus.Publish(m.subject, m.data); err != nil && !errors.Is(err, ErrBusClosed) {
+				r.log.Warn("room: publish", "subject", m.subject, "err", err)
+			}
+		}
+	}
+}
+
+// attach subscribes this replica to a room's subjects, once; the bus I/O
+// happens outside the lock, and callers that arrive meanwhile wait for it.
+// Then it reads the room's newest state from the store and, for a room it
+// did not create, asks the other replicas whether one has the presenter.
+func (r *Replica) attach(code string) (*room, error) {
+	rm, err := r.lookup(code)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		r.mu.Lock()
+		if cur, ok := r.rooms[code]; !ok {
+			r.rooms[code] = rm // swept meanwhile: index it again
+		} else {
+			rm = cur
+		}
+		if rm.attached {
+			r.mu.Unlock()
+			return rm, nil
+		}
+		if ch := rm.attaching; ch != nil {
+			r.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-time.After(2 * storeTimeout):
+				return nil, ErrBusDown
+			}
+		}
+		ch := make(chan struct{})
+		rm.attaching = ch
+		r.mu.Unlock()
+
+		stop, err := r.subscribe(code)
+		r.mu.Lock()
+		rm.attaching = nil
+		close(ch)
+		if err != nil {
+			r.mu.Unlock()
+			return nil, fmt.Errorf("%w: %v", ErrBusDown, err)
+		}
+		rm.stop, rm.attached = stop, true
+		ask := !rm.known
+		r.mu.Unlock()
+		if ask {
+			go r.askPresence(code, rm)
+		}
+		go r.refresh(code)
+		return rm, nil
+	}
+}
+
+// attachHeld attaches the room and returns it with r.mu held, attached
+// and in the index (a sweep may let go of it between attach and the lock).
+func (r *Replica) attachHeld(code string) (*room, error) {
+	for {
+		rm, err := r.attach(code)
+		if err != nil {
+			return nil, err
+		}
+		r.mu.Lock()
+		if r.rooms[code] == rm && rm.attached {
+			return rm, nil
+		}
+		r.mu.Unlock()
+	}
+}
+
+// subscribe listens to a room's subjects and answers its presence
+// questions; it undoes what it did when one step fails.
+func (r *Replica) subscribe(code string) ([]func(), error) {
+	var stop []func()
+	undo := func() {
+		for _, f := range stop {
+			f()
+		}
+	}
+	for _, sub := range []struct {
+		what string
+		fn   func(string, []byte)
+	}{
+		{"state", func(subj string, data []byte) { r.onState(code, subj, data) }},
+		{"count", func(subj string, data []byte) { r.onCount(code, subj, data) }},
+		{"presence", func(subj string, data []byte) { r.onPresence(code, subj, data) }},
+	} {
+		f, err := r.bus.Subscribe(subject(code, sub.what), sub.fn)
+		if err != nil {
+			undo()
+			return nil, err
+		}
+		stop = append(stop, f)
+	}
+	ask := subject(code, "presenter")
+	f, err := r.bus.Serve(ask, func([]byte) []byte {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if rm, ok := r.rooms[code]; ok && rm.live {
+			return r.seal(ask, r.presenceMsgLocked(rm))
+		}
+		return nil // silent: a replica with the presenter answers
+	})
+	if err != nil {
+		undo()
+		return nil, err
+	}
+	stop = append(stop, f)
+	cur := subject(code, "current")
+	f, err = r.bus.Serve(cur, func(asker []byte) []byte {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		rm, ok := r.rooms[code]
+		if !ok || !rm.attached || string(asker) == r.replica {
+			return nil
+		}
+		b, err := encodeState(rm.state)
+		if err != nil {
+			return nil
+		}
+		return r.seal(cur, b)
+	})
+	if err != nil {
+		undo()
+		return nil, err
+	}
+	return append(stop, f), nil
+}
+
+func (r *Replica) onState(code, subj string, sealed []byte) {
+	data, ok := r.unseal(subj, sealed)
+	if !ok {
+		r.log.Warn("room: dropped a state that is not sealed with the room secret", "room", code)
+		return
+	}
+	st, err := decodeState(data)
+	if err != nil {
+		r.log.Warn("room: dropped a malformed state", "room", code, "err", err)
+		return
+	}
+	if st.Version > time.Now().Add(maxVersionAhead).UnixMicro() {
+		r.log.Warn("room: dropped a state from the future", "room", code, "version", st.Version)
+		return
+	}
+	r.applyState(code, st)
+}
+
+// applyState takes a state newer than the room's and offers it to the
+// local viewers.
+func (r *Replica) applyState(code string, st State) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok || st.Version <= rm.state.Version {
+		return
+	}
+	rm.state = st
+	if rm.live {
+		r.markDirtyLocked(code) // the presenter's replica keeps the store up to date
+	}
+	for v := range rm.viewers {
+		v.offer(st)
+	}
+}
+
+type countMsg struct {
+	Replica string `json:"replica"`
+	Viewers int    `json:"viewers"`
+}
+
+func (r *Replica) onCount(code, subj string, sealed []byte) {
+	data, ok := r.unseal(subj, sealed)
+	var m countMsg
+	if !ok || json.Unmarshal(data, &m) != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rm, ok := r.rooms[code]; ok {
+		rm.counts[m.Replica] = replicaCount{n: m.Viewers, seen: time.Now()}
+	}
+}
+
+// publishCountLocked tells every replica how many viewers this one has.
+func (r *Replica) publishCountLocked(rm *room) {
+	b, _ := json.Marshal(countMsg{Replica: r.replica, Viewers: len(rm.viewers)})
+	rm.counts[r.replica] = replicaCount{n: len(rm.viewers), seen: time.Now()}
+	if rm.attached {
+		r.publish(subject(rm.code, "count"), b)
+	}
+}
+
+// presenceMsg announces how many presenter connections of a room a replica
+// holds (0: none since the grace period).
+type presenceMsg struct {
+	Replica    string `json:"replica"`
+	Presenters int    `json:"presenters"`
+}
+
+func (r *Replica) presenceMsgLocked(rm *room) []byte {
+	n := rm.presenters
+	if rm.live {
+		n = max(n, 1) // within the grace period the room is still presented
+	} else {
+		n = 0
+	}
+	b, _ := json.Marshal(presenceMsg{Replica: r.replica, Presenters: n})
+	return b
+}
+
+// announceLocked tells every replica whether this one holds a presenter.
+func (r *Replica) announceLocked(rm *room) {
+	if rm.attached {
+		r.publish(subject(rm.code, "presence"), r.presenceMsgLocked(rm))
+	}
+}
+
+func (r *Replica) onPresence(code, subj string, sealed []byte) {
+	data, ok := r.unseal(subj, sealed)
+	var m presenceMsg
+	if !ok || json.Unmarshal(data, &m) != nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok || m.Replica == r.replica {
+		return
+	}
+	rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: time.Now()}
+	if m.Presenters == 0 && rm.live {
+		// A replica lost its presenter: make sure everyone knows this one
+		// still has one, not only those that have heard its heartbeat.
+		r.announceLocked(rm)
+	}
+	r.presenceChangedLocked(rm, time.Now())
+}
+
+// askPresence asks the other replicas whether one holds the presenter of
+// a room this replica has just attached; only those that do answer.
+func (r *Replica) askPresence(code string, rm *room) {
+	ask := subject(code, "presenter")
+	sealed, err := r.bus.Request(ask, nil, JoinTimeout)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rooms[code] != rm {
+		return
+	}
+	var m presenceMsg
+	if err == nil {
+		if data, ok := r.unseal(ask, sealed); ok && json.Unmarshal(data, &m) == nil && m.Replica != r.replica {
+			rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: time.Now()}
+		}
+	}
+	if err != nil && !errors.Is(err, ErrNoAnswer) {
+		return // the bus failed: stay unknown until it is back (busChanged asks again)
+	}
+	rm.known = true
+	r.presenceChangedLocked(rm, time.Now())
+}
+
+// presentedLocked reports whether a presenter connection of the room is
+// open on some replica, as far as this one knows.
+func (r *Replica) presentedLocked(rm *room, now time.Time) bool {
+	if rm.live || rm.presenters > 0 || !rm.known {
+		return true
+	}
+	for _, c := range rm.presence {
+		if c.n > 0 && now.Sub(c.seen) <= roomCountTTL {
+			return true
+		}
+	}
+	return false
+}
+
+// presenceChangedLocked tells local viewers when the presenter leaves or
+// comes back. While the bus is down nobody's heartbeat arrives, which
+// says nothing about the presenter: viewers hear "reconnecting" instead.
+func (r *Replica) presenceChangedLocked(rm *room, now time.Time) {
+	if !r.busUp {
+		return
+	}
+	p := r.presentedLocked(rm, now)
+	if p == rm.presenting {
+		return
+	}
+	rm.presenting = p
+	for v := range rm.viewers {
+		v.offerPresence(p)
+	}
+}
+
+// busChanged hears the bus going down or coming back. Down: viewers are
+// told the room is reconnecting. Back: the replica catches up on states
+// it missed, asks again who presents, and re-announces itself.
+func (r *Replica) busChanged(up bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.busUp == up {
+		return
+	}
+	r.busUp = up
+	r.log.Info("room: bus", "up", up)
+	for code, rm := range r.rooms {
+		if !rm.attached {
+			continue
+		}
+		for v := range rm.viewers {
+			v.offerLink(up)
+		}
+		if !up {
+			continue
+		}
+		clear(rm.presence)
+		rm.known = rm.live
+		if !rm.known {
+			go r.askPresence(code, rm)
+		}
+		go r.refresh(code)
+		r.announceLocked(rm)
+		r.publishCountLocked(rm)
+		if rm.live {
+			r.markDirtyLocked(code)
+		}
+	}
+}
+
+// BusUp reports whether the rooms' bus is connected.
+func (r *Replica) BusUp() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.busUp
+}
+
+// endPresence runs grace after a room's last local presenter left: if none
+// came back, this replica stops announcing one.
+func (r *Replica) endPresence(code string, rm *room) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rooms[code] != rm || rm.presenters > 0 || !rm.live {
+		return
+	}
+	rm.live = false
+	r.announceLocked(rm)
+	r.presenceChangedLocked(rm, time.Now())
+}
+
+// Presenting reports whether the room with code has a presenter connected
+// on some replica, as far as this replica knows.
+func (r *Replica) Presenting(code string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	return ok && r.presentedLocked(rm, time.Now())
+}
+
+func encodeState(st State) ([]byte, error) {
+	b, err := json.Marshal(st)
+	if err != nil || len(b) > maxRoomStateBytes {
+		return nil, fmt.Errorf("%w (%d bytes, at most %d)", ErrRoomState, len(b), maxRoomStateBytes)
+	}
+	return b, nil
+}
+
+func decodeState(b []byte) (State, error) {
+	var st State
+	if len(b) > maxRoomStateBytes {
+		return st, ErrRoomState
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		return st, fmt.Errorf("%w: %v", ErrRoomState, err)
+	}
+	return st, nil
+}

@@ -1,0 +1,263 @@
+package rooms
+
+// Members: a presenter connection changes a room, viewers follow it,
+// latest state only.
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// Presenter is a connection allowed to change a room.
+type Presenter struct {
+	rooms *Replica
+	code  string
+	once  sync.Once
+}
+
+// Present checks token against the room's record and registers a
+// presenter connection for code, on whichever replica the presenter
+// reaches: after a restart or a failover too, as long as the room lives.
+func (r *Replica) Present(code, token string) (*Presenter, State, error) {
+	if err := r.Authorize(code, token); err != nil {
+		if errors.Is(err, ErrNoRoom) {
+			return nil, State{}, ErrNotPresenter // say nothing of whether the room exists
+		}
+		return nil, State{}, err
+	}
+	rm, err := r.attachHeld(code)
+	if err != nil {
+		return nil, State{}, err
+	}
+	defer r.mu.Unlock()
+	rm.presenters++
+	rm.emptySince = time.Time{}
+	if rm.graceTimer != nil {
+		rm.graceTimer.Stop()
+		rm.graceTimer = nil
+	}
+	if !rm.live {
+		rm.live = true
+		r.announceLocked(rm)
+	}
+	r.presenceChangedLocked(rm, time.Now())
+	return &Presenter{rooms: r, code: code}, rm.state, nil
+}
+
+// Code is the room's join code.
+func (p *Presenter) Code() string { return p.code }
+
+// Update shares a new state with every viewer on every replica.
+func (p *Presenter) Update(st State) error {
+	r := p.rooms
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[p.code]
+	if !ok {
+		return ErrNoRoom
+	}
+	// Versions must grow even for updates issued faster than the bus
+	// echoes them back, and across a presenter moving replicas.
+	st.Version = max(rm.state.Version, rm.issued, time.Now().UnixMicro()) + 1
+	raw, err := encodeState(st)
+	if err != nil {
+		return err
+	}
+	rm.issued = st.Version
+	// Local viewers hear it back from the bus like everyone else, so
+	// ordering is the bus's.
+	r.publish(subject(p.code, "state"), raw)
+	return nil
+}
+
+// Watching is how many viewers the room has across replicas.
+func (p *Presenter) Watching() int { return p.rooms.Watching(p.code) }
+
+// BusUp reports whether the bus between the replicas is connected.
+func (p *Presenter) BusUp() bool { return p.rooms.BusUp() }
+
+// Close unregisters the presenter connection. When it was the room's last
+// one on this replica, the replica stops announcing a presenter after the
+// grace period, unless one presents again meanwhile.
+func (p *Presenter) Close() {
+	r := p.rooms
+	p.once.Do(func() {
+		r.leave(p.code, func(rm *room) {
+			rm.presenters--
+			if rm.presenters > 0 {
+				return
+			}
+			if rm.graceTimer != nil {
+				rm.graceTimer.Stop()
+			}
+			rm.graceTimer = time.AfterFunc(r.grace, func() { r.endPresence(p.code, rm) })
+		})
+	})
+}
+
+// Viewer follows a room. It keeps only the newest state it has not yet
+// delivered, so a slow viewer skips states instead of slowing anyone.
+type Viewer struct {
+	rooms *Replica
+	code  string
+	ready chan struct{} // capacity 1: "a newer state is waiting"
+
+	mu       sync.Mutex
+	pending  State
+	has      bool
+	lastSent int64
+	// presenting is whether the room has a presenter, told whether the
+	// viewer was last told so; both start true (a viewer assumes the
+	// presenter is there), so only a change is news. linked and
+	// linkTold are the same for the bus.
+	presenting, told bool
+	linked, linkTold bool
+	once             sync.Once
+}
+
+// ViewerEvent is what a viewer hears next: a newer state of the room,
+// that its presenter has left or come back (Presence), or that the bus
+// between the replicas went down or came back (Link).
+type ViewerEvent struct {
+	State      State
+	Presence   bool // the event is about the presenter, not a state
+	Presenting bool // with Presence: whether a presenter is connected now
+	Link       bool // the event is about the bus
+	Connected  bool // with Link: whether the bus is connected now
+}
+
+func (v *Viewer) wake() {
+	select {
+	case v.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (v *Viewer) offerPresence(p bool) {
+	v.mu.Lock()
+	v.presenting = p
+	v.mu.Unlock()
+	v.wake()
+}
+
+func (v *Viewer) offerLink(up bool) {
+	v.mu.Lock()
+	v.linked = up
+	v.mu.Unlock()
+	v.wake()
+}
+
+func (v *Viewer) offer(st State) {
+	v.mu.Lock()
+	if st.Version > v.lastSent && (!v.has || st.Version > v.pending.Version) {
+		v.pending, v.has = st, true
+	}
+	v.mu.Unlock()
+	v.wake()
+}
+
+// Next blocks until a state newer than the last one returned arrives; it
+// skips news about the presenter and the bus.
+func (v *Viewer) Next(ctx context.Context) (State, error) {
+	for {
+		ev, err := v.NextEvent(ctx)
+		if err != nil || (!ev.Presence && !ev.Link) {
+			return ev.State, err
+		}
+	}
+}
+
+// NextEvent blocks until a state newer than the last one returned arrives,
+// or the presenter or the bus goes or comes back (a change since the last
+// event: going and coming back between two calls is no news). The bus
+// comes first, then a waiting state.
+func (v *Viewer) NextEvent(ctx context.Context) (ViewerEvent, error) {
+	for {
+		v.mu.Lock()
+		if v.linked != v.linkTold {
+			v.linkTold = v.linked
+			v.mu.Unlock()
+			return ViewerEvent{Link: true, Connected: v.linkTold}, nil
+		}
+		if v.has {
+			st := v.pending
+			v.has, v.lastSent = false, st.Version
+			v.mu.Unlock()
+			return ViewerEvent{State: st}, nil
+		}
+		if v.presenting != v.told {
+			v.told = v.presenting
+			v.mu.Unlock()
+			return ViewerEvent{Presence: true, Presenting: v.told}, nil
+		}
+		v.mu.Unlock()
+		select {
+		case <-v.ready:
+		case <-ctx.Done():
+			return ViewerEvent{}, ctx.Err()
+		}
+	}
+}
+
+// Close leaves the room.
+func (v *Viewer) Close() {
+	v.once.Do(func() {
+		v.rooms.leave(v.code, func(rm *room) {
+			delete(rm.viewers, v)
+			v.rooms.publishCountLocked(rm)
+		})
+	})
+}
+
+// Join follows the room with the given code; the current state is
+// delivered first. ErrNoRoom when the room does not exist, ErrBusDown
+// when that cannot be told now.
+func (r *Replica) Join(code string) (*Viewer, error) {
+	code, ok := NormalizeCode(code)
+	if !ok {
+		return nil, ErrNoRoom
+	}
+	rm, err := r.attachHeld(code)
+	if err != nil {
+		return nil, err
+	}
+	defer r.mu.Unlock()
+	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1), presenting: rm.presenting, told: true,
+		linked: r.busUp, linkTold: true}
+	rm.viewers[v] = struct{}{}
+	rm.emptySince = time.Time{}
+	r.publishCountLocked(rm)
+	v.offer(rm.state)
+	return v, nil
+}
+
+// Current returns the room's state without joining it: ErrNoRoom when the
+// room does not exist, ErrBusDown when that cannot be told now.
+func (r *Replica) Current(code string) (State, error) {
+	code, ok := NormalizeCode(code)
+	if !ok {
+		return State{}, ErrNoRoom
+	}
+	rm, err := r.lookup(code)
+	if err != nil {
+		return State{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return rm.state, nil
+}
+
+func (r *Replica) leave(code string, f func(*room)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok {
+		return
+	}
+	f(rm)
+	if rm.presenters <= 0 && len(rm.viewers) == 0 {
+		rm.emptySince = time.Now()
+	}
+}

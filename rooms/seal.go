@@ -1,0 +1,147 @@
+package rooms
+
+// Sealing: every message on the bus and every stored record carries an
+// HMAC under a key derived from the room secret; presenter tokens are
+// HMACs too, bound to the room's creation and expiry.
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func deriveKey(secret []byte, purpose string) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
+}
+
+// seal prefixes data with its MAC, bound to the subject it travels on, so
+// a message cannot be forged, nor replayed into another room.
+func (r *Replica) seal(subj string, data []byte) []byte {
+	m := hmac.New(sha256.New, r.busKey)
+	m.Write([]byte(subj))
+	m.Write([]byte{0})
+	m.Write(data)
+	mac := base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+	return append([]byte(mac+"."), data...)
+}
+
+// unseal returns the data of a sealed message, or false when its MAC is
+// missing or wrong.
+func (r *Replica) unseal(subj string, sealed []byte) ([]byte, bool) {
+	mac, data, ok := strings.Cut(string(sealed), ".")
+	if !ok {
+		return nil, false
+	}
+	got, err := base64.RawURLEncoding.DecodeString(mac)
+	if err != nil {
+		return nil, false
+	}
+	m := hmac.New(sha256.New, r.busKey)
+	m.Write([]byte(subj))
+	m.Write([]byte{0})
+	m.Write([]byte(data))
+	return []byte(data), hmac.Equal(got, m.Sum(nil))
+}
+
+// token is the presenter's credential for a room: its expiry and an HMAC
+// of the code, the room's creation and that expiry. Any replica with the
+// secret checks it against the room's record; it cannot outlive the room
+// nor open a later room that happens to get the same code.
+func (r *Replica) token(code string, created, expires int64) string {
+	exp := strconv.FormatInt(expires/1e6, 10)
+	m := hmac.New(sha256.New, r.tokenKey)
+	m.Write([]byte("presenter:" + code + ":" + strconv.FormatInt(created, 10) + ":" + exp))
+	return exp + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))[:24]
+}
+
+// Token is the presenter's token of the room with code, which must be in
+// this replica's index ("" when it is not).
+func (r *Replica) Token(code string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok {
+		return ""
+	}
+	return r.token(code, rm.created, rm.expires)
+}
+
+// authorized checks a token against a room's record.
+func (r *Replica) authorized(rm *room, token string, now time.Time) bool {
+	exp, _, ok := strings.Cut(token, ".")
+	if !ok {
+		return false
+	}
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil || now.Unix() >= e {
+		return false
+	}
+	return hmac.Equal([]byte(token), []byte(r.token(rm.code, rm.created, rm.expires)))
+}
+
+// Authorize reports whether token is the presenter's token of the room
+// with code: nil, ErrNotPresenter, ErrNoRoom, or ErrBusDown when the
+// room's record cannot be read now.
+func (r *Replica) Authorize(code, token string) error {
+	if token == "" {
+		return ErrNotPresenter
+	}
+	rm, err := r.lookup(code)
+	if err != nil {
+		return err
+	}
+	if !r.authorized(rm, token, time.Now()) {
+		return ErrNotPresenter
+	}
+	return nil
+}
+
+// Authorized reports whether token is the presenter's token of code.
+func (r *Replica) Authorized(code, token string) bool { return r.Authorize(code, token) == nil }
+
+// TokenExpiry is when a token says it expires (zero for a malformed one).
+func TokenExpiry(token string) time.Time {
+	exp, _, _ := strings.Cut(token, ".")
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil {
+		return time.Time{}
+	}
+	return time.Unix(e, 0)
+}
+
+// NormalizeCode upper-cases a typed code and drops spaces and dashes.
+func NormalizeCode(s string) (string, bool) {
+	s = strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(s))
+	if len(s) != CodeLen {
+		return "", false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune(CodeAlphabet, c) {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+// randomString draws n symbols uniformly from alphabet with crypto/rand.
+func randomString(n int, alphabet string) string {
+	out := make([]byte, n)
+	limit := 256 - 256%len(alphabet) // reject bytes that would bias the draw
+	var b [1]byte
+	for i := 0; i < n; {
+		if _, err := rand.Read(b[:]); err != nil {
+			panic(err) // crypto/rand never fails on Linux
+		}
+		if int(b[0]) < limit {
+			out[i] = alphabet[int(b[0])%len(alphabet)]
+			i++
+		}
+	}
+	return string(out)
+}

@@ -1,0 +1,178 @@
+package rooms
+
+// The room store: each room's record in the bus's key-value storage,
+// written behind the live traffic by one persister, read when a replica
+// first serves a room or comes back from a bus fault.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// roomRecord is a room as the store keeps it.
+type roomRecord struct {
+	Created int64 `json:"created"`
+	Expires int64 `json:"expires"`
+	State   State `json:"state"`
+}
+
+// markDirtyLocked queues the room's record for the store.
+func (r *Replica) markDirtyLocked(code string) {
+	r.dirty[code] = struct{}{}
+	select {
+	case r.persist <- struct{}{}:
+	default:
+	}
+}
+
+// persister writes dirty records to the store, newest state only, so a
+// presenter's many states cost a few writes and a slow store slows no one.
+func (r *Replica) persister() {
+	for {
+		select {
+		case <-r.quit:
+			return
+		case <-r.persist:
+		}
+		r.mu.Lock()
+		recs := make(map[string][]byte, len(r.dirty))
+		for code := range r.dirty {
+			if rm, ok := r.rooms[code]; ok {
+				recs[code] = r.recordLocked(rm)
+			}
+		}
+		clear(r.dirty)
+		r.mu.Unlock()
+		for code, rec := range recs {
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			err := r.bus.PutRoom(ctx, code, rec)
+			cancel()
+			if err != nil {
+				r.log.Warn("room: store", "room", code, "err", err)
+				r.mu.Lock()
+				if _, ok := r.rooms[code]; ok {
+					r.dirty[code] = struct{}{} // try again with the next write
+				}
+				r.mu.Unlock()
+			}
+		}
+	}
+}
+
+func (r *Replica) recordLocked(rm *room) []byte {
+	b, _ := json.Marshal(roomRecord{Created: rm.created, Expires: rm.expires, State: rm.state})
+	return r.seal("store."+rm.code, b)
+}
+
+// load reads a room's record from the store: ErrNoRoom when there is
+// none (or it has expired, or is not sealed with our secret), ErrBusDown
+// when the store does not answer.
+func (r *Replica) load(code string) (roomRecord, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	sealed, err := r.bus.GetRoom(ctx, code)
+	if errors.Is(err, ErrNoRoom) {
+		return roomRecord{}, ErrNoRoom
+	}
+	if err != nil {
+		return roomRecord{}, fmt.Errorf("%w: %v", ErrBusDown, err)
+	}
+	data, ok := r.unseal("store."+code, sealed)
+	var rec roomRecord
+	if !ok || json.Unmarshal(data, &rec) != nil {
+		r.log.Warn("room: the store holds a record not sealed with this secret", "room", code)
+		return roomRecord{}, ErrNoRoom
+	}
+	if time.Now().UnixMicro() >= rec.Expires {
+		return roomRecord{}, ErrNoRoom
+	}
+	return rec, nil
+}
+
+// lookup returns the room's record from the index, or from the store
+// (indexing it) when this replica does not hold it.
+func (r *Replica) lookup(code string) (*room, error) {
+	now := time.Now().UnixMicro()
+	r.mu.Lock()
+	rm, ok := r.rooms[code]
+	r.mu.Unlock()
+	if ok {
+		if now >= rm.expires {
+			return nil, ErrNoRoom
+		}
+		return rm, nil
+	}
+	rec, err := r.load(code)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rm, ok := r.rooms[code]; ok {
+		return rm, nil
+	}
+	rm = newRoom(code, rec)
+	r.rooms[code] = rm
+	return rm, nil
+}
+
+// forget ends a room this replica has let go of: it deletes the room from
+// the store unless another replica has said lately that it has someone in
+// it (then the room lives on there).
+func (r *Replica) forget(code string) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	key := code + ".active"
+	if sealed, err := r.bus.GetRoom(ctx, key); err == nil {
+		if data, ok := r.unseal("store."+key, sealed); ok {
+			replica, at, _ := strings.Cut(string(data), ":")
+			t, err := strconv.ParseInt(at, 10, 64)
+			if err == nil && replica != r.replica && time.Since(time.UnixMicro(t)) < r.emptyTTL {
+				return
+			}
+		}
+	} else if !errors.Is(err, ErrNoRoom) {
+		return // cannot tell: keep it; it expires with the bucket's TTL
+	}
+	for _, k := range []string{code, key} {
+		if err := r.bus.DeleteRoom(ctx, k); err != nil {
+			r.log.Warn("room: delete from the store", "room", code, "err", err)
+		}
+	}
+}
+
+// touch records in the store that this replica has someone in the room,
+// so that no other replica that has let go of the room ends it meanwhile.
+func (r *Replica) touch(code string, now time.Time) {
+	key := code + ".active"
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := r.bus.PutRoom(ctx, key, r.seal("store."+key, []byte(r.replica+":"+strconv.FormatInt(now.UnixMicro(), 10)))); err != nil {
+		r.log.Warn("room: store", "room", code, "err", err)
+	}
+}
+
+// refresh catches up on states a replica missed before it subscribed, or
+// while the bus was down: from the store, and from the replicas that hold
+// the room (the store is written just behind the bus, so a state
+// published a moment ago may be only there).
+func (r *Replica) refresh(code string) {
+	if rec, err := r.load(code); err == nil {
+		r.applyState(code, rec.State)
+	}
+	cur := subject(code, "current")
+	sealed, err := r.bus.Request(cur, []byte(r.replica), JoinTimeout)
+	if err != nil {
+		return
+	}
+	if data, ok := r.unseal(cur, sealed); ok {
+		if st, err := decodeState(data); err == nil && st.Version <= time.Now().Add(maxVersionAhead).UnixMicro() {
+			r.applyState(code, st)
+		}
+	}
+}
