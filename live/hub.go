@@ -53,6 +53,10 @@ type Hub struct {
 	Base context.Context
 
 	cut atomic.Int64 // sessions whose writes a shutdown cut
+
+	// editHook, when set by a test before the first session, runs before
+	// each edit is computed.
+	editHook func(clientMsg)
 }
 
 // Cut is how many sessions ended because the shutdown cut a write that

@@ -200,8 +200,8 @@ func (ss *session) startEdit(msg clientMsg) {
 		if ctx.Err() != nil {
 			return
 		}
-		if editHook != nil {
-			editHook(msg)
+		if hook := ss.h.editHook; hook != nil {
+			hook(msg)
 		}
 		err := ss.h.answerEdit(ctx, msg, func(f frame) error {
 			select {
@@ -220,8 +220,6 @@ func (ss *session) startEdit(msg clientMsg) {
 // closeGrace is how long a closing session waits for the peer's reply.
 const closeGrace = time.Second
 
-// editHook, when set by a test, runs before each edit is computed.
-var editHook func(clientMsg)
 
 // recoverPanic turns a panic while serving this connection into a close
 // with 1011 (internal error) for this connection alone.

@@ -120,13 +120,12 @@ func TestHardenHugeTensorsRefusedAtOnce(t *testing.T) {
 }
 
 func TestHardenPanicClosesOnlyThatConnection(t *testing.T) {
-	editHook = func(m clientMsg) {
+	h, ts := hubServer(t)
+	h.editHook = func(m clientMsg) {
 		if strings.Contains(m.Query, "boom") {
 			panic("test panic")
 		}
 	}
-	defer func() { editHook = nil }()
-	_, ts := hubServer(t)
 	victim := dial(t, ts)
 	bystander := dial(t, ts)
 	sendEdit(t, victim, 1, "sizes=2,3&boom=1")
