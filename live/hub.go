@@ -77,6 +77,9 @@ type Peer struct {
 	// Tokens are the presenter tokens the request's cookies carry, by
 	// room code.
 	Tokens map[string]string
+	// Tickets are the join tickets the request's cookies carry, by room
+	// code: following one of those rooms skips the wrong-code guard.
+	Tickets map[string]string
 	// Heard, if set, is called whenever the peer sends anything (the
 	// connection is in use).
 	Heard func()
@@ -94,7 +97,7 @@ func (h *Hub) NewSession(conn *websocket.Conn, peer Peer) *Session {
 	ss := &session{h: h, conn: conn, peer: peer, t: h.Timings, out: make(chan frame, 4), ctrl: make(chan frame, 4),
 		ctx: ctx, cancel: func() { end(nil) }, end: end,
 		pace: rate.NewLimiter(rate.Limit(h.MessagesPerSecond), h.MessageBurst)}
-	ss.room.addr, ss.room.tokens = peer.AddrKey, peer.Tokens
+	ss.room.addr, ss.room.tokens, ss.room.tickets = peer.AddrKey, peer.Tokens, peer.Tickets
 	return &Session{ss: ss}
 }
 

@@ -83,8 +83,9 @@ const (
 // sessionRoom is the room side of one connection. Only the session's
 // reader goroutine touches it (and run, after the reader has returned).
 type sessionRoom struct {
-	addr   string            // the client address's key, for the failed-join guard
-	tokens map[string]string // presenter tokens by room code, from the upgrade's cookies
+	addr    string            // the client address's key, for the failed-join guard
+	tokens  map[string]string // presenter tokens by room code, from the upgrade's cookies
+	tickets map[string]string // join tickets by room code, from the upgrade's cookies
 
 	presenter *rooms.Presenter
 	viewer    *rooms.Viewer
@@ -270,11 +271,15 @@ func (ss *session) follow(raw string) {
 		return
 	}
 	guard, key := ss.h.Joins, ss.room.addr
-	if err := guard.Admit(ss.ctx, key); err != nil {
-		ss.roomError(roomErrTooMany, "", "too many wrong room codes from this address; wait a moment")
-		return
-	}
 	code, ok := rooms.NormalizeCode(raw)
+	// A browser that has found the room before (its join ticket) is not
+	// guessing: the guard is for codes it has not found.
+	if !ok || !replica.ValidTicket(code, ss.room.tickets[code]) {
+		if err := guard.Admit(ss.ctx, key); err != nil {
+			ss.roomError(roomErrTooMany, "", "too many wrong room codes from this address; wait a moment")
+			return
+		}
+	}
 	var v *rooms.Viewer
 	if ok {
 		v, err = replica.Join(code)

@@ -220,7 +220,6 @@ func (ss *session) startEdit(msg clientMsg) {
 // closeGrace is how long a closing session waits for the peer's reply.
 const closeGrace = time.Second
 
-
 // recoverPanic turns a panic while serving this connection into a close
 // with 1011 (internal error) for this connection alone.
 func (ss *session) recoverPanic(where string) {

@@ -213,8 +213,9 @@ func TestPresenterTokenBoundToRoom(t *testing.T) {
 	r.mu.Lock()
 	rm := r.rooms[code]
 	created := rm.created
-	r.dropLocked(rm)
+	unsubscribe := r.dropLocked(rm)
 	r.mu.Unlock()
+	unsubscribe()
 	r.forget(code)
 	if _, _, err := r.Present(code, token); !errors.Is(err, ErrNotPresenter) {
 		t.Errorf("presenting an ended room: %v, want ErrNotPresenter", err)

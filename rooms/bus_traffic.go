@@ -178,25 +178,34 @@ func (r *Replica) onState(code, subj string, sealed []byte) {
 		r.log.Warn("room: dropped a malformed state", "room", code, "err", err)
 		return
 	}
-	if st.Version > time.Now().Add(maxVersionAhead).UnixMicro() {
-		r.log.Warn("room: dropped a state from the future", "room", code, "version", st.Version)
-		return
-	}
 	r.applyState(code, st)
 }
 
 // applyState takes a state newer than the room's and offers it to the
 // local viewers.
 func (r *Replica) applyState(code string, st State) {
+	if st.Version > time.Now().Add(maxVersionAhead).UnixMicro() {
+		// From the bus, the store or another replica: a version this far
+		// ahead (a forged one, or a fast clock's) would freeze the room.
+		r.log.Warn("room: dropped a state from the future", "room", code, "version", st.Version)
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rm, ok := r.rooms[code]
-	if !ok || st.Version <= rm.state.Version {
+	if rm, ok := r.rooms[code]; ok {
+		r.applyStateLocked(rm, st)
+	}
+}
+
+// applyStateLocked takes st if it is newer than the room's state, and
+// offers it to the local viewers.
+func (r *Replica) applyStateLocked(rm *room, st State) {
+	if st.Version <= rm.state.Version {
 		return
 	}
 	rm.state = st
 	if rm.live {
-		r.markDirtyLocked(code) // the presenter's replica keeps the store up to date
+		r.markDirtyLocked(rm.code) // the presenter's replica keeps the store up to date
 	}
 	for v := range rm.viewers {
 		v.offer(st)
@@ -206,6 +215,7 @@ func (r *Replica) applyState(code string, st State) {
 type countMsg struct {
 	Replica string `json:"replica"`
 	Viewers int    `json:"viewers"`
+	At      int64  `json:"at"` // the sender's clock (µs), growing: see fresh
 }
 
 func (r *Replica) onCount(code, subj string, sealed []byte) {
@@ -216,14 +226,15 @@ func (r *Replica) onCount(code, subj string, sealed []byte) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if rm, ok := r.rooms[code]; ok {
-		rm.counts[m.Replica] = replicaCount{n: m.Viewers, seen: time.Now()}
+	now := time.Now()
+	if rm, ok := r.rooms[code]; ok && fresh(rm.counts[m.Replica], m.At, now) {
+		rm.counts[m.Replica] = replicaCount{n: m.Viewers, seen: now, at: m.At}
 	}
 }
 
 // publishCountLocked tells every replica how many viewers this one has.
 func (r *Replica) publishCountLocked(rm *room) {
-	b, _ := json.Marshal(countMsg{Replica: r.replica, Viewers: len(rm.viewers)})
+	b, _ := json.Marshal(countMsg{Replica: r.replica, Viewers: len(rm.viewers), At: r.nextAtLocked()})
 	rm.counts[r.replica] = replicaCount{n: len(rm.viewers), seen: time.Now()}
 	if rm.attached {
 		r.publish(subject(rm.code, "count"), b)
@@ -235,6 +246,25 @@ func (r *Replica) publishCountLocked(rm *room) {
 type presenceMsg struct {
 	Replica    string `json:"replica"`
 	Presenters int    `json:"presenters"`
+	At         int64  `json:"at"` // the sender's clock (µs), growing: see fresh
+}
+
+// nextAtLocked is the time to stamp a count or presence message with:
+// the clock in µs, one more than the last stamp if the clock has not
+// moved, so that every message of this replica is newer than the last.
+func (r *Replica) nextAtLocked() int64 {
+	r.lastAt = max(time.Now().UnixMicro(), r.lastAt+1)
+	return r.lastAt
+}
+
+// fresh reports whether a count or presence message stamped at is news
+// after prev, the last one taken from the same replica: newer than it,
+// not older than roomCountTTL, not ahead of the clock. A sealed message
+// replayed later, by a client on the bus without the secret, is not: it
+// could otherwise tell a class that its presenter has stopped, or keep a
+// room alive by its counts.
+func fresh(prev replicaCount, at int64, now time.Time) bool {
+	return at > prev.at && at >= now.Add(-roomCountTTL).UnixMicro() && at <= now.Add(maxVersionAhead).UnixMicro()
 }
 
 func (r *Replica) presenceMsgLocked(rm *room) []byte {
@@ -244,7 +274,7 @@ func (r *Replica) presenceMsgLocked(rm *room) []byte {
 	} else {
 		n = 0
 	}
-	b, _ := json.Marshal(presenceMsg{Replica: r.replica, Presenters: n})
+	b, _ := json.Marshal(presenceMsg{Replica: r.replica, Presenters: n, At: r.nextAtLocked()})
 	return b
 }
 
@@ -264,10 +294,11 @@ func (r *Replica) onPresence(code, subj string, sealed []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
-	if !ok || m.Replica == r.replica {
+	now := time.Now()
+	if !ok || m.Replica == r.replica || !fresh(rm.presence[m.Replica], m.At, now) {
 		return
 	}
-	rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: time.Now()}
+	rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: now, at: m.At}
 	if m.Presenters == 0 && rm.live {
 		// A replica lost its presenter: make sure everyone knows this one
 		// still has one, not only those that have heard its heartbeat.
@@ -288,8 +319,9 @@ func (r *Replica) askPresence(code string, rm *room) {
 	}
 	var m presenceMsg
 	if err == nil {
-		if data, ok := r.unseal(ask, sealed); ok && json.Unmarshal(data, &m) == nil && m.Replica != r.replica {
-			rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: time.Now()}
+		now := time.Now()
+		if data, ok := r.unseal(ask, sealed); ok && json.Unmarshal(data, &m) == nil && m.Replica != r.replica && fresh(rm.presence[m.Replica], m.At, now) {
+			rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: now, at: m.At}
 		}
 	}
 	if err != nil && !errors.Is(err, ErrNoAnswer) {
@@ -360,7 +392,12 @@ func (r *Replica) busChanged(up bool) {
 		r.announceLocked(rm)
 		r.publishCountLocked(rm)
 		if rm.live {
+			// States published while the bus was failing may be lost:
+			// the presenter's replica says the newest one again.
 			r.markDirtyLocked(code)
+			if raw, err := encodeState(rm.state); err == nil {
+				r.publish(subject(code, "state"), raw)
+			}
 		}
 	}
 }

@@ -55,7 +55,7 @@ func (p *Presenter) Update(st State) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[p.code]
-	if !ok {
+	if !ok || time.Now().UnixMicro() >= rm.expires {
 		return ErrNoRoom
 	}
 	// Versions must grow even for updates issued faster than the bus
@@ -66,8 +66,11 @@ func (p *Presenter) Update(st State) error {
 		return err
 	}
 	rm.issued = st.Version
-	// Local viewers hear it back from the bus like everyone else, so
-	// ordering is the bus's.
+	// The presenter's replica takes the state at once, so that a state
+	// the bus loses (a fault before the client notices it, a full queue)
+	// is still the room's: it is stored, and published again when the
+	// bus is back. The bus's echo of it is no news.
+	r.applyStateLocked(rm, st)
 	r.publish(subject(p.code, "state"), raw)
 	return nil
 }

@@ -72,24 +72,26 @@ var (
 // rooms it created or serves; it subscribes to a room's subjects only
 // while someone here presents or follows it.
 type Replica struct {
-	bus      Bus
-	tokenKey []byte
-	busKey   []byte
-	replica  string
-	log      *slog.Logger
-	emptyTTL time.Duration
-	maxRooms int
+	bus       Bus
+	tokenKey  []byte
+	ticketKey []byte
+	busKey    []byte
+	replica   string
+	log       *slog.Logger
+	emptyTTL  time.Duration
+	maxRooms  int
 
 	out     chan busMsg   // publishes, sent by the sender goroutine so no lock is held across bus I/O
 	persist chan struct{} // capacity 1: "some record is dirty"
 	quit    chan struct{}
 	closed  sync.Once
 
-	mu    sync.Mutex
-	grace time.Duration // presenterGrace; tests shorten it
-	rooms map[string]*room
-	dirty map[string]struct{} // records to write to the store
-	busUp bool
+	mu     sync.Mutex
+	grace  time.Duration // presenterGrace; tests shorten it
+	rooms  map[string]*room
+	dirty  map[string]struct{} // records to write to the store
+	busUp  bool
+	lastAt int64 // the stamp of this replica's last count or presence message
 }
 
 // room is one room in this replica's index. The record fields are always
@@ -126,6 +128,7 @@ type room struct {
 type replicaCount struct {
 	n    int
 	seen time.Time
+	at   int64 // the sender's time of its latest message (µs): an older one is a replay
 }
 
 // NewReplica shares rooms over bus. secret signs presenter tokens and seals
@@ -135,7 +138,7 @@ func NewReplica(bus Bus, secret []byte, log *slog.Logger) *Replica {
 	if log == nil {
 		log = slog.Default()
 	}
-	r := &Replica{bus: bus, tokenKey: deriveKey(secret, "stridescope presenter token v2"), busKey: deriveKey(secret, "stridescope bus v1"),
+	r := &Replica{bus: bus, tokenKey: deriveKey(secret, "stridescope presenter token v2"), ticketKey: deriveKey(secret, "stridescope join ticket v1"), busKey: deriveKey(secret, "stridescope bus v1"),
 		replica: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), log: log,
 		emptyTTL: 10 * time.Minute, maxRooms: DefaultMax, grace: presenterGrace, rooms: map[string]*room{},
 		dirty: map[string]struct{}{}, out: make(chan busMsg, 4096), persist: make(chan struct{}, 1), quit: make(chan struct{}),
@@ -189,7 +192,8 @@ func (r *Replica) Create(initial State) (code, token string, err error) {
 		return "", "", err
 	}
 	rec := roomRecord{Created: now.UnixMicro(), Expires: now.Add(Lifetime).UnixMicro(), State: initial}
-	if err := r.makeRoom(now); err != nil {
+	ended, err := r.makeRoom(now)
+	if err != nil {
 		return "", "", err
 	}
 	for range 3 {
@@ -209,18 +213,23 @@ func (r *Replica) Create(initial State) (code, token string, err error) {
 		r.mu.Lock()
 		r.rooms[code] = rm
 		r.mu.Unlock()
+		if ended != "" {
+			r.forget(ended) // only once the new room is stored: a stalled store fails the new room first
+		}
 		return code, r.token(code, rec.Created, rec.Expires), nil
 	}
 	return "", "", fmt.Errorf("%w: no free room code after 3 draws", ErrBusDown)
 }
 
 // makeRoom makes space for one more room: at the cap, the room that has
-// been empty longest is ended (here and in the store).
-func (r *Replica) makeRoom(now time.Time) error {
+// been empty longest leaves the index, and it returns that room's code
+// when nobody is in it on any replica either (the caller ends it in the
+// store).
+func (r *Replica) makeRoom(now time.Time) (ended string, err error) {
 	r.mu.Lock()
 	if len(r.rooms) < r.maxRooms {
 		r.mu.Unlock()
-		return nil
+		return "", nil
 	}
 	var oldest *room
 	for _, rm := range r.rooms {
@@ -233,26 +242,38 @@ func (r *Replica) makeRoom(now time.Time) error {
 	}
 	if oldest == nil {
 		r.mu.Unlock()
-		return ErrRoomsFull
+		return "", ErrRoomsFull
 	}
-	r.dropLocked(oldest)
+	// A room whose class is on another replica only leaves this index;
+	// one that nobody is in anywhere ends.
+	end := !r.othersInLocked(oldest, now)
+	code, empty := oldest.code, now.Sub(oldest.emptySince).Round(time.Second)
+	unsubscribe := r.dropLocked(oldest)
 	r.mu.Unlock()
-	r.log.Info("room: ended an empty room to make space", "room", oldest.code, "empty for", now.Sub(oldest.emptySince).Round(time.Second))
-	r.forget(oldest.code)
-	return nil
+	unsubscribe()
+	if !end {
+		return "", nil
+	}
+	r.log.Info("room: ending an empty room to make space", "room", code, "empty for", empty)
+	return code, nil
 }
 
-// dropLocked removes a room from the index and its subscriptions.
-func (r *Replica) dropLocked(rm *room) {
-	for _, stop := range rm.stop {
-		stop()
-	}
+// dropLocked removes a room from the index; the caller ends its
+// subscriptions with the function it returns, after unlocking (an
+// unsubscribe is bus I/O).
+func (r *Replica) dropLocked(rm *room) (unsubscribe func()) {
+	stops := rm.stop
 	rm.stop, rm.attached = nil, false
 	if rm.graceTimer != nil {
 		rm.graceTimer.Stop()
 	}
 	delete(r.rooms, rm.code)
 	delete(r.dirty, rm.code)
+	return func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}
 }
 
 // Watching is how many viewers the room with code has across replicas, as
@@ -296,6 +317,7 @@ const touchEvery = time.Minute
 
 func (r *Replica) sweep(now time.Time) {
 	var ended, touch []string
+	var unsubscribe []func()
 	r.mu.Lock()
 	for code, rm := range r.rooms {
 		empty := rm.presenters <= 0 && len(rm.viewers) == 0 && rm.attaching == nil
@@ -306,8 +328,13 @@ func (r *Replica) sweep(now time.Time) {
 			if expired || !r.othersInLocked(rm, now) {
 				ended = append(ended, code)
 			}
-			r.dropLocked(rm)
+			unsubscribe = append(unsubscribe, r.dropLocked(rm))
 			continue
+		}
+		for id, c := range rm.counts {
+			if id != r.replica && now.Sub(c.seen) > roomCountTTL {
+				delete(rm.counts, id) // a replica gone (restarted ones get new ids)
+			}
 		}
 		if len(rm.viewers) > 0 {
 			r.publishCountLocked(rm)
@@ -323,6 +350,9 @@ func (r *Replica) sweep(now time.Time) {
 	}
 	up := r.busUp
 	r.mu.Unlock()
+	for _, f := range unsubscribe {
+		f()
+	}
 	if up {
 		for _, code := range touch {
 			r.touch(code, now)

@@ -145,3 +145,19 @@ func randomString(n int, alphabet string) string {
 	}
 	return string(out)
 }
+
+// Ticket is what a browser that has found the room with code is given
+// (a cookie): with it, following the room again — a reload, a
+// reconnect — skips the wrong-code guard, so a hostile page flooding the
+// class's address with wrong codes cannot keep the class out. It opens
+// nothing but that code's lookup, and cannot be made without the code.
+func (r *Replica) Ticket(code string) string {
+	m := hmac.New(sha256.New, r.ticketKey)
+	m.Write([]byte("join:" + code))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))[:22]
+}
+
+// ValidTicket reports whether ticket is code's ticket.
+func (r *Replica) ValidTicket(code, ticket string) bool {
+	return ticket != "" && hmac.Equal([]byte(ticket), []byte(r.Ticket(code)))
+}

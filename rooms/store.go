@@ -56,7 +56,15 @@ func (r *Replica) persister() {
 				r.log.Warn("room: store", "room", code, "err", err)
 				r.mu.Lock()
 				if _, ok := r.rooms[code]; ok {
-					r.dirty[code] = struct{}{} // try again with the next write
+					r.dirty[code] = struct{}{}
+					// Try again in a second even if no other write comes:
+					// the last state of a room must reach the store.
+					time.AfterFunc(time.Second, func() {
+						select {
+						case r.persist <- struct{}{}:
+						default:
+						}
+					})
 				}
 				r.mu.Unlock()
 			}

@@ -234,7 +234,7 @@ func (s *Server) getJoin(c echo.Context) error {
 	if typed == "" {
 		return render(c, http.StatusOK, views.JoinPage(views.Join{}))
 	}
-	code, status, msg := s.findRoom(c.Request().Context(), c.RealIP(), typed)
+	code, status, msg := s.findRoom(c.Request().Context(), c.RealIP(), typed, c.Request())
 	if status != http.StatusOK {
 		return render(c, status, views.JoinPage(views.Join{Code: typed, Error: msg}))
 	}
@@ -245,7 +245,7 @@ func (s *Server) getJoin(c echo.Context) error {
 // state, with a viewer's bar; the page's script then follows the room.
 func (s *Server) getRoom(c echo.Context) error {
 	r := c.Request()
-	code, status, msg := s.findRoom(r.Context(), c.RealIP(), c.Param("code"))
+	code, status, msg := s.findRoom(r.Context(), c.RealIP(), c.Param("code"), r)
 	if status != http.StatusOK {
 		if status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests {
 			c.Response().Header().Set("Retry-After", "2")
@@ -253,6 +253,8 @@ func (s *Server) getRoom(c echo.Context) error {
 		return render(c, status, views.JoinPage(views.Join{Code: c.Param("code"), Error: msg}))
 	}
 	replica, _ := s.roomsReady()
+	c.SetCookie(&http.Cookie{Name: joinCookie(code), Value: replica.Ticket(code), Path: "/", MaxAge: int(rooms.Lifetime / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
 	st, _ := replica.Current(code)
 	path, ok := rooms.PagePath(st.Page, st.Step)
 	if !ok {
@@ -269,8 +271,10 @@ func (s *Server) getRoom(c echo.Context) error {
 // findRoom checks a typed code: 200 and the code, or the status and the
 // message to show. Failed attempts are counted per client address: past
 // the limit, that address's lookups go through a slow lane, so nobody
-// finds rooms by trying codes, yet the right code still gets in.
-func (s *Server) findRoom(ctx context.Context, ip, typed string) (string, int, string) {
+// finds rooms by trying codes, yet the right code still gets in. A
+// browser that has found the room before (its join ticket, in r's
+// cookies) skips the guard.
+func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request) (string, int, string) {
 	replica, err := s.roomsReady()
 	if err != nil {
 		return "", http.StatusServiceUnavailable, "Rooms are not available on this server."
@@ -280,8 +284,16 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string) (string, int, s
 		return "", http.StatusBadRequest, "A room code has 8 letters and digits, like ABCD-2345."
 	}
 	key := addrKey(ip)
-	if err := s.rooms.joins.Admit(ctx, key); err != nil {
-		return "", http.StatusTooManyRequests, "Too many wrong codes from this address; wait a moment and try again."
+	ticket := ""
+	if ck, err := r.Cookie(joinCookie(code)); err == nil {
+		ticket = ck.Value
+	}
+	// A browser that has found the room before (its join ticket) is not
+	// guessing: the guard is for codes it has not found.
+	if !replica.ValidTicket(code, ticket) {
+		if err := s.rooms.joins.Admit(ctx, key); err != nil {
+			return "", http.StatusTooManyRequests, "Too many wrong codes from this address; wait a moment and try again."
+		}
 	}
 	switch _, err := replica.Current(code); {
 	case errors.Is(err, rooms.ErrNoRoom):
@@ -314,6 +326,9 @@ func (s *Server) sameSitePost(r *http.Request) bool {
 }
 
 func presenterCookie(code string) string { return "stridescope_presenter_" + code }
+
+// joinCookie holds a room's join ticket (rooms.Replica.Ticket).
+func joinCookie(code string) string { return "stridescope_join_" + code }
 
 func presenterToken(r *http.Request, code string) string {
 	if c, err := r.Cookie(presenterCookie(code)); err == nil {

@@ -88,3 +88,68 @@ func TestRoomFailover(t *testing.T) {
 		t.Errorf("join URL on B after A died: %d", res.StatusCode)
 	}
 }
+
+// TestRoomJoinTicketOutlastsAFlood (F4): while a hostile page keeps
+// sending wrong codes from the class's address, a browser that has found
+// the room (its join ticket cookie) reloads the join URL and follows over
+// the websocket at once, every time.
+func TestRoomJoinTicketOutlastsAFlood(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, _, _ := openRoom(t, ts, "q=live")
+	res, _ := getPage(t, ts.URL+"/r/"+code, nil)
+	var ticket *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == joinCookie(code) {
+			ticket = c
+		}
+	}
+	if res.StatusCode != http.StatusOK || ticket == nil || !ticket.HttpOnly {
+		t.Fatalf("join URL: %d, ticket %v", res.StatusCode, ticket)
+	}
+	// The flood: wrong codes ten times a second, for the whole test.
+	stop := make(chan struct{})
+	flooded := make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { flooded <- n }()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			go func() {
+				if r, err := http.Get(ts.URL + "/r/" + wrongCode("ZZZZZZ", i)); err == nil {
+					r.Body.Close()
+				}
+			}()
+			n++
+		}
+	}()
+	for i := range joinFailLimit { // the hostile page's first image tags
+		if r, _ := getPage(t, ts.URL+"/r/"+wrongCode("YYYYYY", i), nil); r.StatusCode != http.StatusNotFound {
+			t.Fatalf("wrong code %d: %d", i, r.StatusCode)
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // the flood now holds the slow lane
+	// Without a ticket the class's browsers wait their turn behind the
+	// flood, and are turned away.
+	start := time.Now()
+	res, _ = getPage(t, ts.URL+"/r/"+code, nil)
+	t.Logf("without the ticket during the flood: %d after %v", res.StatusCode, time.Since(start).Round(time.Millisecond))
+	for i := range 5 {
+		start := time.Now()
+		res, _ := getPage(t, ts.URL+"/r/"+code, cookieHeader(ticket))
+		if res.StatusCode != http.StatusOK || time.Since(start) > time.Second {
+			t.Errorf("reload %d with the ticket during the flood: %d after %v", i, res.StatusCode, time.Since(start))
+		}
+		c := dial(t, ts, cookieHeader(ticket))
+		sendJSON(t, c, map[string]any{"v": 1, "type": "follow", "room": code})
+		var m roomIn
+		readType(t, c, "room", &m)
+		c.Close()
+		time.Sleep(300 * time.Millisecond)
+	}
+	close(stop)
+	t.Logf("the class got in 5 times out of 5 while %d wrong codes came from its address", <-flooded)
+}

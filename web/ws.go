@@ -67,7 +67,8 @@ func (s *Server) getWS(c echo.Context) error {
 	if err != nil {
 		return nil // Upgrade has answered the request with the reason
 	}
-	peer := live.Peer{AddrKey: addrKey(c.RealIP()), Tokens: presenterTokens(r), Heard: slot.touch}
+	peer := live.Peer{AddrKey: addrKey(c.RealIP()), Tokens: cookiesByRoom(r, presenterCookie("")),
+		Tickets: cookiesByRoom(r, joinCookie("")), Heard: slot.touch}
 	ws := &wsConn{sess: s.hub.NewSession(conn, peer), nc: w.conn}
 	s.conns.attach(slot, ws)
 	ws.sess.Run()
@@ -93,19 +94,19 @@ func (w *wsConn) evict() {
 	w.nc.cut(time.Now().Add(evictGrace))
 }
 
-// presenterTokens are the presenter tokens the request's cookies carry,
-// by room code.
-func presenterTokens(r *http.Request) map[string]string {
-	var tokens map[string]string
+// cookiesByRoom are the values of the request's cookies named prefix +
+// a room code, by code: presenter tokens, join tickets.
+func cookiesByRoom(r *http.Request, prefix string) map[string]string {
+	var byRoom map[string]string
 	for _, ck := range r.Cookies() {
-		if code, ok := strings.CutPrefix(ck.Name, presenterCookie("")); ok {
-			if tokens == nil {
-				tokens = map[string]string{}
+		if code, ok := strings.CutPrefix(ck.Name, prefix); ok {
+			if byRoom == nil {
+				byRoom = map[string]string{}
 			}
-			tokens[code] = ck.Value
+			byRoom[code] = ck.Value
 		}
 	}
-	return tokens
+	return byRoom
 }
 
 // cutConn is the websocket's net.Conn. Once cut, no deadline set on it
