@@ -88,11 +88,15 @@ export function roomClient(page, hooks) {
     }
   }
 
-  // rejoin presents or follows again after the room's bus came back.
+  // rejoin presents or follows again after the room's bus came back; a
+  // detached viewer stays detached. The presenter's page shares its state
+  // again once presenting (a state sent while the bus was down may be lost).
+  let retry = 1000; // the next wait before trying again while the bus is down
   function rejoin() {
     if (!send) return;
-    if (role === 'presenter') send({ v: V, type: 'present', room: code });
-    else if (role === 'viewer' && following) { away = false; send({ v: V, type: 'follow', room: code }); say(FOLLOWING, 'following'); }
+    if (role === 'presenter') { shared = ''; send({ v: V, type: 'present', room: code }); }
+    else if (role === 'viewer' && following) { away = false; fresh = true; send({ v: V, type: 'follow', room: code }); say(FOLLOWING, 'following'); }
+    else if (role === 'viewer') say(DETACHED, 'detached');
   }
 
   return {
@@ -108,6 +112,7 @@ export function roomClient(page, hooks) {
     closed() { send = null; if (role) say('reconnecting…', 'offline'); },
     // message handles a server message about rooms; false for any other.
     message(m) {
+      if (m.type === 'presenting' || m.type === 'room') retry = 1000;
       if (m.type === 'presenting' || m.type === 'watching') {
         if (count) count.textContent = m.watching;
         if (m.type === 'presenting') { say('you are presenting: every edit, hover and step is shared', 'presenting'); if (dirty) share(); }
@@ -134,9 +139,10 @@ export function roomClient(page, hooks) {
         // The bus between the server's replicas went down, or could not be
         // reached to present or follow: say so (the presenter has not
         // stopped), and present or follow again when it is back.
-        if (m.type === 'link' && m.connected) { rejoin(); return true; }
+        if (m.type === 'link' && m.connected) { retry = 1000; rejoin(); return true; }
+        if (role === 'viewer' && !following && m.type === 'link') return true; // exploring on their own: nothing to say
         say(RECONNECTING, 'offline');
-        if (m.type === 'error') setTimeout(rejoin, jitter(2000));
+        if (m.type === 'error') { setTimeout(rejoin, jitter(retry)); retry = Math.min(retry * 2, 16000); }
         return true;
       }
       if (m.type === 'error' && ROOM_ERRORS.has(m.code)) {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -159,8 +160,14 @@ func defaultDataDir() string {
 // dataSecret reads the room secret kept in dir, making one the first time.
 func dataSecret(dir string) (string, error) {
 	path := filepath.Join(dir, "room-secret")
-	if b, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(b)) >= 16 {
+	switch b, err := os.ReadFile(path); {
+	case err == nil && len(bytes.TrimSpace(b)) >= 16:
 		return string(bytes.TrimSpace(b)), nil
+	case err == nil:
+		// Replacing it would make every stored room unreadable: say so.
+		return "", fmt.Errorf("-data %s: %s holds a room secret of %d characters, want at least 16; fix or remove it", dir, path, len(bytes.TrimSpace(b)))
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("-data %s: read the room secret: %w", dir, err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("-data %s: %w", dir, err)
