@@ -436,8 +436,9 @@ type joinGuard struct {
 	slowEvery time.Duration
 	maxWait   time.Duration
 
-	mu sync.Mutex
-	m  map[string]*joinWindow
+	mu     sync.Mutex
+	m      map[string]*joinWindow
+	pruned time.Time // the last scan for finished windows
 }
 
 type joinWindow struct {
@@ -487,13 +488,7 @@ func (g *joinGuard) Fail(key string, now time.Time) {
 	if g.m == nil {
 		g.m = map[string]*joinWindow{}
 	}
-	if len(g.m) > 10000 { // forget finished windows
-		for k, w := range g.m {
-			if now.Sub(w.start) >= g.window {
-				delete(g.m, k)
-			}
-		}
-	}
+	prune(g.m, func(w *joinWindow) time.Time { return w.start }, g.window, now, &g.pruned)
 	w, ok := g.m[key]
 	if !ok || now.Sub(w.start) >= g.window {
 		w = &joinWindow{start: now, slow: rate.NewLimiter(rate.Every(g.slowEvery), 1)}
@@ -508,8 +503,9 @@ type addrGuard struct {
 	limit  int
 	window time.Duration
 
-	mu sync.Mutex
-	m  map[string]*guardWindow
+	mu     sync.Mutex
+	m      map[string]*guardWindow
+	pruned time.Time // the last scan for finished windows
 }
 
 type guardWindow struct {
@@ -530,17 +526,27 @@ func (g *addrGuard) add(ip string, now time.Time) {
 	if g.m == nil {
 		g.m = map[string]*guardWindow{}
 	}
-	if len(g.m) > 10000 { // forget finished windows
-		for k, w := range g.m {
-			if now.Sub(w.start) >= g.window {
-				delete(g.m, k)
-			}
-		}
-	}
+	prune(g.m, func(w *guardWindow) time.Time { return w.start }, g.window, now, &g.pruned)
 	w, ok := g.m[ip]
 	if !ok || now.Sub(w.start) >= g.window {
 		w = &guardWindow{start: now}
 		g.m[ip] = w
 	}
 	w.n++
+}
+
+// prune forgets a guard's finished windows once its map holds more than
+// pruneAbove addresses, scanning at most once a second: a scan on every
+// wrong code would cost each of them the whole map.
+func prune[W any](m map[string]W, start func(W) time.Time, window time.Duration, now time.Time, last *time.Time) {
+	const pruneAbove, pruneEvery = 10000, time.Second
+	if len(m) <= pruneAbove || now.Sub(*last) < pruneEvery {
+		return
+	}
+	*last = now
+	for k, w := range m {
+		if now.Sub(start(w)) >= window {
+			delete(m, k)
+		}
+	}
 }

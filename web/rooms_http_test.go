@@ -153,3 +153,34 @@ func TestRoomJoinTicketOutlastsAFlood(t *testing.T) {
 	close(stop)
 	t.Logf("the class got in 5 times out of 5 while %d wrong codes came from its address", <-flooded)
 }
+
+// TestGuardPruneForgetsFinishedWindowsAtMostOnceASecond: past 10,000
+// addresses a guard forgets finished windows, but not on every call.
+func TestGuardPruneForgetsFinishedWindowsAtMostOnceASecond(t *testing.T) {
+	now := time.Now()
+	m := map[string]time.Time{}
+	for i := range 10001 {
+		start := now
+		if i%2 == 0 {
+			start = now.Add(-2 * time.Minute) // finished
+		}
+		m[fmt.Sprint(i)] = start
+	}
+	var last time.Time
+	start := func(t time.Time) time.Time { return t }
+	prune(m, start, time.Minute, now, &last)
+	if len(m) != 5000 {
+		t.Fatalf("%d windows after the scan, want the 5000 running", len(m))
+	}
+	for i := range 6000 {
+		m[fmt.Sprint("old", i)] = now.Add(-2 * time.Minute)
+	}
+	prune(m, start, time.Minute, now.Add(500*time.Millisecond), &last)
+	if len(m) != 11000 {
+		t.Errorf("%d windows: a second scan within a second ran", len(m))
+	}
+	prune(m, start, time.Minute, now.Add(1100*time.Millisecond), &last)
+	if len(m) != 5000 {
+		t.Errorf("%d windows a second later, want 5000", len(m))
+	}
+}
