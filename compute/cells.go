@@ -93,12 +93,24 @@ func (p *plan) initCells(ctx context.Context, w Walk, cells int64) (int64, error
 // are not counted. ctx is looked at between chunks of about a million
 // elements; when it is done, CellCounts returns ctx.Err().
 func CellCounts(ctx context.Context, w Walk, cells int64) ([]uint32, error) {
+	return CellCountsInto(ctx, w, cells, nil)
+}
+
+// CellCountsInto is CellCounts for callers that reuse the counts: it
+// clears counts and fills it when it has room for cells counts
+// (allocating a new slice otherwise) and returns it resliced to cells.
+func CellCountsInto(ctx context.Context, w Walk, cells int64, counts []uint32) ([]uint32, error) {
 	var p plan
 	weight, err := p.initCells(ctx, w, cells)
 	if err != nil {
 		return nil, err
 	}
-	counts := make([]uint32, cells)
+	if int64(cap(counts)) >= cells {
+		counts = counts[:cells]
+		clear(counts)
+	} else {
+		counts = make([]uint32, cells)
+	}
 	if p.count == 0 || weight == 0 {
 		return counts, nil
 	}

@@ -496,6 +496,14 @@ func TestCellCountsTouched(t *testing.T) {
 		if err != nil || fmt.Sprint(bm2) != fmt.Sprint(bm) || (len(bm2) > 0 && &bm2[0] != &reuse[0]) {
 			t.Fatalf("TouchedInto differs from Touched or did not reuse the bitmap (%v)", err)
 		}
+		dirty := make([]uint32, cells+5)
+		for k := range dirty {
+			dirty[k] = 7
+		}
+		got2, err := CellCountsInto(ctx, w, cells, dirty)
+		if err != nil || fmt.Sprint(got2) != fmt.Sprint(want) || (len(got2) > 0 && &got2[0] != &dirty[0]) {
+			t.Fatalf("CellCountsInto differs from CellCounts or did not reuse the counts (%v)", err)
+		}
 		for k := cells; k < int64(len(bm))*64; k++ {
 			if bm[k/64]>>(k%64)&1 == 1 {
 				t.Fatalf("Touched set bit %d past %d cells", k, cells)

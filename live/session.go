@@ -442,21 +442,54 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
 }
 
+// Scratch that grows with the tensor, reused across edits rather than
+// allocated per edit: every frame copies out of it into a frameBuf (and the
+// answers cache clones frames), so it is free again once the stream
+// function that took it returns. sync.Pool drops it when the heap is
+// collected, so a 16M edit's counts are not kept for ever.
+var (
+	offsetsPool = sync.Pool{New: func() any { b := make([]int64, OffsetsPerFrame); return &b }}
+	bitsPool    sync.Pool // *[]uint64, compute.TouchedInto's bitmap
+	countsPool  sync.Pool // *[]uint32, compute.CellCountsInto's counts
+)
+
+// touchedScratch is compute.Touched into a pooled bitmap; put returns it.
+func touchedScratch(ctx context.Context, w compute.Walk, cells int64) (bm []uint64, put func(), err error) {
+	bp, _ := bitsPool.Get().(*[]uint64)
+	if bp == nil {
+		bp = new([]uint64)
+	}
+	bm, err = compute.TouchedInto(ctx, w, cells, *bp)
+	if err != nil {
+		bitsPool.Put(bp)
+		return nil, nil, err
+	}
+	*bp = bm
+	return bm, func() { bitsPool.Put(bp) }, nil
+}
+
 // streamCounts sends the buffer view's highlight: a bitmap of the cells
 // in use when no two elements share a cell, else a saturated count per
 // cell.
 func (h *Hub) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells int64, touched bool, frames int, emit func(frame) error) error {
 	if touched {
-		bm, err := compute.Touched(ctx, w, cells)
+		bm, put, err := touchedScratch(ctx, w, cells)
 		if err != nil {
 			return err
 		}
+		defer put()
 		return streamBits(ctx, seq, FrameTouched, bm, frames, emit)
 	}
-	counts, err := compute.CellCounts(ctx, w, cells)
+	cp, _ := countsPool.Get().(*[]uint32)
+	if cp == nil {
+		cp = new([]uint32)
+	}
+	defer countsPool.Put(cp)
+	counts, err := compute.CellCountsInto(ctx, w, cells, *cp)
 	if err != nil {
 		return err
 	}
+	*cp = counts
 	for k := range frames {
 		first := int64(k) * CountsPerFrame
 		cs := counts[first:min(first+CountsPerFrame, cells)]
@@ -476,7 +509,9 @@ func (h *Hub) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells
 // streamOffsets sends every logical element's buffer offset, as uint32
 // (a valid layout's offsets are below 2^32-1), in chunks.
 func streamOffsets(ctx context.Context, seq int64, w compute.Walk, n int64, frames int, emit func(frame) error) error {
-	buf := make([]int64, min(n, OffsetsPerFrame))
+	bufp := offsetsPool.Get().(*[]int64)
+	defer offsetsPool.Put(bufp)
+	buf := *bufp
 	for k := range frames {
 		if err := ctx.Err(); err != nil {
 			return err
