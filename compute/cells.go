@@ -116,9 +116,42 @@ func CellCountsInto(ctx context.Context, w Walk, cells int64, counts []uint32) (
 	}
 	wt := uint32(min(weight, math.MaxUint32))
 	s := p.stride[p.rank-1]
+	// Unit-step rows that no cell's total can saturate are counted as a
+	// difference array (+wt at a row's first cell, -wt past its last, in
+	// uint32 arithmetic, which is exact as no true count wraps) and summed
+	// once at the end: a row costs two additions whatever its length, so
+	// heavily overlapping layouts (strides 1,1) cost O(rows + cells), not
+	// O(elements).
+	if s == 1 && uint64(p.count) <= math.MaxUint32/uint64(wt) {
+		for first := int64(0); first < p.count; first += cellChunk {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			p.walkRange(first, min(cellChunk, p.count-first), func(_, off, cnt, rows, rs int64) {
+				for r := range rows {
+					o := off + r*rs
+					lo, hi := max(o, 0), min(o+cnt, cells)
+					if lo >= hi {
+						continue
+					}
+					counts[lo] += wt
+					if hi < cells {
+						counts[hi] -= wt
+					}
+				}
+			})
+		}
+		var run uint32
+		for i, d := range counts {
+			run += d
+			counts[i] = run
+		}
+		return counts, nil
+	}
+	lim := math.MaxUint32 - wt
 	add := func(i int64) {
 		c := counts[i]
-		if c > math.MaxUint32-wt {
+		if c > lim {
 			counts[i] = math.MaxUint32
 		} else {
 			counts[i] = c + wt
@@ -133,8 +166,16 @@ func CellCountsInto(ctx context.Context, w Walk, cells int64, counts []uint32) (
 				o := off + r*rs
 				if s == 1 {
 					lo, hi := max(o, 0), min(o+cnt, cells)
-					for i := lo; i < hi; i++ {
-						add(i)
+					if lo >= hi {
+						continue
+					}
+					row := counts[lo:hi]
+					for i, c := range row {
+						if c > lim {
+							row[i] = math.MaxUint32
+						} else {
+							row[i] = c + wt
+						}
 					}
 					continue
 				}

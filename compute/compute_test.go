@@ -524,6 +524,36 @@ func TestCellCountsSaturate(t *testing.T) {
 	}
 }
 
+// TestCellCountsRows covers both ways of counting unit-step rows: the
+// difference array, and per element when some cell could saturate.
+func TestCellCountsRows(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name  string
+		w     Walk
+		cells int64
+	}{
+		{"overlap 1,1", Walk{Sizes: []int64{300, 300}, Strides: []int64{1, 1}}, 599},
+		{"overlap, cut short", Walk{Sizes: []int64{300, 300}, Strides: []int64{1, 1}}, 250},
+		{"overlap from a negative base", Walk{Base: -40, Sizes: []int64{50, 70}, Strides: []int64{2, 1}}, 200},
+		{"reversed rows", Walk{Base: 500, Sizes: []int64{20, 30}, Strides: []int64{-7, 1}}, 600},
+		{"broadcast rows", Walk{Sizes: []int64{5, 64, 64}, Strides: []int64{0, 3, 1}}, 300},
+		// 2^32 x 2 elements per cell: per element, saturating.
+		{"saturating rows", Walk{Sizes: []int64{1 << 16, 1 << 16, 2, 3}, Strides: []int64{0, 0, 1, 1}}, 5},
+	} {
+		var want []uint32
+		if c.name == "saturating rows" { // too many elements for the naive walk
+			want = []uint32{math.MaxUint32, math.MaxUint32, math.MaxUint32, math.MaxUint32, 0}
+		} else {
+			want = naiveCounts(c.w, c.cells)
+		}
+		got, err := CellCounts(ctx, c.w, c.cells)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: CellCounts = %v, %v\nwant %v", c.name, got, err, want)
+		}
+	}
+}
+
 // cancelAfter is a context whose Err turns to Canceled after n calls.
 type cancelAfter struct {
 	context.Context
