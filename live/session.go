@@ -3,7 +3,6 @@ package live
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -448,9 +447,8 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 // function that took it returns. sync.Pool drops it when the heap is
 // collected, so a 16M edit's counts are not kept for ever.
 var (
-	offsetsPool = sync.Pool{New: func() any { b := make([]int64, OffsetsPerFrame); return &b }}
-	bitsPool    sync.Pool // *[]uint64, compute.TouchedInto's bitmap
-	countsPool  sync.Pool // *[]uint32, compute.CellCountsInto's counts
+	bitsPool   sync.Pool // *[]uint64, compute.TouchedInto's bitmap
+	countsPool sync.Pool // *[]uint32, compute.CellCountsInto's counts
 )
 
 // touchedScratch is compute.Touched into a pooled bitmap; put returns it.
@@ -507,24 +505,18 @@ func (h *Hub) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells
 }
 
 // streamOffsets sends every logical element's buffer offset, as uint32
-// (a valid layout's offsets are below 2^32-1), in chunks.
+// (a valid layout's offsets are below 2^32-1), in chunks written straight
+// into the frames.
 func streamOffsets(ctx context.Context, seq int64, w compute.Walk, n int64, frames int, emit func(frame) error) error {
-	bufp := offsetsPool.Get().(*[]int64)
-	defer offsetsPool.Put(bufp)
-	buf := *bufp
 	for k := range frames {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		first := int64(k) * OffsetsPerFrame
-		offs := buf[:min(OffsetsPerFrame, n-first)]
-		compute.Offsets(w, first, offs)
-		bp, b := frameBuf(FrameHeaderLen + 4*len(offs))
+		cnt := min(OffsetsPerFrame, n-first)
+		bp, b := frameBuf(FrameHeaderLen + 4*int(cnt))
 		putFrameHeader(b, FrameOffsets, seq, k, frames, first)
-		p := b[FrameHeaderLen:]
-		for i, o := range offs {
-			binary.LittleEndian.PutUint32(p[4*i:], uint32(o))
-		}
+		compute.OffsetsLE32(w, first, b[FrameHeaderLen:])
 		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
 			return err
 		}
