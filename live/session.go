@@ -524,9 +524,19 @@ func streamOffsets(ctx context.Context, seq int64, w compute.Walk, n int64, fram
 	return nil
 }
 
+// renderPool keeps render buffers across edits: a 64x64 picture's HTML
+// is about a megabyte, which a fresh bytes.Buffer reaches by doubling.
+var renderPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 func renderString(ctx context.Context, c templ.Component) string {
-	var b bytes.Buffer
-	if err := c.Render(ctx, &b); err != nil {
+	b := renderPool.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= 8<<20 { // an outsized one is left to the collector
+			b.Reset()
+			renderPool.Put(b)
+		}
+	}()
+	if err := c.Render(ctx, b); err != nil {
 		return ""
 	}
 	return b.String()
