@@ -93,20 +93,65 @@ func (p *plan) initCells(ctx context.Context, w Walk, cells int64) (int64, error
 // are not counted. ctx is looked at between chunks of about a million
 // elements; when it is done, CellCounts returns ctx.Err().
 func CellCounts(ctx context.Context, w Walk, cells int64) ([]uint32, error) {
+	return CellCountsInto(ctx, w, cells, nil)
+}
+
+// CellCountsInto is CellCounts for callers that reuse the counts: it
+// clears counts and fills it when it has room for cells counts
+// (allocating a new slice otherwise) and returns it resliced to cells.
+func CellCountsInto(ctx context.Context, w Walk, cells int64, counts []uint32) ([]uint32, error) {
 	var p plan
 	weight, err := p.initCells(ctx, w, cells)
 	if err != nil {
 		return nil, err
 	}
-	counts := make([]uint32, cells)
+	if int64(cap(counts)) >= cells {
+		counts = counts[:cells]
+		clear(counts)
+	} else {
+		counts = make([]uint32, cells)
+	}
 	if p.count == 0 || weight == 0 {
 		return counts, nil
 	}
 	wt := uint32(min(weight, math.MaxUint32))
 	s := p.stride[p.rank-1]
+	// Unit-step rows that no cell's total can saturate are counted as a
+	// difference array (+wt at a row's first cell, -wt past its last, in
+	// uint32 arithmetic, which is exact as no true count wraps) and summed
+	// once at the end: a row costs two additions whatever its length, so
+	// heavily overlapping layouts (strides 1,1) cost O(rows + cells), not
+	// O(elements).
+	if s == 1 && uint64(p.count) <= math.MaxUint32/uint64(wt) {
+		for first := int64(0); first < p.count; first += cellChunk {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			p.walkRange(first, min(cellChunk, p.count-first), func(_, off, cnt, rows, rs int64) {
+				for r := range rows {
+					o := off + r*rs
+					lo, hi := max(o, 0), min(o+cnt, cells)
+					if lo >= hi {
+						continue
+					}
+					counts[lo] += wt
+					if hi < cells {
+						counts[hi] -= wt
+					}
+				}
+			})
+		}
+		var run uint32
+		for i, d := range counts {
+			run += d
+			counts[i] = run
+		}
+		return counts, nil
+	}
+	lim := math.MaxUint32 - wt
 	add := func(i int64) {
 		c := counts[i]
-		if c > math.MaxUint32-wt {
+		if c > lim {
 			counts[i] = math.MaxUint32
 		} else {
 			counts[i] = c + wt
@@ -121,8 +166,16 @@ func CellCounts(ctx context.Context, w Walk, cells int64) ([]uint32, error) {
 				o := off + r*rs
 				if s == 1 {
 					lo, hi := max(o, 0), min(o+cnt, cells)
-					for i := lo; i < hi; i++ {
-						add(i)
+					if lo >= hi {
+						continue
+					}
+					row := counts[lo:hi]
+					for i, c := range row {
+						if c > lim {
+							row[i] = math.MaxUint32
+						} else {
+							row[i] = c + wt
+						}
 					}
 					continue
 				}

@@ -15,6 +15,7 @@ package compute
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -424,6 +425,13 @@ func TestOffsetsRandom(t *testing.T) {
 				t.Fatalf("walk %+v range [%d,+%d): element %d is %d, want %d", w, first, cnt, first+int64(i), got[i], want[first+int64(i)])
 			}
 		}
+		le := make([]byte, 4*cnt)
+		OffsetsLE32(w, first, le)
+		for i := range cnt {
+			if g, w := binary.LittleEndian.Uint32(le[4*i:]), uint32(want[first+i]); g != w {
+				t.Fatalf("OffsetsLE32 range [%d,+%d): element %d is %d, want %d", first, cnt, first+i, g, w)
+			}
+		}
 	}
 }
 
@@ -440,6 +448,14 @@ func TestOffsetsPanics(t *testing.T) {
 				}
 			}()
 			Offsets(w, c.first, make([]int64, c.n))
+		}()
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("OffsetsLE32(first=%d, len=%d) did not panic", c.first, c.n)
+				}
+			}()
+			OffsetsLE32(w, c.first, make([]byte, 4*c.n))
 		}()
 	}
 	Offsets(w, 6, nil) // empty range at the end is fine
@@ -496,6 +512,14 @@ func TestCellCountsTouched(t *testing.T) {
 		if err != nil || fmt.Sprint(bm2) != fmt.Sprint(bm) || (len(bm2) > 0 && &bm2[0] != &reuse[0]) {
 			t.Fatalf("TouchedInto differs from Touched or did not reuse the bitmap (%v)", err)
 		}
+		dirty := make([]uint32, cells+5)
+		for k := range dirty {
+			dirty[k] = 7
+		}
+		got2, err := CellCountsInto(ctx, w, cells, dirty)
+		if err != nil || fmt.Sprint(got2) != fmt.Sprint(want) || (len(got2) > 0 && &got2[0] != &dirty[0]) {
+			t.Fatalf("CellCountsInto differs from CellCounts or did not reuse the counts (%v)", err)
+		}
 		for k := cells; k < int64(len(bm))*64; k++ {
 			if bm[k/64]>>(k%64)&1 == 1 {
 				t.Fatalf("Touched set bit %d past %d cells", k, cells)
@@ -513,6 +537,36 @@ func TestCellCountsSaturate(t *testing.T) {
 	}
 	if c[0] != math.MaxUint32 || c[1] != math.MaxUint32 || c[2] != 0 {
 		t.Fatalf("counts %v", c)
+	}
+}
+
+// TestCellCountsRows covers both ways of counting unit-step rows: the
+// difference array, and per element when some cell could saturate.
+func TestCellCountsRows(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name  string
+		w     Walk
+		cells int64
+	}{
+		{"overlap 1,1", Walk{Sizes: []int64{300, 300}, Strides: []int64{1, 1}}, 599},
+		{"overlap, cut short", Walk{Sizes: []int64{300, 300}, Strides: []int64{1, 1}}, 250},
+		{"overlap from a negative base", Walk{Base: -40, Sizes: []int64{50, 70}, Strides: []int64{2, 1}}, 200},
+		{"reversed rows", Walk{Base: 500, Sizes: []int64{20, 30}, Strides: []int64{-7, 1}}, 600},
+		{"broadcast rows", Walk{Sizes: []int64{5, 64, 64}, Strides: []int64{0, 3, 1}}, 300},
+		// 2^32 x 2 elements per cell: per element, saturating.
+		{"saturating rows", Walk{Sizes: []int64{1 << 16, 1 << 16, 2, 3}, Strides: []int64{0, 0, 1, 1}}, 5},
+	} {
+		var want []uint32
+		if c.name == "saturating rows" { // too many elements for the naive walk
+			want = []uint32{math.MaxUint32, math.MaxUint32, math.MaxUint32, math.MaxUint32, 0}
+		} else {
+			want = naiveCounts(c.w, c.cells)
+		}
+		got, err := CellCounts(ctx, c.w, c.cells)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: CellCounts = %v, %v\nwant %v", c.name, got, err, want)
+		}
 	}
 }
 

@@ -30,6 +30,12 @@
 // CopyParallel splits the flattened unit range of the same plan (elements,
 // blocks or tiles) across goroutines from 1 MiB of output.
 //
+// The highlights (Touched, CellCounts) plan the set of offsets instead,
+// in any order: Touched sets whole words per row, CellCounts adds a
+// unit-step row as two entries of a difference array when no count can
+// saturate. Their Into variants and OffsetsLE32 write into the caller's
+// memory, so that a websocket edit reuses it.
+//
 // Unsafe code is confined to kernels_fast.go. Every kernel there is only
 // reached after Copy has proven, once per call, that the smallest and the
 // largest offset of the walk lie inside src and that dst has exactly the

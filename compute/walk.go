@@ -1,6 +1,7 @@
 package compute
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -364,18 +365,12 @@ func (p *plan) advance(coord *[maxDims]int64, off, k int64) int64 {
 // invalid (see Copy) or the range is outside [0, w.Len()].
 func Offsets(w Walk, first int64, dst []int64) {
 	var p plan
-	if err := p.initWalk(w); err != nil {
-		panic(err)
-	}
-	n := int64(len(dst))
-	if first < 0 || first > p.count || n > p.count-first {
-		panic(fmt.Sprintf("compute.Offsets: range [%d, %d) outside [0, %d)", first, first+n, p.count))
-	}
-	if n == 0 {
+	p.initOffsets(w, first, int64(len(dst)))
+	if len(dst) == 0 {
 		return
 	}
 	s := p.stride[p.rank-1]
-	p.walkRange(first, n, func(d, off, cnt, rows, rs int64) {
+	p.walkRange(first, int64(len(dst)), func(d, off, cnt, rows, rs int64) {
 		out := dst[d-first : d-first+cnt*rows]
 		for r := range rows {
 			o := off + r*rs
@@ -386,4 +381,39 @@ func Offsets(w Walk, first int64, dst []int64) {
 			}
 		}
 	})
+}
+
+// OffsetsLE32 is Offsets written straight into a frame: the offsets of the
+// elements [first, first+len(dst)/4) as little-endian uint32, truncated
+// (the caller knows they fit). It saves Offsets' int64 buffer and a second
+// pass over it.
+func OffsetsLE32(w Walk, first int64, dst []byte) {
+	n := int64(len(dst) / 4)
+	var p plan
+	p.initOffsets(w, first, n)
+	if n == 0 {
+		return
+	}
+	s := p.stride[p.rank-1]
+	p.walkRange(first, n, func(d, off, cnt, rows, rs int64) {
+		out := dst[4*(d-first) : 4*(d-first+cnt*rows)]
+		for r := range rows {
+			o := uint32(off + r*rs)
+			row := out[4*r*cnt : 4*(r+1)*cnt]
+			for j := 0; j+4 <= len(row); j += 4 {
+				binary.LittleEndian.PutUint32(row[j:], o)
+				o += uint32(s)
+			}
+		}
+	})
+}
+
+// initOffsets plans w for Offsets and OffsetsLE32 and checks the range.
+func (p *plan) initOffsets(w Walk, first, n int64) {
+	if err := p.initWalk(w); err != nil {
+		panic(err)
+	}
+	if first < 0 || first > p.count || n > p.count-first {
+		panic(fmt.Sprintf("compute.Offsets: range [%d, %d) outside [0, %d)", first, first+n, p.count))
+	}
 }

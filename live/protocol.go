@@ -1,9 +1,11 @@
 package live
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
@@ -204,13 +206,28 @@ func newMetaMsg(m views.Meta, p *picture.Picture) *metaMsg {
 		Cells: m.Cells, Last: m.Last, LabelMode: m.LabelMode, LogicalMode: p.View.Logical.Mode, BufferMode: p.View.Buffer.Mode}
 }
 
+// mustJSON encodes v into a pooled buffer and returns an exact copy: a
+// 64x64 result holds megabytes of HTML, which json.Marshal's fresh buffer
+// reaches by doubling. HTML is not escaped: the text is read by
+// JSON.parse, never spliced into a page, and < > & as \u003c... made the
+// HTML frames several times longer.
 func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
+	b := jsonPool.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= 8<<20 { // an outsized one is left to the collector
+			b.Reset()
+			jsonPool.Put(b)
+		}
+	}()
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		panic(err) // every message type here marshals
 	}
-	return b
+	return bytes.Clone(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
+
+var jsonPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // looseSeq finds a plausible seq in a message that failed to decode, so
 // the error reply can name the edit it answers; 0 when there is none.

@@ -3,7 +3,6 @@ package live
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -442,21 +441,53 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
 }
 
+// Scratch that grows with the tensor, reused across edits rather than
+// allocated per edit: every frame copies out of it into a frameBuf (and the
+// answers cache clones frames), so it is free again once the stream
+// function that took it returns. sync.Pool drops it when the heap is
+// collected, so a 16M edit's counts are not kept for ever.
+var (
+	bitsPool   sync.Pool // *[]uint64, compute.TouchedInto's bitmap
+	countsPool sync.Pool // *[]uint32, compute.CellCountsInto's counts
+)
+
+// touchedScratch is compute.Touched into a pooled bitmap; put returns it.
+func touchedScratch(ctx context.Context, w compute.Walk, cells int64) (bm []uint64, put func(), err error) {
+	bp, _ := bitsPool.Get().(*[]uint64)
+	if bp == nil {
+		bp = new([]uint64)
+	}
+	bm, err = compute.TouchedInto(ctx, w, cells, *bp)
+	if err != nil {
+		bitsPool.Put(bp)
+		return nil, nil, err
+	}
+	*bp = bm
+	return bm, func() { bitsPool.Put(bp) }, nil
+}
+
 // streamCounts sends the buffer view's highlight: a bitmap of the cells
 // in use when no two elements share a cell, else a saturated count per
 // cell.
 func (h *Hub) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells int64, touched bool, frames int, emit func(frame) error) error {
 	if touched {
-		bm, err := compute.Touched(ctx, w, cells)
+		bm, put, err := touchedScratch(ctx, w, cells)
 		if err != nil {
 			return err
 		}
+		defer put()
 		return streamBits(ctx, seq, FrameTouched, bm, frames, emit)
 	}
-	counts, err := compute.CellCounts(ctx, w, cells)
+	cp, _ := countsPool.Get().(*[]uint32)
+	if cp == nil {
+		cp = new([]uint32)
+	}
+	defer countsPool.Put(cp)
+	counts, err := compute.CellCountsInto(ctx, w, cells, *cp)
 	if err != nil {
 		return err
 	}
+	*cp = counts
 	for k := range frames {
 		first := int64(k) * CountsPerFrame
 		cs := counts[first:min(first+CountsPerFrame, cells)]
@@ -474,22 +505,18 @@ func (h *Hub) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells
 }
 
 // streamOffsets sends every logical element's buffer offset, as uint32
-// (a valid layout's offsets are below 2^32-1), in chunks.
+// (a valid layout's offsets are below 2^32-1), in chunks written straight
+// into the frames.
 func streamOffsets(ctx context.Context, seq int64, w compute.Walk, n int64, frames int, emit func(frame) error) error {
-	buf := make([]int64, min(n, OffsetsPerFrame))
 	for k := range frames {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		first := int64(k) * OffsetsPerFrame
-		offs := buf[:min(OffsetsPerFrame, n-first)]
-		compute.Offsets(w, first, offs)
-		bp, b := frameBuf(FrameHeaderLen + 4*len(offs))
+		cnt := min(OffsetsPerFrame, n-first)
+		bp, b := frameBuf(FrameHeaderLen + 4*int(cnt))
 		putFrameHeader(b, FrameOffsets, seq, k, frames, first)
-		p := b[FrameHeaderLen:]
-		for i, o := range offs {
-			binary.LittleEndian.PutUint32(p[4*i:], uint32(o))
-		}
+		compute.OffsetsLE32(w, first, b[FrameHeaderLen:])
 		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
 			return err
 		}
@@ -497,9 +524,19 @@ func streamOffsets(ctx context.Context, seq int64, w compute.Walk, n int64, fram
 	return nil
 }
 
+// renderPool keeps render buffers across edits: a 64x64 picture's HTML
+// is about a megabyte, which a fresh bytes.Buffer reaches by doubling.
+var renderPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 func renderString(ctx context.Context, c templ.Component) string {
-	var b bytes.Buffer
-	if err := c.Render(ctx, &b); err != nil {
+	b := renderPool.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= 8<<20 { // an outsized one is left to the collector
+			b.Reset()
+			renderPool.Put(b)
+		}
+	}()
+	if err := c.Render(ctx, b); err != nil {
 		return ""
 	}
 	return b.String()

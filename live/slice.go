@@ -200,11 +200,13 @@ func (h *Hub) streamSlice(ctx context.Context, seq int64, p *picture.SlicePictur
 	in := p.Slice.Input
 	n, cells := p.Meta.InputCount, min(p.Meta.Cells, p.Meta.Last+1)
 	if st.Copied > 0 {
-		bm, err := compute.Touched(ctx, copiedWalk(p.Slice), n)
+		bm, put, err := touchedScratch(ctx, copiedWalk(p.Slice), n)
 		if err != nil {
 			return err
 		}
-		if err := streamBits(ctx, seq, FrameCopied, bm, st.Copied, emit); err != nil {
+		err = streamBits(ctx, seq, FrameCopied, bm, st.Copied, emit)
+		put()
+		if err != nil {
 			return err
 		}
 	}

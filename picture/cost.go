@@ -82,9 +82,6 @@ func LayoutCost(l *core.Layout, as DrawnAs) int64 {
 		return c
 	}
 	c += streamFrames + StreamAnswerRecord // the frames, and the cache's record of the first of them
-	if lm == views.ModeCanvas {
-		c += 8 * StreamOffsetsPerFrame // streamOffsets' chunk
-	}
 	if bm == views.ModeCanvas {
 		if l.HasOverlap() == core.TriFalse {
 			c += (cells + 63) / 64 * 8 // the bitmap of the cells in use
@@ -143,7 +140,7 @@ func SliceCost(s *core.Slice1, edit bool) int64 {
 		}
 	}
 	if im == views.ModeCanvas {
-		c += (n+63)/64*8 + 8*StreamOffsetsPerFrame // the elements copied; streamOffsets' chunk
+		c += (n + 63) / 64 * 8 // the elements copied (streamOffsets writes into the frames)
 	}
 	if bm == views.ModeCanvas {
 		c += 4 * used // a count per cell up to the last element
