@@ -54,26 +54,30 @@ type asset struct {
 	immutable bool
 }
 
-var (
-	byName = map[string]*asset{} // plain and hashed names
-	hashed = map[string]string{} // plain name → hashed name
-	deps   = map[string][]string{}
-)
+// assets is the files as served.
+type assets struct {
+	byName map[string]*asset   // plain and hashed names
+	hashed map[string]string   // plain name → hashed name
+	deps   map[string][]string // module → the siblings it imports
+}
+
+var byName, hashed, deps = func() (map[string]*asset, map[string]string, map[string][]string) {
+	a, err := load(files)
+	if err != nil {
+		panic("static: " + err.Error())
+	}
+	return a.byName, a.hashed, a.deps
+}()
 
 // importSpec is a module's import of a sibling, static or dynamic:
 // `from './live.js'`, `import './x.js'`, `import('./slice.js')`.
 var importSpec = regexp.MustCompile(`(\bfrom\s*|\bimport\s*\(?\s*)(['"])\./([A-Za-z0-9_-]+\.js)(['"])`)
 
-func init() {
-	if err := load(files); err != nil {
-		panic("static: " + err.Error())
-	}
-}
-
-func load(fsys fs.FS) error {
+func load(fsys fs.FS) (*assets, error) {
+	byName, hashed, deps := map[string]*asset{}, map[string]string{}, map[string][]string{}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	raw := map[string][]byte{}
 	for _, e := range entries {
@@ -82,14 +86,14 @@ func load(fsys fs.FS) error {
 		}
 		b, err := fs.ReadFile(fsys, e.Name())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		raw[e.Name()] = b
 		if path.Ext(e.Name()) == ".js" {
 			for _, m := range importSpec.FindAllSubmatch(b, -1) {
 				dep := string(m[3])
 				if _, err := fs.Stat(fsys, dep); err != nil {
-					return fmt.Errorf("%s imports %s, which is not here", e.Name(), dep)
+					return nil, fmt.Errorf("%s imports %s, which is not here", e.Name(), dep)
 				}
 				deps[e.Name()] = append(deps[e.Name()], dep)
 			}
@@ -132,10 +136,10 @@ func load(fsys fs.FS) error {
 	sort.Strings(names)
 	for _, n := range names {
 		if err := visit(n, nil); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return &assets{byName, hashed, deps}, nil
 }
 
 func hash(b []byte) string {
