@@ -19,9 +19,8 @@ import (
 	"github.com/stridescope/stridescope/static"
 )
 
-// fetchAs sends a request with the given Accept-Encoding ("" sends none: Go's
-// transport then adds nothing, since the header is set explicitly only
-// when asked) and returns the answer with its body as sent on the wire.
+// fetchAs sends a request with the given Accept-Encoding ("" asks for
+// identity) and returns the answer with its body as sent on the wire.
 func fetchAs(t *testing.T, ts *httptest.Server, method, target, body, acceptEncoding string) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, ts.URL+target, strings.NewReader(body))
@@ -98,13 +97,6 @@ func TestAnswersAreGzippedForClientsThatAcceptIt(t *testing.T) {
 				t.Errorf("gzip %d bytes, plain %d: nothing saved", len(zippedBody), len(plainBody))
 			}
 			decoded := gunzip(t, zippedBody)
-			if tc.ctype == "text/html" {
-				// Pages carry a per-request id nowhere, but be sure
-				// the two renders are the same page before comparing.
-				if !bytes.Contains(decoded, []byte("stridescope")) {
-					t.Fatalf("decoded page is not a page: %.80q", decoded)
-				}
-			}
 			if !bytes.Equal(decoded, plainBody) {
 				t.Errorf("decoded body (%d bytes) differs from the plain one (%d bytes)", len(decoded), len(plainBody))
 			}
