@@ -8,6 +8,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
+
+	"github.com/stridescope/stridescope/static"
 )
 
 // doc renders a component and parses it.
@@ -112,7 +114,7 @@ func TestExplorerPageIsAGETFormWithOneRowPerDimension(t *testing.T) {
 	if _, hidden := d.Find(tid("stale")).Attr("hidden"); !hidden {
 		t.Error("the stale note shows for a valid state")
 	}
-	if src, _ := d.Find(`script[type=module]`).Attr("src"); src != "/static/app.js" {
+	if src, _ := d.Find(`script[type=module]`).Attr("src"); src != static.URL("main-explorer.js") {
 		t.Errorf("module script %q", src)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/stridescope/stridescope/static"
 )
 
 func get(t *testing.T, ts *httptest.Server, path string) *http.Response {
@@ -101,13 +103,13 @@ func TestCheckFrameAncestors(t *testing.T) {
 // stay in the frame.
 func TestEmbedsAreTheExplorersWithoutChrome(t *testing.T) {
 	for _, tc := range []struct {
-		path, grid, labels, preset, svg, open string
+		path, grid, labels, preset, svg, open, module string
 	}{
 		{"/embed/layout?preset=padded", "bcell", "A B C x x D E F x x", "DHW",
-			"/api/v1/layout.svg?dt=FLOAT32&sizes=2,3&strides=5,1&total=40", "/?dt=FLOAT32&sizes=2,3&strides=5,1&total=40"},
+			"/api/v1/layout.svg?dt=FLOAT32&sizes=2,3&strides=5,1&total=40", "/?dt=FLOAT32&sizes=2,3&strides=5,1&total=40", "main-explorer.js"},
 		{"/embed/slice?preset=example2", "outcell", "14 16 6 8", "example1",
 			"/api/v1/slice1.svg?dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2",
-			"/slice?dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2"},
+			"/slice?dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2", "main-slice.js"},
 	} {
 		res, d := page(t, tc.path)
 		if res.StatusCode != 200 {
@@ -135,7 +137,7 @@ func TestEmbedsAreTheExplorersWithoutChrome(t *testing.T) {
 		if d.Find(tid("embed")).Length() != 0 {
 			t.Errorf("%s: an Embed button inside the embed", tc.path)
 		}
-		if d.Find(`script[src="/static/app.js"]`).Length() != 1 {
+		if d.Find(`script[src="`+static.URL(tc.module)+`"]`).Length() != 1 {
 			t.Errorf("%s: not live", tc.path)
 		}
 	}

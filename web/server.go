@@ -2,12 +2,14 @@ package web
 
 import (
 	"cmp"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -180,6 +182,7 @@ func New(cfg Config) *Server {
 			return nil
 		},
 	}))
+	e.Use(compress())
 	e.Use(securityHeaders(s.log, cfg.FrameAncestors)) // headers.go: only the embeds may be framed
 	e.Use(middleware.BodyLimit(cfg.BodyLimit))
 	e.Use(rateLimitMiddleware(cfg.Limits))
@@ -204,6 +207,21 @@ func (s *Server) routes() {
 	api.POST("/slice1/numpy", s.postSlice1Numpy)
 	s.roomRoutes()
 	s.docsRoutes()
+}
+
+// compress gzips the dynamic answers (pages, JSON, SVG) for clients that
+// accept it. The static files come gzipped already (static.Handler), and
+// /ws is left alone: its upgrade is hijacked and its binary frames are
+// the socket's own.
+func compress() echo.MiddlewareFunc {
+	return middleware.GzipWithConfig(middleware.GzipConfig{
+		Level:     gzip.DefaultCompression,
+		MinLength: 512, // below one packet, gzip saves nothing worth the work
+		Skipper: func(c echo.Context) bool {
+			p := c.Request().URL.Path
+			return p == "/ws" || strings.HasPrefix(p, "/static/") || c.Request().Header.Get("Upgrade") != ""
+		},
+	})
 }
 
 // Handler is the server's root handler, for tests and embedding.

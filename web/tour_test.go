@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/stridescope/stridescope/static"
 )
 
 func TestTourStartsAtStepOne(t *testing.T) {
@@ -78,7 +80,7 @@ func TestTourWalksBothPagesInOrder(t *testing.T) {
 		if got := d.Find(tid("slice")).Length() == 1; got != isSlice {
 			t.Errorf("step %d: slice explorer shown %v", n, got)
 		}
-		if d.Find(`script[src="/static/tour.js"]`).Length() != 1 {
+		if d.Find(`script[src="`+static.URL("tour.js")+`"]`).Length() != 1 {
 			t.Errorf("step %d: no keyboard module", n)
 		}
 	}

@@ -1,0 +1,80 @@
+package static
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestAcceptsGzip(t *testing.T) {
+	for _, tc := range []struct {
+		header []string
+		want   bool
+	}{
+		{nil, false},
+		{[]string{"identity"}, false},
+		{[]string{"gzip"}, true},
+		{[]string{"br, gzip;q=0.8"}, true},
+		{[]string{"deflate", "GZIP"}, true},
+		{[]string{"gzip;q=0"}, false},
+		{[]string{"gzip; q=0.000, br"}, false},
+		{[]string{"*"}, true},
+		{[]string{"x-gzip"}, true},
+	} {
+		if got := acceptsGzip(tc.header); got != tc.want {
+			t.Errorf("Accept-Encoding %q: %v, want %v", tc.header, got, tc.want)
+		}
+	}
+}
+
+// The embedded modules' hashed copies import only hashed names, and a
+// module's name changes with anything it imports, however deep.
+func TestHashedModulesImportHashedNames(t *testing.T) {
+	for _, name := range Names() {
+		if !strings.HasSuffix(name, ".js") {
+			continue
+		}
+		body := string(byName[hashed[name]].body)
+		for _, m := range importSpec.FindAllStringSubmatch(body, -1) {
+			if _, plain := hashed[m[3]]; plain {
+				t.Errorf("%s's hashed copy imports the plain %s", name, m[3])
+			}
+		}
+	}
+	if got := Imports("main-slice.js"); len(got) != 4 { // slice, live, rooms, canvas
+		t.Errorf("main-slice.js imports %v", got)
+	}
+}
+
+func TestLoadRefusesWhatItCannotHash(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files fstest.MapFS
+		err   string
+	}{
+		{"cycle", fstest.MapFS{
+			"a.js": {Data: []byte("import { b } from './b.js';")},
+			"b.js": {Data: []byte("import { a } from './a.js';")},
+		}, "import cycle"},
+		{"missing", fstest.MapFS{
+			"a.js": {Data: []byte("import('./gone.js');")},
+		}, "not here"},
+	} {
+		if _, err := load(tc.files); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
+		}
+	}
+}
+
+func TestDirectoriesAndUnknownNamesAre404(t *testing.T) {
+	h := Handler()
+	for _, p := range []string{"/", "/nope.js", "/static.go", "/app.00000000.js"} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, p, nil))
+		if w.Code != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", p, w.Code)
+		}
+	}
+}
