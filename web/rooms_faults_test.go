@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -82,6 +83,24 @@ func (n *natsProcess) signal(sig syscall.Signal) {
 	if n.cmd != nil && n.cmd.Process != nil {
 		_ = n.cmd.Process.Signal(sig)
 	}
+}
+
+// waitState waits until the process's state (the third field of
+// /proc/PID/stat) is state: 'T' once a SIGSTOP has taken hold.
+func (n *natsProcess) waitState(state byte) {
+	n.t.Helper()
+	path := fmt.Sprintf("/proc/%d/stat", n.cmd.Process.Pid)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			n.t.Fatal(err)
+		}
+		// pid (comm) state ...: comm may hold spaces, so read after ')'.
+		if i := strings.LastIndexByte(string(b), ')'); i >= 0 && i+2 < len(b) && b[i+2] == state {
+			return
+		}
+	}
+	n.t.Fatalf("nats-server never reached state %c", state)
 }
 
 func (n *natsProcess) kill() {
@@ -174,6 +193,7 @@ func TestRoomsThroughNATSFaults(t *testing.T) {
 
 	// Paused: the server does not answer, and nothing says so at first.
 	n.signal(syscall.SIGSTOP)
+	n.waitState('T') // a busy machine may deliver the signal late
 	paused := time.Now()
 	form := url.Values{"page": {"layout"}}.Encode()
 	st, d := status(http.MethodPost, "/rooms", form)
