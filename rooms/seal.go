@@ -60,18 +60,6 @@ func (r *Replica) token(code string, created, expires int64) string {
 	return exp + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))[:24]
 }
 
-// Token is the presenter's token of the room with code, which must be in
-// this replica's index ("" when it is not).
-func (r *Replica) Token(code string) string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	rm, ok := r.rooms[code]
-	if !ok {
-		return ""
-	}
-	return r.token(code, rm.created, rm.expires)
-}
-
 // authorized checks a token against a room's record.
 func (r *Replica) authorized(rm *room, token string, now time.Time) bool {
 	exp, _, ok := strings.Cut(token, ".")
@@ -101,9 +89,6 @@ func (r *Replica) Authorize(code, token string) error {
 	}
 	return nil
 }
-
-// Authorized reports whether token is the presenter's token of code.
-func (r *Replica) Authorized(code, token string) bool { return r.Authorize(code, token) == nil }
 
 // TokenExpiry is when a token says it expires (zero for a malformed one).
 func TokenExpiry(token string) time.Time {
