@@ -66,7 +66,11 @@ func (d DrawnAs) perCell() int64 {
 // LayoutCost is what the layout explorer allocates to draw l.
 func LayoutCost(l *core.Layout, as DrawnAs) int64 {
 	n, cells := l.LogicalElementCount(), l.BufferElementCount()
-	lm, bm := ViewMode(n, n), ViewMode(cells, n)
+	domMax := int64(views.MaxDOMCells)
+	if as == InSVG {
+		domMax = views.MaxSVGCells
+	}
+	lm, bm := viewMode(n, n, domMax), viewMode(cells, n, domMax)
 	perCell, edit := as.perCell(), as == InEdit
 	c := int64(costBase) + chunkOf(n) // linkedText walks a chunk at a time
 	if lm == views.ModeDOM {
@@ -122,7 +126,7 @@ func SliceCost(s *core.Slice1, edit bool) int64 {
 	if cells <= MaxInteractive {
 		c += (used + 63) / 64 * 8 // the bitmap of the cells read
 	}
-	m := min(outN, views.MaxDOMCells)
+	m := min(outN, MaxListedValues)
 	valuesOK := e > 0 && used*e <= MaxSliceBytes && n*e <= MaxSliceBytes && outN*e <= MaxSliceBytes
 	if valuesOK {
 		// The output's first values as text (and in the page's JSON), and

@@ -29,8 +29,20 @@ type Picture struct {
 	Counts  []uint32 // every buffer cell's count, when the buffer view is DOM
 }
 
-// New draws l. Every offset and count comes from compute.
+// New draws v for a page or an edit: views of up to views.MaxDOMCells
+// cells as DOM cells, larger ones as canvases. Every offset and count
+// comes from compute.
 func New(ctx context.Context, v Validated, query string) (*Picture, error) {
+	return draw(ctx, v, query, views.MaxDOMCells)
+}
+
+// NewSVG draws v for the standalone SVG picture, which draws views of up
+// to views.MaxSVGCells cells.
+func NewSVG(ctx context.Context, v Validated, query string) (*Picture, error) {
+	return draw(ctx, v, query, views.MaxSVGCells)
+}
+
+func draw(ctx context.Context, v Validated, query string, domMax int64) (*Picture, error) {
 	l := v.Layout
 	labelMode := v.State.Labels
 	p := &Picture{Layout: l, Walk: compute.LayoutWalk(l)}
@@ -40,10 +52,10 @@ func New(ctx context.Context, v Validated, query string) (*Picture, error) {
 		LogicalCount: n, Cells: cells, Last: l.IndexOfLastElement(), LabelMode: labelMode, Query: query,
 	}
 	p.View.Facts = newFacts(l)
-	p.View.Logical.Mode = ViewMode(n, n)
+	p.View.Logical.Mode = viewMode(n, n, domMax)
 	p.View.Logical.Count = n
 	p.View.Logical.Last = l.IndexOfLastElement()
-	p.View.Buffer.Mode = ViewMode(cells, n)
+	p.View.Buffer.Mode = viewMode(cells, n, domMax)
 	p.View.Buffer.Cells = cells
 	p.View.Buffer.Last = l.IndexOfLastElement()
 	switch p.View.Logical.Mode {
@@ -57,6 +69,12 @@ func New(ctx context.Context, v Validated, query string) (*Picture, error) {
 		p.View.Buffer.Note = fmt.Sprintf("%d buffer cells", cells)
 	case views.ModeNone:
 		p.View.Buffer.Note = fmt.Sprintf("A buffer of %d cells holding %d elements is too large to draw (the explorer draws up to %d); the facts are complete.", cells, n, int64(MaxInteractive))
+	}
+
+	if n <= views.MaxSVGCells && cells <= views.MaxSVGCells {
+		noScriptSVG("/api/v1/layout.svg?"+query,
+			canvasView{p.View.Logical.Mode, &p.View.Logical.NoScript},
+			canvasView{p.View.Buffer.Mode, &p.View.Buffer.NoScript})
 	}
 
 	if p.View.Logical.Mode == views.ModeDOM {
@@ -93,11 +111,37 @@ func New(ctx context.Context, v Validated, query string) (*Picture, error) {
 	return p, nil
 }
 
-func ViewMode(cells, logical int64) string {
+// canvasView is a view's mode and what it shows without JavaScript.
+type canvasView struct {
+	mode string
+	ns   *views.NoScript
+}
+
+// noScriptSVG has the canvas views, in page order, show the SVG picture at
+// url without JavaScript: the first shows it, the others say it is above.
+func noScriptSVG(url string, vs ...canvasView) {
+	shown := false
+	for _, v := range vs {
+		if v.mode != views.ModeCanvas {
+			continue
+		}
+		if shown {
+			v.ns.Above = true
+		} else {
+			v.ns.SVG, shown = url, true
+		}
+	}
+}
+
+// ViewMode is how a page draws a view of cells cells for a tensor of
+// logical elements.
+func ViewMode(cells, logical int64) string { return viewMode(cells, logical, views.MaxDOMCells) }
+
+func viewMode(cells, logical, domMax int64) string {
 	switch {
 	case logical > MaxInteractive || cells > MaxInteractive:
 		return views.ModeNone
-	case cells > views.MaxDOMCells:
+	case cells > domMax:
 		return views.ModeCanvas
 	}
 	return views.ModeDOM

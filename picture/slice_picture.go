@@ -64,6 +64,10 @@ type SliceMeta struct {
 	Query  string   `json:"query"`
 }
 
+// MaxListedValues is how many of the output's values a slice picture
+// lists as text (meta.values, the facts' first values).
+const MaxListedValues = 4096
+
 // SliceMode is how a view of n cells is drawn: as DOM cells, on a canvas
 // the page's script fills from binary frames, or not at all (the facts
 // are complete).
@@ -160,7 +164,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string, str
 	// edit's stream sends the whole buffer and output (to the canvases);
 	// otherwise just the cells the DOM and the step-through show are read.
 	valuesOK := e > 0 && used*e <= MaxSliceBytes && n*e <= MaxSliceBytes && outN*e <= MaxSliceBytes
-	m := min(outN, views.MaxDOMCells) // output values listed
+	m := min(outN, MaxListedValues)
 	var cv *CellValues
 	var out []byte
 	if valuesOK && stream && sliceStreamsValues(p.Meta) {
@@ -353,6 +357,12 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string, str
 		p.Warnings = sharedValueWarnings(in, inOffs, cv, v.Values)
 	}
 	p.View.MetaJSON = mustJSON(p.Meta)
+	if n <= views.MaxSVGCells && outN <= views.MaxSVGCells && used*e <= MaxSliceBytes {
+		noScriptSVG("/api/v1/slice1.svg?"+query,
+			canvasView{pv.Input.Mode, &pv.Input.NoScript},
+			canvasView{pv.Output.Mode, &pv.Output.NoScript},
+			canvasView{pv.Buffer.Mode, &pv.Buffer.NoScript})
+	}
 	return p, nil
 }
 

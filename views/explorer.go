@@ -6,13 +6,21 @@ import (
 )
 
 // MaxDOMCells is the most cells a view draws as DOM elements; above it the
-// view is a canvas that the page's script fills from the websocket.
-const MaxDOMCells = 4096
+// view is a canvas that the page's script fills from the websocket. A DOM
+// cell costs about eight elements and a hundred allocations to render, so
+// thousands of them made pages of 64x64 take seconds; every example of the
+// DirectML pages and the tour is far below this.
+const MaxDOMCells = 256
+
+// MaxSVGCells is the most cells a standalone SVG picture draws in each of
+// its views. It is also the largest view a page without JavaScript still
+// shows, as that SVG picture in place of its canvas.
+const MaxSVGCells = 4096
 
 // View modes of the logical and the buffer views.
 const (
 	ModeDOM    = "dom"    // every cell is an element, rendered here
-	ModeCanvas = "canvas" // a canvas the script draws; facts only without it
+	ModeCanvas = "canvas" // a canvas the script draws; the SVG picture or facts only without it
 	ModeNone   = "none"   // too large to draw at all
 )
 
@@ -173,6 +181,17 @@ type Logical struct {
 	Last  int64 // the largest offset, for the canvas's colour scale
 	Bands []Band
 	Note  string
+	// NoScript is the SVG picture a page without JavaScript shows in place
+	// of this view's canvas, when the state is small enough for one.
+	NoScript NoScript
+}
+
+// NoScript is what a canvas view shows without JavaScript: the standalone
+// SVG picture of the whole state (at SVG), or a note that the picture
+// shown with an earlier view holds this one too (Above).
+type NoScript struct {
+	SVG   string
+	Above bool
 }
 
 // Band is one combination of the dimensions outside the innermost three:
@@ -249,6 +268,8 @@ type Buffer struct {
 	Last  int64 // index of the last element: cells past it are unused tail
 	Rows  []BufferRow
 	Note  string
+	// NoScript is as in Logical.
+	NoScript NoScript
 }
 
 // BufferRow is one wrapped row of buffer cells and its byte ruler.

@@ -1366,7 +1366,7 @@ func SliceGridView(which string, l Logical) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = CanvasSlot(which, l.Count, l.Note).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = CanvasSlot(which, l.Count, l.Note, l.NoScript).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1448,7 +1448,7 @@ func SliceBufferView(b Buffer) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = CanvasSlot("slice-buf", b.Cells, b.Note).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = CanvasSlot("slice-buf", b.Cells, b.Note, b.NoScript).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

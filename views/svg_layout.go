@@ -5,7 +5,7 @@ import "strings"
 // LayoutSVG lays out the standalone picture of one layout: the logical
 // view and the physical buffer as the explorer draws them (the same
 // labels, states and byte ruler), with the classification and the buffer
-// size. p must be drawn in DOM mode (at most MaxDOMCells in each view).
+// size. p must be drawn in DOM mode (at most MaxSVGCells in each view).
 func LayoutSVG(p Picture, id string) SVG {
 	m, f := p.Meta, p.Facts
 	title := "DirectML tensor layout: " + f.DataType + ", sizes " + braces(m.Sizes) + ", strides " + braces(m.Strides)

@@ -58,9 +58,9 @@ var budgetRequests = []struct {
 }{
 	{name: "slice page", method: "GET", path: "/slice?sizes=4096,4096", page: true},
 	{name: "slice embed", method: "GET", path: "/embed/slice?sizes=4096,4096", page: true},
-	{name: "layout page", method: "GET", path: "/?sizes=64,64", page: true},
-	{name: "layout embed", method: "GET", path: "/embed/layout?sizes=64,64", page: true},
-	{name: "tour step", method: "GET", path: "/tour/1?sizes=64,64", page: true},
+	{name: "layout page", method: "GET", path: "/?sizes=16,16", page: true},
+	{name: "layout embed", method: "GET", path: "/embed/layout?sizes=16,16", page: true},
+	{name: "tour step", method: "GET", path: "/tour/1?sizes=16,16", page: true},
 	{name: "layout svg", method: "GET", path: "/api/v1/layout.svg?sizes=64,64"},
 	{name: "slice1 svg", method: "GET", path: "/api/v1/slice1.svg?sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"},
 	{name: "layout api", method: "POST", path: "/api/v1/layout", body: `{"dataType":"FLOAT32","sizes":[256,256]}`},

@@ -18,9 +18,8 @@ import (
 
 // svgMaxCells is the most cells a standalone SVG draws in each of its
 // views (logical elements and buffer cells; input and output elements of
-// a slice): the explorer's DOM limit. Larger states are refused with a
-// 422 naming the limit.
-const svgMaxCells = views.MaxDOMCells
+// a slice). Larger states are refused with a 422 naming the limit.
+const svgMaxCells = views.MaxSVGCells
 
 // parsePageQuery reads a page's URL query (an explorer's state), of at
 // most limit bytes.
@@ -57,7 +56,7 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 	if err := budget.Take(c.Request().Context(), picture.LayoutCost(l, picture.InSVG)); err != nil {
 		return err
 	}
-	pic, err := picture.New(c.Request().Context(), v, st.CanonicalQuery(false))
+	pic, err := picture.NewSVG(c.Request().Context(), v, st.CanonicalQuery(false))
 	if err != nil {
 		return err
 	}
