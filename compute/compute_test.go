@@ -15,7 +15,6 @@ package compute
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -425,13 +424,6 @@ func TestOffsetsRandom(t *testing.T) {
 				t.Fatalf("walk %+v range [%d,+%d): element %d is %d, want %d", w, first, cnt, first+int64(i), got[i], want[first+int64(i)])
 			}
 		}
-		le := make([]byte, 4*cnt)
-		OffsetsLE32(w, first, le)
-		for i := range cnt {
-			if g, w := binary.LittleEndian.Uint32(le[4*i:]), uint32(want[first+i]); g != w {
-				t.Fatalf("OffsetsLE32 range [%d,+%d): element %d is %d, want %d", first, cnt, first+i, g, w)
-			}
-		}
 	}
 }
 
@@ -448,14 +440,6 @@ func TestOffsetsPanics(t *testing.T) {
 				}
 			}()
 			Offsets(w, c.first, make([]int64, c.n))
-		}()
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("OffsetsLE32(first=%d, len=%d) did not panic", c.first, c.n)
-				}
-			}()
-			OffsetsLE32(w, c.first, make([]byte, 4*c.n))
 		}()
 	}
 	Offsets(w, 6, nil) // empty range at the end is fine

@@ -33,7 +33,7 @@
 // The highlights (Touched, CellCounts) plan the set of offsets instead,
 // in any order: Touched sets whole words per row, CellCounts adds a
 // unit-step row as two entries of a difference array when no count can
-// saturate. Their Into variants and OffsetsLE32 write into the caller's
+// saturate. Their Into variants write into the caller's
 // memory, so that a websocket edit reuses it.
 //
 // Unsafe code is confined to kernels_fast.go. Every kernel there is only

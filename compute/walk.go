@@ -1,7 +1,6 @@
 package compute
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -383,32 +382,7 @@ func Offsets(w Walk, first int64, dst []int64) {
 	})
 }
 
-// OffsetsLE32 is Offsets written straight into a frame: the offsets of the
-// elements [first, first+len(dst)/4) as little-endian uint32, truncated
-// (the caller knows they fit). It saves Offsets' int64 buffer and a second
-// pass over it.
-func OffsetsLE32(w Walk, first int64, dst []byte) {
-	n := int64(len(dst) / 4)
-	var p plan
-	p.initOffsets(w, first, n)
-	if n == 0 {
-		return
-	}
-	s := p.stride[p.rank-1]
-	p.walkRange(first, n, func(d, off, cnt, rows, rs int64) {
-		out := dst[4*(d-first) : 4*(d-first+cnt*rows)]
-		for r := range rows {
-			o := uint32(off + r*rs)
-			row := out[4*r*cnt : 4*(r+1)*cnt]
-			for j := 0; j+4 <= len(row); j += 4 {
-				binary.LittleEndian.PutUint32(row[j:], o)
-				o += uint32(s)
-			}
-		}
-	})
-}
-
-// initOffsets plans w for Offsets and OffsetsLE32 and checks the range.
+// initOffsets plans w for Offsets and checks the range.
 func (p *plan) initOffsets(w Walk, first, n int64) {
 	if err := p.initWalk(w); err != nil {
 		panic(err)

@@ -5,8 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/stridescope/stridescope/core"
 )
 
 // bufferLabels is the buffer view as text, cell by cell.
@@ -189,7 +192,17 @@ func TestE2ENoJavaScript(t *testing.T) {
 		t.Errorf("the last valid picture is gone: %q", got)
 	}
 
-	// Above the DOM cap the page says the picture needs JavaScript, and
+	// A canvas view of up to 4,096 cells shows the state's SVG picture.
+	do(t, ctx, "load a 64x63 tensor", chromedp.Navigate(base+"/?sizes=64,63&strides=64,1"))
+	waitFor(t, ctx, "the SVG picture in place of the canvases", `(() => { const i = document.querySelector('[data-testid=logical-noscript-svg]'); return i && i.complete && i.naturalWidth > 0; })()`)
+	if got := eval[string](t, ctx, `new URL(document.querySelector('[data-testid=logical-noscript-svg]').src).pathname`); got != "/api/v1/layout.svg" {
+		t.Errorf("the picture is %q", got)
+	}
+	if !strings.Contains(eval[string](t, ctx, `document.querySelector('[data-testid=buffer-needs-js]').textContent`), "drawn in the picture shown earlier") {
+		t.Error("the buffer view does not point at the picture")
+	}
+
+	// Above the SVG's cap the page says the picture needs JavaScript, and
 	// still gives every fact.
 	do(t, ctx, "load a large tensor", chromedp.Navigate(base+"/?sizes=256,256&strides=260,1"))
 	if !eval[bool](t, ctx, `getComputedStyle(document.querySelector('[data-testid=logical-needs-js]')).display !== 'none'`) {
@@ -244,4 +257,66 @@ func TestE2ELargeTensorCanvas(t *testing.T) {
 			t.Errorf("%s: the canvas cursor is not in the URL", tc.name)
 		}
 	}
+}
+
+// TestE2ECanvasKeyboard: a canvas is linked from the keyboard as the DOM
+// cells are: the arrows move along the last two dimensions, Home and End
+// along a row, the focused element goes into the URL, and #dot (a live
+// region) names it with the offset core computes.
+func TestE2ECanvasKeyboard(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	// A focused page, so that focusing the canvas fires its focus event
+	// as a Tab would.
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	// 64x64 with rows padded to 65: above the DOM limit, so canvases.
+	waitLive(t, ctx, base+"/?sizes=64,64&strides=65,1")
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('[data-mode]')].map(e => e.dataset.mode).join(',')`); got != "canvas,canvas" {
+		t.Fatalf("modes %s", got)
+	}
+	if got := eval[int](t, ctx, `document.querySelectorAll('.lc, .bc').length`); got != 0 {
+		t.Errorf("%d DOM cells beside the canvases", got)
+	}
+	l, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: []int64{64, 64}, Strides: []int64{65, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "focus the logical canvas", chromedp.Focus(chromedp.CSS("#logical-canvas")))
+	for _, step := range []struct {
+		key   string
+		coord []int64
+	}{
+		{"", []int64{0, 0}},
+		{kb.ArrowDown, []int64{1, 0}},
+		{kb.ArrowRight, []int64{1, 1}},
+		{kb.End, []int64{1, 63}},
+		{kb.ArrowRight, []int64{1, 63}}, // the row's end: no move
+		{kb.ArrowUp, []int64{0, 63}},
+		{kb.Home, []int64{0, 0}},
+	} {
+		if step.key != "" {
+			do(t, ctx, "press "+step.key, chromedp.KeyEvent(step.key))
+		}
+		off, err := l.Offset(step.coord)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sel := fmt.Sprintf("%d,%d", step.coord[0], step.coord[1])
+		waitFor(t, ctx, "element "+sel, fmt.Sprintf(`new URLSearchParams(location.search).get('sel') === %q && document.querySelector('#dot').textContent.endsWith(' = %d')`, sel, off))
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#dot').getAttribute('aria-live')`); got != "polite" {
+		t.Errorf("#dot aria-live %q", got)
+	}
+	// The buffer canvas wraps at the row pitch, 65 cells: End reaches the
+	// padding cell 64.
+	do(t, ctx, "focus the buffer canvas", chromedp.Focus(chromedp.CSS("#buffer-canvas")))
+	do(t, ctx, "press End", chromedp.KeyEvent(kb.End))
+	waitFor(t, ctx, "buffer cell 64", `new URLSearchParams(location.search).get('cell') === '64' && document.querySelector('#dot').textContent === 'buffer offset 64 is padding: no element lives there'`)
+	do(t, ctx, "press ArrowDown", chromedp.KeyEvent(kb.ArrowDown))
+	waitFor(t, ctx, "buffer cell 129", `document.querySelector('#dot').textContent === 'buffer offset 129 is padding: no element lives there'`)
+	do(t, ctx, "press ArrowLeft", chromedp.KeyEvent(kb.ArrowLeft))
+	off, _ := l.Offset([]int64{1, 63})
+	waitFor(t, ctx, "buffer cell 128", fmt.Sprintf(`document.querySelector('#dot').textContent === 'buffer offset %d holds element (1,63)'`, off))
 }

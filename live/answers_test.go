@@ -18,16 +18,16 @@ import (
 // edit's answer.
 func fakeAnswer(seq int64, body string) func(emit func(frame) error) error {
 	return func(emit func(frame) error) error {
-		if err := emit(frame{kind: websocket.TextMessage, data: fmt.Appendf(nil, `{"v":1,"type":"result","seq":%d,"html":%q}`, seq, body), seq: seq}); err != nil {
+		if err := emit(frame{kind: websocket.TextMessage, data: fmt.Appendf(nil, `{"v":2,"type":"result","seq":%d,"html":%q}`, seq, body), seq: seq}); err != nil {
 			return err
 		}
 		bp, b := frameBuf(FrameHeaderLen + 8)
-		putFrameHeader(b, FrameOffsets, seq, 0, 1, 0)
+		putFrameHeader(b, FrameCounts, seq, 0, 1, 0)
 		copy(b[FrameHeaderLen:], "offsets!")
 		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
 			return err
 		}
-		return emit(frame{kind: websocket.TextMessage, data: fmt.Appendf(nil, `{"v":1,"type":"done","seq":%d}`, seq), seq: seq})
+		return emit(frame{kind: websocket.TextMessage, data: fmt.Appendf(nil, `{"v":2,"type":"done","seq":%d}`, seq), seq: seq})
 	}
 }
 

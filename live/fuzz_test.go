@@ -9,11 +9,11 @@ import (
 // problem, never a panic; an accepted message is in protocol range.
 func FuzzDecodeClientMsg(f *testing.F) {
 	for _, s := range []string{
-		`{"v":1,"type":"edit","seq":1,"query":"sizes=2,3"}`,
-		`{"v":1,"type":"edit","seq":4294967295,"query":""}`,
-		`{"v":1,"type":"edit","seq":1.5}`,
-		`{"v":1} {"v":1}`,
-		`{"v":1,"type":"edit","seq":1,"query":"","page":"slice"}`,
+		`{"v":2,"type":"edit","seq":1,"query":"sizes=2,3"}`,
+		`{"v":2,"type":"edit","seq":4294967295,"query":""}`,
+		`{"v":2,"type":"edit","seq":1.5}`,
+		`{"v":2} {"v":2}`,
+		`{"v":2,"type":"edit","seq":1,"query":"","page":"slice"}`,
 		`[]`, `null`, `"x"`, ``,
 	} {
 		f.Add([]byte(s))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -12,16 +13,18 @@ import (
 	"github.com/stridescope/stridescope/views"
 )
 
-// The explorer's websocket protocol, version 1 (docs/protocol.md).
+// The explorers' websocket protocol, version 2 (docs/protocol.md). Version
+// 1 also sent every element's buffer offset (a JSON array, or frames of
+// kind 1); the pages compute them from meta's sizes and strides, so a
+// 16M-element edit sends about 2 MiB instead of 66 MiB.
 const (
-	ProtocolVersion = 1
+	ProtocolVersion = 2
 
 	// wsReadLimit is the largest message a client may send; a larger one
 	// closes the connection with 1009 (message too big).
 	wsReadLimit = 16 << 10
 
-	// Binary frame kinds.
-	FrameOffsets = 1 // uint32 buffer offset per logical element
+	// Binary frame kinds (kind 1, offsets, was version 1's).
 	FrameCounts  = 2 // uint8 per buffer cell: how many elements live there, 255 meaning 255 or more
 	FrameTouched = 3 // uint64 words: bit k%64 of word k/64 is set when cell k holds an element (the slice explorer: when the slice reads cell k)
 	// The slice explorer's own kinds (slice_ws.go).
@@ -32,8 +35,8 @@ const (
 	// FrameHeaderLen is the size of a binary frame's header.
 	FrameHeaderLen = 24
 
-	// Chunk sizes (items per binary frame): about 1 MiB of payload each.
-	OffsetsPerFrame = 1 << 18
+	// Chunk sizes (items per binary frame): 1 MiB of payload each.
+	maxFramePayload = 1 << 20
 	CountsPerFrame  = 1 << 20
 	// ValueBytesPerFrame is the payload of a values frame (a multiple of
 	// 8, so that every element size divides it).
@@ -74,7 +77,6 @@ type ResultMsg struct {
 	Warnings []core.Violation `json:"warnings"`
 	Meta     *metaMsg         `json:"meta,omitempty"`
 	HTML     *htmlMsg         `json:"html,omitempty"`
-	Offsets  []int64          `json:"offsets,omitempty"`
 	Counts   []uint32         `json:"counts,omitempty"`
 	Stream   *streamMsg       `json:"stream,omitempty"`
 }
@@ -120,9 +122,8 @@ type htmlMsg struct {
 
 // streamMsg announces the binary frames that follow a result.
 type streamMsg struct {
-	OffsetFrames int    `json:"offsetFrames"`
-	CountKind    string `json:"countKind"` // "counts" or "touched"
-	CountFrames  int    `json:"countFrames"`
+	CountKind   string `json:"countKind"` // "counts" or "touched"
+	CountFrames int    `json:"countFrames"`
 }
 
 // doneMsg ends the frames of one edit.
@@ -258,7 +259,7 @@ func decodeClientMsg(data []byte) (clientMsg, string) {
 	}
 	switch {
 	case m.V != ProtocolVersion:
-		return m, "unsupported protocol version; this server speaks v=1"
+		return m, fmt.Sprintf("unsupported protocol version %d; this server speaks v=%d (reload the page)", m.V, ProtocolVersion)
 	case m.Type != "edit":
 		return m, "unknown message type " + quote(m.Type) + "; the types are \"edit\" and, for rooms, \"present\", \"publish\", \"follow\" and \"unfollow\""
 	case m.Seq <= 0 || m.Seq > 1<<32-1:

@@ -14,7 +14,6 @@ func TestStreamCostsMatchTheProtocol(t *testing.T) {
 		cost, got int64
 	}{
 		{"frame header", picture.StreamFrameHeaderLen, FrameHeaderLen},
-		{"offsets per frame", picture.StreamOffsetsPerFrame, OffsetsPerFrame},
 		{"largest answer kept", picture.StreamAnswerRecord, answerMaxEntry},
 	} {
 		if c.cost != c.got {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -130,7 +131,7 @@ func (ss *session) roomMessage(data []byte) bool {
 		return true
 	}
 	if m.V != ProtocolVersion {
-		ss.roomError(roomErrBadMessage, "", "unsupported protocol version; this server speaks v=1")
+		ss.roomError(roomErrBadMessage, "", fmt.Sprintf("unsupported protocol version %d; this server speaks v=%d (reload the page)", m.V, ProtocolVersion))
 		return true
 	}
 	switch m.Type {

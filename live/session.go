@@ -51,7 +51,7 @@ type frame struct {
 	pooled *[]byte // returned to framePool once written
 }
 
-var framePool = sync.Pool{New: func() any { b := make([]byte, 0, FrameHeaderLen+OffsetsPerFrame*4); return &b }}
+var framePool = sync.Pool{New: func() any { b := make([]byte, 0, FrameHeaderLen+maxFramePayload); return &b }}
 
 // frameBuf returns a pooled buffer of n bytes for a binary frame.
 func frameBuf(n int) (*[]byte, []byte) {
@@ -407,13 +407,10 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		LogicalSub: views.LogicalSub(pic.View.Meta),
 		BufferSub:  views.BufferSub(pic.View.Meta),
 	}
-	res.Offsets, res.Counts = pic.Offsets, pic.Counts
+	res.Counts = pic.Counts
 	l := pic.Layout
-	n, cells := l.LogicalElementCount(), l.BufferElementCount()
+	cells := l.BufferElementCount()
 	var stream streamMsg
-	if pic.View.Logical.Mode == views.ModeCanvas {
-		stream.OffsetFrames = int((n + OffsetsPerFrame - 1) / OffsetsPerFrame)
-	}
 	touched := l.HasOverlap() == core.TriFalse
 	if pic.View.Buffer.Mode == views.ModeCanvas {
 		if touched {
@@ -422,7 +419,7 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 			stream.CountKind, stream.CountFrames = "counts", int((cells+CountsPerFrame-1)/CountsPerFrame)
 		}
 	}
-	if stream.OffsetFrames+stream.CountFrames > 0 {
+	if stream.CountFrames > 0 {
 		res.Stream = &stream
 	}
 	if err := emit(text(res)); err != nil {
@@ -430,11 +427,6 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 	}
 	if stream.CountFrames > 0 {
 		if err := h.streamCounts(ctx, msg.Seq, pic.Walk, cells, touched, stream.CountFrames, emit); err != nil {
-			return err
-		}
-	}
-	if stream.OffsetFrames > 0 {
-		if err := streamOffsets(ctx, msg.Seq, pic.Walk, n, stream.OffsetFrames, emit); err != nil {
 			return err
 		}
 	}
@@ -497,26 +489,6 @@ func (h *Hub) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells
 		for i, c := range cs {
 			p[i] = byte(min(c, 255))
 		}
-		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// streamOffsets sends every logical element's buffer offset, as uint32
-// (a valid layout's offsets are below 2^32-1), in chunks written straight
-// into the frames.
-func streamOffsets(ctx context.Context, seq int64, w compute.Walk, n int64, frames int, emit func(frame) error) error {
-	for k := range frames {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		first := int64(k) * OffsetsPerFrame
-		cnt := min(OffsetsPerFrame, n-first)
-		bp, b := frameBuf(FrameHeaderLen + 4*int(cnt))
-		putFrameHeader(b, FrameOffsets, seq, k, frames, first)
-		compute.OffsetsLE32(w, first, b[FrameHeaderLen:])
 		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
 			return err
 		}

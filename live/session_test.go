@@ -58,7 +58,7 @@ func dial(t *testing.T, ts *httptest.Server) *websocket.Conn {
 
 func sendEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
 	t.Helper()
-	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": seq, "query": query}); err != nil {
+	if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "seq": seq, "query": query}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -93,7 +93,7 @@ func TestHardenHugeTensorsRefusedAtOnce(t *testing.T) {
 		runtime.ReadMemStats(&ms0)
 		start := time.Now()
 		var frames int
-		err := h.runEdit(context.Background(), clientMsg{V: 1, Type: "edit", Seq: 1, Query: q}, func(f frame) error {
+		err := h.runEdit(context.Background(), clientMsg{V: ProtocolVersion, Type: "edit", Seq: 1, Query: q}, func(f frame) error {
 			frames++
 			var m ResultMsg
 			if json.Unmarshal(f.data, &m) != nil || m.OK || len(m.Errors) == 0 {
@@ -158,7 +158,7 @@ func TestWSSessionsShareAnswers(t *testing.T) {
 	h, ts := hubServer(t)
 	edit := func(c *websocket.Conn, seq int64, page, query string) [][]byte {
 		t.Helper()
-		if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": seq, "page": page, "query": query}); err != nil {
+		if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "seq": seq, "page": page, "query": query}); err != nil {
 			t.Fatal(err)
 		}
 		return readAnswer(t, c, seq)
@@ -168,7 +168,7 @@ func TestWSSessionsShareAnswers(t *testing.T) {
 		frames            int // at least
 	}{
 		{"layout", "", "dt=FLOAT32&sizes=2,3&strides=5,1", 2},
-		{"canvases and binary frames", "", "dt=FLOAT32&sizes=64,128", 4},
+		{"canvases and binary frames", "", "dt=FLOAT32&sizes=64,128", 3},
 		{"invalid: an error at its field", "", "dt=FLOAT32&sizes=2,3&strides=0,-1", 1},
 		{"slice", "slice", "dt=FLOAT32&sizes=4,4&np=x%5B1%3A3%2C+%3A%3A-2%5D", 2},
 		{"slice canvases", "slice", "dt=FLOAT32&sizes=100,100&np=x%5B10%3A90%2C+%3A%3A-2%5D", 6},

@@ -37,7 +37,6 @@ type SliceResultMsg struct {
 // kind, in the order they are sent.
 type SliceStreamMsg struct {
 	Copied    int `json:"copiedFrames"`   // FrameCopied, for the input's canvas
-	Offsets   int `json:"offsetFrames"`   // FrameOffsets, for the input's canvas
 	Counts    int `json:"countFrames"`    // FrameCounts, for the buffer's canvas
 	Read      int `json:"readFrames"`     // FrameTouched, for the buffer's canvas
 	InValues  int `json:"inValueFrames"`  // FrameInValues, for either canvas, when the values are computed
@@ -46,7 +45,7 @@ type SliceStreamMsg struct {
 
 // Total is how many binary frames the stream announces.
 func (m SliceStreamMsg) Total() int {
-	return m.Copied + m.Offsets + m.Counts + m.Read + m.InValues + m.OutValues
+	return m.Copied + m.Counts + m.Read + m.InValues + m.OutValues
 }
 
 // sliceFormMsg is the state of the inputs, one entry per dimension, for
@@ -175,7 +174,6 @@ func sliceStream(p *picture.SlicePicture) SliceStreamMsg {
 	bufCanvas := p.Meta.BufferMode == views.ModeCanvas && p.Touched != nil
 	if inCanvas {
 		st.Copied = frames((n+63)/64, WordsPerFrame)
-		st.Offsets = frames(n, OffsetsPerFrame)
 	}
 	if bufCanvas {
 		st.Counts = frames(cells, CountsPerFrame)
@@ -207,11 +205,6 @@ func (h *Hub) streamSlice(ctx context.Context, seq int64, p *picture.SlicePictur
 		err = streamBits(ctx, seq, FrameCopied, bm, st.Copied, emit)
 		put()
 		if err != nil {
-			return err
-		}
-	}
-	if st.Offsets > 0 {
-		if err := streamOffsets(ctx, seq, compute.LayoutWalk(in), n, st.Offsets, emit); err != nil {
 			return err
 		}
 	}

@@ -35,9 +35,8 @@ const (
 // What a websocket edit's stream holds, as live sends it: live's tests
 // check that these match its own constants.
 const (
-	StreamFrameHeaderLen  = 24      // live.FrameHeaderLen
-	StreamOffsetsPerFrame = 1 << 18 // live.StreamOffsetsPerFrame
-	StreamAnswerRecord    = 8 << 20 // the largest answer live keeps to share
+	StreamFrameHeaderLen = 24      // live.FrameHeaderLen
+	StreamAnswerRecord   = 8 << 20 // the largest answer live keeps to share
 )
 
 // chunkOf is the chunk of offsets a walk of n elements is enumerated in

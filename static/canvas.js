@@ -4,9 +4,22 @@
 // there are more items than pixels, bin items share one. px is the CSS
 // scale of an image pixel.
 
-import { coordOf as coordIn } from './live.js';
+import { coordOf as coordIn, indexOf, moveCoord } from './live.js';
 
 export const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+// canvasKey is where a key moves a canvas's cursor from item k of n: over
+// a tensor's elements (sizes given) as in the DOM grids (moveCoord), over
+// buffer cells by one, by a row of the strip (L.step), by sixteen rows
+// (PageUp, PageDown) or to the row's ends. -1: the key does not move.
+export function canvasKey(key, k, n, L, sizes) {
+  if (sizes) { const co = coordIn(sizes, k); return moveCoord(sizes, co, key) ? indexOf(sizes, co) : -1; }
+  const row = k - (k % L.step);
+  const to = { ArrowRight: k + 1, ArrowLeft: k - 1, ArrowDown: k + L.step, ArrowUp: k - L.step,
+    PageDown: k + 16 * L.step, PageUp: k - 16 * L.step, Home: row, End: Math.min(row + L.step, n) - 1 }[key];
+  return to === undefined ? -1 : clamp(to, 0, n - 1);
+}
+// NAV_KEYS are the keys a canvas takes rather than the page (no scrolling).
+export const NAV_KEYS = new Set(['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End']);
 // CAPTION is the height, in CSS pixels, of a small multiple's caption.
 export const CAPTION = 14;
 // strip wraps n items in order into rows of at most W x H pixels, cols a

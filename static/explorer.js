@@ -6,12 +6,12 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, settle } from './live.js';
-import { clamp, strip, panels, overlayOf, panelCaptions, ramp, CAPTION } from './canvas.js';
+import { showFieldErrors, settle, offsetsOf } from './live.js';
+import { clamp, strip, panels, overlayOf, panelCaptions, ramp, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => [...r.querySelectorAll(s)];
-const V = 1, HDR = 24;
+const V = 2, HDR = 24;
 const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
 
 export function start() {
@@ -64,9 +64,9 @@ export function start() {
     $('#logical').innerHTML = m.html.logical; $('#buffer').innerHTML = m.html.buffer; $('#facts').innerHTML = m.html.facts;
     $('[data-testid=logical-sub]').textContent = m.html.logicalSub; $('[data-testid=buffer-sub]').textContent = m.html.bufferSub;
     const meta = st.meta = m.meta;
-    st.offsets = m.offsets ? Uint32Array.from(m.offsets) : new Uint32Array(meta.logicalMode === 'none' ? 0 : meta.logicalCount);
+    st.offsets = offsetsOf(meta.sizes, meta.strides, meta.logicalMode === 'none' ? 0 : meta.logicalCount);
     st.counts = m.counts ? Uint8Array.from(m.counts, (c) => Math.min(c, 255)) : new Uint8Array(meta.bufferMode === 'none' ? 0 : meta.cells);
-    st.frames = m.stream ? m.stream.offsetFrames + m.stream.countFrames : 0; st.got = 0;
+    st.frames = m.stream ? m.stream.countFrames : 0; st.got = 0;
     st.canvases = {};
     picture.dataset.seq = m.seq;
     if (!m.stream) finish(); else { picture.dataset.state = 'streaming'; progress(); }
@@ -76,8 +76,7 @@ export function start() {
     const d = new DataView(buf);
     if (d.getUint8(1) !== V || d.getUint32(4, true) !== st.seq || !st.meta) return;
     const kind = d.getUint8(0), first = Number(d.getBigUint64(16, true));
-    if (kind === 1) st.offsets.set(new Uint32Array(buf, HDR), first);
-    else if (kind === 2) st.counts.set(new Uint8Array(buf, HDR), first);
+    if (kind === 2) st.counts.set(new Uint8Array(buf, HDR), first);
     else if (kind === 3) {
       const w = new Uint32Array(buf, HDR), base = first * 64, n = st.counts.length;
       for (let k = 0; k < w.length; k++) {
@@ -198,6 +197,8 @@ export function start() {
       if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }
     }
     markCanvas('logical', lmarks); markCanvas('buffer', bmarks);
+    const cur = st.canvases[t.kind === 'l' ? 'logical' : 'buffer'];
+    if (cur) cur.cursor = t.kind === 'l' ? t.i : t.o;
     room.publish({ focus: focusId(t) });
     if (isFocus) { st.focus = t; setURL(formQuery(), false); }
   }
@@ -254,11 +255,15 @@ export function start() {
       if (last >= 0 && !raf) raf = requestAnimationFrame(() => { raf = 0; if (last >= 0) show(target(last), false); });
     };
     cv.onclick = (e) => { const k = at(e); if (k >= 0) { c.cursor = k; show(target(k), true); } };
+    // The keys move as in the DOM grids; #dot, a live region, names the
+    // cell reached.
     cv.onkeydown = (e) => {
-      const d = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: L.step, ArrowUp: -L.step, PageDown: L.step * 16, PageUp: -L.step * 16 }[e.key];
-      if (d === undefined) return;
-      e.preventDefault(); c.cursor = clamp(c.cursor + d, 0, n - 1); show(target(c.cursor), true);
+      if (!NAV_KEYS.has(e.key)) return;
+      e.preventDefault();
+      const k = canvasKey(e.key, c.cursor, n, L, name === 'logical' ? st.meta.sizes : null);
+      if (k >= 0) { c.cursor = k; show(target(k), true); }
     };
+    cv.onfocus = () => show(target(c.cursor), true);
   }
   function markCanvas(name, ks) {
     const c = st.canvases[name];

@@ -77,3 +77,22 @@ export const coordOf = (sizes, i) => { const c = new Array(sizes.length); for (l
 export const indexOf = (sizes, c) => c.reduce((i, v, d) => i * sizes[d] + v, 0);
 // dotText is the dot product that finds a buffer offset, as the server writes it.
 export const dotText = (c, strides) => `{${c}} · {${strides}} = ${c.map((v, k) => v + '×' + strides[k]).join(' + ')} = ${c.reduce((s, v, k) => s + v * strides[k], 0)}`;
+
+// offsetsOf computes the buffer offset of each of the first n logical
+// elements, row-major, from a layout's sizes and strides (protocol v2
+// sends no offsets: every DirectML layout is strided, so they follow from
+// these). A valid layout's offsets are below 2^32.
+export function offsetsOf(sizes, strides, n) {
+  const out = new Uint32Array(n), r = sizes.length;
+  if (n === 0 || r === 0) return out;
+  const at = new Array(r).fill(0), sL = strides[r - 1], nL = sizes[r - 1];
+  for (let i = 0, off = 0; i < n;) {
+    for (let k = 0, o = off; k < nL && i < n; k++, o += sL) out[i++] = o;
+    for (let d = r - 2; d >= 0; d--) {
+      off += strides[d];
+      if (++at[d] < sizes[d]) break;
+      off -= strides[d] * sizes[d]; at[d] = 0;
+    }
+  }
+  return out;
+}

@@ -7,7 +7,7 @@
 
 import { liveSocket, jitter } from './live.js';
 
-const V = 1;
+const V = 2;
 const DETACHED = 'exploring on your own: the presenter goes on without you';
 const FOLLOWING = 'following the presenter';
 const STOPPED = 'The presenter has stopped presenting: this is their last picture. Detach to explore on your own, or stay: you follow them again when they come back.';

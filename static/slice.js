@@ -10,11 +10,11 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
-import { clamp, strip, panels, overlayOf, place, panelCaptions, ramp, CAPTION } from './canvas.js';
+import { clamp, strip, panels, overlayOf, place, panelCaptions, ramp, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
-const V = 1, HDR = 24;
+const V = 2, HDR = 24;
 // The canvases' colours (slice.css gives the legends' swatches the same).
 const C = { outside: [233, 236, 239], win: [189, 215, 245], copied: [42, 157, 143], held: [173, 190, 209], shared: [244, 162, 97],
   hole: [222, 226, 230], tail: [250, 251, 252], plain: [168, 218, 220], cur: [255, 224, 102], mark: [230, 57, 70] };
@@ -96,7 +96,7 @@ export function start() {
     const s = m.stream || {}, Arr = ARRAYS[meta.dataType], e = Arr ? Arr.BYTES_PER_ELEMENT : 1;
     const words = (n) => new Uint32Array(2 * Math.ceil(n / 64));
     st.data = {
-      copied: s.copiedFrames ? words(meta.inputCount) : null, offsets: s.offsetFrames ? new Uint32Array(meta.inputCount) : null,
+      copied: s.copiedFrames ? words(meta.inputCount) : null, offsets: meta.inputMode === 'canvas' ? offsetsOf(meta.sizes, meta.strides, meta.inputCount) : null,
       counts: s.countFrames ? new Uint8Array(meta.cells) : null, read: s.readFrames ? words(meta.cells) : null,
       inVals: s.inValueFrames ? new Arr(meta.cells) : null, outVals: s.outValueFrames ? new Arr(meta.outputCount) : null, e,
     };
@@ -112,7 +112,6 @@ export function start() {
     const kind = d.getUint8(0), first = Number(d.getBigUint64(16, true));
     const bytes = (arr, at) => new Uint8Array(arr.buffer).set(new Uint8Array(buf, HDR), at);
     if (kind === 4 && D.copied) D.copied.set(new Uint32Array(buf, HDR), 2 * first);
-    else if (kind === 1 && D.offsets) D.offsets.set(new Uint32Array(buf, HDR), first);
     else if (kind === 2 && D.counts) D.counts.set(new Uint8Array(buf, HDR), first);
     else if (kind === 3 && D.read) D.read.set(new Uint32Array(buf, HDR), 2 * first);
     else if (kind === 6 && D.inVals) bytes(D.inVals, first * D.e);
@@ -306,6 +305,7 @@ export function start() {
     }
     cellOf(t.kind, t.i)?.classList.add('sel');
     st.marks[t.kind].sel = [t.i];
+    if (st.canvases[t.kind]) st.canvases[t.kind].cursor = t.i;
     for (const k of ['in', 'out', 'b']) {
       for (const i of marks[k].slice(0, 4096)) cellOf(k, i)?.classList.add('linked');
       st.marks[k].linked = marks[k];
@@ -383,11 +383,15 @@ export function start() {
       if (last >= 0 && !raf) raf = requestAnimationFrame(() => { raf = 0; if (last >= 0) link({ kind, i: last }, false); });
     };
     cv.onclick = (e) => { const k = at(e); if (k >= 0) { c.cursor = k; link({ kind, i: k }, true); } };
+    // The keys move as in the DOM grids; #dot, a live region, names the
+    // cell reached.
     cv.onkeydown = (e) => {
-      const d = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: L.step, ArrowUp: -L.step, PageDown: L.step * 16, PageUp: -L.step * 16 }[e.key];
-      if (d === undefined) return;
-      e.preventDefault(); c.cursor = clamp(c.cursor + d, 0, n - 1); link({ kind, i: c.cursor }, true);
+      if (!NAV_KEYS.has(e.key)) return;
+      e.preventDefault();
+      const k = canvasKey(e.key, c.cursor, n, L, kind === 'b' ? null : kind === 'in' ? st.meta.sizes : st.meta.outputSizes);
+      if (k >= 0) { c.cursor = k; link({ kind, i: k }, true); }
     };
+    cv.onfocus = () => link({ kind, i: c.cursor }, true);
     return c;
   }
   // paint puts a canvas's image back with its marks: the step's cells

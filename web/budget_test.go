@@ -194,7 +194,7 @@ func TestWSEditBusyKeepsTheSessionUsable(t *testing.T) {
 			c := dial(t, ts, nil)
 			release := holdBudget(t, s)
 			edit := func(seq int64) {
-				if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "page": tt.page, "seq": seq, "query": tt.query}); err != nil {
+				if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "page": tt.page, "seq": seq, "query": tt.query}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -221,7 +221,7 @@ func TestWSEditBusyKeepsTheSessionUsable(t *testing.T) {
 func TestWSEditTooLargeForTheBudget(t *testing.T) {
 	_, ts := budgetServer(t, 1<<20)
 	c := dial(t, ts, nil)
-	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "page": "slice", "seq": 1, "query": "sizes=4096,4096"}); err != nil {
+	if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "page": "slice", "seq": 1, "query": "sizes=4096,4096"}); err != nil {
 		t.Fatal(err)
 	}
 	m := readUntil(t, c, 1, "error")

@@ -171,20 +171,20 @@ func TestHardenBadEditsGetTypedErrorsAndKeepTheSocket(t *testing.T) {
 		seq  int64
 		want string // "error" (a protocol error) or "result" (field errors)
 	}{
-		{"negative size", `{"v":1,"type":"edit","seq":11,"query":"sizes=-2,3"}`, 11, "result"},
-		{"fractional stride", `{"v":1,"type":"edit","seq":12,"query":"sizes=2,3&strides=1.5,1"}`, 12, "result"},
-		{"enormous size", `{"v":1,"type":"edit","seq":13,"query":"sizes=99999999999999999999999,3"}`, 13, "result"},
-		{"2^40 elements", `{"v":1,"type":"edit","seq":14,"query":"sizes=1048576,1048576"}`, 14, "result"},
-		{"nine dimensions", `{"v":1,"type":"edit","seq":15,"query":"sizes=1,1,1,1,1,1,1,1,1"}`, 15, "result"},
-		{"strides near 2^32", `{"v":1,"type":"edit","seq":16,"query":"sizes=3,3&strides=4294967295,4294967295"}`, 16, "result"},
-		{"missing type", `{"v":1,"seq":17,"query":""}`, 17, "error"},
-		{"missing seq", `{"v":1,"type":"edit","query":""}`, 0, "error"},
-		{"extra field", `{"v":1,"type":"edit","seq":18,"query":"","extra":1}`, 18, "error"},
-		{"fractional seq", `{"v":1,"type":"edit","seq":19.5,"query":""}`, 0, "error"},
-		{"trailing garbage", `{"v":1,"type":"edit","seq":20,"query":""} garbage`, 20, "error"},
+		{"negative size", `{"v":2,"type":"edit","seq":11,"query":"sizes=-2,3"}`, 11, "result"},
+		{"fractional stride", `{"v":2,"type":"edit","seq":12,"query":"sizes=2,3&strides=1.5,1"}`, 12, "result"},
+		{"enormous size", `{"v":2,"type":"edit","seq":13,"query":"sizes=99999999999999999999999,3"}`, 13, "result"},
+		{"2^40 elements", `{"v":2,"type":"edit","seq":14,"query":"sizes=1048576,1048576"}`, 14, "result"},
+		{"nine dimensions", `{"v":2,"type":"edit","seq":15,"query":"sizes=1,1,1,1,1,1,1,1,1"}`, 15, "result"},
+		{"strides near 2^32", `{"v":2,"type":"edit","seq":16,"query":"sizes=3,3&strides=4294967295,4294967295"}`, 16, "result"},
+		{"missing type", `{"v":2,"seq":17,"query":""}`, 17, "error"},
+		{"missing seq", `{"v":2,"type":"edit","query":""}`, 0, "error"},
+		{"extra field", `{"v":2,"type":"edit","seq":18,"query":"","extra":1}`, 18, "error"},
+		{"fractional seq", `{"v":2,"type":"edit","seq":19.5,"query":""}`, 0, "error"},
+		{"trailing garbage", `{"v":2,"type":"edit","seq":20,"query":""} garbage`, 20, "error"},
 		{"not JSON", `sizes=2,3`, 0, "error"},
-		{"wrong version", `{"v":2,"type":"edit","seq":22,"query":""}`, 22, "error"},
-		{"unknown type", `{"v":1,"type":"rm -rf","seq":23,"query":""}`, 23, "error"},
+		{"wrong version", `{"v":1,"type":"edit","seq":22,"query":""}`, 22, "error"},
+		{"unknown type", `{"v":2,"type":"rm -rf","seq":23,"query":""}`, 23, "error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -226,7 +226,7 @@ func TestHardenFloodIsThrottledOthersUnaffected(t *testing.T) {
 		defer wg.Done()
 		for ; time.Now().Before(stop) && sent < 1000; sent++ {
 			_ = flood.SetWriteDeadline(stop)
-			if flood.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": sent + 1, "query": "sizes=2,3"}) != nil {
+			if flood.WriteJSON(map[string]any{"v": 2, "type": "edit", "seq": sent + 1, "query": "sizes=2,3"}) != nil {
 				return
 			}
 		}
@@ -344,8 +344,9 @@ func TestHardenConnectionCapsAndSpoofing(t *testing.T) {
 func TestHardenSlowReaderBlocksNoOne(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
 	slow := dial(t, ts, nil)
-	// A 16M-element edit streams ~66 MiB; the slow peer never reads it.
-	sendEdit(t, slow, 1, "sizes=4096,4096")
+	// A 16M-element slice edit streams about 150 MiB; the slow peer never
+	// reads it.
+	sendSliceEdit(t, slow, 1, "sizes=4096,4096")
 	time.Sleep(200 * time.Millisecond)
 	fast := dial(t, ts, nil)
 	var worst time.Duration
@@ -357,7 +358,7 @@ func TestHardenSlowReaderBlocksNoOne(t *testing.T) {
 		}
 		worst = max(worst, time.Since(start))
 	}
-	t.Logf("20 edits of a fast client while a slow reader sits on 66 MiB: worst round trip %v", worst)
+	t.Logf("20 edits of a fast client while a slow reader sits on 150 MiB: worst round trip %v", worst)
 	if worst > 2*time.Second {
 		t.Errorf("worst round trip %v", worst)
 	}
@@ -441,7 +442,7 @@ func TestHardenGracefulShutdown(t *testing.T) {
 		conns = append(conns, c)
 	}
 	// One of them is busy streaming a large
-	_ = conns[0].WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": 1, "query": "sizes=2048,2048"})
+	_ = conns[0].WriteJSON(map[string]any{"v": 2, "type": "edit", "seq": 1, "query": "sizes=2048,2048"})
 	start := time.Now()
 	cancel()
 	if err := <-done; err != nil {

@@ -144,7 +144,7 @@ func TestRoomJoinTicketOutlastsAFlood(t *testing.T) {
 			t.Errorf("reload %d with the ticket during the flood: %d after %v", i, res.StatusCode, time.Since(start))
 		}
 		c := dial(t, ts, cookieHeader(ticket))
-		sendJSON(t, c, map[string]any{"v": 1, "type": "follow", "room": code})
+		sendJSON(t, c, map[string]any{"v": 2, "type": "follow", "room": code})
 		var m roomIn
 		readType(t, c, "room", &m)
 		c.Close()

@@ -117,7 +117,7 @@ type roomIn struct {
 func presentOn(t *testing.T, ts *httptest.Server, code string, cookie *http.Cookie) *websocket.Conn {
 	t.Helper()
 	p := dial(t, ts, cookieHeader(cookie))
-	sendJSON(t, p, map[string]any{"v": 1, "type": "present", "room": code})
+	sendJSON(t, p, map[string]any{"v": 2, "type": "present", "room": code})
 	var m roomIn
 	readType(t, p, "presenting", &m)
 	if m.Room != code {
@@ -130,7 +130,7 @@ func presentOn(t *testing.T, ts *httptest.Server, code string, cookie *http.Cook
 func followOn(t *testing.T, ts *httptest.Server, code string) (*websocket.Conn, roomIn) {
 	t.Helper()
 	v := dial(t, ts, nil)
-	sendJSON(t, v, map[string]any{"v": 1, "type": "follow", "room": code})
+	sendJSON(t, v, map[string]any{"v": 2, "type": "follow", "room": code})
 	var m roomIn
 	readType(t, v, "room", &m)
 	return v, m
@@ -138,7 +138,7 @@ func followOn(t *testing.T, ts *httptest.Server, code string) (*websocket.Conn, 
 
 func publish(t *testing.T, c *websocket.Conn, query, focus string) {
 	t.Helper()
-	sendJSON(t, c, map[string]any{"v": 1, "type": "publish", "state": map[string]any{"page": "layout", "query": query, "focus": focus}})
+	sendJSON(t, c, map[string]any{"v": 2, "type": "publish", "state": map[string]any{"page": "layout", "query": query, "focus": focus}})
 }
 
 // readRoomUntil reads room states until one with query arrives.
@@ -359,7 +359,7 @@ func TestRoomWebsocketPresenterDrivesViewers(t *testing.T) {
 
 	// The viewer applies a state like its own edit: the server computes it.
 	sendEdit(t, v2, 1, late.State.Query)
-	if r := collect(t, v2, 1).result; !r.OK || csv(r.Offsets) != "0,1,2,5,6,7" {
+	if r := collect(t, v2, 1).result; !r.OK || csv32(pageOffsets(r.Meta.Sizes, r.Meta.Strides)) != "0,1,2,5,6,7" {
 		t.Errorf("the viewer's edit of the room's state: %+v", r)
 	}
 
@@ -375,7 +375,7 @@ func TestRoomWebsocketPresenterDrivesViewers(t *testing.T) {
 	// The unfollow and the publish travel on different connections; the
 	// reply to an edit sent after the unfollow proves the server has
 	// handled it (a connection's messages are handled in order).
-	sendJSON(t, v2, map[string]any{"v": 1, "type": "unfollow"})
+	sendJSON(t, v2, map[string]any{"v": 2, "type": "unfollow"})
 	sendEdit(t, v2, 2, "dt=FLOAT32&sizes=6")
 	collect(t, v2, 2)
 	publish(t, p, "dt=FLOAT32&sizes=4", "")
@@ -394,7 +394,7 @@ func TestRoomWebsocketPresenterDrivesViewers(t *testing.T) {
 			break
 		}
 	}
-	sendJSON(t, v2, map[string]any{"v": 1, "type": "follow", "room": code})
+	sendJSON(t, v2, map[string]any{"v": 2, "type": "follow", "room": code})
 	var back roomIn
 	readType(t, v2, "room", &back)
 	if back.State.Query != "dt=FLOAT32&sizes=4" {
@@ -420,12 +420,12 @@ func TestRoomWebsocketRefusals(t *testing.T) {
 		msg  map[string]any
 		code string
 	}{
-		{map[string]any{"v": 1, "type": "present", "room": code}, "not-presenter"}, // no cookie
-		{map[string]any{"v": 1, "type": "publish", "state": map[string]any{"page": "layout"}}, "not-presenter"},
-		{map[string]any{"v": 1, "type": "follow", "room": "ZZZZZZZZ"}, "no-room"},
-		{map[string]any{"v": 1, "type": "follow", "room": "nope"}, "no-room"},
-		{map[string]any{"v": 2, "type": "follow", "room": code}, "bad-room-message"},
-		{map[string]any{"v": 1, "type": "follow", "room": code, "extra": 1}, "bad-room-message"},
+		{map[string]any{"v": 2, "type": "present", "room": code}, "not-presenter"}, // no cookie
+		{map[string]any{"v": 2, "type": "publish", "state": map[string]any{"page": "layout"}}, "not-presenter"},
+		{map[string]any{"v": 2, "type": "follow", "room": "ZZZZZZZZ"}, "no-room"},
+		{map[string]any{"v": 2, "type": "follow", "room": "nope"}, "no-room"},
+		{map[string]any{"v": 1, "type": "follow", "room": code}, "bad-room-message"}, // version 1
+		{map[string]any{"v": 2, "type": "follow", "room": code, "extra": 1}, "bad-room-message"},
 	} {
 		sendJSON(t, c, tc.msg)
 		var e roomIn
@@ -437,7 +437,7 @@ func TestRoomWebsocketRefusals(t *testing.T) {
 	// Another room's cookie is not this room's.
 	other, _, otherCookie := openRoom(t, ts, "")
 	w := dial(t, ts, cookieHeader(otherCookie))
-	sendJSON(t, w, map[string]any{"v": 1, "type": "present", "room": code})
+	sendJSON(t, w, map[string]any{"v": 2, "type": "present", "room": code})
 	var e roomIn
 	readType(t, w, "error", &e)
 	if e.Code != "not-presenter" {
@@ -450,7 +450,7 @@ func TestRoomWebsocketRefusals(t *testing.T) {
 		{"page": "layout", "query": strings.Repeat("x", 5000)},
 		{"page": "layout", "focus": strings.Repeat("l", 100)},
 	} {
-		sendJSON(t, p, map[string]any{"v": 1, "type": "publish", "state": st})
+		sendJSON(t, p, map[string]any{"v": 2, "type": "publish", "state": st})
 		readType(t, p, "error", &e)
 		if e.Code != "bad-room-state" {
 			t.Errorf("state %.60v: %+v", st, e)
@@ -478,7 +478,7 @@ func TestRoomJoinGuard(t *testing.T) {
 	}
 	// The websocket follow goes through the same guard and still gets in.
 	c := dial(t, ts, nil)
-	sendJSON(t, c, map[string]any{"v": 1, "type": "follow", "room": code})
+	sendJSON(t, c, map[string]any{"v": 2, "type": "follow", "room": code})
 	var m roomIn
 	readType(t, c, "room", &m)
 	if m.State.Query != "q=live" {
@@ -642,7 +642,7 @@ func TestRoomTourAndSlicePages(t *testing.T) {
 	// The presenter moves on: viewers hear it, and the join URL shows the new step.
 	p := presentOn(t, ts, code, cookie)
 	v, _ := followOn(t, ts, code)
-	sendJSON(t, p, map[string]any{"v": 1, "type": "publish", "state": map[string]any{"page": "tour", "step": 4}})
+	sendJSON(t, p, map[string]any{"v": 2, "type": "publish", "state": map[string]any{"page": "tour", "step": 4}})
 	for {
 		var m roomIn
 		readType(t, v, "room", &m)
@@ -655,7 +655,7 @@ func TestRoomTourAndSlicePages(t *testing.T) {
 		t.Errorf("the join URL does not follow the presenter to step 4")
 	}
 	// And on to the slice explorer, with its state.
-	sendJSON(t, p, map[string]any{"v": 1, "type": "publish", "state": map[string]any{"page": "slice", "query": "preset=example2"}})
+	sendJSON(t, p, map[string]any{"v": 2, "type": "publish", "state": map[string]any{"page": "slice", "query": "preset=example2"}})
 	for {
 		var m roomIn
 		readType(t, v, "room", &m)
@@ -826,8 +826,8 @@ func TestRoomViewersHearPresenterLeaveAndReturn(t *testing.T) {
 
 	// A viewer's "unpresent" is nothing; the presenter's page says it when
 	// it goes away, its socket possibly still open (the back/forward cache).
-	sendJSON(t, late, map[string]any{"v": 1, "type": "unpresent"})
-	sendJSON(t, p, map[string]any{"v": 1, "type": "unpresent"})
+	sendJSON(t, late, map[string]any{"v": 2, "type": "unpresent"})
+	sendJSON(t, p, map[string]any{"v": 2, "type": "unpresent"})
 	readPresence(t, v, "viewer", false)
 	readPresence(t, late, "late joiner", false)
 	publish(t, p, "q=3", "")
@@ -838,8 +838,8 @@ func TestRoomViewersHearPresenterLeaveAndReturn(t *testing.T) {
 	}
 
 	// A viewer that leaves and follows again hears the presence anew.
-	sendJSON(t, v, map[string]any{"v": 1, "type": "unfollow"})
-	sendJSON(t, v, map[string]any{"v": 1, "type": "follow", "room": code})
+	sendJSON(t, v, map[string]any{"v": 2, "type": "unfollow"})
+	sendJSON(t, v, map[string]any{"v": 2, "type": "follow", "room": code})
 	readPresence(t, v, "viewer following again", false)
 }
 
@@ -895,7 +895,7 @@ func TestRoomPresenceAcrossReplicas(t *testing.T) {
 
 	// A viewer cannot speak for the presenter: "presence" is not a
 	// message a page may send, and the room stays presented.
-	sendJSON(t, vc, map[string]any{"v": 1, "type": "presence", "room": code, "presenting": false})
+	sendJSON(t, vc, map[string]any{"v": 2, "type": "presence", "room": code, "presenting": false})
 	time.Sleep(500 * time.Millisecond)
 	publish(t, p, "q=3", "")
 	readRoomNoPresence(t, vb, "viewer on B", "q=3")

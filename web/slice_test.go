@@ -415,7 +415,7 @@ func TestSliceStateRoundTrips(t *testing.T) {
 
 func sendSliceEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
 	t.Helper()
-	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "page": "slice", "seq": seq, "query": query}); err != nil {
+	if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "page": "slice", "seq": seq, "query": query}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -518,7 +518,7 @@ func TestWSSliceInvalidEditKeepsThePicture(t *testing.T) {
 		t.Errorf("x[::-1]: %+v", r)
 	}
 	sendEdit(t, c, 3, "dt=FLOAT32&sizes=2,3")
-	if got := collect(t, c, 3); !got.result.OK || csv(got.result.Offsets) != "0,1,2,3,4,5" {
+	if got := collect(t, c, 3); !got.result.OK || csv32(got.offsets) != "0,1,2,3,4,5" {
 		t.Errorf("layout edit after slice edits: %+v", got.result)
 	}
 }
@@ -526,7 +526,7 @@ func TestWSSliceInvalidEditKeepsThePicture(t *testing.T) {
 func TestWSSliceRejectsBadMessages(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
 	c := dial(t, ts, nil)
-	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "page": "tensor", "seq": 1, "query": ""}); err != nil {
+	if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "page": "tensor", "seq": 1, "query": ""}); err != nil {
 		t.Fatal(err)
 	}
 	var e live.ErrorMsg
@@ -656,10 +656,6 @@ func collectSlice(t *testing.T, c *websocket.Conn, seq int64) sliceFrames {
 			switch h.Kind {
 			case live.FrameCopied:
 				bits(got.copied, h.First, p)
-			case live.FrameOffsets:
-				for i := 0; i < len(p); i += 4 {
-					got.offsets[int(h.First)+i/4] = binary.LittleEndian.Uint32(p[i:])
-				}
 			case live.FrameCounts:
 				copy(got.counts[h.First:], p)
 			case live.FrameTouched:
@@ -695,7 +691,7 @@ func collectSlice(t *testing.T, c *websocket.Conn, seq int64) sliceFrames {
 				t.Fatal(err)
 			}
 			e := dt.Bits() / 8
-			got.copied, got.offsets = make([]bool, n), make([]uint32, n)
+			got.copied, got.offsets = make([]bool, n), pageOffsets(r.Meta.Sizes, r.Meta.Strides)
 			got.counts, got.read = make([]uint8, cells), make([]bool, cells)
 			got.inVals, got.outVals = make([]byte, cells*e), make([]byte, r.Meta.OutputCount*e)
 		case "done":
@@ -829,20 +825,20 @@ func TestWSSliceLargeInputsStreamCanvases(t *testing.T) {
 		// The learner's x[10:90, ::-2] on a 100x100 input whose rows are
 		// padded to 104 elements: 4000 output elements, a grid.
 		{name: "padded", query: "dt=FLOAT32&sizes=100,100&strides=104,1&np=" + url.QueryEscape("x[10:90, ::-2]") + "&use=np", value: f32,
-			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Offsets: 1, Counts: 1, Read: 1, InValues: 1, OutValues: 1}, readCells: 4000},
+			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Counts: 1, Read: 1, InValues: 1, OutValues: 1}, readCells: 4000},
 		// A crop of an NHWC image: channels 1-2, rows 3..62, columns
 		// reversed: 7680 output elements on a canvas too.
 		{name: "nhwc", query: "dt=FLOAT32&sizes=1,3,64,64&strides=12288,1,192,3&woff=0,1,3,0&wsize=1,2,60,64&wstride=1,1,1,-1", value: f32,
-			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Offsets: 1, Counts: 1, Read: 1, InValues: 1, OutValues: 1}, readCells: 7680},
+			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Counts: 1, Read: 1, InValues: 1, OutValues: 1}, readCells: 7680},
 		// Typed INT16 values repeating over a broadcast input: rows share
 		// buffer cells, which hold the first row's values.
 		{name: "broadcast", query: "dt=INT16&sizes=300,50&strides=0,1&woff=0,0&wsize=300,50&wstride=-3,2&vals=" + url.QueryEscape("7,-8,9"),
 			value: func(i int64) uint64 { return uint64(uint16([]int16{7, -8, 9}[i%3])) },
-			in:    "canvas", buffer: "dom", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Offsets: 1, InValues: 1, OutValues: 1}, readCells: 25},
+			in:    "canvas", buffer: "dom", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, InValues: 1, OutValues: 1}, readCells: 25},
 		// 2^24 UINT8 elements, the largest interactive input: several
 		// frames of every kind.
 		{name: "16M", query: "dt=UINT8&sizes=4096,4096&woff=5,0&wsize=4000,4096&wstride=-3,-2", value: func(i int64) uint64 { return uint64(i + 1) },
-			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 2, Offsets: 64, Counts: 16, Read: 2, InValues: 16, OutValues: 3}, readCells: 1334 * 2048},
+			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 2, Counts: 16, Read: 2, InValues: 16, OutValues: 3}, readCells: 1334 * 2048},
 	} {
 		seq := int64(seq + 1)
 		sendSliceEdit(t, c, seq, tc.query)

@@ -51,8 +51,8 @@ func dial(t *testing.T, ts *httptest.Server, header http.Header) *websocket.Conn
 	t.Cleanup(func() { c.Close() })
 	var hello map[string]any
 	readJSON(t, c, &hello)
-	if hello["type"] != "hello" || hello["v"] != 1.0 {
-		t.Fatalf("first message %v, want hello v1", hello)
+	if hello["type"] != "hello" || hello["v"] != float64(live.ProtocolVersion) {
+		t.Fatalf("first message %v, want hello v%d", hello, live.ProtocolVersion)
 	}
 	return c
 }
@@ -74,7 +74,7 @@ func readJSON(t *testing.T, c *websocket.Conn, v any) {
 
 func sendEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
 	t.Helper()
-	if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": seq, "query": query}); err != nil {
+	if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "seq": seq, "query": query}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -110,10 +110,6 @@ func collect(t *testing.T, c *websocket.Conn, seq int64) collected {
 			got.frames = append(got.frames, h)
 			p := data[live.FrameHeaderLen:]
 			switch h.Kind {
-			case live.FrameOffsets:
-				for i := 0; i < len(p); i += 4 {
-					got.offsets[int(h.First)+i/4] = binary.LittleEndian.Uint32(p[i:])
-				}
 			case live.FrameCounts:
 				copy(got.counts[h.First:], p)
 			case live.FrameTouched:
@@ -145,7 +141,7 @@ func collect(t *testing.T, c *websocket.Conn, seq int64) collected {
 			if !got.result.OK {
 				return got
 			}
-			got.offsets = make([]uint32, got.result.Meta.LogicalCount)
+			got.offsets = pageOffsets(got.result.Meta.Sizes, got.result.Meta.Strides)
 			got.counts = make([]uint8, got.result.Meta.Cells)
 		case "done":
 			got.done = true
@@ -168,8 +164,8 @@ func TestWSEditAnswersWithFragmentsAndOffsets(t *testing.T) {
 	if r.Query != "dt=FLOAT32&sizes=2,3&strides=5,1&total=40" {
 		t.Errorf("canonical query %q", r.Query)
 	}
-	if csv(r.Offsets) != "0,1,2,5,6,7" {
-		t.Errorf("offsets %v", r.Offsets)
+	if got := pageOffsets(r.Meta.Sizes, r.Meta.Strides); csv32(got) != "0,1,2,5,6,7" {
+		t.Errorf("offsets %v", got)
 	}
 	if len(r.Counts) != 10 || r.Counts[3] != 0 || r.Counts[5] != 1 {
 		t.Errorf("counts %v", r.Counts)
@@ -215,7 +211,7 @@ func TestWSInvalidEditReportsEachField(t *testing.T) {
 	// The session goes on.
 	sendEdit(t, c, 2, "preset=WH")
 	got := collect(t, c, 2)
-	if !got.result.OK || csv(got.result.Offsets) != "0,2,4,1,3,5" || strings.Join(got.result.Form.Strides, ",") != "1,2" {
+	if !got.result.OK || csv32(got.offsets) != "0,2,4,1,3,5" || strings.Join(got.result.Form.Strides, ",") != "1,2" {
 		t.Errorf("preset WH: %+v", got.result)
 	}
 }
@@ -230,13 +226,13 @@ func TestWSLargeTensorStreamsBinaryChunks(t *testing.T) {
 	if !r.OK || !got.done || r.Stream == nil {
 		t.Fatalf("result %+v", r)
 	}
-	if r.Meta.LogicalMode != "canvas" || r.Meta.BufferMode != "canvas" || r.Offsets != nil || r.Counts != nil {
+	if r.Meta.LogicalMode != "canvas" || r.Meta.BufferMode != "canvas" || r.Counts != nil {
 		t.Errorf("large views must stream: %+v", r.Meta)
 	}
-	if r.Stream.OffsetFrames != 2 || r.Stream.CountKind != "touched" {
+	if r.Stream.CountKind != "touched" || r.Stream.CountFrames != 1 {
 		t.Errorf("stream %+v", r.Stream)
 	}
-	if len(got.frames) != r.Stream.OffsetFrames+r.Stream.CountFrames {
+	if len(got.frames) != r.Stream.CountFrames {
 		t.Errorf("%d frames, announced %+v", len(got.frames), r.Stream)
 	}
 	for _, h := range got.frames {
@@ -274,7 +270,7 @@ func TestWSLargeTensorStreamsBinaryChunks(t *testing.T) {
 func TestWSLatestEditWins(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
 	c := dial(t, ts, nil)
-	sendEdit(t, c, 1, "sizes=4096,4096") // 16 M elements: 64 MiB of offsets
+	sendEdit(t, c, 1, "sizes=4096,4096") // 16 M elements: 2 MiB of bitmap
 	sendEdit(t, c, 2, "sizes=2,3&strides=0,1")
 	var sawResult2 bool
 	for {
@@ -317,7 +313,7 @@ func TestWSLatestEditWins(t *testing.T) {
 func TestWSProtocolErrorsKeepTheSession(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
 	c := dial(t, ts, nil)
-	for _, msg := range []string{`not json`, `{"v":2,"type":"edit","seq":1,"query":""}`, `{"v":1,"type":"draw","seq":1}`, `{"v":1,"type":"edit","seq":0,"query":""}`, `{"v":1,"type":"edit","seq":1,"query":"","extra":1}`} {
+	for _, msg := range []string{`not json`, `{"v":1,"type":"edit","seq":1,"query":""}`, `{"v":2,"type":"draw","seq":1}`, `{"v":2,"type":"edit","seq":0,"query":""}`, `{"v":2,"type":"edit","seq":1,"query":"","extra":1}`} {
 		if err := c.WriteMessage(websocket.TextMessage, []byte(msg)); err != nil {
 			t.Fatal(err)
 		}
@@ -344,7 +340,7 @@ func TestWSProtocolErrorsKeepTheSession(t *testing.T) {
 func TestWSMessageOverReadLimitCloses1009(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
 	c := dial(t, ts, nil)
-	big := `{"v":1,"type":"edit","seq":1,"query":"` + strings.Repeat("a", 100<<10) + `"}`
+	big := `{"v":2,"type":"edit","seq":1,"query":"` + strings.Repeat("a", 100<<10) + `"}`
 	if err := c.WriteMessage(websocket.TextMessage, []byte(big)); err != nil {
 		t.Fatal(err)
 	}
@@ -471,4 +467,32 @@ func TestWSShutdownClosesSessions(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("serve: %v", err)
 	}
+}
+
+// pageOffsets is what the page computes from a result's meta (protocol v2
+// sends no offsets; static/live.js offsetsOf): each element's buffer
+// offset, row-major. The tests compare it with core's answers.
+func pageOffsets(sizes, strides []int64) []uint32 {
+	n := int64(1)
+	for _, s := range sizes {
+		n *= s
+	}
+	out := make([]uint32, n)
+	for i := range n {
+		var off int64
+		for d, r := len(sizes)-1, i; d >= 0; d-- {
+			off += r % sizes[d] * strides[d]
+			r /= sizes[d]
+		}
+		out[i] = uint32(off)
+	}
+	return out
+}
+
+func csv32(vs []uint32) string {
+	s := make([]int64, len(vs))
+	for i, v := range vs {
+		s[i] = int64(v)
+	}
+	return csv(s)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/stridescope/stridescope/live"
 )
 
 // editsConfig describes the explorer load: clients that each send edits
@@ -135,7 +136,7 @@ func runEdits(ctx context.Context, c editsConfig) (editsReport, error) {
 				next = next.Add(c.pace)
 				q := editQueries[(i+seq)%len(editQueries)]
 				sent := time.Now()
-				if err := conn.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": seq, "query": q}); err != nil {
+				if err := conn.WriteJSON(map[string]any{"v": live.ProtocolVersion, "type": "edit", "seq": seq, "query": q}); err != nil {
 					fail(fmt.Sprintf("client %d edit %d: send: %v", i, seq, err))
 					return
 				}

@@ -40,6 +40,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/stridescope/stridescope/live"
 	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/web"
 )
@@ -228,7 +229,7 @@ func loadtest(ctx context.Context, c config) (report, error) {
 		return r, fmt.Errorf("presenter: %w", err)
 	}
 	defer p.Close()
-	if err := p.WriteJSON(map[string]any{"v": 1, "type": "present", "room": code}); err != nil {
+	if err := p.WriteJSON(map[string]any{"v": live.ProtocolVersion, "type": "present", "room": code}); err != nil {
 		return r, err
 	}
 	hello, err := readUntil(p, "presenting", 10*time.Second)
@@ -276,7 +277,7 @@ func loadtest(ctx context.Context, c config) (report, error) {
 		}
 		sent[step].Store(int64(time.Since(epoch)))
 		st := map[string]any{"page": "layout", "query": fmt.Sprintf("dt=FLOAT32&sizes=4,%d", 2+step%6), "step": step}
-		if err := p.WriteJSON(map[string]any{"v": 1, "type": "publish", "state": st}); err != nil {
+		if err := p.WriteJSON(map[string]any{"v": live.ProtocolVersion, "type": "publish", "state": st}); err != nil {
 			return r, fmt.Errorf("publish: %w", err)
 		}
 	}
@@ -355,7 +356,7 @@ func (v *viewer) read(sent []atomic.Int64, epoch time.Time, apply bool, stop *at
 			v.last.Store(int64(step))
 			v.latencies = append(v.latencies, now-time.Duration(sent[step].Load()))
 			if apply {
-				_ = v.conn.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": step, "query": m.State.Query})
+				_ = v.conn.WriteJSON(map[string]any{"v": live.ProtocolVersion, "type": "edit", "seq": step, "query": m.State.Query})
 			}
 		case "done":
 			if m.Seq > 0 && int(m.Seq) < len(sent) {
@@ -390,7 +391,7 @@ func follow(wsURL, code string) (*viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := conn.WriteJSON(map[string]any{"v": 1, "type": "follow", "room": code}); err != nil {
+	if err := conn.WriteJSON(map[string]any{"v": live.ProtocolVersion, "type": "follow", "room": code}); err != nil {
 		conn.Close()
 		return nil, err
 	}

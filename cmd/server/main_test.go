@@ -15,7 +15,7 @@ import (
 )
 
 // TestSIGTERMWithClientsThatDoNotRead runs the real binary: clients that
-// asked for a 66 MiB picture and stopped reading must not hold a SIGTERM
+// asked for a slice picture of up to 150 MiB and stopped reading must not hold a SIGTERM
 // past -shutdown-timeout, nor make it a failure, and every client still
 // reading gets 1001.
 func TestSIGTERMWithClientsThatDoNotRead(t *testing.T) {
@@ -64,11 +64,11 @@ func TestSIGTERMWithClientsThatDoNotRead(t *testing.T) {
 	}
 	edit := func(c *websocket.Conn, query string) {
 		t.Helper()
-		if err := c.WriteJSON(map[string]any{"v": 1, "type": "edit", "seq": 1, "query": query}); err != nil {
+		if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "page": "slice", "seq": 1, "query": query}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Clients that stop reading once their 4096x4096 picture streams:
+	// Clients that stop reading once their 4096x4096 slice picture streams:
 	// each query differs, so that each session computes its own.
 	for _, dt := range []string{"FLOAT32", "FLOAT16", "UINT8"} {
 		c := dial()

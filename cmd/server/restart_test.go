@@ -162,11 +162,11 @@ func TestRestartKeepsTheClass(t *testing.T) {
 		t.Fatalf("POST /rooms: %d, code %q, cookie %v", res.StatusCode, code, cookie)
 	}
 	const last = "dt=FLOAT16&sizes=3,5"
-	pc := roomSocket(t, p.addr, cookie, map[string]any{"v": 1, "type": "present", "room": code})
+	pc := roomSocket(t, p.addr, cookie, map[string]any{"v": 2, "type": "present", "room": code})
 	waitFor(t, pc, "presenting", "")
-	vc := roomSocket(t, p.addr, nil, map[string]any{"v": 1, "type": "follow", "room": code})
+	vc := roomSocket(t, p.addr, nil, map[string]any{"v": 2, "type": "follow", "room": code})
 	waitFor(t, vc, "room", "")
-	if err := pc.WriteJSON(map[string]any{"v": 1, "type": "publish", "room": code, "state": map[string]any{"page": "layout", "query": last}}); err != nil {
+	if err := pc.WriteJSON(map[string]any{"v": 2, "type": "publish", "room": code, "state": map[string]any{"page": "layout", "query": last}}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, vc, "room", last)
@@ -185,11 +185,11 @@ func TestRestartKeepsTheClass(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "sizes=3,5") {
 		t.Errorf("GET /r/CODE after kill -9: %d, last state shown: %v", res.StatusCode, strings.Contains(string(body), "sizes=3,5"))
 	}
-	pc = roomSocket(t, p.addr, cookie, map[string]any{"v": 1, "type": "present", "room": code})
+	pc = roomSocket(t, p.addr, cookie, map[string]any{"v": 2, "type": "present", "room": code})
 	waitFor(t, pc, "presenting", "")
-	vc = roomSocket(t, p.addr, nil, map[string]any{"v": 1, "type": "follow", "room": code})
+	vc = roomSocket(t, p.addr, nil, map[string]any{"v": 2, "type": "follow", "room": code})
 	waitFor(t, vc, "room", last)
-	if err := pc.WriteJSON(map[string]any{"v": 1, "type": "publish", "room": code, "state": map[string]any{"page": "layout", "query": "dt=FLOAT16&sizes=4"}}); err != nil {
+	if err := pc.WriteJSON(map[string]any{"v": 2, "type": "publish", "room": code, "state": map[string]any{"page": "layout", "query": "dt=FLOAT16&sizes=4"}}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, vc, "room", "dt=FLOAT16&sizes=4")
