@@ -8,7 +8,7 @@ import (
 // BenchmarkEdit is the server side of one explorer edit, without the
 // network: decode the message and its query, Validate with core, compute
 // the picture, offsets and highlight with compute, and encode the JSON
-// result and every binary frame. Sizes are logical elements; 4K is the
+// result and every binary frame. Sizes are logical elements; 256 is the
 // largest DOM picture (views.MaxDOMCells), above it the views are canvases
 // fed by binary frames.
 //
@@ -16,8 +16,9 @@ import (
 func BenchmarkEdit(b *testing.B) {
 	cases := []struct{ name, page, query string }{
 		{"6", "", "dt=FLOAT32&sizes=2,3"},                                               // the smallest picture
-		{"4K", "", "dt=FLOAT32&sizes=64,64"},                                            // the largest DOM picture
-		{"4K-overlap", "", "dt=FLOAT32&sizes=64,64&strides=1,1"},                        // DOM, counts per cell
+		{"256", "", "dt=FLOAT32&sizes=16,16"},                                           // the largest DOM picture
+		{"4K", "", "dt=FLOAT32&sizes=64,64"},                                            // canvases, touched bitmap
+		{"4K-overlap", "", "dt=FLOAT32&sizes=64,64&strides=1,1"},                        // a canvas, and a DOM buffer of 127 cells
 		{"64K", "", "dt=FLOAT32&sizes=256,256&strides=260,1"},                           // padded rows, touched bitmap
 		{"1M", "", "dt=FLOAT32&sizes=1024,1024"},                                        // canvas, packed
 		{"16M", "", "dt=FLOAT32&sizes=4096,4096"},                                       // 2^24 elements, packed
