@@ -27,10 +27,9 @@ const (
 	// Binary frame kinds (kind 1, offsets, was version 1's).
 	FrameCounts  = 2 // uint8 per buffer cell: how many elements live there, 255 meaning 255 or more
 	FrameTouched = 3 // uint64 words: bit k%64 of word k/64 is set when cell k holds an element (the slice explorer: when the slice reads cell k)
-	// The slice explorer's own kinds (slice_ws.go).
-	FrameCopied    = 4 // uint64 words over the input's elements, row-major: bit set when the slice copies the element
-	FrameOutValues = 5 // the output's elements as compute.Slice wrote them: raw little-endian elements of the data type
-	FrameInValues  = 6 // the input buffer filled with the values: raw little-endian elements of the data type
+	// The slice explorer's own kind (slice.go); 5 and 6, values, were
+	// version 1's.
+	FrameCopied = 4 // uint64 words over the input's elements, row-major: bit set when the slice copies the element
 
 	// FrameHeaderLen is the size of a binary frame's header.
 	FrameHeaderLen = 24
@@ -38,10 +37,7 @@ const (
 	// Chunk sizes (items per binary frame): 1 MiB of payload each.
 	maxFramePayload = 1 << 20
 	CountsPerFrame  = 1 << 20
-	// ValueBytesPerFrame is the payload of a values frame (a multiple of
-	// 8, so that every element size divides it).
-	ValueBytesPerFrame = 1 << 20
-	WordsPerFrame      = 1 << 17
+	WordsPerFrame   = 1 << 17
 )
 
 // clientMsg is what the page sends: one edit, the whole state as a query.

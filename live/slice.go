@@ -34,19 +34,17 @@ type SliceResultMsg struct {
 }
 
 // SliceStreamMsg announces the binary frames that follow a result, per
-// kind, in the order they are sent.
+// kind, in the order they are sent. The page computes the rest of what
+// its canvases show from the meta: the offsets and how many elements
+// each buffer cell holds from the sizes and strides, the values from
+// meta.fill and meta.pattern.
 type SliceStreamMsg struct {
-	Copied    int `json:"copiedFrames"`   // FrameCopied, for the input's canvas
-	Counts    int `json:"countFrames"`    // FrameCounts, for the buffer's canvas
-	Read      int `json:"readFrames"`     // FrameTouched, for the buffer's canvas
-	InValues  int `json:"inValueFrames"`  // FrameInValues, for either canvas, when the values are computed
-	OutValues int `json:"outValueFrames"` // FrameOutValues, for the output's canvas, when the values are computed
+	Copied int `json:"copiedFrames"` // FrameCopied, for the input's canvas
+	Read   int `json:"readFrames"`   // FrameTouched, for the buffer's canvas
 }
 
 // Total is how many binary frames the stream announces.
-func (m SliceStreamMsg) Total() int {
-	return m.Copied + m.Counts + m.Read + m.InValues + m.OutValues
-}
+func (m SliceStreamMsg) Total() int { return m.Copied + m.Read }
 
 // sliceFormMsg is the state of the inputs, one entry per dimension, for
 // the page to refill its form after a preset, a rank change, a NumPy
@@ -124,7 +122,7 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 			return err
 		}
 		defer release()
-		cst, query, p, err := picture.DrawSlice(ctx, v, true)
+		cst, query, p, err := picture.DrawSlice(ctx, v)
 		if err != nil {
 			return err
 		}
@@ -162,43 +160,29 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
 }
 
-// sliceStream is what the canvases of p need, in frames of about 1 MiB. The
-// buffer's counts and cells read stop at the input's last element: the
-// unused tail holds nothing and is never read, and the page takes a cell
-// no frame covers for an empty one.
+// sliceStream is what the canvases of p need, in frames of about 1 MiB:
+// the bitmaps of the input elements copied and of the buffer cells read,
+// the latter up to the input's last element (the unused tail is never
+// read, and the page takes a cell no frame covers for one not read).
 func sliceStream(p *picture.SlicePicture) SliceStreamMsg {
 	var st SliceStreamMsg
 	frames := func(items, per int64) int { return int((items + per - 1) / per) }
-	n, cells := p.Meta.InputCount, min(p.Meta.Cells, p.Meta.Last+1)
-	inCanvas := p.Meta.InputMode == views.ModeCanvas
-	bufCanvas := p.Meta.BufferMode == views.ModeCanvas && p.Touched != nil
-	if inCanvas {
-		st.Copied = frames((n+63)/64, WordsPerFrame)
+	if p.Meta.InputMode == views.ModeCanvas {
+		st.Copied = frames((p.Meta.InputCount+63)/64, WordsPerFrame)
 	}
-	if bufCanvas {
-		st.Counts = frames(cells, CountsPerFrame)
+	if p.Meta.BufferMode == views.ModeCanvas && p.Touched != nil {
 		st.Read = frames(int64(len(p.Touched)), WordsPerFrame)
-	}
-	if (inCanvas || bufCanvas) && p.Buf != nil {
-		st.InValues = frames(int64(len(p.Buf)), ValueBytesPerFrame)
-	}
-	if p.Meta.OutputMode == views.ModeCanvas && p.Out != nil {
-		st.OutValues = frames(int64(len(p.Out)), ValueBytesPerFrame)
 	}
 	return st
 }
 
-// streamSlice sends the frames st announces. Every array comes from
-// compute: the elements copied and the cells read are compute.Touched of
-// the slice's walk (over the input's element indices and over its buffer),
-// the offsets compute.Offsets, the counts compute.CellCounts, the values
-// compute.Slice's. A newer edit cancels ctx, and emit fails, between
-// frames.
+// streamSlice sends the frames st announces: compute.Touched of the
+// slice's walk over the input's element indices (the elements copied)
+// and over its buffer (the cells read). A newer edit cancels ctx, and
+// emit fails, between frames.
 func (h *Hub) streamSlice(ctx context.Context, seq int64, p *picture.SlicePicture, st SliceStreamMsg, emit func(frame) error) error {
-	in := p.Slice.Input
-	n, cells := p.Meta.InputCount, min(p.Meta.Cells, p.Meta.Last+1)
 	if st.Copied > 0 {
-		bm, put, err := touchedScratch(ctx, copiedWalk(p.Slice), n)
+		bm, put, err := touchedScratch(ctx, copiedWalk(p.Slice), p.Meta.InputCount)
 		if err != nil {
 			return err
 		}
@@ -208,24 +192,8 @@ func (h *Hub) streamSlice(ctx context.Context, seq int64, p *picture.SlicePictur
 			return err
 		}
 	}
-	if st.Counts > 0 {
-		if err := h.streamCounts(ctx, seq, compute.LayoutWalk(in), cells, false, st.Counts, emit); err != nil {
-			return err
-		}
-	}
 	if st.Read > 0 {
 		if err := streamBits(ctx, seq, FrameTouched, p.Touched, st.Read, emit); err != nil {
-			return err
-		}
-	}
-	e := int64(in.DataType.Bits() / 8)
-	if st.InValues > 0 {
-		if err := streamBytes(ctx, seq, FrameInValues, p.Buf, e, st.InValues, emit); err != nil {
-			return err
-		}
-	}
-	if st.OutValues > 0 {
-		if err := streamBytes(ctx, seq, FrameOutValues, p.Out, e, st.OutValues, emit); err != nil {
 			return err
 		}
 	}
@@ -261,26 +229,6 @@ func streamBits(ctx context.Context, seq int64, kind byte, bm []uint64, frames i
 		for i, wd := range words {
 			binary.LittleEndian.PutUint64(b[FrameHeaderLen+8*i:], wd)
 		}
-		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// streamBytes sends a buffer of e-byte elements as it is in memory
-// (little-endian), ValueBytesPerFrame a frame; the first item of a frame
-// is an element index.
-func streamBytes(ctx context.Context, seq int64, kind byte, data []byte, e int64, frames int, emit func(frame) error) error {
-	for k := range frames {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		lo := int64(k) * ValueBytesPerFrame
-		chunk := data[lo:min(lo+ValueBytesPerFrame, int64(len(data)))]
-		bp, b := frameBuf(FrameHeaderLen + len(chunk))
-		putFrameHeader(b, kind, seq, k, frames, lo/e)
-		copy(b[FrameHeaderLen:], chunk)
 		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
 			return err
 		}

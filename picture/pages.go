@@ -107,12 +107,12 @@ func violationMap(vs []core.Violation) map[string][]string {
 // DrawSlice draws a valid slice: its canonical state and query, and the
 // picture; stream (a websocket edit) fills what its canvases are drawn
 // from, a page only the cells it shows.
-func DrawSlice(ctx context.Context, v SliceValidated, stream bool) (SliceState, string, *SlicePicture, error) {
+func DrawSlice(ctx context.Context, v SliceValidated) (SliceState, string, *SlicePicture, error) {
 	cst := SliceStateOf(v)
 	query := cst.CanonicalQuery(false)
 	noStep := cst
 	noStep.T = ""
-	pic, err := NewSlice(ctx, v, query, "/slice?"+noStep.CanonicalQuery(false), stream)
+	pic, err := NewSlice(ctx, v, query, "/slice?"+noStep.CanonicalQuery(false))
 	return cst, query, pic, err
 }
 
@@ -123,7 +123,7 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	if err := budget.Take(ctx, SliceCost(drawn.Slice, false)); err != nil {
 		return views.SlicePage{}, err
 	}
-	cst, query, pic, err := DrawSlice(ctx, drawn, false)
+	cst, query, pic, err := DrawSlice(ctx, drawn)
 	if err != nil {
 		return views.SlicePage{}, err
 	}

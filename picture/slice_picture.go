@@ -24,16 +24,13 @@ type SlicePicture struct {
 	Meta     SliceMeta
 	Warnings []core.Violation // about the typed values
 
-	// What the canvases are drawn from (live streams it): the
-	// slice, the input buffer filled with the values up to its last
-	// element and the output compute.Slice copied from it (nil when too
-	// large to fill, and on a page, which has no canvas to fill), and the bitmap of the buffer cells read, also up to
-	// the last element (nil above MaxInteractive cells). Cells past the
-	// last element (a TotalTensorSizeInBytes above the minimum) are never
-	// read or filled, so they cost nothing but their count.
+	// What live streams to the canvases beside the meta: the slice, and
+	// the bitmap of the buffer cells read up to the input's last element
+	// (nil above MaxInteractive cells). Cells past the last element (a
+	// TotalTensorSizeInBytes above the minimum) are never read, so they
+	// cost nothing but their count. The values the canvases show are
+	// computed by the page (Meta.Fill).
 	Slice   *core.Slice1
-	Buf     []byte
-	Out     []byte
 	Touched []uint64
 }
 
@@ -62,6 +59,15 @@ type SliceMeta struct {
 	// was too large to fill.
 	Values []string `json:"values"`
 	Query  string   `json:"query"`
+	// Fill says the page computes the values its canvases show, as
+	// FillInput and compute.Slice do: the input buffer filled with the
+	// values in row-major order (a cell several elements share holds the
+	// first one's), the output read from it. Pattern holds the typed
+	// values, base64 of their raw little-endian elements, which repeat
+	// over the elements; empty: 1, 2, 3 ... N. Fill is false when the
+	// input buffer or the output would exceed MaxSliceBytes.
+	Fill    bool   `json:"fill"`
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // MaxListedValues is how many of the output's values a slice picture
@@ -81,13 +87,6 @@ func SliceMode(n int64) string {
 	return views.ModeNone
 }
 
-// sliceStreamsValues says whether an edit of m streams values: the input
-// buffer to the input's or the buffer's canvas, the output (copied from
-// the buffer) to the output's.
-func sliceStreamsValues(m SliceMeta) bool {
-	return m.InputMode == views.ModeCanvas || m.BufferMode == views.ModeCanvas || m.OutputMode == views.ModeCanvas
-}
-
 // sliceBufferMode is SliceMode for the input's buffer. A canvas also
 // walks every input element (which cells hold one), so, as in the layout
 // explorer, both counts must be drawable.
@@ -100,10 +99,10 @@ func sliceBufferMode(cells, n int64) string {
 
 // NewSlice draws a valid slice. The output values are the input
 // buffer, filled with the values, copied by compute.Slice; the cells read
-// come from compute.Touched and compute.Offsets. stream (a websocket
-// edit) fills the whole buffer and output its canvases are drawn from; a
-// page reads only the cells it shows (see CellValues).
-func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string, stream bool) (*SlicePicture, error) {
+// come from compute.Touched and compute.Offsets. Only the cells the DOM
+// and the step-through show are read (see SparseCellValues): the
+// canvases' values are the page's to compute (SliceMeta.Fill).
+func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*SlicePicture, error) {
 	s := v.Slice
 	in := s.Input
 	dt := in.DataType
@@ -159,31 +158,18 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string, str
 	}
 
 	// The values: the input buffer filled, the output copied from it.
-	// FillInput writes every logical element, so their count is bounded
-	// too: a broadcast input can hold 2^32 elements in one cell. Only an
-	// edit's stream sends the whole buffer and output (to the canvases);
-	// otherwise just the cells the DOM and the step-through show are read.
+	// Filling writes every logical element, so their count is bounded
+	// too: a broadcast input can hold 2^32 elements in one cell. Only the
+	// cells the DOM and the step-through show are read here.
 	valuesOK := e > 0 && used*e <= MaxSliceBytes && n*e <= MaxSliceBytes && outN*e <= MaxSliceBytes
+	p.Meta.Fill = valuesOK
+	if valuesOK && len(v.Values) > 0 {
+		p.Meta.Pattern = valuePattern(dt, v.Values)
+	}
 	m := min(outN, MaxListedValues)
 	var cv *CellValues
-	var out []byte
-	if valuesOK && stream && sliceStreamsValues(p.Meta) {
-		buf := make([]byte, used*e)
-		if err := FillInput(ctx, buf, in, v.Values); err != nil {
-			return nil, err
-		}
-		cv = &CellValues{dt: dt, vals: v.Values, buf: buf}
-		p.Buf = buf
-		if p.Meta.OutputMode == views.ModeCanvas {
-			out = make([]byte, outN*e)
-			if err := compute.Slice(out, buf, s); err != nil {
-				return nil, err
-			}
-			p.Out = out
-		}
-	}
 	valueReads := reads
-	if valuesOK && cv == nil {
+	if valuesOK {
 		if valueReads == nil {
 			valueReads = make([]int64, m)
 			compute.Offsets(compute.SliceWalk(s), 0, valueReads)
@@ -201,11 +187,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string, str
 	}
 	if valuesOK {
 		for k := range m {
-			if out != nil {
-				p.Meta.Values = append(p.Meta.Values, ValueText(out[k*e:], dt))
-			} else {
-				p.Meta.Values = append(p.Meta.Values, cv.Text(valueReads[k]))
-			}
+			p.Meta.Values = append(p.Meta.Values, cv.Text(valueReads[k]))
 		}
 	}
 	valueAt := func(off int64) string {

@@ -2,6 +2,7 @@ package picture
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -171,7 +172,9 @@ func ValuesNote(dt core.DataType, n int64, typed bool) string {
 // (row-major) gets vals[i mod len(vals)], or i+1 when none were typed. The
 // elements are written last to first, so that where several share a cell
 // (a broadcast input) the cell holds the first one's value. Padding cells
-// stay 0.
+// stay 0. The slice page computes the same for its canvases (static/fill.js,
+// tested against this in the browser); the server reads only the cells it
+// shows (SparseCellValues).
 func FillInput(ctx context.Context, buf []byte, in *core.Layout, vals []SliceValue) error {
 	w := compute.LayoutWalk(in)
 	n := w.Len()
@@ -195,6 +198,17 @@ func FillInput(ctx context.Context, buf []byte, in *core.Layout, vals []SliceVal
 		}
 	}
 	return nil
+}
+
+// valuePattern is the typed values as the page repeats them over the
+// elements: base64 of their raw little-endian elements of dt.
+func valuePattern(dt core.DataType, vals []SliceValue) string {
+	e := dt.Bits() / 8
+	b := make([]byte, int64(len(vals))*e)
+	for i, v := range vals {
+		putValue(b[int64(i)*e:], dt, v)
+	}
+	return base64.StdEncoding.EncodeToString(b)
 }
 
 // f32ToF16 rounds a float32 to the nearest IEEE half (ties to even).
@@ -250,15 +264,14 @@ func f16ToF32(h uint16) float32 {
 	return math.Float32frombits(sign | (exp+112)<<23 | mant<<13)
 }
 
-// CellValues reads the input buffer's cells as FillInput leaves them:
-// from the filled buffer when a stream needs all of it, else from the
-// first element (row-major) stored at each cell a view shows, so that a
-// page never fills a buffer of millions of cells to show a few thousand.
+// CellValues reads the input buffer's cells as FillInput leaves them,
+// from the first element (row-major) stored at each cell a view shows, so
+// that a page never fills a buffer of millions of cells to show a few
+// thousand.
 type CellValues struct {
 	dt    core.DataType
 	vals  []SliceValue
-	buf   []byte          // the whole buffer up to its last element, filled; or nil
-	first map[int64]int64 // else: wanted cell -> the first element stored there
+	first map[int64]int64 // wanted cell -> the first element stored there
 }
 
 // SparseCellValues finds the first element stored at each wanted cell
@@ -302,10 +315,6 @@ func SparseCellValues(ctx context.Context, in *core.Layout, vals []SliceValue, w
 // put writes the value of cell off into b (one element of dt).
 func (cv *CellValues) put(b []byte, off int64) {
 	e := int64(cv.dt.Bits() / 8)
-	if cv.buf != nil {
-		copy(b[:e], cv.buf[off*e:])
-		return
-	}
 	i, ok := cv.first[off]
 	switch {
 	case !ok:
@@ -317,12 +326,8 @@ func (cv *CellValues) put(b []byte, off int64) {
 	}
 }
 
-// text is the value of cell off as text.
+// Text is the value of cell off as text.
 func (cv *CellValues) Text(off int64) string {
-	if cv.buf != nil {
-		e := int64(cv.dt.Bits() / 8)
-		return ValueText(cv.buf[off*e:], cv.dt)
-	}
 	var b [8]byte
 	cv.put(b[:], off)
 	return ValueText(b[:], cv.dt)

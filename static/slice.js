@@ -12,15 +12,13 @@
 
 import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
+import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, ramp, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const V = 2, HDR = 24;
 // The canvases' colours (slice.css gives the legends' swatches the same).
 const C = { outside: [233, 236, 239], win: [189, 215, 245], copied: [42, 157, 143], held: [173, 190, 209], shared: [244, 162, 97],
   hole: [222, 226, 230], tail: [250, 251, 252], plain: [168, 218, 220], cur: [255, 224, 102], mark: [230, 57, 70] };
-// Typed arrays of the values frames, by data type.
-const ARRAYS = { FLOAT32: Float32Array, FLOAT64: Float64Array, FLOAT16: Uint16Array, INT8: Int8Array, UINT8: Uint8Array, INT16: Int16Array,
-  UINT16: Uint16Array, INT32: Int32Array, UINT32: Uint32Array, INT64: BigInt64Array, UINT64: BigUint64Array };
 const bit = (bm, k) => bm !== null && (bm[k >>> 5] >>> (k & 31)) & 1;
 
 // half widens an IEEE half's bits.
@@ -92,13 +90,16 @@ export function start() {
     $('#input-sub').textContent = h.inputSub; $('#output-sub').textContent = h.outputSub; $('#buffer-sub').textContent = h.bufferSub;
     const meta = st.meta = m.meta;
     picture.dataset.seq = m.seq;
-    // The arrays the canvases are drawn from, filled by the frames.
-    const s = m.stream || {}, Arr = ARRAYS[meta.dataType], e = Arr ? Arr.BYTES_PER_ELEMENT : 1;
-    const words = (n) => new Uint32Array(2 * Math.ceil(n / 64));
+    // The arrays the canvases are drawn from: the bitmaps from the
+    // frames, the rest computed here from the meta (fill.js).
+    const s = m.stream || {}, words = (n) => new Uint32Array(2 * Math.ceil(n / 64));
+    const inCv = meta.inputMode === 'canvas', bufCv = meta.bufferMode === 'canvas', outCv = meta.outputMode === 'canvas';
+    const vals = meta.fill && (inCv || bufCv || outCv), offsets = inCv || bufCv || vals ? offsetsOf(meta.sizes, meta.strides, meta.inputCount) : null;
+    const inVals = vals ? fillInput(meta, offsets) : null;
     st.data = {
-      copied: s.copiedFrames ? words(meta.inputCount) : null, offsets: meta.inputMode === 'canvas' ? offsetsOf(meta.sizes, meta.strides, meta.inputCount) : null,
-      counts: s.countFrames ? new Uint8Array(meta.cells) : null, read: s.readFrames ? words(meta.cells) : null,
-      inVals: s.inValueFrames ? new Arr(meta.cells) : null, outVals: s.outValueFrames ? new Arr(meta.outputCount) : null, e,
+      copied: s.copiedFrames ? words(meta.inputCount) : null, offsets,
+      counts: bufCv ? cellCounts(meta.cells, offsets) : null, read: s.readFrames ? words(meta.cells) : null,
+      inVals, outVals: vals && outCv ? sliceOutput(meta, inVals) : null,
     };
     st.frames = m.stream ? Object.values(s).reduce((a, b) => a + b, 0) : 0; st.got = 0;
     st.canvases = {}; st.marks = { in: {}, out: {}, b: {} };
@@ -110,12 +111,8 @@ export function start() {
     const d = new DataView(buf), D = st.data;
     if (d.getUint8(1) !== V || d.getUint32(4, true) !== st.seq || !st.meta) return;
     const kind = d.getUint8(0), first = Number(d.getBigUint64(16, true));
-    const bytes = (arr, at) => new Uint8Array(arr.buffer).set(new Uint8Array(buf, HDR), at);
     if (kind === 4 && D.copied) D.copied.set(new Uint32Array(buf, HDR), 2 * first);
-    else if (kind === 2 && D.counts) D.counts.set(new Uint8Array(buf, HDR), first);
     else if (kind === 3 && D.read) D.read.set(new Uint32Array(buf, HDR), 2 * first);
-    else if (kind === 6 && D.inVals) bytes(D.inVals, first * D.e);
-    else if (kind === 5 && D.outVals) bytes(D.outVals, first * D.e);
     st.got++; progress();
   }
   function progress() {

@@ -43,7 +43,7 @@ func TestHashedModulesImportHashedNames(t *testing.T) {
 			}
 		}
 	}
-	if got := Imports("main-slice.js"); len(got) != 4 { // slice, live, rooms, canvas
+	if got := Imports("main-slice.js"); len(got) != 5 { // slice, live, rooms, fill, canvas
 		t.Errorf("main-slice.js imports %v", got)
 	}
 }

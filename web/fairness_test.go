@@ -279,10 +279,10 @@ func TestHardenEvictedNonReaderEndsPromptly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	// stuck asks for the slice explorer's 4096x4096 picture (about 150
-	// MiB of frames) and stops reading once it streams: its writer blocks
-	// on a full socket.
-	sendSliceEdit(t, stuck, 1, "sizes=4096,4096")
+	// stuck asks for the largest stream there is, the counts of 2^24
+	// overlapping elements (16 MiB), and stops reading once it streams:
+	// its writer blocks on a full socket.
+	sendEdit(t, stuck, 1, bigStream)
 	_ = stuck.SetReadDeadline(time.Now().Add(20 * time.Second))
 	for {
 		typ, _, err := stuck.ReadMessage()
@@ -318,7 +318,7 @@ func TestHardenEvictedNonReaderEndsPromptly(t *testing.T) {
 		}
 		frames++
 	}
-	t.Logf("the evicted socket, its writer blocked on 150 MiB it did not read, was hung up within %v of the eviction: %d buffered frames drained in %v, then %v",
+	t.Logf("the evicted socket, its writer blocked on 16 MiB it did not read, was hung up within %v of the eviction: %d buffered frames drained in %v, then %v",
 		evictGrace+700*time.Millisecond, frames, time.Since(start), err)
 	var ce *websocket.CloseError
 	if isTimeout(err) || errors.As(err, &ce) && ce.Code != websocket.CloseAbnormalClosure {

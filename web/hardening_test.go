@@ -344,9 +344,8 @@ func TestHardenConnectionCapsAndSpoofing(t *testing.T) {
 func TestHardenSlowReaderBlocksNoOne(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
 	slow := dial(t, ts, nil)
-	// A 16M-element slice edit streams about 150 MiB; the slow peer never
-	// reads it.
-	sendSliceEdit(t, slow, 1, "sizes=4096,4096")
+	// The largest stream there is (16 MiB); the slow peer never reads it.
+	sendEdit(t, slow, 1, bigStream)
 	time.Sleep(200 * time.Millisecond)
 	fast := dial(t, ts, nil)
 	var worst time.Duration
@@ -358,7 +357,7 @@ func TestHardenSlowReaderBlocksNoOne(t *testing.T) {
 		}
 		worst = max(worst, time.Since(start))
 	}
-	t.Logf("20 edits of a fast client while a slow reader sits on 150 MiB: worst round trip %v", worst)
+	t.Logf("20 edits of a fast client while a slow reader sits on 16 MiB: worst round trip %v", worst)
 	if worst > 2*time.Second {
 		t.Errorf("worst round trip %v", worst)
 	}

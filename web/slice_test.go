@@ -649,21 +649,11 @@ func collectSlice(t *testing.T, c *websocket.Conn, seq int64) sliceFrames {
 			}
 			got.headers = append(got.headers, h)
 			p := data[live.FrameHeaderLen:]
-			e := uint64(len(got.outVals)) / max(uint64(got.result.Meta.OutputCount), 1)
-			if e == 0 {
-				e = uint64(len(got.inVals)) / uint64(got.result.Meta.Cells)
-			}
 			switch h.Kind {
 			case live.FrameCopied:
 				bits(got.copied, h.First, p)
-			case live.FrameCounts:
-				copy(got.counts[h.First:], p)
 			case live.FrameTouched:
 				bits(got.read, h.First, p)
-			case live.FrameInValues:
-				copy(got.inVals[h.First*e:], p)
-			case live.FrameOutValues:
-				copy(got.outVals[h.First*e:], p)
 			default:
 				t.Fatalf("unknown frame kind %d", h.Kind)
 			}
@@ -685,15 +675,8 @@ func collectSlice(t *testing.T, c *websocket.Conn, seq int64) sliceFrames {
 			if !r.OK {
 				t.Fatalf("invalid: %+v", r.Errors)
 			}
-			n, cells := r.Meta.InputCount, r.Meta.Cells
-			dt, err := core.ParseDataType(r.Meta.DataType)
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := dt.Bits() / 8
-			got.copied, got.offsets = make([]bool, n), pageOffsets(r.Meta.Sizes, r.Meta.Strides)
-			got.counts, got.read = make([]uint8, cells), make([]bool, cells)
-			got.inVals, got.outVals = make([]byte, cells*e), make([]byte, r.Meta.OutputCount*e)
+			got.copied, got.offsets = make([]bool, r.Meta.InputCount), pageOffsets(r.Meta.Sizes, r.Meta.Strides)
+			got.read = make([]bool, r.Meta.Cells)
 		case "done":
 			got.done = true
 			return got
@@ -707,15 +690,12 @@ func collectSlice(t *testing.T, c *websocket.Conn, seq int64) sliceFrames {
 // element by element with core's rules alone.
 type naiveSlice struct {
 	s         *core.Slice1
-	copied    []bool  // per input element: copied
-	read      []bool  // per input buffer cell: read
-	readCells int     // how many
-	counts    []uint8 // input elements per buffer cell
-	inVals    []byte  // the input buffer: element i holds vals[i] (the first one, where several share a cell)
-	outVals   []byte  // the output: the value of the input element each copies
+	copied    []bool // per input element: copied
+	read      []bool // per input buffer cell: read
+	readCells int    // how many
 }
 
-func naive(t *testing.T, query string, value func(i int64) uint64) naiveSlice {
+func naive(t *testing.T, query string) naiveSlice {
 	t.Helper()
 	st, vs := picture.SliceStateFromQuery(mustQuery(t, query))
 	v := picture.ValidateSlice(st, vs)
@@ -724,26 +704,9 @@ func naive(t *testing.T, query string, value func(i int64) uint64) naiveSlice {
 	}
 	s := v.Slice
 	in := s.Input
-	e := in.DataType.Bits() / 8
-	put := func(b []byte, x uint64) {
-		for j := range e {
-			b[j] = byte(x >> (8 * j))
-		}
-	}
-	cells := in.BufferElementCount()
-	ns := naiveSlice{s: s, copied: make([]bool, in.LogicalElementCount()), read: make([]bool, cells), counts: make([]uint8, cells),
-		inVals: make([]byte, cells*e), outVals: make([]byte, s.OutputElementCount()*e)}
-	for i := in.LogicalElementCount() - 1; i >= 0; i-- {
-		o, err := in.Offset(in.Coordinate(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ns.counts[o]++
-		put(ns.inVals[o*e:], value(i))
-	}
+	ns := naiveSlice{s: s, copied: make([]bool, in.LogicalElementCount()), read: make([]bool, in.BufferElementCount())}
 	for k := range s.OutputElementCount() {
 		ic := s.InputCoordinate(k)
-		i := picture.RowMajorIndex(in.Sizes, ic)
 		o, err := in.Offset(ic)
 		if err != nil {
 			t.Fatal(err)
@@ -751,8 +714,7 @@ func naive(t *testing.T, query string, value func(i int64) uint64) naiveSlice {
 		if !ns.read[o] {
 			ns.readCells++
 		}
-		ns.copied[i], ns.read[o] = true, true
-		copy(ns.outVals[k*e:(k+1)*e], ns.inVals[o*e:])
+		ns.copied[picture.RowMajorIndex(in.Sizes, ic)], ns.read[o] = true, true
 	}
 	return ns
 }
@@ -791,54 +753,43 @@ func (ns naiveSlice) check(t *testing.T, got sliceFrames) {
 			if rd != ns.read[o] {
 				t.Fatalf("buffer cell %d read: %v, want %v", o, rd, !rd)
 			}
-			if got.counts[o] != ns.counts[o] {
-				t.Fatalf("buffer cell %d holds %d elements, want %d", o, got.counts[o], ns.counts[o])
-			}
 		}
 		if ns.readCells == 0 {
 			t.Fatal("nothing read")
 		}
 	}
-	if r.Stream.InValues > 0 && string(got.inVals) != string(ns.inVals) {
-		t.Error("the input buffer's values differ")
-	}
-	if r.Stream.OutValues > 0 && string(got.outVals) != string(ns.outVals) {
-		for k := range len(ns.outVals) {
-			if got.outVals[k] != ns.outVals[k] {
-				t.Fatalf("output byte %d: %d, want %d", k, got.outVals[k], ns.outVals[k])
-			}
-		}
+	// The page fills the values itself (static/fill.js, checked against
+	// picture.FillInput in e2e/fill_test.go): the meta must say how.
+	if !r.Meta.Fill {
+		t.Error("the meta does not let the page fill the values")
 	}
 }
 
 func TestWSSliceLargeInputsStreamCanvases(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
 	c := dial(t, ts, nil)
-	f32 := func(i int64) uint64 { return uint64(math.Float32bits(float32(i + 1))) }
 	for seq, tc := range []struct {
 		name, query       string
-		value             func(i int64) uint64
 		in, buffer, out   string
 		stream            live.SliceStreamMsg
 		readCells, values int
 	}{
 		// The learner's x[10:90, ::-2] on a 100x100 input whose rows are
 		// padded to 104 elements: 4000 output elements, a grid.
-		{name: "padded", query: "dt=FLOAT32&sizes=100,100&strides=104,1&np=" + url.QueryEscape("x[10:90, ::-2]") + "&use=np", value: f32,
-			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Counts: 1, Read: 1, InValues: 1, OutValues: 1}, readCells: 4000},
+		{name: "padded", query: "dt=FLOAT32&sizes=100,100&strides=104,1&np=" + url.QueryEscape("x[10:90, ::-2]") + "&use=np",
+			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Read: 1}, readCells: 4000},
 		// A crop of an NHWC image: channels 1-2, rows 3..62, columns
 		// reversed: 7680 output elements on a canvas too.
-		{name: "nhwc", query: "dt=FLOAT32&sizes=1,3,64,64&strides=12288,1,192,3&woff=0,1,3,0&wsize=1,2,60,64&wstride=1,1,1,-1", value: f32,
-			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Counts: 1, Read: 1, InValues: 1, OutValues: 1}, readCells: 7680},
+		{name: "nhwc", query: "dt=FLOAT32&sizes=1,3,64,64&strides=12288,1,192,3&woff=0,1,3,0&wsize=1,2,60,64&wstride=1,1,1,-1",
+			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Read: 1}, readCells: 7680},
 		// Typed INT16 values repeating over a broadcast input: rows share
 		// buffer cells, which hold the first row's values.
 		{name: "broadcast", query: "dt=INT16&sizes=300,50&strides=0,1&woff=0,0&wsize=300,50&wstride=-3,2&vals=" + url.QueryEscape("7,-8,9"),
-			value: func(i int64) uint64 { return uint64(uint16([]int16{7, -8, 9}[i%3])) },
-			in:    "canvas", buffer: "dom", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, InValues: 1, OutValues: 1}, readCells: 25},
+			in: "canvas", buffer: "dom", out: "canvas", stream: live.SliceStreamMsg{Copied: 1}, readCells: 25},
 		// 2^24 UINT8 elements, the largest interactive input: several
 		// frames of every kind.
-		{name: "16M", query: "dt=UINT8&sizes=4096,4096&woff=5,0&wsize=4000,4096&wstride=-3,-2", value: func(i int64) uint64 { return uint64(i + 1) },
-			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 2, Counts: 16, Read: 2, InValues: 16, OutValues: 3}, readCells: 1334 * 2048},
+		{name: "16M", query: "dt=UINT8&sizes=4096,4096&woff=5,0&wsize=4000,4096&wstride=-3,-2",
+			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 2, Read: 2}, readCells: 1334 * 2048},
 	} {
 		seq := int64(seq + 1)
 		sendSliceEdit(t, c, seq, tc.query)
@@ -850,7 +801,7 @@ func TestWSSliceLargeInputsStreamCanvases(t *testing.T) {
 		if got.result.Stream == nil || *got.result.Stream != tc.stream {
 			t.Errorf("%s: stream %+v, want %+v", tc.name, got.result.Stream, tc.stream)
 		}
-		ns := naive(t, tc.query, tc.value)
+		ns := naive(t, tc.query)
 		if ns.readCells != tc.readCells {
 			t.Errorf("%s: %d cells read, want %d", tc.name, ns.readCells, tc.readCells)
 		}
@@ -870,9 +821,7 @@ func TestWSSliceLargeEditIsSuperseded(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	sendSliceEdit(t, c, 2, "dt=FLOAT32&sizes=64,65&strides=66,1&woff=1,1&wsize=60,60&wstride=2,3")
 	got := collectSlice(t, c, 2)
-	naive(t, "dt=FLOAT32&sizes=64,65&strides=66,1&woff=1,1&wsize=60,60&wstride=2,3", func(i int64) uint64 {
-		return uint64(math.Float32bits(float32(i + 1)))
-	}).check(t, got)
+	naive(t, "dt=FLOAT32&sizes=64,65&strides=66,1&woff=1,1&wsize=60,60&wstride=2,3").check(t, got)
 }
 
 // ---- the input's TotalTensorSizeInBytes and GuaranteedBaseOffsetAlignment ----
@@ -1060,7 +1009,7 @@ func TestSliceHugeTotalsCostNothing(t *testing.T) {
 		{name: "4 GiB - 4", query: example2With("total=4294967292"), mode: "none", cells: 1<<30 - 1},
 		{name: "2^63-1 bytes", query: example2With("total=9223372036854775807"), mode: "none", cells: math.MaxInt64 / 4},
 		{name: "2^24 cells on a canvas", query: "dt=UINT8&sizes=8,8&total=16777216&woff=0,0&wsize=8,8&wstride=-1,1", mode: "canvas", cells: 1 << 24,
-			stream: &live.SliceStreamMsg{Counts: 1, Read: 1, InValues: 1}},
+			stream: &live.SliceStreamMsg{Read: 1}},
 	}
 	for seq, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

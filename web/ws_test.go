@@ -469,6 +469,13 @@ func TestWSShutdownClosesSessions(t *testing.T) {
 	}
 }
 
+// bigStream is the edit with the largest stream there is: 2^24 elements
+// that overlap (offset 4095·row + column) in 16,773,121 buffer cells,
+// sent as one count byte a cell, 16 MiB, more than loopback sockets
+// buffer. Tests that need a writer blocked on a peer that does not read
+// ask for it.
+const bigStream = "sizes=4096,4096&strides=4095,1"
+
 // pageOffsets is what the page computes from a result's meta (protocol v2
 // sends no offsets; static/live.js offsetsOf): each element's buffer
 // offset, row-major. The tests compare it with core's answers.

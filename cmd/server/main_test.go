@@ -15,7 +15,7 @@ import (
 )
 
 // TestSIGTERMWithClientsThatDoNotRead runs the real binary: clients that
-// asked for a slice picture of up to 150 MiB and stopped reading must not hold a SIGTERM
+// asked for a 16 MiB stream and stopped reading must not hold a SIGTERM
 // past -shutdown-timeout, nor make it a failure, and every client still
 // reading gets 1001.
 func TestSIGTERMWithClientsThatDoNotRead(t *testing.T) {
@@ -64,15 +64,15 @@ func TestSIGTERMWithClientsThatDoNotRead(t *testing.T) {
 	}
 	edit := func(c *websocket.Conn, query string) {
 		t.Helper()
-		if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "page": "slice", "seq": 1, "query": query}); err != nil {
+		if err := c.WriteJSON(map[string]any{"v": 2, "type": "edit", "seq": 1, "query": query}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Clients that stop reading once their 4096x4096 slice picture streams:
+	// Clients that stop reading once their 16 MiB of counts stream:
 	// each query differs, so that each session computes its own.
 	for _, dt := range []string{"FLOAT32", "FLOAT16", "UINT8"} {
 		c := dial()
-		edit(c, "dt="+dt+"&sizes=4096,4096")
+		edit(c, "dt="+dt+"&sizes=4096,4096&strides=4095,1")
 		for {
 			typ, _, err := c.ReadMessage()
 			if err != nil {

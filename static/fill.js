@@ -1,0 +1,78 @@
+// stridescope: the values the slice explorer's canvases show, computed by
+// the page from the result's meta rather than sent (protocol v2): the
+// input buffer filled with the values and the output the slice reads from
+// it. The server's picture.FillInput and compute.Slice are the reference;
+// e2e/fill_test.go checks this module against them in Chromium.
+
+// ARRAYS are the typed arrays of each data type's raw elements (FLOAT16
+// as its bits).
+export const ARRAYS = { FLOAT32: Float32Array, FLOAT64: Float64Array, FLOAT16: Uint16Array, INT8: Int8Array, UINT8: Uint8Array, INT16: Int16Array,
+  UINT16: Uint16Array, INT32: Int32Array, UINT32: Uint32Array, INT64: BigInt64Array, UINT64: BigUint64Array };
+
+// halfBits rounds a whole number 0 <= x <= 2^24 to the nearest IEEE half
+// (ties to even; 65520 and above are +Inf), as Go's float32 -> half does
+// for the values 1..N (exact in a float32).
+export function halfBits(x) {
+  if (x === 0) return 0;
+  let e = Math.floor(Math.log2(x));
+  if (2 ** e > x) e--; else if (2 ** (e + 1) <= x) e++; // log2's rounding
+  if (e < 10) return ((e + 15) << 10) | ((x * 2 ** (10 - e)) - 1024); // exact
+  const q = x / 2 ** (e - 10), f = Math.floor(q), r = q - f;
+  let m = r > 0.5 || (r === 0.5 && f % 2 === 1) ? f + 1 : f;
+  if (m === 2048) { m = 1024; e++; }
+  return e > 15 ? 0x7c00 : ((e + 15) << 10) | (m - 1024);
+}
+
+// valueOf is element i's value as its typed array stores it: the typed
+// pattern repeating, or i+1 (integers wrap at their width, as the typed
+// array's conversion does).
+function valueOf(dt, pattern) {
+  if (pattern) return (i) => pattern[i % pattern.length];
+  if (dt === 'FLOAT16') return (i) => halfBits(i + 1);
+  if (dt === 'INT64' || dt === 'UINT64') return (i) => BigInt(i + 1);
+  return (i) => i + 1;
+}
+
+// patternOf decodes meta.pattern (base64 of raw little-endian elements).
+export function patternOf(meta) {
+  if (!meta.pattern) return null;
+  const bin = atob(meta.pattern), b = new Uint8Array(bin.length);
+  for (let k = 0; k < bin.length; k++) b[k] = bin.charCodeAt(k);
+  return new ARRAYS[meta.dataType](b.buffer);
+}
+
+// fillInput fills the input's buffer of meta.cells cells: element i
+// (row-major, at offsets[i]) gets its value, written last to first so
+// that a cell several elements share holds the first one's. Padding
+// stays 0.
+export function fillInput(meta, offsets) {
+  const buf = new ARRAYS[meta.dataType](meta.cells), value = valueOf(meta.dataType, patternOf(meta));
+  for (let i = meta.inputCount - 1; i >= 0; i--) buf[offsets[i]] = value(i);
+  return buf;
+}
+
+// sliceOutput is the output DML_SLICE1 copies from buf: output element k
+// (row-major) reads the input element at CopyStart + InputWindowStrides x
+// its coordinate.
+export function sliceOutput(meta, buf) {
+  const sz = meta.outputSizes, r = sz.length, n = meta.outputCount, out = new buf.constructor(n);
+  const step = meta.windowStrides.map((w, d) => w * meta.strides[d]), at = new Array(r).fill(0);
+  let off = meta.copyStart.reduce((s, c, d) => s + c * meta.strides[d], 0);
+  for (let k = 0; k < n; k++) {
+    out[k] = buf[off];
+    for (let d = r - 1; d >= 0; d--) {
+      off += step[d];
+      if (++at[d] < sz[d]) break;
+      off -= step[d] * sz[d]; at[d] = 0;
+    }
+  }
+  return out;
+}
+
+// cellCounts is how many elements each buffer cell holds, 255 meaning
+// 255 or more.
+export function cellCounts(cells, offsets) {
+  const c = new Uint8Array(cells);
+  for (let i = 0; i < offsets.length; i++) if (c[offsets[i]] < 255) c[offsets[i]]++;
+  return c;
+}
