@@ -38,10 +38,3 @@ func abs64(v int64) int64 {
 	return v
 }
 
-func gcd(a, b int64) int64 {
-	a, b = abs64(a), abs64(b)
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}

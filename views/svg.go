@@ -312,13 +312,6 @@ func (b *svgBuilder) legend(items []SVGCell) {
 
 func braces(vs []int64) string { return "{" + JoinInts(vs) + "}" }
 
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return itoa(n) + " " + one
-	}
-	return itoa(n) + " " + many
-}
-
 // listText joins the first max items and says how many more there are.
 func listText(items []string, max int) string {
 	if len(items) <= max {

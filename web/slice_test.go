@@ -605,11 +605,8 @@ type sliceFrames struct {
 	done    bool
 	headers []live.FrameHeader
 	copied  []bool   // per input element
-	offsets []uint32 // per input element
-	counts  []uint8  // per input buffer cell
+	offsets []uint32 // per input element, as the page computes them
 	read    []bool   // per input buffer cell
-	inVals  []byte   // the input buffer, raw
-	outVals []byte   // the output, raw
 }
 
 // collectSlice reads the answer to slice edit seq up to its done,
