@@ -57,10 +57,11 @@ export function fillInput(meta, offsets) {
 export function sliceOutput(meta, buf) {
   const sz = meta.outputSizes, r = sz.length, n = meta.outputCount, out = new buf.constructor(n);
   const step = meta.windowStrides.map((w, d) => w * meta.strides[d]), at = new Array(r).fill(0);
+  const nL = sz[r - 1], sL = step[r - 1];
   let off = meta.copyStart.reduce((s, c, d) => s + c * meta.strides[d], 0);
-  for (let k = 0; k < n; k++) {
-    out[k] = buf[off];
-    for (let d = r - 1; d >= 0; d--) {
+  for (let k = 0; k < n;) {
+    for (let j = 0, o = off; j < nL; j++, o += sL) out[k++] = buf[o];
+    for (let d = r - 2; d >= 0; d--) {
       off += step[d];
       if (++at[d] < sz[d]) break;
       off -= step[d] * sz[d]; at[d] = 0;
