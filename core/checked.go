@@ -37,4 +37,3 @@ func abs64(v int64) int64 {
 	}
 	return v
 }
-

@@ -201,6 +201,14 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 	if strings.ContainsAny(s, "[]") {
 		return nil, fmt.Errorf("nested brackets: only basic slicing (integers, slices and ...) is supported")
 	}
+	// A parenthesised tuple is the same index: x[(1, ::2)] is x[1, ::2],
+	// and x[()], the empty tuple, is the whole tensor.
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") && !strings.ContainsAny(t[1:len(t)-1], "()") {
+		s = t[1 : len(t)-1]
+		if strings.TrimSpace(s) == "" {
+			s = "..."
+		}
+	}
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("the subscript is empty: write x[...] or x[:] for the whole tensor")
 	}
@@ -213,8 +221,10 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 	for pos, p := range parts {
 		p = strings.TrimSpace(p)
 		switch {
-		case p == "...":
+		case p == "...", p == "Ellipsis":
 			items = append(items, numpyItem{ellipsis: true})
+		case p == "None", p == "np.newaxis", p == "numpy.newaxis":
+			return nil, fmt.Errorf("entry %d: %s inserts a new axis of size 1, which DML_SLICE1 cannot: its output has the input's DimensionCount. Slice without it and add the axis by reshaping the output (its sizes and strides)", pos, p)
 		case p == "":
 			return nil, fmt.Errorf("entry %d is empty", pos)
 		case !strings.Contains(p, ":"):
@@ -252,9 +262,10 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 // zeros on a decimal. Values past int64 are clamped, which slicing then
 // clamps to the axis anyway.
 func parsePyInt(s string) (int64, error) {
+	// Python applies any run of unary signs: --1 is 1, -+-1 is 1.
 	body, neg := strings.TrimSpace(s), false
-	if body != "" && (body[0] == '-' || body[0] == '+') {
-		neg = body[0] == '-'
+	for body != "" && (body[0] == '-' || body[0] == '+') {
+		neg = neg != (body[0] == '-')
 		body = strings.TrimSpace(body[1:])
 	}
 	bad := fmt.Errorf("%q is not an integer, a slice or '...' (only basic slicing is supported)", s)

@@ -1116,6 +1116,14 @@ func TestParseNumpyRules(t *testing.T) {
 		{[]int64{4, 5, 6}, "1:3, 2", []win{{1, 2, 1, 2}, {2, 1, 1, 1}, full(6)}, []int{1}},
 		{[]int64{7}, " x [ 1 : 2 , ] ", []win{{1, 1, 1, 1}}, nil},
 		{[]int64{5, 6}, "x[1:4, ::-2]", []win{{1, 3, 1, 3}, {1, 5, -2, 3}}, nil},
+		// What Python accepts beyond plain literals: the empty tuple (the
+		// whole tensor), a parenthesised tuple, runs of unary signs, the
+		// Ellipsis object.
+		{[]int64{4, 5}, "x[()]", []win{full(4), full(5)}, nil},
+		{[]int64{4, 5}, "x[(1, ::2)]", []win{{1, 1, 1, 1}, {0, 5, 2, 3}}, []int{0}},
+		{[]int64{4, 5}, "x[--1]", []win{{1, 1, 1, 1}, full(5)}, []int{0}},
+		{[]int64{4, 5}, "x[-+-1, - -2:]", []win{{1, 1, 1, 1}, {2, 3, 1, 3}}, []int{0}},
+		{[]int64{4, 5}, "x[Ellipsis, 0]", []win{full(4), {0, 1, 1, 1}}, []int{1}},
 	}
 	for _, c := range cases {
 		w, err := ParseNumpy(c.sizes, c.expr)
@@ -1164,6 +1172,9 @@ func TestParseNumpyErrors(t *testing.T) {
 		{[]int64{4}, "x[1:b]", ""},
 		{[]int64{4}, "x[" + strings.Repeat("1", 2000) + "]", ""},
 		{[]int64{4, 0}, "x[:, :]", ""},
+		// NumPy adds an axis; DML_SLICE1 cannot, and says so.
+		{[]int64{4}, "x[None]", "DML_SLICE1 cannot: its output has the input's DimensionCount"},
+		{[]int64{4}, "x[:, np.newaxis]", "inserts a new axis of size 1"},
 	}
 	for _, c := range cases {
 		w, err := ParseNumpy(c.sizes, c.expr)

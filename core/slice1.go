@@ -3,6 +3,9 @@ package core
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
 	"strings"
 )
 
@@ -339,7 +342,28 @@ func NewSliceV1(d SliceDesc, fl FeatureLevel) (*Slice1, error) {
 			vs.add(indexed("strides", i), "strides[%d] = %d: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, so it cannot reverse (DML_SLICE1's signed InputWindowStrides can)", i, st)
 		}
 	}
-	s, err := NewSlice1(d.ToSlice1(fl))
+	desc := d.ToSlice1(fl)
+	for i := range min(len(d.Sizes), len(d.Strides)) {
+		size, st := d.Sizes[i], d.Strides[i]
+		if size < 1 || st < 1 {
+			continue
+		}
+		// A window past a UINT is reported with its converted size, and
+		// the axis is neutral for the rest of the rules, which would
+		// otherwise judge the unconverted size.
+		hi, lo := bits.Mul64(uint64(size-1), uint64(st))
+		if hi == 0 && lo < MaxUINT {
+			continue
+		}
+		span := "more than 2^64"
+		if hi == 0 && lo < math.MaxUint64 {
+			span = strconv.FormatUint(lo+1, 10)
+		}
+		vs.add(indexed("sizes", i), "sizes[%d] = %d with strides[%d] = %d: as DML_SLICE1 the input window spans (%d - 1) × %d + 1 = %s elements, more than a UINT holds (%d)",
+			i, size, i, st, size, st, span, uint64(MaxUINT))
+		desc.WindowSizes[i], desc.WindowStrides[i], desc.OutputSizes[i] = 1, 1, 1
+	}
+	s, err := NewSlice1(desc)
 	var ve *ValidationError
 	if errors.As(err, &ve) {
 		vs = append(vs, ve.Violations...)

@@ -2,6 +2,7 @@ package picture
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
@@ -98,11 +99,12 @@ type LayoutResponse struct {
 
 // Slice1Request is the body of POST /api/v1/slice1.
 type Slice1Request struct {
-	DataType       string  `json:"dataType"`
-	OutputDataType string  `json:"outputDataType"`
-	FeatureLevel   string  `json:"featureLevel"`
-	InputSizes     []int64 `json:"inputSizes"`
-	InputStrides   []int64 `json:"inputStrides"`
+	DataType       string `json:"dataType"`
+	OutputDataType string `json:"outputDataType"`
+	// FeatureLevel nil (absent or null) means the newest.
+	FeatureLevel *string `json:"featureLevel"`
+	InputSizes   []int64 `json:"inputSizes"`
+	InputStrides []int64 `json:"inputStrides"`
 	SliceInputBuffer
 	Slice1Window
 }
@@ -137,8 +139,9 @@ type Slice1Response struct {
 // 1) description, whose sizes are the output sizes and whose offsets and
 // strides are unsigned.
 type SliceV1Request struct {
-	DataType     string  `json:"dataType"`
-	FeatureLevel string  `json:"featureLevel"`
+	DataType string `json:"dataType"`
+	// FeatureLevel nil (absent or null) means the newest.
+	FeatureLevel *string `json:"featureLevel"`
 	InputSizes   []int64 `json:"inputSizes"`
 	InputStrides []int64 `json:"inputStrides"`
 	SliceInputBuffer
@@ -306,16 +309,35 @@ func sliceV1Violation(v core.Violation) core.Violation {
 	return v
 }
 
-// parseFeatureLevel reads a request's featureLevel; empty is the newest.
-func parseFeatureLevel(name string) (core.FeatureLevel, []core.Violation) {
-	if name == "" {
+// parseFeatureLevel reads a request's featureLevel strictly: nil is the
+// newest; otherwise exactly a level's name, "6_4" or
+// "DML_FEATURE_LEVEL_6_4". An empty string or "6.4" is refused rather
+// than guessed at.
+func parseFeatureLevel(name *string) (core.FeatureLevel, []core.Violation) {
+	if name == nil {
 		return core.NewestFeatureLevel, nil
 	}
-	fl, err := core.ParseFeatureLevel(name)
-	if err != nil {
-		return core.NewestFeatureLevel, []core.Violation{{Field: "featureLevel", Message: err.Error()}}
+	for _, f := range core.FeatureLevels {
+		if *name == f.String() || *name == "DML_FEATURE_LEVEL_"+f.String() {
+			return f, nil
+		}
 	}
-	return fl, nil
+	names := make([]string, len(core.FeatureLevels))
+	for i, f := range core.FeatureLevels {
+		names[i] = f.String()
+	}
+	return core.NewestFeatureLevel, []core.Violation{{Field: "featureLevel", Message: fmt.Sprintf(
+		"featureLevel %q is not a feature level: give one of %s (or DML_FEATURE_LEVEL_%s), or leave it out for the newest, %s",
+		*name, strings.Join(names, ", "), core.NewestFeatureLevel, core.NewestFeatureLevel)}}
+}
+
+// FeatureLevelName is the request's featureLevel for a page's fl: none
+// (the newest) when empty.
+func FeatureLevelName(fl string) *string {
+	if fl == "" {
+		return nil
+	}
+	return &fl
 }
 
 func parseType(field, name string, required bool) (core.DataType, []core.Violation) {

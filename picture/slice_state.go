@@ -320,7 +320,7 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 	buf.InputTotalTensorSizeInBytes, buf.InputGuaranteedBaseOffsetAlignment, errs = st.In.parseBuffer("input")
 	v.Errors = append(v.Errors, errs...)
 	req := Slice1Request{
-		DataType: st.In.DT, FeatureLevel: st.FL, InputSizes: sizes.vals, InputStrides: strides.vals, SliceInputBuffer: buf,
+		DataType: st.In.DT, FeatureLevel: FeatureLevelName(st.FL), InputSizes: sizes.vals, InputStrides: strides.vals, SliceInputBuffer: buf,
 		Slice1Window: Slice1Window{InputWindowOffsets: off.vals, InputWindowSizes: win.vals, InputWindowStrides: step.vals, OutputSizes: outSizes},
 	}
 	if st.In.Packed {

@@ -116,8 +116,8 @@ func TestLayoutAPI(t *testing.T) {
 		{name: "missing data type", body: `{"sizes":[2]}`, wantStatus: 422, wantFields: []string{"dataType: dataType is required"}},
 		{name: "malformed JSON", body: `{"dataType":`, wantStatus: 400, wantFields: []string{": the body is not valid JSON"}},
 		{name: "unknown field", body: `{"dataType":"FLOAT32","sizes":[2],"stride":[1]}`, wantStatus: 400, wantFields: []string{"stride: unknown field"}},
-		{name: "fractional size", body: `{"dataType":"FLOAT32","sizes":[2.5]}`, wantStatus: 400, wantFields: []string{"sizes: sizes must be a whole number"}},
-		{name: "enormous size", body: `{"dataType":"FLOAT32","sizes":[1e40]}`, wantStatus: 400, wantFields: []string{"sizes:"}},
+		{name: "fractional size", body: `{"dataType":"FLOAT32","sizes":[2.5]}`, wantStatus: 400, wantFields: []string{"sizes[0]: sizes[0] must be a whole number; got 2.5"}},
+		{name: "enormous size", body: `{"dataType":"FLOAT32","sizes":[1e40]}`, wantStatus: 400, wantFields: []string{"sizes[0]: sizes[0] must be a whole number; got 1e40"}},
 		{name: "trailing garbage", body: `{"dataType":"FLOAT32","sizes":[2]} x`, wantStatus: 400, wantFields: []string{": the body must hold exactly one JSON object"}},
 		{name: "empty body", body: ``, wantStatus: 400, wantFields: []string{": the body is empty"}},
 	}
@@ -221,7 +221,7 @@ func TestSlice1API(t *testing.T) {
 		{
 			name:       "bad type and level",
 			body:       `{"dataType":"FLOAT33","featureLevel":"9_9","inputSizes":[4],"inputWindowOffsets":[0],"inputWindowSizes":[5],"inputWindowStrides":[1]}`,
-			wantStatus: 422, wantFields: []string{"dataType: unknown data type", "featureLevel: unknown feature level", "inputWindowOffsets[0]:"},
+			wantStatus: 422, wantFields: []string{"dataType: unknown data type", "featureLevel: featureLevel \"9_9\" is not a feature level: give one of 1_0, ", "inputWindowOffsets[0]:"},
 		},
 		{
 			name: "array length mismatch", body: `{"dataType":"FLOAT32","inputSizes":[4,4],"inputWindowOffsets":[0,0,0],"inputWindowSizes":[4,4,1],"inputWindowStrides":[1,1,1]}`,
@@ -611,7 +611,7 @@ func TestSliceAPIsInputTotalAndAlignment(t *testing.T) {
 		{
 			name: "below the minimum, an odd alignment, a bad level", fields: `"inputTotalTensorSizeInBytes":60,"inputGuaranteedBaseOffsetAlignment":3,"featureLevel":"9_9"`, status: 422,
 			errors: []string{"inputTotalTensorSizeInBytes: inputTotalTensorSizeInBytes 60 < DMLCalcBufferTensorSize 64: the buffer must hold every element",
-				"inputGuaranteedBaseOffsetAlignment: inputGuaranteedBaseOffsetAlignment 3 must be 0 or a power of two", "featureLevel: unknown feature level"},
+				"inputGuaranteedBaseOffsetAlignment: inputGuaranteedBaseOffsetAlignment 3 must be 0 or a power of two", "featureLevel: featureLevel \"9_9\" is not a feature level: give one of 1_0, "},
 		},
 		{
 			name: "negative, and below the element size", fields: `"inputTotalTensorSizeInBytes":-1,"inputGuaranteedBaseOffsetAlignment":2`, status: 422,
@@ -674,6 +674,72 @@ func TestSliceAPIsInputTotalAndAlignment(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestAPILooseEdges: the JSON API never reads what it was not given. A
+// null inside an integer list was a 0 (strides [null,1] answered 200 with
+// a broadcast); a fraction in an embedded struct's list named the Go
+// struct and no index; DML_SLICE's messages gave the unconverted window
+// size; an empty or dotted featureLevel was taken for 6_4; the NumPy route
+// refused what NumPy accepts.
+func TestAPILooseEdges(t *testing.T) {
+	ts := newTestServer(t)
+	tests := []struct {
+		name, path, body string
+		status           int
+		want             []string // error "field: message" prefixes, every one reported
+	}{
+		{"null stride", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[2,3],"strides":[null,1]}`, 400,
+			[]string{"strides[0]: strides[0] must be a whole number; got null"}},
+		{"null window offset", "/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4],"inputWindowOffsets":[0,null],"inputWindowSizes":[4,4],"inputWindowStrides":[1,1]}`, 400,
+			[]string{"inputWindowOffsets[1]: inputWindowOffsets[1] must be a whole number; got null"}},
+		{"null input stride", "/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4],"inputStrides":[4,null],"inputWindowOffsets":[0,0],"inputWindowSizes":[4,4],"inputWindowStrides":[1,1]}`, 400,
+			[]string{"inputStrides[1]: inputStrides[1] must be a whole number; got null"}},
+		{"fractional window offset names its index", "/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4],"inputWindowOffsets":[0,1.5],"inputWindowSizes":[4,3],"inputWindowStrides":[1,1]}`, 400,
+			[]string{"inputWindowOffsets[1]: inputWindowOffsets[1] must be a whole number; got 1.5"}},
+		{"every wrong number at once", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[null,"3",2.0],"strides":"1,1","totalTensorSizeInBytes":1.5}`, 400,
+			[]string{"sizes[0]: sizes[0] must be a whole number; got null", "sizes[1]: sizes[1] must be a whole number; got a string",
+				"sizes[2]: sizes[2] must be a whole number; got 2.0: write it without a fraction or exponent (2)", "strides: strides must be a list of whole numbers; got a string",
+				"totalTensorSizeInBytes: totalTensorSizeInBytes must be a whole number; got 1.5"}},
+		{"past int64", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[9223372036854775808]}`, 400,
+			[]string{"sizes[0]: sizes[0] must be a whole number; got 9223372036854775808, outside the 64-bit range"}},
+		{"DML_SLICE window past a UINT, converted", "/api/v1/slice", `{"dataType":"FLOAT32","inputSizes":[4294967295],"offsets":[0],"sizes":[2147483653],"strides":[2]}`, 422,
+			[]string{"sizes[0]: sizes[0] = 2147483653 with strides[0] = 2: as DML_SLICE1 the input window spans (2147483653 - 1) × 2 + 1 = 4294967305 elements, more than a UINT holds (4294967295)"}},
+		{"empty feature level", "/api/v1/slice1", `{"dataType":"FLOAT32","featureLevel":"","inputSizes":[4],"inputWindowOffsets":[0],"inputWindowSizes":[4],"inputWindowStrides":[1]}`, 422,
+			[]string{`featureLevel: featureLevel "" is not a feature level: give one of 1_0, `}},
+		{"dotted feature level", "/api/v1/slice", `{"dataType":"FLOAT32","featureLevel":"6.4","inputSizes":[4],"offsets":[0],"sizes":[4],"strides":[1]}`, 422,
+			[]string{`featureLevel: featureLevel "6.4" is not a feature level`}},
+		{"feature level by its DirectML name", "/api/v1/slice1", `{"dataType":"FLOAT32","featureLevel":"DML_FEATURE_LEVEL_3_0","inputSizes":[4],"inputWindowOffsets":[0],"inputWindowSizes":[4],"inputWindowStrides":[1]}`, 200, nil},
+		{"null feature level is the newest", "/api/v1/slice1", `{"dataType":"FLOAT32","featureLevel":null,"inputSizes":[4],"inputWindowOffsets":[0],"inputWindowSizes":[4],"inputWindowStrides":[1]}`, 200, nil},
+		{"NumPy's empty tuple", "/api/v1/slice1/numpy", `{"inputSizes":[4,5],"expression":"x[()]"}`, 200, nil},
+		{"NumPy's double minus", "/api/v1/slice1/numpy", `{"inputSizes":[4,5],"expression":"x[--1]"}`, 200, nil},
+		{"NumPy's new axis", "/api/v1/slice1/numpy", `{"inputSizes":[4,5],"expression":"x[None]"}`, 422,
+			[]string{"expression: entry 0: None inserts a new axis of size 1, which DML_SLICE1 cannot"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body := post(t, ts, tt.path, tt.body)
+			if status != tt.status {
+				t.Fatalf("status %d, want %d: %v", status, tt.status, body)
+			}
+			got := errorFields(body)
+			for _, want := range tt.want {
+				if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, want) }) {
+					t.Errorf("errors %q lack %q", got, want)
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Errorf("errors %q, want exactly %d", got, len(tt.want))
+			}
+		})
+	}
+	// The window of x[()] is the whole tensor; of x[--1], row 1.
+	for expr, want := range map[string]string{"x[()]": "[0 0] [4 5] [1 1]", "x[--1]": "[1 0] [1 5] [1 1]"} {
+		_, body := post(t, ts, "/api/v1/slice1/numpy", `{"inputSizes":[4,5],"expression":"`+expr+`"}`)
+		if got := fmt.Sprint(ints(body["inputWindowOffsets"]), " ", ints(body["inputWindowSizes"]), " ", ints(body["inputWindowStrides"])); got != want {
+			t.Errorf("%s: window %s, want %s", expr, got, want)
 		}
 	}
 }
