@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -300,6 +301,19 @@ func TestE2ESliceNoJavaScript(t *testing.T) {
 	}
 	if got := eval[string](t, ctx, outputRows); got != "16;12;8;4" {
 		t.Errorf("the last valid picture is gone: %q", got)
+	}
+
+	// Views above the DOM limit are canvases; without JavaScript the
+	// state's SVG picture stands in the first one's place.
+	do(t, ctx, "load a 30x30 slice", chromedp.Navigate(base+"/slice?sizes=30,30&np="+url.QueryEscape("x[::2, 1:]")+"&use=np"))
+	waitFor(t, ctx, "the SVG picture", `(() => { const i = document.querySelector('[data-testid=slice-in-noscript-svg]'); return i && i.complete && i.naturalWidth > 0; })()`)
+	if got := eval[string](t, ctx, `new URL(document.querySelector('[data-testid=slice-in-noscript-svg]').src).pathname`); got != "/api/v1/slice1.svg" {
+		t.Errorf("the picture is %q", got)
+	}
+	for _, v := range []string{"slice-out", "slice-buf"} {
+		if !strings.Contains(eval[string](t, ctx, `document.querySelector('[data-testid=`+v+`-needs-js]')?.textContent || ''`), "drawn in the picture shown earlier") {
+			t.Errorf("%s does not point at the picture", v)
+		}
 	}
 }
 
