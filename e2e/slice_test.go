@@ -416,6 +416,16 @@ func TestE2ESliceLargeCanvases(t *testing.T) {
 		t.Errorf("caption %q does not add up", dot)
 	}
 	viewShot(t, ctx, "slice-canvas-nhwc", ".io")
+
+	// The same crop in FLOAT16: values past 65504 are infinities, which
+	// once broke the output's colour ramp; the ramp spans the finite ones.
+	waitLive(t, ctx, base+"/slice?dt=FLOAT16&sizes=1,3,224,224&strides=150528,1,672,3&woff=0,0,16,16&wsize=1,3,192,192&wstride=1,1,1,1")
+	if got := text(t, ctx, "#slice-output .vmax"); got != "65504" {
+		t.Errorf("largest finite FLOAT16 value %q, want 65504", got)
+	}
+	if got := countColour(t, ctx, "#slice-out-canvas", 233, 196, 106); got == 0 {
+		t.Error("no output pixel at the ramp's top (the infinities and the largest finite values)")
+	}
 }
 
 func TestE2ESliceInputTotalSize(t *testing.T) {

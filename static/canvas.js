@@ -94,6 +94,7 @@ export function panelCaptions(ov, L, sizes, labels) {
 }
 // ramp maps 0..1 to a dark-blue -> teal -> yellow scale.
 export function ramp(t) {
+  if (Number.isNaN(t)) t = 0; // a NaN value (FLOAT16 NaN) takes the low end rather than breaking the index
   const s = [[29, 53, 87], [33, 113, 181], [42, 157, 143], [233, 196, 106]], x = Math.min(Math.max(t, 0), 1) * (s.length - 1), k = Math.min(Math.floor(x), s.length - 2), f = x - k;
   return s[k].map((v, j) => Math.round(v + (s[k + 1][j] - v) * f));
 }

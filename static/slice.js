@@ -466,7 +466,9 @@ export function start() {
     const m = st.meta, n = m.outputCount, L = gridLayout('out', m.outputSizes), vals = st.data.outVals;
     let lo = Infinity, hi = -Infinity, loK = 0, hiK = 0;
     const num = (k) => (m.dataType === 'FLOAT16' ? half(vals[k]) : Number(vals[k]));
-    if (vals) for (let k = 0; k < n; k++) { const v = num(k); if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
+    // The ramp spans the finite values: FLOAT16 turns values past 65504
+    // into infinities, which take the ramp's ends.
+    if (vals) for (let k = 0; k < n; k++) { const v = num(k); if (!Number.isFinite(v)) continue; if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
     const c = setup('out', L, n, (px) => {
       for (let y = 0; y < L.h; y++) for (let x = 0; x < L.w; x++) {
         const k = L.fromPixel(x, y);
