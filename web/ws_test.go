@@ -270,7 +270,7 @@ func TestWSLargeTensorStreamsBinaryChunks(t *testing.T) {
 func TestWSLatestEditWins(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
 	c := dial(t, ts, nil)
-	sendEdit(t, c, 1, "sizes=4096,4096") // 16 M elements: 2 MiB of bitmap
+	sendEdit(t, c, 1, bigStream) // 16 M overlapping elements: long enough to be superseded
 	sendEdit(t, c, 2, "sizes=2,3&strides=0,1")
 	var sawResult2 bool
 	for {
