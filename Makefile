@@ -4,7 +4,7 @@ ADDR     ?= 127.0.0.1:8080
 FUZZTIME ?= 5s
 GOTESTFLAGS ?=
 
-.PHONY: help run build test unit race fuzz lint generate bench bench-quick loadtest e2e
+.PHONY: help run build test unit race fuzz lint generate bench bench-quick bench-web loadtest e2e
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -38,6 +38,9 @@ bench: ## The full slice-engine benchmark matrix (several minutes).
 
 bench-quick: ## The quick benchmark, one JSON object per case.
 	$(GO) run ./cmd/bench -quick -json
+
+bench-web: ## Browser timings in Chromium (navigation, edit, hover) for both explorers at every size; writes bench-web.md.
+	$(GO) run ./cmd/benchweb -runs 5 | tee bench-web.md
 
 loadtest: ## The full load test: 500 websocket clients x 100 paced edits, p99 under 50 ms.
 	STRIDESCOPE_LOADTEST=full $(GO) test -count=1 -v -run LoadEdits ./cmd/loadtest/

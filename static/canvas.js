@@ -31,6 +31,7 @@ export function strip(n, pitch, W, H) {
   const rows = Math.ceil(pixels / cols), px = bin > 1 ? 1 : clamp(Math.floor(Math.min(W / cols, H / rows)), 1, 16);
   return { w: cols, h: rows, px, bin, step: cols * bin,
     toPixel: (k) => { const p = Math.floor(k / bin); return [p % cols, Math.floor(p / cols)]; },
+    at: (k) => Math.floor(k / bin),
     fromPixel: (x, y) => { const k = (y * cols + x) * bin; return k < n ? k : -1; } };
 }
 // panels draws P grids of R x C items (the last two dimensions, one grid
@@ -54,6 +55,7 @@ export function panels(P, R, C, W, H, cap = 0) {
       return { w, h, px, bin, step: C, P, pw, ph, cap: ch,
         panelAt: (p) => [(p % pc) * (pw + gap), Math.floor(p / pc) * py + ch],
         toPixel: (i) => { const p = Math.floor(i / (R * C)), q = i % (R * C); return [(p % pc) * (pw + gap) + Math.floor((q % C) / bin), Math.floor(p / pc) * py + ch + Math.floor(Math.floor(q / C) / bin)]; },
+        at: (i) => { const p = Math.floor(i / (R * C)), q = i % (R * C); return (Math.floor(p / pc) * py + ch + Math.floor(Math.floor(q / C) / bin)) * w + (p % pc) * (pw + gap) + Math.floor((q % C) / bin); },
         fromPixel: (x, y) => {
           const xi = x % (pw + gap), yi = (y % py) - ch, p = Math.floor(y / py) * pc + Math.floor(x / (pw + gap));
           return xi >= pw || yi < 0 || yi >= ph || p >= P || xi * bin >= C || yi * bin >= R ? -1 : p * R * C + yi * bin * C + xi * bin;
@@ -91,6 +93,43 @@ export function panelCaptions(ov, L, sizes, labels) {
     const text = c.map((v, d) => (outer[d] > 1 ? `${labels[d]}=${v}` : '')).filter(Boolean).join(', ');
     place(ov, L, 'cv-cap', x, y - L.cap, L.pw, L.cap, text).dataset.testid = 'canvas-caption';
   }
+}
+// rgba packs a colour as one pixel of a Uint32Array over ImageData
+// (little-endian, as every browser is).
+export const rgba = ([r, g, b]) => (r | (g << 8) | (b << 16) | (255 << 24)) >>> 0;
+// RAMP_STEPS levels of ramp, packed: a canvas of millions of values looks
+// each one up rather than building a colour per pixel. Neighbouring levels
+// differ by at most one unit of a channel; both ends are exact.
+const RAMP_STEPS = 4096;
+const RAMP = Uint32Array.from({ length: RAMP_STEPS + 1 }, (_, k) => rgba(ramp(k / RAMP_STEPS)));
+export function rampPacked(t) {
+  if (!(t > 0)) return RAMP[0]; // NaN too, as in ramp
+  return RAMP[t >= 1 ? RAMP_STEPS : Math.round(t * RAMP_STEPS)];
+}
+// rowPixels calls f(i0, len, p0, off) for each row of the last dimension
+// (len = C items from item i0): item i0 + j is drawn at image pixel
+// p0 + floor((off + j) / L.bin), so that a canvas of millions of items
+// needs no pixel lookup per item.
+export function rowPixels(L, n, C, f) {
+  for (let i = 0; i < n; i += C) {
+    const len = Math.min(C, n - i);
+    if (L.panelAt) f(i, len, L.at(i), 0); // a row starts a panel's row of pixels
+    else f(i, len, 0, i); // a strip: item k at pixel floor(k / bin)
+  }
+}
+// paintStrip colours a strip layout's image px (RGBA bytes) from codeOf(k),
+// the class of each of n items: cols[code] packed (rgba); where items share
+// a pixel the highest code shows, and pixels past the items take cols[0].
+export function paintStrip(px, L, n, codeOf, cols) {
+  const px32 = new Uint32Array(px.buffer), bin = L.bin;
+  if (bin === 1) { // strip pixels are in item order
+    for (let k = 0; k < n; k++) px32[k] = cols[codeOf(k)];
+    px32.fill(cols[0], n);
+    return;
+  }
+  const code = new Uint8Array(L.w * L.h);
+  for (let k = 0; k < n; k++) { const v = codeOf(k), p = Math.floor(k / bin); if (v > code[p]) code[p] = v; }
+  for (let p = 0; p < code.length; p++) px32[p] = cols[code[p]];
 }
 // ramp maps 0..1 to a dark-blue -> teal -> yellow scale.
 export function ramp(t) {

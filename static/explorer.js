@@ -7,7 +7,7 @@
 
 import { roomClient, roomFocus } from './rooms.js';
 import { showFieldErrors, settle, offsetsOf } from './live.js';
-import { clamp, strip, panels, overlayOf, panelCaptions, ramp, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => [...r.querySelectorAll(s)];
@@ -78,9 +78,13 @@ export function start() {
     const kind = d.getUint8(0), first = Number(d.getBigUint64(16, true));
     if (kind === 2) st.counts.set(new Uint8Array(buf, HDR), first);
     else if (kind === 3) {
-      const w = new Uint32Array(buf, HDR), base = first * 64, n = st.counts.length;
+      const w = new Uint32Array(buf, HDR), base = first * 64, n = st.counts.length, counts = st.counts;
       for (let k = 0; k < w.length; k++) {
-        for (let x = w[k], b = 0; x; x >>>= 1, b++) if (x & 1) { const c = base + k * 32 + b; if (c < n) st.counts[c] = 1; }
+        const x = w[k];
+        if (x === 0) continue;
+        const c0 = base + k * 32;
+        if (x === 0xffffffff && c0 + 32 <= n) { counts.fill(1, c0, c0 + 32); continue; }
+        for (let y = x, b = 0; y; y >>>= 1, b++) if (y & 1) { const c = c0 + b; if (c < n) counts[c] = 1; }
       }
     }
     st.got++; progress();
@@ -281,23 +285,18 @@ export function start() {
     const m = st.meta, s = m.sizes, r = s.length, n = m.logicalCount, span = Math.max(1, m.last);
     const { W, H } = bounds(), L = (r > 1 && panels(n / (s[r - 1] * s[r - 2]), s[r - 2], s[r - 1], W, H, r > 2 ? CAPTION : 0)) || strip(n, r > 1 ? s[r - 1] : 0, W, H);
     setupCanvas('logical', L, n, (px) => {
-      for (let y = 0; y < L.h; y++) for (let x = 0; x < L.w; x++) {
-        const i = L.fromPixel(x, y), p = 4 * (y * L.w + x);
-        if (i < 0) continue;
-        const [cr, cg, cb] = ramp(st.offsets[i] / span);
-        px[p] = cr; px[p + 1] = cg; px[p + 2] = cb; px[p + 3] = 255;
+      const px32 = new Uint32Array(px.buffer), offs = st.offsets;
+      for (let y = 0, p = 0; y < L.h; y++) for (let x = 0; x < L.w; x++, p++) {
+        const i = L.fromPixel(x, y);
+        if (i >= 0) px32[p] = rampPacked(offs[i] / span);
       }
     });
   }
   function drawBuffer() {
     const m = st.meta, pitches = m.strides.filter((v, d) => v > 1 && m.sizes[d] > 1), { W, H } = bounds(), L = strip(m.cells, pitches.length ? Math.min(...pitches) : 0, W, H);
     setupCanvas('buffer', L, m.cells, (px) => {
-      const code = new Uint8Array(L.w * L.h), names = ['tail', 'hole', 'used', 'shared'];
-      for (let k = 0; k < m.cells; k++) {
-        const n = st.counts[k], v = n > 1 ? 3 : n === 1 ? 2 : k <= m.last ? 1 : 0, p = Math.floor(k / L.bin); // strip pixels are in item order
-        if (v > code[p]) code[p] = v;
-      }
-      for (let p = 0; p < code.length; p++) { const col = COLORS[names[code[p]]]; px.set([col[0], col[1], col[2], 255], 4 * p); }
+      const counts = st.counts, last = m.last, codeOf = (k) => { const n = counts[k]; return n > 1 ? 3 : n === 1 ? 2 : k <= last ? 1 : 0; };
+      paintStrip(px, L, m.cells, codeOf, ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k])));
     });
   }
 

@@ -11,16 +11,18 @@ export const ARRAYS = { FLOAT32: Float32Array, FLOAT64: Float64Array, FLOAT16: U
 
 // halfBits rounds a whole number 0 <= x <= 2^24 to the nearest IEEE half
 // (ties to even; 65520 and above are +Inf), as Go's float32 -> half does
-// for the values 1..N (exact in a float32).
+// for the values 1..N (exact in a float32): from the float32's bits, so
+// that filling 2^24 of them costs a few operations each.
+const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
 export function halfBits(x) {
   if (x === 0) return 0;
-  let e = Math.floor(Math.log2(x));
-  if (2 ** e > x) e--; else if (2 ** (e + 1) <= x) e++; // log2's rounding
-  if (e < 10) return ((e + 15) << 10) | ((x * 2 ** (10 - e)) - 1024); // exact
-  const q = x / 2 ** (e - 10), f = Math.floor(q), r = q - f;
-  let m = r > 0.5 || (r === 0.5 && f % 2 === 1) ? f + 1 : f;
-  if (m === 2048) { m = 1024; e++; }
-  return e > 15 ? 0x7c00 : ((e + 15) << 10) | (m - 1024);
+  f32[0] = x;
+  const b = u32[0], e = (b >>> 23) - 127, rest = b & 0x1fff;
+  if (e > 15) return 0x7c00;
+  let m = (b & 0x7fffff) >>> 13;
+  if (rest > 0x1000 || (rest === 0x1000 && (m & 1))) m++;
+  const h = ((e + 15) << 10) + m; // a mantissa that rounds up to 1024 carries into the exponent
+  return h >= 0x7c00 ? 0x7c00 : h;
 }
 
 // valueOf is element i's value as its typed array stores it: the typed

@@ -13,7 +13,7 @@
 import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
-import { clamp, strip, panels, overlayOf, place, panelCaptions, ramp, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const V = 2, HDR = 24;
 // The canvases' colours (slice.css gives the legends' swatches the same).
@@ -26,6 +26,13 @@ function half(h) {
   const e = (h >> 10) & 31, f = h & 1023, s = h & 0x8000 ? -1 : 1;
   if (e === 31) return f ? NaN : s * Infinity;
   return e ? s * 2 ** (e - 15) * (1 + f / 1024) : s * 2 ** -14 * (f / 1024);
+}
+// halves is every half's value by its bits, built once: the output of a
+// FLOAT16 slice looks up millions of them.
+let halfTable = null;
+function halves() {
+  if (!halfTable) { halfTable = new Float64Array(65536); for (let h = 0; h < 65536; h++) halfTable[h] = half(h); }
+  return halfTable;
 }
 // goText writes a float as the server does (Go's strconv 'g', shortest;
 // f32: the shortest that reads back as the same float32).
@@ -94,11 +101,16 @@ export function start() {
     // frames, the rest computed here from the meta (fill.js).
     const s = m.stream || {}, words = (n) => new Uint32Array(2 * Math.ceil(n / 64));
     const inCv = meta.inputMode === 'canvas', bufCv = meta.bufferMode === 'canvas', outCv = meta.outputMode === 'canvas';
-    const vals = meta.fill && (inCv || bufCv || outCv), offsets = inCv || bufCv || vals ? offsetsOf(meta.sizes, meta.strides, meta.inputCount) : null;
-    const inVals = vals ? fillInput(meta, offsets) : null;
+    // The input's offsets, values and cell counts depend on the input
+    // alone: an edit of the window or the output reuses them.
+    const vals = meta.fill && (inCv || bufCv || outCv);
+    const key = JSON.stringify([meta.dataType, meta.sizes, meta.strides, meta.inputCount, meta.cells, meta.pattern || '']);
+    const input = st.input && st.input.key === key ? st.input : (st.input = { key });
+    const offsets = inCv || bufCv || vals ? (input.offsets ??= offsetsOf(meta.sizes, meta.strides, meta.inputCount)) : null;
+    const inVals = vals ? (input.values ??= fillInput(meta, offsets)) : null;
     st.data = {
       copied: s.copiedFrames ? words(meta.inputCount) : null, offsets,
-      counts: bufCv ? cellCounts(meta.cells, offsets) : null, read: s.readFrames ? words(meta.cells) : null,
+      counts: bufCv ? (input.counts ??= cellCounts(meta.cells, offsets)) : null, read: s.readFrames ? words(meta.cells) : null,
       inVals, outVals: vals && outCv ? sliceOutput(meta, inVals) : null,
     };
     st.frames = m.stream ? Object.values(s).reduce((a, b) => a + b, 0) : 0; st.got = 0;
@@ -409,7 +421,6 @@ export function start() {
       }
     }
   }
-  const put = (px, p, col) => { px[p] = col[0]; px[p + 1] = col[1]; px[p + 2] = col[2]; px[p + 3] = 255; };
   // drawInput colours each input element: copied (compute's bitmap), in
   // the window, or outside; frames the window on every small multiple
   // inside it, marks CopyStart and numbers the copied cells when they are
@@ -418,20 +429,27 @@ export function start() {
     const m = st.meta, s = m.sizes, r = s.length, n = m.inputCount, L = gridLayout('in', s);
     const inWin = s.map((size, d) => { const a = new Uint8Array(size); a.fill(1, m.windowOffsets[d], m.windowOffsets[d] + m.windowSizes[d]); return a; });
     const c = setup('in', L, n, (px) => {
-      const code = new Uint8Array(L.w * L.h), co = new Array(r).fill(0);
-      let outside = inWin.reduce((a, w) => a + (w[0] ? 0 : 1), 0);
-      for (let i = 0; i < n; i++) {
-        const v = bit(st.data.copied, i) ? 3 : outside ? 1 : 2, [x, y] = L.toPixel(i), p = y * L.w + x;
-        if (v > code[p]) code[p] = v;
-        for (let d = r - 1; d >= 0; d--) { // the next coordinate, counting the axes outside the window
-          if (!inWin[d][co[d]]) outside--;
-          if (++co[d] < s[d]) { if (!inWin[d][co[d]]) outside++; break; }
-          co[d] = 0;
-          if (!inWin[d][0]) outside++;
+      // One pass over the rows of the last axis: the outer axes' odometer
+      // counts those outside the window, the row's own cells add theirs.
+      const code = new Uint8Array(L.w * L.h), co = new Array(r).fill(0), cp = st.data.copied, row = r ? s[r - 1] : 1, last = r ? inWin[r - 1] : [1];
+      let outer = 0;
+      for (let d = 0; d < r - 1; d++) if (!inWin[d][0]) outer++;
+      const bin = L.bin;
+      rowPixels(L, n, row, (i0, len, p0, off) => {
+        for (let j = 0; j < len; j++) {
+          const i = i0 + j, v = cp !== null && (cp[i >>> 5] >>> (i & 31)) & 1 ? 3 : outer || !last[j] ? 1 : 2;
+          const p = bin === 1 ? p0 + off + j : p0 + (((off + j) / bin) | 0);
+          if (v > code[p]) code[p] = v;
         }
-      }
-      const cols = [null, C.outside, C.win, C.copied];
-      for (let p = 0; p < code.length; p++) if (code[p]) put(px, 4 * p, cols[code[p]]);
+        for (let d = r - 2; d >= 0; d--) { // the next row's outer coordinate
+          if (!inWin[d][co[d]]) outer--;
+          if (++co[d] < s[d]) { if (!inWin[d][co[d]]) outer++; break; }
+          co[d] = 0;
+          if (!inWin[d][0]) outer++;
+        }
+      });
+      const px32 = new Uint32Array(px.buffer), cols = [0, rgba(C.outside), rgba(C.win), rgba(C.copied)];
+      for (let p = 0; p < code.length; p++) if (code[p]) px32[p] = cols[code[p]];
     });
     if (!c) return;
     panelCaptions(c.ov, L, s, m.labels);
@@ -465,14 +483,22 @@ export function start() {
   function drawOutput() {
     const m = st.meta, n = m.outputCount, L = gridLayout('out', m.outputSizes), vals = st.data.outVals;
     let lo = Infinity, hi = -Infinity, loK = 0, hiK = 0;
-    const num = (k) => (m.dataType === 'FLOAT16' ? half(vals[k]) : Number(vals[k]));
+    const h16 = m.dataType === 'FLOAT16' ? halves() : null, num = h16 ? (k) => h16[vals[k]] : (k) => Number(vals[k]);
     // The ramp spans the finite values: FLOAT16 turns values past 65504
     // into infinities, which take the ramp's ends.
     if (vals) for (let k = 0; k < n; k++) { const v = num(k); if (!Number.isFinite(v)) continue; if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
     const c = setup('out', L, n, (px) => {
+      const px32 = new Uint32Array(px.buffer), plain = rgba(C.plain), span = hi - lo;
+      const colour = !vals ? () => plain : span > 0 ? (k) => rampPacked((num(k) - lo) / span) : () => rampPacked(0.5);
+      if (L.bin === 1) {
+        const os = m.outputSizes, row = os.length ? os[os.length - 1] : 1;
+        rowPixels(L, n, row, (k0, len, p0, off) => { for (let j = 0; j < len; j++) px32[p0 + off + j] = colour(k0 + j); });
+        return;
+      }
+      // Several elements a pixel: each pixel shows its first.
       for (let y = 0; y < L.h; y++) for (let x = 0; x < L.w; x++) {
         const k = L.fromPixel(x, y);
-        if (k >= 0) put(px, 4 * (y * L.w + x), vals ? ramp(hi > lo ? (num(k) - lo) / (hi - lo) : 0.5) : C.plain);
+        if (k >= 0) px32[y * L.w + x] = colour(k);
       }
     });
     if (c) panelCaptions(c.ov, L, m.outputSizes, m.labels);
@@ -488,12 +514,9 @@ export function start() {
     const m = st.meta, pitches = m.strides.filter((v, d) => v > 1 && m.sizes[d] > 1), { W, H } = bounds('b');
     const L = strip(m.cells, pitches.length ? Math.min(...pitches) : 0, W, H), D = st.data;
     setup('b', L, m.cells, (px) => {
-      const code = new Uint8Array(L.w * L.h), cols = [C.tail, C.hole, C.held, C.shared, C.copied];
-      for (let k = 0; k < m.cells; k++) {
-        const h = D.counts[k], v = bit(D.read, k) ? 4 : h > 1 ? 3 : h === 1 ? 2 : k <= m.last ? 1 : 0, p = Math.floor(k / L.bin);
-        if (v > code[p]) code[p] = v;
-      }
-      for (let p = 0; p < code.length; p++) put(px, 4 * p, cols[code[p]]);
+      const counts = D.counts, read = D.read, last = m.last;
+      const codeOf = (k) => { const h = counts[k]; return read !== null && (read[k >>> 5] >>> (k & 31)) & 1 ? 4 : h > 1 ? 3 : h === 1 ? 2 : k <= last ? 1 : 0; };
+      paintStrip(px, L, m.cells, codeOf, [C.tail, C.hole, C.held, C.shared, C.copied].map(rgba));
     });
   }
 
