@@ -205,6 +205,10 @@ func (s *Server) routes() {
 	api.POST("/slice1", s.budgeted(asAPI, s.postSlice1))
 	api.POST("/slice", s.budgeted(asAPI, s.postSliceV1))
 	api.POST("/slice1/numpy", s.postSlice1Numpy)
+	api.POST("/dxdispatch", s.budgeted(asAPI, s.postDxDispatch))
+	api.GET("/dxdispatch/layout.json", s.budgeted(asAPI, s.getLayoutDx))
+	api.GET("/dxdispatch/slice.json", s.budgeted(asAPI, s.getSliceDx))
+	api.POST("/import", s.postImport)
 	s.roomRoutes()
 	s.docsRoutes()
 }

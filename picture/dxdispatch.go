@@ -1,0 +1,260 @@
+package picture
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// DxDispatch model files (Microsoft's DirectML DxDispatch, models/*.json):
+// resources (buffers with initial values), dispatchables (a DirectML
+// operator and its desc, field names as in DirectML.h) and commands
+// (dispatch, print). Only what stridescope writes and reads is modelled.
+
+// DxModel is a DxDispatch model file.
+type DxModel struct {
+	Resources     map[string]DxResource     `json:"resources"`
+	Dispatchables map[string]DxDispatchable `json:"dispatchables"`
+	Commands      []DxCommand               `json:"commands"`
+}
+
+// DxResource is a buffer and its initial contents.
+type DxResource struct {
+	InitialValuesDataType string `json:"initialValuesDataType"`
+	// InitialValues is an array of values or a {valueCount, value} or
+	// {valueCount, valueStart, valueDelta} initializer.
+	InitialValues json.RawMessage `json:"initialValues"`
+	SizeInBytes   int64           `json:"sizeInBytes,omitempty"`
+}
+
+// DxDispatchable is a DirectML operator: its DML_OPERATOR_TYPE name and
+// desc.
+type DxDispatchable struct {
+	Type string `json:"type"`
+	Desc any    `json:"desc"`
+}
+
+// DxCommand is a dispatch of a dispatchable with its bindings, or a print
+// of a resource.
+type DxCommand struct {
+	Type         string            `json:"type"`
+	Dispatchable string            `json:"dispatchable,omitempty"`
+	Bindings     map[string]string `json:"bindings,omitempty"`
+	Resource     string            `json:"resource,omitempty"`
+}
+
+// DxTensor is a DML_BUFFER_TENSOR_DESC in DxDispatch's short form
+// (DML_TENSOR_TYPE_BUFFER implied). Strides are omitted for a packed
+// tensor, as DirectML reads a null Strides.
+type DxTensor struct {
+	DataType                      string  `json:"DataType"`
+	Sizes                         []int64 `json:"Sizes"`
+	Strides                       []int64 `json:"Strides,omitempty"`
+	TotalTensorSizeInBytes        int64   `json:"TotalTensorSizeInBytes,omitempty"`
+	GuaranteedBaseOffsetAlignment int64   `json:"GuaranteedBaseOffsetAlignment,omitempty"`
+}
+
+// DxSlice1Desc is DML_SLICE1_OPERATOR_DESC.
+type DxSlice1Desc struct {
+	InputTensor        DxTensor `json:"InputTensor"`
+	OutputTensor       DxTensor `json:"OutputTensor"`
+	DimensionCount     int      `json:"DimensionCount"`
+	InputWindowOffsets []int64  `json:"InputWindowOffsets"`
+	InputWindowSizes   []int64  `json:"InputWindowSizes"`
+	InputWindowStrides []int64  `json:"InputWindowStrides"`
+}
+
+// DxIdentityDesc is DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC without its
+// optional ScaleBias.
+type DxIdentityDesc struct {
+	InputTensor  DxTensor `json:"InputTensor"`
+	OutputTensor DxTensor `json:"OutputTensor"`
+}
+
+// MaxDxInitialValues is the most initial values a model lists: a larger
+// input is written as a sequence when the page's values are one.
+const MaxDxInitialValues = 1 << 16
+
+// DxRunCommand is how the README says to run an exported model.
+const DxRunCommand = "dxdispatch.exe stridescope.json"
+
+func dxTensorOf(l *core.Layout, withBuffer bool) DxTensor {
+	t := DxTensor{DataType: l.DataType.String(), Sizes: l.Sizes}
+	if !l.StridesImplicit {
+		t.Strides = l.Strides
+	}
+	if withBuffer {
+		// DxDispatch computes DMLCalcBufferTensorSize when the total is
+		// absent: only a larger one is written.
+		if total := l.BufferSizeInBytes(); total > l.MinimumBufferSizeInBytes() {
+			t.TotalTensorSizeInBytes = total
+		}
+		t.GuaranteedBaseOffsetAlignment = l.GuaranteedBaseOffsetAlignment
+	}
+	return t
+}
+
+// dxCheckType refuses the data types DxDispatch cannot initialise.
+func dxCheckType(field string, dt core.DataType) []core.Violation {
+	if dt.Bits() < 8 {
+		return []core.Violation{{Field: field, Message: fmt.Sprintf("%s: DxDispatch's models have no 4-bit data types (its initialValuesDataType is one of FLOAT16, FLOAT32, FLOAT64, UINT8 ... INT64), so no model can hold this tensor", dt)}}
+	}
+	return nil
+}
+
+// dxInput is the input buffer as the explorers show it: element i
+// (row-major) holds its value (1..N, or the typed values repeated), a
+// cell several elements share holds the first one's, padding is 0. It is
+// a sequence initializer when that is exactly what the buffer holds,
+// else up to MaxDxInitialValues values.
+func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field string) (DxResource, []core.Violation) {
+	res := DxResource{InitialValuesDataType: in.DataType.String()}
+	cells := in.BufferElementCount()
+	elem := in.DataType.Bits() / 8
+	if packed, ok := in.IsPacked(), len(vals) == 0; packed.Bool() && ok && cells == in.LogicalElementCount() && sequenceExact(in.DataType, cells) {
+		res.InitialValues = json.RawMessage(fmt.Sprintf(`{"valueCount": %d, "valueStart": 1, "valueDelta": 1}`, cells))
+		return res, nil
+	}
+	if cells > MaxDxInitialValues {
+		return res, []core.Violation{{Field: field, Message: fmt.Sprintf(
+			"the input buffer has %d cells; a model lists at most %d initial values, and these are not the sequence 1..N (only a packed input without typed values is)", cells, MaxDxInitialValues)}}
+	}
+	buf := make([]byte, cells*elem)
+	if err := FillInput(ctx, buf, in, vals); err != nil {
+		return res, []core.Violation{{Field: field, Message: err.Error()}}
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for k := range cells {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(dxNumber(ValueText(buf[k*elem:], in.DataType)))
+	}
+	b.WriteByte(']')
+	res.InitialValues = b.Bytes()
+	if total := in.BufferSizeInBytes(); total > cells*elem {
+		res.SizeInBytes = total
+	}
+	return res, nil
+}
+
+// sequenceExact says whether DxDispatch's sequence 1, 2, ... cells holds
+// the same values as the page's 1..N in dt: every value exact in the type.
+func sequenceExact(dt core.DataType, n int64) bool {
+	limit := map[core.DataType]int64{
+		core.Float16: 2048, core.Float32: 1 << 24, core.Float64: 1 << 53,
+		core.Int8: math.MaxInt8, core.UInt8: math.MaxUint8, core.Int16: math.MaxInt16, core.UInt16: math.MaxUint16,
+		core.Int32: math.MaxInt32, core.UInt32: math.MaxUint32, core.Int64: math.MaxInt64, core.UInt64: math.MaxInt64,
+	}[dt]
+	return n <= limit
+}
+
+// dxNumber writes a value as DxDispatch reads it: a JSON number, or
+// "inf", "-inf", "nan" for floats that JSON cannot hold.
+func dxNumber(text string) string {
+	switch text {
+	case "+Inf":
+		return `"inf"`
+	case "-Inf":
+		return `"-inf"`
+	case "NaN":
+		return `"nan"`
+	}
+	return text
+}
+
+func dxZeros(dt core.DataType, n int64) DxResource {
+	return DxResource{InitialValuesDataType: dt.String(), InitialValues: json.RawMessage(fmt.Sprintf(`{"valueCount": %d, "value": 0}`, n))}
+}
+
+// dxRun is the commands of a model: dispatch op with its tensors bound to
+// the resources input and output, then print the output.
+func dxRun(op string) []DxCommand {
+	return []DxCommand{
+		{Type: "dispatch", Dispatchable: op, Bindings: map[string]string{"InputTensor": "input", "OutputTensor": "output"}},
+		{Type: "print", Resource: "output"},
+	}
+}
+
+// DxSlice1Model is a model that runs s on an input holding the values the
+// slice explorer shows (vals nil: 1..N) and prints the output.
+func DxSlice1Model(ctx context.Context, s *core.Slice1, vals []SliceValue) (*DxModel, []core.Violation) {
+	if vs := dxCheckType("dataType", s.Input.DataType); vs != nil {
+		return nil, vs
+	}
+	in, vs := dxInput(ctx, s.Input, vals, "inputSizes")
+	if vs != nil {
+		return nil, vs
+	}
+	return &DxModel{
+		Resources: map[string]DxResource{"input": in, "output": dxZeros(s.Output.DataType, s.OutputElementCount())},
+		Dispatchables: map[string]DxDispatchable{"slice": {Type: "DML_OPERATOR_SLICE1", Desc: DxSlice1Desc{
+			InputTensor:        dxTensorOf(s.Input, true),
+			OutputTensor:       dxTensorOf(s.Output, false),
+			DimensionCount:     s.Input.Rank(),
+			InputWindowOffsets: s.WindowOffsets,
+			InputWindowSizes:   s.WindowSizes,
+			InputWindowStrides: s.WindowStrides,
+		}}},
+		Commands: dxRun("slice"),
+	}, nil
+}
+
+// DxLayoutModel is a model that copies the strided tensor l into a packed
+// one with DML_OPERATOR_ELEMENT_WISE_IDENTITY and prints it: the elements
+// in logical order, each the value of the first element stored in its
+// cell (broadcast and overlapping elements repeat it).
+func DxLayoutModel(ctx context.Context, l *core.Layout) (*DxModel, []core.Violation) {
+	if vs := dxCheckType("dataType", l.DataType); vs != nil {
+		return nil, vs
+	}
+	in, vs := dxInput(ctx, l, nil, "sizes")
+	if vs != nil {
+		return nil, vs
+	}
+	out := DxTensor{DataType: l.DataType.String(), Sizes: l.Sizes}
+	return &DxModel{
+		Resources: map[string]DxResource{"input": in, "output": dxZeros(l.DataType, l.LogicalElementCount())},
+		Dispatchables: map[string]DxDispatchable{"identity": {Type: "DML_OPERATOR_ELEMENT_WISE_IDENTITY", Desc: DxIdentityDesc{
+			InputTensor: dxTensorOf(l, true), OutputTensor: out,
+		}}},
+		Commands: dxRun("identity"),
+	}, nil
+}
+
+// MarshalDxModel writes m as a model file, indented as DxDispatch's are.
+func MarshalDxModel(m *DxModel) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "    ")
+	if err := enc.Encode(m); err != nil {
+		return nil, fmt.Errorf("encode the DxDispatch model: %w", err)
+	}
+	// Lists of numbers on one line, as in DxDispatch's models ("Sizes":
+	// [1,1,5,5]); nothing stridescope writes has brackets inside a string.
+	return scalarList.ReplaceAllFunc(b.Bytes(), func(list []byte) []byte {
+		items := bytes.Fields(bytes.Trim(list, "[]"))
+		return append(append([]byte("["), bytes.Join(items, []byte(" "))...), ']')
+	}), nil
+}
+
+// scalarList is an indented JSON list of scalars.
+var scalarList = regexp.MustCompile(`\[[^\[\]{}]*\]`)
+
+// dxTypeName strips the DML_TENSOR_DATA_TYPE_ prefix DxDispatch allows.
+func dxTypeName(s string) string { return strings.TrimPrefix(s, "DML_TENSOR_DATA_TYPE_") }
+
+// dxOperatorName strips the DML_OPERATOR_ prefix DxDispatch allows.
+func dxOperatorName(s string) string { return strings.TrimPrefix(s, "DML_OPERATOR_") }
+
+// itoa64 is strconv.FormatInt in base 10.
+func itoa64(v int64) string { return strconv.FormatInt(v, 10) }

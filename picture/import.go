@@ -1,0 +1,636 @@
+package picture
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// What other tools hand a DirectML developer, brought into the explorers:
+// a DxDispatch model, an ONNX Slice, a PyTorch or NumPy view.
+
+// ImportRequest is the body of POST /api/v1/import: exactly one of its
+// fields.
+type ImportRequest struct {
+	DxDispatch json.RawMessage `json:"dxdispatch"`
+	ONNX       json.RawMessage `json:"onnx"`
+	Torch      json.RawMessage `json:"torch"`
+	NumPy      json.RawMessage `json:"numpy"`
+	// Text is what PyTorch prints: torch.Size([2, 3]) and the stride
+	// tuple (3, 1), optionally a dtype (torch.float16) and a storage
+	// offset (storage_offset=4).
+	Text *string `json:"text"`
+}
+
+// ONNXImport is an ONNX Slice (opset 13) on an input of a given shape.
+type ONNXImport struct {
+	InputShape []int64 `json:"inputShape"`
+	Starts     []int64 `json:"starts"`
+	Ends       []int64 `json:"ends"`
+	Axes       []int64 `json:"axes"`
+	Steps      []int64 `json:"steps"`
+	// DataType is a DirectML or ONNX type name; default FLOAT32.
+	DataType string `json:"dataType"`
+}
+
+// TorchImport is a PyTorch tensor view: strides in elements.
+type TorchImport struct {
+	Dtype         string  `json:"dtype"`
+	Size          []int64 `json:"size"`
+	Stride        []int64 `json:"stride"`
+	StorageOffset int64   `json:"storage_offset"`
+}
+
+// NumpyImport is a NumPy array view: strides and offset in bytes.
+type NumpyImport struct {
+	Dtype   string  `json:"dtype"`
+	Shape   []int64 `json:"shape"`
+	Strides []int64 `json:"strides"`
+	Offset  int64   `json:"offset"`
+}
+
+// ImportResponse is what an import found: the page to open, its URL, the
+// body of /api/v1/layout or /api/v1/slice1 that describes it, and notes on
+// what was converted.
+type ImportResponse struct {
+	Page   string         `json:"page"`
+	URL    string         `json:"url"`
+	Layout *LayoutRequest `json:"layout,omitempty"`
+	Slice1 *Slice1Request `json:"slice1,omitempty"`
+	Notes  []string       `json:"notes"`
+}
+
+// ImportError is an import DirectML cannot express, or input that is not
+// what the format allows: every violation, each at its field.
+type ImportError struct{ Violations []core.Violation }
+
+func (e *ImportError) Error() string {
+	return fmt.Sprintf("import: %v", e.Violations)
+}
+
+func importErr(field, format string, args ...any) *ImportError {
+	return &ImportError{Violations: []core.Violation{{Field: field, Message: fmt.Sprintf(format, args...)}}}
+}
+
+// Decode reads one of the request's formats, strictly: unknown fields and
+// values of the wrong JSON type are reported at their path.
+func decodeInto(raw json.RawMessage, prefix string, v any) *ImportError {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return importErr(prefix+te.Field, "%s must be %s; got a JSON %s", prefix+te.Field, jsonKind(te.Type.String()), te.Value)
+		}
+		return importErr(strings.TrimSuffix(prefix, "."), "%v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return importErr(strings.TrimSuffix(prefix, "."), "holds more than one JSON value")
+	}
+	return nil
+}
+
+func jsonKind(goType string) string {
+	switch {
+	case strings.Contains(goType, "int"):
+		return "a whole number (or a list of them)"
+	case strings.Contains(goType, "string"):
+		return "a string"
+	}
+	return "a " + goType
+}
+
+// Import converts the request's one format.
+func Import(req ImportRequest) (*ImportResponse, *ImportError) {
+	var given []string
+	for name, set := range map[string]bool{"dxdispatch": req.DxDispatch != nil, "onnx": req.ONNX != nil, "torch": req.Torch != nil, "numpy": req.NumPy != nil, "text": req.Text != nil} {
+		if set {
+			given = append(given, name)
+		}
+	}
+	slices.Sort(given)
+	if len(given) != 1 {
+		return nil, importErr("", "give exactly one of dxdispatch, onnx, torch, numpy or text; got %d (%s)", len(given), strings.Join(given, ", "))
+	}
+	switch given[0] {
+	case "dxdispatch":
+		return importDx(req.DxDispatch)
+	case "onnx":
+		var o ONNXImport
+		if err := decodeInto(req.ONNX, "onnx.", &o); err != nil {
+			return nil, err
+		}
+		return importONNX(o)
+	case "torch":
+		var t TorchImport
+		if err := decodeInto(req.Torch, "torch.", &t); err != nil {
+			return nil, err
+		}
+		return importTorch(t, "torch.")
+	case "numpy":
+		var n NumpyImport
+		if err := decodeInto(req.NumPy, "numpy.", &n); err != nil {
+			return nil, err
+		}
+		return importNumpy(n)
+	}
+	t, err := parseTorchText(*req.Text)
+	if err != nil {
+		return nil, err
+	}
+	return importTorch(t, "text.")
+}
+
+func importONNX(o ONNXImport) (*ImportResponse, *ImportError) {
+	dt := "FLOAT32"
+	if o.DataType != "" {
+		d, ok := onnxTypes[strings.ToLower(o.DataType)]
+		if !ok {
+			p, err := core.ParseDataType(o.DataType)
+			if err != nil {
+				return nil, importErr("onnx.dataType", "%q is neither a DirectML data type nor an ONNX tensor type (float, float16, double, int8 ... uint64)", o.DataType)
+			}
+			d = p
+		}
+		dt = d.String()
+	}
+	w, vs := core.ONNXSliceWindow(o.InputShape, o.Starts, o.Ends, o.Axes, o.Steps, "onnx.")
+	if vs != nil {
+		return nil, &ImportError{Violations: vs}
+	}
+	req := Slice1Request{DataType: dt, InputSizes: o.InputShape, Slice1Window: Slice1Window{
+		InputWindowOffsets: w.WindowOffsets, InputWindowSizes: w.WindowSizes, InputWindowStrides: w.WindowStrides, OutputSizes: w.OutputSizes,
+	}}
+	notes := []string{"ONNX Slice clamps starts and ends into the input (opset 13); the DML_SLICE1 window is the tight one that copies the same elements in the same order."}
+	if o.DataType == "" {
+		notes = append(notes, "no dataType given: FLOAT32 assumed.")
+	}
+	return sliceImport(req, func(vs []core.Violation) []core.Violation {
+		return renameAll(vs, map[string]string{"inputSizes": "inputShape"}, "onnx.")
+	}, notes)
+}
+
+// sliceImport validates a slice with core and answers with its page;
+// rename gives core's violations the import's field names.
+func sliceImport(req Slice1Request, rename func([]core.Violation) []core.Violation, notes []string) (*ImportResponse, *ImportError) {
+	s, inv := req.Slice1()
+	if inv != nil {
+		return nil, &ImportError{Violations: rename(inv.Violations)}
+	}
+	st := SliceStateOf(SliceValidated{Slice: s, T: -1})
+	return &ImportResponse{Page: "slice", URL: "/slice?" + st.CanonicalQuery(false), Slice1: &req, Notes: append([]string{}, notes...)}, nil
+}
+
+// layoutImport validates a layout with core and answers with its page.
+func layoutImport(req LayoutRequest, fields map[string]string, notes []string) (*ImportResponse, *ImportError) {
+	l, inv := req.Layout()
+	if inv != nil {
+		return nil, &ImportError{Violations: renameAll(inv.Violations, fields, "")}
+	}
+	st := LayoutStateOf(l, "")
+	return &ImportResponse{Page: "layout", URL: "/?" + st.CanonicalQuery(false), Layout: &req, Notes: append([]string{}, notes...)}, nil
+}
+
+// renameField maps a core field ("strides[1]") to the import's name for it
+// ("torch.stride[1]").
+func renameField(field string, names map[string]string) string {
+	base, index, _ := strings.Cut(field, "[")
+	if n, ok := names[base]; ok {
+		if index != "" {
+			return n + "[" + index
+		}
+		return n
+	}
+	return field
+}
+
+var onnxTypes = map[string]core.DataType{
+	"float": core.Float32, "float32": core.Float32, "float16": core.Float16, "double": core.Float64, "float64": core.Float64,
+	"int8": core.Int8, "uint8": core.UInt8, "int16": core.Int16, "uint16": core.UInt16,
+	"int32": core.Int32, "uint32": core.UInt32, "int64": core.Int64, "uint64": core.UInt64,
+}
+
+// torchTypes are PyTorch's dtypes that DirectML has.
+var torchTypes = map[string]core.DataType{
+	"float32": core.Float32, "float": core.Float32, "float16": core.Float16, "half": core.Float16, "float64": core.Float64, "double": core.Float64,
+	"int8": core.Int8, "uint8": core.UInt8, "int16": core.Int16, "short": core.Int16, "uint16": core.UInt16,
+	"int32": core.Int32, "int": core.Int32, "uint32": core.UInt32, "int64": core.Int64, "long": core.Int64, "uint64": core.UInt64,
+}
+
+func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
+	var vs []core.Violation
+	name := strings.TrimPrefix(strings.TrimSpace(t.Dtype), "torch.")
+	dt, ok := torchTypes[name]
+	switch {
+	case t.Dtype == "":
+		dt = core.Float32
+	case name == "bool":
+		vs = append(vs, core.Violation{Field: prefix + "dtype", Message: "torch.bool has no DirectML data type; view the storage as torch.uint8 (one byte an element, as bool is stored)"})
+	case name == "bfloat16":
+		vs = append(vs, core.Violation{Field: prefix + "dtype", Message: "torch.bfloat16 has no DirectML data type (DML_TENSOR_DATA_TYPE has FLOAT16, FLOAT32 and FLOAT64)"})
+	case !ok:
+		vs = append(vs, core.Violation{Field: prefix + "dtype", Message: fmt.Sprintf("%q is not a PyTorch dtype DirectML has (torch.float16, torch.float32, torch.float64, torch.int8 ... torch.uint64)", t.Dtype)})
+	}
+	for i, s := range t.Stride {
+		if s < 0 {
+			vs = append(vs, core.Violation{Field: fmt.Sprintf("%sstride[%d]", prefix, i), Message: fmt.Sprintf("stride[%d] = %d: DirectML strides are UINT, so a layout cannot step backwards (a DML_SLICE1 with a negative InputWindowStrides can read it reversed)", i, s)})
+		}
+	}
+	if t.StorageOffset < 0 {
+		vs = append(vs, core.Violation{Field: prefix + "storage_offset", Message: fmt.Sprintf("storage_offset = %d: an offset into the storage is never negative", t.StorageOffset)})
+	}
+	if len(vs) > 0 {
+		return nil, &ImportError{Violations: vs}
+	}
+	var notes []string
+	if t.Dtype == "" {
+		notes = append(notes, "no dtype given: torch.float32 assumed.")
+	}
+	if t.StorageOffset > 0 {
+		notes = append(notes, offsetNote(t.StorageOffset*(dt.Bits()/8), fmt.Sprintf("storage_offset %d elements", t.StorageOffset)))
+	}
+	req := LayoutRequest{DataType: dt.String(), Sizes: t.Size, Strides: t.Stride}
+	return layoutImport(req, map[string]string{"dataType": prefix + "dtype", "sizes": prefix + "size", "strides": prefix + "stride"}, notes)
+}
+
+// offsetNote explains where a view's offset goes in DirectML: not into the
+// tensor description but into the buffer binding.
+func offsetNote(bytes int64, what string) string {
+	s := fmt.Sprintf("%s = %d bytes: DirectML tensor descriptions have no offset; bind the buffer at that byte offset (DML_BUFFER_BINDING::Offset = %d) and the description below applies from there.", what, bytes, bytes)
+	if bytes%16 != 0 {
+		s += fmt.Sprintf(" DirectML requires binding offsets that are multiples of DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT (16 bytes), and %d is not: copy the view into a buffer of its own first.", bytes)
+	}
+	return s
+}
+
+// numpyTypes maps NumPy dtype names and array-interface codes ('<f4') to
+// DirectML's types.
+var numpyTypes = map[string]core.DataType{
+	"float16": core.Float16, "half": core.Float16, "f2": core.Float16, "e": core.Float16,
+	"float32": core.Float32, "single": core.Float32, "f4": core.Float32, "f": core.Float32,
+	"float64": core.Float64, "double": core.Float64, "float": core.Float64, "f8": core.Float64, "d": core.Float64,
+	"int8": core.Int8, "i1": core.Int8, "b": core.Int8, "uint8": core.UInt8, "u1": core.UInt8, "B": core.UInt8,
+	"int16": core.Int16, "i2": core.Int16, "h": core.Int16, "uint16": core.UInt16, "u2": core.UInt16, "H": core.UInt16,
+	"int32": core.Int32, "i4": core.Int32, "i": core.Int32, "uint32": core.UInt32, "u4": core.UInt32, "I": core.UInt32,
+	"int64": core.Int64, "i8": core.Int64, "q": core.Int64, "uint64": core.UInt64, "u8": core.UInt64, "Q": core.UInt64,
+}
+
+func importNumpy(n NumpyImport) (*ImportResponse, *ImportError) {
+	var vs []core.Violation
+	name := strings.TrimPrefix(strings.TrimSpace(n.Dtype), "np.")
+	name = strings.TrimPrefix(name, "numpy.")
+	var dt core.DataType
+	switch {
+	case strings.HasPrefix(name, ">"):
+		vs = append(vs, core.Violation{Field: "numpy.dtype", Message: fmt.Sprintf("%q is big-endian; DirectML buffers are little-endian (use arr.astype(arr.dtype.newbyteorder('<')))", n.Dtype)})
+	case n.Dtype == "":
+		dt = core.Float32
+	default:
+		d, ok := numpyTypes[strings.TrimLeft(name, "<=|")]
+		if !ok {
+			vs = append(vs, core.Violation{Field: "numpy.dtype", Message: fmt.Sprintf("%q is not a NumPy dtype DirectML has (float16, float32, float64, int8 ... uint64, or codes such as '<f4')", n.Dtype)})
+		}
+		dt = d
+	}
+	elem := max(dt.Bits()/8, 1)
+	strides := make([]int64, len(n.Strides))
+	for i, s := range n.Strides {
+		switch {
+		case s < 0:
+			vs = append(vs, core.Violation{Field: fmt.Sprintf("numpy.strides[%d]", i), Message: fmt.Sprintf("strides[%d] = %d bytes: DirectML strides are UINT, so a layout cannot step backwards (a DML_SLICE1 with a negative InputWindowStrides can read the base array reversed)", i, s)})
+		case dt.Valid() && s%elem != 0:
+			vs = append(vs, core.Violation{Field: fmt.Sprintf("numpy.strides[%d]", i), Message: fmt.Sprintf("strides[%d] = %d bytes is not a multiple of the %d-byte element: DirectML strides count elements", i, s, elem)})
+		default:
+			strides[i] = s / elem
+		}
+	}
+	if n.Offset < 0 || (dt.Valid() && n.Offset%elem != 0) {
+		vs = append(vs, core.Violation{Field: "numpy.offset", Message: fmt.Sprintf("offset = %d bytes must be a non-negative multiple of the %d-byte element", n.Offset, elem)})
+	}
+	if len(vs) > 0 {
+		return nil, &ImportError{Violations: vs}
+	}
+	var notes []string
+	if n.Dtype == "" {
+		notes = append(notes, "no dtype given: float32 assumed.")
+	}
+	if len(n.Strides) > 0 {
+		notes = append(notes, fmt.Sprintf("NumPy strides are in bytes; DirectML's count elements: divided by the element size, %d bytes.", elem))
+	}
+	if n.Offset > 0 {
+		notes = append(notes, offsetNote(n.Offset, "offset"))
+	}
+	var st []int64
+	if n.Strides != nil {
+		st = strides
+	}
+	req := LayoutRequest{DataType: dt.String(), Sizes: n.Shape, Strides: st}
+	return layoutImport(req, map[string]string{"dataType": "numpy.dtype", "sizes": "numpy.shape", "strides": "numpy.strides"}, notes)
+}
+
+var (
+	torchSizeRE   = regexp.MustCompile(`torch\.Size\(\s*\[([^\]]*)\]\s*\)`)
+	torchTupleRE  = regexp.MustCompile(`\(\s*(-?[0-9]+(?:\s*,\s*-?[0-9]+)*\s*,?)\s*\)`)
+	torchDtypeRE  = regexp.MustCompile(`torch\.([a-z0-9]+)\b`)
+	torchOffsetRE = regexp.MustCompile(`storage_offset\s*(?:\(\s*\))?\s*[=:]?\s*(-?[0-9]+)`)
+)
+
+// parseTorchText reads what PyTorch prints for t.size(), t.stride(),
+// t.dtype and t.storage_offset().
+func parseTorchText(text string) (TorchImport, *ImportError) {
+	var t TorchImport
+	if len(text) > 4096 {
+		return t, importErr("text", "the text is %d characters long; at most 4096 are read", len(text))
+	}
+	m := torchSizeRE.FindStringSubmatchIndex(text)
+	if m == nil {
+		return t, importErr("text", "no torch.Size([...]) in the text: paste what t.size() and t.stride() print, e.g. torch.Size([2, 3]) (3, 1)")
+	}
+	var err error
+	if t.Size, err = intList(text[m[2]:m[3]]); err != nil {
+		return t, importErr("text", "torch.Size: %v", err)
+	}
+	rest := text[:m[0]] + " " + text[m[1]:]
+	if o := torchOffsetRE.FindStringSubmatch(rest); o != nil {
+		t.StorageOffset, _ = strconv.ParseInt(o[1], 10, 64)
+		rest = strings.Replace(rest, o[0], " ", 1)
+	}
+	tuple := torchTupleRE.FindStringSubmatch(rest)
+	if tuple == nil {
+		return t, importErr("text", "no stride tuple in the text: paste what t.stride() prints, e.g. (3, 1)")
+	}
+	if t.Stride, err = intList(tuple[1]); err != nil {
+		return t, importErr("text", "stride: %v", err)
+	}
+	for _, d := range torchDtypeRE.FindAllStringSubmatch(rest, -1) {
+		if d[1] != "size" && d[1] != "tensor" {
+			t.Dtype = "torch." + d[1]
+			break
+		}
+	}
+	return t, nil
+}
+
+func intList(s string) ([]int64, error) {
+	var out []int64
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number", f)
+		}
+		out = append(out, v)
+	}
+	if len(out) > core.MaxDimensionCount*4 {
+		return nil, fmt.Errorf("%d numbers; a tensor has at most %d dimensions", len(out), core.MaxDimensionCount)
+	}
+	return out, nil
+}
+
+// dxOrdered lists an object's members in the order the file gives them
+// (encoding/json's maps lose it): a model's first dispatchable is the one
+// written first.
+func dxOrdered(raw json.RawMessage, field string) ([]string, map[string]json.RawMessage, *ImportError) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return nil, nil, importErr(field, "%s must be a JSON object: %v", field, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var order []string
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch tok := tok.(type) {
+		case json.Delim:
+			if tok == '{' || tok == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		case string:
+			if depth == 1 {
+				// A member's key: its value is read whole, so every string
+				// seen at this depth is a key.
+				order = append(order, tok)
+				var skip json.RawMessage
+				if err := dec.Decode(&skip); err != nil {
+					return nil, nil, importErr(field, "%v", err)
+				}
+			}
+		}
+	}
+	return order, members, nil
+}
+
+// dxTensorIn is a DML_TENSOR_DESC as a model may write it: the short
+// buffer form, or {"Type": "DML_TENSOR_TYPE_BUFFER", "Desc": {...}}.
+type dxTensorIn struct {
+	Type                          string          `json:"Type"`
+	Desc                          json.RawMessage `json:"Desc"`
+	DataType                      string          `json:"DataType"`
+	Flags                         string          `json:"Flags"`
+	DimensionCount                *int64          `json:"DimensionCount"`
+	Sizes                         []int64         `json:"Sizes"`
+	Strides                       []int64         `json:"Strides"`
+	TotalTensorSizeInBytes        *int64          `json:"TotalTensorSizeInBytes"`
+	GuaranteedBaseOffsetAlignment int64           `json:"GuaranteedBaseOffsetAlignment"`
+}
+
+func (t *dxTensorIn) read(raw json.RawMessage, path string) *ImportError {
+	if len(raw) == 0 {
+		return importErr(path, "%s is required", path)
+	}
+	if err := decodeInto(raw, path+".", t); err != nil {
+		return err
+	}
+	if t.Desc != nil {
+		if tt := strings.TrimPrefix(t.Type, "DML_TENSOR_TYPE_"); tt != "BUFFER" && tt != "" {
+			return importErr(path+".Type", "%s is %q; DirectML operators here take DML_TENSOR_TYPE_BUFFER", path+".Type", t.Type)
+		}
+		inner := dxTensorIn{}
+		if err := inner.read(t.Desc, path+".Desc"); err != nil {
+			return err
+		}
+		*t = inner
+	}
+	if t.DimensionCount != nil && *t.DimensionCount != int64(len(t.Sizes)) {
+		return importErr(path+".DimensionCount", "%s.DimensionCount = %d but Sizes has %d values", path, *t.DimensionCount, len(t.Sizes))
+	}
+	return nil
+}
+
+// dxOperatorIn holds the fields of the operator descs that import reads.
+type dxOperatorIn struct {
+	InputTensor        json.RawMessage `json:"InputTensor"`
+	OutputTensor       json.RawMessage `json:"OutputTensor"`
+	DimensionCount     *int64          `json:"DimensionCount"`
+	InputWindowOffsets []int64         `json:"InputWindowOffsets"`
+	InputWindowSizes   []int64         `json:"InputWindowSizes"`
+	InputWindowStrides []int64         `json:"InputWindowStrides"`
+	Offsets            []int64         `json:"Offsets"`
+	Sizes              []int64         `json:"Sizes"`
+	Strides            []int64         `json:"Strides"`
+	ScaleBias          json.RawMessage `json:"ScaleBias"`
+}
+
+// importDx reads a model's first DML_SLICE1, DML_SLICE or
+// DML_ELEMENT_WISE_IDENTITY dispatchable: the one its commands dispatch
+// first, else the first in the file.
+func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
+	var model struct {
+		Dispatchables json.RawMessage   `json:"dispatchables"`
+		Commands      []json.RawMessage `json:"commands"`
+		Resources     json.RawMessage   `json:"resources"`
+		Schema        string            `json:"$schema"`
+	}
+	if err := decodeInto(raw, "dxdispatch.", &model); err != nil {
+		return nil, err
+	}
+	if model.Dispatchables == nil {
+		return nil, importErr("dxdispatch.dispatchables", "the model has no dispatchables")
+	}
+	order, members, err := dxOrdered(model.Dispatchables, "dxdispatch.dispatchables")
+	if err != nil {
+		return nil, err
+	}
+	type dispatchable struct {
+		Type    string          `json:"type"`
+		Desc    json.RawMessage `json:"desc"`
+		DescAlt json.RawMessage `json:"Desc"`
+	}
+	wanted := func(t string) bool {
+		switch dxOperatorName(t) {
+		case "SLICE1", "SLICE", "ELEMENT_WISE_IDENTITY":
+			return true
+		}
+		return false
+	}
+	ds := map[string]dispatchable{}
+	var types []string
+	for _, name := range order {
+		var d dispatchable
+		_ = json.Unmarshal(members[name], &d)
+		ds[name] = d
+		types = append(types, name+" ("+d.Type+")")
+	}
+	chosen := ""
+	for _, c := range model.Commands {
+		var cmd struct {
+			Type         string `json:"type"`
+			Dispatchable string `json:"dispatchable"`
+		}
+		if json.Unmarshal(c, &cmd) == nil && cmd.Type == "dispatch" && wanted(ds[cmd.Dispatchable].Type) {
+			chosen = cmd.Dispatchable
+			break
+		}
+	}
+	if chosen == "" {
+		for _, name := range order {
+			if wanted(ds[name].Type) {
+				chosen = name
+				break
+			}
+		}
+	}
+	if chosen == "" {
+		return nil, importErr("dxdispatch.dispatchables", "no DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE or DML_OPERATOR_ELEMENT_WISE_IDENTITY among the model's dispatchables (%s)", strings.Join(types, ", "))
+	}
+	d := ds[chosen]
+	path := "dxdispatch.dispatchables." + chosen + ".desc"
+	desc := d.Desc
+	if desc == nil {
+		desc = d.DescAlt
+	}
+	if desc == nil {
+		return nil, importErr(path, "%s is required", path)
+	}
+	var op dxOperatorIn
+	// Operator descs carry fields stridescope does not read (FusedActivation,
+	// ...): decode leniently, then check what is read.
+	if err := json.Unmarshal(desc, &op); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, importErr(path+"."+te.Field, "%s.%s must be %s; got a JSON %s", path, te.Field, jsonKind(te.Type.String()), te.Value)
+		}
+		return nil, importErr(path, "%v", err)
+	}
+	var in dxTensorIn
+	if err := in.read(op.InputTensor, path+".InputTensor"); err != nil {
+		return nil, err
+	}
+	dt := dxTypeName(in.DataType)
+	notes := []string{fmt.Sprintf("from dispatchable %q (%s); initial values are not imported: the explorers fill the input with 1..N.", chosen, d.Type)}
+	buf := SliceInputBuffer{InputTotalTensorSizeInBytes: in.TotalTensorSizeInBytes, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
+	if buf.InputTotalTensorSizeInBytes != nil && *buf.InputTotalTensorSizeInBytes == 0 {
+		buf.InputTotalTensorSizeInBytes = nil // DxDispatch's default: computed
+	}
+	prefix := path + "."
+	switch dxOperatorName(d.Type) {
+	case "ELEMENT_WISE_IDENTITY":
+		if op.ScaleBias != nil && string(op.ScaleBias) != "null" {
+			notes = append(notes, "the ScaleBias is not part of the layout and is left out.")
+		}
+		req := LayoutRequest{DataType: dt, Sizes: in.Sizes, Strides: in.Strides, TotalTensorSizeInBytes: buf.InputTotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
+		return layoutImport(req, map[string]string{
+			"dataType": prefix + "InputTensor.DataType", "sizes": prefix + "InputTensor.Sizes", "strides": prefix + "InputTensor.Strides",
+			"totalTensorSizeInBytes": prefix + "InputTensor.TotalTensorSizeInBytes", "guaranteedBaseOffsetAlignment": prefix + "InputTensor.GuaranteedBaseOffsetAlignment",
+		}, notes)
+	case "SLICE":
+		v1 := SliceV1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Offsets: op.Offsets, Sizes: op.Sizes, Strides: op.Strides}
+		s, inv := v1.SliceV1()
+		if inv != nil {
+			return nil, &ImportError{Violations: dxFields(inv.Violations, prefix)}
+		}
+		notes = append(notes, "DML_SLICE's Sizes are the output sizes: the DML_SLICE1 window of each axis spans (Sizes[i] - 1) * Strides[i] + 1 input elements.")
+		req := Slice1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: Slice1Window{
+			InputWindowOffsets: s.WindowOffsets, InputWindowSizes: s.WindowSizes, InputWindowStrides: s.WindowStrides, OutputSizes: s.OutputSizes,
+		}}
+		return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
+	}
+	var out dxTensorIn
+	if err := out.read(op.OutputTensor, path+".OutputTensor"); err != nil {
+		return nil, err
+	}
+	req := Slice1Request{DataType: dt, OutputDataType: dxTypeName(out.DataType), InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: Slice1Window{
+		InputWindowOffsets: op.InputWindowOffsets, InputWindowSizes: op.InputWindowSizes, InputWindowStrides: op.InputWindowStrides, OutputSizes: out.Sizes,
+	}}
+	if op.DimensionCount != nil && *op.DimensionCount != int64(len(in.Sizes)) {
+		return nil, importErr(prefix+"DimensionCount", "DimensionCount = %d but InputTensor.Sizes has %d values", *op.DimensionCount, len(in.Sizes))
+	}
+	return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
+}
+
+// dxFields renames core's slice fields to the desc's own.
+func dxFields(vs []core.Violation, prefix string) []core.Violation {
+	names := map[string]string{
+		"dataType": "InputTensor.DataType", "outputDataType": "OutputTensor.DataType",
+		"inputSizes": "InputTensor.Sizes", "inputStrides": "InputTensor.Strides",
+		"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
+		"inputWindowOffsets": "InputWindowOffsets", "inputWindowSizes": "InputWindowSizes", "inputWindowStrides": "InputWindowStrides",
+		"outputSizes": "OutputTensor.Sizes", "offsets": "Offsets", "sizes": "Sizes", "strides": "Strides",
+	}
+	return renameAll(vs, names, prefix)
+}
+
+// renameAll renames every violation's field (renameField) under prefix.
+func renameAll(vs []core.Violation, names map[string]string, prefix string) []core.Violation {
+	out := make([]core.Violation, len(vs))
+	for i, v := range vs {
+		out[i] = core.Violation{Field: prefix + renameField(v.Field, names), Message: v.Message}
+	}
+	return out
+}

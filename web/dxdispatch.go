@@ -1,0 +1,133 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stridescope/stridescope/budget"
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
+)
+
+// dxCost bounds what building a model allocates: at most
+// MaxDxInitialValues cells, each filled and written as text.
+func dxCost(l *core.Layout) int64 {
+	cells := min(l.BufferElementCount(), picture.MaxDxInitialValues)
+	return cells*(l.DataType.Bits()/8+32) + 64<<10
+}
+
+// postDxDispatch is POST /api/v1/dxdispatch: the body of /api/v1/slice1
+// (it has inputSizes) or of /api/v1/layout (sizes), answered with a
+// DxDispatch model file that runs it.
+func (s *Server) postDxDispatch(c echo.Context) error {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return jsonError(err)
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(body, &keys); err != nil {
+		return jsonError(err)
+	}
+	ctx := c.Request().Context()
+	if _, ok := keys["inputSizes"]; ok {
+		var req picture.Slice1Request
+		if err := decodeStrict(bytes.NewReader(body), &req); err != nil {
+			return err
+		}
+		sl, inv := req.Slice1()
+		if inv != nil {
+			return inv
+		}
+		if err := budget.Take(ctx, dxCost(sl.Input)); err != nil {
+			return err
+		}
+		m, vs := picture.DxSlice1Model(ctx, sl, nil)
+		return writeDxModel(c, "stridescope-slice.json", m, vs)
+	}
+	if _, ok := keys["sizes"]; !ok {
+		return badRequest("", "the body is neither a slice (the body of /api/v1/slice1, with inputSizes) nor a layout (the body of /api/v1/layout, with sizes)")
+	}
+	var req picture.LayoutRequest
+	if err := decodeStrict(bytes.NewReader(body), &req); err != nil {
+		return err
+	}
+	l, inv := req.Layout()
+	if inv != nil {
+		return inv
+	}
+	if err := budget.Take(ctx, dxCost(l)); err != nil {
+		return err
+	}
+	m, vs := picture.DxLayoutModel(ctx, l)
+	return writeDxModel(c, "stridescope-layout.json", m, vs)
+}
+
+// getLayoutDx is GET /api/v1/dxdispatch/layout.json: the model of the
+// layout explorer's state in the query, for its download link.
+func (s *Server) getLayoutDx(c echo.Context) error {
+	q, err := parsePageQuery(c, picture.MaxQueryLen)
+	if err != nil {
+		return err
+	}
+	st, qvs := picture.LayoutStateFromQuery(q)
+	v := picture.Validate(st, qvs)
+	if v.Layout == nil {
+		return invalid(v.Errors...)
+	}
+	if err := budget.Take(c.Request().Context(), dxCost(v.Layout)); err != nil {
+		return err
+	}
+	m, vs := picture.DxLayoutModel(c.Request().Context(), v.Layout)
+	return writeDxModel(c, "stridescope-layout.json", m, vs)
+}
+
+// getSliceDx is GET /api/v1/dxdispatch/slice.json: the model of the slice
+// explorer's state in the query, its typed values included.
+func (s *Server) getSliceDx(c echo.Context) error {
+	q, err := parsePageQuery(c, picture.MaxSliceQuery)
+	if err != nil {
+		return err
+	}
+	st, qvs := picture.SliceStateFromQuery(q)
+	v := picture.ValidateSlice(st, qvs)
+	if v.Slice == nil {
+		return invalid(v.Errors...)
+	}
+	if err := budget.Take(c.Request().Context(), dxCost(v.Slice.Input)); err != nil {
+		return err
+	}
+	m, vs := picture.DxSlice1Model(c.Request().Context(), v.Slice, v.Values)
+	return writeDxModel(c, "stridescope-slice.json", m, vs)
+}
+
+func writeDxModel(c echo.Context, name string, m *picture.DxModel, vs []core.Violation) error {
+	if vs != nil {
+		return invalid(vs...)
+	}
+	b, err := picture.MarshalDxModel(m)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, b)
+}
+
+// postImport is POST /api/v1/import: a DxDispatch model, an ONNX Slice, a
+// PyTorch or NumPy view, or PyTorch's printed text, answered with the
+// explorer page and URL that show it. What DirectML cannot express is a
+// 400 naming the field.
+func (s *Server) postImport(c echo.Context) error {
+	var req picture.ImportRequest
+	if err := decodeStrict(c.Request().Body, &req); err != nil {
+		return err
+	}
+	res, ierr := picture.Import(req)
+	if ierr != nil {
+		return &apiError{status: http.StatusBadRequest, violations: ierr.Violations}
+	}
+	return c.JSON(http.StatusOK, res)
+}
