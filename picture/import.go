@@ -634,3 +634,25 @@ func renameAll(vs []core.Violation, names map[string]string, prefix string) []co
 	}
 	return out
 }
+
+// ImportRequestOf reads what was pasted into an explorer's import box as
+// the page's script does: JSON that names its format as is, a DxDispatch
+// model (it has dispatchables) wrapped, anything else as PyTorch's text.
+func ImportRequestOf(pasted string) ImportRequest {
+	trimmed := strings.TrimSpace(pasted)
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(trimmed), &obj) == nil && obj != nil {
+		var req ImportRequest
+		for _, k := range []string{"dxdispatch", "onnx", "torch", "numpy", "text"} {
+			if _, ok := obj[k]; ok {
+				if json.Unmarshal([]byte(trimmed), &req) == nil {
+					return req
+				}
+			}
+		}
+		if _, ok := obj["dispatchables"]; ok {
+			return ImportRequest{DxDispatch: json.RawMessage(trimmed)}
+		}
+	}
+	return ImportRequest{Text: &pasted}
+}

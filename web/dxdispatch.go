@@ -11,6 +11,7 @@ import (
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/views"
 )
 
 // dxCost bounds what building a model allocates: at most
@@ -130,4 +131,23 @@ func (s *Server) postImport(c echo.Context) error {
 		return &apiError{status: http.StatusBadRequest, violations: ierr.Violations}
 	}
 	return c.JSON(http.StatusOK, res)
+}
+
+// postImportPage is POST /import, the import box without JavaScript: a
+// result without notes goes straight to its page (303); notes or errors
+// are shown on a page of their own.
+func (s *Server) postImportPage(c echo.Context) error {
+	pasted := c.FormValue("text")
+	res, ierr := picture.Import(picture.ImportRequestOf(pasted))
+	if ierr != nil {
+		errs := make([]views.ImportError, len(ierr.Violations))
+		for i, v := range ierr.Violations {
+			errs[i] = views.ImportError{Field: v.Field, Message: v.Message}
+		}
+		return renderStatus(c, http.StatusBadRequest, views.ImportResultPage("", nil, errs))
+	}
+	if len(res.Notes) == 0 {
+		return c.Redirect(http.StatusSeeOther, res.URL)
+	}
+	return renderStatus(c, http.StatusOK, views.ImportResultPage(res.URL, res.Notes, nil))
 }

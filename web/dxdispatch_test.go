@@ -420,3 +420,40 @@ func TestImportViews(t *testing.T) {
 		}
 	}
 }
+
+// TestImportPage: the import box without JavaScript posts to /import: a
+// result without notes is a 303 to its page, notes are shown with a link,
+// errors at their fields with a 400.
+func TestImportPage(t *testing.T) {
+	ts := newTestServer(t)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, tc := range []struct {
+		name, text string
+		status     int
+		location   string
+		contains   []string
+	}{
+		{"torch text with a dtype", "torch.Size([2, 3])\n(1, 2)\ntorch.float16", http.StatusSeeOther, "/?dt=FLOAT16&sizes=2,3&strides=1,2", nil},
+		{"a DxDispatch model, unwrapped", `{"resources":{},"dispatchables":{"s":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"InputWindowOffsets":[0],"InputWindowSizes":[3],"InputWindowStrides":[-2]}}},"commands":[]}`,
+			http.StatusOK, "", []string{`data-testid="import-open"`, `href="/slice?dt=FLOAT32&amp;sizes=4&amp;woff=0&amp;wsize=3&amp;wstride=-2"`, "initial values are not imported"}},
+		{"a negative stride", `{"torch":{"size":[2],"stride":[-1]}}`, http.StatusBadRequest, "", []string{`data-testid="import-errors"`, "<code>torch.stride[0]</code>", "DirectML strides are UINT"}},
+	} {
+		res, err := client.PostForm(ts.URL+"/import", map[string][]string{"text": {tc.text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.status {
+			t.Fatalf("%s: status %d, want %d\n%s", tc.name, res.StatusCode, tc.status, b)
+		}
+		if got := res.Header.Get("Location"); got != tc.location {
+			t.Errorf("%s: Location %q, want %q", tc.name, got, tc.location)
+		}
+		for _, c := range tc.contains {
+			if !strings.Contains(string(b), c) {
+				t.Errorf("%s: the page lacks %s", tc.name, c)
+			}
+		}
+	}
+}

@@ -200,6 +200,8 @@ func (s *Server) routes() {
 	e.GET("/ws", s.getWS)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 
+	e.POST("/import", s.postImportPage)
+
 	api := e.Group("/api/v1")
 	api.POST("/layout", s.budgeted(asAPI, s.postLayout))
 	api.POST("/slice1", s.budgeted(asAPI, s.postSlice1))

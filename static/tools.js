@@ -1,0 +1,71 @@
+// stridescope: the explorers' DirectML tools panel. The DxDispatch link
+// follows the page's state (the URL the explorer keeps current), and the
+// import box asks /api/v1/import, then opens what it found.
+
+const $ = (s, r = document) => r.querySelector(s);
+
+// bodyOf turns what was pasted into an import request: JSON that names
+// its format as is, a DxDispatch model (it has dispatchables) wrapped,
+// anything else as PyTorch's printed text.
+export function bodyOf(text) {
+  try {
+    const v = JSON.parse(text);
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      if (['dxdispatch', 'onnx', 'torch', 'numpy', 'text'].some((k) => k in v)) return v;
+      if ('dispatchables' in v) return { dxdispatch: v };
+    }
+  } catch { /* not JSON: PyTorch's text */ }
+  return { text };
+}
+
+function list(items, render) {
+  const ul = document.createElement('ul');
+  for (const it of items) { const li = document.createElement('li'); render(li, it); ul.append(li); }
+  return ul;
+}
+
+export function start() {
+  const link = $('[data-testid=dx-download]');
+  if (link) {
+    // The explorer changes the URL as it is edited: take it when clicked.
+    const follow = () => { link.href = link.dataset.dxBase + location.search; };
+    link.addEventListener('click', follow);
+    link.addEventListener('focus', follow);
+  }
+  const form = $('[data-testid=import-form]');
+  if (!form) return;
+  const out = $('[data-testid=import-result]', form);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const text = form.elements.text.value.trim();
+    if (!text) { out.textContent = 'Paste a PyTorch size and stride, or the JSON of a NumPy view, an ONNX Slice or a DxDispatch model.'; return; }
+    out.textContent = 'Importing…';
+    let res, body;
+    try {
+      res = await fetch('/api/v1/import', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(bodyOf(text)) });
+      body = await res.json();
+    } catch (err) {
+      out.textContent = 'The import did not reach the server: ' + err.message;
+      return;
+    }
+    out.replaceChildren();
+    if (!res.ok) {
+      const p = document.createElement('p');
+      p.textContent = 'Not imported:';
+      out.append(p, list(body.errors || [], (li, v) => {
+        if (v.field) { const c = document.createElement('code'); c.textContent = v.field; li.append(c, ': '); }
+        li.append(v.message);
+      }));
+      return;
+    }
+    if (!body.notes.length) { location.assign(body.url); return; }
+    // Notes say what was converted (an offset goes into the binding): read
+    // them before leaving.
+    const a = document.createElement('a');
+    a.href = body.url; a.textContent = 'Open it in the explorer'; a.dataset.testid = 'import-open';
+    out.append(list(body.notes, (li, n) => { li.textContent = n; }), a);
+    a.focus();
+  });
+}
+
+start();
