@@ -22,6 +22,7 @@ const (
 	ModeDOM    = "dom"    // every cell is an element, rendered here
 	ModeCanvas = "canvas" // a canvas the script draws; the SVG picture or facts only without it
 	ModeNone   = "none"   // too large to draw at all
+	ModeEmpty  = "empty"  // no valid state to draw: the inputs have errors
 )
 
 // Label modes: what a cell shows.

@@ -44,14 +44,35 @@ func (s *Server) getEmbedSlice(c echo.Context) error {
 	return render(c, http.StatusOK, views.EmbedSlicePage(m))
 }
 
+// viewKeys are the query keys that change how a state is shown, or where,
+// but not the state itself: the classroom room, the cell labels, the
+// focused cell and the step-through position.
+var viewKeys = map[string]bool{"room": true, "labels": true, "sel": true, "cell": true, "t": true}
+
 // queryOr is the explorer state in the request's URL, or own when the
-// URL has none (a tour step's own state).
+// URL has none (a tour step's own state). Only an edit changes a step's
+// state: a URL with view keys alone (?room=, ?labels=offset) shows own
+// with them, never the default tensor.
 func queryOr(c echo.Context, limit int, own string) (url.Values, error) {
 	q, err := parsePageQuery(c, limit)
-	if err != nil || len(q) > 0 {
+	if err != nil || own == "" {
 		return q, err
 	}
-	return url.ParseQuery(own)
+	for k := range q {
+		if !viewKeys[k] {
+			return q, nil
+		}
+	}
+	oq, err := url.ParseQuery(own)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range q {
+		if k != "room" {
+			oq[k] = v
+		}
+	}
+	return oq, nil
 }
 
 // layoutAt is the layout explorer of the request's state (own when the

@@ -188,7 +188,7 @@ func TestDefaultPageIsTheFirstExample(t *testing.T) {
 	}
 }
 
-func TestBadURLShowsEveryFieldErrorAndAPicture(t *testing.T) {
+func TestBadURLShowsEveryFieldErrorAndNoMadeUpTensor(t *testing.T) {
 	res, d := page(t, "/?dt=FOO&sizes=2,0,x&strides=1,2&total=-1&align=3")
 	if res.StatusCode != 200 {
 		t.Fatalf("status %d", res.StatusCode)
@@ -209,12 +209,19 @@ func TestBadURLShowsEveryFieldErrorAndAPicture(t *testing.T) {
 	if v, _ := d.Find(tid("size-2")).Attr("value"); v != "x" {
 		t.Errorf("size-2 = %q", v)
 	}
-	// No valid state: the default 2x3 example is drawn, and said so.
-	if got := strings.Join(texts(d.Find(tid("lcell")), ".lbl"), ""); got != "ABCDEF" {
-		t.Errorf("picture %q", got)
+	// No valid state and no last one: no tensor nobody entered, and no
+	// badges of one; the views say why (issue #13, 7).
+	if n := d.Find(tid("lcell") + ", " + tid("bcell") + ", " + tid("badges")).Length(); n != 0 {
+		t.Errorf("an invalid URL drew %d cells or badges", n)
 	}
-	if !strings.Contains(d.Find(tid("stale")).Text(), "default") {
+	if d.Find(tid("logical-empty")).Length() != 1 || d.Find(tid("buffer-empty")).Length() != 1 || d.Find(tid("facts-empty")).Length() != 1 {
+		t.Errorf("the empty views do not say why")
+	}
+	if !strings.Contains(d.Find(tid("stale")).Text(), "fix them to see a picture") {
 		t.Errorf("stale note %q", d.Find(tid("stale")).Text())
+	}
+	if v, _ := d.Find(tid("last")).Attr("value"); v != "" {
+		t.Errorf("last = %q: there is no last valid state", v)
 	}
 }
 

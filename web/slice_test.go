@@ -232,8 +232,16 @@ func TestSlicePageReportsEveryRuleAtItsField(t *testing.T) {
 	if got := d.Find(tid("wsize-1")).AttrOr("aria-invalid", ""); got != "true" {
 		t.Errorf("wsize-1 aria-invalid %q", got)
 	}
-	if got := one(t, d, tid("stale")); !strings.Contains(got, "Example 1") {
+	// No valid slice and no last one: nothing is drawn, rather than an
+	// example nobody entered (issue #13, 7).
+	if got := one(t, d, tid("stale")); !strings.Contains(got, "fix them to see a picture") {
 		t.Errorf("stale %q", got)
+	}
+	if n := d.Find(tid("slice-input") + " .lc, " + tid("slice-output") + " .lc, " + tid("export-numpy")).Length(); n != 0 {
+		t.Errorf("an invalid slice drew %d cells or exports", n)
+	}
+	if d.Find(tid("logical-empty")).Length() != 2 || d.Find(tid("buffer-empty")).Length() != 1 || d.Find(tid("facts-empty")).Length() != 1 {
+		t.Errorf("the empty views do not say why")
 	}
 	// Rule 7 with its reason in the per-dimension table.
 	_, d = page(t, "/slice?preset=example2&out=1,1,3,2")
