@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/page"
@@ -170,4 +171,13 @@ func TestE2ENumPyUseSendsOneEdit(t *testing.T) {
 	if got := eval[string](t, ctx, `location.search`); got != before {
 		t.Errorf("URL after a bad expression %q, want %q", got, before)
 	}
+}
+
+// ruleOf is the rule a page's error gives after its words ("The size of
+// dimension W is 0: ... — sizes[1] == 0: ..."), or the whole message.
+func ruleOf(msg string) string {
+	if _, rule, ok := strings.Cut(msg, " — "); ok {
+		return rule
+	}
+	return msg
 }

@@ -55,7 +55,7 @@ func LayoutForm(v Validated) views.Form {
 		Labels:   st.Labels,
 		Sel:      st.Sel,
 		Cell:     st.Cell,
-		Errors:   violationMap(v.Errors),
+		Errors:   violationMap(InWords(v.Errors, len(st.Sizes))),
 		Warnings: violationMap(v.Warnings),
 	}
 	f.DataTypes, f.DataType = dataTypeChoices(st.DT)
@@ -185,7 +185,7 @@ func SliceForm(v SliceValidated) views.SliceForm {
 		Align:    st.In.Align,
 		NumPy:    st.NP,
 		Values:   st.Vals,
-		Errors:   violationMap(v.Errors),
+		Errors:   violationMap(InWords(v.Errors, len(st.In.Sizes))),
 		Warnings: violationMap(v.Warnings),
 	}
 	if v.T >= 0 {

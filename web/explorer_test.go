@@ -199,7 +199,7 @@ func TestBadURLShowsEveryFieldErrorAndNoMadeUpTensor(t *testing.T) {
 			t.Errorf("no inline error for %s", f)
 		}
 	}
-	if got := d.Find(tid("err-sizes[1]")).Text(); got != "sizes[1] == 0: specifying a size of zero in any dimension is invalid" {
+	if got := ruleOf(d.Find(tid("err-sizes[1]")).Text()); got != "sizes[1] == 0: specifying a size of zero in any dimension is invalid" {
 		t.Errorf("sizes[1]: %q is not core's rule", got)
 	}
 	if !strings.Contains(d.Find(tid("err-sizes[2]")).Text(), `"x" is not a whole number`) {
@@ -414,5 +414,34 @@ func TestPageQueryTooLong(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 400 {
 		t.Errorf("status %d", res.StatusCode)
+	}
+}
+
+// ruleOf is the rule a page's error gives after its words ("The size
+// of dimension W is 0: ... — sizes[1] == 0: ..."), or the whole message
+// when it has none.
+func ruleOf(msg string) string {
+	if _, rule, ok := strings.Cut(msg, " — "); ok {
+		return rule
+	}
+	return msg
+}
+
+// TestPageErrorsReadAsWords: the pages' errors say what is wrong in
+// words, the rule with DirectML's names beside them (issue #13, 9).
+func TestPageErrorsReadAsWords(t *testing.T) {
+	for _, c := range []struct{ path, field, words string }{
+		{"/?sizes=2,0", "sizes[1]", "The size of dimension W is 0: no dimension may be empty — sizes[1] == 0: "},
+		{"/?sizes=2,x", "sizes[1]", `The size of dimension W, "x", is not a whole number: give a size of at least 1 — `},
+		{"/?sizes=2,3&strides=-1,1", "strides[0]", "The stride of dimension H is negative (-1): "},
+		{"/?sizes=2,3&total=8", "totalTensorSizeInBytes", "TotalTensorSizeInBytes is 8 bytes, fewer than the 24 the tensor's elements need — "},
+		{"/slice?sizes=4,4&woff=0,0&wsize=0,4&wstride=1,1", "inputWindowSizes[0]", "The window's size on axis 0 (H) is 0: the window must hold at least one element — "},
+		{"/slice?preset=example2&out=1,1,3,2", "outputSizes[2]", "The output size on axis 2 (H) is 3, but the window gives at most 2 — "},
+	} {
+		_, d := page(t, c.path)
+		got := d.Find(tid("err-" + c.field)).Text()
+		if !strings.HasPrefix(got, c.words) || ruleOf(got) == got {
+			t.Errorf("%s: %s: %q, want words first (%q...) and the rule beside them", c.path, c.field, got, c.words)
+		}
 	}
 }

@@ -225,7 +225,7 @@ func TestSlicePageReportsEveryRuleAtItsField(t *testing.T) {
 		"inputWindowStrides[0]": "axis 0: InputWindowStrides[0] == 0 (strides may not be 0)",
 	}
 	for field, msg := range want {
-		if got := one(t, d, tid("err-"+field)); got != msg {
+		if got := ruleOf(one(t, d, tid("err-"+field))); got != msg {
 			t.Errorf("%s: %q, want %q", field, got, msg)
 		}
 	}
@@ -245,7 +245,7 @@ func TestSlicePageReportsEveryRuleAtItsField(t *testing.T) {
 	}
 	// Rule 7 with its reason in the per-dimension table.
 	_, d = page(t, "/slice?preset=example2&out=1,1,3,2")
-	if got := one(t, d, tid("err-outputSizes[2]")); got != "axis 2: OutputSizes[2] = 3 not in [1, MaxCopiedElements = 2] (1 + (4 - 1) / |-2|)" {
+	if got := ruleOf(one(t, d, tid("err-outputSizes[2]"))); got != "axis 2: OutputSizes[2] = 3 not in [1, MaxCopiedElements = 2] (1 + (4 - 1) / |-2|)" {
 		t.Errorf("out[2]: %q", got)
 	}
 	if got := one(t, d, tid("verdict-2")); got != "no: 3 > MaxCopiedElements = 2; a window of 4 at |stride| 2 reaches only 2 (indices 3, 1)" {
@@ -256,10 +256,10 @@ func TestSlicePageReportsEveryRuleAtItsField(t *testing.T) {
 	}
 	// Parse errors name the field and leave the rest of the rules alone.
 	_, d = page(t, "/slice?sizes=4,x&woff=0,0&wsize=4,2&wstride=1,one")
-	if got := one(t, d, tid("err-inputSizes[1]")); got != `inputSizes[1] = "x" is not a whole number: give a size of at least 1` {
+	if got := ruleOf(one(t, d, tid("err-inputSizes[1]"))); got != `inputSizes[1] = "x" is not a whole number: give a size of at least 1` {
 		t.Errorf("sizes[1]: %q", got)
 	}
-	if got := one(t, d, tid("err-inputWindowStrides[1]")); got != `inputWindowStrides[1] = "one" is not a whole number: give a signed window stride, not 0` {
+	if got := ruleOf(one(t, d, tid("err-inputWindowStrides[1]"))); got != `inputWindowStrides[1] = "one" is not a whole number: give a signed window stride, not 0` {
 		t.Errorf("wstride[1]: %q", got)
 	}
 	if d.Find(".field-error:not([hidden])").Length() != 2 {
@@ -916,7 +916,7 @@ func TestSliceInputTotalAndAlignment(t *testing.T) {
 			// The page, without JavaScript.
 			_, d := page(t, "/slice?"+tt.query)
 			for field, msg := range tt.errors {
-				if got := one(t, d, tid("err-"+field)); got != msg {
+				if got := ruleOf(one(t, d, tid("err-"+field))); got != msg {
 					t.Errorf("page: %s: %q, want %q", field, got, msg)
 				}
 			}
@@ -958,7 +958,7 @@ func TestSliceInputTotalAndAlignment(t *testing.T) {
 			}
 			got := map[string]string{}
 			for _, e := range r.Errors {
-				got[e.Field] = e.Message
+				got[e.Field] = ruleOf(e.Message)
 			}
 			if len(tt.errors) > 0 && !maps.Equal(got, tt.errors) {
 				t.Errorf("ws: errors %q, want %q", got, tt.errors)
