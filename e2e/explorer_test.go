@@ -208,7 +208,7 @@ func TestE2ENoJavaScript(t *testing.T) {
 	if !eval[bool](t, ctx, `getComputedStyle(document.querySelector('[data-testid=logical-needs-js]')).display !== 'none'`) {
 		t.Error("no needs-JavaScript note")
 	}
-	if got := eval[string](t, ctx, `document.querySelector('[data-testid=fact-logical] dd').textContent`); got != "65536" {
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=fact-logical] dd').textContent`); got != "65\u202f536" {
 		t.Errorf("logical fact %q", got)
 	}
 }

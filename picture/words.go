@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/views"
 )
 
 // InWords rewrites the errors a page shows so that each reads as words
@@ -74,7 +75,7 @@ func inWords(v core.Violation, labels []string) string {
 		switch {
 		case totalSmall.MatchString(m):
 			g := totalSmall.FindStringSubmatch(m)
-			return fmt.Sprintf("TotalTensorSizeInBytes is %s bytes, fewer than the %s the tensor's elements need", group(g[1]), group(g[2]))
+			return fmt.Sprintf("TotalTensorSizeInBytes is %s bytes, fewer than the %s the tensor's elements need", views.GroupDigits(g[1]), views.GroupDigits(g[2]))
 		case alignPow2.MatchString(m):
 			return "The alignment must be 0 or a power of two (1, 2, 4, 8, 16, …)"
 		}
@@ -111,25 +112,3 @@ func inWords(v core.Violation, labels []string) string {
 }
 
 func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
-
-// group writes a whole number with thin-space thousands separators:
-// 16 777 216.
-func group(digits string) string {
-	neg := strings.HasPrefix(digits, "-")
-	digits = strings.TrimPrefix(digits, "-")
-	var b strings.Builder
-	for i, r := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteRune('\u202f')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// Group writes n with thousands separators (a narrow no-break space),
-// as the pages show large numbers: 16 777 216.
-func Group(n int64) string { return group(strconv.FormatInt(n, 10)) }

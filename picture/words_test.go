@@ -28,11 +28,3 @@ func TestInWords(t *testing.T) {
 		}
 	}
 }
-
-func TestGroup(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1\u202f000", 16777216: "16\u202f777\u202f216", -4096: "-4\u202f096"} {
-		if got := Group(n); got != want {
-			t.Errorf("Group(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, settle, offsetsOf, editHistory } from './live.js';
+import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons } from './live.js';
 import { clamp, strip, panels, overlayOf, panelCaptions, ramp, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -19,6 +19,7 @@ export function start() {
   const st = { seq: 0, ws: null, retry: 500, meta: null, offsets: null, counts: null, frames: 0, got: 0,
     structural: new Set(), push: new Set(), nav: new Set(), focus: null, hover: null, canvases: {}, example: '' };
   document.body.dataset.live = 'connecting';
+  copyButtons();
   const room = roomClient('layout', { apply: applyRoom });
   // Focus ids: 'l:3' logical element 3, 'b:7' buffer cell 7.
   const focusId = (t) => (t.kind === 'l' ? 'l:' + t.i : 'b:' + t.o);

@@ -154,3 +154,26 @@ export function editHistory(form, go, cancel) {
   });
   return h;
 }
+
+// copyButtons makes the pages' Copy buttons (button[data-copy], rendered
+// hidden before the code blocks they copy, also in the fragments the
+// websocket swaps in) work where there is a clipboard.
+export function copyButtons() {
+  if (!navigator.clipboard) return;
+  const reveal = () => { for (const b of $$('button[data-copy][hidden]')) b.hidden = false; };
+  reveal();
+  new MutationObserver(reveal).observe(document.body, { childList: true, subtree: true });
+  document.addEventListener('click', async (e) => {
+    const b = e.target.closest('button[data-copy]');
+    const src = b && document.querySelector(`[data-testid="${b.dataset.copy}"]`);
+    if (!src) return;
+    try {
+      await navigator.clipboard.writeText(src.textContent);
+      b.textContent = 'Copied';
+    } catch {
+      getSelection().selectAllChildren(src); // the browser refused: select it for Ctrl+C
+      b.textContent = 'Press Ctrl+C';
+    }
+    setTimeout(() => { b.textContent = 'Copy'; }, 2000);
+  });
+}

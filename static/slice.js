@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, ramp, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -47,6 +47,7 @@ export function start() {
   const st = { seq: 0, ws: null, meta: null, structural: new Set(), push: new Set(), nav: new Set(), npSeqs: new Set(), t: -1, timer: 0, focus: null, np: '', example: '',
     data: {}, frames: 0, got: 0, canvases: {}, marks: { in: {}, out: {}, b: {} } };
   document.body.dataset.live = 'connecting';
+  copyButtons();
   const room = roomClient('slice', { apply: applyRoom });
 
   // ---- the websocket ----

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/stridescope/stridescope/views"
 )
 
 // page GETs a path through the router and parses the HTML.
@@ -308,14 +310,14 @@ func TestLargeTensorsGetCanvasesAndFacts(t *testing.T) {
 	if !strings.Contains(d.Find(tid("logical-canvas")+" noscript").Text(), "needs JavaScript") {
 		t.Error("no note for readers without JavaScript")
 	}
-	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "65536" {
+	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "65\u202f536" {
 		t.Errorf("logical fact %q", got)
 	}
 	_, d = page(t, "/?sizes=65535,65537")
 	if !strings.Contains(d.Find(tid("logical-too-large")).Text(), "too many to draw") {
 		t.Error("2^32-1 elements: no too-large note")
 	}
-	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "4294967295" {
+	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "4\u202f294\u202f967\u202f295" {
 		t.Errorf("logical fact %q", got)
 	}
 	// Many elements in few cells: the logical view is a canvas, the buffer DOM.
@@ -380,7 +382,7 @@ func TestHugeTotalTensorSizeIsAHugeBuffer(t *testing.T) {
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("total %s: status %d", c.total, res.StatusCode)
 		}
-		if want := c.total + " bytes = " + c.cells + " elements"; d.Find(tid("fact-buffer")+" dd").First().Text() != want {
+		if want := views.GroupDigits(c.total) + " bytes = " + views.GroupDigits(c.cells) + " elements"; d.Find(tid("fact-buffer")+" dd").First().Text() != want {
 			t.Errorf("total %s: buffer fact %q, want %q", c.total, d.Find(tid("fact-buffer")+" dd").First().Text(), want)
 		}
 		if !strings.Contains(d.Find(tid("buffer-too-large")).Text(), "too large to draw") {
