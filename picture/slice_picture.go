@@ -76,6 +76,11 @@ const MaxListedValues = 4096
 
 // SliceMode is how a view of n cells is drawn: as DOM cells, on a canvas
 // the page's script fills from binary frames, or not at all (the facts
+// maxBadged is the most cells a grid numbers in copy order with badges:
+// in a denser grid the cells are too small and a badge would cover the
+// value (pointing at a cell still says where it goes).
+const maxBadged = 36
+
 // are complete).
 func SliceMode(n int64) string {
 	switch {
@@ -218,7 +223,10 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			c.Class, c.Aria = windowClasses(s, coord), fmt.Sprintf("input (%s) = %s, buffer offset %d", c.Coord, c.Label, c.Offset)
 			if k, ok := orderOf[c.Index]; ok {
 				c.Class += " read"
-				c.Badge, c.Link = strconv.FormatInt(k, 10), strconv.FormatInt(k, 10)
+				c.Link = strconv.FormatInt(k, 10)
+				if n <= maxBadged {
+					c.Badge = c.Link
+				}
 				c.Aria += fmt.Sprintf(", copied to output element %d", k)
 			} else if strings.Contains(c.Class, "win") {
 				c.Aria += ", in the window, not copied"
@@ -299,9 +307,11 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 				}
 				c.Aria += ", read by the slice"
 				if k, ok := firstRead[c.Offset]; ok {
-					c.Badge = strconv.FormatInt(k, 10)
-					if readBy[c.Offset] > 1 {
-						c.Badge += "+"
+					if pv.Buffer.Cells <= maxBadged {
+						c.Badge = strconv.FormatInt(k, 10)
+						if readBy[c.Offset] > 1 {
+							c.Badge += "+"
+						}
 					}
 					c.Aria += fmt.Sprintf(" (output element %d first, %d reads)", k, readBy[c.Offset])
 				}

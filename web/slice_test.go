@@ -1060,3 +1060,32 @@ func TestSliceHugeTotalsCostNothing(t *testing.T) {
 		t.Errorf("the page took %v", took)
 	}
 }
+
+// TestSliceNumbersHaveLegends: every number a cell shows is explained,
+// and copy-order badges are left off grids too dense for them, where they
+// would cover the values (issue #13, 5).
+func TestSliceNumbersHaveLegends(t *testing.T) {
+	_, d := page(t, "/slice?preset=example2")
+	for _, id := range []string{"input-corner-legend", "output-corner-legend", "buffer-corner-legend"} {
+		if d.Find(tid(id)).Length() != 1 {
+			t.Errorf("no %s", id)
+		}
+	}
+	if got := d.Find(tid("input-legend")).Text(); strings.Contains(got, "numbered in copy order (output element 2)") {
+		t.Errorf("the input legend still reads %q", got)
+	}
+	if n := d.Find(tid("slice-input") + " .badge-n").Length(); n != 4 {
+		t.Errorf("Example 2: %d copy-order badges on the input, want 4", n)
+	}
+	_, d = page(t, "/slice?sizes=12,16&woff=0,0&wsize=12,16&wstride=1,-1")
+	if n := d.Find(tid("slice-input") + " .badge-n, " + tid("slice-buffer") + " .badge-n").Length(); n != 0 {
+		t.Errorf("a 12×16 input: %d badges over its values", n)
+	}
+	if n := d.Find(tid("slice-input") + " .lc[data-link]").Length(); n != 192 {
+		t.Errorf("a 12×16 input: %d cells linked to the output, want 192", n)
+	}
+	_, d = page(t, "/")
+	if d.Find(tid("logical-corner-legend")).Length() != 1 || d.Find(tid("buffer-corner-legend")).Length() != 1 {
+		t.Error("the layout explorer's corner numbers have no legend")
+	}
+}
