@@ -479,3 +479,11 @@ func GroupDigits(digits string) string {
 	}
 	return sign + b.String()
 }
+
+// origin is the address the page was served from, "" when not known.
+func (m Explorer) origin() string {
+	if m.Share == nil {
+		return ""
+	}
+	return m.Share.Origin
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -445,5 +446,38 @@ func TestPageErrorsReadAsWords(t *testing.T) {
 		if !strings.HasPrefix(got, c.words) || ruleOf(got) == got {
 			t.Errorf("%s: %s: %q, want words first (%q...) and the rule beside them", c.path, c.field, got, c.words)
 		}
+	}
+}
+
+// TestFormSubmitRedirectsToTheCanonicalURL: without JavaScript the GET
+// form sends every field; the server answers with the state's canonical
+// URL, as the live page shows it, keeping a room (issue #13).
+func TestFormSubmitRedirectsToTheCanonicalURL(t *testing.T) {
+	ts := newTestServer(t)
+	last := url.QueryEscape("dt=FLOAT32&sizes=2,3&strides=5,1")
+	for _, c := range []struct{ path, want string }{
+		{"/?dt=FLOAT16&rank=2&mode=explicit&sizes=2&sizes=3&strides=1&strides=2&total=&align=&labels=offset&sel=&cell=&last=",
+			"/?dt=FLOAT16&sizes=2,3&strides=1,2&labels=offset"},
+		{"/?dt=FLOAT32&rank=2&mode=packed&sizes=2&sizes=0&strides=3&strides=1&total=&align=&labels=letters&sel=&cell=&last=" + last,
+			"/?dt=FLOAT32&sizes=2,0&last=" + strings.ReplaceAll(last, "%2C", ",")},
+		{"/?dt=FLOAT32&rank=1&mode=packed&sizes=x&total=&align=&labels=letters&sel=&cell=&last=&room=ABCDEF",
+			"/?dt=FLOAT32&sizes=x&room=ABCDEF"},
+		{"/tour/7?dt=FLOAT32&rank=2&mode=explicit&sizes=2&sizes=3&strides=4&strides=1&total=&align=&labels=letters&sel=&cell=&last=",
+			"/tour/7?dt=FLOAT32&sizes=2,3&strides=4,1"},
+		{"/slice?dt=FLOAT32&rank=2&mode=packed&sizes=4&sizes=4&total=&align=&np=x%5B%3A%3A-1%5D&use=np&woff=0&woff=0&wsize=4&wsize=4&wstride=1&wstride=1&out=&out=&fl=6_4&vals=&t=&last=",
+			"/slice?dt=FLOAT32&sizes=4,4&woff=0,0&wsize=4,4&wstride=-1,1"},
+	} {
+		res, err := noRedirect.Get(ts.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != c.want {
+			t.Errorf("%s: %d to %q, want 303 to %q", c.path, res.StatusCode, res.Header.Get("Location"), c.want)
+		}
+	}
+	// A link's URL is left alone.
+	if res := get(t, ts, "/?dt=FLOAT32&sizes=2,3&strides=5,1"); res.StatusCode != http.StatusOK {
+		t.Errorf("a canonical URL: %d", res.StatusCode)
 	}
 }
