@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -180,4 +182,53 @@ func ruleOf(msg string) string {
 		return rule
 	}
 	return msg
+}
+
+// TestE2ECopyButtons: the C++, NumPy and ONNX blocks and both embed
+// snippets have Copy buttons that copy what they show, also after an
+// edit (issue #13, 9).
+func TestE2ECopyButtons(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: base}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The clipboard wants a focused page.
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	clip := func() string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("read the clipboard: %v", err)
+		}
+		return v
+	}
+	waitLive(t, ctx, base+"/?preset=padded")
+	do(t, ctx, "the NCHW example", chromedp.Click(chromedp.CSS(`[data-testid=preset-NCHW]`)))
+	waitFor(t, ctx, "NCHW", done+` && location.search.includes('sizes=1,1,3,5')`)
+	do(t, ctx, "copy the C++", chromedp.Click(chromedp.CSS(`[data-testid=copy-cpp]`)))
+	waitFor(t, ctx, "copied", `document.querySelector('[data-testid=copy-cpp]').textContent === 'Copied'`)
+	if got, want := clip(), eval[string](t, ctx, `document.querySelector('[data-testid=cpp]').textContent`); got != want || !strings.Contains(got, "{1, 1, 3, 5}") {
+		t.Errorf("clipboard %q, want the C++ of NCHW %q", got, want)
+	}
+	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
+	do(t, ctx, "copy the picture snippet", chromedp.Click(chromedp.CSS(`[data-testid=embed-picture-copy]`)))
+	waitFor(t, ctx, "copied", `document.querySelector('[data-testid=embed-picture-copy]').textContent === 'Copied'`)
+	if got := clip(); !strings.HasPrefix(got, `<img src="`+base+`/api/v1/layout.svg?dt=FLOAT32&amp;sizes=1,1,3,5`) {
+		t.Errorf("picture snippet %q", got)
+	}
+
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	for _, id := range []string{"export-numpy", "export-onnx", "export-cpp"} {
+		do(t, ctx, "copy "+id, chromedp.Click(chromedp.CSS(`[data-testid=copy-`+id+`]`)))
+		waitFor(t, ctx, "copied", `document.querySelector('[data-testid=copy-`+id+`]').textContent === 'Copied'`)
+		if got, want := clip(), eval[string](t, ctx, `document.querySelector('[data-testid=`+id+`]').textContent`); got != want || got == "" {
+			t.Errorf("%s: clipboard %q, want %q", id, got, want)
+		}
+	}
 }
