@@ -136,10 +136,13 @@ export function editHistory(form, go, cancel) {
     redo() { if (cur < top) { cancel(); history.forward(); } },
   };
   window.addEventListener('popstate', (e) => {
+    // An entry without a state is the same state at another fragment (a
+    // skip link, #main): nothing to send.
     const ss = e.state?.ss;
-    cur = ss ? ss.i : 0; lastEdit = 0;
+    if (!ss) return;
+    cur = ss.i; lastEdit = 0;
     update();
-    go(ss ? ss.q : location.search.slice(1));
+    go(ss.q);
   });
   form.addEventListener('click', (e) => {
     const b = e.target.closest('[data-act=undo], [data-act=redo]');

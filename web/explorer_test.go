@@ -481,3 +481,25 @@ func TestFormSubmitRedirectsToTheCanonicalURL(t *testing.T) {
 		t.Errorf("a canonical URL: %d", res.StatusCode)
 	}
 }
+
+// TestFieldsSayWhatTheyMean: the DirectML fields a learner has not met
+// say what they are, and the inputs name the explanation (issue #13, 9).
+func TestFieldsSayWhatTheyMean(t *testing.T) {
+	for _, c := range []struct{ path, input, hint string }{
+		{"/", "total", "hint-total"},
+		{"/", "align", "hint-align"},
+		{"/", "stride-0", "packed-hint"},
+		{"/slice", "total", "hint-total"},
+		{"/slice", "align", "hint-align"},
+		{"/slice", "fl", "hint-fl"},
+		{"/slice", "stride-0", "packed-hint"},
+	} {
+		_, d := page(t, c.path)
+		if strings.TrimSpace(d.Find(tid(c.hint)).Text()) == "" {
+			t.Errorf("%s: no %s", c.path, c.hint)
+		}
+		if got := d.Find(tid(c.input)).AttrOr("aria-describedby", ""); !strings.Contains(" "+got+" ", " "+c.hint+" ") {
+			t.Errorf("%s: %s is described by %q, not %s", c.path, c.input, got, c.hint)
+		}
+	}
+}
