@@ -356,7 +356,8 @@ func LayoutStateOf(l *core.Layout, labels string) LayoutState {
 }
 
 // Resolve validates a query and finds the layout to draw: the state's own
-// when valid, else the last valid one it carries, else the default.
+// when valid, else the last valid one it carries, else none (picture's
+// Layout is nil): a tensor nobody entered would read as the answer.
 func Resolve(q url.Values) (v Validated, picture Validated, stale string) {
 	st, qvs := LayoutStateFromQuery(q)
 	v = Validate(st, qvs)
@@ -373,7 +374,9 @@ func Resolve(q url.Values) (v Validated, picture Validated, stale string) {
 			}
 		}
 	}
-	dv := Validate(DefaultLayoutState(), nil)
-	dv.State.Labels = st.Labels
-	return v, dv, "The inputs have errors: the picture is of the default 2×3 example."
+	return v, Validated{State: st, Cell: -1}, NothingToDraw
 }
+
+// NothingToDraw is the stale note of a state with errors and no last
+// valid one.
+const NothingToDraw = "The inputs have errors: fix them to see a picture."

@@ -13,6 +13,9 @@ import (
 // LayoutPage builds the whole page for a query.
 func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 	v, pv, stale := Resolve(q)
+	if pv.Layout == nil {
+		return views.Explorer{Form: LayoutForm(v), Presets: PresetLinks(v.State), Picture: EmptyPicture(), Stale: stale}, nil
+	}
 	if err := budget.Take(ctx, LayoutCost(pv.Layout, OnPage)); err != nil {
 		return views.Explorer{}, err
 	}
@@ -31,6 +34,15 @@ func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 	return m, nil
 }
 
+// EmptyPicture is the layout explorer's picture when there is no valid
+// state to draw: both views say so and the facts are empty.
+func EmptyPicture() views.Picture {
+	return views.Picture{
+		Logical: views.Logical{Mode: views.ModeEmpty, Note: "Nothing to draw yet: the inputs have errors, each shown at its field."},
+		Buffer:  views.Buffer{Mode: views.ModeEmpty, Note: "The buffer appears once the tensor is valid."},
+	}
+}
+
 // LayoutForm is the form as typed, with the errors of each field.
 func LayoutForm(v Validated) views.Form {
 	st := v.State
@@ -43,7 +55,7 @@ func LayoutForm(v Validated) views.Form {
 		Labels:   st.Labels,
 		Sel:      st.Sel,
 		Cell:     st.Cell,
-		Errors:   violationMap(v.Errors),
+		Errors:   violationMap(InWords(v.Errors, len(st.Sizes))),
 		Warnings: violationMap(v.Warnings),
 	}
 	f.DataTypes, f.DataType = dataTypeChoices(st.DT)
@@ -120,6 +132,12 @@ func DrawSlice(ctx context.Context, v SliceValidated) (SliceState, string, *Slic
 // the picture of its slice or of the last valid one.
 func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	typed, drawn, stale := ResolveSlice(q)
+	if drawn.Slice == nil {
+		return views.SlicePage{
+			Form: SliceForm(typed), Presets: SlicePresetLinks(typed.State), Dims: SliceDims(typed.State),
+			Picture: EmptySlicePicture(), Stale: stale,
+		}, nil
+	}
 	if err := budget.Take(ctx, SliceCost(drawn.Slice, false)); err != nil {
 		return views.SlicePage{}, err
 	}
@@ -141,6 +159,21 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	}, nil
 }
 
+// EmptySlicePicture is the slice explorer's picture when there is no
+// valid slice to draw: every view says so, the facts are empty.
+func EmptySlicePicture() views.SlicePicture {
+	st := views.SliceSteps{Cur: -1, Text: "The copy is played step by step once the slice is valid."}
+	for i, l := range views.SliceCode {
+		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l})
+	}
+	return views.SlicePicture{
+		Input:  views.Logical{Mode: views.ModeEmpty, Note: "Nothing to draw yet: the inputs have errors, each shown at its field."},
+		Output: views.Logical{Mode: views.ModeEmpty, Note: "The output appears once the slice is valid."},
+		Buffer: views.Buffer{Mode: views.ModeEmpty, Note: "The buffer appears once the input is valid."},
+		Steps:  st,
+	}
+}
+
 // SliceForm is the form as typed, with the errors of each field.
 func SliceForm(v SliceValidated) views.SliceForm {
 	st := v.State
@@ -152,7 +185,7 @@ func SliceForm(v SliceValidated) views.SliceForm {
 		Align:    st.In.Align,
 		NumPy:    st.NP,
 		Values:   st.Vals,
-		Errors:   violationMap(v.Errors),
+		Errors:   violationMap(InWords(v.Errors, len(st.In.Sizes))),
 		Warnings: violationMap(v.Warnings),
 	}
 	if v.T >= 0 {

@@ -456,11 +456,11 @@ func newFacts(l *core.Layout) views.Facts {
 	f.Counts = []views.Fact{
 		{Name: "data type", Value: fmt.Sprintf("%s, %d bits", l.DataType, bits), TestID: "fact-dtype"},
 		{Name: "strides", Value: f.Strides, Hint: stridesNote, TestID: "fact-strides"},
-		{Name: "logical elements", Value: strconv.FormatInt(l.LogicalElementCount(), 10), Hint: "product(sizes) = " + sizesProduct, TestID: "fact-logical"},
-		{Name: "index of the last element", Value: strconv.FormatInt(l.IndexOfLastElement(), 10), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
-		{Name: "minimum implied elements", Value: strconv.FormatInt(l.MinimumImpliedElementCount(), 10), Hint: "index of the last element + 1", TestID: "fact-implied"},
+		{Name: "logical elements", Value: views.Group(l.LogicalElementCount()), Hint: "product(sizes) = " + sizesProduct, TestID: "fact-logical"},
+		{Name: "index of the last element", Value: views.Group(l.IndexOfLastElement()), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
+		{Name: "minimum implied elements", Value: views.Group(l.MinimumImpliedElementCount()), Hint: "index of the last element + 1", TestID: "fact-implied"},
 		{Name: "distinct offsets", Value: distinct, Hint: "buffer cells the elements use", TestID: "fact-distinct"},
-		{Name: "buffer", Value: fmt.Sprintf("%d bytes = %d elements", l.BufferSizeInBytes(), l.BufferElementCount()), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
+		{Name: "buffer", Value: views.Group(l.BufferSizeInBytes()) + " bytes = " + views.Group(l.BufferElementCount()) + " elements", Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
 	}
 	f.Badges = []views.Badge{
 		{Name: "packed", State: triState(l.IsPacked()), Why: "distinct offsets = logical elements = minimum implied elements"},

@@ -76,6 +76,11 @@ const MaxListedValues = 4096
 
 // SliceMode is how a view of n cells is drawn: as DOM cells, on a canvas
 // the page's script fills from binary frames, or not at all (the facts
+// maxBadged is the most cells a grid numbers in copy order with badges:
+// in a denser grid the cells are too small and a badge would cover the
+// value (pointing at a cell still says where it goes).
+const maxBadged = 36
+
 // are complete).
 func SliceMode(n int64) string {
 	switch {
@@ -218,7 +223,10 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			c.Class, c.Aria = windowClasses(s, coord), fmt.Sprintf("input (%s) = %s, buffer offset %d", c.Coord, c.Label, c.Offset)
 			if k, ok := orderOf[c.Index]; ok {
 				c.Class += " read"
-				c.Badge, c.Link = strconv.FormatInt(k, 10), strconv.FormatInt(k, 10)
+				c.Link = strconv.FormatInt(k, 10)
+				if n <= maxBadged {
+					c.Badge = c.Link
+				}
 				c.Aria += fmt.Sprintf(", copied to output element %d", k)
 			} else if strings.Contains(c.Class, "win") {
 				c.Aria += ", in the window, not copied"
@@ -299,9 +307,11 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 				}
 				c.Aria += ", read by the slice"
 				if k, ok := firstRead[c.Offset]; ok {
-					c.Badge = strconv.FormatInt(k, 10)
-					if readBy[c.Offset] > 1 {
-						c.Badge += "+"
+					if pv.Buffer.Cells <= maxBadged {
+						c.Badge = strconv.FormatInt(k, 10)
+						if readBy[c.Offset] > 1 {
+							c.Badge += "+"
+						}
 					}
 					c.Aria += fmt.Sprintf(" (output element %d first, %d reads)", k, readBy[c.Offset])
 				}
@@ -328,7 +338,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	if !valuesOK {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer up to its last element (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", used*e, n, n*e, outN*e, MaxSliceBytes>>20))
 	} else if len(v.Values) == 0 {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and compute.Slice copies the output from that buffer.", n))
+		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and the slice copies the output from that buffer.", n))
 	} else {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds the %d values typed, in row-major order, repeating to fill its %d elements.", len(v.Values), n))
 	}
@@ -547,10 +557,10 @@ func sliceFacts(s *core.Slice1, readCells int64) []views.Fact {
 		{Name: "OutputSizes", Value: "{" + JoinCoord(s.OutputSizes) + "}", Hint: fmt.Sprintf("%d output elements", s.OutputElementCount()), TestID: "fact-outputsizes"},
 		{Name: "input strides", Value: "{" + JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
 		{Name: "first buffer offset read", Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: "CopyStart · input strides", TestID: "fact-base"},
-		{Name: "buffer step per axis", Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: "window stride × input stride: the walk compute.Slice runs", TestID: "fact-walk"},
+		{Name: "buffer step per axis", Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: "window stride × input stride: the step the copy takes through the buffer", TestID: "fact-walk"},
 		{Name: "input buffer", Value: fmt.Sprintf("%d bytes = %d elements", in.BufferSizeInBytes(), in.BufferElementCount()), Hint: buffer, TestID: "fact-buffer"},
 		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: "of the input buffer's base address", TestID: "fact-align"},
-		{Name: "buffer cells read", Value: read, Hint: "distinct cells the output reads (compute.Touched)", TestID: "fact-read"},
+		{Name: "buffer cells read", Value: read, Hint: "distinct cells the output reads", TestID: "fact-read"},
 		{Name: "feature level", Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: "DML_SLICE1 needs 2_1; ranks other than 4 and 5 need 3_0; 64-bit types 4_1", TestID: "fact-fl"},
 	}
 }

@@ -394,7 +394,7 @@ func ResolveSlice(q url.Values) (v, picture SliceValidated, stale string) {
 			}
 		}
 	}
-	return v, ValidateSlice(DefaultSliceState(), nil), "The inputs have errors: the picture is of the DirectML page's Example 1."
+	return v, SliceValidated{State: st, T: -1}, NothingToDraw
 }
 
 // feature level.

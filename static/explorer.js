@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, settle, offsetsOf } from './live.js';
+import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons } from './live.js';
 import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -17,8 +17,9 @@ const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 
 export function start() {
   const form = $('#controls'), picture = $('#picture'), dot = $('#dot');
   const st = { seq: 0, ws: null, retry: 500, meta: null, offsets: null, counts: null, frames: 0, got: 0,
-    structural: new Set(), push: new Set(), focus: null, hover: null, canvases: {} };
+    structural: new Set(), push: new Set(), nav: new Set(), focus: null, hover: null, canvases: {}, example: '' };
   document.body.dataset.live = 'connecting';
+  copyButtons();
   const room = roomClient('layout', { apply: applyRoom });
   // Focus ids: 'l:3' logical element 3, 'b:7' buffer cell 7.
   const focusId = (t) => (t.kind === 'l' ? 'l:' + t.i : 'b:' + t.o);
@@ -32,27 +33,35 @@ export function start() {
   function connect() {
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
     ws.binaryType = 'arraybuffer';
-    ws.onopen = () => { st.retry = 500; st.ws = ws; send(location.search.slice(1) || formQuery(), true); room.open((m) => ws.send(JSON.stringify(m))); };
+    // The form holds the state the server drew: the URL's, or a tour
+    // step's own when the URL only says how to show it (?room=, ?labels=).
+    ws.onopen = () => { st.retry = 500; st.ws = ws; send(formQuery(), true, false, true); room.open((m) => ws.send(JSON.stringify(m))); };
     ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
     ws.onclose = () => {
       st.ws = null; room.closed(); document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('button.apply').hidden = false;
       setTimeout(connect, st.retry); st.retry = Math.min(st.retry * 2, 10000);
     };
   }
-  function send(query, structural = false, push = false) {
+  // send sends an edit: structural ones rewrite every field from the
+  // answer, push ones always make a history entry, nav ones (Back,
+  // Forward, the first state) leave the history as it is.
+  function send(query, structural = false, push = false, nav = false) {
     if (!st.ws) { return false; }
     st.seq++;
     if (structural) st.structural.add(st.seq);
     if (push) st.push.add(st.seq);
+    if (nav) st.nav.add(st.seq);
     st.ws.send(JSON.stringify({ v: V, type: 'edit', seq: st.seq, query }));
     picture.dataset.state = 'computing';
     return true;
   }
   let timer = 0;
   const sendSoon = () => { clearTimeout(timer); timer = setTimeout(() => send(formQuery()), 150); };
+  const hist = editHistory(form, (q) => send(q, true, false, true), () => clearTimeout(timer));
+  hist.start(formQuery());
 
   function onText(m) {
-    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; return; }
+    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; hist.show(); return; }
     if (room.message(m)) return;
     if (m.seq !== st.seq) return; // a newer edit supersedes it
     if (m.type === 'done') return finish();
@@ -60,7 +69,8 @@ export function start() {
     if (m.type !== 'result') return;
     showFieldErrors(form, m.errors, m.warnings);
     refill(m.form, st.structural.has(m.seq));
-    if (!settle(m, form, picture, 'tensor', setURL, st.push.has(m.seq))) return;
+    const how = st.nav.has(m.seq) ? 'none' : st.push.has(m.seq) || st.structural.has(m.seq) ? 'push' : 'edit';
+    if (!settle(m, form, picture, 'tensor', setURL, how)) return;
     $('#logical').innerHTML = m.html.logical; $('#buffer').innerHTML = m.html.buffer; $('#facts').innerHTML = m.html.facts;
     $('[data-testid=logical-sub]').textContent = m.html.logicalSub; $('[data-testid=buffer-sub]').textContent = m.html.bufferSub;
     const meta = st.meta = m.meta;
@@ -93,6 +103,7 @@ export function start() {
     for (const p of $$('.progress', picture)) { p.hidden = st.got >= st.frames; p.value = st.frames ? (100 * st.got) / st.frames : 100; }
   }
   function finish() {
+    if (!st.meta) return;
     progress();
     if (st.meta.logicalMode === 'canvas') drawLogical();
     if (st.meta.bufferMode === 'canvas') drawBuffer();
@@ -143,35 +154,54 @@ export function start() {
       if (all) size.value = f.sizes[i] || '';
       if (f.packed) stride.value = f.packedStrides ? f.packedStrides[i] ?? '' : '';
       else if (all) stride.value = f.strides[i] ?? '';
-      stride.readOnly = f.packed;
+      stride.readOnly = false; // typing one makes the strides explicit
     });
     if (!all) return;
     const e = form.elements;
     e.dt.value = f.dt; e.rank.value = String(f.sizes.length); e.mode.value = f.packed ? 'packed' : 'explicit';
     e.total.value = f.total; e.align.value = f.align; e.labels.value = f.labels; e.sel.value = f.sel; e.cell.value = f.cell;
   }
-  function setURL(q, push) { room.publish({ query: q }); if (room.role === 'viewer') return; const u = location.pathname + '?' + q + room.urlSuffix(); if (push) history.pushState(null, '', u); else history.replaceState(null, '', u); }
+  // setURL shows a state in the address bar: how is a history.write's,
+  // or 'none' for a state from the history itself.
+  function setURL(q, how, sent = q) {
+    room.publish({ query: q });
+    if (room.role === 'viewer' || how === 'none') return;
+    hist.write(location.pathname + '?' + q + room.urlSuffix(), sent, how);
+  }
 
   // A viewer who edits explores on their own (rooms.js).
   for (const ev of ['input', 'change', 'submit']) form.addEventListener(ev, room.local, true);
   $('.presets').addEventListener('click', (e) => e.target.closest('a[data-preset]') && room.local(), true);
-  form.addEventListener('input', (e) => { if (e.target.type === 'text') sendSoon(); });
+  form.addEventListener('input', (e) => {
+    if (e.target.type !== 'text') return;
+    // Typing a stride while packed is selected makes the strides explicit:
+    // the other boxes keep the packed strides they show.
+    if (e.target.name === 'strides' && form.elements.mode.value === 'packed') { form.elements.mode.value = 'explicit'; clearTimeout(timer); send(formQuery(), false, true); return; }
+    sendSoon();
+  });
   form.addEventListener('change', (e) => {
     const n = e.target.name;
     if (n === 'rank') send(formQuery() + '&rank=' + e.target.value, true);
-    else if (n === 'mode') {
-      for (const s of $$('input[name=strides]', form)) s.readOnly = e.target.value === 'packed';
-      send(formQuery(), true);
-    } else if (n === 'dt' || n === 'labels') send(formQuery());
+    else if (n === 'mode') send(formQuery(), true);
+    else if (n === 'dt' || n === 'labels') send(formQuery(), false, true);
   });
   form.addEventListener('submit', (e) => { if (send(formQuery(), true)) e.preventDefault(); });
   $('.presets').addEventListener('click', (e) => {
     const a = e.target.closest('a[data-preset]');
     if (!a) return;
     const f = form.elements, q = 'preset=' + a.dataset.preset + '&dt=' + f.dt.value + '&labels=' + f.labels.value;
-    if (send(q, true, true)) e.preventDefault();
+    if (send(q, true, true)) { st.example = q; e.preventDefault(); }
   });
-  window.addEventListener('popstate', () => send(location.search.slice(1), true));
+  // Reset goes back to the example last picked, else to the state the
+  // page opened on (a tour step's own); an edit, so Undo brings the
+  // edits back.
+  const opened = formQuery();
+  form.addEventListener('click', (e) => {
+    if (!e.target.closest('[data-act=reset]')) return;
+    e.preventDefault();
+    clearTimeout(timer);
+    send(st.example || opened, true, true);
+  });
 
   // ---- linking the views ----
   const coordOf = (i) => { const s = st.meta.sizes, c = new Array(s.length); for (let d = s.length - 1; d >= 0; d--) { c[d] = i % s[d]; i = Math.floor(i / s[d]); } return c; };
@@ -204,7 +234,7 @@ export function start() {
     const cur = st.canvases[t.kind === 'l' ? 'logical' : 'buffer'];
     if (cur) cur.cursor = t.kind === 'l' ? t.i : t.o;
     room.publish({ focus: focusId(t) });
-    if (isFocus) { st.focus = t; setURL(formQuery(), false); }
+    if (isFocus) { st.focus = t; setURL(formQuery(), 'replace'); }
   }
 
   picture.addEventListener('pointerover', (e) => {

@@ -40,20 +40,23 @@ export function showFieldErrors(form, errors, warnings) {
 }
 
 // settle shows whether an edit's result is valid: when it is not, the
-// stale note says the picture is of the last valid <what> and the URL
-// keeps the typed state with that last valid query; when it is, the note
-// goes and the URL is the result's. It returns m.ok.
-export function settle(m, form, picture, what, setURL, push) {
-  const stale = $('#stale');
+// stale note says the picture is of the last valid <what> (or that there
+// is none yet) and the URL keeps the typed state with that last valid
+// query; when it is, the note goes and the URL is the result's. how says
+// how the history takes the state (editHistory's write, or 'none'). It
+// returns m.ok.
+export function settle(m, form, picture, what, setURL, how) {
+  const stale = $('#stale'), last = form.elements.last.value;
   if (!m.ok) {
-    stale.textContent = `The inputs have errors: the picture is of the last valid ${what}.`; stale.hidden = false;
-    setURL(m.query + '&last=' + encodeURIComponent(form.elements.last.value), push);
+    stale.textContent = last ? `The inputs have errors: the picture is of the last valid ${what}.` : 'The inputs have errors: fix them to see a picture.';
+    stale.hidden = false;
+    setURL(m.query + (last ? '&last=' + encodeURIComponent(last) : ''), how, m.query);
     picture.dataset.state = 'invalid';
     return false;
   }
   stale.hidden = true;
   form.elements.last.value = m.query;
-  setURL(m.query, push);
+  setURL(m.query, how);
   return true;
 }
 
@@ -95,4 +98,85 @@ export function offsetsOf(sizes, strides, n) {
     }
   }
   return out;
+}
+
+// editHistory keeps an explorer's edits in the browser's history, so that
+// Back and Forward (and the Undo and Redo buttons, Ctrl+Z and Ctrl+Y or
+// Ctrl+Shift+Z) step through them without leaving the page. Each entry's
+// state holds the query to send again ({ss: {i, q}}); an edit pushes an
+// entry unless it follows another edit within BURST ms (typing a number
+// makes one entry), a structural one (a preset, a radio) always does;
+// focus and step changes replace the entry. go(q) applies a state from
+// the history: it sends q without writing the history again; cancel()
+// drops an edit still waiting for its debounce before stepping.
+export function editHistory(form, go, cancel) {
+  const BURST = 1000;
+  let cur = history.state?.ss?.i ?? 0, top = cur, lastEdit = 0;
+  const undo = $('[data-act=undo]', form), redo = $('[data-act=redo]', form), reset = $('[data-act=reset]', form);
+  const entry = (q) => ({ ...(history.state || {}), ss: { i: cur, q } });
+  function update() {
+    if (undo) undo.disabled = cur <= 0;
+    if (redo) redo.disabled = cur >= top;
+  }
+  const h = {
+    // start records the page's first state; show reveals the buttons.
+    start(q) { history.replaceState(entry(q), '', location.href); update(); },
+    show() { for (const b of [undo, redo, reset]) if (b) b.hidden = false; },
+    // write puts an answered state in the address bar: how is 'push' (a
+    // new entry), 'edit' (a new entry unless within a burst of edits) or
+    // 'replace'.
+    write(url, q, how) {
+      const now = Date.now(), same = url === location.pathname + location.search;
+      const push = !same && (how === 'push' || (how === 'edit' && now - lastEdit > BURST));
+      if (how === 'edit' || how === 'push') lastEdit = how === 'edit' ? now : 0; // a burst is of typed edits
+      if (push) { cur++; top = cur; history.pushState(entry(q), '', url); } else history.replaceState(entry(q), '', url);
+      update();
+    },
+    undo() { if (cur > 0) { cancel(); history.back(); } },
+    redo() { if (cur < top) { cancel(); history.forward(); } },
+  };
+  window.addEventListener('popstate', (e) => {
+    // An entry without a state is the same state at another fragment (a
+    // skip link, #main): nothing to send.
+    const ss = e.state?.ss;
+    if (!ss) return;
+    cur = ss.i; lastEdit = 0;
+    update();
+    go(ss.q);
+  });
+  form.addEventListener('click', (e) => {
+    const b = e.target.closest('[data-act=undo], [data-act=redo]');
+    if (b) { e.preventDefault(); h[b.dataset.act](); }
+  });
+  document.addEventListener('keydown', (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.altKey || e.target.closest?.('textarea')) return;
+    const k = e.key.toLowerCase(), act = k === 'z' ? (e.shiftKey ? 'redo' : 'undo') : k === 'y' ? 'redo' : '';
+    if (!act) return;
+    e.preventDefault();
+    h[act]();
+  });
+  return h;
+}
+
+// copyButtons makes the pages' Copy buttons (button[data-copy], rendered
+// hidden before the code blocks they copy, also in the fragments the
+// websocket swaps in) work where there is a clipboard.
+export function copyButtons() {
+  if (!navigator.clipboard) return;
+  const reveal = () => { for (const b of $$('button[data-copy][hidden]')) b.hidden = false; };
+  reveal();
+  new MutationObserver(reveal).observe(document.body, { childList: true, subtree: true });
+  document.addEventListener('click', async (e) => {
+    const b = e.target.closest('button[data-copy]');
+    const src = b && document.querySelector(`[data-testid="${b.dataset.copy}"]`);
+    if (!src) return;
+    try {
+      await navigator.clipboard.writeText(src.textContent);
+      b.textContent = 'Copied';
+    } catch {
+      getSelection().selectAllChildren(src); // the browser refused: select it for Ctrl+C
+      b.textContent = 'Press Ctrl+C';
+    }
+    setTimeout(() => { b.textContent = 'Copy'; }, 2000);
+  });
 }

@@ -20,17 +20,17 @@ const escapeHTML = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').repla
 
 function refresh(bar) {
   const q = query(bar), d = bar.dataset;
-  const embed = location.origin + withQuery(d.shareEmbed, q);
+  const embed = location.origin + withQuery(d.shareEmbed, q), svg = location.origin + withQuery(d.shareSvg, q);
   for (const a of bar.querySelectorAll('a[data-share]')) {
     const kind = a.dataset.share;
     if (kind === 'svg') a.href = withQuery(d.shareSvg, q);
     else if (kind === 'open') a.href = withQuery(d.shareOpen, q);
     else if (kind === 'embed') a.href = embed;
   }
-  const snippet = bar.querySelector('textarea[data-share=snippet]');
-  if (snippet) {
-    // The server's snippet, with its address replaced by the current one.
-    snippet.value = snippet.defaultValue.split(escapeHTML(snippet.dataset.url)).join(escapeHTML(embed));
+  // The server's snippets, with their addresses replaced by the current ones.
+  for (const snippet of bar.querySelectorAll('textarea[data-share=snippet]')) {
+    const url = snippet.dataset.kind === 'svg' ? svg : embed;
+    snippet.value = snippet.defaultValue.split(escapeHTML(snippet.dataset.url)).join(escapeHTML(url));
   }
 }
 
@@ -38,9 +38,9 @@ for (const bar of bars) {
   // Before any use of a link: pointing at it, focusing it, clicking it
   // (the click's default action reads the href after this handler).
   for (const ev of ['pointerover', 'focusin', 'click', 'toggle']) bar.addEventListener(ev, () => refresh(bar), true);
-  const copy = bar.querySelector('button[data-share=copy]');
-  const snippet = bar.querySelector('textarea[data-share=snippet]');
-  if (copy && snippet && navigator.clipboard) {
+  for (const copy of bar.querySelectorAll('button[data-share=copy]')) {
+    const snippet = document.getElementById(copy.dataset.copyOf);
+    if (!snippet || !navigator.clipboard) continue;
     copy.hidden = false;
     copy.addEventListener('click', async () => {
       refresh(bar);
@@ -54,6 +54,6 @@ for (const bar of bars) {
       setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
     });
   }
-  snippet?.addEventListener('focus', () => { refresh(bar); snippet.select(); });
+  for (const snippet of bar.querySelectorAll('textarea[data-share=snippet]')) snippet.addEventListener('focus', () => { refresh(bar); snippet.select(); });
   refresh(bar);
 }

@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -51,14 +51,17 @@ function goText(x, f32) {
 
 export function start() {
   const form = $('#controls'), picture = $('#picture'), dot = $('#dot'), steps = $('#slice-steps');
-  const st = { seq: 0, ws: null, meta: null, structural: new Set(), push: new Set(), npSeqs: new Set(), t: -1, timer: 0, focus: null,
+  const st = { seq: 0, ws: null, meta: null, structural: new Set(), push: new Set(), nav: new Set(), npSeqs: new Set(), t: -1, timer: 0, focus: null, np: '', example: '',
     data: {}, frames: 0, got: 0, canvases: {}, marks: { in: {}, out: {}, b: {} } };
   document.body.dataset.live = 'connecting';
+  copyButtons();
   const room = roomClient('slice', { apply: applyRoom });
 
   // ---- the websocket ----
   liveSocket({
-    open(ws) { st.ws = ws; send(location.search.slice(1) || formQuery(), true); room.open((m) => ws.send(JSON.stringify(m))); },
+    // The form holds the state the server drew: the URL's, or a tour
+    // step's own when the URL only says how to show it (?room=).
+    open(ws) { st.ws = ws; send(formQuery(), true, false, false, true); room.open((m) => ws.send(JSON.stringify(m))); },
     text: onText,
     binary: onBinary,
     closed() {
@@ -66,9 +69,14 @@ export function start() {
       $('#live-note').hidden = true; $('button.apply').hidden = false;
     },
   });
-  function send(query, structural = false, push = false, np = false) {
+  // send sends an edit: structural ones rewrite every field from the
+  // answer, push ones always make a history entry, np ones come from the
+  // expression box, nav ones (Back, Forward, the first state) leave the
+  // history as it is.
+  function send(query, structural = false, push = false, np = false, nav = false) {
     if (!st.ws) return false;
-    st.seq++;
+    st.seq++; st.np = np ? form.elements.np.value : '';
+    if (nav) st.nav.add(st.seq);
     if (structural) st.structural.add(st.seq);
     if (push) st.push.add(st.seq);
     if (np) st.npSeqs.add(st.seq);
@@ -78,9 +86,10 @@ export function start() {
   }
   let timer = 0;
   const sendSoon = (np = false) => { clearTimeout(timer); timer = setTimeout(() => send(np ? npQuery() : formQuery(), false, false, np), 150); };
+  const hist = editHistory(form, (q) => send(q, true, false, false, true), () => clearTimeout(timer));
 
   function onText(m) {
-    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; showPlayer(); return; }
+    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; hist.show(); showPlayer(); return; }
     if (room.message(m)) return;
     if (m.seq !== st.seq) return; // a newer edit supersedes it
     if (m.type === 'done') { finish(); return; }
@@ -89,7 +98,9 @@ export function start() {
     showFieldErrors(form, m.errors, m.warnings);
     refill(m.form, st.structural.has(m.seq) || st.npSeqs.has(m.seq), st.npSeqs.has(m.seq));
     $('#slice-dims').innerHTML = m.html.dims;
-    if (!settle(m, form, picture, 'slice', setURL, st.push.has(m.seq))) return;
+    // An expression that does not parse changes no window: the URL stays.
+    const how = st.nav.has(m.seq) || (!m.ok && st.npSeqs.has(m.seq)) ? 'none' : st.push.has(m.seq) || st.structural.has(m.seq) ? 'push' : 'edit';
+    if (!settle(m, form, picture, 'slice', setURL, how)) return;
     stop();
     const h = m.html;
     $('#slice-input').innerHTML = h.input; $('#slice-output').innerHTML = h.output; $('#slice-buffer').innerHTML = h.buffer;
@@ -132,8 +143,9 @@ export function start() {
   }
   // finish draws the canvases once every frame of the edit is in.
   function finish() {
-    progress();
     const m = st.meta;
+    if (!m) return;
+    progress();
     if (m.inputMode === 'canvas') drawInput();
     if (m.outputMode === 'canvas') drawOutput();
     if (m.bufferMode === 'canvas') drawBuffer();
@@ -178,7 +190,7 @@ export function start() {
       const out = $('[name=out]', row);
       if (out) out.placeholder = f.outMax[i] || '';
       const stride = $('[name=strides]', row);
-      if (stride) stride.readOnly = f.packed;
+      if (stride) stride.readOnly = false; // typing one makes the strides explicit
     }
     const e = form.elements;
     // An invalid window has no expression: the box keeps the last one.
@@ -188,36 +200,56 @@ export function start() {
     e.total.value = f.total; e.align.value = f.align;
     e.vals.value = f.vals; e.t.value = f.t;
   }
-  function setURL(q, push) {
+  // setURL shows a state in the address bar: how is a history.write's,
+  // or 'none' for a state from the history itself.
+  function setURL(q, how, sent = q) {
     room.publish({ query: q });
-    if (room.role === 'viewer') return;
-    const u = location.pathname + '?' + q + room.urlSuffix();
-    if (push) history.pushState(null, '', u); else history.replaceState(null, '', u);
+    if (room.role === 'viewer' || how === 'none') return;
+    hist.write(location.pathname + '?' + q + room.urlSuffix(), sent, how);
   }
 
   for (const ev of ['input', 'change', 'submit']) form.addEventListener(ev, room.local, true);
   $('.presets').addEventListener('click', (e) => e.target.closest('a[data-preset]') && room.local(), true);
   form.addEventListener('input', (e) => {
     if (e.target.name === 'np') sendSoon(true);
-    else if (e.target.type === 'text' || e.target.name === 'vals') { form.elements.t.value = ''; sendSoon(); }
+    else if (e.target.name === 'strides' && form.elements.mode.value === 'packed') {
+      // Typing a stride while packed is selected makes the strides
+      // explicit: the other boxes keep the packed strides they show.
+      form.elements.mode.value = 'explicit'; form.elements.t.value = ''; clearTimeout(timer); send(formQuery(), false, true);
+    } else if (e.target.type === 'text' || e.target.name === 'vals') { form.elements.t.value = ''; sendSoon(); }
   });
   form.addEventListener('change', (e) => {
     const n = e.target.name;
     if (n === 'rank') send(formQuery() + '&rank=' + e.target.value, true);
     else if (n === 'mode') send(formQuery(), true);
-    else if (n === 'dt' || n === 'fl') send(formQuery());
+    else if (n === 'dt' || n === 'fl') send(formQuery(), false, true);
   });
   form.addEventListener('submit', (e) => {
     const np = e.submitter && e.submitter.value === 'np';
-    if (send(np ? npQuery() : formQuery(), true, false, np)) e.preventDefault();
+    clearTimeout(timer);
+    if (!st.ws) return;
+    e.preventDefault();
+    // Typing in the box already sent its expression: Use sends it once.
+    if (np && st.np !== '' && st.np === form.elements.np.value) return;
+    send(np ? npQuery() : formQuery(), true, false, np);
   });
   $('.presets').addEventListener('click', (e) => {
     const a = e.target.closest('a[data-preset]');
     if (!a) return;
     const q = queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value], ['fl', form.elements.fl.value]]);
-    if (send(q, true, true)) e.preventDefault();
+    if (send(q, true, true)) { st.example = q; e.preventDefault(); }
   });
-  window.addEventListener('popstate', () => send(location.search.slice(1), true));
+  // Reset goes back to the example last picked, else to the state the
+  // page opened on (a tour step's own); an edit, so Undo brings the
+  // edits back.
+  const opened = formQuery();
+  hist.start(opened);
+  form.addEventListener('click', (e) => {
+    if (!e.target.closest('[data-act=reset]')) return;
+    e.preventDefault();
+    clearTimeout(timer);
+    send(st.example || opened, true, true);
+  });
 
   // ---- linking the input, its buffer and the output ----
   // A target is a cell of a view, DOM or canvas: {kind: 'in' | 'out' | 'b', i};
@@ -571,9 +603,9 @@ export function start() {
       paint(k);
     }
     form.elements.t.value = t >= 0 ? String(t) : '';
-    if (share) { setURL(formQuery(), false); room.publish({ step: t }); }
+    if (share) { setURL(formQuery(), 'replace'); room.publish({ step: t }); }
   }
-  const player = () => $('.step-controls', steps);
+  const player = () => $('[data-act=play]', steps); // none while there is no valid slice
   function showPlayer() {
     if (!player() || document.body.dataset.live !== 'ready') return;
     $('.speed', steps).hidden = false;

@@ -51,6 +51,15 @@ func (s Share) OpenHref() string { return withQuery(s.Open, s.Query) }
 // EmbedURL is the absolute address of the embed of the state.
 func (s Share) EmbedURL() string { return s.Origin + withQuery(s.Embed, s.Query) }
 
+// SVGURL is the absolute address of the state's SVG picture.
+func (s Share) SVGURL() string { return s.Origin + s.SVGHref() }
+
+// PictureSnippet is the HTML a documentation page pastes to show the
+// state's picture only.
+func (s Share) PictureSnippet() string {
+	return `<img src="` + html.EscapeString(s.SVGURL()) + `" alt="stridescope: DirectML tensor ` + s.Name + `" style="max-width:100%">`
+}
+
 // FileName is what Download SVG saves as.
 func (s Share) FileName() string { return "stridescope-" + s.Name + ".svg" }
 

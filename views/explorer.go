@@ -2,6 +2,7 @@ package views
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -22,6 +23,7 @@ const (
 	ModeDOM    = "dom"    // every cell is an element, rendered here
 	ModeCanvas = "canvas" // a canvas the script draws; the SVG picture or facts only without it
 	ModeNone   = "none"   // too large to draw at all
+	ModeEmpty  = "empty"  // no valid state to draw: the inputs have errors
 )
 
 // Label modes: what a cell shows.
@@ -399,7 +401,7 @@ func LogicalSub(m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return sizesText(m.Sizes, "×") + " = " + itoa(m.LogicalCount) + " elements, {" + joinStrings(m.Labels) + "}"
+	return sizesText(m.Sizes, "×") + " = " + Group(m.LogicalCount) + " elements, {" + joinStrings(m.Labels) + "}"
 }
 
 // BufferSub is the buffer view's subtitle.
@@ -407,7 +409,7 @@ func BufferSub(m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return itoa(m.Cells) + " elements of " + itoa(m.Bits) + " bits = " + bytesText(m.Cells, m.Bits) + " bytes"
+	return Group(m.Cells) + " elements of " + itoa(m.Bits) + " bits = " + bytesText(m.Cells, m.Bits) + " bytes"
 }
 
 func sizesText(vs []int64, sep string) string {
@@ -426,12 +428,12 @@ func sizesText(vs []int64, sep string) string {
 // (a huge TotalTensorSizeInBytes).
 func bytesText(cells, bits int64) string {
 	if bits >= 8 {
-		return itoa(cells * (bits / 8))
+		return Group(cells * (bits / 8))
 	}
 	if cells%2 == 0 {
-		return itoa(cells / 2)
+		return Group(cells / 2)
 	}
-	return itoa(cells/2) + ".5"
+	return Group(cells/2) + ".5"
 }
 
 func panelLabel(p Panel) string {
@@ -453,4 +455,35 @@ func badgeMark(state string) string {
 		return "–"
 	}
 	return "?"
+}
+
+// Group writes n as the pages show numbers: from five digits on, in
+// groups of three with a narrow no-break space (16 777 216).
+func Group(n int64) string { return GroupDigits(strconv.FormatInt(n, 10)) }
+
+// GroupDigits groups a whole number written in digits, as Group does.
+func GroupDigits(digits string) string {
+	sign := ""
+	if strings.HasPrefix(digits, "-") {
+		sign, digits = "-", digits[1:]
+	}
+	if len(digits) < 5 {
+		return sign + digits
+	}
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteRune('\u202f')
+		}
+		b.WriteRune(r)
+	}
+	return sign + b.String()
+}
+
+// origin is the address the page was served from, "" when not known.
+func (m Explorer) origin() string {
+	if m.Share == nil {
+		return ""
+	}
+	return m.Share.Origin
 }

@@ -295,8 +295,8 @@ func TestBufferSubStatesHugeBuffersWithoutWrapping(t *testing.T) {
 		{10, 32, "10 elements of 32 bits = 40 bytes"},
 		{5, 4, "5 elements of 4 bits = 2.5 bytes"},
 		{6, 4, "6 elements of 4 bits = 3 bytes"},
-		{1 << 59, 32, "576460752303423488 elements of 32 bits = 2305843009213693952 bytes"}, // cells*bits wraps to 0
-		{1<<62 + 1, 4, "4611686018427387905 elements of 4 bits = 2305843009213693952.5 bytes"},
+		{1 << 59, 32, "576\u202f460\u202f752\u202f303\u202f423\u202f488 elements of 32 bits = 2\u202f305\u202f843\u202f009\u202f213\u202f693\u202f952 bytes"}, // cells*bits wraps to 0
+		{1<<62 + 1, 4, "4\u202f611\u202f686\u202f018\u202f427\u202f387\u202f905 elements of 4 bits = 2\u202f305\u202f843\u202f009\u202f213\u202f693\u202f952.5 bytes"},
 	} {
 		if got := BufferSub(Meta{Sizes: []int64{2, 3}, Cells: c.cells, Bits: c.bits}); got != c.want {
 			t.Errorf("BufferSub(%d cells of %d bits) = %q, want %q", c.cells, c.bits, got, c.want)
@@ -331,6 +331,14 @@ func TestLongLabelsAreSizedToTheirCell(t *testing.T) {
 		})
 		if n != len(want) {
 			t.Errorf("%s: %d labels, want %d", name, n, len(want))
+		}
+	}
+}
+
+func TestGroup(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 4096: "4096", 65536: "65\u202f536", 16777216: "16\u202f777\u202f216", -123456: "-123\u202f456"} {
+		if got := Group(n); got != want {
+			t.Errorf("Group(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -140,3 +140,12 @@ var SliceCode = []string{
 	"",
 	"OutputTensor[OutputCoordinates] = InputTensor[CopyStart + InputWindowStrides * OutputCoordinates]",
 }
+
+// describedBy joins the ids an input's aria-describedby names; its error
+// slot first (the script reads it there).
+func describedBy(err, hint string) string {
+	if hint == "" {
+		return err
+	}
+	return err + " " + hint
+}

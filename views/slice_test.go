@@ -164,7 +164,7 @@ func TestSliceErrorsSitAtTheirFields(t *testing.T) {
 			t.Errorf("%s: name, value, aria-invalid %q, want %q", id, got, want)
 		}
 	}
-	if got := d.Find(tid("total")).AttrOr("aria-describedby", ""); got != "err-inputTotalTensorSizeInBytes warn-inputTotalTensorSizeInBytes" {
+	if got := d.Find(tid("total")).AttrOr("aria-describedby", ""); got != "err-inputTotalTensorSizeInBytes warn-inputTotalTensorSizeInBytes hint-total" {
 		t.Errorf("total aria-describedby %q", got)
 	}
 	if got := d.Find(tid("err-inputTotalTensorSizeInBytes")).Text(); !strings.Contains(got, "< DMLCalcBufferTensorSize 64") {

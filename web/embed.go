@@ -27,6 +27,9 @@ func (s *Server) docsRoutes() {
 // getEmbedLayout is the layout explorer without the site's chrome, for an
 // iframe: the state from the URL, live as on its own page.
 func (s *Server) getEmbedLayout(c echo.Context) error {
+	if done, err := formRedirect(c, false); done || err != nil {
+		return err
+	}
 	m, err := layoutAt(c, "", "/embed/layout", true)
 	if err != nil {
 		return err
@@ -37,6 +40,9 @@ func (s *Server) getEmbedLayout(c echo.Context) error {
 // getEmbedSlice is the DML_SLICE1 explorer without the site's chrome,
 // for an iframe: the state from the URL (the keys of /slice), live.
 func (s *Server) getEmbedSlice(c echo.Context) error {
+	if done, err := formRedirect(c, true); done || err != nil {
+		return err
+	}
 	m, err := sliceAt(c, "", "/embed/slice", true)
 	if err != nil {
 		return err
@@ -44,14 +50,35 @@ func (s *Server) getEmbedSlice(c echo.Context) error {
 	return render(c, http.StatusOK, views.EmbedSlicePage(m))
 }
 
+// viewKeys are the query keys that change how a state is shown, or where,
+// but not the state itself: the classroom room, the cell labels, the
+// focused cell and the step-through position.
+var viewKeys = map[string]bool{"room": true, "labels": true, "sel": true, "cell": true, "t": true}
+
 // queryOr is the explorer state in the request's URL, or own when the
-// URL has none (a tour step's own state).
+// URL has none (a tour step's own state). Only an edit changes a step's
+// state: a URL with view keys alone (?room=, ?labels=offset) shows own
+// with them, never the default tensor.
 func queryOr(c echo.Context, limit int, own string) (url.Values, error) {
 	q, err := parsePageQuery(c, limit)
-	if err != nil || len(q) > 0 {
+	if err != nil || own == "" {
 		return q, err
 	}
-	return url.ParseQuery(own)
+	for k := range q {
+		if !viewKeys[k] {
+			return q, nil
+		}
+	}
+	oq, err := url.ParseQuery(own)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range q {
+		if k != "room" {
+			oq[k] = v
+		}
+	}
+	return oq, nil
 }
 
 // layoutAt is the layout explorer of the request's state (own when the
@@ -120,4 +147,62 @@ func shareOf(c echo.Context, name, query string, inEmbed bool) *views.Share {
 		sh.SVG, sh.Embed, sh.Open, sh.Height = "/api/v1/layout.svg", "/embed/layout", "/", 720
 	}
 	return sh
+}
+
+// formRedirect answers the explorers' GET form as JavaScript-off pages
+// submit it (every field, rank and mode among them) with a redirect to
+// the state's canonical URL, as the live page would show it: the address
+// bar then holds a link worth sharing. It reports whether it answered.
+func formRedirect(c echo.Context, slice bool) (bool, error) {
+	raw := c.Request().URL.RawQuery
+	if !strings.Contains(raw, "rank=") {
+		return false, nil
+	}
+	limit := picture.MaxQueryLen
+	if slice {
+		limit = picture.MaxSliceQuery
+	}
+	q, err := parsePageQuery(c, limit)
+	if err != nil || q["rank"] == nil {
+		return false, err
+	}
+	var canon string
+	if slice {
+		canon = canonicalSlice(q)
+	} else {
+		canon = canonicalLayout(q)
+	}
+	if room := q.Get("room"); room != "" {
+		canon += "&room=" + url.QueryEscape(room)
+	}
+	return true, c.Redirect(http.StatusSeeOther, c.Request().URL.Path+"?"+canon)
+}
+
+// canonicalLayout is the canonical query of a layout state as typed: a
+// state with errors carries its last valid one, if any, in last.
+func canonicalLayout(q url.Values) string {
+	v, pv, _ := picture.Resolve(q)
+	if v.Layout != nil {
+		return v.State.CanonicalQuery(false)
+	}
+	st := v.State
+	st.Last = ""
+	if pv.Layout != nil {
+		st.Last = pv.State.CanonicalQuery(false)
+	}
+	return st.CanonicalQuery(true)
+}
+
+// canonicalSlice is canonicalLayout for the slice explorer.
+func canonicalSlice(q url.Values) string {
+	typed, drawn, _ := picture.ResolveSlice(q)
+	if typed.Slice != nil {
+		return picture.SliceStateOf(typed).CanonicalQuery(false)
+	}
+	st := typed.State
+	st.Last = ""
+	if drawn.Slice != nil {
+		st.Last = picture.SliceStateOf(drawn).CanonicalQuery(false)
+	}
+	return st.CanonicalQuery(true)
 }

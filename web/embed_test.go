@@ -171,5 +171,10 @@ func TestExplorersHaveEmbedAndDownloadButtons(t *testing.T) {
 		if href, _ := d.Find(tid("embed-preview")).Attr("href"); !strings.HasSuffix(href, embed) {
 			t.Errorf("%s: preview %q", tc.path, href)
 		}
+		// The picture-only option: the state's SVG as an image (issue #13).
+		pic := d.Find(tid("embed-picture-snippet")).Text()
+		if !strings.HasPrefix(pic, `<img src="http://127.0.0.1:`) || !strings.Contains(pic, strings.ReplaceAll(svg+tc.query, "&", "&amp;")+`"`) {
+			t.Errorf("%s: picture snippet %q", tc.path, pic)
+		}
 	}
 }

@@ -11,6 +11,9 @@ import (
 // getIndex renders the explorer from the URL query: complete and correct
 // without JavaScript.
 func (s *Server) getIndex(c echo.Context) error {
+	if done, err := formRedirect(c, false); done || err != nil {
+		return err
+	}
 	m, err := layoutAt(c, "", "/", false)
 	if err != nil {
 		return err

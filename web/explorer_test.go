@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/stridescope/stridescope/views"
 )
 
 // page GETs a path through the router and parses the HTML.
@@ -188,7 +191,7 @@ func TestDefaultPageIsTheFirstExample(t *testing.T) {
 	}
 }
 
-func TestBadURLShowsEveryFieldErrorAndAPicture(t *testing.T) {
+func TestBadURLShowsEveryFieldErrorAndNoMadeUpTensor(t *testing.T) {
 	res, d := page(t, "/?dt=FOO&sizes=2,0,x&strides=1,2&total=-1&align=3")
 	if res.StatusCode != 200 {
 		t.Fatalf("status %d", res.StatusCode)
@@ -199,7 +202,7 @@ func TestBadURLShowsEveryFieldErrorAndAPicture(t *testing.T) {
 			t.Errorf("no inline error for %s", f)
 		}
 	}
-	if got := d.Find(tid("err-sizes[1]")).Text(); got != "sizes[1] == 0: specifying a size of zero in any dimension is invalid" {
+	if got := ruleOf(d.Find(tid("err-sizes[1]")).Text()); got != "sizes[1] == 0: specifying a size of zero in any dimension is invalid" {
 		t.Errorf("sizes[1]: %q is not core's rule", got)
 	}
 	if !strings.Contains(d.Find(tid("err-sizes[2]")).Text(), `"x" is not a whole number`) {
@@ -209,12 +212,19 @@ func TestBadURLShowsEveryFieldErrorAndAPicture(t *testing.T) {
 	if v, _ := d.Find(tid("size-2")).Attr("value"); v != "x" {
 		t.Errorf("size-2 = %q", v)
 	}
-	// No valid state: the default 2x3 example is drawn, and said so.
-	if got := strings.Join(texts(d.Find(tid("lcell")), ".lbl"), ""); got != "ABCDEF" {
-		t.Errorf("picture %q", got)
+	// No valid state and no last one: no tensor nobody entered, and no
+	// badges of one; the views say why (issue #13, 7).
+	if n := d.Find(tid("lcell") + ", " + tid("bcell") + ", " + tid("badges")).Length(); n != 0 {
+		t.Errorf("an invalid URL drew %d cells or badges", n)
 	}
-	if !strings.Contains(d.Find(tid("stale")).Text(), "default") {
+	if d.Find(tid("logical-empty")).Length() != 1 || d.Find(tid("buffer-empty")).Length() != 1 || d.Find(tid("facts-empty")).Length() != 1 {
+		t.Errorf("the empty views do not say why")
+	}
+	if !strings.Contains(d.Find(tid("stale")).Text(), "fix them to see a picture") {
 		t.Errorf("stale note %q", d.Find(tid("stale")).Text())
+	}
+	if v, _ := d.Find(tid("last")).Attr("value"); v != "" {
+		t.Errorf("last = %q: there is no last valid state", v)
 	}
 }
 
@@ -301,14 +311,14 @@ func TestLargeTensorsGetCanvasesAndFacts(t *testing.T) {
 	if !strings.Contains(d.Find(tid("logical-canvas")+" noscript").Text(), "needs JavaScript") {
 		t.Error("no note for readers without JavaScript")
 	}
-	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "65536" {
+	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "65\u202f536" {
 		t.Errorf("logical fact %q", got)
 	}
 	_, d = page(t, "/?sizes=65535,65537")
 	if !strings.Contains(d.Find(tid("logical-too-large")).Text(), "too many to draw") {
 		t.Error("2^32-1 elements: no too-large note")
 	}
-	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "4294967295" {
+	if got := d.Find(tid("fact-logical") + " dd").First().Text(); got != "4\u202f294\u202f967\u202f295" {
 		t.Errorf("logical fact %q", got)
 	}
 	// Many elements in few cells: the logical view is a canvas, the buffer DOM.
@@ -373,7 +383,7 @@ func TestHugeTotalTensorSizeIsAHugeBuffer(t *testing.T) {
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("total %s: status %d", c.total, res.StatusCode)
 		}
-		if want := c.total + " bytes = " + c.cells + " elements"; d.Find(tid("fact-buffer")+" dd").First().Text() != want {
+		if want := views.GroupDigits(c.total) + " bytes = " + views.GroupDigits(c.cells) + " elements"; d.Find(tid("fact-buffer")+" dd").First().Text() != want {
 			t.Errorf("total %s: buffer fact %q, want %q", c.total, d.Find(tid("fact-buffer")+" dd").First().Text(), want)
 		}
 		if !strings.Contains(d.Find(tid("buffer-too-large")).Text(), "too large to draw") {
@@ -407,5 +417,89 @@ func TestPageQueryTooLong(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 400 {
 		t.Errorf("status %d", res.StatusCode)
+	}
+}
+
+// ruleOf is the rule a page's error gives after its words ("The size
+// of dimension W is 0: ... — sizes[1] == 0: ..."), or the whole message
+// when it has none.
+func ruleOf(msg string) string {
+	if _, rule, ok := strings.Cut(msg, " — "); ok {
+		return rule
+	}
+	return msg
+}
+
+// TestPageErrorsReadAsWords: the pages' errors say what is wrong in
+// words, the rule with DirectML's names beside them (issue #13, 9).
+func TestPageErrorsReadAsWords(t *testing.T) {
+	for _, c := range []struct{ path, field, words string }{
+		{"/?sizes=2,0", "sizes[1]", "The size of dimension W is 0: no dimension may be empty — sizes[1] == 0: "},
+		{"/?sizes=2,x", "sizes[1]", `The size of dimension W, "x", is not a whole number: give a size of at least 1 — `},
+		{"/?sizes=2,3&strides=-1,1", "strides[0]", "The stride of dimension H is negative (-1): "},
+		{"/?sizes=2,3&total=8", "totalTensorSizeInBytes", "TotalTensorSizeInBytes is 8 bytes, fewer than the 24 the tensor's elements need — "},
+		{"/slice?sizes=4,4&woff=0,0&wsize=0,4&wstride=1,1", "inputWindowSizes[0]", "The window's size on axis 0 (H) is 0: the window must hold at least one element — "},
+		{"/slice?preset=example2&out=1,1,3,2", "outputSizes[2]", "The output size on axis 2 (H) is 3, but the window gives at most 2 — "},
+	} {
+		_, d := page(t, c.path)
+		got := d.Find(tid("err-" + c.field)).Text()
+		if !strings.HasPrefix(got, c.words) || ruleOf(got) == got {
+			t.Errorf("%s: %s: %q, want words first (%q...) and the rule beside them", c.path, c.field, got, c.words)
+		}
+	}
+}
+
+// TestFormSubmitRedirectsToTheCanonicalURL: without JavaScript the GET
+// form sends every field; the server answers with the state's canonical
+// URL, as the live page shows it, keeping a room (issue #13).
+func TestFormSubmitRedirectsToTheCanonicalURL(t *testing.T) {
+	ts := newTestServer(t)
+	last := url.QueryEscape("dt=FLOAT32&sizes=2,3&strides=5,1")
+	for _, c := range []struct{ path, want string }{
+		{"/?dt=FLOAT16&rank=2&mode=explicit&sizes=2&sizes=3&strides=1&strides=2&total=&align=&labels=offset&sel=&cell=&last=",
+			"/?dt=FLOAT16&sizes=2,3&strides=1,2&labels=offset"},
+		{"/?dt=FLOAT32&rank=2&mode=packed&sizes=2&sizes=0&strides=3&strides=1&total=&align=&labels=letters&sel=&cell=&last=" + last,
+			"/?dt=FLOAT32&sizes=2,0&last=" + strings.ReplaceAll(last, "%2C", ",")},
+		{"/?dt=FLOAT32&rank=1&mode=packed&sizes=x&total=&align=&labels=letters&sel=&cell=&last=&room=ABCDEF",
+			"/?dt=FLOAT32&sizes=x&room=ABCDEF"},
+		{"/tour/7?dt=FLOAT32&rank=2&mode=explicit&sizes=2&sizes=3&strides=4&strides=1&total=&align=&labels=letters&sel=&cell=&last=",
+			"/tour/7?dt=FLOAT32&sizes=2,3&strides=4,1"},
+		{"/slice?dt=FLOAT32&rank=2&mode=packed&sizes=4&sizes=4&total=&align=&np=x%5B%3A%3A-1%5D&use=np&woff=0&woff=0&wsize=4&wsize=4&wstride=1&wstride=1&out=&out=&fl=6_4&vals=&t=&last=",
+			"/slice?dt=FLOAT32&sizes=4,4&woff=0,0&wsize=4,4&wstride=-1,1"},
+	} {
+		res, err := noRedirect.Get(ts.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != c.want {
+			t.Errorf("%s: %d to %q, want 303 to %q", c.path, res.StatusCode, res.Header.Get("Location"), c.want)
+		}
+	}
+	// A link's URL is left alone.
+	if res := get(t, ts, "/?dt=FLOAT32&sizes=2,3&strides=5,1"); res.StatusCode != http.StatusOK {
+		t.Errorf("a canonical URL: %d", res.StatusCode)
+	}
+}
+
+// TestFieldsSayWhatTheyMean: the DirectML fields a learner has not met
+// say what they are, and the inputs name the explanation (issue #13, 9).
+func TestFieldsSayWhatTheyMean(t *testing.T) {
+	for _, c := range []struct{ path, input, hint string }{
+		{"/", "total", "hint-total"},
+		{"/", "align", "hint-align"},
+		{"/", "stride-0", "packed-hint"},
+		{"/slice", "total", "hint-total"},
+		{"/slice", "align", "hint-align"},
+		{"/slice", "fl", "hint-fl"},
+		{"/slice", "stride-0", "packed-hint"},
+	} {
+		_, d := page(t, c.path)
+		if strings.TrimSpace(d.Find(tid(c.hint)).Text()) == "" {
+			t.Errorf("%s: no %s", c.path, c.hint)
+		}
+		if got := d.Find(tid(c.input)).AttrOr("aria-describedby", ""); !strings.Contains(" "+got+" ", " "+c.hint+" ") {
+			t.Errorf("%s: %s is described by %q, not %s", c.path, c.input, got, c.hint)
+		}
 	}
 }

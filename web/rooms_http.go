@@ -173,7 +173,7 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, QR: qrCode(join),
 				Watching: replica.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
 			if isLoopback(r.Host) {
-				bar.Hint = "This address works on this computer only: for the class, serve on the network (-addr 0.0.0.0:8080) and open this page at the computer's network address."
+				bar.Hint = "This address works on this computer only: for the class, serve on the network (-addr 0.0.0.0:" + portOf(r.Host) + ") and open this page at the computer's network address."
 			}
 			rc = views.RoomContext{Bar: bar}
 		}
@@ -549,4 +549,13 @@ func prune[W any](m map[string]W, start func(W) time.Time, window time.Duration,
 			delete(m, k)
 		}
 	}
+}
+
+// portOf is the port of a request's Host, the scheme's default when it
+// names none: the server's hints name the port it was reached on.
+func portOf(host string) string {
+	if _, port, err := net.SplitHostPort(host); err == nil && port != "" {
+		return port
+	}
+	return "80"
 }

@@ -3,11 +3,14 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/rooms/natstest"
@@ -182,5 +185,33 @@ func TestGuardPruneForgetsFinishedWindowsAtMostOnceASecond(t *testing.T) {
 	prune(m, start, time.Minute, now.Add(1100*time.Millisecond), &last)
 	if len(m) != 5000 {
 		t.Errorf("%d windows a second later, want 5000", len(m))
+	}
+}
+
+// TestHintsNameTheServersAddress: the presenter's hint and the page's
+// JSON example name the port the page was served from, not 8080
+// (issue #13).
+func TestHintsNameTheServersAddress(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &http.Client{Jar: jar}
+	res, err := c.PostForm(ts.URL+"/rooms", url.Values{"page": {"layout"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := goquery.NewDocumentFromReader(res.Body)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	if got := d.Find(tid("room-hint")).Text(); !strings.Contains(got, "-addr 0.0.0.0:"+port+")") {
+		t.Errorf("room hint %q, want port %s", got, port)
+	}
+	if got := d.Find(tid("curl-example")).Text(); !strings.HasPrefix(got, "curl -s "+ts.URL+"/api/v1/layout ") {
+		t.Errorf("JSON example %q, want %s", got, ts.URL)
 	}
 }

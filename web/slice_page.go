@@ -11,6 +11,9 @@ import (
 // getSlice renders the DML_SLICE1 explorer from the URL query: complete
 // and correct without JavaScript.
 func (s *Server) getSlice(c echo.Context) error {
+	if done, err := formRedirect(c, true); done || err != nil {
+		return err
+	}
 	m, err := sliceAt(c, "", "/slice", false)
 	if err != nil {
 		return err

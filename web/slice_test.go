@@ -225,19 +225,27 @@ func TestSlicePageReportsEveryRuleAtItsField(t *testing.T) {
 		"inputWindowStrides[0]": "axis 0: InputWindowStrides[0] == 0 (strides may not be 0)",
 	}
 	for field, msg := range want {
-		if got := one(t, d, tid("err-"+field)); got != msg {
+		if got := ruleOf(one(t, d, tid("err-"+field))); got != msg {
 			t.Errorf("%s: %q, want %q", field, got, msg)
 		}
 	}
 	if got := d.Find(tid("wsize-1")).AttrOr("aria-invalid", ""); got != "true" {
 		t.Errorf("wsize-1 aria-invalid %q", got)
 	}
-	if got := one(t, d, tid("stale")); !strings.Contains(got, "Example 1") {
+	// No valid slice and no last one: nothing is drawn, rather than an
+	// example nobody entered (issue #13, 7).
+	if got := one(t, d, tid("stale")); !strings.Contains(got, "fix them to see a picture") {
 		t.Errorf("stale %q", got)
+	}
+	if n := d.Find(tid("slice-input") + " .lc, " + tid("slice-output") + " .lc, " + tid("export-numpy")).Length(); n != 0 {
+		t.Errorf("an invalid slice drew %d cells or exports", n)
+	}
+	if d.Find(tid("logical-empty")).Length() != 2 || d.Find(tid("buffer-empty")).Length() != 1 || d.Find(tid("facts-empty")).Length() != 1 {
+		t.Errorf("the empty views do not say why")
 	}
 	// Rule 7 with its reason in the per-dimension table.
 	_, d = page(t, "/slice?preset=example2&out=1,1,3,2")
-	if got := one(t, d, tid("err-outputSizes[2]")); got != "axis 2: OutputSizes[2] = 3 not in [1, MaxCopiedElements = 2] (1 + (4 - 1) / |-2|)" {
+	if got := ruleOf(one(t, d, tid("err-outputSizes[2]"))); got != "axis 2: OutputSizes[2] = 3 not in [1, MaxCopiedElements = 2] (1 + (4 - 1) / |-2|)" {
 		t.Errorf("out[2]: %q", got)
 	}
 	if got := one(t, d, tid("verdict-2")); got != "no: 3 > MaxCopiedElements = 2; a window of 4 at |stride| 2 reaches only 2 (indices 3, 1)" {
@@ -248,10 +256,10 @@ func TestSlicePageReportsEveryRuleAtItsField(t *testing.T) {
 	}
 	// Parse errors name the field and leave the rest of the rules alone.
 	_, d = page(t, "/slice?sizes=4,x&woff=0,0&wsize=4,2&wstride=1,one")
-	if got := one(t, d, tid("err-inputSizes[1]")); got != `inputSizes[1] = "x" is not a whole number: give a size of at least 1` {
+	if got := ruleOf(one(t, d, tid("err-inputSizes[1]"))); got != `inputSizes[1] = "x" is not a whole number: give a size of at least 1` {
 		t.Errorf("sizes[1]: %q", got)
 	}
-	if got := one(t, d, tid("err-inputWindowStrides[1]")); got != `inputWindowStrides[1] = "one" is not a whole number: give a signed window stride, not 0` {
+	if got := ruleOf(one(t, d, tid("err-inputWindowStrides[1]"))); got != `inputWindowStrides[1] = "one" is not a whole number: give a signed window stride, not 0` {
 		t.Errorf("wstride[1]: %q", got)
 	}
 	if d.Find(".field-error:not([hidden])").Length() != 2 {
@@ -908,7 +916,7 @@ func TestSliceInputTotalAndAlignment(t *testing.T) {
 			// The page, without JavaScript.
 			_, d := page(t, "/slice?"+tt.query)
 			for field, msg := range tt.errors {
-				if got := one(t, d, tid("err-"+field)); got != msg {
+				if got := ruleOf(one(t, d, tid("err-"+field))); got != msg {
 					t.Errorf("page: %s: %q, want %q", field, got, msg)
 				}
 			}
@@ -950,7 +958,7 @@ func TestSliceInputTotalAndAlignment(t *testing.T) {
 			}
 			got := map[string]string{}
 			for _, e := range r.Errors {
-				got[e.Field] = e.Message
+				got[e.Field] = ruleOf(e.Message)
 			}
 			if len(tt.errors) > 0 && !maps.Equal(got, tt.errors) {
 				t.Errorf("ws: errors %q, want %q", got, tt.errors)
@@ -1050,5 +1058,34 @@ func TestSliceHugeTotalsCostNothing(t *testing.T) {
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("the page took %v", took)
+	}
+}
+
+// TestSliceNumbersHaveLegends: every number a cell shows is explained,
+// and copy-order badges are left off grids too dense for them, where they
+// would cover the values (issue #13, 5).
+func TestSliceNumbersHaveLegends(t *testing.T) {
+	_, d := page(t, "/slice?preset=example2")
+	for _, id := range []string{"input-corner-legend", "output-corner-legend", "buffer-corner-legend"} {
+		if d.Find(tid(id)).Length() != 1 {
+			t.Errorf("no %s", id)
+		}
+	}
+	if got := d.Find(tid("input-legend")).Text(); strings.Contains(got, "numbered in copy order (output element 2)") {
+		t.Errorf("the input legend still reads %q", got)
+	}
+	if n := d.Find(tid("slice-input") + " .badge-n").Length(); n != 4 {
+		t.Errorf("Example 2: %d copy-order badges on the input, want 4", n)
+	}
+	_, d = page(t, "/slice?sizes=12,16&woff=0,0&wsize=12,16&wstride=1,-1")
+	if n := d.Find(tid("slice-input") + " .badge-n, " + tid("slice-buffer") + " .badge-n").Length(); n != 0 {
+		t.Errorf("a 12×16 input: %d badges over its values", n)
+	}
+	if n := d.Find(tid("slice-input") + " .lc[data-link]").Length(); n != 192 {
+		t.Errorf("a 12×16 input: %d cells linked to the output, want 192", n)
+	}
+	_, d = page(t, "/")
+	if d.Find(tid("logical-corner-legend")).Length() != 1 || d.Find(tid("buffer-corner-legend")).Length() != 1 {
+		t.Error("the layout explorer's corner numbers have no legend")
 	}
 }

@@ -178,6 +178,9 @@ func (s *Server) getTourStep(c echo.Context) error {
 	if err != nil || n < 1 || n > len(tourSteps) || c.Param("n") != strconv.Itoa(n) {
 		return echo.ErrNotFound
 	}
+	if done, err := formRedirect(c, tourSteps[n-1].slice != nil); done || err != nil {
+		return err
+	}
 	t, err := tourModel(c, n)
 	if err != nil {
 		return err

@@ -187,3 +187,36 @@ func TestNested(t *testing.T) {
 		}
 	}
 }
+
+// TestTourStepKeepsItsExampleWithViewKeys: a query that only says how to
+// show a step (a classroom room, the cell labels) keeps the step's own
+// example; an edit replaces it (issue #13, 2).
+func TestTourStepKeepsItsExampleWithViewKeys(t *testing.T) {
+	for _, c := range []struct {
+		path, buffer, labels string
+	}{
+		{"/tour/7", "10 elements", ""},
+		{"/tour/7?room=ABCDEF", "10 elements", ""},
+		{"/tour/7?labels=offset", "10 elements", "offset"},
+		{"/tour/7?labels=index&room=ABCDEF", "10 elements", "index"},
+		{"/tour/7?sizes=2,3", "6 elements", ""}, // an edit
+	} {
+		res, d := page(t, c.path)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d", c.path, res.StatusCode)
+		}
+		if got := d.Find(tid("buffer-sub")).Text(); !strings.HasPrefix(got, c.buffer) {
+			t.Errorf("%s: buffer %q, want %s (A B C x x D E F x x)", c.path, got, c.buffer)
+		}
+		if c.labels != "" {
+			if got := d.Find(tid("labels")+" option[selected]").AttrOr("value", ""); got != c.labels {
+				t.Errorf("%s: labels %q", c.path, got)
+			}
+		}
+	}
+	// The slice steps too.
+	_, d := page(t, "/tour/11?room=ABCDEF")
+	if got := strings.Join(texts(d.Find(tid("slice-output")+" .lc"), ".lbl"), " "); got != "14 16 6 8" {
+		t.Errorf("/tour/11?room=: output %q", got)
+	}
+}
