@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -148,8 +149,10 @@ type pageCheck struct {
 var everyPage = []pageCheck{
 	{name: "layout", path: "/", readme: "phone-layout"},
 	{name: "layout-rank4", path: "/?dt=FLOAT16&rank=4&sizes=2,2,3,4&mode=packed"},
+	{name: "layout-rank8", path: "/?dt=FLOAT32&rank=8&sizes=2,2,2,2,2,2,2,2&mode=packed"},
 	{name: "slice", path: "/slice"},
 	{name: "slice-example2", path: "/slice?preset=example2", readme: "phone-slice"},
+	{name: "slice-canvas", path: "/slice?dt=FLOAT32&rank=2&sizes=128,128&mode=packed&woff=0,0&wsize=128,128&wstride=1,1"},
 	{name: "tour-layout", path: "/tour/1"},
 	{name: "tour-slice", path: "/tour/11"},
 	{name: "join", path: "/join"},
@@ -246,5 +249,140 @@ func look(t *testing.T, ctx context.Context, name string) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// tap touches the centre of the element sel, as a finger would.
+func tap(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, sel))
+	for _, typ := range []input.DispatchTouchEventType{input.DispatchTouchEventTypeTouchStart, input.DispatchTouchEventTypeTouchEnd} {
+		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{}}
+		if typ == input.DispatchTouchEventTypeTouchStart {
+			p.TouchPoints = []*input.TouchPoint{{X: xy[0], Y: xy[1]}}
+		}
+		if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, p); err != nil {
+			t.Fatalf("tap %s: %v", sel, err)
+		}
+	}
+}
+
+// TestE2EPhoneTapLinksACell: on a phone, tapping a cell links it as a
+// hover does: the layout explorer names its offset and marks its buffer
+// cell; the slice explorer marks the input cell an output cell copies
+// (issue #13, point 1).
+func TestE2EPhoneTapLinksACell(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1")
+	tap(t, ctx, "#l-4")
+	waitFor(t, ctx, "the tapped element linked", `document.querySelector('#b-6')?.classList.contains('linked') && document.querySelector('#dot').textContent.endsWith('= 6')`)
+
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	tap(t, ctx, "#out-0")
+	waitFor(t, ctx, "the tapped output cell linked", `document.querySelector('#in-13')?.classList.contains('linked') && document.querySelector('#dot').textContent.includes('14')`)
+}
+
+// TestE2EOrientation: the explorers say what they are, in an h1 and one
+// line, link to the tour, put the "point at a cell" hint above the first
+// picture and list the keys (issue #13, point 3).
+func TestE2EOrientation(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	for _, tc := range []struct{ path, h1, picture, tour string }{
+		{"/", "DirectML tensor layout explorer", "#logical", "/tour/1"},
+		{"/slice", "DML_SLICE1 explorer", "#slice-input", "/tour/10"},
+	} {
+		for _, vp := range []viewport{phone, desktop} {
+			t.Run(vp.name+tc.path, func(t *testing.T) {
+				emulate(t, ctx, vp)
+				waitLive(t, ctx, base+tc.path)
+				if got := eval[string](t, ctx, `document.querySelector('main h1')?.textContent`); got != tc.h1 {
+					t.Errorf("h1 %q, want %q", got, tc.h1)
+				}
+				if got := eval[string](t, ctx, `document.querySelector('[data-testid=intro] p')?.textContent`); len(got) < 80 {
+					t.Errorf("no explanation under the title: %q", got)
+				}
+				if got := eval[string](t, ctx, `document.querySelector('[data-testid=intro-keys]')?.textContent ?? ''`); !strings.Contains(got, "arrow keys") || !strings.Contains(got, "Tab") {
+					t.Errorf("the keys: %q", got)
+				}
+				above := fmt.Sprintf(`document.querySelector('[data-testid=intro-hint]').getBoundingClientRect().bottom <= document.querySelector(%q).getBoundingClientRect().top && /Point at, tap or focus a cell/.test(document.querySelector('[data-testid=intro-hint]').textContent)`, tc.picture)
+				if !eval[bool](t, ctx, above) {
+					t.Errorf("the hint is not above the first picture %s", tc.picture)
+				}
+				do(t, ctx, "start the tour", chromedp.Click(chromedp.CSS(`[data-testid=start-tour]`)))
+				waitFor(t, ctx, "the tour", fmt.Sprintf(`location.pathname === %q && !!document.querySelector('[data-testid=tour-title]')`, tc.tour))
+			})
+		}
+	}
+}
+
+// TestE2ESliceDensity: at 1400x1000 the slice explorer shows a step's
+// input cell and the Step button on the first screen, the whole form in
+// the page's own flow (no box scrolling on its own), a long list of
+// output values within the page's width; a rank-8 layout lays its small
+// grids out several a row (issue #13, point 8).
+func TestE2ESliceDensity(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, desktop)
+
+	// Step 6 of Example 2 copies input element 13 (the value 14).
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	for range 6 {
+		do(t, ctx, "step", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=step-next]').click()`))
+	}
+	waitFor(t, ctx, "step 6", `document.querySelector('[data-testid=step-count]').textContent === 'step 6 of 9'`)
+	const onScreen = `(s => { const r = document.querySelector(s)?.getBoundingClientRect(); return !!r && r.top >= 0 && r.bottom <= window.innerHeight; })`
+	do(t, ctx, "scroll to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	for _, sel := range []string{"#slice-input .lc.cur", "[data-testid=step-next]", "[data-testid=step-count]", "[data-testid=step-text]"} {
+		if !eval[bool](t, ctx, onScreen+`(`+fmt.Sprintf("%q", sel)+`)`) {
+			t.Errorf("%s is not on the first screen (%v)", sel, eval[[]float64](t, ctx, fmt.Sprintf(`(r => [r.top, r.bottom])(document.querySelector(%q).getBoundingClientRect())`, sel)))
+		}
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#slice-input .lc.cur')?.id`); got != "in-13" {
+		t.Errorf("step 6 reads %q, want in-13", got)
+	}
+	if got := eval[string](t, ctx, `(f => getComputedStyle(f).overflowY + ' ' + (f.scrollHeight - f.clientHeight))(document.querySelector('#controls'))`); got != "visible 0" {
+		t.Errorf("the form scrolls on its own: overflow-y and hidden height %q", got)
+	}
+
+	// 16,384 output elements: the page lists the first 64 values.
+	waitLive(t, ctx, base+"/slice?dt=FLOAT32&rank=2&sizes=128,128&mode=packed&woff=0,0&wsize=128,128&wstride=1,1")
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=first-values]')?.textContent ?? ''`); !strings.HasPrefix(got, "1,2,3,") {
+		t.Fatalf("first values %q", got)
+	}
+	if px := eval[float64](t, ctx, overflow(desktop.width)); px > 0 {
+		t.Errorf("the first output values make the page %g px wider than the screen", px)
+	}
+
+	// Rank 8: 64 grids of 2x2.
+	waitLive(t, ctx, base+"/?dt=FLOAT32&rank=8&sizes=2,2,2,2,2,2,2,2&mode=packed")
+	perRow := eval[int](t, ctx, `(() => { const ps = [...document.querySelectorAll('#logical figure.panel')]; return ps.filter(p => p.getBoundingClientRect().top === ps[0].getBoundingClientRect().top).length; })()`)
+	height := eval[float64](t, ctx, `document.documentElement.scrollHeight`)
+	t.Logf("rank 8: %d grids a row, the page %g px tall", perRow, height)
+	if perRow < 4 {
+		t.Errorf("rank 8: %d grids a row", perRow)
+	}
+}
+
+// TestE2EReducedMotion: with prefers-reduced-motion the step-through's
+// player starts at its slowest speed and offers none above 2 steps a
+// second; without it, 1 a second and every speed (issue #13, point 10).
+func TestE2EReducedMotion(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	for _, tc := range []struct{ motion, want string }{
+		{"reduce", "0.5 disabled:5,20"},
+		{"no-preference", "1 disabled:"},
+	} {
+		setMedia(t, ctx, "light", tc.motion)
+		waitLive(t, ctx, base+"/slice?preset=example2")
+		waitFor(t, ctx, "the player", `!document.querySelector('[data-testid=step-play]').hidden`)
+		got := eval[string](t, ctx, `(s => s.value + ' disabled:' + [...s.options].filter(o => o.disabled).map(o => o.value).join(','))(document.querySelector('[data-testid=step-speed]'))`)
+		if got != tc.want {
+			t.Errorf("%s: speed %q, want %q", tc.motion, got, tc.want)
+		}
 	}
 }
