@@ -142,8 +142,9 @@ type pageCheck struct {
 	// returns the tab showing it.
 	open func(t *testing.T, ctx context.Context, vp viewport, base string) context.Context
 	// readme names the phone screenshot written to docs/img with
-	// -screenshots.
-	readme string
+	// -screenshots, of the screen scrolled to readmeAt (a selector) if
+	// given.
+	readme, readmeAt string
 }
 
 var everyPage = []pageCheck{
@@ -151,7 +152,7 @@ var everyPage = []pageCheck{
 	{name: "layout-rank4", path: "/?dt=FLOAT16&rank=4&sizes=2,2,3,4&mode=packed"},
 	{name: "layout-rank8", path: "/?dt=FLOAT32&rank=8&sizes=2,2,2,2,2,2,2,2&mode=packed"},
 	{name: "slice", path: "/slice"},
-	{name: "slice-example2", path: "/slice?preset=example2", readme: "phone-slice"},
+	{name: "slice-example2", path: "/slice?preset=example2", readme: "phone-slice", readmeAt: ".io"},
 	{name: "slice-canvas", path: "/slice?dt=FLOAT32&rank=2&sizes=128,128&mode=packed&woff=0,0&wsize=128,128&wstride=1,1"},
 	{name: "tour-layout", path: "/tour/1"},
 	{name: "tour-slice", path: "/tour/11"},
@@ -212,7 +213,11 @@ func TestE2ELayoutEveryPage(t *testing.T) {
 					waitFor(t, ctx, "the page", settled)
 					look(t, ctx, vp.name+"-"+pc.name)
 					if vp.phone && pc.readme != "" {
+						if pc.readmeAt != "" {
+							do(t, ctx, "scroll to "+pc.readmeAt, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).scrollIntoView()`, pc.readmeAt)))
+						}
 						shotOf(t, ctx, pc.readme, chromedp.CaptureScreenshot())
+						do(t, ctx, "scroll back", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 					}
 					if px := eval[float64](t, ctx, overflow(vp.width)); px > 0 {
 						t.Errorf("the page is %g px wider than the %d px screen", px, vp.width)
