@@ -129,6 +129,10 @@ const landmarks = `(() => {
 	else {
 		const target = document.querySelector(skip.getAttribute('href'));
 		if (!target || target.tagName !== 'MAIN') out.push('the skip link points at ' + skip.getAttribute('href') + ', not the main element');
+		skip.focus();
+		const r = skip.getBoundingClientRect();
+		if (r.top < 0 || r.bottom > window.innerHeight) out.push('the focused skip link is off screen');
+		skip.blur();
 	}
 	if (document.querySelectorAll('main').length !== 1) out.push(document.querySelectorAll('main').length + ' main elements');
 	return out.join('; ');

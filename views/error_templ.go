@@ -154,7 +154,7 @@ func NotFoundPage(path string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</code>. stridescope has:</p><ul><li><a href=\"/\">the layout explorer</a>: a tensor's sizes and strides, drawn cell by cell;</li><li><a href=\"/slice\">the DML_SLICE1 explorer</a>: a window of a tensor, copied step by step;</li><li><a href=\"/tour\">the guided tour</a>, from a 2 × 3 tensor to DML_SLICE1;</li><li><a href=\"/join\">Join a room</a>, with the code the presenter shows.</li></ul></section>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</code>. stridescope has:</p><ul><li><a href=\"/\">the layout explorer</a>: a tensor's sizes and strides, drawn cell by cell;</li><li><a href=\"/slice\">the DML_SLICE1 explorer</a>: a window of a tensor, copied step by step;</li><li><a href=\"/tour\">the guided tour</a>, from a 2 × 3 tensor to DML_SLICE1;</li><li><a href=\"/join\">a room to join</a>, with the code the presenter shows.</li></ul></section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
