@@ -226,6 +226,14 @@ func TestE2ELayoutEveryPage(t *testing.T) {
 					if px := eval[float64](t, ctx, overflow(vp.width)); px > 0 {
 						t.Errorf("the page is %g px wider than the %d px screen", px, vp.width)
 					}
+					// The Embed popover, open, stays on the screen too.
+					if eval[bool](t, ctx, `!!document.querySelector('[data-testid=embed-button]')`) {
+						do(t, ctx, "open Embed", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=embed]').open = true`))
+						if px := eval[float64](t, ctx, overflow(vp.width)+` + Math.max(0, -document.querySelector('.share-pop').getBoundingClientRect().left)`); px > 0 {
+							t.Errorf("the open Embed popover is %g px off the %d px screen", px, vp.width)
+						}
+						do(t, ctx, "close Embed", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=embed]').open = false`))
+					}
 					if got := eval[string](t, ctx, formCovered); got != "" {
 						t.Errorf("the form is covered: %s", got)
 					}
