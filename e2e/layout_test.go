@@ -58,7 +58,7 @@ func setMedia(t *testing.T, ctx context.Context, scheme, motion string) {
 
 // settled: the page has loaded and, where it has a live picture, drawn
 // the answer to its first edit.
-const settled = `document.readyState === 'complete' && (!document.querySelector('#picture') || (document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'))`
+const settled = `document.readyState === 'complete' && (!document.querySelector('#picture') || (document.body.dataset.live === 'ready' && ['done', 'invalid'].includes(document.querySelector('#picture').dataset.state)))`
 
 // axeViolations runs axe-core's WCAG 2.0 A and AA and WCAG 2.1 AA rules in
 // the page
@@ -149,15 +149,21 @@ type pageCheck struct {
 	// -screenshots, of the screen scrolled to readmeAt (a selector) if
 	// given.
 	readme, readmeAt string
+	// jsOff loads the page with JavaScript off.
+	jsOff bool
 }
 
 var everyPage = []pageCheck{
 	{name: "layout", path: "/", readme: "phone-layout"},
 	{name: "layout-rank4", path: "/?dt=FLOAT16&rank=4&sizes=2,2,3,4&mode=packed"},
 	{name: "layout-rank8", path: "/?dt=FLOAT32&rank=8&sizes=2,2,2,2,2,2,2,2&mode=packed"},
+	{name: "layout-invalid", path: "/?dt=FLOAT32&rank=2&sizes=2,x&mode=explicit&strides=5,-1&total=3"},
 	{name: "slice", path: "/slice"},
+	{name: "slice-invalid", path: "/slice?preset=example2&wsize=1,1,9,3&wstride=1,0,-2,2"},
 	{name: "slice-example2", path: "/slice?preset=example2", readme: "phone-slice", readmeAt: ".io"},
 	{name: "slice-canvas", path: "/slice?dt=FLOAT32&rank=2&sizes=128,128&mode=packed&woff=0,0&wsize=128,128&wstride=1,1"},
+	{name: "layout-nojs", path: "/?preset=DHW", jsOff: true},
+	{name: "slice-nojs", path: "/slice?preset=example2", jsOff: true},
 	{name: "tour-layout", path: "/tour/1"},
 	{name: "tour-slice", path: "/tour/11"},
 	{name: "join", path: "/join"},
@@ -209,12 +215,19 @@ func TestE2ELayoutEveryPage(t *testing.T) {
 					ctx := newBrowserContext(t, browser)
 					emulate(t, ctx, vp)
 					setMedia(t, ctx, "light", "no-preference")
+					ready := settled
+					if pc.jsOff {
+						if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+							t.Fatalf("disable JavaScript: %v", err)
+						}
+						ready = `document.readyState === 'complete'`
+					}
 					if pc.open != nil {
 						ctx = pc.open(t, ctx, vp, base)
 					} else {
 						do(t, ctx, "navigate "+pc.path, chromedp.Navigate(base+pc.path))
 					}
-					waitFor(t, ctx, "the page", settled)
+					waitFor(t, ctx, "the page", ready)
 					look(t, ctx, vp.name+"-"+pc.name)
 					if vp.phone && pc.readme != "" {
 						if pc.readmeAt != "" {
@@ -239,6 +252,16 @@ func TestE2ELayoutEveryPage(t *testing.T) {
 					}
 					if got := eval[string](t, ctx, landmarks); got != "" {
 						t.Errorf("headings and landmarks: %s", got)
+					}
+					if pc.jsOff {
+						// axe needs timers; the page's own modules, skipped at
+						// load, stay unrun.
+						if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: false}); err != nil {
+							t.Fatalf("enable JavaScript for axe: %v", err)
+						}
+						if got := eval[string](t, ctx, `document.body.dataset.live ?? ''`); got != "" {
+							t.Fatalf("the page's script ran: live %q", got)
+						}
 					}
 					for _, scheme := range []string{"light", "dark"} {
 						setMedia(t, ctx, scheme, "no-preference")
