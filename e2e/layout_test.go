@@ -138,6 +138,22 @@ const landmarks = `(() => {
 	return out.join('; ');
 })()`
 
+// fieldBorders lists the form fields whose border is below 3:1 against
+// the background around them (WCAG 1.4.11, which axe does not check).
+const fieldBorders = `(() => {
+	const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+	const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+	const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+	const around = (e) => { for (e = e.parentElement; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length === 3 || c[3] > 0) return c.slice(0, 3); } return rgb(getComputedStyle(document.documentElement).backgroundColor).slice(0, 3); };
+	const out = [];
+	for (const f of document.querySelectorAll('input:not([type=hidden]):not([type=radio]), select, textarea')) {
+		if (!f.getClientRects().length) continue;
+		const r = ratio(rgb(getComputedStyle(f).borderTopColor).slice(0, 3), around(f));
+		if (r < 3) out.push((f.id || f.name) + ' ' + r.toFixed(2) + ':1');
+	}
+	return out.slice(0, 6).join(', ');
+})()`
+
 // pageCheck is one page of the site: where it is and how to reach it.
 type pageCheck struct {
 	name string
@@ -267,6 +283,9 @@ func TestE2ELayoutEveryPage(t *testing.T) {
 						setMedia(t, ctx, scheme, "no-preference")
 						for _, v := range axeViolations(t, ctx) {
 							t.Errorf("axe, %s mode: %s", scheme, v)
+						}
+						if got := eval[string](t, ctx, fieldBorders); got != "" {
+							t.Errorf("%s mode: field borders below 3:1: %s", scheme, got)
 						}
 					}
 				})
