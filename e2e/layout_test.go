@@ -377,6 +377,25 @@ func TestE2EOrientation(t *testing.T) {
 	}
 }
 
+// TestE2EPhoneTourCard: on a phone the tour's steps take one row that
+// scrolls sideways, the current step shown, and the step's card starts
+// on the first screen (issue #13, point 1).
+func TestE2EPhoneTourCard(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	waitLive(t, ctx, base+"/tour/11")
+	if got := eval[[]float64](t, ctx, `(r => [r.left, r.right])(document.querySelector('[data-testid=tour-step-11]').getBoundingClientRect())`); got[0] < 0 || got[1] > float64(phone.width) {
+		t.Errorf("the current step is off the screen, from %g to %g px", got[0], got[1])
+	}
+	if top := eval[float64](t, ctx, `document.querySelector('[data-testid=tour-step-1]').getBoundingClientRect().top - document.querySelector('[data-testid=tour-step-11]').getBoundingClientRect().top`); top != 0 {
+		t.Errorf("the steps take more than one row: step 1 is %g px from step 11", top)
+	}
+	if top := eval[float64](t, ctx, `document.querySelector('[data-testid=tour-title]').getBoundingClientRect().bottom`); top > float64(phone.height)/2 {
+		t.Errorf("the step's title ends %g px down the %d px screen", top, phone.height)
+	}
+}
+
 // TestE2ESliceDensity: at 1400x1000 the slice explorer shows a step's
 // input cell and the Step button on the first screen, the whole form in
 // the page's own flow (no box scrolling on its own), a long list of
