@@ -80,6 +80,7 @@ export function roomClient(page, hooks) {
     addEventListener('pagehide', () => { if (send) send({ v: V, type: 'unpresent' }); });
     addEventListener('pageshow', (e) => { if (e.persisted && send) send({ v: V, type: 'present', room: code }); });
     for (const a of document.querySelectorAll('a[href]')) {
+      if (a.getAttribute('href').startsWith('#')) continue; // the skip link stays on the page
       const u = new URL(a.href, location.href);
       if (u.origin !== location.origin || a.closest('#room-bar') || !/^\/(slice|tour(\/\d+)?)?$/.test(u.pathname)) continue;
       if (u.pathname === '/tour') u.pathname = '/tour/1';

@@ -606,8 +606,19 @@ export function start() {
     if (share) { setURL(formQuery(), 'replace'); room.publish({ step: t }); }
   }
   const player = () => $('[data-act=play]', steps); // none while there is no valid slice
+  // With prefers-reduced-motion the player starts at its slowest and does
+  // not offer the speeds at which the highlight flickers.
+  const calm = matchMedia('(prefers-reduced-motion: reduce)');
+  function calmSpeeds() {
+    const sel = $('[data-testid=step-speed]', steps);
+    if (!calm.matches || sel.dataset.calm) return;
+    sel.dataset.calm = 'true';
+    for (const o of sel.options) o.disabled = +o.value > 2;
+    sel.value = '0.5';
+  }
   function showPlayer() {
     if (!player() || document.body.dataset.live !== 'ready') return;
+    calmSpeeds();
     $('.speed', steps).hidden = false;
     $('[data-act=play]', steps).hidden = st.timer !== 0;
     $('[data-act=pause]', steps).hidden = st.timer === 0;

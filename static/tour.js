@@ -15,3 +15,7 @@ document.addEventListener('keydown', (e) => {
   e.preventDefault();
   location.assign(a.href);
 });
+
+// Where the steps scroll sideways (a phone), show the current one.
+const cur = document.querySelector('.tour-steps a.current');
+if (cur) { const ol = cur.closest('ol'); ol.scrollLeft = cur.offsetLeft - ol.offsetLeft - (ol.clientWidth - cur.offsetWidth) / 2; }

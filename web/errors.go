@@ -16,6 +16,7 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/views"
 )
 
 // errorBody is the one shape of every API error: every violation at once.
@@ -242,8 +243,8 @@ func httpErrorHandler(err error, c echo.Context) {
 		_ = c.NoContent(status)
 		return
 	}
-	if !strings.HasPrefix(c.Path(), "/api/") && status == http.StatusNotFound && acceptsHTML(c.Request()) {
-		_ = c.String(status, "404 page not found")
+	if !strings.HasPrefix(c.Request().URL.Path, "/api/") && status == http.StatusNotFound && acceptsHTML(c.Request()) {
+		_ = render(c, status, views.NotFoundPage(c.Request().URL.Path))
 		return
 	}
 	_ = c.JSON(status, body)

@@ -1,0 +1,467 @@
+package e2e
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+)
+
+// axeSource is axe-core, run inside each page (testdata/README.md).
+//
+//go:embed testdata/axe.min.js
+var axeSource string
+
+// viewport is a screen the pages are checked on.
+type viewport struct {
+	name          string
+	width, height int64
+	phone         bool // mobile emulation and touch
+}
+
+var (
+	phone   = viewport{"phone", 390, 844, true}
+	desktop = viewport{"desktop", 1400, 1000, false}
+)
+
+// emulate sets the viewport and, for a phone, mobile emulation (the
+// page's meta viewport applies) and touch.
+func emulate(t *testing.T, ctx context.Context, vp viewport) {
+	t.Helper()
+	opts := []chromedp.EmulateViewportOption{}
+	if vp.phone {
+		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	}
+	do(t, ctx, "emulate "+vp.name, chromedp.EmulateViewport(vp.width, vp.height, opts...))
+}
+
+// setMedia emulates the user's preferences: prefers-color-scheme (light
+// or dark) and prefers-reduced-motion (reduce or no-preference).
+func setMedia(t *testing.T, ctx context.Context, scheme, motion string) {
+	t.Helper()
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{
+		{Name: "prefers-color-scheme", Value: scheme},
+		{Name: "prefers-reduced-motion", Value: motion},
+	}})
+	if err != nil {
+		t.Fatalf("emulate %s, %s: %v", scheme, motion, err)
+	}
+}
+
+// settled: the page has loaded and, where it has a live picture, drawn
+// the answer to its first edit.
+const settled = `document.readyState === 'complete' && (!document.querySelector('#picture') || (document.body.dataset.live === 'ready' && ['done', 'invalid'].includes(document.querySelector('#picture').dataset.state)))`
+
+// axeViolations runs axe-core's WCAG 2.0 A and AA and WCAG 2.1 AA rules in
+// the page and describes every violation, one a line.
+func axeViolations(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	if !eval[bool](t, ctx, `typeof window.axe === 'object'`) {
+		do(t, ctx, "load axe-core", chromedp.Evaluate[chromedp.Void](axeSource))
+	}
+	const run = `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa']}, resultTypes: ['violations']})
+		.then(r => JSON.stringify(r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 10).map(n => n.target.join(' ') + ': ' + n.failureSummary.replace(/\s+/g, ' '))}))))`
+	tctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	out, err := chromedp.Run(tctx, chromedp.Evaluate[string](run, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("axe.run: %v", err)
+	}
+	var vs []struct {
+		ID, Help string
+		Nodes    []string
+	}
+	if err := json.Unmarshal([]byte(out), &vs); err != nil {
+		t.Fatalf("axe's answer %q: %v", out, err)
+	}
+	var lines []string
+	for _, v := range vs {
+		lines = append(lines, fmt.Sprintf("%s (%s): %s", v.ID, v.Help, strings.Join(v.Nodes, " | ")))
+	}
+	return lines
+}
+
+// overflow is how many CSS pixels wider than width the page is laid out
+// (a phone widens its layout viewport to fit the page, so innerWidth
+// follows the page).
+func overflow(width int64) string {
+	return fmt.Sprintf(`Math.max(document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth) - %d`, width)
+}
+
+// formCovered scrolls the picture to the top of the screen and reports
+// where the form, if it is still on screen, is drawn over by something
+// else or covers the picture: "" when neither.
+const formCovered = `(() => {
+	const form = document.querySelector('#controls'), pic = document.querySelector('#picture');
+	if (!form || !pic) return '';
+	window.scrollTo(0, pic.getBoundingClientRect().top + window.scrollY);
+	const f = form.getBoundingClientRect(), p = pic.getBoundingClientRect();
+	const top = Math.max(f.top, 0), bottom = Math.min(f.bottom, window.innerHeight);
+	const out = [];
+	if (f.left < p.right && p.left < f.right && f.top < p.bottom && p.top < f.bottom && bottom > top) out.push('the form and the picture share the screen area ' + JSON.stringify([f.left, top, f.right, bottom]));
+	for (let i = 1; i < 6 && bottom > top; i++) for (let j = 1; j < 6; j++) {
+		const x = f.left + f.width * i / 6, y = top + (bottom - top) * j / 6;
+		const el = document.elementFromPoint(x, y);
+		if (el && !form.contains(el)) out.push(Math.round(x) + ',' + Math.round(y) + ' shows ' + el.tagName + '.' + el.className);
+	}
+	window.scrollTo(0, 0);
+	return out.slice(0, 4).join('; ');
+})()`
+
+// landmarks checks the page's headings and skip link: "" when right.
+const landmarks = `(() => {
+	const out = [];
+	const h1 = document.querySelectorAll('h1');
+	if (h1.length !== 1) out.push(h1.length + ' h1 elements');
+	const skip = document.querySelector('a.skip');
+	const first = [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')].find(e => e.tabIndex >= 0 && !e.disabled && e.getClientRects().length);
+	if (!skip) out.push('no skip link');
+	else if (first !== skip) out.push('the first stop of the tab order is ' + first?.outerHTML.slice(0, 80) + ', not the skip link');
+	else {
+		const target = document.querySelector(skip.getAttribute('href'));
+		if (!target || target.tagName !== 'MAIN') out.push('the skip link points at ' + skip.getAttribute('href') + ', not the main element');
+		skip.focus();
+		const r = skip.getBoundingClientRect();
+		if (r.top < 0 || r.bottom > window.innerHeight) out.push('the focused skip link is off screen');
+		skip.blur();
+	}
+	if (document.querySelectorAll('main').length !== 1) out.push(document.querySelectorAll('main').length + ' main elements');
+	return out.join('; ');
+})()`
+
+// fieldBorders lists the form fields whose border is below 3:1 against
+// the background around them (WCAG 1.4.11, which axe does not check).
+const fieldBorders = `(() => {
+	const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+	const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+	const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+	const around = (e) => { for (e = e.parentElement; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length === 3 || c[3] > 0) return c.slice(0, 3); } return rgb(getComputedStyle(document.documentElement).backgroundColor).slice(0, 3); };
+	const out = [];
+	for (const f of document.querySelectorAll('input:not([type=hidden]):not([type=radio]), select, textarea')) {
+		if (!f.getClientRects().length) continue;
+		const r = ratio(rgb(getComputedStyle(f).borderTopColor).slice(0, 3), around(f));
+		if (r < 3) out.push((f.id || f.name) + ' ' + r.toFixed(2) + ':1');
+	}
+	return out.slice(0, 6).join(', ');
+})()`
+
+// pageCheck is one page of the site: where it is and how to reach it.
+type pageCheck struct {
+	name string
+	path string
+	// open, when set, reaches the page another way (a room), in ctx, and
+	// returns the tab showing it.
+	open func(t *testing.T, ctx context.Context, vp viewport, base string) context.Context
+	// readme names the phone screenshot written to docs/img with
+	// -screenshots, of the screen scrolled to readmeAt (a selector) if
+	// given.
+	readme, readmeAt string
+	// jsOff loads the page with JavaScript off.
+	jsOff bool
+}
+
+var everyPage = []pageCheck{
+	{name: "layout", path: "/", readme: "phone-layout"},
+	{name: "layout-rank4", path: "/?dt=FLOAT16&rank=4&sizes=2,2,3,4&mode=packed"},
+	{name: "layout-rank8", path: "/?dt=FLOAT32&rank=8&sizes=2,2,2,2,2,2,2,2&mode=packed"},
+	{name: "layout-invalid", path: "/?dt=FLOAT32&rank=2&sizes=2,x&mode=explicit&strides=5,-1&total=3"},
+	{name: "slice", path: "/slice"},
+	{name: "slice-invalid", path: "/slice?preset=example2&wsize=1,1,9,3&wstride=1,0,-2,2"},
+	{name: "slice-example2", path: "/slice?preset=example2", readme: "phone-slice", readmeAt: ".io"},
+	{name: "slice-canvas", path: "/slice?dt=FLOAT32&rank=2&sizes=128,128&mode=packed&woff=0,0&wsize=128,128&wstride=1,1"},
+	{name: "layout-nojs", path: "/?preset=DHW", jsOff: true},
+	{name: "slice-nojs", path: "/slice?preset=example2", jsOff: true},
+	{name: "tour-layout", path: "/tour/1"},
+	{name: "tour-slice", path: "/tour/11"},
+	{name: "join", path: "/join"},
+	{name: "embed-layout", path: "/embed/layout"},
+	{name: "embed-slice", path: "/embed/slice?preset=example2"},
+	{name: "not-found", path: "/foo"},
+	{name: "not-found-tour", path: "/tour/12"},
+	{name: "room-presenter", open: openPresenter},
+	{name: "room-viewer", open: openViewer},
+}
+
+// openPresenter presents the layout explorer in a room of its own.
+func openPresenter(t *testing.T, ctx context.Context, _ viewport, base string) context.Context {
+	t.Helper()
+	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1")
+	do(t, ctx, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, ctx, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	return ctx
+}
+
+// openViewer presents the slice explorer and opens the room as a viewer
+// on another device (a new browser context with the same viewport).
+func openViewer(t *testing.T, ctx context.Context, vp viewport, base string) context.Context {
+	t.Helper()
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	do(t, ctx, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, ctx, "the room", roomState+` === 'presenting'`)
+	join := eval[string](t, ctx, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	viewer := newBrowserContext(t, ctx)
+	emulate(t, viewer, vp)
+	do(t, viewer, "open the join URL", chromedp.Navigate(join))
+	waitFor(t, viewer, "following", roomState+` === 'following'`)
+	return viewer
+}
+
+// TestE2ELayoutEveryPage loads every kind of page on a 390 px phone
+// (mobile emulation, touch) and on a 1400 px desktop: none is wider than
+// the screen, nothing covers the form once the picture is scrolled to,
+// each has one h1, a skip link to its main element first in the tab
+// order, and in light and in dark mode axe-core finds no violation of its
+// WCAG 2.0 A and AA and 2.1 AA rules and no field's border is below 3:1
+// (issue #13, points 1 and 10).
+func TestE2ELayoutEveryPage(t *testing.T) {
+	base := startServer(t)
+	for _, vp := range []viewport{phone, desktop} {
+		t.Run(vp.name, func(t *testing.T) {
+			browser := newBrowser(t, false)
+			for _, pc := range everyPage {
+				t.Run(pc.name, func(t *testing.T) {
+					ctx := newBrowserContext(t, browser)
+					emulate(t, ctx, vp)
+					setMedia(t, ctx, "light", "no-preference")
+					ready := settled
+					if pc.jsOff {
+						if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+							t.Fatalf("disable JavaScript: %v", err)
+						}
+						ready = `document.readyState === 'complete'`
+					}
+					if pc.open != nil {
+						ctx = pc.open(t, ctx, vp, base)
+					} else {
+						do(t, ctx, "navigate "+pc.path, chromedp.Navigate(base+pc.path))
+					}
+					waitFor(t, ctx, "the page", ready)
+					look(t, ctx, vp.name+"-"+pc.name)
+					if vp.phone && pc.readme != "" {
+						if pc.readmeAt != "" {
+							do(t, ctx, "scroll to "+pc.readmeAt, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).scrollIntoView()`, pc.readmeAt)))
+						}
+						shotOf(t, ctx, pc.readme, chromedp.CaptureScreenshot())
+						do(t, ctx, "scroll back", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+					}
+					if px := eval[float64](t, ctx, overflow(vp.width)); px > 0 {
+						t.Errorf("the page is %g px wider than the %d px screen", px, vp.width)
+					}
+					// The Embed popover, open, stays on the screen too.
+					if eval[bool](t, ctx, `!!document.querySelector('[data-testid=embed-button]')`) {
+						do(t, ctx, "open Embed", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=embed]').open = true`))
+						if px := eval[float64](t, ctx, overflow(vp.width)+` + Math.max(0, -document.querySelector('.share-pop').getBoundingClientRect().left)`); px > 0 {
+							t.Errorf("the open Embed popover is %g px off the %d px screen", px, vp.width)
+						}
+						do(t, ctx, "close Embed", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=embed]').open = false`))
+					}
+					if got := eval[string](t, ctx, formCovered); got != "" {
+						t.Errorf("the form is covered: %s", got)
+					}
+					if got := eval[string](t, ctx, landmarks); got != "" {
+						t.Errorf("headings and landmarks: %s", got)
+					}
+					if pc.jsOff {
+						// axe needs timers; the page's own modules, skipped at
+						// load, stay unrun.
+						if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: false}); err != nil {
+							t.Fatalf("enable JavaScript for axe: %v", err)
+						}
+						if got := eval[string](t, ctx, `document.body.dataset.live ?? ''`); got != "" {
+							t.Fatalf("the page's script ran: live %q", got)
+						}
+					}
+					for _, scheme := range []string{"light", "dark"} {
+						setMedia(t, ctx, scheme, "no-preference")
+						for _, v := range axeViolations(t, ctx) {
+							t.Errorf("axe, %s mode: %s", scheme, v)
+						}
+						if got := eval[string](t, ctx, fieldBorders); got != "" {
+							t.Errorf("%s mode: field borders below 3:1: %s", scheme, got)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// look saves a full-page screenshot as name.png in $STRIDESCOPE_SHOTS, to
+// look at; without it, none.
+func look(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("STRIDESCOPE_SHOTS")
+	if dir == "" {
+		return
+	}
+	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tap touches the centre of the element sel, as a finger would.
+func tap(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, sel))
+	for _, typ := range []input.DispatchTouchEventType{input.DispatchTouchEventTypeTouchStart, input.DispatchTouchEventTypeTouchEnd} {
+		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{}}
+		if typ == input.DispatchTouchEventTypeTouchStart {
+			p.TouchPoints = []*input.TouchPoint{{X: xy[0], Y: xy[1]}}
+		}
+		if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, p); err != nil {
+			t.Fatalf("tap %s: %v", sel, err)
+		}
+	}
+}
+
+// TestE2EPhoneTapLinksACell: on a phone, tapping a cell links it as a
+// hover does: the layout explorer names its offset and marks its buffer
+// cell; the slice explorer marks the input cell an output cell copies
+// (issue #13, point 1).
+func TestE2EPhoneTapLinksACell(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1")
+	tap(t, ctx, "#l-4")
+	waitFor(t, ctx, "the tapped element linked", `document.querySelector('#b-6')?.classList.contains('linked') && document.querySelector('#dot').textContent.endsWith('= 6')`)
+
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	tap(t, ctx, "#out-0")
+	waitFor(t, ctx, "the tapped output cell linked", `document.querySelector('#in-13')?.classList.contains('linked') && document.querySelector('#dot').textContent.includes('14')`)
+}
+
+// TestE2EOrientation: the explorers say what they are, in an h1 and one
+// line, link to the tour, put the "point at a cell" hint above the first
+// picture and list the keys (issue #13, point 3).
+func TestE2EOrientation(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	for _, tc := range []struct{ path, h1, picture, tour string }{
+		{"/", "DirectML tensor layout explorer", "#logical", "/tour/1"},
+		{"/slice", "DML_SLICE1 explorer", "#slice-input", "/tour/10"},
+	} {
+		for _, vp := range []viewport{phone, desktop} {
+			t.Run(vp.name+tc.path, func(t *testing.T) {
+				emulate(t, ctx, vp)
+				waitLive(t, ctx, base+tc.path)
+				if got := eval[string](t, ctx, `document.querySelector('main h1')?.textContent`); got != tc.h1 {
+					t.Errorf("h1 %q, want %q", got, tc.h1)
+				}
+				if got := eval[string](t, ctx, `document.querySelector('[data-testid=intro] p')?.textContent`); len(got) < 80 {
+					t.Errorf("no explanation under the title: %q", got)
+				}
+				if got := eval[string](t, ctx, `document.querySelector('[data-testid=intro-keys]')?.textContent ?? ''`); !strings.Contains(got, "arrow keys") || !strings.Contains(got, "Tab") {
+					t.Errorf("the keys: %q", got)
+				}
+				above := fmt.Sprintf(`document.querySelector('[data-testid=intro-hint]').getBoundingClientRect().bottom <= document.querySelector(%q).getBoundingClientRect().top && /Point at, tap or focus a cell/.test(document.querySelector('[data-testid=intro-hint]').textContent)`, tc.picture)
+				if !eval[bool](t, ctx, above) {
+					t.Errorf("the hint is not above the first picture %s", tc.picture)
+				}
+				do(t, ctx, "start the tour", chromedp.Click(chromedp.CSS(`[data-testid=start-tour]`)))
+				waitFor(t, ctx, "the tour", fmt.Sprintf(`location.pathname === %q && !!document.querySelector('[data-testid=tour-title]')`, tc.tour))
+			})
+		}
+	}
+}
+
+// TestE2EPhoneTourCard: on a phone the tour's steps take one row that
+// scrolls sideways, the current step shown, and the step's card starts
+// on the first screen (issue #13, point 1).
+func TestE2EPhoneTourCard(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	waitLive(t, ctx, base+"/tour/11")
+	if got := eval[[]float64](t, ctx, `(r => [r.left, r.right])(document.querySelector('[data-testid=tour-step-11]').getBoundingClientRect())`); got[0] < 0 || got[1] > float64(phone.width) {
+		t.Errorf("the current step is off the screen, from %g to %g px", got[0], got[1])
+	}
+	if top := eval[float64](t, ctx, `document.querySelector('[data-testid=tour-step-1]').getBoundingClientRect().top - document.querySelector('[data-testid=tour-step-11]').getBoundingClientRect().top`); top != 0 {
+		t.Errorf("the steps take more than one row: step 1 is %g px from step 11", top)
+	}
+	if top := eval[float64](t, ctx, `document.querySelector('[data-testid=tour-title]').getBoundingClientRect().bottom`); top > float64(phone.height)/2 {
+		t.Errorf("the step's title ends %g px down the %d px screen", top, phone.height)
+	}
+}
+
+// TestE2ESliceDensity: at 1400x1000 the slice explorer shows a step's
+// input cell and the Step button on the first screen, the whole form in
+// the page's own flow (no box scrolling on its own), a long list of
+// output values within the page's width; a rank-8 layout lays its small
+// grids out several a row (issue #13, point 8).
+func TestE2ESliceDensity(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, desktop)
+
+	// Step 6 of Example 2 copies input element 13 (the value 14).
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	for range 6 {
+		do(t, ctx, "step", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=step-next]').click()`))
+	}
+	waitFor(t, ctx, "step 6", `document.querySelector('[data-testid=step-count]').textContent === 'step 6 of 9'`)
+	const onScreen = `(s => { const r = document.querySelector(s)?.getBoundingClientRect(); return !!r && r.top >= 0 && r.bottom <= window.innerHeight; })`
+	do(t, ctx, "scroll to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	for _, sel := range []string{"#slice-input .lc.cur", "[data-testid=step-next]", "[data-testid=step-count]", "[data-testid=step-text]"} {
+		if !eval[bool](t, ctx, onScreen+`(`+fmt.Sprintf("%q", sel)+`)`) {
+			t.Errorf("%s is not on the first screen (%v)", sel, eval[[]float64](t, ctx, fmt.Sprintf(`(r => [r.top, r.bottom])(document.querySelector(%q).getBoundingClientRect())`, sel)))
+		}
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#slice-input .lc.cur')?.id`); got != "in-13" {
+		t.Errorf("step 6 reads %q, want in-13", got)
+	}
+	if got := eval[string](t, ctx, `(f => getComputedStyle(f).overflowY + ' ' + (f.scrollHeight - f.clientHeight))(document.querySelector('#controls'))`); got != "visible 0" {
+		t.Errorf("the form scrolls on its own: overflow-y and hidden height %q", got)
+	}
+
+	// 16,384 output elements: the page lists the first 64 values.
+	waitLive(t, ctx, base+"/slice?dt=FLOAT32&rank=2&sizes=128,128&mode=packed&woff=0,0&wsize=128,128&wstride=1,1")
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=first-values]')?.textContent ?? ''`); !strings.HasPrefix(got, "1,2,3,") {
+		t.Fatalf("first values %q", got)
+	}
+	if px := eval[float64](t, ctx, overflow(desktop.width)); px > 0 {
+		t.Errorf("the first output values make the page %g px wider than the screen", px)
+	}
+
+	// Rank 8: 64 grids of 2x2.
+	waitLive(t, ctx, base+"/?dt=FLOAT32&rank=8&sizes=2,2,2,2,2,2,2,2&mode=packed")
+	perRow := eval[int](t, ctx, `(() => { const ps = [...document.querySelectorAll('#logical figure.panel')]; return ps.filter(p => p.getBoundingClientRect().top === ps[0].getBoundingClientRect().top).length; })()`)
+	height := eval[float64](t, ctx, `document.documentElement.scrollHeight`)
+	t.Logf("rank 8: %d grids a row, the page %g px tall", perRow, height)
+	if perRow < 4 {
+		t.Errorf("rank 8: %d grids a row", perRow)
+	}
+}
+
+// TestE2EReducedMotion: with prefers-reduced-motion the step-through's
+// player starts at its slowest speed and offers none above 2 steps a
+// second; without it, 1 a second and every speed (issue #13, point 10).
+func TestE2EReducedMotion(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	for _, tc := range []struct{ motion, want string }{
+		{"reduce", "0.5 disabled:5,20"},
+		{"no-preference", "1 disabled:"},
+	} {
+		setMedia(t, ctx, "light", tc.motion)
+		waitLive(t, ctx, base+"/slice?preset=example2")
+		waitFor(t, ctx, "the player", `!document.querySelector('[data-testid=step-play]').hidden`)
+		got := eval[string](t, ctx, `(s => s.value + ' disabled:' + [...s.options].filter(o => o.disabled).map(o => o.value).join(','))(document.querySelector('[data-testid=step-speed]'))`)
+		if got != tc.want {
+			t.Errorf("%s: speed %q, want %q", tc.motion, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package web
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// TestNotFoundPage: a browser asking for a page that does not exist gets
+// the site's page (header, h1, a link to every page) with status 404; an
+// API client still gets the JSON error.
+func TestNotFoundPage(t *testing.T) {
+	ts := newTestServer(t)
+	get := func(path, accept string) (*http.Response, []byte) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, ts.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", accept)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, b
+	}
+	const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+	for _, path := range []string{"/foo", "/tour/12", "/tour/0", "/slice/x", "/foo%3Cb%3Ebold"} {
+		t.Run(path, func(t *testing.T) {
+			res, body := get(path, browser)
+			if res.StatusCode != http.StatusNotFound || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+				t.Fatalf("status %d, %s", res.StatusCode, res.Header.Get("Content-Type"))
+			}
+			d, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(d.Find("main h1").Text()); got != "Page not found" {
+				t.Errorf("h1 %q", got)
+			}
+			if got := d.Find("title").Text(); got != "Page not found · stridescope" {
+				t.Errorf("title %q", got)
+			}
+			if d.Find("header.site nav").Length() != 1 || d.Find("a.skip[href='#main']").Length() != 1 {
+				t.Error("not in the site's frame (header, skip link)")
+			}
+			if got := d.Find("code.asked").Text(); got != res.Request.URL.Path {
+				t.Errorf("names the path %q, want %q", got, res.Request.URL.Path)
+			}
+			if bytes.Contains(body, []byte("<b>")) {
+				t.Error("the path is not escaped")
+			}
+			var links []string
+			d.Find(tid("not-found") + " li a").Each(func(_ int, a *goquery.Selection) { h, _ := a.Attr("href"); links = append(links, h) })
+			if got := strings.Join(links, " "); got != "/ /slice /tour /join" {
+				t.Errorf("links %q", got)
+			}
+		})
+	}
+	// An API client is answered in JSON, as before.
+	res, body := get("/foo", "application/json")
+	if res.StatusCode != http.StatusNotFound || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") || !bytes.Contains(body, []byte(`"errors"`)) {
+		t.Errorf("JSON client: %d %s %s", res.StatusCode, res.Header.Get("Content-Type"), body)
+	}
+	res, _ = get("/api/v1/nothing", browser)
+	if res.StatusCode != http.StatusNotFound || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		t.Errorf("API path from a browser: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+}
