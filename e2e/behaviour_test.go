@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ const bufferSub = `document.querySelector('[data-testid=buffer-sub]').textConten
 func TestE2ETourStepKeepsItsExampleWithViewKeys(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
-	for _, q := range []string{"?labels=offset", "?labels=index&sel=1,1"} {
+	for _, q := range []string{"?labels=offset", "?labels=index&sel=1,1", "?room=BCDFGH"} {
 		waitLive(t, ctx, base+"/tour/7"+q)
 		if got := eval[string](t, ctx, bufferSub); got != "10 elements of 32 bits = 40 bytes" {
 			t.Errorf("/tour/7%s: buffer %q, want the padded A B C x x D E F x x", q, got)
@@ -230,5 +231,30 @@ func TestE2ECopyButtons(t *testing.T) {
 		if got, want := clip(), eval[string](t, ctx, `document.querySelector('[data-testid=`+id+`]').textContent`); got != want || got == "" {
 			t.Errorf("%s: clipboard %q, want %q", id, got, want)
 		}
+	}
+}
+
+// TestE2EPresentedTourStepShowsItsExample: presenting tour step 7 puts
+// ?room= in the presenter's URL; the presenter's picture and the
+// viewer's are still the padded A B C x x D E F x x (issue #13, 2).
+func TestE2EPresentedTourStepShowsItsExample(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	viewer := newBrowserContext(t, presenter)
+	waitLive(t, presenter, base+"/tour/7")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && location.search.includes('room=') && `+done)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	do(t, viewer, "open the join URL", chromedp.Navigate(join))
+	waitFor(t, viewer, "the viewer on step 7", `document.querySelector('[data-testid=tour]')?.dataset.step === '7' && `+done)
+	for name, ctx := range map[string]context.Context{"presenter": presenter, "viewer": viewer} {
+		if got := eval[string](t, ctx, bufferLabels); got != "A B C x x D E F x x" {
+			t.Errorf("%s: buffer %q, want the padded example", name, got)
+		}
+	}
+	do(t, presenter, "reload the presenter's page", chromedp.Reload())
+	waitFor(t, presenter, "presenting again", roomState+` === 'presenting' && `+done)
+	if got := eval[string](t, presenter, bufferLabels); got != "A B C x x D E F x x" {
+		t.Errorf("presenter after a reload: buffer %q", got)
 	}
 }

@@ -171,7 +171,7 @@ func TestE2ENoJavaScript(t *testing.T) {
 	// The GET form: change a stride and submit.
 	do(t, ctx, "edit and submit",
 		chromedp.SetValue(chromedp.CSS(`[data-testid=stride-0]`), "7"),
-		chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
+		chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=apply]`)), chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
 	waitFor(t, ctx, "the submitted page", `location.search.includes('strides=7')`)
 	if got := eval[string](t, ctx, usedCells); got != "0,1,2,3,4,5,7,8,9,10,11,12" {
 		t.Errorf("used cells %q", got)
@@ -183,8 +183,8 @@ func TestE2ENoJavaScript(t *testing.T) {
 	// A bad value shows its rule and keeps the last valid picture.
 	do(t, ctx, "submit a bad alignment",
 		chromedp.SetValue(chromedp.CSS(`[data-testid=align]`), "3"),
-		chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
-	waitFor(t, ctx, "the error page", `location.search.includes('align=3')`)
+		chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=apply]`)), chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
+	waitFor(t, ctx, "the error page", `location.search.includes('align=3') && document.readyState === 'complete'`)
 	if got := ruleOf(eval[string](t, ctx, `document.querySelector('[data-testid=err-guaranteedBaseOffsetAlignment]').textContent`)); got != "guaranteedBaseOffsetAlignment 3 must be 0 or a power of two" {
 		t.Errorf("error %q", got)
 	}

@@ -286,16 +286,18 @@ func TestE2ESliceNoJavaScript(t *testing.T) {
 	// The GET form: a NumPy expression with its own button.
 	do(t, ctx, "use an expression",
 		chromedp.SetValue(chromedp.CSS(`[data-testid=np]`), "x[..., ::-1, 3]"),
-		chromedp.Click(chromedp.CSS(`[data-testid=use-np]`)))
-	waitFor(t, ctx, "the expression's page", `location.search.includes('use=np')`)
+		chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=use-np]`)), chromedp.Click(chromedp.CSS(`[data-testid=use-np]`)))
+	// The form's raw query is redirected to the canonical URL: the
+	// window the expression fills.
+	waitFor(t, ctx, "the expression's page", `location.search.includes('woff=0,0,0,3&wsize=1,1,4,1&wstride=1,1,-1,1') && !location.search.includes('use=np')`)
 	if got := eval[string](t, ctx, outputRows); got != "16;12;8;4" {
 		t.Errorf("x[..., ::-1, 3] gives %q", got)
 	}
 	// An output size too large: the rule at its field, the last picture kept.
 	do(t, ctx, "submit a bad output size",
 		chromedp.SetValue(chromedp.CSS(`[data-testid=out-3]`), "2"),
-		chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
-	waitFor(t, ctx, "the error page", `location.search.includes('out=2')`)
+		chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=apply]`)), chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
+	waitFor(t, ctx, "the error page", `location.search.includes('out=,,,2')`)
 	if got := ruleOf(text(t, ctx, `[data-testid="err-outputSizes[3]"]`)); !strings.HasPrefix(got, "axis 3: OutputSizes[3] = 2 not in [1, MaxCopiedElements = 1]") {
 		t.Errorf("error %q", got)
 	}

@@ -60,15 +60,15 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	p.View.Buffer.Last = l.IndexOfLastElement()
 	switch p.View.Logical.Mode {
 	case views.ModeCanvas:
-		p.View.Logical.Note = fmt.Sprintf("%d logical elements, coloured by buffer offset", n)
+		p.View.Logical.Note = views.Group(n) + " logical elements, coloured by buffer offset"
 	case views.ModeNone:
-		p.View.Logical.Note = fmt.Sprintf("%d logical elements are too many to draw (the explorer draws up to %d); the facts are complete.", n, int64(MaxInteractive))
+		p.View.Logical.Note = fmt.Sprintf("%s logical elements are too many to draw (the explorer draws up to %s); the facts are complete.", views.Group(n), views.Group(MaxInteractive))
 	}
 	switch p.View.Buffer.Mode {
 	case views.ModeCanvas:
-		p.View.Buffer.Note = fmt.Sprintf("%d buffer cells", cells)
+		p.View.Buffer.Note = views.Group(cells) + " buffer cells"
 	case views.ModeNone:
-		p.View.Buffer.Note = fmt.Sprintf("A buffer of %d cells holding %d elements is too large to draw (the explorer draws up to %d); the facts are complete.", cells, n, int64(MaxInteractive))
+		p.View.Buffer.Note = fmt.Sprintf("A buffer of %s cells holding %s elements is too large to draw (the explorer draws up to %s); the facts are complete.", views.Group(cells), views.Group(n), views.Group(MaxInteractive))
 	}
 
 	if n <= views.MaxSVGCells && cells <= views.MaxSVGCells {

@@ -93,14 +93,14 @@ func inWords(v core.Violation, labels []string) string {
 			return upper(what+where) + " is 0: the window must step forwards or backwards"
 		}
 		return upper(what+where) + " is 0: no dimension may be empty"
-	case tooLarge.MatchString(m):
-		return upper(what+where) + " is too large for DirectML"
-	case isNegative.MatchString(m):
+	case isNegative.MatchString(m) && what != "the window's stride": // a window stride may be negative
 		g := isNegative.FindStringSubmatch(m)
-		if strings.HasSuffix(what, "stride") && what != "the window's stride" {
+		if strings.HasSuffix(what, "stride") {
 			return upper(what+where) + " is negative (" + g[1] + "): a tensor's strides cannot be; a slice's window strides can reverse"
 		}
 		return upper(what+where) + " is negative (" + g[1] + ")"
+	case tooLarge.MatchString(m):
+		return upper(what+where) + " is out of the range DirectML takes"
 	case windowPast.MatchString(m):
 		g := windowPast.FindStringSubmatch(m)
 		return fmt.Sprintf("The window%s runs past the input: it ends at %s, the input has %s", where, g[1], g[2])

@@ -17,7 +17,7 @@ const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 
 export function start() {
   const form = $('#controls'), picture = $('#picture'), dot = $('#dot');
   const st = { seq: 0, ws: null, retry: 500, meta: null, offsets: null, counts: null, frames: 0, got: 0,
-    structural: new Set(), push: new Set(), nav: new Set(), focus: null, hover: null, canvases: {}, example: '' };
+    structural: new Set(), push: new Set(), nav: new Set(), focus: null, hover: null, canvases: {} };
   document.body.dataset.live = 'connecting';
   copyButtons();
   const room = roomClient('layout', { apply: applyRoom });
@@ -57,7 +57,7 @@ export function start() {
   }
   let timer = 0;
   const sendSoon = () => { clearTimeout(timer); timer = setTimeout(() => send(formQuery()), 150); };
-  const hist = editHistory(form, (q) => send(q, true, false, true), () => clearTimeout(timer));
+  const hist = editHistory(form, { go: (q) => send(q, true, false, true), cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
   hist.start(formQuery());
 
   function onText(m) {
@@ -190,17 +190,7 @@ export function start() {
     const a = e.target.closest('a[data-preset]');
     if (!a) return;
     const f = form.elements, q = 'preset=' + a.dataset.preset + '&dt=' + f.dt.value + '&labels=' + f.labels.value;
-    if (send(q, true, true)) { st.example = q; e.preventDefault(); }
-  });
-  // Reset goes back to the example last picked, else to the state the
-  // page opened on (a tour step's own); an edit, so Undo brings the
-  // edits back.
-  const opened = formQuery();
-  form.addEventListener('click', (e) => {
-    if (!e.target.closest('[data-act=reset]')) return;
-    e.preventDefault();
-    clearTimeout(timer);
-    send(st.example || opened, true, true);
+    if (send(q, true, true)) { hist.picked(q); e.preventDefault(); }
   });
 
   // ---- linking the views ----

@@ -108,20 +108,24 @@ export function offsetsOf(sizes, strides, n) {
 // makes one entry), a structural one (a preset, a radio) always does;
 // focus and step changes replace the entry. go(q) applies a state from
 // the history: it sends q without writing the history again; cancel()
-// drops an edit still waiting for its debounce before stepping.
-export function editHistory(form, go, cancel) {
+// drops an edit still waiting for its debounce before stepping; reset(q)
+// sends q as a new edit, for Reset to the example: the example last
+// picked, else the state the page opened on (a tour step's own).
+export function editHistory(form, { go, cancel, reset }) {
   const BURST = 1000;
-  let cur = history.state?.ss?.i ?? 0, top = cur, lastEdit = 0;
-  const undo = $('[data-act=undo]', form), redo = $('[data-act=redo]', form), reset = $('[data-act=reset]', form);
+  let cur = history.state?.ss?.i ?? 0, top = cur, lastEdit = 0, opened = '', example = '';
+  const undo = $('[data-act=undo]', form), redo = $('[data-act=redo]', form), resetBtn = $('[data-act=reset]', form);
   const entry = (q) => ({ ...(history.state || {}), ss: { i: cur, q } });
   function update() {
     if (undo) undo.disabled = cur <= 0;
     if (redo) redo.disabled = cur >= top;
   }
   const h = {
-    // start records the page's first state; show reveals the buttons.
-    start(q) { history.replaceState(entry(q), '', location.href); update(); },
-    show() { for (const b of [undo, redo, reset]) if (b) b.hidden = false; },
+    // start records the page's first state; show reveals the buttons;
+    // picked records an example's query, for Reset.
+    start(q) { opened = q; history.replaceState(entry(q), '', location.href); update(); },
+    picked(q) { example = q; },
+    show() { for (const b of [undo, redo, resetBtn]) if (b) b.hidden = false; },
     // write puts an answered state in the address bar: how is 'push' (a
     // new entry), 'edit' (a new entry unless within a burst of edits) or
     // 'replace'.
@@ -145,8 +149,11 @@ export function editHistory(form, go, cancel) {
     go(ss.q);
   });
   form.addEventListener('click', (e) => {
-    const b = e.target.closest('[data-act=undo], [data-act=redo]');
-    if (b) { e.preventDefault(); h[b.dataset.act](); }
+    const b = e.target.closest('[data-act=undo], [data-act=redo], [data-act=reset]');
+    if (!b) return;
+    e.preventDefault();
+    if (b.dataset.act !== 'reset') h[b.dataset.act]();
+    else { cancel(); reset(example || opened); }
   });
   document.addEventListener('keydown', (e) => {
     if (!(e.ctrlKey || e.metaKey) || e.altKey || e.target.closest?.('textarea')) return;

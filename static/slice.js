@@ -51,7 +51,7 @@ function goText(x, f32) {
 
 export function start() {
   const form = $('#controls'), picture = $('#picture'), dot = $('#dot'), steps = $('#slice-steps');
-  const st = { seq: 0, ws: null, meta: null, structural: new Set(), push: new Set(), nav: new Set(), npSeqs: new Set(), t: -1, timer: 0, focus: null, np: '', example: '',
+  const st = { seq: 0, ws: null, meta: null, structural: new Set(), push: new Set(), nav: new Set(), npSeqs: new Set(), t: -1, timer: 0, focus: null, np: '',
     data: {}, frames: 0, got: 0, canvases: {}, marks: { in: {}, out: {}, b: {} } };
   document.body.dataset.live = 'connecting';
   copyButtons();
@@ -86,7 +86,7 @@ export function start() {
   }
   let timer = 0;
   const sendSoon = (np = false) => { clearTimeout(timer); timer = setTimeout(() => send(np ? npQuery() : formQuery(), false, false, np), 150); };
-  const hist = editHistory(form, (q) => send(q, true, false, false, true), () => clearTimeout(timer));
+  const hist = editHistory(form, { go: (q) => send(q, true, false, false, true), cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
 
   function onText(m) {
     if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; hist.show(); showPlayer(); return; }
@@ -237,19 +237,9 @@ export function start() {
     const a = e.target.closest('a[data-preset]');
     if (!a) return;
     const q = queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value], ['fl', form.elements.fl.value]]);
-    if (send(q, true, true)) { st.example = q; e.preventDefault(); }
+    if (send(q, true, true)) { hist.picked(q); e.preventDefault(); }
   });
-  // Reset goes back to the example last picked, else to the state the
-  // page opened on (a tour step's own); an edit, so Undo brings the
-  // edits back.
-  const opened = formQuery();
-  hist.start(opened);
-  form.addEventListener('click', (e) => {
-    if (!e.target.closest('[data-act=reset]')) return;
-    e.preventDefault();
-    clearTimeout(timer);
-    send(st.example || opened, true, true);
-  });
+  hist.start(formQuery()); // here: formQuery needs the helpers above
 
   // ---- linking the input, its buffer and the output ----
   // A target is a cell of a view, DOM or canvas: {kind: 'in' | 'out' | 'b', i};

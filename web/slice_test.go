@@ -1089,3 +1089,18 @@ func TestSliceNumbersHaveLegends(t *testing.T) {
 		t.Error("the layout explorer's corner numbers have no legend")
 	}
 }
+
+// TestPagesUseNoGoNames: what a learner reads names no Go package or
+// function (compute.Slice, compute.Touched, picture.*, core.*) (issue #13, 9).
+func TestPagesUseNoGoNames(t *testing.T) {
+	for _, path := range []string{"/", "/?sizes=4096,4096", "/slice?preset=example2", "/slice?preset=nhwc&vals=1,2,3", "/tour/10", "/tour/11", "/embed/slice?preset=padded"} {
+		_, d := page(t, path)
+		d.Find("script, noscript").Remove()
+		text := d.Find("body").Text()
+		for _, pkg := range []string{"compute.", "picture.", "core.", "views.", "live."} {
+			if i := strings.Index(text, pkg); i >= 0 {
+				t.Errorf("%s: %q", path, text[max(i-40, 0):min(i+40, len(text))])
+			}
+		}
+	}
+}
