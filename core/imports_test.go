@@ -67,14 +67,15 @@ func TestDependenciesPointInward(t *testing.T) {
 		noHTTP  bool     // net/http is off limits too
 	}{
 		{dir: "../compute", allowed: []string{"core"}},
-		{dir: "../views", allowed: []string{"core", "static", "github.com/a-h/templ"}}, // static: the assets' hashed URLs
+		{dir: "../i18n", allowed: []string{"core", "golang.org/x/text/"}, noHTTP: true},        // catalogs: core's codes, x/text's matching
+		{dir: "../views", allowed: []string{"core", "static", "i18n", "github.com/a-h/templ"}}, // static: the assets' hashed URLs
 		{dir: "../static"},
 		{dir: "../rooms", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../rooms/natstest", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../budget", allowed: []string{"golang.org/x/sync/"}, noHTTP: true},
-		{dir: "../picture", allowed: []string{"core", "compute", "views", "budget"}, noHTTP: true},
+		{dir: "../picture", allowed: []string{"core", "compute", "views", "budget", "i18n"}, noHTTP: true},
 		{dir: "../live", allowed: []string{"core", "compute", "views", "picture", "rooms", "budget", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}, noHTTP: true},
-		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "live", "budget", "github.com/", "golang.org/x/", "rsc.io/"}},
+		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "live", "budget", "i18n", "github.com/", "golang.org/x/", "rsc.io/"}},
 	}
 	// Every package of the module but the commands and the browser tests
 	// has a rule: a new package must say where it stands.

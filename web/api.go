@@ -68,7 +68,7 @@ func (s *Server) postSlice1Numpy(c echo.Context) error {
 	}
 	var vs []core.Violation
 	if req.Expression == "" {
-		vs = append(vs, core.Violation{Field: "expression", Message: "expression is required (e.g. \"x[1:4, ::-2]\")"})
+		vs = append(vs, core.NewMsg("numpy.required", "expression is required (e.g. \"x[1:4, ::-2]\")", nil).At("expression"))
 	}
 	// The input sizes obey the tensor rules; report them all together.
 	if _, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: req.InputSizes}); err != nil {
@@ -82,7 +82,7 @@ func (s *Server) postSlice1Numpy(c echo.Context) error {
 	}
 	w, err := core.ParseNumpy(req.InputSizes, req.Expression)
 	if err != nil {
-		return invalid(core.Violation{Field: "expression", Message: err.Error()})
+		return invalid(core.ViolationOf("expression", err))
 	}
 	return c.JSON(http.StatusOK, picture.NumpyResponse{
 		InputWindowOffsets: w.WindowOffsets,

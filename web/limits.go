@@ -110,10 +110,10 @@ func rateLimitMiddleware(l Limits) echo.MiddlewareFunc {
 		},
 		DenyHandler: func(c echo.Context, id string, err error) error {
 			c.Response().Header().Set("Retry-After", "1")
-			return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{{Message: "too many requests from this address; slow down"}}}
+			return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("limit.rate", "too many requests from this address; slow down", nil).At("")}}
 		},
 		ErrorHandler: func(c echo.Context, err error) error {
-			return &apiError{status: http.StatusForbidden, violations: []core.Violation{{Message: "cannot identify the client address"}}}
+			return &apiError{status: http.StatusForbidden, violations: []core.Violation{core.NewMsg("limit.address", "cannot identify the client address", nil).At("")}}
 		},
 	})
 }

@@ -188,17 +188,17 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) postRooms(c echo.Context) error {
 	r := c.Request()
 	if !s.sameSitePost(r) {
-		return &apiError{status: http.StatusForbidden, violations: []core.Violation{{Field: "Origin", Message: "another site may not open a room on this server"}}}
+		return &apiError{status: http.StatusForbidden, violations: []core.Violation{core.NewMsg("room.origin", "another site may not open a room on this server", nil).At("Origin")}}
 	}
 	page := c.FormValue("page")
 	step, _ := strconv.Atoi(c.FormValue("step"))
 	path, ok := rooms.PagePath(page, step)
 	if !ok || step < 0 {
-		return badRequest("page", "page %q cannot be presented", page)
+		return badRequest("page", "room.page", "page {page:q} cannot be presented", core.Args{"page": page})
 	}
 	query := withoutParam(strings.TrimPrefix(c.FormValue("query"), "?"), "room")
 	if len(query) > picture.MaxQueryLen {
-		return badRequest("query", "the query is longer than %d bytes", picture.MaxQueryLen)
+		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": picture.MaxQueryLen})
 	}
 	replica, err := s.roomsReady()
 	if err != nil {
@@ -206,7 +206,7 @@ func (s *Server) postRooms(c echo.Context) error {
 	}
 	ip, now := addrKey(c.RealIP()), time.Now()
 	if s.rooms.opens.blocked(ip, now) {
-		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{{Message: "this address has opened many rooms lately; use one of them, or try again later"}}}
+		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.many", "this address has opened many rooms lately; use one of them, or try again later", nil).At("")}}
 	}
 	code, token, err := replica.Create(rooms.State{Page: page, Query: query, Step: step})
 	switch {

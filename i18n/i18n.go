@@ -1,0 +1,196 @@
+// Package i18n holds stridescope's message catalogs in English,
+// Traditional Chinese (Taiwan), Brazilian Portuguese and French, and
+// carries the locale a request chose in its context.
+//
+// It does what github.com/invopop/ctxi18n would (typed keys, a locale in
+// the context, WithLocale and T) on golang.org/x/text alone: ctxi18n
+// could not be fetched for this project. Catalogs are Go maps, one file
+// per locale; a message is a template with {name} placeholders filled by
+// core.Format, so a violation's code and arguments render the same rule
+// in every language.
+package i18n
+
+import (
+	"context"
+	"strings"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// Locale is a BCP 47 tag the catalogs cover.
+type Locale string
+
+// The locales, English first: it is the default and the fallback.
+const (
+	English             Locale = "en"
+	TraditionalChinese  Locale = "zh-TW"
+	BrazilianPortuguese Locale = "pt-BR"
+	French              Locale = "fr"
+)
+
+// Locales lists every locale, English first.
+var Locales = []Locale{English, TraditionalChinese, BrazilianPortuguese, French}
+
+// Key names a catalog entry: a violation code ("tensor.size.zero") or a
+// string of the pages (the constants in keys.go).
+type Key string
+
+// catalogs holds every locale's entries: violation messages and page
+// strings.
+var catalogs = map[Locale][]map[Key]string{
+	English:             {messagesEN, pagesEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR},
+	French:              {messagesFR, pagesFR},
+}
+
+// lookup is l's text for key, or English's when l lacks it (a test keeps
+// every locale complete), or the key itself.
+func (l Locale) lookup(key Key) string {
+	for _, loc := range []Locale{l, English} {
+		for _, m := range catalogs[loc] {
+			if s, ok := m[key]; ok {
+				return s
+			}
+		}
+	}
+	return string(key)
+}
+
+// T is key's text in l with args filled in; an argument that is itself a
+// core.Msg is rendered in l too.
+func (l Locale) T(key Key, args core.Args) string {
+	return core.Format(l.lookup(key), args, l.msg)
+}
+
+func (l Locale) msg(m core.Msg) string {
+	if _, ok := messagesEN[Key(m.Code)]; !ok {
+		return m.Error() // no code the catalogs know: its English
+	}
+	return l.T(Key(m.Code), m.Args)
+}
+
+// Violation is v with its message in l; a violation without a code keeps
+// its English message.
+func (l Locale) Violation(v core.Violation) core.Violation {
+	if v.Code != "" {
+		if _, ok := messagesEN[Key(v.Code)]; ok {
+			v.Message = l.T(Key(v.Code), v.Args)
+		}
+	}
+	return v
+}
+
+// Violations localises every violation of vs into a new slice.
+func (l Locale) Violations(vs []core.Violation) []core.Violation {
+	if vs == nil {
+		return nil
+	}
+	out := make([]core.Violation, len(vs))
+	for i, v := range vs {
+		out[i] = l.Violation(v)
+	}
+	return out
+}
+
+// Printer formats prose numbers the locale's way (1,234 / 1.234 / 1 234).
+func (l Locale) Printer() *message.Printer {
+	return message.NewPrinter(language.MustParse(string(l)))
+}
+
+// Name is the locale's name in its own language, for the switcher.
+func (l Locale) Name() string {
+	switch l {
+	case TraditionalChinese:
+		return "中文（台灣）"
+	case BrazilianPortuguese:
+		return "Português (Brasil)"
+	case French:
+		return "Français"
+	}
+	return "English"
+}
+
+type ctxKey struct{}
+
+// WithLocale is ctx carrying l.
+func WithLocale(ctx context.Context, l Locale) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// LocaleOf is the locale ctx carries, English when none.
+func LocaleOf(ctx context.Context) Locale {
+	if l, ok := ctx.Value(ctxKey{}).(Locale); ok {
+		return l
+	}
+	return English
+}
+
+// T is key's text in ctx's locale; args, if any, are merged.
+func T(ctx context.Context, key Key, args ...core.Args) string {
+	var a core.Args
+	switch len(args) {
+	case 0:
+	case 1:
+		a = args[0]
+	default:
+		a = core.Args{}
+		for _, m := range args {
+			for k, v := range m {
+				a[k] = v
+			}
+		}
+	}
+	return LocaleOf(ctx).T(key, a)
+}
+
+var (
+	tags    = []language.Tag{language.English, language.MustParse("zh-TW"), language.MustParse("pt-BR"), language.French}
+	matcher = language.NewMatcher(tags)
+)
+
+// Match is the locale that best serves a list of preferences: Accept-
+// Language headers or tags such as "fr-CA", best first. English when none
+// is close enough.
+func Match(prefs ...string) Locale {
+	var want []language.Tag
+	for _, p := range prefs {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		ts, _, err := language.ParseAcceptLanguage(p)
+		if err != nil {
+			continue
+		}
+		want = append(want, ts...)
+	}
+	if len(want) == 0 {
+		return English
+	}
+	_, i, conf := matcher.Match(want...)
+	if conf == language.No {
+		return English
+	}
+	return Locales[i]
+}
+
+// Parse reads a ?lang= value or cookie: a tag close enough to one of the
+// locales ("fr", "pt", "zh-Hant", "zh-TW"); ok is false for anything else.
+func Parse(s string) (Locale, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 35 {
+		return English, false
+	}
+	t, err := language.Parse(s)
+	if err != nil {
+		return English, false
+	}
+	_, i, conf := matcher.Match(t)
+	if conf < language.High && !(conf == language.Low && i != 0) {
+		return English, false
+	}
+	return Locales[i], true
+}
