@@ -135,4 +135,3 @@ func violationCases() []core.Violation {
 	}
 	return out
 }
-

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -246,6 +247,8 @@ func httpErrorHandler(err error, c echo.Context) {
 			body.Errors[0] = core.NewMsg("body.large.any", "the body is too large", nil).At("")
 		}
 	}
+	// Each coded violation in the request's language (English by default).
+	body.Errors = i18n.LocaleOf(c.Request().Context()).Violations(body.Errors)
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)
 		return

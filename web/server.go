@@ -182,6 +182,7 @@ func New(cfg Config) *Server {
 			return nil
 		},
 	}))
+	e.Use(localeMiddleware()) // locale.go: ?lang=, the lang cookie, Accept-Language
 	e.Use(compress())
 	e.Use(securityHeaders(s.log, cfg.FrameAncestors)) // headers.go: only the embeds may be framed
 	e.Use(middleware.BodyLimit(cfg.BodyLimit))
