@@ -56,8 +56,9 @@ func TestCoreImportsOnlyTheStandardLibrary(t *testing.T) {
 }
 
 // TestDependenciesPointInward holds the project's layering: cmd -> web ->
-// live -> {rooms, picture}, picture -> views -> {static, core}, picture ->
-// compute -> core; Echo only in web, and no HTTP in rooms, live or picture. Each folder lists the
+// live -> {rooms, picture}, picture -> views -> {static, i18n, core}, picture ->
+// compute -> core, i18n -> core (the catalogs render core's codes); Echo only
+// in web, and no HTTP in rooms, live, picture or i18n. Each folder lists the
 // module packages and third-party prefixes its non-test files may import.
 func TestDependenciesPointInward(t *testing.T) {
 	const mod = "github.com/stridescope/stridescope/"

@@ -12,6 +12,7 @@ package i18n
 
 import (
 	"context"
+	"net/url"
 	"strings"
 
 	"golang.org/x/text/language"
@@ -67,7 +68,7 @@ func (l Locale) T(key Key, args core.Args) string {
 }
 
 func (l Locale) msg(m core.Msg) string {
-	if _, ok := messagesEN[Key(m.Code)]; !ok {
+	if !Known(m.Code) {
 		return m.Error() // no code the catalogs know: its English
 	}
 	return l.T(Key(m.Code), m.Args)
@@ -77,7 +78,7 @@ func (l Locale) msg(m core.Msg) string {
 // its English message.
 func (l Locale) Violation(v core.Violation) core.Violation {
 	if v.Code != "" {
-		if _, ok := messagesEN[Key(v.Code)]; ok {
+		if Known(v.Code) {
 			v.Message = l.T(Key(v.Code), v.Args)
 		}
 	}
@@ -189,8 +190,75 @@ func Parse(s string) (Locale, bool) {
 		return English, false
 	}
 	_, i, conf := matcher.Match(t)
-	if conf < language.High && !(conf == language.Low && i != 0) {
+	if conf == language.No {
 		return English, false
 	}
 	return Locales[i], true
 }
+
+type urlKey struct{}
+
+// WithURL is ctx carrying the URL a page was asked with, so the language
+// switcher can link the same page in every language.
+func WithURL(ctx context.Context, u *url.URL) context.Context {
+	return context.WithValue(ctx, urlKey{}, u)
+}
+
+// SwitchURL is the page ctx renders, asked for in l: the same path and
+// query with lang=l.
+func SwitchURL(ctx context.Context, l Locale) string {
+	path, q := "/", url.Values{}
+	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil {
+		path, q = u.Path, u.Query()
+	}
+	q.Set("lang", string(l))
+	return path + "?" + q.Encode()
+}
+
+// GlossaryURL links /glossary, keeping the page's ?lang= when it has one.
+func GlossaryURL(ctx context.Context) string {
+	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil && u.Query().Has("lang") {
+		return "/glossary?lang=" + url.QueryEscape(string(LocaleOf(ctx)))
+	}
+	return "/glossary"
+}
+
+// Short is the locale's label in the switcher, in its own script.
+func (l Locale) Short() string {
+	switch l {
+	case TraditionalChinese:
+		return "繁中"
+	case BrazilianPortuguese:
+		return "PT"
+	case French:
+		return "FR"
+	}
+	return "EN"
+}
+
+type translatedKey struct{}
+
+// Translated marks ctx's page as written in its locale. Pages whose text
+// is not in the catalogs yet (the explorers and the tour, issue #14) stay
+// lang="en" whatever the locale, so a screen reader reads them in English.
+func Translated(ctx context.Context) context.Context {
+	return context.WithValue(ctx, translatedKey{}, true)
+}
+
+// ContentLocale is the language of the page ctx renders: its locale when
+// the page is Translated, English otherwise.
+func ContentLocale(ctx context.Context) Locale {
+	if t, _ := ctx.Value(translatedKey{}).(bool); t {
+		return LocaleOf(ctx)
+	}
+	return English
+}
+
+// Known says whether code is a violation code the catalogs render.
+func Known(code string) bool {
+	_, ok := messagesEN[Key(code)]
+	return ok
+}
+
+// CodeCount is how many violation codes the catalogs hold.
+func CodeCount() int { return len(messagesEN) }

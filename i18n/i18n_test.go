@@ -1,14 +1,10 @@
 package i18n
 
 import (
-	"encoding/json"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/stridescope/stridescope/core"
 )
 
 // TestEveryLocaleHasEveryKey fails when a locale lacks a key English has,
@@ -60,47 +56,60 @@ func TestTranslationsUseTheSamePlaceholders(t *testing.T) {
 	}
 }
 
-// TestEnglishMatchesCore renders every violation core and picture produce
-// for a table of bad inputs from its code and arguments in English and
-// compares it with the message they wrote; the messages themselves are
-// compared with the ones written before codes existed
-// (testdata/messages.golden.json), so adding codes changed no English.
-func TestEnglishMatchesCore(t *testing.T) {
-	vs := violationCases()
-	b, err := os.ReadFile("testdata/messages.golden.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var golden []core.Violation
-	if err := json.Unmarshal(b, &golden); err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) != len(golden) {
-		t.Fatalf("%d violations, golden file has %d", len(vs), len(golden))
-	}
-	codes := map[string]bool{}
-	for i, v := range vs {
-		if v.Field != golden[i].Field || v.Message != golden[i].Message {
-			t.Errorf("case %d: got %s: %q\nbefore codes: %s: %q", i, v.Field, v.Message, golden[i].Field, golden[i].Message)
-		}
-		if v.Code == "" {
-			t.Errorf("case %d (%s: %q) has no code", i, v.Field, v.Message)
-			continue
-		}
-		if _, ok := messagesEN[Key(v.Code)]; !ok {
-			t.Errorf("case %d: code %q has no English entry", i, v.Code)
-			continue
-		}
-		codes[v.Code] = true
-		if got := English.Violation(v).Message; got != v.Message {
-			t.Errorf("%s: catalog renders %q, core wrote %q", v.Code, got, v.Message)
-		}
-		for _, l := range Locales[1:] {
-			m := l.Violation(v).Message
-			if placeholder.MatchString(m) || m == v.Message {
-				t.Errorf("%s in %s: %q is untranslated or has an unfilled placeholder", v.Code, l, m)
+// TestGlossaryIsComplete: every term and every misleading word speaks all
+// four languages, and every misleading word points at a term.
+func TestGlossaryIsComplete(t *testing.T) {
+	ids := map[string]bool{}
+	for _, term := range Glossary {
+		ids[term.ID] = true
+		for _, l := range Locales {
+			if strings.TrimSpace(term.Word[l]) == "" || strings.TrimSpace(term.Means[l]) == "" {
+				t.Errorf("term %s: no word or meaning in %s", term.ID, l)
 			}
 		}
 	}
-	t.Logf("%d violations cover %d of %d codes", len(vs), len(codes), len(messagesEN))
+	for _, p := range LocalizedPages {
+		if _, ok := pagesEN[p.Title]; !ok {
+			t.Errorf("page %s: title key %q has no entry", p.URL, p.Title)
+		}
+		for _, w := range p.Words {
+			if !ids[w.Term] {
+				t.Errorf("%s %q: term %q is not in the glossary", p.URL, w.Word, w.Term)
+			}
+			for _, l := range Locales {
+				if strings.TrimSpace(w.Literal[l]) == "" {
+					t.Errorf("%s %q: no everyday meaning in %s", p.URL, w.Word, l)
+				}
+			}
+		}
+	}
+}
+
+// TestMatchAndParse: Accept-Language and ?lang= find the locale a reader
+// of that language wants, and nothing else.
+func TestMatchAndParse(t *testing.T) {
+	for _, c := range []struct {
+		accept string
+		want   Locale
+	}{
+		{"", English}, {"fr", French}, {"fr-BE,fr;q=0.8", French}, {"pt-PT", BrazilianPortuguese}, {"pt-BR", BrazilianPortuguese},
+		{"zh-TW", TraditionalChinese}, {"zh-Hant-HK", TraditionalChinese}, {"de-DE,fr;q=0.5", French}, {"de", English},
+		{"en-GB,fr;q=0.9", English}, {"not a header", English},
+	} {
+		if got := Match(c.accept); got != c.want {
+			t.Errorf("Match(%q) = %s, want %s", c.accept, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		lang string
+		want Locale
+		ok   bool
+	}{
+		{"fr", French, true}, {"pt-BR", BrazilianPortuguese, true}, {"pt", BrazilianPortuguese, true}, {"zh-TW", TraditionalChinese, true},
+		{"en", English, true}, {"", English, false}, {"xx", English, false}, {"de", English, false}, {"fr\"><script>", English, false},
+	} {
+		if got, ok := Parse(c.lang); got != c.want || ok != c.ok {
+			t.Errorf("Parse(%q) = %s, %v; want %s, %v", c.lang, got, ok, c.want, c.ok)
+		}
+	}
 }

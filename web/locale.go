@@ -32,7 +32,7 @@ func localeMiddleware() echo.MiddlewareFunc {
 			if !ok {
 				loc = i18n.Match(r.Header.Values("Accept-Language")...)
 			}
-			c.SetRequest(r.WithContext(i18n.WithLocale(r.Context(), loc)))
+			c.SetRequest(r.WithContext(i18n.WithURL(i18n.WithLocale(r.Context(), loc), r.URL)))
 			return next(c)
 		}
 	}

@@ -198,6 +198,7 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.getReadyz)
 	e.GET("/", s.budgeted(asPage, s.getIndex))
 	e.GET("/slice", s.budgeted(asPage, s.getSlice))
+	e.GET("/glossary", s.getGlossary)
 	e.GET("/ws", s.getWS)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 
