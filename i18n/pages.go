@@ -9,14 +9,10 @@ const (
 	KeyGlossaryNote   Key = "glossary.note"
 	KeyGlossaryTerms  Key = "glossary.terms"
 	KeyGlossaryAPI    Key = "glossary.api"
-	KeyColLanguage    Key = "glossary.col.language"
-	KeyColWord        Key = "glossary.col.word"
-	KeyColMeans       Key = "glossary.col.means"
 	KeyGlossaryPages  Key = "glossary.pages"
 	KeyPagesIntro     Key = "glossary.pages.intro"
-	KeyColPrinted     Key = "glossary.col.printed"
-	KeyColLiteral     Key = "glossary.col.literal"
-	KeyColMeant       Key = "glossary.col.meant"
+	KeyMisreadLiteral Key = "glossary.misread.literal"
+	KeyMisreadMeant   Key = "glossary.misread.meant"
 	KeyPageOpen       Key = "glossary.page.open"
 	KeyPageStridesZh  Key = "glossary.page.strides.zh"
 	KeyPageSliceZh    Key = "glossary.page.slice.zh"
@@ -33,14 +29,10 @@ var pagesEN = map[Key]string{
 	KeyGlossaryNote:   "Names from DirectML's API (Sizes, Strides, TotalTensorSizeInBytes, DML_SLICE1_OPERATOR_DESC) stay in English in every language, as they do in code. In Portuguese this tool says “passo” for stride and in French “pas”, as teachers of both languages do; many in Brazil simply say “stride”, so the glossary gives both.",
 	KeyGlossaryTerms:  "Terms in four languages",
 	KeyGlossaryAPI:    "In DirectML's API: {name}",
-	KeyColLanguage:    "Language",
-	KeyColWord:        "Word",
-	KeyColMeans:       "What it is",
 	KeyGlossaryPages:  "Words that mislead on Microsoft's translated pages",
 	KeyPagesIntro:     "Microsoft publishes the DirectML pages in other languages as machine translations, and they get key words wrong. If you read one of them, this is what the words below stand for.",
-	KeyColPrinted:     "On the page",
-	KeyColLiteral:     "In everyday language",
-	KeyColMeant:       "What the page means",
+	KeyMisreadLiteral: "In everyday language:",
+	KeyMisreadMeant:   "On the page it means:",
 	KeyPageOpen:       "Open the page",
 	KeyPageStridesZh:  "“Using strides to express padding and memory layout”, in Traditional Chinese",
 	KeyPageSliceZh:    "DML_SLICE1_OPERATOR_DESC, in Traditional Chinese",
@@ -57,14 +49,10 @@ var pagesZhTW = map[Key]string{
 	KeyGlossaryNote:   "DirectML API 裡的名稱（Sizes、Strides、TotalTensorSizeInBytes、DML_SLICE1_OPERATOR_DESC）在各種語言中都保留英文，就像在程式碼裡一樣。中文採用台灣的用語：張量、步幅、緩衝區、記憶體、切片、維度、元素。",
 	KeyGlossaryTerms:  "四種語言的用語",
 	KeyGlossaryAPI:    "DirectML API 中的名稱：{name}",
-	KeyColLanguage:    "語言",
-	KeyColWord:        "用語",
-	KeyColMeans:       "意思",
 	KeyGlossaryPages:  "微軟翻譯頁面上容易誤導的詞",
 	KeyPagesIntro:     "微軟以機器翻譯發布其他語言的 DirectML 頁面，關鍵用語常常譯錯。讀這些頁面時，下面這些詞其實是指右欄的概念。",
-	KeyColPrinted:     "頁面上的詞",
-	KeyColLiteral:     "一般的意思",
-	KeyColMeant:       "頁面真正要說的",
+	KeyMisreadLiteral: "一般的意思：",
+	KeyMisreadMeant:   "頁面上指的是：",
 	KeyPageOpen:       "開啟頁面",
 	KeyPageStridesZh:  "〈使用步幅表示填補與記憶體配置〉繁體中文版",
 	KeyPageSliceZh:    "DML_SLICE1_OPERATOR_DESC 繁體中文版",
@@ -81,14 +69,10 @@ var pagesPtBR = map[Key]string{
 	KeyGlossaryNote:   "Os nomes da API do DirectML (Sizes, Strides, TotalTensorSizeInBytes, DML_SLICE1_OPERATOR_DESC) ficam em inglês em todos os idiomas, como no código. Aqui usamos “passo” para stride, como se ensina em português; muita gente no Brasil diz simplesmente “stride”, por isso o glossário traz os dois nomes.",
 	KeyGlossaryTerms:  "Termos em quatro idiomas",
 	KeyGlossaryAPI:    "Na API do DirectML: {name}",
-	KeyColLanguage:    "Idioma",
-	KeyColWord:        "Termo",
-	KeyColMeans:       "O que é",
 	KeyGlossaryPages:  "Palavras que confundem nas páginas traduzidas da Microsoft",
 	KeyPagesIntro:     "A Microsoft publica as páginas do DirectML em outros idiomas com tradução automática, e os termos principais saem errados. Se você ler uma delas, é isto que as palavras abaixo querem dizer.",
-	KeyColPrinted:     "Na página",
-	KeyColLiteral:     "No uso comum",
-	KeyColMeant:       "O que a página quer dizer",
+	KeyMisreadLiteral: "No uso comum:",
+	KeyMisreadMeant:   "Na página, quer dizer:",
 	KeyPageOpen:       "Abrir a página",
 	KeyPageStridesZh:  "“Usando passos para expressar preenchimento e layout de memória”, em chinês tradicional",
 	KeyPageSliceZh:    "DML_SLICE1_OPERATOR_DESC, em chinês tradicional",
@@ -105,14 +89,10 @@ var pagesFR = map[Key]string{
 	KeyGlossaryNote:   "Les noms de l'API DirectML (Sizes, Strides, TotalTensorSizeInBytes, DML_SLICE1_OPERATOR_DESC) restent en anglais dans toutes les langues, comme dans le code. En français, cet outil dit « pas » pour stride, « tampon » pour buffer et « tranche » pour slice, comme en cours.",
 	KeyGlossaryTerms:  "Les termes en quatre langues",
 	KeyGlossaryAPI:    "Dans l'API DirectML : {name}",
-	KeyColLanguage:    "Langue",
-	KeyColWord:        "Terme",
-	KeyColMeans:       "Ce que c'est",
 	KeyGlossaryPages:  "Les mots trompeurs des pages traduites par Microsoft",
 	KeyPagesIntro:     "Microsoft publie les pages DirectML dans d'autres langues en traduction automatique, et les termes clés y sont faux. Si vous lisez l'une d'elles, voici ce que désignent les mots ci-dessous.",
-	KeyColPrinted:     "Sur la page",
-	KeyColLiteral:     "Dans la langue courante",
-	KeyColMeant:       "Ce que la page veut dire",
+	KeyMisreadLiteral: "Dans la langue courante :",
+	KeyMisreadMeant:   "Sur la page, cela désigne :",
 	KeyPageOpen:       "Ouvrir la page",
 	KeyPageStridesZh:  "« Utiliser les pas pour exprimer le remplissage et la disposition en mémoire », en chinois traditionnel",
 	KeyPageSliceZh:    "DML_SLICE1_OPERATOR_DESC, en chinois traditionnel",

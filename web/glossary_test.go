@@ -59,7 +59,7 @@ func TestGlossaryInEveryLocale(t *testing.T) {
 	enDoc, _ := goquery.NewDocumentFromReader(strings.NewReader(english))
 	prose := func(doc *goquery.Document) []string {
 		var out []string
-		doc.Find("article.glossary > h1, article.glossary > h2, article.glossary > p, article.glossary thead th, article.glossary section > p").Each(func(_ int, s *goquery.Selection) {
+		doc.Find("article.glossary > h1, article.glossary > h2, article.glossary > p, article.glossary section > p, article.glossary section[data-testid^=page-] dd").Each(func(_ int, s *goquery.Selection) {
 			out = append(out, strings.TrimSpace(s.Text()))
 		})
 		return out
@@ -98,15 +98,15 @@ func TestGlossaryInEveryLocale(t *testing.T) {
 			}
 			// Every term, in every language, with its lang attribute.
 			for _, l := range []string{"en", "zh-TW", "pt-BR", "fr"} {
-				if n := doc.Find("section[id^=term-] tr[lang=" + l + "]").Length(); n != 15 {
-					t.Errorf("%d term rows in %s, want 15", n, l)
+				if n := doc.Find("section[id^=term-] dl > div[lang=" + l + "]").Length(); n != 15 {
+					t.Errorf("%d terms in %s, want 15", n, l)
 				}
 			}
-			if n := doc.Find("section[data-testid^=page-] tbody tr").Length(); n < 20 {
+			if n := doc.Find("section[data-testid^=page-] [data-testid=misread]").Length(); n < 20 {
 				t.Errorf("%d misleading words, want at least 20", n)
 			}
 			for _, w := range []string{"dezenases", "progressos", "進展", "配量", "dizaines", "capteur"} {
-				if !strings.Contains(doc.Find("section[data-testid^=page-] tbody").Text(), w) {
+				if !strings.Contains(doc.Find("section[data-testid^=page-] dl").Text(), w) {
 					t.Errorf("the misleading word %q is missing", w)
 				}
 			}
