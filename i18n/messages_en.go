@@ -163,4 +163,11 @@ var messagesEN = map[Key]string{
 	"ws.origin":                    "this origin may not open a websocket on this server",
 	"slice.as.slice1":              "as DML_SLICE1: {cause}",
 	"body.large.any":               "the body is too large",
+	"ws.shutdown":                  "the server is shutting down",
+	"ws.address":                   "too many connections from this address",
+	"ws.limit":                     "the server is at its connection limit; try again shortly",
+	"room.off":                     "rooms are not available on this server",
+	"room.full":                    "every room on this server is in use; try again later",
+	"room.down":                    "the room service is not reachable right now; try again in a moment",
+	"server.internal":              "internal error",
 }

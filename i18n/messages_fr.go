@@ -163,4 +163,11 @@ var messagesFR = map[Key]string{
 	"ws.origin":                    "cette origine ne peut pas ouvrir de websocket sur ce serveur",
 	"slice.as.slice1":              "en DML_SLICE1 : {cause}",
 	"body.large.any":               "le corps de la requête est trop gros",
+	"ws.shutdown":                  "le serveur est en cours d'arrêt",
+	"ws.address":                   "trop de connexions depuis cette adresse",
+	"ws.limit":                     "le serveur a atteint sa limite de connexions ; réessayez dans un instant",
+	"room.off":                     "les salles ne sont pas disponibles sur ce serveur",
+	"room.full":                    "toutes les salles de ce serveur sont occupées ; réessayez plus tard",
+	"room.down":                    "le service des salles est injoignable pour l'instant ; réessayez dans un moment",
+	"server.internal":              "erreur interne",
 }

@@ -163,4 +163,11 @@ var messagesPtBR = map[Key]string{
 	"ws.origin":                    "esta origem não pode abrir um websocket neste servidor",
 	"slice.as.slice1":              "como DML_SLICE1: {cause}",
 	"body.large.any":               "o corpo da requisição é grande demais",
+	"ws.shutdown":                  "o servidor está sendo desligado",
+	"ws.address":                   "conexões demais a partir deste endereço",
+	"ws.limit":                     "o servidor atingiu o limite de conexões; tente de novo em instantes",
+	"room.off":                     "as salas não estão disponíveis neste servidor",
+	"room.full":                    "todas as salas deste servidor estão em uso; tente mais tarde",
+	"room.down":                    "o serviço de salas está fora de alcance agora; tente de novo em instantes",
+	"server.internal":              "erro interno",
 }

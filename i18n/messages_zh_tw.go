@@ -163,4 +163,11 @@ var messagesZhTW = map[Key]string{
 	"ws.origin":                    "這個來源不能在這台伺服器上開啟 websocket",
 	"slice.as.slice1":              "換成 DML_SLICE1：{cause}",
 	"body.large.any":               "請求內容太大",
+	"ws.shutdown":                  "伺服器正在關閉",
+	"ws.address":                   "這個位址的連線太多了",
+	"ws.limit":                     "伺服器的連線數已達上限；請稍後再試",
+	"room.off":                     "這台伺服器不提供教室功能",
+	"room.full":                    "這台伺服器的教室都在使用中；請稍後再試",
+	"room.down":                    "目前無法連上教室服務；請稍後再試",
+	"server.internal":              "內部錯誤",
 }

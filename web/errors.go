@@ -234,7 +234,7 @@ func httpErrorHandler(err error, c echo.Context) {
 	var ae *apiError
 	var inv *picture.Invalid
 	var he *echo.HTTPError
-	status, body := http.StatusInternalServerError, errorBody{Errors: []core.Violation{{Message: "internal error"}}}
+	status, body := http.StatusInternalServerError, errorBody{Errors: []core.Violation{core.NewMsg("server.internal", "internal error", nil).At("")}}
 	switch {
 	case errors.As(err, &ae):
 		status, body = ae.status, errorBody{Errors: ae.violations}

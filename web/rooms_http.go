@@ -202,7 +202,7 @@ func (s *Server) postRooms(c echo.Context) error {
 	}
 	replica, err := s.roomsReady()
 	if err != nil {
-		return unavailable(c, "rooms are not available on this server")
+		return unavailable(c, core.NewMsg("room.off", "rooms are not available on this server", nil))
 	}
 	ip, now := addrKey(c.RealIP()), time.Now()
 	if s.rooms.opens.blocked(ip, now) {
@@ -211,10 +211,10 @@ func (s *Server) postRooms(c echo.Context) error {
 	code, token, err := replica.Create(rooms.State{Page: page, Query: query, Step: step})
 	switch {
 	case errors.Is(err, rooms.ErrRoomsFull):
-		return unavailable(c, "every room on this server is in use; try again later")
+		return unavailable(c, core.NewMsg("room.full", "every room on this server is in use; try again later", nil))
 	case errors.Is(err, rooms.ErrBusDown):
 		s.log.Warn("rooms: cannot open a room", "err", err)
-		return unavailable(c, "the room service is not reachable right now; try again in a moment")
+		return unavailable(c, core.NewMsg("room.down", "the room service is not reachable right now; try again in a moment", nil))
 	case err != nil:
 		return err
 	}
@@ -306,9 +306,9 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request
 }
 
 // unavailable is a 503 that says when to try again.
-func unavailable(c echo.Context, msg string) error {
+func unavailable(c echo.Context, msg core.Msg) error {
 	c.Response().Header().Set("Retry-After", "2")
-	return &apiError{status: http.StatusServiceUnavailable, violations: []core.Violation{{Message: msg}}}
+	return &apiError{status: http.StatusServiceUnavailable, violations: []core.Violation{msg.At("")}}
 }
 
 // sameSitePost refuses a form posted from another site. Browsers say

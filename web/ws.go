@@ -57,7 +57,7 @@ func (s *Server) getWS(c echo.Context) error {
 	}
 	slot, status, msg := s.conns.acquire(c.RealIP())
 	if slot == nil {
-		return &apiError{status: status, violations: []core.Violation{{Message: msg}}}
+		return &apiError{status: status, violations: []core.Violation{msg.At("")}}
 	}
 	defer slot.release()
 	s.sessions.Add(1)
