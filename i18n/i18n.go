@@ -99,7 +99,7 @@ func (l Locale) Violations(vs []core.Violation) []core.Violation {
 
 // Printer formats prose numbers the locale's way (1,234 / 1.234 / 1 234).
 func (l Locale) Printer() *message.Printer {
-	return message.NewPrinter(language.MustParse(string(l)))
+	return message.NewPrinter(language.Make(string(l)))
 }
 
 // Name is the locale's name in its own language, for the switcher.

@@ -113,3 +113,15 @@ func TestMatchAndParse(t *testing.T) {
 		}
 	}
 }
+
+// TestPrinterFormatsProseNumbersPerLocale: prose numbers use the locale's
+// grouping (numbers inside code and messages stay as DirectML writes them).
+func TestPrinterFormatsProseNumbersPerLocale(t *testing.T) {
+	for l, want := range map[Locale]string{
+		English: "4,294,967,295", TraditionalChinese: "4,294,967,295", BrazilianPortuguese: "4.294.967.295", French: "4\u00a0294\u00a0967\u00a0295",
+	} {
+		if got := l.Printer().Sprint(4294967295); got != want {
+			t.Errorf("%s: %q, want %q", l, got, want)
+		}
+	}
+}

@@ -24,7 +24,7 @@ func localeMiddleware() echo.MiddlewareFunc {
 			if ok {
 				c.SetCookie(&http.Cookie{
 					Name: langCookie, Value: string(loc), Path: "/",
-					MaxAge: 365 * 24 * 3600, HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+					MaxAge: 365 * 24 * 3600, HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteLaxMode,
 				})
 			} else if ck, err := r.Cookie(langCookie); err == nil {
 				loc, ok = i18n.Parse(ck.Value)
