@@ -112,6 +112,11 @@ func violationCases() []core.Violation {
 			out = append(out, vs...)
 		}
 	}
+	// Several bad values: one line each, at most three (values.bad2, bad3).
+	for _, vals := range []string{"x y", "a b c d"} {
+		_, vs := picture.ParseValues(vals, core.UInt8)
+		out = append(out, vs...)
+	}
 	for _, body := range []string{
 		`{}`,
 		`{"torch": {"dtype": "torch.bool", "size": [2], "stride": [-1], "storage_offset": -1}}`,
