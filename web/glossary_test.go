@@ -201,3 +201,26 @@ func TestLangCookieRemembersTheChoice(t *testing.T) {
 		t.Errorf("?lang=klingon: lang %q, cookies %v; want zh-TW kept and no cookie", lang, cookies)
 	}
 }
+
+// TestVaryAcceptLanguage: pages and API answers vary with the language
+// asked for and say so to caches; the static assets, the same in every
+// language, do not.
+func TestVaryAcceptLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	_, res := getLocalePage(t, http.DefaultClient, ts.URL+"/glossary", "fr")
+	if v := res.Header.Values("Vary"); !strings.Contains(strings.Join(v, ","), "Accept-Language") {
+		t.Errorf("/glossary: Vary %q, want Accept-Language among them", v)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(func() string { p, _ := getLocalePage(t, http.DefaultClient, ts.URL+"/glossary", ""); return p }()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	css, ok := doc.Find(`link[rel=stylesheet]`).Attr("href")
+	if !ok {
+		t.Fatal("no stylesheet link")
+	}
+	_, res = getLocalePage(t, http.DefaultClient, ts.URL+css, "fr")
+	if v := res.Header.Values("Vary"); strings.Contains(strings.Join(v, ","), "Accept-Language") {
+		t.Errorf("%s: Vary %q; an asset does not vary with the language", css, v)
+	}
+}

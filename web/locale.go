@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -19,6 +20,9 @@ func localeMiddleware() echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
+			if strings.HasPrefix(r.URL.Path, "/static/") {
+				return next(c) // the assets are the same in every language
+			}
 			c.Response().Header().Add("Vary", "Accept-Language")
 			loc, ok := i18n.Parse(r.URL.Query().Get("lang"))
 			if ok {
