@@ -77,10 +77,8 @@ func (l Locale) msg(m core.Msg) string {
 // Violation is v with its message in l; a violation without a code keeps
 // its English message.
 func (l Locale) Violation(v core.Violation) core.Violation {
-	if v.Code != "" {
-		if Known(v.Code) {
-			v.Message = l.T(Key(v.Code), v.Args)
-		}
+	if Known(v.Code) {
+		v.Message = l.T(Key(v.Code), v.Args)
 	}
 	return v
 }
