@@ -55,9 +55,9 @@ type Error struct {
 func (e *Error) Error() string {
 	if e.Busy {
 		return fmt.Sprintf("the server is busy with other heavy work: this needs %s of its %s work budget; try again in %d seconds",
-			mib(e.Need), mib(e.Limit), RetryAfter)
+			MiB(e.Need), MiB(e.Limit), RetryAfter)
 	}
-	return fmt.Sprintf("this needs %s, more than the server's whole work budget of %s: ask for fewer elements", mib(e.Need), mib(e.Limit))
+	return fmt.Sprintf("this needs %s, more than the server's whole work budget of %s: ask for fewer elements", MiB(e.Need), MiB(e.Limit))
 }
 
 // Code names the refusal as the websocket protocol does: "busy" or
@@ -69,7 +69,8 @@ func (e *Error) Code() string {
 	return "too-large"
 }
 
-func mib(n int64) string {
+// MiB writes a byte count as the refusals do ("1.5 MiB").
+func MiB(n int64) string {
 	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }
 

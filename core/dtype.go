@@ -70,7 +70,7 @@ func ParseDataType(name string) (DataType, error) {
 			return DataType(i), nil
 		}
 	}
-	return Unknown, fmt.Errorf("unknown data type %q (expected one of %s)", name, strings.Join(validNames(), ", "))
+	return Unknown, NewMsg("datatype.unknown", "unknown data type {name:q} (expected one of {names})", Args{"name": name, "names": strings.Join(validNames(), ", ")})
 }
 
 func validNames() []string {

@@ -56,8 +56,9 @@ func TestCoreImportsOnlyTheStandardLibrary(t *testing.T) {
 }
 
 // TestDependenciesPointInward holds the project's layering: cmd -> web ->
-// live -> {rooms, picture}, picture -> views -> {static, core}, picture ->
-// compute -> core; Echo only in web, and no HTTP in rooms, live or picture. Each folder lists the
+// live -> {rooms, picture}, picture -> views -> {static, i18n, core}, picture ->
+// compute -> core, i18n -> core (the catalogs render core's codes); Echo only
+// in web, and no HTTP in rooms, live, picture or i18n. Each folder lists the
 // module packages and third-party prefixes its non-test files may import.
 func TestDependenciesPointInward(t *testing.T) {
 	const mod = "github.com/stridescope/stridescope/"
@@ -67,14 +68,15 @@ func TestDependenciesPointInward(t *testing.T) {
 		noHTTP  bool     // net/http is off limits too
 	}{
 		{dir: "../compute", allowed: []string{"core"}},
-		{dir: "../views", allowed: []string{"core", "static", "github.com/a-h/templ"}}, // static: the assets' hashed URLs
+		{dir: "../i18n", allowed: []string{"core", "golang.org/x/text/"}, noHTTP: true},        // catalogs: core's codes, x/text's matching
+		{dir: "../views", allowed: []string{"core", "static", "i18n", "github.com/a-h/templ"}}, // static: the assets' hashed URLs
 		{dir: "../static"},
 		{dir: "../rooms", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../rooms/natstest", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../budget", allowed: []string{"golang.org/x/sync/"}, noHTTP: true},
-		{dir: "../picture", allowed: []string{"core", "compute", "views", "budget"}, noHTTP: true},
+		{dir: "../picture", allowed: []string{"core", "compute", "views", "budget", "i18n"}, noHTTP: true},
 		{dir: "../live", allowed: []string{"core", "compute", "views", "picture", "rooms", "budget", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}, noHTTP: true},
-		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "live", "budget", "github.com/", "golang.org/x/", "rsc.io/"}},
+		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "live", "budget", "i18n", "github.com/", "golang.org/x/", "rsc.io/"}},
 	}
 	// Every package of the module but the commands and the browser tests
 	// has a rule: a new package must say where it stands.

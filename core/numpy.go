@@ -40,7 +40,7 @@ const MaxNumpyExpressionLength = 1024
 // the given sizes. Errors read like NumPy's own and name the axis.
 func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 	if len(expr) > MaxNumpyExpressionLength {
-		return nil, fmt.Errorf("the expression is %d characters long; at most %d are read", len(expr), MaxNumpyExpressionLength)
+		return nil, NewMsg("numpy.length", "the expression is {length} characters long; at most {max} are read", Args{"length": len(expr), "max": MaxNumpyExpressionLength})
 	}
 	items, err := parseSubscript(expr)
 	if err != nil {
@@ -52,7 +52,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 	for i, it := range items {
 		if it.ellipsis {
 			if ell >= 0 {
-				return nil, fmt.Errorf("an index can only have a single ellipsis ('...')")
+				return nil, NewMsg("numpy.ellipsis", "an index can only have a single ellipsis ('...')", nil)
 			}
 			ell = i
 		}
@@ -62,7 +62,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 		explicit--
 	}
 	if explicit > n {
-		return nil, fmt.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", n, explicit)
+		return nil, NewMsg("numpy.indices", "too many indices for array: array is {rank}-dimensional, but {count} were indexed", Args{"rank": n, "count": explicit})
 	}
 	var axes []numpyItem
 	for _, it := range items {
@@ -89,7 +89,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 	for i, it := range axes {
 		size := inputSizes[i]
 		if size < 1 {
-			return nil, fmt.Errorf("inputSizes[%d] = %d: every size must be at least 1", i, size)
+			return nil, NewMsg("numpy.size", "inputSizes[{axis}] = {value}: every size must be at least 1", Args{"axis": i, "value": size})
 		}
 		if it.isIndex {
 			idx := it.index
@@ -97,7 +97,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 				idx += size
 			}
 			if idx < 0 || idx >= size {
-				return nil, fmt.Errorf("index %d is out of bounds for axis %d with size %d", it.index, i, size)
+				return nil, NewMsg("numpy.index.bounds", "index {index} is out of bounds for axis {axis} with size {size}", Args{"index": it.index, "axis": i, "size": size})
 			}
 			w.WindowOffsets[i], w.WindowSizes[i], w.WindowStrides[i], w.OutputSizes[i] = idx, 1, 1, 1
 			w.Indices[i] = [3]int64{idx, idx + 1, 1}
@@ -106,7 +106,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 		}
 		start, stop, step, err := sliceIndices(it, size)
 		if err != nil {
-			return nil, fmt.Errorf("axis %d: %w", i, err)
+			return nil, NewMsg("numpy.axis", "axis {axis}: {cause}", Args{"axis": i, "cause": err})
 		}
 		w.Indices[i] = [3]int64{start, stop, step}
 		k := sliceLen(start, stop, step)
@@ -118,7 +118,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 			// InputWindowStrides are INT. One element is copied by any
 			// stride; two or more this far apart by none.
 			if k > 1 {
-				return nil, fmt.Errorf("axis %d: step %d selects %d elements, but DML_SLICE1's InputWindowStrides are INT (-2^31 to 2^31-1), so no DML_SLICE1 copies them", i, step, k)
+				return nil, NewMsg("numpy.step.int", "axis {axis}: step {step} selects {count} elements, but DML_SLICE1's InputWindowStrides are INT (-2^31 to 2^31-1), so no DML_SLICE1 copies them", Args{"axis": i, "step": step, "count": k})
 			}
 			step = 1
 			if *it.step < 0 {
@@ -134,7 +134,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 		}
 	}
 	if len(empty) > 0 {
-		return nil, fmt.Errorf("the selection is empty on axis %s: DML_SLICE1 requires a non-empty window and OutputSizes[i] >= 1, so no DML_SLICE1 exists for an empty NumPy selection", strings.Join(empty, ", "))
+		return nil, NewMsg("numpy.empty", "the selection is empty on axis {axes}: DML_SLICE1 requires a non-empty window and OutputSizes[i] >= 1, so no DML_SLICE1 exists for an empty NumPy selection", Args{"axes": strings.Join(empty, ", ")})
 	}
 	return w, nil
 }
@@ -146,7 +146,7 @@ func sliceIndices(it numpyItem, size int64) (start, stop, step int64, err error)
 		step = *it.step
 	}
 	if step == 0 {
-		return 0, 0, 0, fmt.Errorf("slice step cannot be zero")
+		return 0, 0, 0, NewMsg("numpy.step.zero", "slice step cannot be zero", nil)
 	}
 	lower, upper := int64(0), size
 	if step < 0 {
@@ -191,15 +191,15 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 	if open := strings.IndexByte(s, '['); open >= 0 {
 		name := strings.TrimSpace(s[:open])
 		if name != "" && !isIdentifier(name) {
-			return nil, fmt.Errorf("expected a name such as x before '[', found %q", name)
+			return nil, NewMsg("numpy.name", "expected a name such as x before '[', found {name:q}", Args{"name": name})
 		}
 		if !strings.HasSuffix(s, "]") {
-			return nil, fmt.Errorf("missing ']' at the end of %q", expr)
+			return nil, NewMsg("numpy.bracket", "missing ']' at the end of {expr:q}", Args{"expr": expr})
 		}
 		s = s[open+1 : len(s)-1]
 	}
 	if strings.ContainsAny(s, "[]") {
-		return nil, fmt.Errorf("nested brackets: only basic slicing (integers, slices and ...) is supported")
+		return nil, NewMsg("numpy.nested", "nested brackets: only basic slicing (integers, slices and ...) is supported", nil)
 	}
 	// A parenthesised tuple is the same index: x[(1, ::2)] is x[1, ::2],
 	// and x[()], the empty tuple, is the whole tensor.
@@ -210,7 +210,7 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 		}
 	}
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("the subscript is empty: write x[...] or x[:] for the whole tensor")
+		return nil, NewMsg("numpy.subscript.empty", "the subscript is empty: write x[...] or x[:] for the whole tensor", nil)
 	}
 	parts := strings.Split(s, ",")
 	// A single trailing comma is allowed, as in Python.
@@ -224,19 +224,19 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 		case p == "...", p == "Ellipsis":
 			items = append(items, numpyItem{ellipsis: true})
 		case p == "None", p == "np.newaxis", p == "numpy.newaxis":
-			return nil, fmt.Errorf("entry %d: %s inserts a new axis of size 1, which DML_SLICE1 cannot: its output has the input's DimensionCount. Slice without it and add the axis by reshaping the output (its sizes and strides)", pos, p)
+			return nil, NewMsg("numpy.newaxis", "entry {entry}: {item} inserts a new axis of size 1, which DML_SLICE1 cannot: its output has the input's DimensionCount. Slice without it and add the axis by reshaping the output (its sizes and strides)", Args{"entry": pos, "item": p})
 		case p == "":
-			return nil, fmt.Errorf("entry %d is empty", pos)
+			return nil, NewMsg("numpy.entry.empty", "entry {entry} is empty", Args{"entry": pos})
 		case !strings.Contains(p, ":"):
 			v, err := parsePyInt(p)
 			if err != nil {
-				return nil, fmt.Errorf("entry %d: %w", pos, err)
+				return nil, NewMsg("numpy.entry", "entry {entry}: {cause}", Args{"entry": pos, "cause": err})
 			}
 			items = append(items, numpyItem{isIndex: true, index: v})
 		default:
 			fields := strings.Split(p, ":")
 			if len(fields) > 3 {
-				return nil, fmt.Errorf("entry %d %q: a slice has at most start:stop:step", pos, p)
+				return nil, NewMsg("numpy.slice.parts", "entry {entry} {item:q}: a slice has at most start:stop:step", Args{"entry": pos, "item": p})
 			}
 			var it numpyItem
 			targets := []**int64{&it.start, &it.stop, &it.step}
@@ -247,7 +247,7 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 				}
 				v, err := parsePyInt(f)
 				if err != nil {
-					return nil, fmt.Errorf("entry %d: %w", pos, err)
+					return nil, NewMsg("numpy.entry", "entry {entry}: {cause}", Args{"entry": pos, "cause": err})
 				}
 				*targets[k] = &v
 			}
@@ -268,13 +268,13 @@ func parsePyInt(s string) (int64, error) {
 		neg = neg != (body[0] == '-')
 		body = strings.TrimSpace(body[1:])
 	}
-	bad := fmt.Errorf("%q is not an integer, a slice or '...' (only basic slicing is supported)", s)
+	bad := NewMsg("numpy.int", "{text:q} is not an integer, a slice or '...' (only basic slicing is supported)", Args{"text": s})
 	if body == "" || body[0] < '0' || body[0] > '9' {
 		return 0, bad
 	}
 	if len(body) > 1 && body[0] == '0' && body[1] >= '0' && body[1] <= '9' || len(body) > 1 && body[0] == '0' && body[1] == '_' {
 		if strings.Trim(body, "0_") != "" {
-			return 0, fmt.Errorf("%q: leading zeros in decimal integer literals are not permitted (Python's rule)", s)
+			return 0, NewMsg("numpy.int.zeros", "{text:q}: leading zeros in decimal integer literals are not permitted (Python's rule)", Args{"text": s})
 		}
 		body = "0"
 	}

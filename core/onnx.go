@@ -17,26 +17,26 @@ import (
 // empty). Ends past either end (INT64_MAX, INT64_MIN) clamp as in both.
 func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix string) (*NumpyWindow, []Violation) {
 	var vs []Violation
-	bad := func(field, format string, args ...any) {
-		vs = append(vs, Violation{Field: prefix + field, Message: fmt.Sprintf(format, args...)})
+	bad := func(field, code, tmpl string, args Args) {
+		vs = append(vs, NewMsg(code, tmpl, args).At(prefix+field))
 	}
 	r := len(inputSizes)
 	if r == 0 || r > MaxDimensionCount {
-		bad("inputShape", "the input has %d dimensions; DML_SLICE1 takes 1 to %d", r, MaxDimensionCount)
+		bad("inputShape", "onnx.rank", "the input has {rank} dimensions; DML_SLICE1 takes 1 to {max}", Args{"rank": r, "max": MaxDimensionCount})
 	}
 	for i, s := range inputSizes {
 		if s < 1 || s > math.MaxUint32 {
-			bad(fmt.Sprintf("inputShape[%d]", i), "inputShape[%d] = %d: every dimension must be 1 to 2^32-1 (DirectML sizes are UINT and never 0)", i, s)
+			bad(fmt.Sprintf("inputShape[%d]", i), "onnx.shape.range", "inputShape[{axis}] = {value}: every dimension must be 1 to 2^32-1 (DirectML sizes are UINT and never 0)", Args{"axis": i, "value": s})
 		}
 	}
 	if len(ends) != len(starts) {
-		bad("ends", "ends has %d values and starts %d: ONNX Slice needs one end per start", len(ends), len(starts))
+		bad("ends", "onnx.ends.count", "ends has {count} values and starts {starts}: ONNX Slice needs one end per start", Args{"count": len(ends), "starts": len(starts)})
 	}
 	if axes != nil && len(axes) != len(starts) {
-		bad("axes", "axes has %d values and starts %d: ONNX Slice needs one axis per start", len(axes), len(starts))
+		bad("axes", "onnx.axes.count", "axes has {count} values and starts {starts}: ONNX Slice needs one axis per start", Args{"count": len(axes), "starts": len(starts)})
 	}
 	if steps != nil && len(steps) != len(starts) {
-		bad("steps", "steps has %d values and starts %d: ONNX Slice needs one step per start", len(steps), len(starts))
+		bad("steps", "onnx.steps.count", "steps has {count} values and starts {starts}: ONNX Slice needs one step per start", Args{"count": len(steps), "starts": len(starts)})
 	}
 	if len(vs) > 0 {
 		return nil, vs
@@ -62,15 +62,15 @@ func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix strin
 				axis += int64(r)
 			}
 			if axis < 0 || axis >= int64(r) {
-				bad(fmt.Sprintf("axes[%d]", k), "axes[%d] = %d is not an axis of a %d-dimensional input (-%d to %d)", k, axes[k], r, r, r-1)
+				bad(fmt.Sprintf("axes[%d]", k), "onnx.axis.range", "axes[{k}] = {value} is not an axis of a {rank}-dimensional input (-{rank} to {last})", Args{"k": k, "value": axes[k], "rank": r, "last": r - 1})
 				continue
 			}
 			if seen[axis] > 0 {
-				bad(fmt.Sprintf("axes[%d]", k), "axes[%d] = %d repeats axis %d (axes[%d]): ONNX Slice axes must be unique", k, axes[k], axis, seen[axis]-1)
+				bad(fmt.Sprintf("axes[%d]", k), "onnx.axis.repeat", "axes[{k}] = {value} repeats axis {axis} (axes[{first}]): ONNX Slice axes must be unique", Args{"k": k, "value": axes[k], "axis": axis, "first": seen[axis] - 1})
 				continue
 			}
 		} else if k >= r {
-			bad(fmt.Sprintf("starts[%d]", k), "starts has %d values for a %d-dimensional input; without axes there is one per axis", len(starts), r)
+			bad(fmt.Sprintf("starts[%d]", k), "onnx.starts.count", "starts has {count} values for a {rank}-dimensional input; without axes there is one per axis", Args{"count": len(starts), "rank": r})
 			break
 		}
 		seen[axis] = k + 1
@@ -79,7 +79,7 @@ func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix strin
 			step = steps[k]
 		}
 		if step == 0 {
-			bad(fmt.Sprintf("steps[%d]", k), "steps[%d] = 0: a step cannot be zero", k)
+			bad(fmt.Sprintf("steps[%d]", k), "onnx.step.zero", "steps[{k}] = 0: a step cannot be zero", Args{"k": k})
 			continue
 		}
 		dim := inputSizes[axis]
@@ -87,12 +87,12 @@ func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix strin
 		w.Indices[axis] = [3]int64{start, end, step}
 		n := sliceLen(start, end, step)
 		if n == 0 {
-			bad(fmt.Sprintf("starts[%d]", k), "axis %d: starts[%d] = %d, ends[%d] = %d, step %d select no element of %d (start %d, end %d after clamping): DML_SLICE1 has no empty window, so no DML_SLICE1 exists for an empty ONNX Slice", axis, k, starts[k], k, ends[k], step, dim, start, end)
+			bad(fmt.Sprintf("starts[%d]", k), "onnx.empty", "axis {axis}: starts[{k}] = {start}, ends[{k}] = {end}, step {step} select no element of {size} (start {cstart}, end {cend} after clamping): DML_SLICE1 has no empty window, so no DML_SLICE1 exists for an empty ONNX Slice", Args{"axis": axis, "k": k, "start": starts[k], "end": ends[k], "step": step, "size": dim, "cstart": start, "cend": end})
 			continue
 		}
 		if step < math.MinInt32 || step > math.MaxInt32 {
 			if n > 1 {
-				bad(fmt.Sprintf("steps[%d]", k), "steps[%d] = %d selects %d elements, but DML_SLICE1's InputWindowStrides are INT (-2^31 to 2^31-1)", k, step, n)
+				bad(fmt.Sprintf("steps[%d]", k), "onnx.step.int", "steps[{k}] = {step} selects {count} elements, but DML_SLICE1's InputWindowStrides are INT (-2^31 to 2^31-1)", Args{"k": k, "step": step, "count": n})
 				continue
 			}
 			step = 1 // one element: any stride copies it

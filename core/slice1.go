@@ -136,15 +136,15 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 		}
 		if len(a.vals) != n {
 			lensOK = false
-			vs.add(a.field, "%s has %d entries: DimensionCount must match the DimensionCount of the input and output tensors (%d)", a.field, len(a.vals), n)
+			vs.add(a.field, "slice1.rank.mismatch", "{field} has {count} entries: DimensionCount must match the DimensionCount of the input and output tensors ({rank})", Args{"field": a.field, "count": len(a.vals), "rank": n})
 		}
 	}
 	// 2. DimensionCount range at the feature level.
 	if !fl.AtLeast(fl21) {
-		vs.add("featureLevel", "DML_SLICE1 was introduced in DML_FEATURE_LEVEL_2_1; %s is older", fl)
+		vs.add("featureLevel", "slice1.level.old", "DML_SLICE1 was introduced in DML_FEATURE_LEVEL_2_1; {level} is older", Args{"level": fl})
 	} else if !fl.AtLeast(fl30) {
 		if n != 4 && n != 5 {
-			vs.add("inputSizes", "DimensionCount %d: DimensionCount must be 4 or 5 before DML_FEATURE_LEVEL_3_0 (this is %s)", n, fl)
+			vs.add("inputSizes", "slice1.rank.level", "DimensionCount {rank}: DimensionCount must be 4 or 5 before DML_FEATURE_LEVEL_3_0 (this is {level})", Args{"rank": n, "level": fl})
 		}
 	}
 	// 3. Data types.
@@ -153,17 +153,17 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 		out = d.Input.DataType
 	}
 	if out != d.Input.DataType {
-		vs.add("outputDataType", "outputDataType %s != dataType %s: InputTensor and OutputTensor must have the same DataType", out, d.Input.DataType)
+		vs.add("outputDataType", "slice1.datatype.output", "outputDataType {output} != dataType {input}: InputTensor and OutputTensor must have the same DataType", Args{"output": out, "input": d.Input.DataType})
 	}
 	if d.Input.DataType.Valid() && fl.AtLeast(fl21) && !containsType(Slice1DataTypes(fl), d.Input.DataType) {
-		msg := fmt.Sprintf("DataType %s not supported by DML_OPERATOR_SLICE1 at feature level %s", d.Input.DataType, fl)
+		code, tmpl := "slice1.datatype.level", "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level}"
 		switch d.Input.DataType.Bits() {
 		case 64:
-			msg += " (64-bit types need 4_1 or later)"
+			code, tmpl = "slice1.datatype.level64", tmpl+" (64-bit types need 4_1 or later)"
 		case 4:
-			msg += " (no feature level supports 4-bit types for DML_SLICE1)"
+			code, tmpl = "slice1.datatype.4bit", tmpl+" (no feature level supports 4-bit types for DML_SLICE1)"
 		}
-		vs.add("dataType", "%s", msg)
+		vs.add("dataType", code, tmpl, Args{"type": d.Input.DataType, "level": fl})
 	}
 	// 4-7 per dimension, only where the arrays line up.
 	s := &Slice1{FeatureLevel: fl}
@@ -175,28 +175,28 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 			off, size, stride := d.WindowOffsets[i], d.WindowSizes[i], d.WindowStrides[i]
 			sizeOK, strideOK := true, true
 			if off < 0 || off > MaxUINT {
-				vs.add(indexed("inputWindowOffsets", i), "InputWindowOffsets[%d] = %d is not a UINT (0 to 2^32-1)", i, off)
+				vs.add(indexed("inputWindowOffsets", i), "slice1.offset.uint", "InputWindowOffsets[{axis}] = {value} is not a UINT (0 to 2^32-1)", Args{"axis": i, "value": off})
 			}
 			switch {
 			case size == 0:
 				sizeOK = false
-				vs.add(indexed("inputWindowSizes", i), "axis %d: InputWindowSizes[%d] == 0 (the window must not be empty)", i, i)
+				vs.add(indexed("inputWindowSizes", i), "slice1.window.empty", "axis {axis}: InputWindowSizes[{axis}] == 0 (the window must not be empty)", Args{"axis": i})
 			case size < 0 || size > MaxUINT:
 				sizeOK = false
-				vs.add(indexed("inputWindowSizes", i), "InputWindowSizes[%d] = %d is not a UINT of at least 1", i, size)
+				vs.add(indexed("inputWindowSizes", i), "slice1.window.uint", "InputWindowSizes[{axis}] = {value} is not a UINT of at least 1", Args{"axis": i, "value": size})
 			}
 			switch {
 			case stride == 0:
 				strideOK = false
-				vs.add(indexed("inputWindowStrides", i), "axis %d: InputWindowStrides[%d] == 0 (strides may not be 0)", i, i)
+				vs.add(indexed("inputWindowStrides", i), "slice1.stride.zero", "axis {axis}: InputWindowStrides[{axis}] == 0 (strides may not be 0)", Args{"axis": i})
 			case stride < -1<<31 || stride > 1<<31-1:
 				strideOK = false
-				vs.add(indexed("inputWindowStrides", i), "InputWindowStrides[%d] = %d is not an INT (-2^31 to 2^31-1)", i, stride)
+				vs.add(indexed("inputWindowStrides", i), "slice1.stride.int", "InputWindowStrides[{axis}] = {value} is not an INT (-2^31 to 2^31-1)", Args{"axis": i, "value": stride})
 			}
 			// 5. The window stays inside the input (no 32-bit wrap: int64).
 			if sizeOK && off >= 0 && off <= MaxUINT && i < len(d.Input.Sizes) {
 				if in := d.Input.Sizes[i]; in >= 1 && off+size > in {
-					vs.add(indexed("inputWindowOffsets", i), "axis %d: InputWindowOffsets[%d] + InputWindowSizes[%d] = %d > InputTensor.Sizes[%d] = %d", i, i, i, off+size, i, in)
+					vs.add(indexed("inputWindowOffsets", i), "slice1.window.outside", "axis {axis}: InputWindowOffsets[{axis}] + InputWindowSizes[{axis}] = {end} > InputTensor.Sizes[{axis}] = {size}", Args{"axis": i, "end": off + size, "size": in})
 				}
 			}
 			if !sizeOK || !strideOK {
@@ -209,7 +209,7 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 			if d.OutputSizes != nil {
 				o = d.OutputSizes[i]
 				if o < 1 || o > s.MaxCopied[i] {
-					vs.add(indexed("outputSizes", i), "axis %d: OutputSizes[%d] = %d not in [1, MaxCopiedElements = %d] (1 + (%d - 1) / |%d|)", i, i, o, s.MaxCopied[i], size, stride)
+					vs.add(indexed("outputSizes", i), "slice1.output.range", "axis {axis}: OutputSizes[{axis}] = {value} not in [1, MaxCopiedElements = {max}] (1 + ({size} - 1) / |{stride}|)", Args{"axis": i, "value": o, "max": s.MaxCopied[i], "size": size, "stride": stride})
 				}
 			}
 			s.OutputSizes[i] = o
@@ -339,7 +339,7 @@ func NewSliceV1(d SliceDesc, fl FeatureLevel) (*Slice1, error) {
 	var vs violations
 	for i, st := range d.Strides {
 		if st < 0 {
-			vs.add(indexed("strides", i), "strides[%d] = %d: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, so it cannot reverse (DML_SLICE1's signed InputWindowStrides can)", i, st)
+			vs.add(indexed("strides", i), "slice.stride.negative", "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, so it cannot reverse (DML_SLICE1's signed InputWindowStrides can)", Args{"axis": i, "value": st})
 		}
 	}
 	desc := d.ToSlice1(fl)
@@ -355,12 +355,12 @@ func NewSliceV1(d SliceDesc, fl FeatureLevel) (*Slice1, error) {
 		if hi == 0 && lo < MaxUINT {
 			continue
 		}
-		span := "more than 2^64"
+		var span any = NewMsg("slice.window.span64", "more than 2^64", nil)
 		if hi == 0 && lo < math.MaxUint64 {
 			span = strconv.FormatUint(lo+1, 10)
 		}
-		vs.add(indexed("sizes", i), "sizes[%d] = %d with strides[%d] = %d: as DML_SLICE1 the input window spans (%d - 1) × %d + 1 = %s elements, more than a UINT holds (%d)",
-			i, size, i, st, size, st, span, uint64(MaxUINT))
+		vs.add(indexed("sizes", i), "slice.window.span", "sizes[{axis}] = {size} with strides[{axis}] = {stride}: as DML_SLICE1 the input window spans ({size} - 1) × {stride} + 1 = {span} elements, more than a UINT holds ({max})",
+			Args{"axis": i, "size": size, "stride": st, "span": span, "max": uint64(MaxUINT)})
 		desc.WindowSizes[i], desc.WindowStrides[i], desc.OutputSizes[i] = 1, 1, 1
 	}
 	s, err := NewSlice1(desc)

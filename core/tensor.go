@@ -69,9 +69,9 @@ func dwordWarnings(field string, total *int64) []Violation {
 	if *total <= math.MaxInt64-3 {
 		use = roundUp4(*total)
 	}
-	return []Violation{{Field: field, Message: fmt.Sprintf(
-		"%s %d is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use %d)",
-		field, *total, use)}}
+	return []Violation{NewMsg("tensor.total.dword",
+		"{field} {value} is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use {use})",
+		Args{"field": field, "value": *total, "use": use}).At(field)}
 }
 
 // fieldNames lets the same checks report against a bare tensor ("sizes")
@@ -87,9 +87,9 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 	typeOK := d.DataType.Valid()
 	if !typeOK {
 		if d.DataType == Unknown {
-			vs.add(f.dataType, "DML_TENSOR_DATA_TYPE_UNKNOWN is never valid")
+			vs.add(f.dataType, "tensor.datatype.unknown", "DML_TENSOR_DATA_TYPE_UNKNOWN is never valid", nil)
 		} else {
-			vs.add(f.dataType, "data type %d is not a DML_TENSOR_DATA_TYPE", int(d.DataType))
+			vs.add(f.dataType, "tensor.datatype.invalid", "data type {value} is not a DML_TENSOR_DATA_TYPE", Args{"value": int(d.DataType)})
 		}
 	}
 	// 2. DimensionCount.
@@ -97,14 +97,14 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 	rankOK := n >= 1 && n <= MaxDimensionCount
 	switch {
 	case n < 1:
-		vs.add(f.sizes, "DimensionCount 0 < 1: a tensor has at least one dimension")
+		vs.add(f.sizes, "tensor.rank.zero", "DimensionCount 0 < 1: a tensor has at least one dimension", nil)
 	case n > MaxDimensionCount:
-		vs.add(f.sizes, "DimensionCount %d > %d (DML_TENSOR_DIMENSION_COUNT_MAX1): DimensionCount must be between 1 and 8 (DML_FEATURE_LEVEL_3_0+)", n, MaxDimensionCount)
+		vs.add(f.sizes, "tensor.rank.max", "DimensionCount {rank} > {max} (DML_TENSOR_DIMENSION_COUNT_MAX1): DimensionCount must be between 1 and 8 (DML_FEATURE_LEVEL_3_0+)", Args{"rank": n, "max": MaxDimensionCount})
 	}
 	// 3. Lengths.
 	stridesLenOK := d.Strides == nil || len(d.Strides) == n
 	if !stridesLenOK {
-		vs.add(f.strides, "strides must have DimensionCount (%d) entries, got %d", n, len(d.Strides))
+		vs.add(f.strides, "tensor.strides.count", "strides must have DimensionCount ({rank}) entries, got {count}", Args{"rank": n, "count": len(d.Strides)})
 	}
 	// 4. Sizes >= 1 and representable as UINT.
 	sizesOK := true
@@ -112,13 +112,13 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 		switch {
 		case s == 0:
 			sizesOK = false
-			vs.add(indexed(f.sizes, i), "%s == 0: specifying a size of zero in any dimension is invalid", indexed(f.sizes, i))
+			vs.add(indexed(f.sizes, i), "tensor.size.zero", "{field} == 0: specifying a size of zero in any dimension is invalid", Args{"field": indexed(f.sizes, i)})
 		case s < 0:
 			sizesOK = false
-			vs.add(indexed(f.sizes, i), "%s = %d is negative: sizes are UINT and at least 1", indexed(f.sizes, i), s)
+			vs.add(indexed(f.sizes, i), "tensor.size.negative", "{field} = {value} is negative: sizes are UINT and at least 1", Args{"field": indexed(f.sizes, i), "value": s})
 		case s > MaxUINT:
 			sizesOK = false
-			vs.add(indexed(f.sizes, i), "%s = %d exceeds the UINT maximum 2^32-1", indexed(f.sizes, i), s)
+			vs.add(indexed(f.sizes, i), "tensor.size.uint", "{field} = {value} exceeds the UINT maximum 2^32-1", Args{"field": indexed(f.sizes, i), "value": s})
 		}
 	}
 	// 5. Strides non-negative UINT.
@@ -127,10 +127,10 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 		switch {
 		case s < 0:
 			stridesOK = false
-			vs.add(indexed(f.strides, i), "%s = %d: DML_BUFFER_TENSOR_DESC::Strides is const UINT*, so negative strides cannot be expressed (use DML_SLICE1 negative window strides to reverse)", indexed(f.strides, i), s)
+			vs.add(indexed(f.strides, i), "tensor.stride.negative", "{field} = {value}: DML_BUFFER_TENSOR_DESC::Strides is const UINT*, so negative strides cannot be expressed (use DML_SLICE1 negative window strides to reverse)", Args{"field": indexed(f.strides, i), "value": s})
 		case s > MaxUINT:
 			stridesOK = false
-			vs.add(indexed(f.strides, i), "%s = %d exceeds the UINT maximum 2^32-1", indexed(f.strides, i), s)
+			vs.add(indexed(f.strides, i), "tensor.stride.uint", "{field} = {value} exceeds the UINT maximum 2^32-1", Args{"field": indexed(f.strides, i), "value": s})
 		}
 	}
 	// 6. Element counts.
@@ -138,14 +138,14 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 	if rankOK && sizesOK {
 		if _, ok := logicalCountOf(d.Sizes); !ok {
 			countsOK = false
-			vs.add(f.sizes, "the logical element count %s > 2^32-1: a tensor holds at most 4294967295 elements", productText(d.Sizes))
+			vs.add(f.sizes, "tensor.count.logical", "the logical element count {count} > 2^32-1: a tensor holds at most 4294967295 elements", Args{"count": productText(d.Sizes)})
 		}
 	}
 	if rankOK && sizesOK && stridesOK {
 		if d.Strides != nil {
 			if _, ok := indexOfLastOf(d.Sizes, d.Strides); !ok {
 				countsOK = false
-				vs.add(f.strides, "the minimum implied element count sum((size-1)*stride)+1 = %s > 2^32-1", impliedText(d.Sizes, d.Strides))
+				vs.add(f.strides, "tensor.count.implied", "the minimum implied element count sum((size-1)*stride)+1 = {count} > 2^32-1", Args{"count": impliedText(d.Sizes, d.Strides)})
 			}
 		}
 	}
@@ -153,10 +153,10 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 	if d.TotalTensorSizeInBytes != nil {
 		total := *d.TotalTensorSizeInBytes
 		if total < 0 {
-			vs.add(f.total, "%s %d is negative: it is a UINT64 byte count", f.total, total)
+			vs.add(f.total, "tensor.total.negative", "{field} {value} is negative: it is a UINT64 byte count", Args{"field": f.total, "value": total})
 		} else if countsOK && typeOK {
 			if min := minimumBufferSize(d.DataType, d.Sizes, d.Strides); total < min {
-				vs.add(f.total, "%s %d < DMLCalcBufferTensorSize %d: the buffer must hold every element", f.total, total, min)
+				vs.add(f.total, "tensor.total.small", "{field} {value} < DMLCalcBufferTensorSize {min}: the buffer must hold every element", Args{"field": f.total, "value": total, "min": min})
 			}
 		}
 	}
@@ -164,9 +164,9 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 	if a := d.GuaranteedBaseOffsetAlignment; a != 0 {
 		switch {
 		case a < 0 || a&(a-1) != 0:
-			vs.add(f.alignment, "%s %d must be 0 or a power of two", f.alignment, a)
+			vs.add(f.alignment, "tensor.alignment.pow2", "{field} {value} must be 0 or a power of two", Args{"field": f.alignment, "value": a})
 		case typeOK && a*8 < d.DataType.Bits():
-			vs.add(f.alignment, "%s %d must be at least the element size (%d bytes)", f.alignment, a, d.DataType.Bits()/8)
+			vs.add(f.alignment, "tensor.alignment.element", "{field} {value} must be at least the element size ({bytes} bytes)", Args{"field": f.alignment, "value": a, "bytes": d.DataType.Bits() / 8})
 		}
 	}
 }

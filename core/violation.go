@@ -1,15 +1,106 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
 
 // Violation is one broken rule: the field it concerns (a JSON path such as
-// "sizes[1]") and a message that states the rule.
+// "sizes[1]"), a stable code naming the rule ("tensor.size.zero"), the
+// values the message uses, and the message in English. The code and its
+// arguments let a catalog say the same in another language.
 type Violation struct {
 	Field   string `json:"field"`
+	Code    string `json:"code,omitempty"`
 	Message string `json:"message"`
+	// Args are not part of the JSON: a value may itself be a Msg.
+	Args Args `json:"-"`
+}
+
+// Args are the values a message uses, by the names its templates give
+// them.
+type Args map[string]any
+
+// Msg is a message by code: the English template and the values it fills
+// in. It is an error, so a parser can return it and its caller place it
+// at a field.
+type Msg struct {
+	Code     string
+	Template string // English, with {name} placeholders
+	Args     Args
+	text     string // the English when already written (Violation.Msg)
+}
+
+// NewMsg is the message code says, in English tmpl filled with args.
+func NewMsg(code, tmpl string, args Args) Msg { return Msg{Code: code, Template: tmpl, Args: args} }
+
+func (m Msg) Error() string {
+	if m.text != "" {
+		return m.text
+	}
+	return Format(m.Template, m.Args, nil)
+}
+
+// Msg is v's message by code again, to nest inside another message.
+func (v Violation) Msg() Msg { return Msg{Code: v.Code, Args: v.Args, text: v.Message} }
+
+// At places m at a field.
+func (m Msg) At(field string) Violation {
+	return Violation{Field: field, Code: m.Code, Message: m.Error(), Args: m.Args}
+}
+
+// ViolationOf places err at field: with its code when it is a Msg, as
+// plain text otherwise.
+func ViolationOf(field string, err error) Violation {
+	var m Msg
+	if errors.As(err, &m) {
+		return m.At(field)
+	}
+	return Violation{Field: field, Message: err.Error()}
+}
+
+// Format fills tmpl's placeholders from args: {name} prints the value as
+// fmt's %v does, {name:q} quotes it as %q does. A value that is a Msg is
+// rendered by nested (its English text when nested is nil), so a catalog
+// can translate a message inside another. Braces that name no argument
+// are left as they are.
+func Format(tmpl string, args Args, nested func(Msg) string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(tmpl, '{')
+		if open < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		end := strings.IndexByte(tmpl[open:], '}')
+		if end < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		name, quote := tmpl[open+1:open+end], false
+		if n, ok := strings.CutSuffix(name, ":q"); ok {
+			name, quote = n, true
+		}
+		v, ok := args[name]
+		if !ok {
+			b.WriteString(tmpl[:open+end+1])
+			tmpl = tmpl[open+end+1:]
+			continue
+		}
+		b.WriteString(tmpl[:open])
+		if m, isMsg := v.(Msg); isMsg && nested != nil {
+			v = nested(m)
+		} else if isMsg {
+			v = m.Error()
+		}
+		if quote {
+			fmt.Fprintf(&b, "%q", v)
+		} else {
+			fmt.Fprint(&b, v)
+		}
+		tmpl = tmpl[open+end+1:]
+	}
 }
 
 // ValidationError collects every violation found in one description, so a
@@ -29,8 +120,8 @@ func (e *ValidationError) Error() string {
 // violations accumulates Violations while validating.
 type violations []Violation
 
-func (vs *violations) add(field, format string, args ...any) {
-	*vs = append(*vs, Violation{Field: field, Message: fmt.Sprintf(format, args...)})
+func (vs *violations) add(field, code, tmpl string, args Args) {
+	*vs = append(*vs, NewMsg(code, tmpl, args).At(field))
 }
 
 func (vs violations) err() error {

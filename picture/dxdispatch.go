@@ -104,7 +104,7 @@ func dxTensorOf(l *core.Layout, withBuffer bool) DxTensor {
 // dxCheckType refuses the data types DxDispatch cannot initialise.
 func dxCheckType(field string, dt core.DataType) []core.Violation {
 	if dt.Bits() < 8 {
-		return []core.Violation{{Field: field, Message: fmt.Sprintf("%s: DxDispatch's models have no 4-bit data types (its initialValuesDataType is one of FLOAT16, FLOAT32, FLOAT64, UINT8 ... INT64), so no model can hold this tensor", dt)}}
+		return []core.Violation{core.NewMsg("dxdispatch.4bit", "{type}: DxDispatch's models have no 4-bit data types (its initialValuesDataType is one of FLOAT16, FLOAT32, FLOAT64, UINT8 ... INT64), so no model can hold this tensor", core.Args{"type": dt}).At(field)}
 	}
 	return nil
 }
@@ -123,8 +123,9 @@ func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field stri
 		return res, nil
 	}
 	if cells > MaxDxInitialValues {
-		return res, []core.Violation{{Field: field, Message: fmt.Sprintf(
-			"the input buffer has %d cells; a model lists at most %d initial values, and these are not the sequence 1..N (only a packed input without typed values is)", cells, MaxDxInitialValues)}}
+		return res, []core.Violation{core.NewMsg("dxdispatch.values",
+			"the input buffer has {cells} cells; a model lists at most {max} initial values, and these are not the sequence 1..N (only a packed input without typed values is)",
+			core.Args{"cells": cells, "max": MaxDxInitialValues}).At(field)}
 	}
 	buf := make([]byte, cells*elem)
 	if err := FillInput(ctx, buf, in, vals); err != nil {

@@ -81,7 +81,7 @@ func LayoutStateFromQuery(q url.Values) (LayoutState, []core.Violation) {
 	if name := q.Get("preset"); name != "" {
 		p, ok := FindPreset(name)
 		if !ok {
-			vs = append(vs, core.Violation{Field: "preset", Message: fmt.Sprintf("unknown example %q", name)})
+			vs = append(vs, unknownPreset(name))
 		} else {
 			st = p.apply(st)
 		}
@@ -90,7 +90,7 @@ func LayoutStateFromQuery(q url.Values) (LayoutState, []core.Violation) {
 		n, err := strconv.Atoi(r)
 		switch {
 		case err != nil || n < 1 || n > core.MaxDimensionCount:
-			vs = append(vs, core.Violation{Field: "rank", Message: fmt.Sprintf("rank %q: DimensionCount must be between 1 and %d", r, core.MaxDimensionCount)})
+			vs = append(vs, badRank(r))
 		case n != len(st.Sizes):
 			st = st.withRank(n)
 		}
@@ -214,16 +214,16 @@ func (st LayoutState) parseBuffer(prefix string) (total *int64, align int64, err
 	}
 	if st.Total != "" {
 		f := field("totalTensorSizeInBytes")
-		if n, msg := parseWhole(f, st.Total, "a byte count, or leave it empty for the minimum"); msg != "" {
-			errs = append(errs, core.Violation{Field: f, Message: msg})
+		if n, err := parseWhole(f, st.Total, wantTotal); err != nil {
+			errs = append(errs, core.ViolationOf(f, err))
 		} else {
 			total = &n
 		}
 	}
 	if st.Align != "" {
 		f := field("guaranteedBaseOffsetAlignment")
-		if n, msg := parseWhole(f, st.Align, "0 or a power of two, or leave it empty"); msg != "" {
-			errs = append(errs, core.Violation{Field: f, Message: msg})
+		if n, err := parseWhole(f, st.Align, wantAlign); err != nil {
+			errs = append(errs, core.ViolationOf(f, err))
 		} else {
 			align = n
 		}
@@ -249,9 +249,9 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 	parseErr := map[string]bool{}
 	sizes := make([]int64, len(st.Sizes))
 	for i, s := range st.Sizes {
-		n, msg := parseWhole(fmt.Sprintf("sizes[%d]", i), s, "a size of at least 1")
-		if msg != "" {
-			v.Errors = append(v.Errors, core.Violation{Field: fmt.Sprintf("sizes[%d]", i), Message: msg})
+		n, err := parseWhole(fmt.Sprintf("sizes[%d]", i), s, wantSize)
+		if err != nil {
+			v.Errors = append(v.Errors, core.ViolationOf(fmt.Sprintf("sizes[%d]", i), err))
 			parseErr["sizes"] = true
 			n = 1
 		}
@@ -261,9 +261,9 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 	if !st.Packed {
 		strides = make([]int64, len(st.Strides))
 		for i, s := range st.Strides {
-			n, msg := parseWhole(fmt.Sprintf("strides[%d]", i), s, "every stride, or choose packed strides")
-			if msg != "" {
-				v.Errors = append(v.Errors, core.Violation{Field: fmt.Sprintf("strides[%d]", i), Message: msg})
+			n, err := parseWhole(fmt.Sprintf("strides[%d]", i), s, wantStride)
+			if err != nil {
+				v.Errors = append(v.Errors, core.ViolationOf(fmt.Sprintf("strides[%d]", i), err))
 				parseErr["strides"] = true
 				n = 0
 			}
@@ -279,7 +279,7 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 		for _, cv := range aerr.Violations {
 			switch {
 			case cv.Field == "dataType" && st.DT == "":
-				cv.Message = "choose a data type (e.g. FLOAT32)"
+				cv = core.NewMsg("page.datatype.choose", "choose a data type (e.g. FLOAT32)", nil).At(cv.Field)
 			case broken && (strings.Contains(cv.Message, "element count") || strings.Contains(cv.Message, "DMLCalcBufferTensorSize")):
 				continue // computed with a placeholder for a field that did not parse
 			}
@@ -300,19 +300,32 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 	return v
 }
 
-// parseWhole reads a whole number, saying what is wanted when it is not one.
-func parseWhole(field, s, want string) (int64, string) {
+// What each field of the pages wants, for parseWhole's messages.
+var (
+	wantSize   = core.NewMsg("want.size", "a size of at least 1", nil)
+	wantStride = core.NewMsg("want.stride", "every stride, or choose packed strides", nil)
+	wantTotal  = core.NewMsg("want.total", "a byte count, or leave it empty for the minimum", nil)
+	wantAlign  = core.NewMsg("want.alignment", "0 or a power of two, or leave it empty", nil)
+	wantOffset = core.NewMsg("want.window.offset", "a window offset (0 or more)", nil)
+	wantWindow = core.NewMsg("want.window.size", "a window size of at least 1", nil)
+	wantStep   = core.NewMsg("want.window.stride", "a signed window stride, not 0", nil)
+	wantOutput = core.NewMsg("want.output.size", "an output size of at least 1, or leave it empty for MaxCopiedElements", nil)
+)
+
+// parseWhole reads a whole number, saying what is wanted when it is not
+// one; the error is a core.Msg.
+func parseWhole(field, s string, want core.Msg) (int64, error) {
 	if s == "" {
-		return 0, fmt.Sprintf("%s is empty: give %s", field, want)
+		return 0, core.NewMsg("whole.empty", "{field} is empty: give {want}", core.Args{"field": field, "want": want})
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, fmt.Sprintf("%s = %s does not fit in 64 bits: DirectML values are UINT (at most 2^32-1) or UINT64", field, s)
+			return 0, core.NewMsg("whole.range", "{field} = {value} does not fit in 64 bits: DirectML values are UINT (at most 2^32-1) or UINT64", core.Args{"field": field, "value": s})
 		}
-		return 0, fmt.Sprintf("%s = %q is not a whole number: give %s", field, s, want)
+		return 0, core.NewMsg("whole.invalid", "{field} = {value:q} is not a whole number: give {want}", core.Args{"field": field, "value": s, "want": want})
 	}
-	return n, ""
+	return n, nil
 }
 
 // parseSel reads "1,0,1" as a coordinate of l, or nil when it is not one.
@@ -380,3 +393,11 @@ func Resolve(q url.Values) (v Validated, picture Validated, stale string) {
 // NothingToDraw is the stale note of a state with errors and no last
 // valid one.
 const NothingToDraw = "The inputs have errors: fix them to see a picture."
+
+func unknownPreset(name string) core.Violation {
+	return core.NewMsg("query.preset", "unknown example {name:q}", core.Args{"name": name}).At("preset")
+}
+
+func badRank(r string) core.Violation {
+	return core.NewMsg("query.rank", "rank {rank:q}: DimensionCount must be between 1 and {max}", core.Args{"rank": r, "max": core.MaxDimensionCount}).At("rank")
+}

@@ -76,8 +76,8 @@ func (e *ImportError) Error() string {
 	return fmt.Sprintf("import: %v", e.Violations)
 }
 
-func importErr(field, format string, args ...any) *ImportError {
-	return &ImportError{Violations: []core.Violation{{Field: field, Message: fmt.Sprintf(format, args...)}}}
+func importErr(field, code, tmpl string, args core.Args) *ImportError {
+	return &ImportError{Violations: []core.Violation{core.NewMsg(code, tmpl, args).At(field)}}
 }
 
 // Decode reads one of the request's formats, strictly: unknown fields and
@@ -88,24 +88,24 @@ func decodeInto(raw json.RawMessage, prefix string, v any) *ImportError {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return importErr(prefix+te.Field, "%s must be %s; got a JSON %s", prefix+te.Field, jsonKind(te.Type.String()), te.Value)
+			return importErr(prefix+te.Field, "import.json.type", "{field} must be {want}; got a JSON {got}", core.Args{"field": prefix + te.Field, "want": jsonKind(te.Type.String()), "got": te.Value})
 		}
-		return importErr(strings.TrimSuffix(prefix, "."), "%v", err)
+		return importErr(strings.TrimSuffix(prefix, "."), "import.json", "{detail}", core.Args{"detail": err})
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return importErr(strings.TrimSuffix(prefix, "."), "holds more than one JSON value")
+		return importErr(strings.TrimSuffix(prefix, "."), "import.json.more", "holds more than one JSON value", nil)
 	}
 	return nil
 }
 
-func jsonKind(goType string) string {
+func jsonKind(goType string) core.Msg {
 	switch {
 	case strings.Contains(goType, "int"):
-		return "a whole number (or a list of them)"
+		return core.NewMsg("json.kind.whole", "a whole number (or a list of them)", nil)
 	case strings.Contains(goType, "string"):
-		return "a string"
+		return core.NewMsg("json.kind.string", "a string", nil)
 	}
-	return "a " + goType
+	return core.NewMsg("json.kind.go", "a {type}", core.Args{"type": goType})
 }
 
 // Import converts the request's one format.
@@ -118,7 +118,7 @@ func Import(req ImportRequest) (*ImportResponse, *ImportError) {
 	}
 	slices.Sort(given)
 	if len(given) != 1 {
-		return nil, importErr("", "give exactly one of dxdispatch, onnx, torch, numpy or text; got %d (%s)", len(given), strings.Join(given, ", "))
+		return nil, importErr("", "import.format.count", "give exactly one of dxdispatch, onnx, torch, numpy or text; got {count} ({given})", core.Args{"count": len(given), "given": strings.Join(given, ", ")})
 	}
 	switch given[0] {
 	case "dxdispatch":
@@ -156,7 +156,7 @@ func importONNX(o ONNXImport) (*ImportResponse, *ImportError) {
 		if !ok {
 			p, err := core.ParseDataType(o.DataType)
 			if err != nil {
-				return nil, importErr("onnx.dataType", "%q is neither a DirectML data type nor an ONNX tensor type (float, float16, double, int8 ... uint64)", o.DataType)
+				return nil, importErr("onnx.dataType", "import.onnx.datatype", "{name:q} is neither a DirectML data type nor an ONNX tensor type (float, float16, double, int8 ... uint64)", core.Args{"name": o.DataType})
 			}
 			d = p
 		}
@@ -233,19 +233,19 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 	case t.Dtype == "":
 		dt = core.Float32
 	case name == "bool":
-		vs = append(vs, core.Violation{Field: prefix + "dtype", Message: "torch.bool has no DirectML data type; view the storage as torch.uint8 (one byte an element, as bool is stored)"})
+		vs = append(vs, core.NewMsg("import.torch.bool", "torch.bool has no DirectML data type; view the storage as torch.uint8 (one byte an element, as bool is stored)", nil).At(prefix+"dtype"))
 	case name == "bfloat16":
-		vs = append(vs, core.Violation{Field: prefix + "dtype", Message: "torch.bfloat16 has no DirectML data type (DML_TENSOR_DATA_TYPE has FLOAT16, FLOAT32 and FLOAT64)"})
+		vs = append(vs, core.NewMsg("import.torch.bfloat16", "torch.bfloat16 has no DirectML data type (DML_TENSOR_DATA_TYPE has FLOAT16, FLOAT32 and FLOAT64)", nil).At(prefix+"dtype"))
 	case !ok:
-		vs = append(vs, core.Violation{Field: prefix + "dtype", Message: fmt.Sprintf("%q is not a PyTorch dtype DirectML has (torch.float16, torch.float32, torch.float64, torch.int8 ... torch.uint64)", t.Dtype)})
+		vs = append(vs, core.NewMsg("import.torch.dtype", "{name:q} is not a PyTorch dtype DirectML has (torch.float16, torch.float32, torch.float64, torch.int8 ... torch.uint64)", core.Args{"name": t.Dtype}).At(prefix+"dtype"))
 	}
 	for i, s := range t.Stride {
 		if s < 0 {
-			vs = append(vs, core.Violation{Field: fmt.Sprintf("%sstride[%d]", prefix, i), Message: fmt.Sprintf("stride[%d] = %d: DirectML strides are UINT, so a layout cannot step backwards (a DML_SLICE1 with a negative InputWindowStrides can read it reversed)", i, s)})
+			vs = append(vs, core.NewMsg("import.torch.stride", "stride[{axis}] = {value}: DirectML strides are UINT, so a layout cannot step backwards (a DML_SLICE1 with a negative InputWindowStrides can read it reversed)", core.Args{"axis": i, "value": s}).At(fmt.Sprintf("%sstride[%d]", prefix, i)))
 		}
 	}
 	if t.StorageOffset < 0 {
-		vs = append(vs, core.Violation{Field: prefix + "storage_offset", Message: fmt.Sprintf("storage_offset = %d: an offset into the storage is never negative", t.StorageOffset)})
+		vs = append(vs, core.NewMsg("import.torch.offset", "storage_offset = {value}: an offset into the storage is never negative", core.Args{"value": t.StorageOffset}).At(prefix+"storage_offset"))
 	}
 	if len(vs) > 0 {
 		return nil, &ImportError{Violations: vs}
@@ -290,13 +290,13 @@ func importNumpy(n NumpyImport) (*ImportResponse, *ImportError) {
 	var dt core.DataType
 	switch {
 	case strings.HasPrefix(name, ">"):
-		vs = append(vs, core.Violation{Field: "numpy.dtype", Message: fmt.Sprintf("%q is big-endian; DirectML buffers are little-endian (use arr.astype(arr.dtype.newbyteorder('<')))", n.Dtype)})
+		vs = append(vs, core.NewMsg("import.numpy.endian", "{name:q} is big-endian; DirectML buffers are little-endian (use arr.astype(arr.dtype.newbyteorder('<')))", core.Args{"name": n.Dtype}).At("numpy.dtype"))
 	case n.Dtype == "":
 		dt = core.Float32
 	default:
 		d, ok := numpyTypes[strings.TrimLeft(name, "<=|")]
 		if !ok {
-			vs = append(vs, core.Violation{Field: "numpy.dtype", Message: fmt.Sprintf("%q is not a NumPy dtype DirectML has (float16, float32, float64, int8 ... uint64, or codes such as '<f4')", n.Dtype)})
+			vs = append(vs, core.NewMsg("import.numpy.dtype", "{name:q} is not a NumPy dtype DirectML has (float16, float32, float64, int8 ... uint64, or codes such as '<f4')", core.Args{"name": n.Dtype}).At("numpy.dtype"))
 		}
 		dt = d
 	}
@@ -305,15 +305,15 @@ func importNumpy(n NumpyImport) (*ImportResponse, *ImportError) {
 	for i, s := range n.Strides {
 		switch {
 		case s < 0:
-			vs = append(vs, core.Violation{Field: fmt.Sprintf("numpy.strides[%d]", i), Message: fmt.Sprintf("strides[%d] = %d bytes: DirectML strides are UINT, so a layout cannot step backwards (a DML_SLICE1 with a negative InputWindowStrides can read the base array reversed)", i, s)})
+			vs = append(vs, core.NewMsg("import.numpy.stride.negative", "strides[{axis}] = {value} bytes: DirectML strides are UINT, so a layout cannot step backwards (a DML_SLICE1 with a negative InputWindowStrides can read the base array reversed)", core.Args{"axis": i, "value": s}).At(fmt.Sprintf("numpy.strides[%d]", i)))
 		case dt.Valid() && s%elem != 0:
-			vs = append(vs, core.Violation{Field: fmt.Sprintf("numpy.strides[%d]", i), Message: fmt.Sprintf("strides[%d] = %d bytes is not a multiple of the %d-byte element: DirectML strides count elements", i, s, elem)})
+			vs = append(vs, core.NewMsg("import.numpy.stride.element", "strides[{axis}] = {value} bytes is not a multiple of the {element}-byte element: DirectML strides count elements", core.Args{"axis": i, "value": s, "element": elem}).At(fmt.Sprintf("numpy.strides[%d]", i)))
 		default:
 			strides[i] = s / elem
 		}
 	}
 	if n.Offset < 0 || (dt.Valid() && n.Offset%elem != 0) {
-		vs = append(vs, core.Violation{Field: "numpy.offset", Message: fmt.Sprintf("offset = %d bytes must be a non-negative multiple of the %d-byte element", n.Offset, elem)})
+		vs = append(vs, core.NewMsg("import.numpy.offset", "offset = {value} bytes must be a non-negative multiple of the {element}-byte element", core.Args{"value": n.Offset, "element": elem}).At("numpy.offset"))
 	}
 	if len(vs) > 0 {
 		return nil, &ImportError{Violations: vs}
@@ -348,15 +348,15 @@ var (
 func parseTorchText(text string) (TorchImport, *ImportError) {
 	var t TorchImport
 	if len(text) > 4096 {
-		return t, importErr("text", "the text is %d characters long; at most 4096 are read", len(text))
+		return t, importErr("text", "import.text.length", "the text is {length} characters long; at most 4096 are read", core.Args{"length": len(text)})
 	}
 	m := torchSizeRE.FindStringSubmatchIndex(text)
 	if m == nil {
-		return t, importErr("text", "no torch.Size([...]) in the text: paste what t.size() and t.stride() print, e.g. torch.Size([2, 3]) (3, 1)")
+		return t, importErr("text", "import.text.size", "no torch.Size([...]) in the text: paste what t.size() and t.stride() print, e.g. torch.Size([2, 3]) (3, 1)", nil)
 	}
 	var err error
 	if t.Size, err = intList(text[m[2]:m[3]]); err != nil {
-		return t, importErr("text", "torch.Size: %v", err)
+		return t, importErr("text", "import.text.size.list", "torch.Size: {detail}", core.Args{"detail": err})
 	}
 	rest := text[:m[0]] + " " + text[m[1]:]
 	if o := torchOffsetRE.FindStringSubmatch(rest); o != nil {
@@ -365,10 +365,10 @@ func parseTorchText(text string) (TorchImport, *ImportError) {
 	}
 	tuple := torchTupleRE.FindStringSubmatch(rest)
 	if tuple == nil {
-		return t, importErr("text", "no stride tuple in the text: paste what t.stride() prints, e.g. (3, 1)")
+		return t, importErr("text", "import.text.stride", "no stride tuple in the text: paste what t.stride() prints, e.g. (3, 1)", nil)
 	}
 	if t.Stride, err = intList(tuple[1]); err != nil {
-		return t, importErr("text", "stride: %v", err)
+		return t, importErr("text", "import.text.stride.list", "stride: {detail}", core.Args{"detail": err})
 	}
 	for _, d := range torchDtypeRE.FindAllStringSubmatch(rest, -1) {
 		if d[1] != "size" && d[1] != "tensor" {
@@ -404,7 +404,7 @@ func intList(s string) ([]int64, error) {
 func dxOrdered(raw json.RawMessage, field string) ([]string, map[string]json.RawMessage, *ImportError) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil {
-		return nil, nil, importErr(field, "%s must be a JSON object: %v", field, err)
+		return nil, nil, importErr(field, "import.json.object", "{field} must be a JSON object: {detail}", core.Args{"field": field, "detail": err})
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	var order []string
@@ -428,7 +428,7 @@ func dxOrdered(raw json.RawMessage, field string) ([]string, map[string]json.Raw
 				order = append(order, tok)
 				var skip json.RawMessage
 				if err := dec.Decode(&skip); err != nil {
-					return nil, nil, importErr(field, "%v", err)
+					return nil, nil, importErr(field, "import.json", "{detail}", core.Args{"detail": err})
 				}
 			}
 		}
@@ -452,14 +452,14 @@ type dxTensorIn struct {
 
 func (t *dxTensorIn) read(raw json.RawMessage, path string) *ImportError {
 	if len(raw) == 0 {
-		return importErr(path, "%s is required", path)
+		return importErr(path, "import.required", "{field} is required", core.Args{"field": path})
 	}
 	if err := decodeInto(raw, path+".", t); err != nil {
 		return err
 	}
 	if t.Desc != nil {
 		if tt := strings.TrimPrefix(t.Type, "DML_TENSOR_TYPE_"); tt != "BUFFER" && tt != "" {
-			return importErr(path+".Type", "%s is %q; DirectML operators here take DML_TENSOR_TYPE_BUFFER", path+".Type", t.Type)
+			return importErr(path+".Type", "import.dx.tensortype", "{field} is {type:q}; DirectML operators here take DML_TENSOR_TYPE_BUFFER", core.Args{"field": path + ".Type", "type": t.Type})
 		}
 		inner := dxTensorIn{}
 		if err := inner.read(t.Desc, path+".Desc"); err != nil {
@@ -468,7 +468,7 @@ func (t *dxTensorIn) read(raw json.RawMessage, path string) *ImportError {
 		*t = inner
 	}
 	if t.DimensionCount != nil && *t.DimensionCount != int64(len(t.Sizes)) {
-		return importErr(path+".DimensionCount", "%s.DimensionCount = %d but Sizes has %d values", path, *t.DimensionCount, len(t.Sizes))
+		return importErr(path+".DimensionCount", "import.dx.rank", "{path}.DimensionCount = {rank} but Sizes has {count} values", core.Args{"path": path, "rank": *t.DimensionCount, "count": len(t.Sizes)})
 	}
 	return nil
 }
@@ -501,7 +501,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		return nil, err
 	}
 	if model.Dispatchables == nil {
-		return nil, importErr("dxdispatch.dispatchables", "the model has no dispatchables")
+		return nil, importErr("dxdispatch.dispatchables", "import.dx.none", "the model has no dispatchables", nil)
 	}
 	order, members, err := dxOrdered(model.Dispatchables, "dxdispatch.dispatchables")
 	if err != nil {
@@ -547,7 +547,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		}
 	}
 	if chosen == "" {
-		return nil, importErr("dxdispatch.dispatchables", "no DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE or DML_OPERATOR_ELEMENT_WISE_IDENTITY among the model's dispatchables (%s)", strings.Join(types, ", "))
+		return nil, importErr("dxdispatch.dispatchables", "import.dx.operator", "no DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE or DML_OPERATOR_ELEMENT_WISE_IDENTITY among the model's dispatchables ({types})", core.Args{"types": strings.Join(types, ", ")})
 	}
 	d := ds[chosen]
 	path := "dxdispatch.dispatchables." + chosen + ".desc"
@@ -556,7 +556,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		desc = d.DescAlt
 	}
 	if desc == nil {
-		return nil, importErr(path, "%s is required", path)
+		return nil, importErr(path, "import.required", "{field} is required", core.Args{"field": path})
 	}
 	var op dxOperatorIn
 	// Operator descs carry fields stridescope does not read (FusedActivation,
@@ -564,9 +564,9 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	if err := json.Unmarshal(desc, &op); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return nil, importErr(path+"."+te.Field, "%s.%s must be %s; got a JSON %s", path, te.Field, jsonKind(te.Type.String()), te.Value)
+			return nil, importErr(path+"."+te.Field, "import.json.type", "{field} must be {want}; got a JSON {got}", core.Args{"field": path + "." + te.Field, "want": jsonKind(te.Type.String()), "got": te.Value})
 		}
-		return nil, importErr(path, "%v", err)
+		return nil, importErr(path, "import.json", "{detail}", core.Args{"detail": err})
 	}
 	var in dxTensorIn
 	if err := in.read(op.InputTensor, path+".InputTensor"); err != nil {
@@ -609,7 +609,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		InputWindowOffsets: op.InputWindowOffsets, InputWindowSizes: op.InputWindowSizes, InputWindowStrides: op.InputWindowStrides, OutputSizes: out.Sizes,
 	}}
 	if op.DimensionCount != nil && *op.DimensionCount != int64(len(in.Sizes)) {
-		return nil, importErr(prefix+"DimensionCount", "DimensionCount = %d but InputTensor.Sizes has %d values", *op.DimensionCount, len(in.Sizes))
+		return nil, importErr(prefix+"DimensionCount", "import.dx.op.rank", "DimensionCount = {rank} but InputTensor.Sizes has {count} values", core.Args{"rank": *op.DimensionCount, "count": len(in.Sizes)})
 	}
 	return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
 }
@@ -630,7 +630,8 @@ func dxFields(vs []core.Violation, prefix string) []core.Violation {
 func renameAll(vs []core.Violation, names map[string]string, prefix string) []core.Violation {
 	out := make([]core.Violation, len(vs))
 	for i, v := range vs {
-		out[i] = core.Violation{Field: prefix + renameField(v.Field, names), Message: v.Message}
+		v.Field = prefix + renameField(v.Field, names)
+		out[i] = v
 	}
 	return out
 }

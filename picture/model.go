@@ -2,7 +2,6 @@ package picture
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
@@ -301,8 +300,7 @@ func sliceV1Violation(v core.Violation) core.Violation {
 		"outputSizes":        "sizes",
 	} {
 		if rest, ok := strings.CutPrefix(v.Field, from); ok && (rest == "" || rest[0] == '[') {
-			v.Field = to + rest
-			v.Message = "as DML_SLICE1: " + v.Message
+			v = core.NewMsg("slice.as.slice1", "as DML_SLICE1: {cause}", core.Args{"cause": v.Msg()}).At(to + rest)
 			break
 		}
 	}
@@ -326,9 +324,9 @@ func parseFeatureLevel(name *string) (core.FeatureLevel, []core.Violation) {
 	for i, f := range core.FeatureLevels {
 		names[i] = f.String()
 	}
-	return core.NewestFeatureLevel, []core.Violation{{Field: "featureLevel", Message: fmt.Sprintf(
-		"featureLevel %q is not a feature level: give one of %s (or DML_FEATURE_LEVEL_%s), or leave it out for the newest, %s",
-		*name, strings.Join(names, ", "), core.NewestFeatureLevel, core.NewestFeatureLevel)}}
+	return core.NewestFeatureLevel, []core.Violation{core.NewMsg("featurelevel.unknown",
+		"featureLevel {name:q} is not a feature level: give one of {names} (or DML_FEATURE_LEVEL_{newest}), or leave it out for the newest, {newest}",
+		core.Args{"name": *name, "names": strings.Join(names, ", "), "newest": core.NewestFeatureLevel}).At("featureLevel")}
 }
 
 // FeatureLevelName is the request's featureLevel for a page's fl: none
@@ -343,16 +341,16 @@ func FeatureLevelName(fl string) *string {
 func parseType(field, name string, required bool) (core.DataType, []core.Violation) {
 	if name == "" {
 		if required {
-			return core.Unknown, []core.Violation{{Field: field, Message: field + " is required (e.g. \"FLOAT32\")"}}
+			return core.Unknown, []core.Violation{core.NewMsg("datatype.required", "{field} is required (e.g. \"FLOAT32\")", core.Args{"field": field}).At(field)}
 		}
 		return core.Unknown, nil
 	}
 	dt, err := core.ParseDataType(name)
 	if err != nil {
-		return core.Unknown, []core.Violation{{Field: field, Message: err.Error()}}
+		return core.Unknown, []core.Violation{core.ViolationOf(field, err)}
 	}
 	if dt == core.Unknown {
-		return core.Unknown, []core.Violation{{Field: field, Message: "DML_TENSOR_DATA_TYPE_UNKNOWN is never valid"}}
+		return core.Unknown, []core.Violation{core.NewMsg("tensor.datatype.unknown", "DML_TENSOR_DATA_TYPE_UNKNOWN is never valid", nil).At(field)}
 	}
 	return dt, nil
 }

@@ -430,9 +430,9 @@ func sharedValueWarnings(in *core.Layout, offs []int64, cv *CellValues, vals []S
 		putValue(tmp, dt, vals[int64(i)%int64(len(vals))])
 		cv.put(cell, o)
 		if string(tmp) != string(cell) {
-			msg := fmt.Sprintf("element (%s) shares buffer cell %d with an earlier element, so it reads %s, not %s: a cell holds one value (the first element's)",
-				JoinCoord(in.Coordinate(int64(i))), o, ValueText(cell, dt), ValueText(tmp, dt))
-			return []core.Violation{{Field: "values", Message: msg}}
+			return []core.Violation{core.NewMsg("values.shared",
+				"element ({coord}) shares buffer cell {cell} with an earlier element, so it reads {reads}, not {typed}: a cell holds one value (the first element's)",
+				core.Args{"coord": JoinCoord(in.Coordinate(int64(i))), "cell": o, "reads": ValueText(cell, dt), "typed": ValueText(tmp, dt)}).At("values")}
 		}
 	}
 	return nil

@@ -158,14 +158,14 @@ func SliceStateFromQuery(q url.Values) (SliceState, []core.Violation) {
 		if p, ok := FindSlicePreset(name); ok {
 			st = p.apply(st)
 		} else {
-			vs = append(vs, core.Violation{Field: "preset", Message: fmt.Sprintf("unknown example %q", name)})
+			vs = append(vs, unknownPreset(name))
 		}
 	}
 	if r := strings.TrimSpace(q.Get("rank")); r != "" {
 		n, err := strconv.Atoi(r)
 		switch {
 		case err != nil || n < 1 || n > core.MaxDimensionCount:
-			vs = append(vs, core.Violation{Field: "rank", Message: fmt.Sprintf("rank %q: DimensionCount must be between 1 and %d", r, core.MaxDimensionCount)})
+			vs = append(vs, badRank(r))
 		case n != len(st.In.Sizes):
 			st = st.withRank(n)
 		}
@@ -259,7 +259,7 @@ type parsed struct {
 	failed bool // some entry did not parse
 }
 
-func parseList(v *SliceValidated, field string, xs []string, want string, placeholder int64, emptyOK bool) parsed {
+func parseList(v *SliceValidated, field string, xs []string, want core.Msg, placeholder int64, emptyOK bool) parsed {
 	p := parsed{vals: make([]int64, len(xs)), bad: make([]bool, len(xs))}
 	for i, s := range xs {
 		p.vals[i] = placeholder
@@ -268,9 +268,9 @@ func parseList(v *SliceValidated, field string, xs []string, want string, placeh
 			continue
 		}
 		f := fmt.Sprintf("%s[%d]", field, i)
-		n, msg := parseWhole(f, s, want)
-		if msg != "" {
-			v.Errors = append(v.Errors, core.Violation{Field: f, Message: msg})
+		n, err := parseWhole(f, s, want)
+		if err != nil {
+			v.Errors = append(v.Errors, core.ViolationOf(f, err))
 			p.failed, p.bad[i] = true, true
 			continue
 		}
@@ -285,16 +285,16 @@ func parseList(v *SliceValidated, field string, xs []string, want string, placeh
 // that need it.
 func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 	v := SliceValidated{State: st, T: -1, Errors: append([]core.Violation(nil), queryErrs...)}
-	sizes := parseList(&v, "inputSizes", st.In.Sizes, "a size of at least 1", core.MaxUINT, false)
+	sizes := parseList(&v, "inputSizes", st.In.Sizes, wantSize, core.MaxUINT, false)
 	var strides parsed
 	if !st.In.Packed {
-		strides = parseList(&v, "inputStrides", st.In.Strides, "every stride, or choose packed strides", 0, false)
+		strides = parseList(&v, "inputStrides", st.In.Strides, wantStride, 0, false)
 	}
 	if st.UseNP {
 		if !sizes.failed {
 			w, err := core.ParseNumpy(sizes.vals, st.NP)
 			if err != nil {
-				v.Errors = append(v.Errors, core.Violation{Field: "expression", Message: err.Error()})
+				v.Errors = append(v.Errors, core.ViolationOf("expression", err))
 			} else {
 				st.Off, st.Win, st.Step = formatInts(w.WindowOffsets), formatInts(w.WindowSizes), formatInts(w.WindowStrides)
 				st.Out, v.Dropped, st.UseNP = nil, w.DroppedAxes, false
@@ -302,12 +302,12 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 		}
 		v.State = st
 	}
-	off := parseList(&v, "inputWindowOffsets", st.Off, "a window offset (0 or more)", 0, false)
-	win := parseList(&v, "inputWindowSizes", st.Win, "a window size of at least 1", 1, false)
-	step := parseList(&v, "inputWindowStrides", st.Step, "a signed window stride, not 0", 1, false)
+	off := parseList(&v, "inputWindowOffsets", st.Off, wantOffset, 0, false)
+	win := parseList(&v, "inputWindowSizes", st.Win, wantWindow, 1, false)
+	step := parseList(&v, "inputWindowStrides", st.Step, wantStep, 1, false)
 	var outSizes []int64
 	if !allEmpty(st.Out) {
-		out := parseList(&v, "outputSizes", st.Out, "an output size of at least 1, or leave it empty for MaxCopiedElements", 0, true)
+		out := parseList(&v, "outputSizes", st.Out, wantOutput, 0, true)
 		outSizes = out.vals
 		for i := range st.Out {
 			if out.bad[i] && i < len(win.vals) && i < len(step.vals) {
@@ -327,7 +327,7 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 		req.InputStrides = nil
 	}
 	if req.DataType == "" {
-		v.Errors = append(v.Errors, core.Violation{Field: "dataType", Message: "choose a data type (e.g. FLOAT32)"})
+		v.Errors = append(v.Errors, core.NewMsg("page.datatype.choose", "choose a data type (e.g. FLOAT32)", nil).At("dataType"))
 		req.DataType = "FLOAT32" // the other rules still report
 		req.SliceInputBuffer = buf.placeholder()
 	}

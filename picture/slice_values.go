@@ -39,45 +39,49 @@ func ParseValues(text string, dt core.DataType) ([]SliceValue, []core.Violation)
 		return r == ',' || r == ' ' || r == '\n' || r == '\r' || r == '\t' || r == ';' || r == '[' || r == ']'
 	})
 	if len(words) > maxSliceValues {
-		return nil, []core.Violation{{Field: "values", Message: fmt.Sprintf("%d values: the page takes at most %d (they repeat to fill the input); leave the box empty for 1..N", len(words), maxSliceValues)}}
+		return nil, []core.Violation{core.NewMsg("values.count", "{count} values: the page takes at most {max} (they repeat to fill the input); leave the box empty for 1..N", core.Args{"count": len(words), "max": maxSliceValues}).At("values")}
 	}
 	if len(words) == 0 {
 		return nil, nil
 	}
 	out := make([]SliceValue, len(words))
-	var bad []string
+	// The first three bad values, a line each: codes values.bad1 to 3.
+	args := core.Args{}
 	for i, w := range words {
 		v, msg := parseValue(w, dt)
-		if msg != "" {
-			if len(bad) < 3 {
-				bad = append(bad, msg)
+		if msg != nil {
+			if len(args) < 3 {
+				args[fmt.Sprintf("v%d", len(args))] = *msg
 			}
 			continue
 		}
 		out[i] = v
 	}
-	if len(bad) > 0 {
-		return nil, []core.Violation{{Field: "values", Message: strings.Join(bad, "\n")}}
+	if len(args) > 0 {
+		tmpl := "{v0}\n{v1}\n{v2}"[:len(args)*5-1]
+		return nil, []core.Violation{core.NewMsg(fmt.Sprintf("values.bad%d", len(args)), tmpl, args).At("values")}
 	}
 	return out, nil
 }
 
-func parseValue(w string, dt core.DataType) (SliceValue, string) {
+func parseValue(w string, dt core.DataType) (SliceValue, *core.Msg) {
 	if dt.IsFloat() {
 		f, err := strconv.ParseFloat(w, 64)
 		limit := map[core.DataType]float64{core.Float16: 65504, core.Float32: math.MaxFloat32, core.Float64: math.MaxFloat64}[dt]
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > limit {
-			return SliceValue{}, fmt.Sprintf("value %q is not a finite %s (at most ±%g)", w, dt, limit)
+			m := core.NewMsg("values.float", "value {value:q} is not a finite {type} (at most ±{limit})", core.Args{"value": w, "type": dt, "limit": strconv.FormatFloat(limit, 'g', -1, 64)})
+			return SliceValue{}, &m
 		}
-		return SliceValue{f: f, isFloat: true}, ""
+		return SliceValue{f: f, isFloat: true}, nil
 	}
 	bits := dt.Bits()
 	if !dt.IsSigned() {
 		u, err := strconv.ParseUint(w, 10, 64)
 		if err != nil || bits < 64 && u >= 1<<bits {
-			return SliceValue{}, fmt.Sprintf("value %q is not a %s (a whole number from 0 to %d)", w, dt, uint64(1)<<bits-1)
+			m := core.NewMsg("values.uint", "value {value:q} is not a {type} (a whole number from 0 to {max})", core.Args{"value": w, "type": dt, "max": uint64(1)<<bits - 1})
+			return SliceValue{}, &m
 		}
-		return SliceValue{bits: u}, ""
+		return SliceValue{bits: u}, nil
 	}
 	n, err := strconv.ParseInt(w, 10, 64)
 	lo, hi := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
@@ -85,9 +89,10 @@ func parseValue(w string, dt core.DataType) (SliceValue, string) {
 		lo, hi = math.MinInt64, math.MaxInt64
 	}
 	if err != nil || n < lo || n > hi {
-		return SliceValue{}, fmt.Sprintf("value %q is not an %s (a whole number from %d to %d)", w, dt, lo, hi)
+		m := core.NewMsg("values.int", "value {value:q} is not an {type} (a whole number from {min} to {max})", core.Args{"value": w, "type": dt, "min": lo, "max": hi})
+		return SliceValue{}, &m
 	}
-	return SliceValue{bits: uint64(n)}, ""
+	return SliceValue{bits: uint64(n)}, nil
 }
 
 // putValue writes v as one element of dt at the start of b.

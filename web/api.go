@@ -7,6 +7,7 @@ import (
 
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -22,7 +23,9 @@ func (s *Server) postLayout(c echo.Context) error {
 	if err := budget.Take(c.Request().Context(), picture.LayoutAPICost(l)); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, picture.NewLayoutResponse(l))
+	resp := picture.NewLayoutResponse(l)
+	resp.Warnings = i18n.LocaleOf(c.Request().Context()).Violations(resp.Warnings)
+	return c.JSON(http.StatusOK, resp)
 }
 
 func (s *Server) postSlice1(c echo.Context) error {
@@ -37,7 +40,7 @@ func (s *Server) postSlice1(c echo.Context) error {
 	if err := budget.Take(c.Request().Context(), picture.SliceAPICost(sl)); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, picture.NewSlice1Response(sl))
+	return c.JSON(http.StatusOK, localSlice1Response(c, sl))
 }
 
 func (s *Server) postSliceV1(c echo.Context) error {
@@ -57,7 +60,7 @@ func (s *Server) postSliceV1(c echo.Context) error {
 			InputWindowOffsets: sl.WindowOffsets, InputWindowSizes: sl.WindowSizes,
 			InputWindowStrides: sl.WindowStrides, OutputSizes: sl.OutputSizes,
 		},
-		Slice1Response: picture.NewSlice1Response(sl),
+		Slice1Response: localSlice1Response(c, sl),
 	})
 }
 
@@ -68,7 +71,7 @@ func (s *Server) postSlice1Numpy(c echo.Context) error {
 	}
 	var vs []core.Violation
 	if req.Expression == "" {
-		vs = append(vs, core.Violation{Field: "expression", Message: "expression is required (e.g. \"x[1:4, ::-2]\")"})
+		vs = append(vs, core.NewMsg("numpy.required", "expression is required (e.g. \"x[1:4, ::-2]\")", nil).At("expression"))
 	}
 	// The input sizes obey the tensor rules; report them all together.
 	if _, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: req.InputSizes}); err != nil {
@@ -82,7 +85,7 @@ func (s *Server) postSlice1Numpy(c echo.Context) error {
 	}
 	w, err := core.ParseNumpy(req.InputSizes, req.Expression)
 	if err != nil {
-		return invalid(core.Violation{Field: "expression", Message: err.Error()})
+		return invalid(core.ViolationOf("expression", err))
 	}
 	return c.JSON(http.StatusOK, picture.NumpyResponse{
 		InputWindowOffsets: w.WindowOffsets,
@@ -93,4 +96,12 @@ func (s *Server) postSlice1Numpy(c echo.Context) error {
 		PythonSliceIndices: w.Indices,
 		NumPy:              core.FormatNumpy(w.WindowOffsets, w.WindowSizes, w.WindowStrides, w.OutputSizes),
 	})
+}
+
+// localSlice1Response is sl's response with its warnings in the request's
+// language.
+func localSlice1Response(c echo.Context, sl *core.Slice1) picture.Slice1Response {
+	resp := picture.NewSlice1Response(sl)
+	resp.Warnings = i18n.LocaleOf(c.Request().Context()).Violations(resp.Warnings)
+	return resp
 }

@@ -63,6 +63,15 @@ func (s *Server) budgeted(as int, h echo.HandlerFunc) echo.HandlerFunc {
 			}
 			return render(c, budgetStatus(be), views.ErrorPage(title, picture.UpperFirst(be.Error())+".", r.URL.RequestURI()))
 		}
-		return &apiError{status: budgetStatus(be), violations: []core.Violation{{Message: be.Error()}}}
+		return &apiError{status: budgetStatus(be), violations: []core.Violation{budgetMsg(be).At("")}}
 	}
+}
+
+// budgetMsg is be's refusal by code; its English is be.Error().
+func budgetMsg(be *budget.Error) core.Msg {
+	args := core.Args{"need": budget.MiB(be.Need), "limit": budget.MiB(be.Limit), "retry": budget.RetryAfter}
+	if be.Busy {
+		return core.NewMsg("budget.busy", "the server is busy with other heavy work: this needs {need} of its {limit} work budget; try again in {retry} seconds", args)
+	}
+	return core.NewMsg("budget.too-large", "this needs {need}, more than the server's whole work budget of {limit}: ask for fewer elements", args)
 }

@@ -50,7 +50,7 @@ func (s *Server) postDxDispatch(c echo.Context) error {
 		return writeDxModel(c, "stridescope-slice.json", m, vs)
 	}
 	if _, ok := keys["sizes"]; !ok {
-		return badRequest("", "the body is neither a slice (the body of /api/v1/slice1, with inputSizes) nor a layout (the body of /api/v1/layout, with sizes)")
+		return badRequest("", "dxdispatch.body", "the body is neither a slice (the body of /api/v1/slice1, with inputSizes) nor a layout (the body of /api/v1/layout, with sizes)", nil)
 	}
 	var req picture.LayoutRequest
 	if err := decodeStrict(bytes.NewReader(body), &req); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -38,8 +39,8 @@ func invalid(vs ...core.Violation) *apiError {
 	return &apiError{status: http.StatusUnprocessableEntity, violations: vs}
 }
 
-func badRequest(field, format string, args ...any) *apiError {
-	return &apiError{status: http.StatusBadRequest, violations: []core.Violation{{Field: field, Message: fmt.Sprintf(format, args...)}}}
+func badRequest(field, code, tmpl string, args core.Args) *apiError {
+	return &apiError{status: http.StatusBadRequest, violations: []core.Violation{core.NewMsg(code, tmpl, args).At(field)}}
 }
 
 // decodeStrict reads exactly one JSON object into v, refusing unknown
@@ -62,7 +63,7 @@ func decodeStrict(r io.Reader, v any) *apiError {
 		return jsonError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return badRequest("", "the body must hold exactly one JSON object; found more after it")
+		return badRequest("", "body.trailing", "the body must hold exactly one JSON object; found more after it", nil)
 	}
 	return nil
 }
@@ -120,20 +121,19 @@ func wholeNumberViolations(body []byte, t reflect.Type) []core.Violation {
 			continue
 		}
 		if !f.list {
-			if msg := wholeNumber(raw); msg != "" {
-				vs = append(vs, core.Violation{Field: f.name, Message: f.name + " must be a whole number; " + msg})
+			if got := wholeNumber(raw); got != nil {
+				vs = append(vs, notWhole(f.name, *got))
 			}
 			continue
 		}
 		var items []json.RawMessage
 		if json.Unmarshal(raw, &items) != nil {
-			vs = append(vs, core.Violation{Field: f.name, Message: f.name + " must be a list of whole numbers; got " + jsonKind(raw)})
+			vs = append(vs, core.NewMsg("json.whole.list", "{field} must be a list of whole numbers; got {got}", core.Args{"field": f.name, "got": jsonKind(raw)}).At(f.name))
 			continue
 		}
 		for i, it := range items {
-			if msg := wholeNumber(it); msg != "" {
-				field := fmt.Sprintf("%s[%d]", f.name, i)
-				vs = append(vs, core.Violation{Field: field, Message: field + " must be a whole number; " + msg})
+			if got := wholeNumber(it); got != nil {
+				vs = append(vs, notWhole(fmt.Sprintf("%s[%d]", f.name, i), *got))
 			}
 		}
 	}
@@ -142,43 +142,51 @@ func wholeNumberViolations(body []byte, t reflect.Type) []core.Violation {
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
-// wholeNumber says what is wrong with raw as an int64, or "".
-func wholeNumber(raw json.RawMessage) string {
+func notWhole(field string, got core.Msg) core.Violation {
+	return core.NewMsg("json.whole", "{field} must be a whole number; {got}", core.Args{"field": field, "got": got}).At(field)
+}
+
+// wholeNumber says what is wrong with raw as an int64, or nil.
+func wholeNumber(raw json.RawMessage) *core.Msg {
 	t := string(bytes.TrimSpace(raw))
-	if k := jsonKind(raw); k != "number" {
-		return "got " + k
-	}
-	if strings.ContainsAny(t, ".eE") {
+	var m core.Msg
+	switch k := jsonKind(raw); {
+	case k.Code != "json.kind.number":
+		m = core.NewMsg("json.got", "got {kind}", core.Args{"kind": k})
+	case strings.ContainsAny(t, ".eE"):
+		m = core.NewMsg("json.got.number", "got {value}", core.Args{"value": t})
 		if f, err := strconv.ParseFloat(t, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-			return "got " + t + ": write it without a fraction or exponent (" + strconv.FormatInt(int64(f), 10) + ")"
+			m = core.NewMsg("json.got.fraction", "got {value}: write it without a fraction or exponent ({whole})", core.Args{"value": t, "whole": int64(f)})
 		}
-		return "got " + t
+	default:
+		if _, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return nil
+		}
+		m = core.NewMsg("json.got.range", "got {value}, outside the 64-bit range the API reads (at most 9223372036854775807)", core.Args{"value": t})
 	}
-	if _, err := strconv.ParseInt(t, 10, 64); err != nil {
-		return "got " + t + ", outside the 64-bit range the API reads (at most 9223372036854775807)"
-	}
-	return ""
+	return &m
 }
 
 // jsonKind names the kind of JSON value raw holds.
-func jsonKind(raw json.RawMessage) string {
+func jsonKind(raw json.RawMessage) core.Msg {
 	t := bytes.TrimSpace(raw)
+	kind := func(code, en string) core.Msg { return core.NewMsg("json.kind."+code, en, nil) }
 	if len(t) == 0 {
-		return "nothing"
+		return kind("nothing", "nothing")
 	}
 	switch t[0] {
 	case 'n':
-		return "null"
+		return kind("null", "null")
 	case 't', 'f':
-		return "a boolean"
+		return kind("boolean", "a boolean")
 	case '"':
-		return "a string"
+		return kind("string", "a string")
 	case '[':
-		return "a list"
+		return kind("list", "a list")
 	case '{':
-		return "an object"
+		return kind("object", "an object")
 	}
-	return "number"
+	return kind("number", "number")
 }
 
 func jsonError(err error) *apiError {
@@ -188,31 +196,32 @@ func jsonError(err error) *apiError {
 	switch {
 	case errors.As(err, &typeErr):
 		field := typeErr.Field
-		want := typeErr.Type.String()
+		var want any = typeErr.Type.String()
 		switch want {
 		case "int64", "*int64", "[]int64":
-			want = "a whole number"
+			want = core.NewMsg("json.kind.whole.one", "a whole number", nil)
 		}
-		return badRequest(field, "%s must be %s; got a JSON %s", orBody(field), want, typeErr.Value)
+		return badRequest(field, "json.type", "{field} must be {want}; got a JSON {got}", core.Args{"field": orBody(field), "want": want, "got": typeErr.Value})
 	case errors.As(err, &syntaxErr):
-		return badRequest("", "the body is not valid JSON: %v (at byte %d)", syntaxErr, syntaxErr.Offset)
+		return badRequest("", "json.syntax", "the body is not valid JSON: {detail} (at byte {offset})", core.Args{"detail": syntaxErr, "offset": syntaxErr.Offset})
 	case errors.As(err, &maxErr):
-		return &apiError{status: http.StatusRequestEntityTooLarge, violations: []core.Violation{{Message: fmt.Sprintf("the body is larger than %d bytes", maxErr.Limit)}}}
+		return &apiError{status: http.StatusRequestEntityTooLarge, violations: []core.Violation{core.NewMsg("body.large", "the body is larger than {limit} bytes", core.Args{"limit": maxErr.Limit}).At("")}}
 	case errors.Is(err, io.EOF):
-		return badRequest("", "the body is empty; send a JSON object")
+		return badRequest("", "body.empty", "the body is empty; send a JSON object", nil)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return badRequest("", "the body is not valid JSON: it ends early")
+		return badRequest("", "json.early", "the body is not valid JSON: it ends early", nil)
 	}
 	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		field = strings.Trim(field, `"`)
-		return badRequest(field, "unknown field %q", field)
+		return badRequest(field, "json.field.unknown", "unknown field {field:q}", core.Args{"field": field})
 	}
-	return badRequest("", "the body is not valid JSON: %v", err)
+	return badRequest("", "json.invalid", "the body is not valid JSON: {detail}", core.Args{"detail": err})
 }
 
-func orBody(field string) string {
+// orBody is field, or "the body" for the request's whole body.
+func orBody(field string) any {
 	if field == "" {
-		return "the body"
+		return core.NewMsg("json.body", "the body", nil)
 	}
 	return field
 }
@@ -226,7 +235,7 @@ func httpErrorHandler(err error, c echo.Context) {
 	var ae *apiError
 	var inv *picture.Invalid
 	var he *echo.HTTPError
-	status, body := http.StatusInternalServerError, errorBody{Errors: []core.Violation{{Message: "internal error"}}}
+	status, body := http.StatusInternalServerError, errorBody{Errors: []core.Violation{core.NewMsg("server.internal", "internal error", nil).At("")}}
 	switch {
 	case errors.As(err, &ae):
 		status, body = ae.status, errorBody{Errors: ae.violations}
@@ -236,9 +245,11 @@ func httpErrorHandler(err error, c echo.Context) {
 		status = he.Code
 		body = errorBody{Errors: []core.Violation{{Message: fmt.Sprint(he.Message)}}}
 		if status == http.StatusRequestEntityTooLarge {
-			body.Errors[0].Message = "the body is too large"
+			body.Errors[0] = core.NewMsg("body.large.any", "the body is too large", nil).At("")
 		}
 	}
+	// Each coded violation in the request's language (English by default).
+	body.Errors = i18n.LocaleOf(c.Request().Context()).Violations(body.Errors)
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)
 		return

@@ -110,10 +110,10 @@ func rateLimitMiddleware(l Limits) echo.MiddlewareFunc {
 		},
 		DenyHandler: func(c echo.Context, id string, err error) error {
 			c.Response().Header().Set("Retry-After", "1")
-			return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{{Message: "too many requests from this address; slow down"}}}
+			return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("limit.rate", "too many requests from this address; slow down", nil).At("")}}
 		},
 		ErrorHandler: func(c echo.Context, err error) error {
-			return &apiError{status: http.StatusForbidden, violations: []core.Violation{{Message: "cannot identify the client address"}}}
+			return &apiError{status: http.StatusForbidden, violations: []core.Violation{core.NewMsg("limit.address", "cannot identify the client address", nil).At("")}}
 		},
 	})
 }
@@ -179,24 +179,24 @@ func newConnCounter(l Limits) *connCounter {
 // acquire reserves a websocket slot for the client at ip, evicting
 // another address's if fairness says so, or says why not with the HTTP
 // status to answer before the upgrade.
-func (cc *connCounter) acquire(ip string) (slot *connSlot, status int, msg string) {
+func (cc *connCounter) acquire(ip string) (slot *connSlot, status int, msg core.Msg) {
 	key := addrKey(ip)
 	cc.mu.Lock()
 	if !cc.cut.IsZero() {
 		cc.mu.Unlock()
-		return nil, http.StatusServiceUnavailable, "the server is shutting down"
+		return nil, http.StatusServiceUnavailable, core.NewMsg("ws.shutdown", "the server is shutting down", nil)
 	}
 	held := len(cc.byAddr[key])
 	if held >= cc.limits.MaxConnsPerAddr {
 		cc.mu.Unlock()
-		return nil, http.StatusTooManyRequests, "too many connections from this address"
+		return nil, http.StatusTooManyRequests, core.NewMsg("ws.address", "too many connections from this address", nil)
 	}
 	var victim *wsConn
 	if cc.total >= cc.limits.MaxConns {
 		v := cc.victimFor(held)
 		if v == nil {
 			cc.mu.Unlock()
-			return nil, http.StatusServiceUnavailable, "the server is at its connection limit; try again shortly"
+			return nil, http.StatusServiceUnavailable, core.NewMsg("ws.limit", "the server is at its connection limit; try again shortly", nil)
 		}
 		cc.drop(v)
 		v.evicted = true
@@ -213,7 +213,7 @@ func (cc *connCounter) acquire(ip string) (slot *connSlot, status int, msg strin
 	if victim != nil {
 		victim.evict()
 	}
-	return slot, 0, ""
+	return slot, 0, core.Msg{}
 }
 
 // victimFor picks the slot a newcomer holding held websockets may take:

@@ -50,7 +50,7 @@ func TestNotFoundPage(t *testing.T) {
 			if got := d.Find("title").Text(); got != "Page not found · stridescope" {
 				t.Errorf("title %q", got)
 			}
-			if d.Find("header.site nav").Length() != 1 || d.Find("a.skip[href='#main']").Length() != 1 {
+			if d.Find("header.site nav[aria-label=site]").Length() != 1 || d.Find("a.skip[href='#main']").Length() != 1 {
 				t.Error("not in the site's frame (header, skip link)")
 			}
 			if got := d.Find("code.asked").Text(); got != res.Request.URL.Path {

@@ -188,33 +188,33 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) postRooms(c echo.Context) error {
 	r := c.Request()
 	if !s.sameSitePost(r) {
-		return &apiError{status: http.StatusForbidden, violations: []core.Violation{{Field: "Origin", Message: "another site may not open a room on this server"}}}
+		return &apiError{status: http.StatusForbidden, violations: []core.Violation{core.NewMsg("room.origin", "another site may not open a room on this server", nil).At("Origin")}}
 	}
 	page := c.FormValue("page")
 	step, _ := strconv.Atoi(c.FormValue("step"))
 	path, ok := rooms.PagePath(page, step)
 	if !ok || step < 0 {
-		return badRequest("page", "page %q cannot be presented", page)
+		return badRequest("page", "room.page", "page {page:q} cannot be presented", core.Args{"page": page})
 	}
 	query := withoutParam(strings.TrimPrefix(c.FormValue("query"), "?"), "room")
 	if len(query) > picture.MaxQueryLen {
-		return badRequest("query", "the query is longer than %d bytes", picture.MaxQueryLen)
+		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": picture.MaxQueryLen})
 	}
 	replica, err := s.roomsReady()
 	if err != nil {
-		return unavailable(c, "rooms are not available on this server")
+		return unavailable(c, core.NewMsg("room.off", "rooms are not available on this server", nil))
 	}
 	ip, now := addrKey(c.RealIP()), time.Now()
 	if s.rooms.opens.blocked(ip, now) {
-		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{{Message: "this address has opened many rooms lately; use one of them, or try again later"}}}
+		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.many", "this address has opened many rooms lately; use one of them, or try again later", nil).At("")}}
 	}
 	code, token, err := replica.Create(rooms.State{Page: page, Query: query, Step: step})
 	switch {
 	case errors.Is(err, rooms.ErrRoomsFull):
-		return unavailable(c, "every room on this server is in use; try again later")
+		return unavailable(c, core.NewMsg("room.full", "every room on this server is in use; try again later", nil))
 	case errors.Is(err, rooms.ErrBusDown):
 		s.log.Warn("rooms: cannot open a room", "err", err)
-		return unavailable(c, "the room service is not reachable right now; try again in a moment")
+		return unavailable(c, core.NewMsg("room.down", "the room service is not reachable right now; try again in a moment", nil))
 	case err != nil:
 		return err
 	}
@@ -306,9 +306,9 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request
 }
 
 // unavailable is a 503 that says when to try again.
-func unavailable(c echo.Context, msg string) error {
+func unavailable(c echo.Context, msg core.Msg) error {
 	c.Response().Header().Set("Retry-After", "2")
-	return &apiError{status: http.StatusServiceUnavailable, violations: []core.Violation{{Message: msg}}}
+	return &apiError{status: http.StatusServiceUnavailable, violations: []core.Violation{msg.At("")}}
 }
 
 // sameSitePost refuses a form posted from another site. Browsers say

@@ -182,6 +182,7 @@ func New(cfg Config) *Server {
 			return nil
 		},
 	}))
+	e.Use(localeMiddleware()) // locale.go: ?lang=, the lang cookie, Accept-Language
 	e.Use(compress())
 	e.Use(securityHeaders(s.log, cfg.FrameAncestors)) // headers.go: only the embeds may be framed
 	e.Use(middleware.BodyLimit(cfg.BodyLimit))
@@ -197,6 +198,7 @@ func (s *Server) routes() {
 	e.GET("/readyz", s.getReadyz)
 	e.GET("/", s.budgeted(asPage, s.getIndex))
 	e.GET("/slice", s.budgeted(asPage, s.getSlice))
+	e.GET("/glossary", s.getGlossary)
 	e.GET("/ws", s.getWS)
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
 

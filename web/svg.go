@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 
@@ -26,11 +25,11 @@ const svgMaxCells = views.MaxSVGCells
 func parsePageQuery(c echo.Context, limit int) (url.Values, error) {
 	raw := c.Request().URL.RawQuery
 	if len(raw) > limit {
-		return nil, badRequest("", "the query is longer than %d bytes", limit)
+		return nil, badRequest("", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": limit})
 	}
 	q, err := url.ParseQuery(raw)
 	if err != nil {
-		return nil, badRequest("", "the query is not valid: %v", err)
+		return nil, badRequest("", "query.invalid", "the query is not valid: {detail}", core.Args{"detail": err})
 	}
 	return q, nil
 }
@@ -49,9 +48,9 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 	}
 	l := v.Layout
 	if n, cells := l.LogicalElementCount(), l.BufferElementCount(); n > svgMaxCells || cells > svgMaxCells {
-		return invalid(core.Violation{Field: "sizes", Message: fmt.Sprintf(
-			"the SVG picture draws at most %d logical elements and %d buffer cells; this tensor has %d logical elements in a buffer of %d cells (the explorer draws up to %d)",
-			svgMaxCells, svgMaxCells, n, cells, int64(picture.MaxInteractive))})
+		return invalid(core.NewMsg("svg.layout.large",
+			"the SVG picture draws at most {max} logical elements and {max} buffer cells; this tensor has {count} logical elements in a buffer of {cells} cells (the explorer draws up to {explorer})",
+			core.Args{"max": svgMaxCells, "count": n, "cells": cells, "explorer": int64(picture.MaxInteractive)}).At("sizes"))
 	}
 	if err := budget.Take(c.Request().Context(), picture.LayoutCost(l, picture.InSVG)); err != nil {
 		return err
@@ -152,15 +151,15 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []picture.SliceValue
 func checkSliceCells(s *core.Slice1) *apiError {
 	n, m := s.Input.LogicalElementCount(), s.OutputElementCount()
 	if n > svgMaxCells || m > svgMaxCells {
-		return invalid(core.Violation{Field: "inputSizes", Message: fmt.Sprintf(
-			"the SVG picture draws at most %d input and %d output elements; this slice has %d input and %d output elements",
-			svgMaxCells, svgMaxCells, n, m)})
+		return invalid(core.NewMsg("svg.slice.large",
+			"the SVG picture draws at most {max} input and {max} output elements; this slice has {input} input and {output} output elements",
+			core.Args{"max": svgMaxCells, "input": n, "output": m}).At("inputSizes"))
 	}
 	e := s.Input.DataType.Bits() / 8
 	if b := (s.Input.IndexOfLastElement() + 1) * e; b > picture.MaxSliceBytes {
-		return invalid(core.Violation{Field: "inputStrides", Message: fmt.Sprintf(
-			"the SVG picture shows the values of an input buffer of at most %d MiB; these strides spread %d input elements over %d bytes",
-			picture.MaxSliceBytes>>20, n, b)})
+		return invalid(core.NewMsg("svg.slice.bytes",
+			"the SVG picture shows the values of an input buffer of at most {mib} MiB; these strides spread {count} input elements over {bytes} bytes",
+			core.Args{"mib": picture.MaxSliceBytes >> 20, "count": n, "bytes": b}).At("inputStrides"))
 	}
 	return nil
 }

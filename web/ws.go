@@ -53,11 +53,11 @@ func (s *Server) originAllowed(r *http.Request) bool {
 func (s *Server) getWS(c echo.Context) error {
 	r := c.Request()
 	if !s.originAllowed(r) {
-		return &apiError{status: http.StatusForbidden, violations: []core.Violation{{Field: "Origin", Message: "this origin may not open a websocket on this server"}}}
+		return &apiError{status: http.StatusForbidden, violations: []core.Violation{core.NewMsg("ws.origin", "this origin may not open a websocket on this server", nil).At("Origin")}}
 	}
 	slot, status, msg := s.conns.acquire(c.RealIP())
 	if slot == nil {
-		return &apiError{status: status, violations: []core.Violation{{Message: msg}}}
+		return &apiError{status: status, violations: []core.Violation{msg.At("")}}
 	}
 	defer slot.release()
 	s.sessions.Add(1)

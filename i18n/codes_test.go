@@ -1,0 +1,61 @@
+package i18n
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// codeCall finds the code of every message the sources write: the first
+// string of NewMsg, and the string after the field of the helpers that
+// take one (vs.add, bad, importErr, badRequest).
+var codeCall = regexp.MustCompile(`(?:NewMsg\(|(?:vs\.add|\bbad|importErr|badRequest)\((?:[^,()"]|\([^()]*\)|"[^"]*")+,\s*)"([a-z0-9]+(?:\.[a-z0-9-]+)+)"(?:,\s*("(?:[^"\\]|\\.)*"))?`)
+
+// TestEveryCodeInTheSourcesHasAnEntry keeps the catalogs in step with
+// core, picture and web: a new code without an English entry fails here
+// (TestEveryLocaleHasEveryKey then asks for the translations), and so does
+// an English template edited at its call site but not in the catalog.
+func TestEveryCodeInTheSourcesHasAnEntry(t *testing.T) {
+	found, templates := 0, 0
+	for _, dir := range []string{"../core", "../picture", "../web"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range codeCall.FindAllStringSubmatch(string(b), -1) {
+				found++
+				en, ok := messagesEN[Key(m[1])]
+				if !ok {
+					t.Errorf("%s: code %q has no catalog entry", f, m[1])
+					continue
+				}
+				// A literal template must be the English entry, word for word.
+				if m[2] != "" {
+					tmpl, err := strconv.Unquote(m[2])
+					if err != nil {
+						t.Fatalf("%s: %s: %v", f, m[2], err)
+					}
+					templates++
+					if tmpl != en {
+						t.Errorf("%s: %s writes %q, the English catalog %q", f, m[1], tmpl, en)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d codes, %d literal templates", found, templates)
+	if found < 100 || templates < 100 {
+		t.Fatalf("found only %d codes and %d templates in the sources: is the pattern stale?", found, templates)
+	}
+}

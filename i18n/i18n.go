@@ -1,0 +1,262 @@
+// Package i18n holds stridescope's message catalogs in English,
+// Traditional Chinese (Taiwan), Brazilian Portuguese and French, and
+// carries the locale a request chose in its context.
+//
+// It does what github.com/invopop/ctxi18n would (typed keys, a locale in
+// the context, WithLocale and T) on golang.org/x/text alone: ctxi18n
+// could not be fetched for this project. Catalogs are Go maps, one file
+// per locale; a message is a template with {name} placeholders filled by
+// core.Format, so a violation's code and arguments render the same rule
+// in every language.
+package i18n
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// Locale is a BCP 47 tag the catalogs cover.
+type Locale string
+
+// The locales, English first: it is the default and the fallback.
+const (
+	English             Locale = "en"
+	TraditionalChinese  Locale = "zh-TW"
+	BrazilianPortuguese Locale = "pt-BR"
+	French              Locale = "fr"
+)
+
+// Locales lists every locale, English first.
+var Locales = []Locale{English, TraditionalChinese, BrazilianPortuguese, French}
+
+// Key names a catalog entry: a violation code ("tensor.size.zero") or a
+// string of the pages (the constants in keys.go).
+type Key string
+
+// catalogs holds every locale's entries: violation messages and page
+// strings.
+var catalogs = map[Locale][]map[Key]string{
+	English:             {messagesEN, pagesEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR},
+	French:              {messagesFR, pagesFR},
+}
+
+// lookup is l's text for key, or English's when l lacks it (a test keeps
+// every locale complete), or the key itself.
+func (l Locale) lookup(key Key) string {
+	for _, loc := range []Locale{l, English} {
+		for _, m := range catalogs[loc] {
+			if s, ok := m[key]; ok {
+				return s
+			}
+		}
+	}
+	return string(key)
+}
+
+// T is key's text in l with args filled in; an argument that is itself a
+// core.Msg is rendered in l too.
+func (l Locale) T(key Key, args core.Args) string {
+	return core.Format(l.lookup(key), args, l.msg)
+}
+
+func (l Locale) msg(m core.Msg) string {
+	if !Known(m.Code) {
+		return m.Error() // no code the catalogs know: its English
+	}
+	return l.T(Key(m.Code), m.Args)
+}
+
+// Violation is v with its message in l; a violation without a code keeps
+// its English message.
+func (l Locale) Violation(v core.Violation) core.Violation {
+	if Known(v.Code) {
+		v.Message = l.T(Key(v.Code), v.Args)
+	}
+	return v
+}
+
+// Violations localises every violation of vs into a new slice.
+func (l Locale) Violations(vs []core.Violation) []core.Violation {
+	if vs == nil {
+		return nil
+	}
+	out := make([]core.Violation, len(vs))
+	for i, v := range vs {
+		out[i] = l.Violation(v)
+	}
+	return out
+}
+
+// Printer formats prose numbers the locale's way (1,234 / 1.234 / 1 234).
+func (l Locale) Printer() *message.Printer {
+	return message.NewPrinter(language.Make(string(l)))
+}
+
+// Name is the locale's name in its own language, for the switcher.
+func (l Locale) Name() string {
+	switch l {
+	case TraditionalChinese:
+		return "中文（台灣）"
+	case BrazilianPortuguese:
+		return "Português (Brasil)"
+	case French:
+		return "Français"
+	}
+	return "English"
+}
+
+type ctxKey struct{}
+
+// WithLocale is ctx carrying l.
+func WithLocale(ctx context.Context, l Locale) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// LocaleOf is the locale ctx carries, English when none.
+func LocaleOf(ctx context.Context) Locale {
+	if l, ok := ctx.Value(ctxKey{}).(Locale); ok {
+		return l
+	}
+	return English
+}
+
+// T is key's text in ctx's locale; args, if any, are merged.
+func T(ctx context.Context, key Key, args ...core.Args) string {
+	var a core.Args
+	switch len(args) {
+	case 0:
+	case 1:
+		a = args[0]
+	default:
+		a = core.Args{}
+		for _, m := range args {
+			for k, v := range m {
+				a[k] = v
+			}
+		}
+	}
+	return LocaleOf(ctx).T(key, a)
+}
+
+var (
+	tags    = []language.Tag{language.English, language.MustParse("zh-TW"), language.MustParse("pt-BR"), language.French}
+	matcher = language.NewMatcher(tags)
+)
+
+// Match is the locale that best serves a list of preferences: Accept-
+// Language headers or tags such as "fr-CA", best first. English when none
+// is close enough.
+func Match(prefs ...string) Locale {
+	var want []language.Tag
+	for _, p := range prefs {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		ts, _, err := language.ParseAcceptLanguage(p)
+		if err != nil {
+			continue
+		}
+		want = append(want, ts...)
+	}
+	if len(want) == 0 {
+		return English
+	}
+	_, i, conf := matcher.Match(want...)
+	if conf == language.No {
+		return English
+	}
+	return Locales[i]
+}
+
+// Parse reads a ?lang= value or cookie: a tag close enough to one of the
+// locales ("fr", "pt", "zh-Hant", "zh-TW"); ok is false for anything else.
+func Parse(s string) (Locale, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 35 {
+		return English, false
+	}
+	t, err := language.Parse(s)
+	if err != nil {
+		return English, false
+	}
+	_, i, conf := matcher.Match(t)
+	if conf == language.No {
+		return English, false
+	}
+	return Locales[i], true
+}
+
+type urlKey struct{}
+
+// WithURL is ctx carrying the URL a page was asked with, so the language
+// switcher can link the same page in every language.
+func WithURL(ctx context.Context, u *url.URL) context.Context {
+	return context.WithValue(ctx, urlKey{}, u)
+}
+
+// SwitchURL is the page ctx renders, asked for in l: the same path and
+// query with lang=l.
+func SwitchURL(ctx context.Context, l Locale) string {
+	path, q := "/", url.Values{}
+	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil {
+		path, q = u.Path, u.Query()
+	}
+	q.Set("lang", string(l))
+	return path + "?" + q.Encode()
+}
+
+// GlossaryURL links /glossary, keeping the page's ?lang= when it has one.
+func GlossaryURL(ctx context.Context) string {
+	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil && u.Query().Has("lang") {
+		return "/glossary?lang=" + url.QueryEscape(string(LocaleOf(ctx)))
+	}
+	return "/glossary"
+}
+
+// Short is the locale's label in the switcher, in its own script.
+func (l Locale) Short() string {
+	switch l {
+	case TraditionalChinese:
+		return "繁中"
+	case BrazilianPortuguese:
+		return "PT"
+	case French:
+		return "FR"
+	}
+	return "EN"
+}
+
+type translatedKey struct{}
+
+// Translated marks ctx's page as written in its locale. Pages whose text
+// is not in the catalogs yet (the explorers and the tour, issue #14) stay
+// lang="en" whatever the locale, so a screen reader reads them in English.
+func Translated(ctx context.Context) context.Context {
+	return context.WithValue(ctx, translatedKey{}, true)
+}
+
+// ContentLocale is the language of the page ctx renders: its locale when
+// the page is Translated, English otherwise.
+func ContentLocale(ctx context.Context) Locale {
+	if t, _ := ctx.Value(translatedKey{}).(bool); t {
+		return LocaleOf(ctx)
+	}
+	return English
+}
+
+// Known says whether code is a violation code the catalogs render.
+func Known(code string) bool {
+	_, ok := messagesEN[Key(code)]
+	return ok
+}
+
+// CodeCount is how many violation codes the catalogs hold.
+func CodeCount() int { return len(messagesEN) }

@@ -1,0 +1,127 @@
+package i18n
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestEveryLocaleHasEveryKey fails when a locale lacks a key English has,
+// has a key English lacks, or leaves an entry empty.
+func TestEveryLocaleHasEveryKey(t *testing.T) {
+	for _, l := range Locales[1:] {
+		for i, en := range catalogs[English] {
+			other := catalogs[l][i]
+			for k := range en {
+				if strings.TrimSpace(other[k]) == "" {
+					t.Errorf("%s: key %q missing or empty", l, k)
+				}
+			}
+			for k := range other {
+				if _, ok := en[k]; !ok {
+					t.Errorf("%s: key %q is not an English key", l, k)
+				}
+			}
+		}
+	}
+}
+
+var placeholder = regexp.MustCompile(`\{[a-z0-9]+(:q)?\}`)
+
+// TestTranslationsUseTheSamePlaceholders: a translation that drops or
+// misspells {value} would print a raw brace or lose a number.
+func TestTranslationsUseTheSamePlaceholders(t *testing.T) {
+	set := func(s string) string {
+		ps := placeholder.FindAllString(s, -1)
+		m := map[string]bool{}
+		for _, p := range ps {
+			m[p] = true
+		}
+		ps = ps[:0]
+		for p := range m {
+			ps = append(ps, p)
+		}
+		sort.Strings(ps)
+		return strings.Join(ps, " ")
+	}
+	for _, l := range Locales[1:] {
+		for i, en := range catalogs[English] {
+			for k, s := range en {
+				if got, want := set(catalogs[l][i][k]), set(s); got != want {
+					t.Errorf("%s %s: placeholders %q, English has %q", l, k, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestGlossaryIsComplete: every term and every misleading word speaks all
+// four languages, and every misleading word points at a term.
+func TestGlossaryIsComplete(t *testing.T) {
+	ids := map[string]bool{}
+	for _, term := range Glossary {
+		ids[term.ID] = true
+		for _, l := range Locales {
+			if strings.TrimSpace(term.Word[l]) == "" || strings.TrimSpace(term.Means[l]) == "" {
+				t.Errorf("term %s: no word or meaning in %s", term.ID, l)
+			}
+		}
+	}
+	for _, p := range LocalizedPages {
+		if _, ok := pagesEN[p.Title]; !ok {
+			t.Errorf("page %s: title key %q has no entry", p.URL, p.Title)
+		}
+		for _, w := range p.Words {
+			if !ids[w.Term] {
+				t.Errorf("%s %q: term %q is not in the glossary", p.URL, w.Word, w.Term)
+			}
+			for _, l := range Locales {
+				if strings.TrimSpace(w.Literal[l]) == "" {
+					t.Errorf("%s %q: no everyday meaning in %s", p.URL, w.Word, l)
+				}
+			}
+		}
+	}
+}
+
+// TestMatchAndParse: Accept-Language and ?lang= find the locale a reader
+// of that language wants, and nothing else.
+func TestMatchAndParse(t *testing.T) {
+	for _, c := range []struct {
+		accept string
+		want   Locale
+	}{
+		{"", English}, {"fr", French}, {"fr-BE,fr;q=0.8", French}, {"pt-PT", BrazilianPortuguese}, {"pt-BR", BrazilianPortuguese},
+		{"zh-TW", TraditionalChinese}, {"zh-Hant-HK", TraditionalChinese}, {"de-DE,fr;q=0.5", French}, {"de", English},
+		{"en-GB,fr;q=0.9", English}, {"not a header", English},
+	} {
+		if got := Match(c.accept); got != c.want {
+			t.Errorf("Match(%q) = %s, want %s", c.accept, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		lang string
+		want Locale
+		ok   bool
+	}{
+		{"fr", French, true}, {"pt-BR", BrazilianPortuguese, true}, {"pt", BrazilianPortuguese, true}, {"zh-TW", TraditionalChinese, true},
+		{"en", English, true}, {"", English, false}, {"xx", English, false}, {"de", English, false}, {"fr\"><script>", English, false},
+	} {
+		if got, ok := Parse(c.lang); got != c.want || ok != c.ok {
+			t.Errorf("Parse(%q) = %s, %v; want %s, %v", c.lang, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestPrinterFormatsProseNumbersPerLocale: prose numbers use the locale's
+// grouping (numbers inside code and messages stay as DirectML writes them).
+func TestPrinterFormatsProseNumbersPerLocale(t *testing.T) {
+	for l, want := range map[Locale]string{
+		English: "4,294,967,295", TraditionalChinese: "4,294,967,295", BrazilianPortuguese: "4.294.967.295", French: "4\u00a0294\u00a0967\u00a0295",
+	} {
+		if got := l.Printer().Sprint(4294967295); got != want {
+			t.Errorf("%s: %q, want %q", l, got, want)
+		}
+	}
+}

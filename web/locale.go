@@ -1,0 +1,43 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stridescope/stridescope/i18n"
+)
+
+// langCookie remembers the language a ?lang= chose.
+const langCookie = "lang"
+
+// localeMiddleware puts the request's locale in its context: ?lang=
+// wins (and is remembered in the lang cookie), then that cookie, then the
+// Accept-Language header matched against the catalogs' locales; English
+// when none fits. Pages, API messages and errors read it from there.
+func localeMiddleware() echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			if strings.HasPrefix(r.URL.Path, "/static/") {
+				return next(c) // the assets are the same in every language
+			}
+			c.Response().Header().Add("Vary", "Accept-Language")
+			loc, ok := i18n.Parse(r.URL.Query().Get("lang"))
+			if ok {
+				c.SetCookie(&http.Cookie{
+					Name: langCookie, Value: string(loc), Path: "/",
+					MaxAge: 365 * 24 * 3600, HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteLaxMode,
+				})
+			} else if ck, err := r.Cookie(langCookie); err == nil {
+				loc, ok = i18n.Parse(ck.Value)
+			}
+			if !ok {
+				loc = i18n.Match(r.Header.Values("Accept-Language")...)
+			}
+			c.SetRequest(r.WithContext(i18n.WithURL(i18n.WithLocale(r.Context(), loc), r.URL)))
+			return next(c)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+type apiViolation struct {
+	Field, Code, Message string
+}
+
+// postLang posts body to path with an Accept-Language header (none when
+// empty) and returns the status and the violations answered.
+func postLang(t *testing.T, ts *httptest.Server, path, query, accept, body string) (int, []apiViolation) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, ts.URL+path+query, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if accept != "" {
+		req.Header.Set("Accept-Language", accept)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out struct {
+		Errors   []apiViolation
+		Warnings []apiViolation
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, append(out.Errors, out.Warnings...)
+}
+
+// TestAPIMessagesInTheAskedLanguage: the issue's case and a few more. The
+// code and field are the same in every language, the message is the
+// language's (words a teacher of that language uses), and ?lang= wins
+// over Accept-Language.
+func TestAPIMessagesInTheAskedLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	cases := []struct {
+		name, path, body string
+		code, field      string
+		status           int
+		en               string
+		other            map[string]string // Accept-Language -> a piece of the message
+	}{
+		{
+			name: "size zero", path: "/api/v1/layout", body: `{"dataType":"FLOAT32","sizes":[0,3]}`,
+			code: "tensor.size.zero", field: "sizes[0]", status: 422,
+			en: "sizes[0] == 0: specifying a size of zero in any dimension is invalid",
+			other: map[string]string{
+				"fr":                "sizes[0] == 0 : une taille nulle, dans quelque dimension que ce soit, est invalide",
+				"fr-CA,fr;q=0.9":    "une taille nulle",
+				"pt-BR":             "sizes[0] == 0: um tamanho zero em qualquer dimensão é inválido",
+				"pt":                "um tamanho zero",
+				"zh-TW":             "sizes[0] == 0：任何維度的大小都不能是零",
+				"zh-Hant-TW,en;q=0": "任何維度",
+			},
+		},
+		{
+			name: "negative stride", path: "/api/v1/layout", body: `{"dataType":"FLOAT32","sizes":[2,3],"strides":[-1,1]}`,
+			code: "tensor.stride.negative", field: "strides[0]", status: 422,
+			en:    "strides[0] = -1: DML_BUFFER_TENSOR_DESC::Strides is const UINT*, so negative strides cannot be expressed (use DML_SLICE1 negative window strides to reverse)",
+			other: map[string]string{"fr": "un pas négatif", "pt-BR": "passos negativos", "zh-TW": "負的步幅"},
+		},
+		{
+			name: "window outside", path: "/api/v1/slice1",
+			body: `{"dataType":"FLOAT32","inputSizes":[4],"inputWindowOffsets":[3],"inputWindowSizes":[2],"inputWindowStrides":[1]}`,
+			code: "slice1.window.outside", field: "inputWindowOffsets[0]", status: 422,
+			en:    "axis 0: InputWindowOffsets[0] + InputWindowSizes[0] = 5 > InputTensor.Sizes[0] = 4",
+			other: map[string]string{"fr": "axe 0 : InputWindowOffsets[0]", "pt-BR": "eixo 0: InputWindowOffsets[0]", "zh-TW": "軸 0：InputWindowOffsets[0]"},
+		},
+		{
+			name: "whole number", path: "/api/v1/layout", body: `{"dataType":"FLOAT32","sizes":[2.5]}`,
+			code: "json.whole", field: "sizes[0]", status: 400,
+			en:    "sizes[0] must be a whole number; got 2.5",
+			other: map[string]string{"fr": "sizes[0] doit être un nombre entier ; reçu 2.5", "pt-BR": "sizes[0] deve ser um número inteiro; recebido 2.5", "zh-TW": "sizes[0] 必須是整數；收到的是 2.5"},
+		},
+		{
+			name: "numpy", path: "/api/v1/slice1/numpy", body: `{"inputSizes":[4],"expression":"x[::0]"}`,
+			code: "numpy.axis", field: "expression", status: 422,
+			en:    "axis 0: slice step cannot be zero",
+			other: map[string]string{"fr": "axe 0 : le pas d'une tranche ne peut pas être nul", "pt-BR": "eixo 0: o passo de uma fatia não pode ser zero", "zh-TW": "軸 0：切片的間隔不能是零"},
+		},
+		{
+			name: "warning", path: "/api/v1/layout", body: `{"dataType":"FLOAT32","sizes":[1],"totalTensorSizeInBytes":6}`,
+			code: "tensor.total.dword", field: "totalTensorSizeInBytes", status: 200,
+			en:    "totalTensorSizeInBytes 6 is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use 8)",
+			other: map[string]string{"fr": "alignée sur un DWORD (utilisez 8)", "pt-BR": "alinhado a DWORD (use 8)", "zh-TW": "對齊 DWORD（請用 8）"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			check := func(how, query, accept, want string, exact bool) {
+				t.Helper()
+				status, vs := postLang(t, ts, c.path, query, accept, c.body)
+				if status != c.status || len(vs) != 1 {
+					t.Fatalf("%s: status %d, %d violations %+v; want %d and one", how, status, len(vs), vs, c.status)
+				}
+				v := vs[0]
+				if v.Code != c.code || v.Field != c.field {
+					t.Errorf("%s: code %q field %q, want %q %q", how, v.Code, v.Field, c.code, c.field)
+				}
+				if exact && v.Message != want || !strings.Contains(v.Message, want) {
+					t.Errorf("%s: message %q, want %q", how, v.Message, want)
+				}
+			}
+			check("no header", "", "", c.en, true)
+			check("en", "", "en-US", c.en, true)
+			check("unknown language", "", "de", c.en, true)
+			for accept, want := range c.other {
+				check("Accept-Language "+accept, "", accept, want, false)
+			}
+			check("?lang=fr over German", "?lang=fr", "de", c.other["fr"], false)
+			check("?lang=en over French", "?lang=en", "fr", c.en, true)
+		})
+	}
+}
