@@ -127,9 +127,17 @@ export function paintStrip(px, L, n, codeOf, cols) {
     px32.fill(cols[0], n);
     return;
   }
-  const code = new Uint8Array(L.w * L.h);
-  for (let k = 0; k < n; k++) { const v = codeOf(k), p = Math.floor(k / bin); if (v > code[p]) code[p] = v; }
-  for (let p = 0; p < code.length; p++) px32[p] = cols[code[p]];
+  // Each pixel's items in one run, stopping at the top code: no division
+  // per item, and a pixel of read cells costs one look.
+  const top = cols.length - 1;
+  let p = 0;
+  for (let k = 0; k < n; p++) {
+    const end = Math.min(k + bin, n);
+    let v = 0;
+    for (; k < end; k++) { const c = codeOf(k); if (c > v) { v = c; if (v === top) { k = end; break; } } }
+    px32[p] = cols[v];
+  }
+  px32.fill(cols[0], p);
 }
 // ramp maps 0..1 to a dark-blue -> teal -> yellow scale.
 export function ramp(t) {

@@ -464,18 +464,30 @@ func hoverPoint(tab context.Context, timeout time.Duration, bc benchCase, k int)
 	if canvas || sel == "" {
 		sel, fx, fy = bc.hoverCanvas, bc.hoverAt[k][0], bc.hoverAt[k][1]
 	}
+	// Scroll only when the point is off the screen, and let the scroll's
+	// frame pass before the pointer moves: a hover measured in the frame
+	// of a scroll would count the scroll's repaint.
 	xy, err := eval[[]float64](tab, timeout, fmt.Sprintf(`(() => {
 		const el = document.querySelector(%q);
 		if (!el) return [];
-		el.scrollIntoView({ block: 'center', inline: 'center' });
-		const r = el.getBoundingClientRect();
-		return [r.x + r.width * %g, r.y + r.height * %g];
-	})()`, sel, fx, fy))
+		let r = el.getBoundingClientRect(), scrolled = 0;
+		const x = r.x + r.width * %g, y = r.y + r.height * %g;
+		if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+			el.scrollIntoView({ block: 'center', inline: 'center' });
+			r = el.getBoundingClientRect(); scrolled = 1;
+		}
+		return [r.x + r.width * %g, r.y + r.height * %g, scrolled];
+	})()`, sel, fx, fy, fx, fy))
 	if err != nil {
 		return 0, 0, err
 	}
-	if len(xy) != 2 {
+	if len(xy) != 3 {
 		return 0, 0, fmt.Errorf("no element %s to hover", sel)
+	}
+	if xy[2] != 0 {
+		if err := step(tab, timeout, chromedp.Sleep(100*time.Millisecond)); err != nil {
+			return 0, 0, err
+		}
 	}
 	return xy[0], xy[1], nil
 }
