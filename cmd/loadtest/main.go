@@ -32,6 +32,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -63,7 +65,7 @@ type config struct {
 	share    bool
 }
 
-func run(args []string, out io.Writer) error {
+func run(args []string, out io.Writer) (err error) {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	var c config
 	fs.StringVar(&c.addr, "addr", "http://127.0.0.1:8080", "the server to load (ignored with -self)")
@@ -80,9 +82,21 @@ func run(args []string, out io.Writer) error {
 	fs.DurationVar(&e.pace, "pace", 500*time.Millisecond, "edits mode: time between one client's edits")
 	fs.DurationVar(&e.timeout, "timeout", 10*time.Second, "edits mode: an answer later than this is a failure")
 	fs.BoolVar(&c.share, "share", true, "with -self: sessions share the answers to identical edits, as the server does by default; -share=false computes every edit (edits mode's clients cycle through eight states, so sharing answers most of them)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (with -self: the server too) to this file")
+	mutexProfile := fs.String("mutexprofile", "", "write a mutex contention profile of this process to this file")
+	blockProfile := fs.String("blockprofile", "", "write a blocking profile of this process to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	stopProfiles, err := startProfiles(*cpuProfile, *mutexProfile, *blockProfile)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stopProfiles(); perr != nil && err == nil {
+			err = perr
+		}
+	}()
 	switch *mode {
 	case "room":
 	case "edits":
@@ -101,6 +115,56 @@ func run(args []string, out io.Writer) error {
 	}
 	r.print(out)
 	return nil
+}
+
+// startProfiles starts the profiles asked for; stop writes them.
+func startProfiles(cpu, mutex, block string) (stop func() error, err error) {
+	var cpuFile *os.File
+	if cpu != "" {
+		if cpuFile, err = os.Create(cpu); err != nil {
+			return nil, fmt.Errorf("-cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(cpuFile); err != nil {
+			cpuFile.Close()
+			return nil, fmt.Errorf("-cpuprofile: %w", err)
+		}
+	}
+	if mutex != "" {
+		runtime.SetMutexProfileFraction(1)
+	}
+	if block != "" {
+		runtime.SetBlockProfileRate(int(time.Microsecond)) // blocking events of 1 µs or more
+	}
+	return func() error {
+		var errs []error
+		if cpuFile != nil {
+			pprof.StopCPUProfile()
+			if err := cpuFile.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("-cpuprofile: %w", err))
+			}
+		}
+		for _, p := range []struct{ name, file string }{{"mutex", mutex}, {"block", block}} {
+			if p.file == "" {
+				continue
+			}
+			if err := writeProfile(p.name, p.file); err != nil {
+				errs = append(errs, fmt.Errorf("-%sprofile: %w", p.name, err))
+			}
+		}
+		return errors.Join(errs...)
+	}, nil
+}
+
+func writeProfile(name, file string) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup(name).WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // report is what one run measured.
@@ -333,17 +397,34 @@ func loadtest(ctx context.Context, c config) (report, error) {
 // read records every room state until stop is set and the connection's
 // deadline passes.
 func (v *viewer) read(sent []atomic.Int64, epoch time.Time, apply bool, stop *atomic.Bool) {
+	var buf bytes.Buffer
 	for !stop.Load() {
-		_, data, err := v.conn.ReadMessage()
+		_, r, err := v.conn.NextReader()
 		if err != nil {
 			return
 		}
 		now := time.Since(epoch)
 		// Decode only what is measured: an edit's result carries the
-		// whole picture, and decoding 500 of those per state would load
-		// this process more than the server.
+		// whole picture, and reading 1000 of those per state into fresh
+		// buffers, let alone decoding them, would load this process (the
+		// server's too, with -self) more than the server's own work. The
+		// type is among the first bytes; the rest of other messages is
+		// discarded as it arrives.
+		buf.Reset()
+		if _, err := io.CopyN(&buf, r, 64); err != nil && !errors.Is(err, io.EOF) {
+			return
+		}
+		if t := messageType(buf.Bytes()); t != "room" && t != "done" {
+			if _, err := io.Copy(io.Discard, r); err != nil {
+				return
+			}
+			continue
+		}
+		if _, err := buf.ReadFrom(r); err != nil {
+			return
+		}
 		var m roomMsg
-		if t := messageType(data); (t != "room" && t != "done") || json.Unmarshal(data, &m) != nil {
+		if json.Unmarshal(buf.Bytes(), &m) != nil {
 			continue
 		}
 		switch m.Type {
