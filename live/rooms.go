@@ -310,24 +310,56 @@ func (ss *session) follow(raw string) {
 			}
 			// While the writer is busy this waits, and the viewer keeps
 			// only the newest state: a slow connection skips states.
-			var msg any = roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &ev.State, Watching: replica.Watching(code)}
+			var f frame
 			switch {
 			case ev.Link:
-				msg = roomLinkMsg{V: ProtocolVersion, Type: "link", Room: code, Connected: ev.Connected}
+				f = textFrame(roomLinkMsg{V: ProtocolVersion, Type: "link", Room: code, Connected: ev.Connected})
 			case ev.Presence:
-				msg = roomPresenceMsg{V: ProtocolVersion, Type: "presence", Room: code, Presenting: ev.Presenting}
+				f = textFrame(roomPresenceMsg{V: ProtocolVersion, Type: "presence", Room: code, Presenting: ev.Presenting})
+			default:
+				f = ss.h.roomStateFrame(code, ev.Delivery)
 			}
-			if !ss.sendCtx(ctx, msg) {
+			if !ss.sendFrameCtx(ctx, f) {
 				return
 			}
 		}
 	}()
 }
 
+// roomStateFrame is the "room" message of a state as the replica handed
+// it to its viewers of the room. Every viewer of the room on this replica
+// is handed the same delivery, so the message is encoded, and framed for
+// the wire, once per state however many follow it: the viewers' writers
+// all send the same prepared bytes.
+func (h *Hub) roomStateFrame(code string, d *rooms.Delivery) frame {
+	pm := d.Shared(func(d *rooms.Delivery) any {
+		h.roomEncodes.Add(1)
+		data := mustJSON(roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &d.State, Watching: d.Watching})
+		pm, err := websocket.NewPreparedMessage(websocket.TextMessage, data)
+		if err != nil {
+			return data // cannot happen without compression; send it as it is
+		}
+		return pm
+	})
+	switch pm := pm.(type) {
+	case *websocket.PreparedMessage:
+		return frame{kind: websocket.TextMessage, prepared: pm}
+	default:
+		return frame{kind: websocket.TextMessage, data: pm.([]byte)}
+	}
+}
+
+func textFrame(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v)} }
+
 // sendCtx queues a message for the writer unless ctx ends first.
 func (ss *session) sendCtx(ctx context.Context, v any) bool {
+	return ss.sendFrameCtx(ctx, textFrame(v))
+}
+
+// sendFrameCtx queues a frame for the writer unless ctx ends first.
+func (ss *session) sendFrameCtx(ctx context.Context, f frame) bool {
 	select {
-	case ss.out <- frame{kind: websocket.TextMessage, data: mustJSON(v)}:
+	case ss.out <- f:
 		return true
 	case <-ctx.Done():
 		return false

@@ -242,3 +242,63 @@ func TestSlowViewerGetsLatestOnly(t *testing.T) {
 		t.Fatalf("slow viewer had a backlog: %+v", st)
 	}
 }
+
+// TestViewersShareOneDelivery: every local viewer of a room is handed the
+// same delivery of a state, with the room's viewer count, and what is
+// derived from it through Shared is derived once for all of them.
+func TestViewersShareOneDelivery(t *testing.T) {
+	bus, err := NewEmbeddedBus("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRooms(t, bus)
+	code, token, err := r.Create(State{Page: "layout", Query: "q=0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := r.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const viewers = 5
+	vs := make([]*Viewer, viewers)
+	for i := range vs {
+		if vs[i], err = r.Join(code); err != nil {
+			t.Fatal(err)
+		}
+		defer vs[i].Close()
+		nextState(t, vs[i]) // the initial state
+	}
+	if err := p.Update(State{Page: "layout", Query: "q=1", Step: 1}); err != nil {
+		t.Fatal(err)
+	}
+	derived := 0
+	var first *Delivery
+	for i, v := range vs {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ev, err := v.NextEvent(ctx)
+		for err == nil && ev.Delivery == nil { // news about the presenter
+			ev, err = v.NextEvent(ctx)
+		}
+		cancel()
+		if err != nil {
+			t.Fatalf("viewer %d: no state: %v", i, err)
+		}
+		d := ev.Delivery
+		if d.State.Query != "q=1" || ev.State != d.State || d.Watching != viewers {
+			t.Fatalf("viewer %d got %+v (event state %+v), want q=1 with %d watching", i, d, ev.State, viewers)
+		}
+		if first == nil {
+			first = d
+		} else if d != first {
+			t.Fatalf("viewer %d got a delivery of its own", i)
+		}
+		if got := d.Shared(func(d *Delivery) any { derived++; return d.State.Query + "!" }); got != "q=1!" {
+			t.Fatalf("viewer %d: Shared = %v", i, got)
+		}
+	}
+	if derived != 1 {
+		t.Fatalf("derived %d times for %d viewers, want once", derived, viewers)
+	}
+}
