@@ -184,6 +184,7 @@ type report struct {
 	watching   int // the presenter's count at the end
 	elapsed    time.Duration
 	dialTime   time.Duration
+	cpu        time.Duration // this process's CPU time while the presenter shared (0: not measured)
 }
 
 func (r report) deliveryPct() float64 {
@@ -206,6 +207,14 @@ func (r report) print(w io.Writer) {
 	}
 	if c.apply {
 		fmt.Fprintf(w, "  applied as edits: %d results; publish to computed result: p50 %v, p99 %v\n", r.applied, r.ap50.Round(10*time.Microsecond), r.ap99.Round(10*time.Microsecond))
+	}
+	if r.cpu > 0 && r.published > 0 && r.elapsed > 0 {
+		who := "this process"
+		if c.self {
+			who = "this process (server and loader)"
+		}
+		fmt.Fprintf(w, "  CPU time of %s while sharing: %v, %v per state, %.2f cores on average\n",
+			who, r.cpu.Round(time.Millisecond), (r.cpu / time.Duration(r.published)).Round(10*time.Microsecond), r.cpu.Seconds()/r.elapsed.Seconds())
 	}
 }
 
@@ -332,6 +341,7 @@ func loadtest(ctx context.Context, c config) (report, error) {
 	// Share n states at the rate; the last one is the final state.
 	tick := time.NewTicker(time.Duration(float64(time.Second) / c.rate))
 	defer tick.Stop()
+	cpu0, cpuOK := processCPU()
 	start := time.Now()
 	for step := 1; step <= n; step++ {
 		select {
@@ -363,6 +373,9 @@ func loadtest(ctx context.Context, c config) (report, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	r.elapsed = time.Since(start)
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		r.cpu = cpu1 - cpu0
+	}
 	r.watching = int(watching.Load())
 	stop.Store(true)
 	for _, v := range vs {
