@@ -27,7 +27,6 @@
 // package rooms', and this package turns its events into the protocol's
 // messages, one goroutine per present or follow handing them to the
 // writer, latest only. A room's state reaches every follower on a replica
-// as one rooms.Delivery, so its message is encoded and framed once
-// (a websocket.PreparedMessage) and each follower's writer sends the same
-// bytes.
+// as one rooms.Delivery, so its message is encoded once and each
+// follower's writer sends the same bytes.
 package live

@@ -328,25 +328,22 @@ func (ss *session) follow(raw string) {
 
 // roomStateFrame is the "room" message of a state as the replica handed
 // it to its viewers of the room. Every viewer of the room on this replica
-// is handed the same delivery, so the message is encoded, and framed for
-// the wire, once per state however many follow it: the viewers' writers
-// all send the same prepared bytes.
+// is handed the same delivery, so the message is encoded once per state
+// however many follow it, and every follower's writer sends the same
+// bytes (read only: a server's frames are not masked). Not a
+// websocket.PreparedMessage: its frame is built under a sync.Once and a
+// mutex that every writer takes, and 1000 writers asking at once queued on
+// them; the header it would save is two bytes.
 func (h *Hub) roomStateFrame(code string, d *rooms.Delivery) frame {
-	pm := d.Shared(func(d *rooms.Delivery) any {
+	encode := func(d *rooms.Delivery) any {
 		h.roomEncodes.Add(1)
-		data := mustJSON(roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &d.State, Watching: d.Watching})
-		pm, err := websocket.NewPreparedMessage(websocket.TextMessage, data)
-		if err != nil {
-			return data // cannot happen without compression; send it as it is
-		}
-		return pm
-	})
-	switch pm := pm.(type) {
-	case *websocket.PreparedMessage:
-		return frame{kind: websocket.TextMessage, prepared: pm}
-	default:
-		return frame{kind: websocket.TextMessage, data: pm.([]byte)}
+		return mustJSON(roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &d.State, Watching: d.Watching})
 	}
+	data, ok := d.Shared(encode).([]byte)
+	if !ok { // the first follower's encoding panicked
+		data = encode(d).([]byte)
+	}
+	return frame{kind: websocket.TextMessage, data: data}
 }
 
 func textFrame(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v)} }

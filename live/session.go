@@ -49,9 +49,6 @@ type frame struct {
 	data   []byte
 	seq    int64
 	pooled *[]byte // returned to framePool once written
-	// prepared, when set, is sent instead of data: a message shared by
-	// many sockets (a room's state), encoded and framed once.
-	prepared *websocket.PreparedMessage
 }
 
 var framePool = sync.Pool{New: func() any { b := make([]byte, 0, FrameHeaderLen+maxFramePayload); return &b }}
@@ -260,12 +257,7 @@ func (ss *session) writer() {
 	defer ss.cancel()
 	write := func(f frame) bool {
 		_ = c.SetWriteDeadline(time.Now().Add(ss.t.WriteWait))
-		var err error
-		if f.prepared != nil {
-			err = c.WritePreparedMessage(f.prepared)
-		} else {
-			err = c.WriteMessage(f.kind, f.data)
-		}
+		err := c.WriteMessage(f.kind, f.data)
 		if f.pooled != nil {
 			*f.pooled = (*f.pooled)[:0]
 			framePool.Put(f.pooled)

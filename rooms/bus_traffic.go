@@ -210,7 +210,7 @@ func (r *Replica) applyStateLocked(rm *room, st State) {
 	if len(rm.viewers) == 0 {
 		return
 	}
-	d := &Delivery{State: st, Watching: r.watchingLocked(rm)}
+	d := newDelivery(st, r.watchingLocked(rm))
 	for v := range rm.viewers {
 		v.offer(d)
 	}

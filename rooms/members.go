@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -163,14 +164,30 @@ type Delivery struct {
 	State    State
 	Watching int // viewers on every replica, as this one has heard
 
-	once   sync.Once
-	shared any
+	claimed atomic.Bool
+	ready   chan struct{} // closed once shared is set
+	shared  any
+}
+
+func newDelivery(st State, watching int) *Delivery {
+	return &Delivery{State: st, Watching: watching, ready: make(chan struct{})}
 }
 
 // Shared returns derive(d), calling derive only for the first viewer that
-// asks: the others get the same value. derive must not call Shared.
+// asks: the others wait for it and get the same value. derive must not
+// call Shared.
+//
+// The others wait on a channel, not on a sync.Once: the followers of a
+// room all ask at once, and a Once's mutex hands itself to its waiters
+// one at a time (the mutex profile of 1000 followers showed that convoy),
+// where closing the channel wakes them all together.
 func (d *Delivery) Shared(derive func(*Delivery) any) any {
-	d.once.Do(func() { d.shared = derive(d) })
+	if d.claimed.CompareAndSwap(false, true) {
+		defer close(d.ready) // a derive that panics leaves nil, not waiters waiting
+		d.shared = derive(d)
+		return d.shared
+	}
+	<-d.ready
 	return d.shared
 }
 
@@ -253,7 +270,7 @@ func (r *Replica) Join(code string) (*Viewer, error) {
 	rm.viewers[v] = struct{}{}
 	rm.emptySince = time.Time{}
 	r.publishCountLocked(rm)
-	v.offer(&Delivery{State: rm.state, Watching: r.watchingLocked(rm)})
+	v.offer(newDelivery(rm.state, r.watchingLocked(rm)))
 	return v, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -300,5 +301,38 @@ func TestViewersShareOneDelivery(t *testing.T) {
 	}
 	if derived != 1 {
 		t.Fatalf("derived %d times for %d viewers, want once", derived, viewers)
+	}
+}
+
+// TestDeliverySharedOnceUnderConcurrentAskers: followers asking for the
+// shared value at once all get the one value derived, derived once.
+func TestDeliverySharedOnceUnderConcurrentAskers(t *testing.T) {
+	d := newDelivery(State{Query: "q=1", Version: 7}, 3)
+	const askers = 64
+	var derived atomic.Int64
+	start := make(chan struct{})
+	got := make([]any, askers)
+	var wg sync.WaitGroup
+	for i := range askers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			got[i] = d.Shared(func(d *Delivery) any {
+				derived.Add(1)
+				time.Sleep(5 * time.Millisecond) // let the others arrive meanwhile
+				return fmt.Sprintf("%s@%d watched by %d", d.State.Query, d.State.Version, d.Watching)
+			})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if n := derived.Load(); n != 1 {
+		t.Fatalf("derived %d times, want once", n)
+	}
+	for i, v := range got {
+		if v != "q=1@7 watched by 3" {
+			t.Fatalf("asker %d got %v", i, v)
+		}
 	}
 }
