@@ -30,7 +30,7 @@ type Answers struct {
 	maxEntry, maxBytes int64
 	maxEntries         int
 
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	entries map[answerKey]*list.Element // of *answer
 	lru     list.List                   // most recently used at the front
 	bytes   int64
@@ -109,6 +109,16 @@ func (a *Answers) answer(ctx context.Context, key answerKey, seq int64, compute 
 
 // acquire returns key's answer, or a new one to compute (leader).
 func (a *Answers) acquire(key answerKey) (e *answer, leader bool) {
+	// A room's followers all ask for the same answer at once, and it is
+	// the most recently used: then a read lock does, which they share,
+	// instead of queueing one by one on the lock to move it to the front.
+	a.mu.RLock()
+	el, ok := a.entries[key]
+	front := ok && a.lru.Front() == el
+	a.mu.RUnlock()
+	if front {
+		return el.Value.(*answer), false
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if el, ok := a.entries[key]; ok {

@@ -26,5 +26,7 @@
 // A session presents or follows at most one room; the room itself is
 // package rooms', and this package turns its events into the protocol's
 // messages, one goroutine per present or follow handing them to the
-// writer, latest only.
+// writer, latest only. A room's state reaches every follower on a replica
+// as one rooms.Delivery, so its message is encoded once and each
+// follower's writer sends the same bytes.
 package live

@@ -52,7 +52,8 @@ type Hub struct {
 	// ErrShuttingDown as the cause closes every session with 1001.
 	Base context.Context
 
-	cut atomic.Int64 // sessions whose writes a shutdown cut
+	cut         atomic.Int64 // sessions whose writes a shutdown cut
+	roomEncodes atomic.Int64 // room states encoded for viewers (roomStateFrame), for tests
 
 	// editHook, when set by a test before the first session, runs before
 	// each edit is computed.

@@ -310,24 +310,53 @@ func (ss *session) follow(raw string) {
 			}
 			// While the writer is busy this waits, and the viewer keeps
 			// only the newest state: a slow connection skips states.
-			var msg any = roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &ev.State, Watching: replica.Watching(code)}
+			var f frame
 			switch {
 			case ev.Link:
-				msg = roomLinkMsg{V: ProtocolVersion, Type: "link", Room: code, Connected: ev.Connected}
+				f = textFrame(roomLinkMsg{V: ProtocolVersion, Type: "link", Room: code, Connected: ev.Connected})
 			case ev.Presence:
-				msg = roomPresenceMsg{V: ProtocolVersion, Type: "presence", Room: code, Presenting: ev.Presenting}
+				f = textFrame(roomPresenceMsg{V: ProtocolVersion, Type: "presence", Room: code, Presenting: ev.Presenting})
+			default:
+				f = ss.h.roomStateFrame(code, ev.Delivery)
 			}
-			if !ss.sendCtx(ctx, msg) {
+			if !ss.sendFrameCtx(ctx, f) {
 				return
 			}
 		}
 	}()
 }
 
+// roomStateFrame is the "room" message of a state as the replica handed
+// it to its viewers of the room. Every viewer of the room on this replica
+// is handed the same delivery, so the message is encoded once per state
+// however many follow it, and every follower's writer sends the same
+// bytes (read only: a server's frames are not masked). Not a
+// websocket.PreparedMessage: its frame is built under a sync.Once and a
+// mutex that every writer takes, and 1000 writers asking at once queued on
+// them; the header it would save is two bytes.
+func (h *Hub) roomStateFrame(code string, d *rooms.Delivery) frame {
+	encode := func(d *rooms.Delivery) any {
+		h.roomEncodes.Add(1)
+		return mustJSON(roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &d.State, Watching: d.Watching})
+	}
+	data, ok := d.Shared(encode).([]byte)
+	if !ok { // the first follower's encoding panicked
+		data = encode(d).([]byte)
+	}
+	return frame{kind: websocket.TextMessage, data: data}
+}
+
+func textFrame(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v)} }
+
 // sendCtx queues a message for the writer unless ctx ends first.
 func (ss *session) sendCtx(ctx context.Context, v any) bool {
+	return ss.sendFrameCtx(ctx, textFrame(v))
+}
+
+// sendFrameCtx queues a frame for the writer unless ctx ends first.
+func (ss *session) sendFrameCtx(ctx context.Context, f frame) bool {
 	select {
-	case ss.out <- frame{kind: websocket.TextMessage, data: mustJSON(v)}:
+	case ss.out <- f:
 		return true
 	case <-ctx.Done():
 		return false

@@ -207,8 +207,12 @@ func (r *Replica) applyStateLocked(rm *room, st State) {
 	if rm.live {
 		r.markDirtyLocked(rm.code) // the presenter's replica keeps the store up to date
 	}
+	if len(rm.viewers) == 0 {
+		return
+	}
+	d := newDelivery(st, r.watchingLocked(rm))
 	for v := range rm.viewers {
-		v.offer(st)
+		v.offer(d)
 	}
 }
 

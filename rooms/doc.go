@@ -36,7 +36,10 @@
 // No lock is held across bus I/O: publishes go through one sender
 // goroutine with a bounded queue, dirty records through one persister
 // that writes the newest state only, and a room is subscribed to outside
-// the lock while callers wait on a channel. When the bus goes down,
+// the lock while callers wait on a channel. A new state is handed to a
+// replica's viewers of the room as one Delivery carrying the viewer count,
+// so that following it takes no replica lock per viewer and a server
+// encodes its message once for all of them. When the bus goes down,
 // viewers hear a link event (not "the presenter stopped"), presence is
 // frozen, and when it returns the replica catches up from the store and
 // the other holders. A replica subscribes to a room only while someone on

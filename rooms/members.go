@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -108,8 +109,7 @@ type Viewer struct {
 	ready chan struct{} // capacity 1: "a newer state is waiting"
 
 	mu       sync.Mutex
-	pending  State
-	has      bool
+	pending  *Delivery // the newest state not yet returned, or nil
 	lastSent int64
 	// presenting is whether the room has a presenter, told whether the
 	// viewer was last told so; both start true (a viewer assumes the
@@ -124,7 +124,10 @@ type Viewer struct {
 // that its presenter has left or come back (Presence), or that the bus
 // between the replicas went down or came back (Link).
 type ViewerEvent struct {
-	State      State
+	State State
+	// Delivery is the state as this replica handed it to every local
+	// viewer of the room (nil for news about the presenter or the bus).
+	Delivery   *Delivery
 	Presence   bool // the event is about the presenter, not a state
 	Presenting bool // with Presence: whether a presenter is connected now
 	Link       bool // the event is about the bus
@@ -152,10 +155,46 @@ func (v *Viewer) offerLink(up bool) {
 	v.wake()
 }
 
-func (v *Viewer) offer(st State) {
+// Delivery is a room's state as a replica hands it to its viewers, with
+// the room's viewer count at that moment. Every local viewer of the room
+// is handed the same *Delivery, so that what a server derives from it
+// for its sockets (the encoded message) is derived once per state, not
+// once per viewer: see Shared.
+type Delivery struct {
+	State    State
+	Watching int // viewers on every replica, as this one has heard
+
+	claimed atomic.Bool
+	ready   chan struct{} // closed once shared is set
+	shared  any
+}
+
+func newDelivery(st State, watching int) *Delivery {
+	return &Delivery{State: st, Watching: watching, ready: make(chan struct{})}
+}
+
+// Shared returns derive(d), calling derive only for the first viewer that
+// asks: the others wait for it and get the same value. derive must not
+// call Shared.
+//
+// The others wait on a channel, not on a sync.Once: the followers of a
+// room all ask at once, and a Once's mutex hands itself to its waiters
+// one at a time (the mutex profile of 1000 followers showed that convoy),
+// where closing the channel wakes them all together.
+func (d *Delivery) Shared(derive func(*Delivery) any) any {
+	if d.claimed.CompareAndSwap(false, true) {
+		defer close(d.ready) // a derive that panics leaves nil, not waiters waiting
+		d.shared = derive(d)
+		return d.shared
+	}
+	<-d.ready
+	return d.shared
+}
+
+func (v *Viewer) offer(d *Delivery) {
 	v.mu.Lock()
-	if st.Version > v.lastSent && (!v.has || st.Version > v.pending.Version) {
-		v.pending, v.has = st, true
+	if d.State.Version > v.lastSent && (v.pending == nil || d.State.Version > v.pending.State.Version) {
+		v.pending = d
 	}
 	v.mu.Unlock()
 	v.wake()
@@ -184,11 +223,10 @@ func (v *Viewer) NextEvent(ctx context.Context) (ViewerEvent, error) {
 			v.mu.Unlock()
 			return ViewerEvent{Link: true, Connected: v.linkTold}, nil
 		}
-		if v.has {
-			st := v.pending
-			v.has, v.lastSent = false, st.Version
+		if d := v.pending; d != nil {
+			v.pending, v.lastSent = nil, d.State.Version
 			v.mu.Unlock()
-			return ViewerEvent{State: st}, nil
+			return ViewerEvent{State: d.State, Delivery: d}, nil
 		}
 		if v.presenting != v.told {
 			v.told = v.presenting
@@ -232,7 +270,7 @@ func (r *Replica) Join(code string) (*Viewer, error) {
 	rm.viewers[v] = struct{}{}
 	rm.emptySince = time.Time{}
 	r.publishCountLocked(rm)
-	v.offer(rm.state)
+	v.offer(newDelivery(rm.state, r.watchingLocked(rm)))
 	return v, nil
 }
 

@@ -285,6 +285,10 @@ func (r *Replica) Watching(code string) int {
 	if !ok {
 		return 0
 	}
+	return r.watchingLocked(rm)
+}
+
+func (r *Replica) watchingLocked(rm *room) int {
 	n := 0
 	for id, c := range rm.counts {
 		if time.Since(c.seen) > roomCountTTL && id != r.replica {

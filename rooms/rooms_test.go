@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -240,5 +241,98 @@ func TestSlowViewerGetsLatestOnly(t *testing.T) {
 	defer cancel()
 	if st, err := slow.Next(ctx); err == nil {
 		t.Fatalf("slow viewer had a backlog: %+v", st)
+	}
+}
+
+// TestViewersShareOneDelivery: every local viewer of a room is handed the
+// same delivery of a state, with the room's viewer count, and what is
+// derived from it through Shared is derived once for all of them.
+func TestViewersShareOneDelivery(t *testing.T) {
+	bus, err := NewEmbeddedBus("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRooms(t, bus)
+	code, token, err := r.Create(State{Page: "layout", Query: "q=0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := r.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const viewers = 5
+	vs := make([]*Viewer, viewers)
+	for i := range vs {
+		if vs[i], err = r.Join(code); err != nil {
+			t.Fatal(err)
+		}
+		defer vs[i].Close()
+		nextState(t, vs[i]) // the initial state
+	}
+	if err := p.Update(State{Page: "layout", Query: "q=1", Step: 1}); err != nil {
+		t.Fatal(err)
+	}
+	derived := 0
+	var first *Delivery
+	for i, v := range vs {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ev, err := v.NextEvent(ctx)
+		for err == nil && ev.Delivery == nil { // news about the presenter
+			ev, err = v.NextEvent(ctx)
+		}
+		cancel()
+		if err != nil {
+			t.Fatalf("viewer %d: no state: %v", i, err)
+		}
+		d := ev.Delivery
+		if d.State.Query != "q=1" || ev.State != d.State || d.Watching != viewers {
+			t.Fatalf("viewer %d got %+v (event state %+v), want q=1 with %d watching", i, d, ev.State, viewers)
+		}
+		if first == nil {
+			first = d
+		} else if d != first {
+			t.Fatalf("viewer %d got a delivery of its own", i)
+		}
+		if got := d.Shared(func(d *Delivery) any { derived++; return d.State.Query + "!" }); got != "q=1!" {
+			t.Fatalf("viewer %d: Shared = %v", i, got)
+		}
+	}
+	if derived != 1 {
+		t.Fatalf("derived %d times for %d viewers, want once", derived, viewers)
+	}
+}
+
+// TestDeliverySharedOnceUnderConcurrentAskers: followers asking for the
+// shared value at once all get the one value derived, derived once.
+func TestDeliverySharedOnceUnderConcurrentAskers(t *testing.T) {
+	d := newDelivery(State{Query: "q=1", Version: 7}, 3)
+	const askers = 64
+	var derived atomic.Int64
+	start := make(chan struct{})
+	got := make([]any, askers)
+	var wg sync.WaitGroup
+	for i := range askers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			got[i] = d.Shared(func(d *Delivery) any {
+				derived.Add(1)
+				time.Sleep(5 * time.Millisecond) // let the others arrive meanwhile
+				return fmt.Sprintf("%s@%d watched by %d", d.State.Query, d.State.Version, d.Watching)
+			})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if n := derived.Load(); n != 1 {
+		t.Fatalf("derived %d times, want once", n)
+	}
+	for i, v := range got {
+		if v != "q=1@7 watched by 3" {
+			t.Fatalf("asker %d got %v", i, v)
+		}
 	}
 }

@@ -32,6 +32,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -63,7 +65,7 @@ type config struct {
 	share    bool
 }
 
-func run(args []string, out io.Writer) error {
+func run(args []string, out io.Writer) (err error) {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	var c config
 	fs.StringVar(&c.addr, "addr", "http://127.0.0.1:8080", "the server to load (ignored with -self)")
@@ -80,9 +82,21 @@ func run(args []string, out io.Writer) error {
 	fs.DurationVar(&e.pace, "pace", 500*time.Millisecond, "edits mode: time between one client's edits")
 	fs.DurationVar(&e.timeout, "timeout", 10*time.Second, "edits mode: an answer later than this is a failure")
 	fs.BoolVar(&c.share, "share", true, "with -self: sessions share the answers to identical edits, as the server does by default; -share=false computes every edit (edits mode's clients cycle through eight states, so sharing answers most of them)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (with -self: the server too) to this file")
+	mutexProfile := fs.String("mutexprofile", "", "write a mutex contention profile of this process to this file")
+	blockProfile := fs.String("blockprofile", "", "write a blocking profile of this process to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	stopProfiles, err := startProfiles(*cpuProfile, *mutexProfile, *blockProfile)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if perr := stopProfiles(); perr != nil && err == nil {
+			err = perr
+		}
+	}()
 	switch *mode {
 	case "room":
 	case "edits":
@@ -103,6 +117,56 @@ func run(args []string, out io.Writer) error {
 	return nil
 }
 
+// startProfiles starts the profiles asked for; stop writes them.
+func startProfiles(cpu, mutex, block string) (stop func() error, err error) {
+	var cpuFile *os.File
+	if cpu != "" {
+		if cpuFile, err = os.Create(cpu); err != nil {
+			return nil, fmt.Errorf("-cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(cpuFile); err != nil {
+			cpuFile.Close()
+			return nil, fmt.Errorf("-cpuprofile: %w", err)
+		}
+	}
+	if mutex != "" {
+		runtime.SetMutexProfileFraction(1)
+	}
+	if block != "" {
+		runtime.SetBlockProfileRate(int(time.Microsecond)) // blocking events of 1 µs or more
+	}
+	return func() error {
+		var errs []error
+		if cpuFile != nil {
+			pprof.StopCPUProfile()
+			if err := cpuFile.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("-cpuprofile: %w", err))
+			}
+		}
+		for _, p := range []struct{ name, file string }{{"mutex", mutex}, {"block", block}} {
+			if p.file == "" {
+				continue
+			}
+			if err := writeProfile(p.name, p.file); err != nil {
+				errs = append(errs, fmt.Errorf("-%sprofile: %w", p.name, err))
+			}
+		}
+		return errors.Join(errs...)
+	}, nil
+}
+
+func writeProfile(name, file string) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup(name).WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // report is what one run measured.
 type report struct {
 	cfg        config
@@ -120,6 +184,7 @@ type report struct {
 	watching   int // the presenter's count at the end
 	elapsed    time.Duration
 	dialTime   time.Duration
+	cpu        time.Duration // this process's CPU time while the presenter shared (0: not measured)
 }
 
 func (r report) deliveryPct() float64 {
@@ -142,6 +207,14 @@ func (r report) print(w io.Writer) {
 	}
 	if c.apply {
 		fmt.Fprintf(w, "  applied as edits: %d results; publish to computed result: p50 %v, p99 %v\n", r.applied, r.ap50.Round(10*time.Microsecond), r.ap99.Round(10*time.Microsecond))
+	}
+	if r.cpu > 0 && r.published > 0 && r.elapsed > 0 {
+		who := "this process"
+		if c.self {
+			who = "this process (server and loader)"
+		}
+		fmt.Fprintf(w, "  CPU time of %s while sharing: %v, %v per state, %.2f cores on average\n",
+			who, r.cpu.Round(time.Millisecond), (r.cpu / time.Duration(r.published)).Round(10*time.Microsecond), r.cpu.Seconds()/r.elapsed.Seconds())
 	}
 }
 
@@ -268,6 +341,7 @@ func loadtest(ctx context.Context, c config) (report, error) {
 	// Share n states at the rate; the last one is the final state.
 	tick := time.NewTicker(time.Duration(float64(time.Second) / c.rate))
 	defer tick.Stop()
+	cpu0, cpuOK := processCPU()
 	start := time.Now()
 	for step := 1; step <= n; step++ {
 		select {
@@ -299,6 +373,9 @@ func loadtest(ctx context.Context, c config) (report, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	r.elapsed = time.Since(start)
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		r.cpu = cpu1 - cpu0
+	}
 	r.watching = int(watching.Load())
 	stop.Store(true)
 	for _, v := range vs {
@@ -333,17 +410,34 @@ func loadtest(ctx context.Context, c config) (report, error) {
 // read records every room state until stop is set and the connection's
 // deadline passes.
 func (v *viewer) read(sent []atomic.Int64, epoch time.Time, apply bool, stop *atomic.Bool) {
+	var buf bytes.Buffer
 	for !stop.Load() {
-		_, data, err := v.conn.ReadMessage()
+		_, r, err := v.conn.NextReader()
 		if err != nil {
 			return
 		}
 		now := time.Since(epoch)
 		// Decode only what is measured: an edit's result carries the
-		// whole picture, and decoding 500 of those per state would load
-		// this process more than the server.
+		// whole picture, and reading 1000 of those per state into fresh
+		// buffers, let alone decoding them, would load this process (the
+		// server's too, with -self) more than the server's own work. The
+		// type is among the first bytes; the rest of other messages is
+		// discarded as it arrives.
+		buf.Reset()
+		if _, err := io.CopyN(&buf, r, 64); err != nil && !errors.Is(err, io.EOF) {
+			return
+		}
+		if t := messageType(buf.Bytes()); t != "room" && t != "done" {
+			if _, err := io.Copy(io.Discard, r); err != nil {
+				return
+			}
+			continue
+		}
+		if _, err := buf.ReadFrom(r); err != nil {
+			return
+		}
 		var m roomMsg
-		if t := messageType(data); (t != "room" && t != "done") || json.Unmarshal(data, &m) != nil {
+		if json.Unmarshal(buf.Bytes(), &m) != nil {
 			continue
 		}
 		switch m.Type {
@@ -385,9 +479,14 @@ func messageType(data []byte) string {
 	return string(rest[:j])
 }
 
+// viewerDialer reads a message of up to 64 KiB (an edit's result, with
+// -apply) with one system call, as a browser does, rather than several
+// 4 KiB ones that would load this process's share of the machine.
+var viewerDialer = websocket.Dialer{Proxy: http.ProxyFromEnvironment, HandshakeTimeout: 45 * time.Second, ReadBufferSize: 64 << 10}
+
 // follow opens a viewer's socket and waits for the room's first state.
 func follow(wsURL, code string) (*viewer, error) {
-	conn, _, err := websocket.DefaultDialer.Dial(wsURL, nil)
+	conn, _, err := viewerDialer.Dial(wsURL, nil)
 	if err != nil {
 		return nil, err
 	}
