@@ -42,10 +42,10 @@ type Key string
 // catalogs holds every locale's entries: violation messages and page
 // strings.
 var catalogs = map[Locale][]map[Key]string{
-	English:             {messagesEN, pagesEN},
-	TraditionalChinese:  {messagesZhTW, pagesZhTW},
-	BrazilianPortuguese: {messagesPtBR, pagesPtBR},
-	French:              {messagesFR, pagesFR},
+	English:             {messagesEN, pagesEN, siteEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR},
+	French:              {messagesFR, pagesFR, siteFR},
 }
 
 // lookup is l's text for key, or English's when l lacks it (a test keeps
@@ -260,3 +260,6 @@ func Known(code string) bool {
 
 // CodeCount is how many violation codes the catalogs hold.
 func CodeCount() int { return len(messagesEN) }
+
+// Args are a message's named arguments, as core fills them.
+type Args = core.Args

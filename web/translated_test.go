@@ -1,0 +1,122 @@
+package web
+
+import (
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+
+	"github.com/stridescope/stridescope/i18n"
+)
+
+// notWords are strings the same in every language: DirectML and API
+// names, code, the project's name, units and symbols. A text made only of
+// these, numbers and punctuation is not English to translate.
+var notWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR)\b`)
+
+// translatable is the text a reader reads as English, or "" for text
+// that is code, numbers or names.
+func translatable(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	rest := notWords.ReplaceAllString(s, "")
+	if !regexp.MustCompile(`[A-Za-z]{2,}`).MatchString(rest) {
+		return ""
+	}
+	return s
+}
+
+// uiText lists the text nodes and the labels (aria-label, title,
+// placeholder, alt) of a page, leaving out code, scripts and the language
+// switcher (each language's name in itself).
+func uiText(t *testing.T, body io.Reader) (lang string, text map[string]bool) {
+	t.Helper()
+	d, err := goquery.NewDocumentFromReader(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lang, _ = d.Find("html").Attr("lang")
+	d.Find("code, pre, script, style, noscript, nav.lang, svg.qr").Remove()
+	out := map[string]bool{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			if s := translatable(n.Data); s != "" {
+				out[s] = true
+			}
+		}
+		if n.Type == html.ElementNode {
+			for _, a := range n.Attr {
+				switch a.Key {
+				case "aria-label", "title", "placeholder", "alt":
+					if s := translatable(a.Val); s != "" {
+						out[s] = true
+					}
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	for _, n := range d.Nodes {
+		walk(n)
+	}
+	return lang, out
+}
+
+// TestTranslatedPagesHaveNoEnglish renders each translated page in
+// English and in every other locale, and fails on any English UI text
+// that the translated render still shows, or when <html lang> does not
+// name the locale.
+func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
+	ts := newTestServer(t)
+	get := func(path string, l i18n.Locale) (string, map[string]bool) {
+		t.Helper()
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		req, err := http.NewRequest(http.MethodGet, ts.URL+path+sep+"lang="+string(l), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", "text/html")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		return uiText(t, res.Body)
+	}
+	for _, path := range translatedPaths {
+		_, en := get(path, i18n.English)
+		if len(en) < 5 {
+			t.Fatalf("%s: only %d English strings found: %v", path, len(en), en)
+		}
+		for _, l := range i18n.Locales[1:] {
+			t.Run(path+"/"+string(l), func(t *testing.T) {
+				lang, got := get(path, l)
+				if lang != string(l) {
+					t.Errorf("<html lang=%q>, want %q", lang, l)
+				}
+				for s := range en {
+					if got[s] && !allowedSame[s] {
+						t.Errorf("English left: %q", s)
+					}
+				}
+			})
+		}
+	}
+}
+
+// translatedPaths are the pages written in every locale.
+var translatedPaths = []string{"/join", "/join?code=nope", "/no-such-page"}
+
+// allowedSame are UI strings that read the same in a translation.
+var allowedSame = map[string]bool{
+	"site": true, // the header's nav label in Portuguese and French too
+}
