@@ -12,6 +12,7 @@ package i18n
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -42,10 +43,10 @@ type Key string
 // catalogs holds every locale's entries: violation messages and page
 // strings.
 var catalogs = map[Locale][]map[Key]string{
-	English:             {messagesEN, pagesEN, siteEN},
-	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW},
-	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR},
-	French:              {messagesFR, pagesFR, siteFR},
+	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR},
+	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR},
 }
 
 // lookup is l's text for key, or English's when l lacks it (a test keeps
@@ -263,3 +264,15 @@ func CodeCount() int { return len(messagesEN) }
 
 // Args are a message's named arguments, as core fills them.
 type Args = core.Args
+
+// Num is n as prose in ctx's locale: grouped the locale's way (1.234 in
+// Portuguese, 1 234 in French); English keeps the plain digits it has
+// always shown. Numbers in code, coordinates and DirectML values are not
+// prose and stay plain.
+func Num[N ~int | ~int64 | ~uint32 | ~uint64](ctx context.Context, n N) string {
+	l := LocaleOf(ctx)
+	if l == English {
+		return fmt.Sprint(n)
+	}
+	return l.Printer().Sprint(n)
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -14,7 +15,7 @@ import (
 func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 	v, pv, stale := Resolve(q)
 	if pv.Layout == nil {
-		return views.Explorer{Form: LayoutForm(v), Presets: PresetLinks(v.State), Picture: EmptyPicture(), Stale: stale}, nil
+		return views.Explorer{Form: LayoutForm(v), Presets: PresetLinks(v.State), Picture: EmptyPicture(ctx), Stale: stale}, nil
 	}
 	if err := budget.Take(ctx, LayoutCost(pv.Layout, OnPage)); err != nil {
 		return views.Explorer{}, err
@@ -36,10 +37,10 @@ func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 
 // EmptyPicture is the layout explorer's picture when there is no valid
 // state to draw: both views say so and the facts are empty.
-func EmptyPicture() views.Picture {
+func EmptyPicture(ctx context.Context) views.Picture {
 	return views.Picture{
-		Logical: views.Logical{Mode: views.ModeEmpty, Note: "Nothing to draw yet: the inputs have errors, each shown at its field."},
-		Buffer:  views.Buffer{Mode: views.ModeEmpty, Note: "The buffer appears once the tensor is valid."},
+		Logical: views.Logical{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.inputs")},
+		Buffer:  views.Buffer{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.buffer")},
 	}
 }
 
@@ -135,7 +136,7 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	if drawn.Slice == nil {
 		return views.SlicePage{
 			Form: SliceForm(typed), Presets: SlicePresetLinks(typed.State), Dims: SliceDims(typed.State),
-			Picture: EmptySlicePicture(), Stale: stale,
+			Picture: EmptySlicePicture(ctx), Stale: stale,
 		}, nil
 	}
 	if err := budget.Take(ctx, SliceCost(drawn.Slice, false)); err != nil {
@@ -161,15 +162,15 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 
 // EmptySlicePicture is the slice explorer's picture when there is no
 // valid slice to draw: every view says so, the facts are empty.
-func EmptySlicePicture() views.SlicePicture {
-	st := views.SliceSteps{Cur: -1, Text: "The copy is played step by step once the slice is valid."}
+func EmptySlicePicture(ctx context.Context) views.SlicePicture {
+	st := views.SliceSteps{Cur: -1, Text: i18n.T(ctx, "empty.steps")}
 	for i, l := range views.SliceCode {
 		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l})
 	}
 	return views.SlicePicture{
-		Input:  views.Logical{Mode: views.ModeEmpty, Note: "Nothing to draw yet: the inputs have errors, each shown at its field."},
-		Output: views.Logical{Mode: views.ModeEmpty, Note: "The output appears once the slice is valid."},
-		Buffer: views.Buffer{Mode: views.ModeEmpty, Note: "The buffer appears once the input is valid."},
+		Input:  views.Logical{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.inputs")},
+		Output: views.Logical{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.output")},
+		Buffer: views.Buffer{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.inbuffer")},
 		Steps:  st,
 	}
 }

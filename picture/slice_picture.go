@@ -10,6 +10,7 @@ import (
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -326,14 +327,15 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 		pv.Buffer.Note = fmt.Sprintf("The input's buffer has %d cells holding %d elements: the page draws buffers of up to %d cells of up to %d elements (above %d cells on a canvas). %s", cells, n, int64(MaxInteractive), int64(MaxInteractive), views.MaxDOMCells, UpperFirst(readNote(readCells))+".")
 	}
 
-	pv.InputSub = fmt.Sprintf("%s = %d elements, %s, strides {%s}, window {%s} + {%s}", sizesText(in.Sizes), n, dt, JoinCoord(in.Strides), JoinCoord(s.WindowOffsets), JoinCoord(s.WindowSizes))
-	pv.OutputSub = fmt.Sprintf("%s = %d elements, packed", sizesText(s.OutputSizes), outN)
-	pv.BufferSub = fmt.Sprintf("%d elements of %d bits = %d bytes; %s", cells, dt.Bits(), in.BufferSizeInBytes(), readNote(readCells))
+	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"sizes": sizesText(in.Sizes), "count": plain(ctx, n), "type": dt,
+		"strides": "{" + JoinCoord(in.Strides) + "}", "offsets": "{" + JoinCoord(s.WindowOffsets) + "}", "wsizes": "{" + JoinCoord(s.WindowSizes) + "}"})
+	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"sizes": sizesText(s.OutputSizes), "count": plain(ctx, outN)})
+	pv.BufferSub = i18n.T(ctx, "ssub.buffer", i18n.Args{"cells": plain(ctx, cells), "bits": dt.Bits(), "bytes": plain(ctx, in.BufferSizeInBytes()), "read": readNoteIn(ctx, readCells)})
 	if cells > used {
-		pv.BufferSub += fmt.Sprintf("; %d unused past the last element", cells-used)
+		pv.BufferSub += i18n.T(ctx, "ssub.unused", i18n.Args{"count": plain(ctx, cells-used)})
 	}
 	pv.Steps = sliceSteps(s, v.T, p.Meta.Values, stepHref)
-	pv.Facts = sliceFacts(s, readCells)
+	pv.Facts = sliceFacts(ctx, s, readCells)
 	pv.Export = sliceExport(s, v.Dropped)
 	if !valuesOK {
 		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer up to its last element (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", used*e, n, n*e, outN*e, MaxSliceBytes>>20))
@@ -356,6 +358,17 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			canvasView{pv.Buffer.Mode, &pv.Buffer.NoScript})
 	}
 	return p, nil
+}
+
+// readNoteIn is readNote in ctx's locale.
+func readNoteIn(ctx context.Context, readCells int64) string {
+	switch readCells {
+	case -1:
+		return i18n.T(ctx, "read.none")
+	case 1:
+		return i18n.T(ctx, "read.one")
+	}
+	return i18n.T(ctx, "read.many", i18n.Args{"count": plain(ctx, readCells)})
 }
 
 func readNote(readCells int64) string {
@@ -527,41 +540,42 @@ func sliceSteps(s *core.Slice1, t int64, values []string, href string) views.Sli
 }
 
 // sliceFacts are the slice's derived numbers.
-func sliceFacts(s *core.Slice1, readCells int64) []views.Fact {
+func sliceFacts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fact {
+	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
 	in := s.Input
-	stridesHint := "given"
+	stridesHint := t("fact.strides.given")
 	if in.StridesImplicit {
-		stridesHint = "packed (Strides = nullptr)"
+		stridesHint = t("fact.strides.packed")
 	}
-	read := "not counted (buffer too large)"
+	read := t("sfact.read.unknown")
 	if readCells >= 0 {
-		read = strconv.FormatInt(readCells, 10)
+		read = plain(ctx, readCells)
 	}
 	buffer := "DMLCalcBufferTensorSize"
 	if in.TotalTensorSizeInBytes != 0 {
-		buffer = fmt.Sprintf("TotalTensorSizeInBytes, given (DMLCalcBufferTensorSize is %d)", in.MinimumBufferSizeInBytes())
+		buffer = t("sfact.total.given", i18n.Args{"min": in.MinimumBufferSizeInBytes()})
 	}
 	switch cells, used := in.BufferElementCount(), in.IndexOfLastElement()+1; {
 	case cells == used+1:
-		buffer += fmt.Sprintf("; cell %d lies past the last element: unused tail", used)
+		buffer += t("sfact.tail.one", i18n.Args{"cell": plain(ctx, used)})
 	case cells > used:
-		buffer += fmt.Sprintf("; cells %d to %d lie past the last element: unused tail", used, cells-1)
+		buffer += t("sfact.tail.many", i18n.Args{"from": plain(ctx, used), "to": plain(ctx, cells-1)})
 	}
-	align := "0: no guarantee"
+	align := t("sfact.align.none")
 	if a := in.GuaranteedBaseOffsetAlignment; a != 0 {
-		align = fmt.Sprintf("%d bytes", a)
+		align = fmt.Sprintf("%d %s", a, t("unit.bytes"))
 	}
 	return []views.Fact{
-		{Name: "CopyStart", Value: "{" + JoinCoord(s.CopyStart) + "}", Hint: "InputWindowOffsets, plus InputWindowSizes − 1 where the stride is negative", TestID: "fact-copystart"},
-		{Name: "MaxCopiedElements", Value: "{" + JoinCoord(s.MaxCopied) + "}", Hint: "1 + (size − 1) / |stride| per axis", TestID: "fact-maxcopied"},
-		{Name: "OutputSizes", Value: "{" + JoinCoord(s.OutputSizes) + "}", Hint: fmt.Sprintf("%d output elements", s.OutputElementCount()), TestID: "fact-outputsizes"},
-		{Name: "input strides", Value: "{" + JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
-		{Name: "first buffer offset read", Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: "CopyStart · input strides", TestID: "fact-base"},
-		{Name: "buffer step per axis", Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: "window stride × input stride: the step the copy takes through the buffer", TestID: "fact-walk"},
-		{Name: "input buffer", Value: fmt.Sprintf("%d bytes = %d elements", in.BufferSizeInBytes(), in.BufferElementCount()), Hint: buffer, TestID: "fact-buffer"},
-		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: "of the input buffer's base address", TestID: "fact-align"},
-		{Name: "buffer cells read", Value: read, Hint: "distinct cells the output reads", TestID: "fact-read"},
-		{Name: "feature level", Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: "DML_SLICE1 needs 2_1; ranks other than 4 and 5 need 3_0; 64-bit types 4_1", TestID: "fact-fl"},
+		{Name: "CopyStart", Value: "{" + JoinCoord(s.CopyStart) + "}", Hint: t("sfact.copystart.hint"), TestID: "fact-copystart"},
+		{Name: "MaxCopiedElements", Value: "{" + JoinCoord(s.MaxCopied) + "}", Hint: t("sfact.maxcopied.hint"), TestID: "fact-maxcopied"},
+		{Name: "OutputSizes", Value: "{" + JoinCoord(s.OutputSizes) + "}", Hint: t("sfact.outputs", i18n.Args{"count": plain(ctx, s.OutputElementCount())}), TestID: "fact-outputsizes"},
+		{Name: t("sfact.instrides"), Value: "{" + JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
+		{Name: t("sfact.base"), Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: t("sfact.base.hint"), TestID: "fact-base"},
+		{Name: t("sfact.walk"), Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: t("sfact.walk.hint"), TestID: "fact-walk"},
+		{Name: t("sfact.inbuffer"), Value: t("fact.bytes.elements", i18n.Args{"bytes": plain(ctx, in.BufferSizeInBytes()), "elements": plain(ctx, in.BufferElementCount())}), Hint: buffer, TestID: "fact-buffer"},
+		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: t("sfact.align.hint"), TestID: "fact-align"},
+		{Name: t("sfact.read"), Value: read, Hint: t("sfact.read.hint"), TestID: "fact-read"},
+		{Name: t("sfact.fl"), Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: t("sfact.fl.hint"), TestID: "fact-fl"},
 	}
 }
 

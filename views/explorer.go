@@ -1,9 +1,12 @@
 package views
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/stridescope/stridescope/i18n"
 )
 
 // MaxDOMCells is the most cells a view draws as DOM elements; above it the
@@ -397,19 +400,33 @@ func joinLines(msgs []string) string {
 }
 
 // LogicalSub is the logical view's subtitle.
-func LogicalSub(m Meta) string {
+func LogicalSub(m Meta) string { return LogicalSubIn(context.Background(), m) }
+
+// LogicalSubIn is LogicalSub in ctx's locale.
+func LogicalSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return sizesText(m.Sizes, "×") + " = " + Group(m.LogicalCount) + " elements, {" + joinStrings(m.Labels) + "}"
+	return i18n.T(ctx, "sub.logical", i18n.Args{"sizes": sizesText(m.Sizes, "×"), "count": groupIn(ctx, m.LogicalCount), "labels": "{" + joinStrings(m.Labels) + "}"})
 }
 
 // BufferSub is the buffer view's subtitle.
-func BufferSub(m Meta) string {
+func BufferSub(m Meta) string { return BufferSubIn(context.Background(), m) }
+
+// BufferSubIn is BufferSub in ctx's locale.
+func BufferSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return Group(m.Cells) + " elements of " + itoa(m.Bits) + " bits = " + bytesText(m.Cells, m.Bits) + " bytes"
+	return i18n.T(ctx, "sub.buffer", i18n.Args{"cells": groupIn(ctx, m.Cells), "bits": itoa(m.Bits), "bytes": bytesText(m.Cells, m.Bits)})
+}
+
+// groupIn is Group in English and the locale's grouping elsewhere.
+func groupIn(ctx context.Context, n int64) string {
+	if i18n.LocaleOf(ctx) == i18n.English {
+		return Group(n)
+	}
+	return i18n.Num(ctx, n)
 }
 
 func sizesText(vs []int64, sep string) string {

@@ -245,8 +245,7 @@ func (s *Server) getJoin(c echo.Context) error {
 // renderJoin answers with the join page, which is written in the
 // request's language.
 func renderJoin(c echo.Context, status int, j views.Join) error {
-	c.SetRequest(c.Request().WithContext(i18n.Translated(c.Request().Context())))
-	return render(c, status, views.JoinPage(j))
+	return renderTranslated(c, status, views.JoinPage(j))
 }
 
 // getRoom is the join URL: the page the presenter shows, in its current

@@ -39,7 +39,9 @@ func uiText(t *testing.T, body io.Reader) (lang string, text map[string]bool) {
 		t.Fatal(err)
 	}
 	lang, _ = d.Find("html").Attr("lang")
-	d.Find("code, pre, script, style, noscript, nav.lang, svg.qr").Remove()
+	// textarea: the embed snippets (HTML code); kbd: key names; a.preset:
+	// the examples' names, which are their ?preset= identifiers.
+	d.Find("code, pre, kbd, textarea, script, style, noscript, nav.lang, svg.qr, a.preset").Remove()
 	out := map[string]bool{}
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -104,7 +106,7 @@ func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
 					t.Errorf("<html lang=%q>, want %q", lang, l)
 				}
 				for s := range en {
-					if got[s] && !allowedSame[s] {
+					if got[s] && !strings.Contains(" "+allowedSame[s]+" ", " "+string(l)+" ") && !stillEnglish(s) {
 						t.Errorf("English left: %q", s)
 					}
 				}
@@ -114,9 +116,48 @@ func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
 }
 
 // translatedPaths are the pages written in every locale.
-var translatedPaths = []string{"/join", "/join?code=nope", "/no-such-page"}
+var translatedPaths = []string{"/", "/slice", "/join", "/join?code=nope", "/no-such-page"}
 
-// allowedSame are UI strings that read the same in a translation.
-var allowedSame = map[string]bool{
-	"site": true, // the header's nav label in Portuguese and French too
+// allowedSame are UI strings that are the same words in the locales
+// listed, and formulas written in code.
+var allowedSame = map[string]string{
+	"site":                    "pt-BR fr",
+	"Tensor":                  "pt-BR",
+	"buffer":                  "pt-BR", // the word Brazilian teachers use (see /glossary)
+	"byte":                    "pt-BR",
+	"= 192 bits":              "pt-BR fr",
+	"= 24 bytes":              "pt-BR",
+	"FLOAT32, 32 bits":        "pt-BR fr",
+	"(erratum E3).":           "fr",
+	"❚❚ Pause":                "fr",
+	"dot(sizes − 1, strides)": "zh-TW pt-BR fr",
+	"product(sizes) = 2 × 3":  "zh-TW pt-BR fr",
+	"max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)": "zh-TW pt-BR fr",
+	"MaxCopiedElements = 1 + (size − 1) / |stride|":        "zh-TW pt-BR fr",
+	"ONNX Slice (opset 13)":                                "zh-TW pt-BR fr", // the ONNX operator and its version
+}
+
+// stillEnglish matches the texts not translated yet (issue #14 lists
+// them): the examples' descriptions, the DML_SLICE1 step-through, the
+// per-dimension verdicts, the values note and the accessible names of
+// single cells. Anything else English in a translated page fails.
+func stillEnglish(s string) bool {
+	for _, re := range untranslated {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+var untranslated = []*regexp.Regexp{
+	regexp.MustCompile(`^(input|output) \(`),                                        // slice cells' accessible names
+	regexp.MustCompile(`^buffer offset \d+, byte \d+: `),                            // buffer cells' accessible names
+	regexp.MustCompile(`^element \([0-9,]+\), offset \d+$`),                         // layout cells' accessible names
+	regexp.MustCompile(`^[A-Z] down, [A-Z] across$`),                                // a grid's corner
+	regexp.MustCompile(`^(logical|input|output) elements$`),                         // a grid's name
+	regexp.MustCompile(`^\d+ steps$|^Play, or Step, runs the copy`),                 // the step-through
+	regexp.MustCompile(`^\d+ \(default\)$|^yes: the default is`),                    // per-dimension verdicts
+	regexp.MustCompile(`^The input holds 1\.\.`),                                    // the values note
+	regexp.MustCompile(`^(A |The DirectML page's Example|Example 2's window|\d+×)`), // the examples' titles
 }
