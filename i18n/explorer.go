@@ -5,6 +5,7 @@ package i18n
 // (views.richT renders them).
 
 var explorerEN = map[Key]string{
+	"embed.layout.title":     "DirectML tensor layout",
 	"explorer.title":         "DirectML tensor layout explorer",
 	"intro.layout.text":      "Type a tensor's sizes and strides: the page draws which buffer cell holds each element, and every number DirectML works out from them. New to strides?",
 	"intro.layout.start":     "Start the guided tour →",
@@ -161,6 +162,7 @@ var explorerEN = map[Key]string{
 }
 
 var explorerZhTW = map[Key]string{
+	"embed.layout.title":     "DirectML 張量記憶體配置",
 	"explorer.title":         "DirectML 張量記憶體配置探索器",
 	"intro.layout.text":      "輸入張量的大小與步幅：這一頁會畫出每個元素放在緩衝區的哪一格，以及 DirectML 由它們算出的每一個數字。第一次接觸步幅？",
 	"intro.layout.start":     "開始導覽教學 →",
@@ -317,6 +319,7 @@ var explorerZhTW = map[Key]string{
 }
 
 var explorerPtBR = map[Key]string{
+	"embed.layout.title":     "Layout de tensor do DirectML",
 	"explorer.title":         "Explorador de layout de tensores do DirectML",
 	"intro.layout.text":      "Digite os tamanhos e os passos de um tensor: a página desenha em que célula do buffer fica cada elemento, e cada número que o DirectML calcula a partir deles. Primeira vez com passos?",
 	"intro.layout.start":     "Começar o tour guiado →",
@@ -473,6 +476,7 @@ var explorerPtBR = map[Key]string{
 }
 
 var explorerFR = map[Key]string{
+	"embed.layout.title":     "Disposition d'un tenseur DirectML",
 	"explorer.title":         "Explorateur de disposition des tenseurs DirectML",
 	"intro.layout.text":      "Saisissez les tailles et les pas d'un tenseur : la page dessine quelle case du tampon contient chaque élément, et chaque nombre que DirectML en déduit. Vous découvrez les pas ?",
 	"intro.layout.start":     "Commencer la visite guidée →",

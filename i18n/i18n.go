@@ -43,10 +43,10 @@ type Key string
 // catalogs holds every locale's entries: violation messages and page
 // strings.
 var catalogs = map[Locale][]map[Key]string{
-	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN},
-	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW},
-	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR},
-	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR},
+	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR},
+	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR},
 }
 
 // lookup is l's text for key, or English's when l lacks it (a test keeps

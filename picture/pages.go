@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
@@ -15,7 +16,7 @@ import (
 func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 	v, pv, stale := Resolve(q)
 	if pv.Layout == nil {
-		return views.Explorer{Form: LayoutForm(v), Presets: PresetLinks(v.State), Picture: EmptyPicture(ctx), Stale: stale}, nil
+		return views.Explorer{Form: LayoutForm(v), Presets: PresetLinks(v.State), Picture: EmptyPicture(ctx), Stale: staleIn(ctx, stale)}, nil
 	}
 	if err := budget.Take(ctx, LayoutCost(pv.Layout, OnPage)); err != nil {
 		return views.Explorer{}, err
@@ -29,7 +30,7 @@ func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 		Form:      LayoutForm(v),
 		Presets:   PresetLinks(v.State),
 		Picture:   pic.View,
-		Stale:     stale,
+		Stale:     staleIn(ctx, stale),
 		LastValid: query,
 	}
 	return m, nil
@@ -136,7 +137,7 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	if drawn.Slice == nil {
 		return views.SlicePage{
 			Form: SliceForm(typed), Presets: SlicePresetLinks(typed.State), Dims: SliceDims(typed.State),
-			Picture: EmptySlicePicture(ctx), Stale: stale,
+			Picture: EmptySlicePicture(ctx), Stale: staleIn(ctx, stale),
 		}, nil
 	}
 	if err := budget.Take(ctx, SliceCost(drawn.Slice, false)); err != nil {
@@ -155,7 +156,7 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 		Presets:   SlicePresetLinks(typed.State),
 		Dims:      SliceDims(typed.State),
 		Picture:   pic.View,
-		Stale:     stale,
+		Stale:     staleIn(ctx, stale),
 		LastValid: query,
 	}, nil
 }
@@ -263,4 +264,17 @@ func packedStridesOf(sizes []string) []int64 {
 		return l.Strides
 	}
 	return nil
+}
+
+// staleIn is a stale note of Resolve in ctx's locale.
+func staleIn(ctx context.Context, stale string) string {
+	switch {
+	case stale == "":
+		return ""
+	case stale == NothingToDraw:
+		return i18n.T(ctx, "stale.none")
+	case strings.HasSuffix(stale, "slice."):
+		return i18n.T(ctx, "stale.slice")
+	}
+	return i18n.T(ctx, "stale.tensor")
 }

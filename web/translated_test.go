@@ -161,3 +161,54 @@ var untranslated = []*regexp.Regexp{
 	regexp.MustCompile(`^The input holds 1\.\.`),                                    // the values note
 	regexp.MustCompile(`^(A |The DirectML page's Example|Example 2's window|\d+×)`), // the examples' titles
 }
+
+// TestSharedLinksKeepTheLanguage: a page read in French shares its embed,
+// its picture and its full-page link with lang=fr (an embed on another
+// site has no cookie of ours), and the embed opens in French; an English
+// page's links carry no lang.
+func TestSharedLinksKeepTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	page := func(url string) *goquery.Document {
+		t.Helper()
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		d, err := goquery.NewDocumentFromReader(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, c := range []struct{ path, lang string }{
+		{"/?sizes=2,3&lang=fr", "fr"}, {"/slice?lang=pt-BR", "pt-BR"}, {"/?sizes=2,3", ""},
+	} {
+		d := page(ts.URL + c.path)
+		embed := d.Find("[data-testid=embed-snippet]").AttrOr("data-url", "")
+		links := []string{embed, d.Find("[data-testid=embed-picture-snippet]").AttrOr("data-url", ""),
+			d.Find("[data-testid=download-svg]").AttrOr("href", ""), d.Find("[data-testid=dx-download]").AttrOr("href", "")}
+		for _, u := range links {
+			has := strings.Contains(u, "lang=")
+			if c.lang != "" && !strings.Contains(u, "lang="+c.lang) || c.lang == "" && has {
+				t.Errorf("%s: shared link %q, want lang=%q", c.path, u, c.lang)
+			}
+		}
+		if !strings.Contains(d.Find("[data-testid=embed-snippet]").Text(), "lang="+c.lang) && c.lang != "" {
+			t.Errorf("%s: the embed snippet has no lang=%s", c.path, c.lang)
+		}
+		if c.lang == "" {
+			continue
+		}
+		e := page(embed)
+		if got := e.Find("html").AttrOr("lang", ""); got != c.lang {
+			t.Errorf("%s: the embed %s has <html lang=%q>", c.path, embed, got)
+		}
+		if e.Find("script#strings").Length() != 1 {
+			t.Errorf("%s: the embed carries no strings for its modules", c.path)
+		}
+	}
+	if d := page(ts.URL + "/"); d.Find("script#strings").Length() != 0 {
+		t.Error("an English page embeds strings for its modules")
+	}
+}
