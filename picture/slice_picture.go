@@ -218,21 +218,21 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	pv.Input = views.Logical{Mode: p.Meta.InputMode, Count: n}
 	if pv.Input.Mode == views.ModeDOM {
 		pv.Input.Bands = logicalBands(in, inOffs, views.LabelIndex, nil, -1)
-		eachCell(pv.Input.Bands, "input elements", func(c *views.LogicalCell) {
+		eachCell(pv.Input.Bands, i18n.T(ctx, "aria.panel.in"), func(c *views.LogicalCell) {
 			coord := in.Coordinate(c.Index)
 			c.Grid, c.Label = "in", valueAt(c.Offset)
-			c.Class, c.Aria = windowClasses(s, coord), fmt.Sprintf("input (%s) = %s, buffer offset %d", c.Coord, c.Label, c.Offset)
+			c.Class, c.Aria = windowClasses(s, coord), i18n.T(ctx, "aria.in", i18n.Args{"coord": c.Coord, "value": c.Label, "offset": c.Offset})
 			if k, ok := orderOf[c.Index]; ok {
 				c.Class += " read"
 				c.Link = strconv.FormatInt(k, 10)
 				if n <= maxBadged {
 					c.Badge = c.Link
 				}
-				c.Aria += fmt.Sprintf(", copied to output element %d", k)
+				c.Aria += i18n.T(ctx, "aria.in.copied", i18n.Args{"k": k})
 			} else if strings.Contains(c.Class, "win") {
-				c.Aria += ", in the window, not copied"
+				c.Aria += i18n.T(ctx, "aria.in.skipped")
 			} else {
-				c.Aria += ", outside the window"
+				c.Aria += i18n.T(ctx, "aria.in.outside")
 			}
 			if strings.Contains(c.Class, "start") {
 				c.Aria += ", CopyStart"
@@ -255,7 +255,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			own[k] = int64(k)
 		}
 		pv.Output.Bands = logicalBands(s.Output, own, views.LabelIndex, nil, -1)
-		eachCell(pv.Output.Bands, "output elements", func(c *views.LogicalCell) {
+		eachCell(pv.Output.Bands, i18n.T(ctx, "aria.panel.out"), func(c *views.LogicalCell) {
 			c.Grid, c.Class = "out", "copied"
 			switch {
 			case v.T < 0:
@@ -270,7 +270,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			}
 			src := srcIdx[c.Index]
 			c.Link = strconv.FormatInt(src, 10)
-			c.Aria = fmt.Sprintf("output (%s) = %s, element %d, from input (%s), buffer offset %d", c.Coord, c.Label, c.Index, JoinCoord(in.Coordinate(src)), reads[c.Index])
+			c.Aria = i18n.T(ctx, "aria.out", i18n.Args{"coord": c.Coord, "value": c.Label, "index": c.Index, "from": JoinCoord(in.Coordinate(src)), "offset": reads[c.Index]})
 		})
 	} else {
 		pv.Output.Note = fmt.Sprintf("The output has %d elements: the page draws grids of up to %d cells (above %d on a canvas).", outN, int64(MaxInteractive), views.MaxDOMCells)
@@ -297,16 +297,16 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 					continue
 				}
 				c.Label = valueAt(c.Offset)
-				c.Aria = fmt.Sprintf("buffer offset %d, byte %s: holds %s", c.Offset, c.Byte, c.Label)
+				c.Aria = i18n.T(ctx, "aria.sbuf", i18n.Args{"offset": c.Offset, "byte": c.Byte, "value": c.Label})
 				if touched[c.Offset>>6]&(1<<(c.Offset&63)) == 0 {
-					c.Aria += ", not read"
+					c.Aria += i18n.T(ctx, "aria.sbuf.notread")
 					continue
 				}
 				c.Class = "read"
 				if c.Offset == stepOff {
 					c.Class += " cur"
 				}
-				c.Aria += ", read by the slice"
+				c.Aria += i18n.T(ctx, "aria.sbuf.read")
 				if k, ok := firstRead[c.Offset]; ok {
 					if pv.Buffer.Cells <= maxBadged {
 						c.Badge = strconv.FormatInt(k, 10)
@@ -314,7 +314,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 							c.Badge += "+"
 						}
 					}
-					c.Aria += fmt.Sprintf(" (output element %d first, %d reads)", k, readBy[c.Offset])
+					c.Aria += i18n.T(ctx, "aria.sbuf.first", i18n.Args{"k": k, "n": readBy[c.Offset]})
 				}
 			}
 		}
