@@ -5,6 +5,11 @@ package i18n
 // (ScriptStrings) for them to read.
 
 var scriptEN = map[Key]string{
+	"js.step.intro":        "Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order.",
+	"js.step.neg":          "axis {i}: InputWindowStrides[{i}] = {s} < 0, so CopyStart[{i}] += InputWindowSizes[{i}] - 1: {off} + {size} - 1 = {cs}",
+	"js.step.e1":           "Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[{i}], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).",
+	"js.step.pos":          "axis {i}: InputWindowStrides[{i}] = {s} > 0, so CopyStart[{i}] stays InputWindowOffsets[{i}] = {off}",
+	"js.step.sub":          "input buffer offset {dot}",
 	"stale.tensor":         "The inputs have errors: the picture is of the last valid tensor.",
 	"stale.slice":          "The inputs have errors: the picture is of the last valid slice.",
 	"stale.none":           "The inputs have errors: fix them to see a picture.",
@@ -41,6 +46,11 @@ var scriptEN = map[Key]string{
 }
 
 var scriptZhTW = map[Key]string{
+	"js.step.intro":        "按「播放」或「下一步」，一次執行一步複製：先算 CopyStart，再依列優先順序處理每個輸出元素。",
+	"js.step.neg":          "軸 {i}：InputWindowStrides[{i}] = {s} < 0，所以 CopyStart[{i}] += InputWindowSizes[{i}] - 1：{off} + {size} - 1 = {cs}",
+	"js.step.e1":           "勘誤 E1：在這一步，DirectML 頁面的範例 2 寫的是 InputWindowSizes[0]；正確的項是 InputWindowSizes[{i}]，也就是同一個軸的大小（頁面自己的算式 0 + 4 - 1 = 3 用的就是它）。",
+	"js.step.pos":          "軸 {i}：InputWindowStrides[{i}] = {s} > 0，所以 CopyStart[{i}] 維持 InputWindowOffsets[{i}] = {off}",
+	"js.step.sub":          "輸入緩衝區偏移量 {dot}",
 	"stale.tensor":         "輸入有錯誤：圖上是最後一個有效的張量。",
 	"stale.slice":          "輸入有錯誤：圖上是最後一個有效的切片。",
 	"stale.none":           "輸入有錯誤：修正後就能看到圖。",
@@ -77,6 +87,11 @@ var scriptZhTW = map[Key]string{
 }
 
 var scriptPtBR = map[Key]string{
+	"js.step.intro":        "Reproduzir, ou Avançar, executa a cópia um passo de cada vez: primeiro o CopyStart, depois cada elemento da saída, linha por linha.",
+	"js.step.neg":          "eixo {i}: InputWindowStrides[{i}] = {s} < 0, então CopyStart[{i}] += InputWindowSizes[{i}] - 1: {off} + {size} - 1 = {cs}",
+	"js.step.e1":           "Errata E1: neste passo, o Exemplo 2 da página do DirectML escreve InputWindowSizes[0]; o termo certo é InputWindowSizes[{i}], o tamanho do mesmo eixo (a própria conta da página, 0 + 4 - 1 = 3, usa esse valor).",
+	"js.step.pos":          "eixo {i}: InputWindowStrides[{i}] = {s} > 0, então CopyStart[{i}] continua InputWindowOffsets[{i}] = {off}",
+	"js.step.sub":          "deslocamento no buffer de entrada {dot}",
 	"stale.tensor":         "As entradas têm erros: o desenho é do último tensor válido.",
 	"stale.slice":          "As entradas têm erros: o desenho é da última fatia válida.",
 	"stale.none":           "As entradas têm erros: corrija-os para ver um desenho.",
@@ -113,6 +128,11 @@ var scriptPtBR = map[Key]string{
 }
 
 var scriptFR = map[Key]string{
+	"js.step.intro":        "Lecture, ou Suivant, déroule la copie une étape à la fois : d'abord CopyStart, puis chaque élément de la sortie, ligne par ligne.",
+	"js.step.neg":          "axe {i} : InputWindowStrides[{i}] = {s} < 0, donc CopyStart[{i}] += InputWindowSizes[{i}] - 1 : {off} + {size} - 1 = {cs}",
+	"js.step.e1":           "Erratum E1 : à cette étape, l'exemple 2 de la page DirectML écrit InputWindowSizes[0] ; le bon terme est InputWindowSizes[{i}], la taille du même axe (le calcul de la page elle-même, 0 + 4 - 1 = 3, l'utilise).",
+	"js.step.pos":          "axe {i} : InputWindowStrides[{i}] = {s} > 0, donc CopyStart[{i}] reste InputWindowOffsets[{i}] = {off}",
+	"js.step.sub":          "décalage dans le tampon d'entrée {dot}",
 	"stale.tensor":         "Les entrées contiennent des erreurs : le dessin est celui du dernier tenseur valide.",
 	"stale.slice":          "Les entrées contiennent des erreurs : le dessin est celui de la dernière tranche valide.",
 	"stale.none":           "Les entrées contiennent des erreurs : corrigez-les pour voir un dessin.",

@@ -8,7 +8,7 @@ import (
 )
 
 // scriptUse is a module's t('key', 'English'…) or tr(…) call.
-var scriptUse = regexp.MustCompile(`\btr?\('([a-z][a-zA-Z0-9.-]+)', (?:'((?:[^'\\]|\\.)*)'|` + "`([^`]*)`" + `)`)
+var scriptUse = regexp.MustCompile(`\btr?\('([a-z][a-zA-Z0-9.-]+)', (?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|` + "`([^`]*)`" + `)`)
 
 // TestScriptStringsMatchTheModules: every string a module asks for by key
 // is in the strings a translated page embeds, and the English the module
@@ -28,12 +28,12 @@ func TestScriptStringsMatchTheModules(t *testing.T) {
 		}
 		for _, m := range scriptUse.FindAllStringSubmatch(string(b), -1) {
 			n++
-			key, en := m[1], m[2]
+			key, en := m[1], m[2]+m[3]
 			if _, ok := embedded[key]; !ok {
 				t.Errorf("%s: %q is not among the strings a page embeds", f, key)
 				continue
 			}
-			if m[3] != "" {
+			if m[4] != "" {
 				continue // a template literal: its English has a ${…} the catalog names
 			}
 			if got := English.T(Key(key), nil); got != en {

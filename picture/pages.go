@@ -16,7 +16,7 @@ import (
 func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 	v, pv, stale := Resolve(q)
 	if pv.Layout == nil {
-		return views.Explorer{Form: LayoutForm(v), Presets: PresetLinks(v.State), Picture: EmptyPicture(ctx), Stale: staleIn(ctx, stale)}, nil
+		return views.Explorer{Form: LayoutFormIn(ctx, v), Presets: PresetLinks(v.State), Picture: EmptyPicture(ctx), Stale: staleIn(ctx, stale)}, nil
 	}
 	if err := budget.Take(ctx, LayoutCost(pv.Layout, OnPage)); err != nil {
 		return views.Explorer{}, err
@@ -27,7 +27,7 @@ func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 		return views.Explorer{}, err
 	}
 	m := views.Explorer{
-		Form:      LayoutForm(v),
+		Form:      LayoutFormIn(ctx, v),
 		Presets:   PresetLinks(v.State),
 		Picture:   pic.View,
 		Stale:     staleIn(ctx, stale),
@@ -46,7 +46,10 @@ func EmptyPicture(ctx context.Context) views.Picture {
 }
 
 // LayoutForm is the form as typed, with the errors of each field.
-func LayoutForm(v Validated) views.Form {
+func LayoutForm(v Validated) views.Form { return LayoutFormIn(context.Background(), v) }
+
+// LayoutFormIn is LayoutForm with its messages in ctx's locale.
+func LayoutFormIn(ctx context.Context, v Validated) views.Form {
 	st := v.State
 	f := views.Form{
 		DataType: st.DT,
@@ -57,8 +60,8 @@ func LayoutForm(v Validated) views.Form {
 		Labels:   st.Labels,
 		Sel:      st.Sel,
 		Cell:     st.Cell,
-		Errors:   violationMap(InWords(v.Errors, len(st.Sizes))),
-		Warnings: violationMap(v.Warnings),
+		Errors:   violationMap(inWordsIn(ctx, v.Errors, len(st.Sizes))),
+		Warnings: violationMap(i18n.LocaleOf(ctx).Violations(v.Warnings)),
 	}
 	f.DataTypes, f.DataType = dataTypeChoices(st.DT)
 	rank := min(max(f.Rank, 1), views.MaxRank)
@@ -136,7 +139,7 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	typed, drawn, stale := ResolveSlice(q)
 	if drawn.Slice == nil {
 		return views.SlicePage{
-			Form: SliceForm(typed), Presets: SlicePresetLinks(typed.State), Dims: SliceDims(typed.State),
+			Form: SliceFormIn(ctx, typed), Presets: SlicePresetLinks(typed.State), Dims: SliceDimsIn(ctx, typed.State),
 			Picture: EmptySlicePicture(ctx), Stale: staleIn(ctx, stale),
 		}, nil
 	}
@@ -152,9 +155,9 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 		typed.Warnings = append(typed.Warnings, pic.Warnings...)
 	}
 	return views.SlicePage{
-		Form:      SliceForm(typed),
+		Form:      SliceFormIn(ctx, typed),
 		Presets:   SlicePresetLinks(typed.State),
-		Dims:      SliceDims(typed.State),
+		Dims:      SliceDimsIn(ctx, typed.State),
 		Picture:   pic.View,
 		Stale:     staleIn(ctx, stale),
 		LastValid: query,
@@ -177,7 +180,10 @@ func EmptySlicePicture(ctx context.Context) views.SlicePicture {
 }
 
 // SliceForm is the form as typed, with the errors of each field.
-func SliceForm(v SliceValidated) views.SliceForm {
+func SliceForm(v SliceValidated) views.SliceForm { return SliceFormIn(context.Background(), v) }
+
+// SliceFormIn is SliceForm with its messages in ctx's locale.
+func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 	st := v.State
 	f := views.SliceForm{
 		DataType: st.In.DT,
@@ -187,8 +193,8 @@ func SliceForm(v SliceValidated) views.SliceForm {
 		Align:    st.In.Align,
 		NumPy:    st.NP,
 		Values:   st.Vals,
-		Errors:   violationMap(InWords(v.Errors, len(st.In.Sizes))),
-		Warnings: violationMap(v.Warnings),
+		Errors:   violationMap(inWordsIn(ctx, v.Errors, len(st.In.Sizes))),
+		Warnings: violationMap(i18n.LocaleOf(ctx).Violations(v.Warnings)),
 	}
 	if v.T >= 0 {
 		f.T = strconv.FormatInt(v.T, 10)
@@ -277,4 +283,14 @@ func staleIn(ctx context.Context, stale string) string {
 		return i18n.T(ctx, "stale.slice")
 	}
 	return i18n.T(ctx, "stale.tensor")
+}
+
+// inWordsIn is InWords in English; in another locale each violation is
+// the catalog's message for its code (the words InWords puts first are
+// English only).
+func inWordsIn(ctx context.Context, vs []core.Violation, rank int) []core.Violation {
+	if l := i18n.LocaleOf(ctx); l != i18n.English {
+		return l.Violations(vs)
+	}
+	return InWords(vs, rank)
 }

@@ -334,15 +334,15 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	if cells > used {
 		pv.BufferSub += i18n.T(ctx, "ssub.unused", i18n.Args{"count": plain(ctx, cells-used)})
 	}
-	pv.Steps = sliceSteps(s, v.T, p.Meta.Values, stepHref)
+	pv.Steps = sliceSteps(ctx, s, v.T, p.Meta.Values, stepHref)
 	pv.Facts = sliceFacts(ctx, s, readCells)
 	pv.Export = sliceExport(s, v.Dropped)
 	if !valuesOK {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer up to its last element (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", used*e, n, n*e, outN*e, MaxSliceBytes>>20))
+		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.none", i18n.Args{"used": plain(ctx, used*e), "n": plain(ctx, n), "nbytes": plain(ctx, n*e), "obytes": plain(ctx, outN*e), "mib": MaxSliceBytes >> 20}))
 	} else if len(v.Values) == 0 {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and the slice copies the output from that buffer.", n))
+		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.default", i18n.Args{"n": n}))
 	} else {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds the %d values typed, in row-major order, repeating to fill its %d elements.", len(v.Values), n))
+		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.typed", i18n.Args{"count": plain(ctx, int64(len(v.Values))), "n": plain(ctx, n)}))
 	}
 	if note := ValuesNote(dt, n, len(v.Values) > 0); note != "" {
 		pv.Notes = append(pv.Notes, note)
@@ -460,7 +460,7 @@ func sliceStepCount(s *core.Slice1) int64 {
 // sliceStep works step t of the copy out with its numbers, as the page's
 // script does (static/slice.js, stepOf): the pseudo-code lines it runs,
 // the text, the line under it and the erratum that concerns it.
-func sliceStep(s *core.Slice1, t int64, values []string) (lines []int, text, sub, note string) {
+func sliceStep(ctx context.Context, s *core.Slice1, t int64, values []string) (lines []int, text, sub, note string) {
 	r := int64(len(s.CopyStart))
 	cs := append([]int64(nil), s.WindowOffsets...)
 	switch {
@@ -474,12 +474,11 @@ func sliceStep(s *core.Slice1, t int64, values []string) (lines []int, text, sub
 		sub = fmt.Sprintf("CopyStart = {%s}", JoinCoord(cs))
 		st := s.WindowStrides[i]
 		if st < 0 {
-			text = fmt.Sprintf("axis %d: InputWindowStrides[%d] = %d < 0, so CopyStart[%d] += InputWindowSizes[%d] - 1: %d + %d - 1 = %d",
-				i, i, st, i, i, s.WindowOffsets[i], s.WindowSizes[i], s.CopyStart[i])
-			note = fmt.Sprintf("Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[%d], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).", i)
+			text = i18n.T(ctx, "js.step.neg", i18n.Args{"i": i, "s": st, "off": s.WindowOffsets[i], "size": s.WindowSizes[i], "cs": s.CopyStart[i]})
+			note = i18n.T(ctx, "js.step.e1", i18n.Args{"i": i})
 			return []int{2, 3, 4}, text, sub, note
 		}
-		text = fmt.Sprintf("axis %d: InputWindowStrides[%d] = %d > 0, so CopyStart[%d] stays InputWindowOffsets[%d] = %d", i, i, st, i, i, s.WindowOffsets[i])
+		text = i18n.T(ctx, "js.step.pos", i18n.Args{"i": i, "s": st, "off": s.WindowOffsets[i]})
 		return []int{2, 3}, text, sub, ""
 	}
 	k := t - r - 1
@@ -489,7 +488,7 @@ func sliceStep(s *core.Slice1, t int64, values []string) (lines []int, text, sub
 	if k < int64(len(values)) {
 		text += " = " + values[k]
 	}
-	return []int{6}, text, "input buffer offset " + DotText(ic, s.Input.Strides), ""
+	return []int{6}, text, i18n.T(ctx, "js.step.sub", i18n.Args{"dot": DotText(ic, s.Input.Strides)}), ""
 }
 
 // stepCells are the cells step t marks: the input element at CopyStart as
@@ -511,20 +510,20 @@ func stepCells(s *core.Slice1, t int64) (in []int64, k int64) {
 
 // sliceSteps is the step-through at step t (-1: before the first). href
 // turns a step into the page's URL, for the links without JavaScript.
-func sliceSteps(s *core.Slice1, t int64, values []string, href string) views.SliceSteps {
+func sliceSteps(ctx context.Context, s *core.Slice1, t int64, values []string, href string) views.SliceSteps {
 	total := sliceStepCount(s)
 	st := views.SliceSteps{Total: total, Cur: t}
 	active := map[int]bool{}
 	if t < 0 {
-		st.Text = "Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order."
-		st.Header = fmt.Sprintf("%d steps", total)
+		st.Text = i18n.T(ctx, "js.step.intro")
+		st.Header = i18n.T(ctx, "js.steps", i18n.Args{"total": total})
 	} else {
 		var lines []int
-		lines, st.Text, st.Sub, st.Note = sliceStep(s, t, values)
+		lines, st.Text, st.Sub, st.Note = sliceStep(ctx, s, t, values)
 		for _, l := range lines {
 			active[l] = true
 		}
-		st.Header = fmt.Sprintf("step %d of %d", t+1, total)
+		st.Header = i18n.T(ctx, "js.step.of", i18n.Args{"n": t + 1, "total": total})
 	}
 	for i, l := range views.SliceCode {
 		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l, Active: active[i+1]})
@@ -602,7 +601,11 @@ func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
 // SliceDims is the per-dimension table of the form as typed: CopyStart
 // and MaxCopiedElements with their numbers, and why each output size is
 // or is not allowed.
-func SliceDims(st SliceState) views.SliceDims {
+func SliceDims(st SliceState) views.SliceDims { return SliceDimsIn(context.Background(), st) }
+
+// SliceDimsIn is SliceDims in ctx's locale.
+func SliceDimsIn(ctx context.Context, st SliceState) views.SliceDims {
+	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
 	var d views.SliceDims
 	// Numbers far outside UINT/INT range are shown as "?": the field's
 	// own error says why, and the arithmetic below stays exact.
@@ -623,7 +626,7 @@ func SliceDims(st SliceState) views.SliceDims {
 		if offOK && winOK {
 			r.Window = fmt.Sprintf("[%d, %d]", off, off+win-1)
 			if inOK && off+win > in {
-				r.Window += fmt.Sprintf(" past the input's %d", in)
+				r.Window += t("dims.past", i18n.Args{"n": in})
 			}
 		}
 		if stepOK {
@@ -633,14 +636,14 @@ func SliceDims(st SliceState) views.SliceDims {
 		switch {
 		case !winOK || !stepOK:
 		case step == 0:
-			r.MaxCopied = "none: a stride of 0 is not allowed"
+			r.MaxCopied = t("dims.none.zero")
 		case win < 1:
-			r.MaxCopied = "none: the window is empty"
+			r.MaxCopied = t("dims.none.empty")
 		default:
 			maxc = core.MaxCopiedElements(win, step)
 			r.MaxCopied = fmt.Sprintf("1 + (%d − 1) / |%d| = 1 + %d / %d = %d", win, step, win-1, abs64(step), maxc)
 			if signed := 1 + (win-1)/step; step < 0 && signed != maxc && d.E2 == "" {
-				d.E2 = fmt.Sprintf("MaxCopiedElements divides by |stride|. The DirectML page prints InputWindowStrides[i], signed: for axis %d that gives 1 + (%d − 1) / %d = %d, not %d: below 1, so no output size would be allowed (read literally, the page rejects its own Example 2). Erratum E2: the magnitude is meant, as DirectMLX's dml::Slice and ONNX Runtime compute it.", i, win, step, signed, maxc)
+				d.E2 = t("dims.e2", i18n.Args{"axis": i, "win": win, "step": step, "signed": signed, "max": maxc})
 			}
 			if offOK {
 				r.CopyStart = strconv.FormatInt(off, 10)
@@ -653,23 +656,23 @@ func SliceDims(st SliceState) views.SliceDims {
 		given := i < len(st.Out) && st.Out[i] != ""
 		switch {
 		case !given && maxc > 0:
-			r.Out, r.OK = fmt.Sprintf("%d (default)", maxc), true
-			r.Verdict = "yes: the default is MaxCopiedElements"
+			r.Out, r.OK = t("dims.default", i18n.Args{"n": maxc}), true
+			r.Verdict = t("dims.yes.default")
 		case !given:
 		case !outOK:
-			r.Out, r.Verdict = st.Out[i], "no: not a whole number"
+			r.Out, r.Verdict = st.Out[i], t("dims.no.number")
 		case out < 1:
-			r.Out, r.Verdict = st.Out[i], "no: every output size is at least 1 (the output is never empty)"
+			r.Out, r.Verdict = st.Out[i], t("dims.no.empty")
 		case maxc == 0:
 			r.Out = st.Out[i]
 		case out > maxc:
 			r.Out = st.Out[i]
-			r.Verdict = fmt.Sprintf("no: %d > MaxCopiedElements = %d; a window of %d at |stride| %d reaches only %s", out, maxc, win, abs64(step), reached(off, win, step, maxc, offOK))
+			r.Verdict = t("dims.no.max", i18n.Args{"out": out, "max": maxc, "win": win, "step": abs64(step), "reached": reached(ctx, off, win, step, maxc, offOK)})
 		default:
 			r.Out, r.OK = st.Out[i], true
-			r.Verdict = fmt.Sprintf("yes: 1 ≤ %d ≤ %d", out, maxc)
+			r.Verdict = t("dims.yes", i18n.Args{"out": out, "max": maxc})
 			if out < maxc {
-				r.Verdict += fmt.Sprintf("; it keeps the %d nearest CopyStart", out)
+				r.Verdict += t("dims.keeps", i18n.Args{"out": out})
 			}
 		}
 		d.Rows = append(d.Rows, r)
@@ -678,9 +681,9 @@ func SliceDims(st SliceState) views.SliceDims {
 }
 
 // reached lists the input indices a window reaches along one axis.
-func reached(off, win, step, n int64, offOK bool) string {
+func reached(ctx context.Context, off, win, step, n int64, offOK bool) string {
 	if !offOK {
-		return fmt.Sprintf("%d elements", n)
+		return i18n.T(ctx, "dims.reached.n", i18n.Args{"n": n})
 	}
 	cs := core.CopyStart(off, win, step)
 	var parts []string
@@ -690,7 +693,7 @@ func reached(off, win, step, n int64, offOK bool) string {
 	if n > 6 {
 		parts = append(parts, "…")
 	}
-	return fmt.Sprintf("%d (indices %s)", n, strings.Join(parts, ", "))
+	return i18n.T(ctx, "dims.reached.list", i18n.Args{"n": n, "list": strings.Join(parts, ", ")})
 }
 
 func abs64(v int64) int64 {

@@ -557,22 +557,22 @@ export function start() {
       const sub = `CopyStart = {${cs}}`;
       if (s < 0) {
         return { lines: [2, 3, 4], sub, at: cs,
-          text: `axis ${i}: InputWindowStrides[${i}] = ${s} < 0, so CopyStart[${i}] += InputWindowSizes[${i}] - 1: ${m.windowOffsets[i]} + ${m.windowSizes[i]} - 1 = ${m.copyStart[i]}`,
-          note: `Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[${i}], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).` };
+          text: tr('js.step.neg', 'axis {i}: InputWindowStrides[{i}] = {s} < 0, so CopyStart[{i}] += InputWindowSizes[{i}] - 1: {off} + {size} - 1 = {cs}', { i, s, off: m.windowOffsets[i], size: m.windowSizes[i], cs: m.copyStart[i] }),
+          note: tr('js.step.e1', "Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[{i}], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).", { i }) };
       }
-      return { lines: [2, 3], sub, at: cs, note: '', text: `axis ${i}: InputWindowStrides[${i}] = ${s} > 0, so CopyStart[${i}] stays InputWindowOffsets[${i}] = ${m.windowOffsets[i]}` };
+      return { lines: [2, 3], sub, at: cs, note: '', text: tr('js.step.pos', 'axis {i}: InputWindowStrides[{i}] = {s} > 0, so CopyStart[{i}] stays InputWindowOffsets[{i}] = {off}', { i, s, off: m.windowOffsets[i] }) };
     }
     const k = t - r - 1, c = coordOf(m.outputSizes, k), ic = c.map((v, d) => m.copyStart[d] + m.windowStrides[d] * v);
     let text = `Output[{${c}}] = Input[{${m.copyStart}} + {${m.windowStrides}} * {${c}}] = Input[{${ic}}]`;
     if (k < m.values.length) text += ' = ' + m.values[k];
-    return { lines: [6], text, sub: 'input buffer offset ' + dotText(ic, m.strides), note: '', at: ic, k };
+    return { lines: [6], text, sub: tr('js.step.sub', 'input buffer offset {dot}', { dot: dotText(ic, m.strides) }), note: '', at: ic, k };
   }
   function setStep(t, share = true) {
     if (!st.meta) return;
     const m = st.meta, total = m.steps;
     st.t = t = Math.max(-1, Math.min(t, total - 1));
     for (const el of $$('.lc.cur, .bc.cur, .lc.pending', picture)) el.classList.remove('cur', 'pending');
-    const s = t >= 0 ? stepOf(t) : { lines: [], text: 'Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order.', sub: '', note: '' };
+    const s = t >= 0 ? stepOf(t) : { lines: [], text: tr('js.step.intro', 'Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order.'), sub: '', note: '' };
     for (const li of $$('ol.code li', steps)) li.classList.toggle('active', s.lines.includes(+li.dataset.line));
     $('[data-testid=step-text]', steps).textContent = s.text;
     $('[data-testid=step-sub]', steps).textContent = s.sub;
