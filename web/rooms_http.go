@@ -357,7 +357,14 @@ func joinURL(r *http.Request, code string) string {
 	if isHTTPS(r) {
 		scheme = "https"
 	}
-	return scheme + "://" + r.Host + "/r/" + code
+	u := scheme + "://" + r.Host + "/r/" + code
+	// A phone that scans the code has none of our cookies: the class opens
+	// the room in the language the presenter's page is in (each viewer can
+	// switch).
+	if l := i18n.LocaleOf(r.Context()); l != i18n.English {
+		u += "?lang=" + string(l)
+	}
+	return u
 }
 
 // isLoopback says whether a Host header names this computer only.

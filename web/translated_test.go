@@ -189,3 +189,30 @@ func TestSharedLinksKeepTheLanguage(t *testing.T) {
 		t.Error("an English page embeds strings for its modules")
 	}
 }
+
+// TestRoomLinkKeepsTheLanguage: a presenter reading in French shows a
+// join URL (and QR code) with lang=fr, since a phone that scans it has
+// none of our cookies; the viewer's page it opens is French, room bar
+// included. An English presenter's URL has no lang.
+func TestRoomLinkKeepsTheLanguage(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, location, cookie := openRoom(t, ts, "sizes=2,3")
+	for _, c := range []struct{ lang, want string }{{"fr", "?lang=fr"}, {"", ""}} {
+		u := ts.URL + location
+		if c.lang != "" {
+			u += "&lang=" + c.lang
+		}
+		_, doc := getPage(t, u, cookieHeader(cookie))
+		join := doc.Find(tid("room-join-url")).AttrOr("href", "")
+		if !strings.HasSuffix(join, "/r/"+code+c.want) {
+			t.Errorf("lang %q: join URL %q, want it to end in /r/%s%s", c.lang, join, code, c.want)
+		}
+	}
+	_, doc := getPage(t, ts.URL+"/r/"+code+"?lang=fr", nil)
+	if got := doc.Find("html").AttrOr("lang", ""); got != "fr" {
+		t.Errorf("the viewer's page: <html lang=%q>, want fr", got)
+	}
+	if got := strings.TrimSpace(doc.Find(tid("room-status")).Text()); got != "vous suivez la présentation" {
+		t.Errorf("the viewer's room status %q", got)
+	}
+}
