@@ -43,10 +43,10 @@ type Key string
 // catalogs holds every locale's entries: violation messages and page
 // strings.
 var catalogs = map[Locale][]map[Key]string{
-	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN},
-	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW},
-	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR},
-	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR},
+	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN, tourEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW, tourZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR, tourPtBR},
+	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR},
 }
 
 // lookup is l's text for key, or English's when l lacks it (a test keeps
@@ -237,9 +237,9 @@ func (l Locale) Short() string {
 
 type translatedKey struct{}
 
-// Translated marks ctx's page as written in its locale. Pages whose text
-// is not in the catalogs yet (the explorers and the tour, issue #14) stay
-// lang="en" whatever the locale, so a screen reader reads them in English.
+// Translated marks ctx's page as written in its locale. A page not marked
+// (one whose text is not in the catalogs) stays lang="en" whatever the
+// locale, so a screen reader reads it in English.
 func Translated(ctx context.Context) context.Context {
 	return context.WithValue(ctx, translatedKey{}, true)
 }

@@ -16,7 +16,7 @@ import (
 // notWords are strings the same in every language: DirectML and API
 // names, code, the project's name, units and symbols. A text made only of
 // these, numbers and punctuation is not English to translate.
-var notWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR)\b`)
+var notWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR|InputTensor|OutputTensor)\b`)
 
 // translatable is the text a reader reads as English, or "" for text
 // that is code, numbers or names.
@@ -116,7 +116,7 @@ func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
 }
 
 // translatedPaths are the pages written in every locale.
-var translatedPaths = []string{"/", "/?sizes=2,3&strides=5,1&total=48", "/?sizes=x,3", "/slice", "/slice?preset=example2&t=2", "/slice?preset=padded&out=1,1,9,2", "/join", "/join?code=nope", "/no-such-page"}
+var translatedPaths = []string{"/tour/1", "/tour/7", "/tour/10", "/tour/11", "/", "/?sizes=2,3&strides=5,1&total=48", "/?sizes=x,3", "/slice", "/slice?preset=example2&t=2", "/slice?preset=padded&out=1,1,9,2", "/join", "/join?code=nope", "/no-such-page"}
 
 // allowedSame are UI strings that are the same words in the locales
 // listed, and formulas written in code.
@@ -136,6 +136,10 @@ var allowedSame = map[string]string{
 	"product(sizes) = 2 × 3":  "zh-TW pt-BR fr",
 	"max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)": "zh-TW pt-BR fr",
 	"MaxCopiedElements = 1 + (size − 1) / |stride|":        "zh-TW pt-BR fr",
+	"1 + (size − 1) / |stride|":                            "zh-TW pt-BR fr",
+	"DML_BUFFER_TENSOR_DESC: NCHW":                         "pt-BR",
+	"DML_BUFFER_TENSOR_DESC: NHWC":                         "pt-BR",
+	"Output":                                               "zh-TW pt-BR fr", // the name in the DirectML page's pseudo-code
 	"ONNX Slice (opset 13)":                                "zh-TW pt-BR fr", // the ONNX operator and its version
 }
 
