@@ -52,7 +52,7 @@ var siteEN = map[Key]string{
 var siteZhTW = map[Key]string{
 	"site.skip":             "跳到主要內容",
 	"site.nav":              "網站",
-	"site.nav.layout":       "佈局探索器",
+	"site.nav.layout":       "記憶體配置探索器",
 	"site.nav.slice":        "DML_SLICE1 探索器",
 	"site.nav.tour":         "導覽教學",
 	"site.nav.strides":      "DirectML 步幅說明頁",
@@ -83,7 +83,7 @@ var siteZhTW = map[Key]string{
 	"notfound.title":        "找不到頁面",
 	"notfound.before":       "網址",
 	"notfound.after":        "沒有任何頁面。stridescope 提供：",
-	"notfound.layout":       "佈局探索器",
+	"notfound.layout":       "記憶體配置探索器",
 	"notfound.layout.rest":  "：張量的大小與步幅，逐格畫出；",
 	"notfound.slice":        "DML_SLICE1 探索器",
 	"notfound.slice.rest":   "：張量中的一個視窗，逐步複製；",
