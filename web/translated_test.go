@@ -220,3 +220,23 @@ func TestRoomLinkKeepsTheLanguage(t *testing.T) {
 		t.Errorf("the viewer's room status %q", got)
 	}
 }
+
+// TestSVGStaysInOneLanguage: the layout picture's text is English, and
+// so is its note drawn from the facts, whatever language is asked for.
+func TestSVGStaysInOneLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/api/v1/layout.svg?dt=FLOAT32&sizes=2,3", nil)
+	req.Header.Set("Accept-Language", "fr")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "TotalTensorSizeInBytes not given") || strings.Contains(string(b), "non donné") {
+		t.Errorf("the SVG mixes languages or lost its note:\n%s", b)
+	}
+}
