@@ -10,6 +10,7 @@ import (
 
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -140,8 +141,12 @@ func (s *Server) postImportPage(c echo.Context) error {
 	pasted := c.FormValue("text")
 	res, ierr := picture.Import(picture.ImportRequestOf(pasted))
 	if ierr != nil {
+		// The errors page is written in the request's language; the notes
+		// page is not (picture.Import's notes are English).
+		ctx := i18n.Translated(c.Request().Context())
+		c.SetRequest(c.Request().WithContext(ctx))
 		errs := make([]views.ImportError, len(ierr.Violations))
-		for i, v := range ierr.Violations {
+		for i, v := range i18n.LocaleOf(ctx).Violations(ierr.Violations) {
 			errs[i] = views.ImportError{Field: v.Field, Message: v.Message}
 		}
 		return renderStatus(c, http.StatusBadRequest, views.ImportResultPage("", nil, errs))

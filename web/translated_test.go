@@ -240,3 +240,29 @@ func TestSVGStaysInOneLanguage(t *testing.T) {
 		t.Errorf("the SVG mixes languages or lost its note:\n%s", b)
 	}
 }
+
+// TestImportErrorsPageInFrench: the import box without JavaScript answers
+// a paste it cannot read with a page in the request's language, each
+// error in it too.
+func TestImportErrorsPageInFrench(t *testing.T) {
+	ts := newTestServer(t)
+	for _, l := range []i18n.Locale{i18n.English, i18n.French} {
+		res, err := http.PostForm(ts.URL+"/import?lang="+string(l), map[string][]string{"text": {"torch.Size([2, 3])"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lang, text := uiText(t, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest {
+			t.Fatalf("%s: status %d", l, res.StatusCode)
+		}
+		// After the field's name (code, left out): the message.
+		want := ": aucun tuple de pas dans le texte : collez ce qu'affiche t.stride(), par ex. (3, 1)"
+		if l == i18n.English {
+			want = ": no stride tuple in the text: paste what t.stride() prints, e.g. (3, 1)"
+		}
+		if lang != string(l) && l != i18n.English || !text[want] {
+			t.Errorf("%s: <html lang=%q>, errors %v", l, lang, text)
+		}
+	}
+}
