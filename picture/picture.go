@@ -61,15 +61,15 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	p.View.Buffer.Last = l.IndexOfLastElement()
 	switch p.View.Logical.Mode {
 	case views.ModeCanvas:
-		p.View.Logical.Note = views.Group(n) + " logical elements, coloured by buffer offset"
+		p.View.Logical.Note = i18n.T(ctx, "note.logical.canvas", i18n.Args{"n": grouped(ctx, n)})
 	case views.ModeNone:
-		p.View.Logical.Note = fmt.Sprintf("%s logical elements are too many to draw (the explorer draws up to %s); the facts are complete.", views.Group(n), views.Group(MaxInteractive))
+		p.View.Logical.Note = i18n.T(ctx, "note.logical.none", i18n.Args{"n": grouped(ctx, n), "max": grouped(ctx, MaxInteractive)})
 	}
 	switch p.View.Buffer.Mode {
 	case views.ModeCanvas:
-		p.View.Buffer.Note = views.Group(cells) + " buffer cells"
+		p.View.Buffer.Note = i18n.T(ctx, "note.buffer.canvas", i18n.Args{"n": grouped(ctx, cells)})
 	case views.ModeNone:
-		p.View.Buffer.Note = fmt.Sprintf("A buffer of %s cells holding %s elements is too large to draw (the explorer draws up to %s); the facts are complete.", views.Group(cells), views.Group(n), views.Group(MaxInteractive))
+		p.View.Buffer.Note = i18n.T(ctx, "note.buffer.none", i18n.Args{"cells": grouped(ctx, cells), "n": grouped(ctx, n), "max": grouped(ctx, MaxInteractive)})
 	}
 
 	if n <= views.MaxSVGCells && cells <= views.MaxSVGCells {
@@ -399,7 +399,7 @@ func DotText(coord, strides []int64) string {
 // linkedText says which logical elements a buffer cell holds.
 func linkedText(ctx context.Context, l *core.Layout, w compute.Walk, cell int64) string {
 	if cell > l.IndexOfLastElement() {
-		return fmt.Sprintf("buffer offset %d is unused: it lies past the last element (offset %d)", cell, l.IndexOfLastElement())
+		return i18n.T(ctx, "dot.unused", i18n.Args{"o": cell, "last": l.IndexOfLastElement()})
 	}
 	const listed = 8
 	var found []string
@@ -426,15 +426,15 @@ func linkedText(ctx context.Context, l *core.Layout, w compute.Walk, cell int64)
 	}
 	switch count {
 	case 0:
-		return fmt.Sprintf("buffer offset %d is padding: no element lives there", cell)
+		return i18n.T(ctx, "js.buffer.padding", i18n.Args{"o": cell})
 	case 1:
-		return fmt.Sprintf("buffer offset %d holds element %s", cell, found[0])
+		return i18n.T(ctx, "js.buffer.holds", i18n.Args{"o": cell, "list": found[0]})
 	}
 	more := ""
 	if count > listed {
-		more = fmt.Sprintf(" and %d more", count-listed)
+		more = i18n.T(ctx, "js.more", i18n.Args{"n": count - listed})
 	}
-	return fmt.Sprintf("buffer offset %d is shared by %d elements: %s%s", cell, count, strings.Join(found, ", "), more)
+	return i18n.T(ctx, "js.buffer.shared", i18n.Args{"o": cell, "n": count, "list": strings.Join(found, ", ") + more})
 }
 
 // newFacts is the facts panel of l.

@@ -242,9 +242,9 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			}
 		})
 	} else if pv.Input.Mode == views.ModeCanvas {
-		pv.Input.Note = fmt.Sprintf("the input's %d elements, the window framed, CopyStart marked and the %d elements copied highlighted", n, outN)
+		pv.Input.Note = i18n.T(ctx, "note.sin.canvas", i18n.Args{"n": plain(ctx, n), "k": plain(ctx, outN)})
 	} else {
-		pv.Input.Note = fmt.Sprintf("The input has %d elements: the page draws grids of up to %d cells (above %d on a canvas). The facts, the step-through and the exports are complete.", n, int64(MaxInteractive), views.MaxDOMCells)
+		pv.Input.Note = i18n.T(ctx, "note.sin.none", i18n.Args{"n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells)})
 	}
 
 	// The output grid, each cell linked to the input element it came from.
@@ -273,9 +273,9 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			c.Aria = i18n.T(ctx, "aria.out", i18n.Args{"coord": c.Coord, "value": c.Label, "index": c.Index, "from": JoinCoord(in.Coordinate(src)), "offset": reads[c.Index]})
 		})
 	} else {
-		pv.Output.Note = fmt.Sprintf("The output has %d elements: the page draws grids of up to %d cells (above %d on a canvas).", outN, int64(MaxInteractive), views.MaxDOMCells)
+		pv.Output.Note = i18n.T(ctx, "note.sout.none", i18n.Args{"n": plain(ctx, outN), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells)})
 		if pv.Output.Mode == views.ModeCanvas {
-			pv.Output.Note = fmt.Sprintf("the output's %d elements, coloured by value", outN)
+			pv.Output.Note = i18n.T(ctx, "note.sout.canvas", i18n.Args{"n": plain(ctx, outN)})
 		}
 		pv.First = p.Meta.Values[:min(len(p.Meta.Values), 64)]
 	}
@@ -319,12 +319,12 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			}
 		}
 	} else if pv.Buffer.Mode == views.ModeCanvas {
-		pv.Buffer.Note = fmt.Sprintf("the input's buffer, %d cells, %s", cells, readNote(readCells))
+		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.canvas", i18n.Args{"cells": plain(ctx, cells), "read": readNoteIn(ctx, readCells)})
 		if cells > used {
-			pv.Buffer.Note += fmt.Sprintf(", cells %d to %d unused tail", used, cells-1)
+			pv.Buffer.Note += i18n.T(ctx, "note.sbuf.tail", i18n.Args{"from": plain(ctx, used), "to": plain(ctx, cells-1)})
 		}
 	} else {
-		pv.Buffer.Note = fmt.Sprintf("The input's buffer has %d cells holding %d elements: the page draws buffers of up to %d cells of up to %d elements (above %d cells on a canvas). %s", cells, n, int64(MaxInteractive), int64(MaxInteractive), views.MaxDOMCells, UpperFirst(readNote(readCells))+".")
+		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": plain(ctx, cells), "n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells), "read": UpperFirst(readNoteIn(ctx, readCells))})
 	}
 
 	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"sizes": sizesText(in.Sizes), "count": plain(ctx, n), "type": dt,
@@ -336,7 +336,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	}
 	pv.Steps = sliceSteps(ctx, s, v.T, p.Meta.Values, stepHref)
 	pv.Facts = sliceFacts(ctx, s, readCells)
-	pv.Export = sliceExport(s, v.Dropped)
+	pv.Export = sliceExport(ctx, s, v.Dropped)
 	if !valuesOK {
 		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.none", i18n.Args{"used": plain(ctx, used*e), "n": plain(ctx, n), "nbytes": plain(ctx, n*e), "obytes": plain(ctx, outN*e), "mib": MaxSliceBytes >> 20}))
 	} else if len(v.Values) == 0 {
@@ -344,7 +344,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	} else {
 		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.typed", i18n.Args{"count": plain(ctx, int64(len(v.Values))), "n": plain(ctx, n)}))
 	}
-	if note := ValuesNote(dt, n, len(v.Values) > 0); note != "" {
+	if note := valuesNoteIn(ctx, dt, n, len(v.Values) > 0); note != "" {
 		pv.Notes = append(pv.Notes, note)
 	}
 	if valuesOK && len(v.Values) > 0 && inOffs != nil {
@@ -360,7 +360,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	return p, nil
 }
 
-// readNoteIn is readNote in ctx's locale.
+// readNoteIn says how many buffer cells the slice reads, in ctx's locale.
 func readNoteIn(ctx context.Context, readCells int64) string {
 	switch readCells {
 	case -1:
@@ -369,16 +369,6 @@ func readNoteIn(ctx context.Context, readCells int64) string {
 		return i18n.T(ctx, "read.one")
 	}
 	return i18n.T(ctx, "read.many", i18n.Args{"count": plain(ctx, readCells)})
-}
-
-func readNote(readCells int64) string {
-	switch readCells {
-	case -1:
-		return "the cells read are not counted"
-	case 1:
-		return "1 cell read"
-	}
-	return fmt.Sprintf("%d cells read", readCells)
 }
 
 func sizesText(sizes []int64) string { return strings.ReplaceAll(JoinCoord(sizes), ",", "×") }
@@ -579,7 +569,7 @@ func sliceFacts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fa
 }
 
 // sliceExport is the same slice as C++, NumPy and ONNX Slice.
-func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
+func sliceExport(ctx context.Context, s *core.Slice1, dropped []int) views.SliceExport {
 	o := s.ONNX()
 	list := func(vs []int64) string { return "[" + strings.ReplaceAll(JoinCoord(vs), ",", ", ") + "]" }
 	x := views.SliceExport{
@@ -593,7 +583,7 @@ func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
 		for i, d := range dropped {
 			ds[i] = strconv.Itoa(d)
 		}
-		x.NumPyNote = fmt.Sprintf("The expression's integer index drops axis %s afterwards: a reshape outside DML_SLICE1.", strings.Join(ds, ", "))
+		x.NumPyNote = i18n.T(ctx, "note.numpy.drops", i18n.Args{"axes": strings.Join(ds, ", ")})
 	}
 	return x
 }
