@@ -4,6 +4,13 @@ package i18n
 // subtitles and the notes of an empty picture.
 
 var factsEN = map[Key]string{
+	"helper.dmlx":           "DirectMLX.h's DMLCalcBufferTensorSize returns {got} bytes for this tensor.",
+	"helper.dmlx.wrap":      "DirectMLX.h's DMLCalcBufferTensorSize returns {got} bytes for this tensor: it sums the index of the last element in a 32-bit UINT, which wraps ({last} mod 2^32 = {wrapped}).",
+	"helper.exact":          " stridescope computes it exactly: {exact} bytes.",
+	"helper.doc":            "The DMLCalcBufferTensorSize printed on the documentation page returns {got} bytes for this tensor: it has no case for UINT4 or INT4, so it knows no size for {type} elements.",
+	"helper.doc.exact":      " DirectMLX.h's version handles 4-bit types and gives the exact answer: {bits} bits = {bytes} bytes, rounded up to {exact}.",
+	"helper.doc.dmlx":       " DirectMLX.h's version returns {got} bytes.",
+	"helper.docpage":        "documentation page",
 	"note.logical.canvas":   "{n} logical elements, coloured by buffer offset",
 	"note.logical.none":     "{n} logical elements are too many to draw (the explorer draws up to {max}); the facts are complete.",
 	"note.buffer.canvas":    "{n} buffer cells",
@@ -128,6 +135,13 @@ var factsEN = map[Key]string{
 }
 
 var factsZhTW = map[Key]string{
+	"helper.dmlx":           "DirectMLX.h 的 DMLCalcBufferTensorSize 對這個張量傳回 {got} 位元組。",
+	"helper.dmlx.wrap":      "DirectMLX.h 的 DMLCalcBufferTensorSize 對這個張量傳回 {got} 位元組：它用 32 位元的 UINT 累加最後一個元素的索引，結果會溢位繞回（{last} mod 2^32 = {wrapped}）。",
+	"helper.exact":          "stridescope 精確算出：{exact} 位元組。",
+	"helper.doc":            "說明文件頁面上印出的 DMLCalcBufferTensorSize 對這個張量傳回 {got} 位元組：它沒有 UINT4 或 INT4 的情況，所以不知道 {type} 元素的大小。",
+	"helper.doc.exact":      "DirectMLX.h 的版本能處理 4 位元型別，並給出精確的答案：{bits} 位元 = {bytes} 位元組，進位到 {exact}。",
+	"helper.doc.dmlx":       "DirectMLX.h 的版本傳回 {got} 位元組。",
+	"helper.docpage":        "說明文件頁面",
 	"note.logical.canvas":   "{n} 個邏輯元素，依緩衝區偏移量著色",
 	"note.logical.none":     "{n} 個邏輯元素太多，畫不出來（探索器最多畫 {max} 個）；數據仍然完整。",
 	"note.buffer.canvas":    "{n} 個緩衝區格子",
@@ -252,6 +266,13 @@ var factsZhTW = map[Key]string{
 }
 
 var factsPtBR = map[Key]string{
+	"helper.dmlx":           "O DMLCalcBufferTensorSize do DirectMLX.h devolve {got} bytes para este tensor.",
+	"helper.dmlx.wrap":      "O DMLCalcBufferTensorSize do DirectMLX.h devolve {got} bytes para este tensor: ele soma o índice do último elemento num UINT de 32 bits, que dá a volta ({last} mod 2^32 = {wrapped}).",
+	"helper.exact":          " O stridescope calcula o valor exato: {exact} bytes.",
+	"helper.doc":            "O DMLCalcBufferTensorSize impresso na página da documentação devolve {got} bytes para este tensor: ele não tem caso para UINT4 nem INT4, então não conhece o tamanho de elementos {type}.",
+	"helper.doc.exact":      " A versão do DirectMLX.h trata tipos de 4 bits e dá a resposta exata: {bits} bits = {bytes} bytes, arredondado para {exact}.",
+	"helper.doc.dmlx":       " A versão do DirectMLX.h devolve {got} bytes.",
+	"helper.docpage":        "página da documentação",
 	"note.logical.canvas":   "{n} elementos lógicos, coloridos pelo deslocamento no buffer",
 	"note.logical.none":     "{n} elementos lógicos são demais para desenhar (o explorador desenha até {max}); os números estão completos.",
 	"note.buffer.canvas":    "{n} células do buffer",
@@ -376,6 +397,13 @@ var factsPtBR = map[Key]string{
 }
 
 var factsFR = map[Key]string{
+	"helper.dmlx":           "Le DMLCalcBufferTensorSize de DirectMLX.h renvoie {got} octets pour ce tenseur.",
+	"helper.dmlx.wrap":      "Le DMLCalcBufferTensorSize de DirectMLX.h renvoie {got} octets pour ce tenseur : il additionne l'indice du dernier élément dans un UINT de 32 bits, qui déborde ({last} mod 2^32 = {wrapped}).",
+	"helper.exact":          " stridescope le calcule exactement : {exact} octets.",
+	"helper.doc":            "Le DMLCalcBufferTensorSize imprimé sur la page de documentation renvoie {got} octets pour ce tenseur : il n'a pas de cas pour UINT4 ni INT4, et ne connaît donc aucune taille pour des éléments {type}.",
+	"helper.doc.exact":      " La version de DirectMLX.h gère les types sur 4 bits et donne la réponse exacte : {bits} bits = {bytes} octets, arrondi à {exact}.",
+	"helper.doc.dmlx":       " La version de DirectMLX.h renvoie {got} octets.",
+	"helper.docpage":        "page de documentation",
 	"note.logical.canvas":   "{n} éléments logiques, colorés selon leur décalage dans le tampon",
 	"note.logical.none":     "{n} éléments logiques, c'est trop pour être dessiné (l'explorateur en dessine jusqu'à {max}) ; les chiffres clés sont complets.",
 	"note.buffer.canvas":    "{n} cases du tampon",

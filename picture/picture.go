@@ -484,7 +484,7 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 		views.Step{What: t("step.round"), Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: fmt.Sprintf("= %d %s", steps.Result, t("unit.bytes"))},
 	)
 	dmlx, docPage := l.PublishedHelperResults()
-	f.HelperNotes = helperNotes(l.DataType, steps, dmlx, docPage)
+	f.HelperNotes = helperNotes(ctx, l.DataType, steps, dmlx, docPage)
 	cells, last := l.BufferElementCount(), l.IndexOfLastElement()
 	tail := ""
 	if cells-1 > last {
@@ -510,29 +510,28 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 // DirectMLX.h's 32-bit index cannot wrap (validation keeps it below
 // 2^32-1), so in practice only the documentation page's missing 4-bit case
 // shows; the wrap note stays in case validation ever admits more.
-func helperNotes(dt core.DataType, s core.BufferSizeSteps, dmlx, docPage uint64) []views.HelperNote {
+func helperNotes(ctx context.Context, dt core.DataType, s core.BufferSizeSteps, dmlx, docPage uint64) []views.HelperNote {
 	exact := uint64(s.Result)
 	var notes []views.HelperNote
 	if dmlx != exact {
-		text := fmt.Sprintf("DirectMLX.h's DMLCalcBufferTensorSize returns %d bytes for this tensor.", dmlx)
+		text := i18n.T(ctx, "helper.dmlx", i18n.Args{"got": dmlx})
 		if s.StridesGiven {
-			text = fmt.Sprintf("DirectMLX.h's DMLCalcBufferTensorSize returns %d bytes for this tensor: it sums the index of the last element in a 32-bit UINT, which wraps (%d mod 2^32 = %d).",
-				dmlx, s.IndexOfLastElement, uint32(s.IndexOfLastElement))
+			text = i18n.T(ctx, "helper.dmlx.wrap", i18n.Args{"got": dmlx, "last": s.IndexOfLastElement, "wrapped": uint32(s.IndexOfLastElement)})
 		}
 		notes = append(notes, views.HelperNote{
 			Helper: "DirectMLX.h", TestID: "helper-note-directmlx",
-			Text: text + fmt.Sprintf(" stridescope computes it exactly: %d bytes.", exact),
+			Text: text + i18n.T(ctx, "helper.exact", i18n.Args{"exact": exact}),
 		})
 	}
 	if docPage != dmlx {
 		// The two helpers differ only in the 4-bit case the page lacks.
-		text := fmt.Sprintf("The DMLCalcBufferTensorSize printed on the documentation page returns %d bytes for this tensor: it has no case for UINT4 or INT4, so it knows no size for %s elements.", docPage, dt)
+		text := i18n.T(ctx, "helper.doc", i18n.Args{"got": docPage, "type": dt})
 		if dmlx == exact {
-			text += fmt.Sprintf(" DirectMLX.h's version handles 4-bit types and gives the exact answer: %d bits = %d bytes, rounded up to %d.", s.SizeInBits, s.BytesBeforeRounding, exact)
+			text += i18n.T(ctx, "helper.doc.exact", i18n.Args{"bits": s.SizeInBits, "bytes": s.BytesBeforeRounding, "exact": exact})
 		} else {
-			text += fmt.Sprintf(" DirectMLX.h's version returns %d bytes.", dmlx)
+			text += i18n.T(ctx, "helper.doc.dmlx", i18n.Args{"got": dmlx})
 		}
-		notes = append(notes, views.HelperNote{Helper: "documentation page", TestID: "helper-note-doc-page", Text: text})
+		notes = append(notes, views.HelperNote{Helper: i18n.T(ctx, "helper.docpage"), TestID: "helper-note-doc-page", Text: text})
 	}
 	return notes
 }
