@@ -286,3 +286,27 @@ func TestImportErrorsPageInFrench(t *testing.T) {
 		}
 	}
 }
+
+// TestImportNotesInTheRequestsLanguage: the import API's notes and the
+// import page's follow the request's language; English stays as before.
+func TestImportNotesInTheRequestsLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	body := `{"numpy":{"shape":[2,3],"strides":[12,4],"offset":8}}`
+	for l, want := range map[i18n.Locale]string{
+		i18n.English: "NumPy strides are in bytes; DirectML's count elements: divided by the element size, 4 bytes.",
+		i18n.French:  "Les strides de NumPy sont en octets ; les pas de DirectML comptent des éléments : divisés par la taille d'un élément, 4 octets.",
+	} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/v1/import", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept-Language", string(l))
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(b), want) {
+			t.Errorf("%s: %d %s\nwant a note %q", l, res.StatusCode, b, want)
+		}
+	}
+}
