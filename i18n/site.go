@@ -157,7 +157,7 @@ var siteFR = map[Key]string{
 	"room.qr":               "Code QR de {url}",
 	"room.join.at":          "Rejoindre sur",
 	"room.join.code":        "ou saisir le code sur",
-	"room.watching":         "spectateurs",
+	"room.watching":         "spectateur(s)",
 	"room.presenting":       "vous présentez : chaque modification, survol et étape est partagé",
 	"room.stop":             "Arrêter de présenter",
 	"room.room":             "Salle",
