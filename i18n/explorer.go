@@ -5,6 +5,7 @@ package i18n
 // (views.richT renders them).
 
 var explorerEN = map[Key]string{
+	"glossary.link":           "These words in four languages, and the words Microsoft's translated pages get wrong: the glossary",
 	"preset.layout.HW":        "2×3 row-major (HW), the page's first example",
 	"preset.layout.WH":        "2×3 column-major (WH): A D B E C F",
 	"preset.layout.DHW":       "2×2×3 DHW; element H is {1,0,1}·{6,3,1} = 7",
@@ -178,6 +179,7 @@ var explorerEN = map[Key]string{
 }
 
 var explorerZhTW = map[Key]string{
+	"glossary.link":           "這些用語的四種語言對照，以及微軟翻譯頁面譯錯的詞：詞彙表",
 	"preset.layout.HW":        "2×3，列優先（HW），頁面上的第一個範例",
 	"preset.layout.WH":        "2×3，行優先（WH）：A D B E C F",
 	"preset.layout.DHW":       "2×2×3 DHW；元素 H 是 {1,0,1}·{6,3,1} = 7",
@@ -351,6 +353,7 @@ var explorerZhTW = map[Key]string{
 }
 
 var explorerPtBR = map[Key]string{
+	"glossary.link":           "Estes termos em quatro idiomas, e as palavras que as páginas traduzidas da Microsoft erram: o glossário",
 	"preset.layout.HW":        "2×3 por linhas (HW), o primeiro exemplo da página",
 	"preset.layout.WH":        "2×3 por colunas (WH): A D B E C F",
 	"preset.layout.DHW":       "2×2×3 DHW; o elemento H é {1,0,1}·{6,3,1} = 7",
@@ -524,6 +527,7 @@ var explorerPtBR = map[Key]string{
 }
 
 var explorerFR = map[Key]string{
+	"glossary.link":           "Ces termes en quatre langues, et les mots que les pages traduites par Microsoft rendent mal : le glossaire",
 	"preset.layout.HW":        "2×3 ligne par ligne (HW), le premier exemple de la page",
 	"preset.layout.WH":        "2×3 colonne par colonne (WH) : A D B E C F",
 	"preset.layout.DHW":       "2×2×3 DHW ; l'élément H est {1,0,1}·{6,3,1} = 7",

@@ -310,3 +310,24 @@ func TestImportNotesInTheRequestsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestGlossaryLinkedFromFactsAndTour: the facts panel and the tour link
+// the glossary, in the page's language and keeping its ?lang=.
+func TestGlossaryLinkedFromFactsAndTour(t *testing.T) {
+	ts := newTestServer(t)
+	for _, path := range []string{"/?sizes=2,3&lang=pt-BR", "/tour/1?lang=pt-BR"} {
+		res, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := goquery.NewDocumentFromReader(res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := d.Find("[data-testid=glossary-link]")
+		if a.Length() == 0 || a.AttrOr("href", "") != "/glossary?lang=pt-BR" || !strings.HasSuffix(a.First().Text(), "o glossário") {
+			t.Errorf("%s: glossary link %q %q", path, a.AttrOr("href", ""), a.Text())
+		}
+	}
+}
