@@ -171,15 +171,7 @@ func TestSharedLinksKeepTheLanguage(t *testing.T) {
 	ts := newTestServer(t)
 	page := func(url string) *goquery.Document {
 		t.Helper()
-		res, err := http.Get(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		d, err := goquery.NewDocumentFromReader(res.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, d := getPage(t, url, nil)
 		return d
 	}
 	for _, c := range []struct{ path, lang string }{
@@ -316,15 +308,7 @@ func TestImportNotesInTheRequestsLanguage(t *testing.T) {
 func TestGlossaryLinkedFromFactsAndTour(t *testing.T) {
 	ts := newTestServer(t)
 	for _, path := range []string{"/?sizes=2,3&lang=pt-BR", "/tour/1?lang=pt-BR"} {
-		res, err := http.Get(ts.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := goquery.NewDocumentFromReader(res.Body)
-		res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, d := getPage(t, ts.URL+path, nil)
 		a := d.Find("[data-testid=glossary-link]")
 		if a.Length() == 0 || a.AttrOr("href", "") != "/glossary?lang=pt-BR" || !strings.HasSuffix(a.First().Text(), "o glossário") {
 			t.Errorf("%s: glossary link %q %q", path, a.AttrOr("href", ""), a.Text())
