@@ -64,3 +64,27 @@ func TestE2ELanguageSwitcherAndGlossary(t *testing.T) {
 	}
 	do(t, ctx, "move the mouse away", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
 }
+
+// TestE2ELayoutExplorerInFrench: in Chromium, the layout explorer opened
+// with ?lang=fr is French (html lang, heading), an edit goes over the
+// websocket and keeps ?lang= in the address bar, and the caption of a
+// hovered buffer cell, which the page's module writes, is in French; a
+// bad edit's stale note too.
+func TestE2ELayoutExplorerInFrench(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1&lang=fr")
+	if got := eval[string](t, ctx, `document.documentElement.lang + ' | ' + document.querySelector('h1').textContent`); got != "fr | Explorateur de disposition des tenseurs DirectML" {
+		t.Fatalf("lang and h1: %q", got)
+	}
+	typeInto(t, ctx, "height stride 4", "[data-testid=stride-0]", "4")
+	waitFor(t, ctx, "the edit answered over the websocket, lang kept",
+		`new URLSearchParams(location.search).get('strides') === '4,1' && new URLSearchParams(location.search).get('lang') === 'fr' && document.querySelector('#picture').dataset.state === 'done'`)
+	hover(t, ctx, "#b-4")
+	waitFor(t, ctx, "the caption of buffer cell 4 in French", `document.querySelector('#dot').textContent === "le décalage 4 du tampon contient l'élément (1,0)"`)
+	hover(t, ctx, "#b-3")
+	waitFor(t, ctx, "the caption of the padding cell 3 in French", `document.querySelector('#dot').textContent === "le décalage 3 du tampon est du remplissage : aucun élément n'y est"`)
+	typeInto(t, ctx, "a size that is no number", "[data-testid=size-0]", "x")
+	waitFor(t, ctx, "the stale note in French", `document.querySelector('#stale').textContent === 'Les entrées contiennent des erreurs : le dessin est celui du dernier tenseur valide.'`)
+	do(t, ctx, "move the mouse away", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
+}

@@ -12,6 +12,7 @@ package i18n
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -42,10 +43,10 @@ type Key string
 // catalogs holds every locale's entries: violation messages and page
 // strings.
 var catalogs = map[Locale][]map[Key]string{
-	English:             {messagesEN, pagesEN},
-	TraditionalChinese:  {messagesZhTW, pagesZhTW},
-	BrazilianPortuguese: {messagesPtBR, pagesPtBR},
-	French:              {messagesFR, pagesFR},
+	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN, tourEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW, tourZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR, tourPtBR},
+	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR},
 }
 
 // lookup is l's text for key, or English's when l lacks it (a test keeps
@@ -236,9 +237,9 @@ func (l Locale) Short() string {
 
 type translatedKey struct{}
 
-// Translated marks ctx's page as written in its locale. Pages whose text
-// is not in the catalogs yet (the explorers and the tour, issue #14) stay
-// lang="en" whatever the locale, so a screen reader reads them in English.
+// Translated marks ctx's page as written in its locale. A page not marked
+// (one whose text is not in the catalogs) stays lang="en" whatever the
+// locale, so a screen reader reads it in English.
 func Translated(ctx context.Context) context.Context {
 	return context.WithValue(ctx, translatedKey{}, true)
 }
@@ -260,3 +261,18 @@ func Known(code string) bool {
 
 // CodeCount is how many violation codes the catalogs hold.
 func CodeCount() int { return len(messagesEN) }
+
+// Args are a message's named arguments, as core fills them.
+type Args = core.Args
+
+// Num is n as prose in ctx's locale: grouped the locale's way (1.234 in
+// Portuguese, 1 234 in French); English keeps the plain digits it has
+// always shown. Numbers in code, coordinates and DirectML values are not
+// prose and stay plain.
+func Num[N ~int | ~int64 | ~uint32 | ~uint64](ctx context.Context, n N) string {
+	l := LocaleOf(ctx)
+	if l == English {
+		return fmt.Sprint(n)
+	}
+	return l.Printer().Sprint(n)
+}

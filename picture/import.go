@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 )
 
 // What other tools hand a DirectML developer, brought into the explorers:
@@ -66,6 +67,34 @@ type ImportResponse struct {
 	Layout *LayoutRequest `json:"layout,omitempty"`
 	Slice1 *Slice1Request `json:"slice1,omitempty"`
 	Notes  []string       `json:"notes"`
+	notes  []core.Msg     // Notes by code, for Localize
+}
+
+// Localize is r with its notes in l (English, the default, is what
+// Import writes).
+func (r *ImportResponse) Localize(l i18n.Locale) *ImportResponse {
+	out := *r
+	out.Notes = make([]string, len(r.notes))
+	for i, m := range r.notes {
+		args := core.Args{}
+		for k, v := range m.Args {
+			if n, ok := v.(core.Msg); ok { // "storage_offset 3 elements"
+				v = l.T(i18n.Key(n.Code), n.Args)
+			}
+			args[k] = v
+		}
+		out.Notes[i] = l.T(i18n.Key(m.Code), args)
+	}
+	return &out
+}
+
+// englishNotes is each note's English.
+func englishNotes(ms []core.Msg) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Error()
+	}
+	return out
 }
 
 // ImportError is an import DirectML cannot express, or input that is not
@@ -169,9 +198,9 @@ func importONNX(o ONNXImport) (*ImportResponse, *ImportError) {
 	req := Slice1Request{DataType: dt, InputSizes: o.InputShape, Slice1Window: Slice1Window{
 		InputWindowOffsets: w.WindowOffsets, InputWindowSizes: w.WindowSizes, InputWindowStrides: w.WindowStrides, OutputSizes: w.OutputSizes,
 	}}
-	notes := []string{"ONNX Slice clamps starts and ends into the input (opset 13); the DML_SLICE1 window is the tight one that copies the same elements in the same order."}
+	notes := []core.Msg{core.NewMsg("import.note.onnx", "ONNX Slice clamps starts and ends into the input (opset 13); the DML_SLICE1 window is the tight one that copies the same elements in the same order.", nil)}
 	if o.DataType == "" {
-		notes = append(notes, "no dataType given: FLOAT32 assumed.")
+		notes = append(notes, core.NewMsg("import.note.float32", "no dataType given: FLOAT32 assumed.", nil))
 	}
 	return sliceImport(req, func(vs []core.Violation) []core.Violation {
 		return renameAll(vs, map[string]string{"inputSizes": "inputShape"}, "onnx.")
@@ -180,23 +209,23 @@ func importONNX(o ONNXImport) (*ImportResponse, *ImportError) {
 
 // sliceImport validates a slice with core and answers with its page;
 // rename gives core's violations the import's field names.
-func sliceImport(req Slice1Request, rename func([]core.Violation) []core.Violation, notes []string) (*ImportResponse, *ImportError) {
+func sliceImport(req Slice1Request, rename func([]core.Violation) []core.Violation, notes []core.Msg) (*ImportResponse, *ImportError) {
 	s, inv := req.Slice1()
 	if inv != nil {
 		return nil, &ImportError{Violations: rename(inv.Violations)}
 	}
 	st := SliceStateOf(SliceValidated{Slice: s, T: -1})
-	return &ImportResponse{Page: "slice", URL: "/slice?" + st.CanonicalQuery(false), Slice1: &req, Notes: append([]string{}, notes...)}, nil
+	return &ImportResponse{Page: "slice", URL: "/slice?" + st.CanonicalQuery(false), Slice1: &req, Notes: englishNotes(notes), notes: notes}, nil
 }
 
 // layoutImport validates a layout with core and answers with its page.
-func layoutImport(req LayoutRequest, fields map[string]string, notes []string) (*ImportResponse, *ImportError) {
+func layoutImport(req LayoutRequest, fields map[string]string, notes []core.Msg) (*ImportResponse, *ImportError) {
 	l, inv := req.Layout()
 	if inv != nil {
 		return nil, &ImportError{Violations: renameAll(inv.Violations, fields, "")}
 	}
 	st := LayoutStateOf(l, "")
-	return &ImportResponse{Page: "layout", URL: "/?" + st.CanonicalQuery(false), Layout: &req, Notes: append([]string{}, notes...)}, nil
+	return &ImportResponse{Page: "layout", URL: "/?" + st.CanonicalQuery(false), Layout: &req, Notes: englishNotes(notes), notes: notes}, nil
 }
 
 // renameField maps a core field ("strides[1]") to the import's name for it
@@ -250,12 +279,12 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 	if len(vs) > 0 {
 		return nil, &ImportError{Violations: vs}
 	}
-	var notes []string
+	var notes []core.Msg
 	if t.Dtype == "" {
-		notes = append(notes, "no dtype given: torch.float32 assumed.")
+		notes = append(notes, core.NewMsg("import.note.torch.float32", "no dtype given: torch.float32 assumed.", nil))
 	}
 	if t.StorageOffset > 0 {
-		notes = append(notes, offsetNote(t.StorageOffset*(dt.Bits()/8), fmt.Sprintf("storage_offset %d elements", t.StorageOffset)))
+		notes = append(notes, offsetNote(t.StorageOffset*(dt.Bits()/8), core.NewMsg("import.note.storage", "storage_offset {count} elements", core.Args{"count": t.StorageOffset})))
 	}
 	req := LayoutRequest{DataType: dt.String(), Sizes: t.Size, Strides: t.Stride}
 	return layoutImport(req, map[string]string{"dataType": prefix + "dtype", "sizes": prefix + "size", "strides": prefix + "stride"}, notes)
@@ -263,12 +292,12 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 
 // offsetNote explains where a view's offset goes in DirectML: not into the
 // tensor description but into the buffer binding.
-func offsetNote(bytes int64, what string) string {
-	s := fmt.Sprintf("%s = %d bytes: DirectML tensor descriptions have no offset; bind the buffer at that byte offset (DML_BUFFER_BINDING::Offset = %d) and the description below applies from there.", what, bytes, bytes)
+func offsetNote(bytes int64, what any) core.Msg {
+	args := core.Args{"what": what, "bytes": bytes}
 	if bytes%16 != 0 {
-		s += fmt.Sprintf(" DirectML requires binding offsets that are multiples of DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT (16 bytes), and %d is not: copy the view into a buffer of its own first.", bytes)
+		return core.NewMsg("import.note.offset.unaligned", "{what} = {bytes} bytes: DirectML tensor descriptions have no offset; bind the buffer at that byte offset (DML_BUFFER_BINDING::Offset = {bytes}) and the description below applies from there. DirectML requires binding offsets that are multiples of DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT (16 bytes), and {bytes} is not: copy the view into a buffer of its own first.", args)
 	}
-	return s
+	return core.NewMsg("import.note.offset", "{what} = {bytes} bytes: DirectML tensor descriptions have no offset; bind the buffer at that byte offset (DML_BUFFER_BINDING::Offset = {bytes}) and the description below applies from there.", args)
 }
 
 // numpyTypes maps NumPy dtype names and array-interface codes ('<f4') to
@@ -318,12 +347,12 @@ func importNumpy(n NumpyImport) (*ImportResponse, *ImportError) {
 	if len(vs) > 0 {
 		return nil, &ImportError{Violations: vs}
 	}
-	var notes []string
+	var notes []core.Msg
 	if n.Dtype == "" {
-		notes = append(notes, "no dtype given: float32 assumed.")
+		notes = append(notes, core.NewMsg("import.note.numpy.float32", "no dtype given: float32 assumed.", nil))
 	}
 	if len(n.Strides) > 0 {
-		notes = append(notes, fmt.Sprintf("NumPy strides are in bytes; DirectML's count elements: divided by the element size, %d bytes.", elem))
+		notes = append(notes, core.NewMsg("import.note.numpy.bytes", "NumPy strides are in bytes; DirectML's count elements: divided by the element size, {bytes} bytes.", core.Args{"bytes": elem}))
 	}
 	if n.Offset > 0 {
 		notes = append(notes, offsetNote(n.Offset, "offset"))
@@ -573,7 +602,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		return nil, err
 	}
 	dt := dxTypeName(in.DataType)
-	notes := []string{fmt.Sprintf("from dispatchable %q (%s); initial values are not imported: the explorers fill the input with 1..N.", chosen, d.Type)}
+	notes := []core.Msg{core.NewMsg("import.note.dx.from", "from dispatchable {name:q} ({type}); initial values are not imported: the explorers fill the input with 1..N.", core.Args{"name": chosen, "type": d.Type})}
 	buf := SliceInputBuffer{InputTotalTensorSizeInBytes: in.TotalTensorSizeInBytes, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
 	if buf.InputTotalTensorSizeInBytes != nil && *buf.InputTotalTensorSizeInBytes == 0 {
 		buf.InputTotalTensorSizeInBytes = nil // DxDispatch's default: computed
@@ -582,7 +611,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	switch dxOperatorName(d.Type) {
 	case "ELEMENT_WISE_IDENTITY":
 		if op.ScaleBias != nil && string(op.ScaleBias) != "null" {
-			notes = append(notes, "the ScaleBias is not part of the layout and is left out.")
+			notes = append(notes, core.NewMsg("import.note.dx.scalebias", "the ScaleBias is not part of the layout and is left out.", nil))
 		}
 		req := LayoutRequest{DataType: dt, Sizes: in.Sizes, Strides: in.Strides, TotalTensorSizeInBytes: buf.InputTotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
 		return layoutImport(req, map[string]string{
@@ -595,7 +624,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		if inv != nil {
 			return nil, &ImportError{Violations: dxFields(inv.Violations, prefix)}
 		}
-		notes = append(notes, "DML_SLICE's Sizes are the output sizes: the DML_SLICE1 window of each axis spans (Sizes[i] - 1) * Strides[i] + 1 input elements.")
+		notes = append(notes, core.NewMsg("import.note.dx.slice", "DML_SLICE's Sizes are the output sizes: the DML_SLICE1 window of each axis spans (Sizes[i] - 1) * Strides[i] + 1 input elements.", nil))
 		req := Slice1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: Slice1Window{
 			InputWindowOffsets: s.WindowOffsets, InputWindowSizes: s.WindowSizes, InputWindowStrides: s.WindowStrides, OutputSizes: s.OutputSizes,
 		}}

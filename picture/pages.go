@@ -4,9 +4,11 @@ import (
 	"context"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -14,7 +16,7 @@ import (
 func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 	v, pv, stale := Resolve(q)
 	if pv.Layout == nil {
-		return views.Explorer{Form: LayoutForm(v), Presets: PresetLinks(v.State), Picture: EmptyPicture(), Stale: stale}, nil
+		return views.Explorer{Form: LayoutFormIn(ctx, v), Presets: PresetLinks(v.State), Picture: EmptyPicture(ctx), Stale: staleIn(ctx, stale)}, nil
 	}
 	if err := budget.Take(ctx, LayoutCost(pv.Layout, OnPage)); err != nil {
 		return views.Explorer{}, err
@@ -25,10 +27,10 @@ func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 		return views.Explorer{}, err
 	}
 	m := views.Explorer{
-		Form:      LayoutForm(v),
+		Form:      LayoutFormIn(ctx, v),
 		Presets:   PresetLinks(v.State),
 		Picture:   pic.View,
-		Stale:     stale,
+		Stale:     staleIn(ctx, stale),
 		LastValid: query,
 	}
 	return m, nil
@@ -36,15 +38,18 @@ func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 
 // EmptyPicture is the layout explorer's picture when there is no valid
 // state to draw: both views say so and the facts are empty.
-func EmptyPicture() views.Picture {
+func EmptyPicture(ctx context.Context) views.Picture {
 	return views.Picture{
-		Logical: views.Logical{Mode: views.ModeEmpty, Note: "Nothing to draw yet: the inputs have errors, each shown at its field."},
-		Buffer:  views.Buffer{Mode: views.ModeEmpty, Note: "The buffer appears once the tensor is valid."},
+		Logical: views.Logical{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.inputs")},
+		Buffer:  views.Buffer{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.buffer")},
 	}
 }
 
 // LayoutForm is the form as typed, with the errors of each field.
-func LayoutForm(v Validated) views.Form {
+func LayoutForm(v Validated) views.Form { return LayoutFormIn(context.Background(), v) }
+
+// LayoutFormIn is LayoutForm with its messages in ctx's locale.
+func LayoutFormIn(ctx context.Context, v Validated) views.Form {
 	st := v.State
 	f := views.Form{
 		DataType: st.DT,
@@ -55,8 +60,8 @@ func LayoutForm(v Validated) views.Form {
 		Labels:   st.Labels,
 		Sel:      st.Sel,
 		Cell:     st.Cell,
-		Errors:   violationMap(InWords(v.Errors, len(st.Sizes))),
-		Warnings: violationMap(v.Warnings),
+		Errors:   violationMap(inWordsIn(ctx, v.Errors, len(st.Sizes))),
+		Warnings: violationMap(i18n.LocaleOf(ctx).Violations(v.Warnings)),
 	}
 	f.DataTypes, f.DataType = dataTypeChoices(st.DT)
 	rank := min(max(f.Rank, 1), views.MaxRank)
@@ -134,8 +139,8 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	typed, drawn, stale := ResolveSlice(q)
 	if drawn.Slice == nil {
 		return views.SlicePage{
-			Form: SliceForm(typed), Presets: SlicePresetLinks(typed.State), Dims: SliceDims(typed.State),
-			Picture: EmptySlicePicture(), Stale: stale,
+			Form: SliceFormIn(ctx, typed), Presets: SlicePresetLinks(typed.State), Dims: SliceDimsIn(ctx, typed.State),
+			Picture: EmptySlicePicture(ctx), Stale: staleIn(ctx, stale),
 		}, nil
 	}
 	if err := budget.Take(ctx, SliceCost(drawn.Slice, false)); err != nil {
@@ -150,32 +155,35 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 		typed.Warnings = append(typed.Warnings, pic.Warnings...)
 	}
 	return views.SlicePage{
-		Form:      SliceForm(typed),
+		Form:      SliceFormIn(ctx, typed),
 		Presets:   SlicePresetLinks(typed.State),
-		Dims:      SliceDims(typed.State),
+		Dims:      SliceDimsIn(ctx, typed.State),
 		Picture:   pic.View,
-		Stale:     stale,
+		Stale:     staleIn(ctx, stale),
 		LastValid: query,
 	}, nil
 }
 
 // EmptySlicePicture is the slice explorer's picture when there is no
 // valid slice to draw: every view says so, the facts are empty.
-func EmptySlicePicture() views.SlicePicture {
-	st := views.SliceSteps{Cur: -1, Text: "The copy is played step by step once the slice is valid."}
+func EmptySlicePicture(ctx context.Context) views.SlicePicture {
+	st := views.SliceSteps{Cur: -1, Text: i18n.T(ctx, "empty.steps")}
 	for i, l := range views.SliceCode {
 		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l})
 	}
 	return views.SlicePicture{
-		Input:  views.Logical{Mode: views.ModeEmpty, Note: "Nothing to draw yet: the inputs have errors, each shown at its field."},
-		Output: views.Logical{Mode: views.ModeEmpty, Note: "The output appears once the slice is valid."},
-		Buffer: views.Buffer{Mode: views.ModeEmpty, Note: "The buffer appears once the input is valid."},
+		Input:  views.Logical{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.inputs")},
+		Output: views.Logical{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.output")},
+		Buffer: views.Buffer{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.inbuffer")},
 		Steps:  st,
 	}
 }
 
 // SliceForm is the form as typed, with the errors of each field.
-func SliceForm(v SliceValidated) views.SliceForm {
+func SliceForm(v SliceValidated) views.SliceForm { return SliceFormIn(context.Background(), v) }
+
+// SliceFormIn is SliceForm with its messages in ctx's locale.
+func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 	st := v.State
 	f := views.SliceForm{
 		DataType: st.In.DT,
@@ -185,8 +193,8 @@ func SliceForm(v SliceValidated) views.SliceForm {
 		Align:    st.In.Align,
 		NumPy:    st.NP,
 		Values:   st.Vals,
-		Errors:   violationMap(InWords(v.Errors, len(st.In.Sizes))),
-		Warnings: violationMap(v.Warnings),
+		Errors:   violationMap(inWordsIn(ctx, v.Errors, len(st.In.Sizes))),
+		Warnings: violationMap(i18n.LocaleOf(ctx).Violations(v.Warnings)),
 	}
 	if v.T >= 0 {
 		f.T = strconv.FormatInt(v.T, 10)
@@ -262,4 +270,27 @@ func packedStridesOf(sizes []string) []int64 {
 		return l.Strides
 	}
 	return nil
+}
+
+// staleIn is a stale note of Resolve in ctx's locale.
+func staleIn(ctx context.Context, stale string) string {
+	switch {
+	case stale == "":
+		return ""
+	case stale == NothingToDraw:
+		return i18n.T(ctx, "stale.none")
+	case strings.HasSuffix(stale, "slice."):
+		return i18n.T(ctx, "stale.slice")
+	}
+	return i18n.T(ctx, "stale.tensor")
+}
+
+// inWordsIn is InWords in English; in another locale each violation is
+// the catalog's message for its code (the words InWords puts first are
+// English only).
+func inWordsIn(ctx context.Context, vs []core.Violation, rank int) []core.Violation {
+	if l := i18n.LocaleOf(ctx); l != i18n.English {
+		return l.Violations(vs)
+	}
+	return InWords(vs, rank)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -51,7 +52,7 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 		Sizes: l.Sizes, Strides: l.Strides, Labels: core.DimensionLabels(l.Rank()), Bits: l.ElementSizeInBits(),
 		LogicalCount: n, Cells: cells, Last: l.IndexOfLastElement(), LabelMode: labelMode, Query: query,
 	}
-	p.View.Facts = newFacts(l)
+	p.View.Facts = newFacts(ctx, l)
 	p.View.Logical.Mode = viewMode(n, n, domMax)
 	p.View.Logical.Count = n
 	p.View.Logical.Last = l.IndexOfLastElement()
@@ -60,15 +61,15 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	p.View.Buffer.Last = l.IndexOfLastElement()
 	switch p.View.Logical.Mode {
 	case views.ModeCanvas:
-		p.View.Logical.Note = views.Group(n) + " logical elements, coloured by buffer offset"
+		p.View.Logical.Note = i18n.T(ctx, "note.logical.canvas", i18n.Args{"n": grouped(ctx, n)})
 	case views.ModeNone:
-		p.View.Logical.Note = fmt.Sprintf("%s logical elements are too many to draw (the explorer draws up to %s); the facts are complete.", views.Group(n), views.Group(MaxInteractive))
+		p.View.Logical.Note = i18n.T(ctx, "note.logical.none", i18n.Args{"n": grouped(ctx, n), "max": grouped(ctx, MaxInteractive)})
 	}
 	switch p.View.Buffer.Mode {
 	case views.ModeCanvas:
-		p.View.Buffer.Note = views.Group(cells) + " buffer cells"
+		p.View.Buffer.Note = i18n.T(ctx, "note.buffer.canvas", i18n.Args{"n": grouped(ctx, cells)})
 	case views.ModeNone:
-		p.View.Buffer.Note = fmt.Sprintf("A buffer of %s cells holding %s elements is too large to draw (the explorer draws up to %s); the facts are complete.", views.Group(cells), views.Group(n), views.Group(MaxInteractive))
+		p.View.Buffer.Note = i18n.T(ctx, "note.buffer.none", i18n.Args{"cells": grouped(ctx, cells), "n": grouped(ctx, n), "max": grouped(ctx, MaxInteractive)})
 	}
 
 	if n <= views.MaxSVGCells && cells <= views.MaxSVGCells {
@@ -398,7 +399,7 @@ func DotText(coord, strides []int64) string {
 // linkedText says which logical elements a buffer cell holds.
 func linkedText(ctx context.Context, l *core.Layout, w compute.Walk, cell int64) string {
 	if cell > l.IndexOfLastElement() {
-		return fmt.Sprintf("buffer offset %d is unused: it lies past the last element (offset %d)", cell, l.IndexOfLastElement())
+		return i18n.T(ctx, "dot.unused", i18n.Args{"o": cell, "last": l.IndexOfLastElement()})
 	}
 	const listed = 8
 	var found []string
@@ -425,76 +426,77 @@ func linkedText(ctx context.Context, l *core.Layout, w compute.Walk, cell int64)
 	}
 	switch count {
 	case 0:
-		return fmt.Sprintf("buffer offset %d is padding: no element lives there", cell)
+		return i18n.T(ctx, "js.buffer.padding", i18n.Args{"o": cell})
 	case 1:
-		return fmt.Sprintf("buffer offset %d holds element %s", cell, found[0])
+		return i18n.T(ctx, "js.buffer.holds", i18n.Args{"o": cell, "list": found[0]})
 	}
 	more := ""
 	if count > listed {
-		more = fmt.Sprintf(" and %d more", count-listed)
+		more = i18n.T(ctx, "js.more", i18n.Args{"n": count - listed})
 	}
-	return fmt.Sprintf("buffer offset %d is shared by %d elements: %s%s", cell, count, strings.Join(found, ", "), more)
+	return i18n.T(ctx, "js.buffer.shared", i18n.Args{"o": cell, "n": count, "list": strings.Join(found, ", ") + more})
 }
 
 // newFacts is the facts panel of l.
-func newFacts(l *core.Layout) views.Facts {
+func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 	bits := l.ElementSizeInBits()
 	f := views.Facts{
 		DataType: l.DataType.String(), ElementBits: bits,
 		Sizes: "{" + JoinCoord(l.Sizes) + "}", Strides: "{" + JoinCoord(l.Strides) + "}", StridesImplicit: l.StridesImplicit,
 		CPP: core.CPPTensorDesc(l, "tensor"),
 	}
-	distinct := "not settled (too large to enumerate)"
+	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
+	distinct := t("fact.distinct.unknown")
 	if d, ok := l.DistinctOffsetCount(); ok {
-		distinct = strconv.FormatInt(d, 10)
+		distinct = plain(ctx, d)
 	}
 	sizesProduct := strings.ReplaceAll(JoinCoord(l.Sizes), ",", " × ")
-	stridesNote := "given"
+	stridesNote := t("fact.strides.given")
 	if l.StridesImplicit {
-		stridesNote = "packed (Strides = nullptr)"
+		stridesNote = t("fact.strides.packed")
 	}
 	f.Counts = []views.Fact{
-		{Name: "data type", Value: fmt.Sprintf("%s, %d bits", l.DataType, bits), TestID: "fact-dtype"},
-		{Name: "strides", Value: f.Strides, Hint: stridesNote, TestID: "fact-strides"},
-		{Name: "logical elements", Value: views.Group(l.LogicalElementCount()), Hint: "product(sizes) = " + sizesProduct, TestID: "fact-logical"},
-		{Name: "index of the last element", Value: views.Group(l.IndexOfLastElement()), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
-		{Name: "minimum implied elements", Value: views.Group(l.MinimumImpliedElementCount()), Hint: "index of the last element + 1", TestID: "fact-implied"},
-		{Name: "distinct offsets", Value: distinct, Hint: "buffer cells the elements use", TestID: "fact-distinct"},
-		{Name: "buffer", Value: views.Group(l.BufferSizeInBytes()) + " bytes = " + views.Group(l.BufferElementCount()) + " elements", Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
+		{Name: t("fact.dtype"), Value: t("fact.dtype.value", i18n.Args{"type": l.DataType, "bits": bits}), TestID: "fact-dtype"},
+		{Name: t("fact.strides"), Value: f.Strides, Hint: stridesNote, TestID: "fact-strides"},
+		{Name: t("fact.logical"), Value: grouped(ctx, l.LogicalElementCount()), Hint: "product(sizes) = " + sizesProduct, TestID: "fact-logical"},
+		{Name: t("fact.last"), Value: grouped(ctx, l.IndexOfLastElement()), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
+		{Name: t("fact.implied"), Value: grouped(ctx, l.MinimumImpliedElementCount()), Hint: t("fact.implied.hint"), TestID: "fact-implied"},
+		{Name: t("fact.distinct"), Value: distinct, Hint: t("fact.distinct.hint"), TestID: "fact-distinct"},
+		{Name: t("fact.buffer"), Value: t("fact.bytes.elements", i18n.Args{"bytes": grouped(ctx, l.BufferSizeInBytes()), "elements": grouped(ctx, l.BufferElementCount())}), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
 	}
 	f.Badges = []views.Badge{
-		{Name: "packed", State: triState(l.IsPacked()), Why: "distinct offsets = logical elements = minimum implied elements"},
-		{Name: "broadcast", State: triState(core.TriOf(l.HasBroadcast())), Why: "some dimension of size > 1 has stride 0"},
-		{Name: "overlapping", State: triState(l.HasOverlap()), Why: "distinct offsets < logical elements: several elements share a cell"},
-		{Name: "padded", State: triState(l.IsPadded()), Why: "minimum implied elements > distinct offsets: holes between elements"},
+		{Name: "packed", State: triState(l.IsPacked()), Why: t("badge.packed.why")},
+		{Name: "broadcast", State: triState(core.TriOf(l.HasBroadcast())), Why: t("badge.broadcast.why")},
+		{Name: "overlapping", State: triState(l.HasOverlap()), Why: t("badge.overlapping.why")},
+		{Name: "padded", State: triState(l.IsPadded()), Why: t("badge.padded.why")},
 	}
 	steps := l.BufferSizeSteps()
 	if steps.StridesGiven {
 		f.Steps = append(f.Steps,
-			views.Step{What: "index of the last element", Expr: dotOfLast(l), Value: "= " + strconv.FormatInt(steps.IndexOfLastElement, 10)},
-			views.Step{What: "elements", Expr: fmt.Sprintf("%d + 1", steps.IndexOfLastElement), Value: "= " + strconv.FormatInt(steps.ElementCount, 10)})
+			views.Step{What: t("step.last"), Expr: dotOfLast(l), Value: "= " + strconv.FormatInt(steps.IndexOfLastElement, 10)},
+			views.Step{What: t("step.elements"), Expr: fmt.Sprintf("%d + 1", steps.IndexOfLastElement), Value: "= " + strconv.FormatInt(steps.ElementCount, 10)})
 	} else {
-		f.Steps = append(f.Steps, views.Step{What: "elements (Strides = nullptr: product of the sizes)", Expr: sizesProduct, Value: "= " + strconv.FormatInt(steps.ElementCount, 10)})
+		f.Steps = append(f.Steps, views.Step{What: t("step.elements.packed"), Expr: sizesProduct, Value: "= " + strconv.FormatInt(steps.ElementCount, 10)})
 	}
 	f.Steps = append(f.Steps,
-		views.Step{What: "times the element size", Expr: fmt.Sprintf("%d × %d bits", steps.ElementCount, steps.ElementSizeInBits), Value: fmt.Sprintf("= %d bits", steps.SizeInBits)},
-		views.Step{What: "in whole bytes", Expr: fmt.Sprintf("ceil(%d ÷ 8)", steps.SizeInBits), Value: fmt.Sprintf("= %d bytes", steps.BytesBeforeRounding)},
-		views.Step{What: "rounded up to 4 bytes", Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: fmt.Sprintf("= %d bytes", steps.Result)},
+		views.Step{What: t("step.times"), Expr: fmt.Sprintf("%d × %d bits", steps.ElementCount, steps.ElementSizeInBits), Value: fmt.Sprintf("= %d %s", steps.SizeInBits, t("unit.bits"))},
+		views.Step{What: t("step.bytes"), Expr: fmt.Sprintf("ceil(%d ÷ 8)", steps.SizeInBits), Value: fmt.Sprintf("= %d %s", steps.BytesBeforeRounding, t("unit.bytes"))},
+		views.Step{What: t("step.round"), Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: fmt.Sprintf("= %d %s", steps.Result, t("unit.bytes"))},
 	)
 	dmlx, docPage := l.PublishedHelperResults()
-	f.HelperNotes = helperNotes(l.DataType, steps, dmlx, docPage)
+	f.HelperNotes = helperNotes(ctx, l.DataType, steps, dmlx, docPage)
 	cells, last := l.BufferElementCount(), l.IndexOfLastElement()
 	tail := ""
 	if cells-1 > last {
-		tail = fmt.Sprintf("; cells %d to %d lie past the last element and are unused", last+1, cells-1)
+		tail = t("total.tail.many", i18n.Args{"from": plain(ctx, last+1), "to": plain(ctx, cells-1)})
 		if cells-1 == last+1 {
-			tail = fmt.Sprintf("; cell %d lies past the last element and is unused", last+1)
+			tail = t("total.tail.one", i18n.Args{"cell": plain(ctx, last+1)})
 		}
 	}
 	if l.TotalTensorSizeInBytes != 0 {
-		f.TotalNote = fmt.Sprintf("TotalTensorSizeInBytes = %d ≥ %d: the buffer is %d bytes, %d elements%s.", l.TotalTensorSizeInBytes, steps.Result, l.BufferSizeInBytes(), cells, tail)
+		f.TotalNote = t("total.given", i18n.Args{"total": l.TotalTensorSizeInBytes, "min": steps.Result, "bytes": plain(ctx, l.BufferSizeInBytes()), "cells": plain(ctx, cells), "tail": tail})
 	} else {
-		f.TotalNote = fmt.Sprintf("TotalTensorSizeInBytes not given: the buffer is the minimum, %d bytes = %d elements%s.", steps.Result, cells, tail)
+		f.TotalNote = t("total.minimum", i18n.Args{"bytes": plain(ctx, steps.Result), "cells": plain(ctx, cells), "tail": tail})
 	}
 	for _, w := range l.Warnings {
 		f.Warnings = append(f.Warnings, w.Message)
@@ -508,29 +510,28 @@ func newFacts(l *core.Layout) views.Facts {
 // DirectMLX.h's 32-bit index cannot wrap (validation keeps it below
 // 2^32-1), so in practice only the documentation page's missing 4-bit case
 // shows; the wrap note stays in case validation ever admits more.
-func helperNotes(dt core.DataType, s core.BufferSizeSteps, dmlx, docPage uint64) []views.HelperNote {
+func helperNotes(ctx context.Context, dt core.DataType, s core.BufferSizeSteps, dmlx, docPage uint64) []views.HelperNote {
 	exact := uint64(s.Result)
 	var notes []views.HelperNote
 	if dmlx != exact {
-		text := fmt.Sprintf("DirectMLX.h's DMLCalcBufferTensorSize returns %d bytes for this tensor.", dmlx)
+		text := i18n.T(ctx, "helper.dmlx", i18n.Args{"got": dmlx})
 		if s.StridesGiven {
-			text = fmt.Sprintf("DirectMLX.h's DMLCalcBufferTensorSize returns %d bytes for this tensor: it sums the index of the last element in a 32-bit UINT, which wraps (%d mod 2^32 = %d).",
-				dmlx, s.IndexOfLastElement, uint32(s.IndexOfLastElement))
+			text = i18n.T(ctx, "helper.dmlx.wrap", i18n.Args{"got": dmlx, "last": s.IndexOfLastElement, "wrapped": uint32(s.IndexOfLastElement)})
 		}
 		notes = append(notes, views.HelperNote{
 			Helper: "DirectMLX.h", TestID: "helper-note-directmlx",
-			Text: text + fmt.Sprintf(" stridescope computes it exactly: %d bytes.", exact),
+			Text: text + i18n.T(ctx, "helper.exact", i18n.Args{"exact": exact}),
 		})
 	}
 	if docPage != dmlx {
 		// The two helpers differ only in the 4-bit case the page lacks.
-		text := fmt.Sprintf("The DMLCalcBufferTensorSize printed on the documentation page returns %d bytes for this tensor: it has no case for UINT4 or INT4, so it knows no size for %s elements.", docPage, dt)
+		text := i18n.T(ctx, "helper.doc", i18n.Args{"got": docPage, "type": dt})
 		if dmlx == exact {
-			text += fmt.Sprintf(" DirectMLX.h's version handles 4-bit types and gives the exact answer: %d bits = %d bytes, rounded up to %d.", s.SizeInBits, s.BytesBeforeRounding, exact)
+			text += i18n.T(ctx, "helper.doc.exact", i18n.Args{"bits": s.SizeInBits, "bytes": s.BytesBeforeRounding, "exact": exact})
 		} else {
-			text += fmt.Sprintf(" DirectMLX.h's version returns %d bytes.", dmlx)
+			text += i18n.T(ctx, "helper.doc.dmlx", i18n.Args{"got": dmlx})
 		}
-		notes = append(notes, views.HelperNote{Helper: "documentation page", TestID: "helper-note-doc-page", Text: text})
+		notes = append(notes, views.HelperNote{Helper: i18n.T(ctx, "helper.docpage"), TestID: "helper-note-doc-page", Text: text})
 	}
 	return notes
 }

@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stridescope/stridescope/core"
@@ -18,7 +19,7 @@ func TestHelperNotesExplainTheWrap(t *testing.T) {
 	}
 	s := core.BufferSizeSteps{ElementSizeInBits: 32, StridesGiven: true, IndexOfLastElement: 1 << 32, ElementCount: 1<<32 + 1,
 		SizeInBits: (1<<32 + 1) * 32, BytesBeforeRounding: (1<<32 + 1) * 4, Result: (1<<32 + 1) * 4}
-	notes := helperNotes(core.Float32, s, dmlx, docPage)
+	notes := helperNotes(context.Background(), core.Float32, s, dmlx, docPage)
 	if len(notes) != 1 || notes[0].TestID != "helper-note-directmlx" {
 		t.Fatalf("notes %+v", notes)
 	}
@@ -26,7 +27,7 @@ func TestHelperNotesExplainTheWrap(t *testing.T) {
 	if notes[0].Text != want {
 		t.Errorf("note %q,\nwant %q", notes[0].Text, want)
 	}
-	if got := helperNotes(core.Float32, core.CalcBufferTensorSize(core.Float32, []int64{3}, nil), 12, 12); got != nil {
+	if got := helperNotes(context.Background(), core.Float32, core.CalcBufferTensorSize(core.Float32, []int64{3}, nil), 12, 12); got != nil {
 		t.Errorf("notes where the helpers agree: %+v", got)
 	}
 }

@@ -80,7 +80,7 @@ func PresetLinks(st LayoutState) []views.Preset {
 	}
 	out := make([]views.Preset, len(presets))
 	for i, p := range presets {
-		out[i] = views.Preset{Name: p.name, Title: p.title, Page: p.page, Href: "/?" + p.apply(base).CanonicalQuery(false)}
+		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.layout." + p.name, Page: p.page, Href: "/?" + p.apply(base).CanonicalQuery(false)}
 	}
 	return out
 }

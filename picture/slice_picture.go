@@ -10,6 +10,7 @@ import (
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -217,21 +218,21 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	pv.Input = views.Logical{Mode: p.Meta.InputMode, Count: n}
 	if pv.Input.Mode == views.ModeDOM {
 		pv.Input.Bands = logicalBands(in, inOffs, views.LabelIndex, nil, -1)
-		eachCell(pv.Input.Bands, "input elements", func(c *views.LogicalCell) {
+		eachCell(pv.Input.Bands, i18n.T(ctx, "aria.panel.in"), func(c *views.LogicalCell) {
 			coord := in.Coordinate(c.Index)
 			c.Grid, c.Label = "in", valueAt(c.Offset)
-			c.Class, c.Aria = windowClasses(s, coord), fmt.Sprintf("input (%s) = %s, buffer offset %d", c.Coord, c.Label, c.Offset)
+			c.Class, c.Aria = windowClasses(s, coord), i18n.T(ctx, "aria.in", i18n.Args{"coord": c.Coord, "value": c.Label, "offset": c.Offset})
 			if k, ok := orderOf[c.Index]; ok {
 				c.Class += " read"
 				c.Link = strconv.FormatInt(k, 10)
 				if n <= maxBadged {
 					c.Badge = c.Link
 				}
-				c.Aria += fmt.Sprintf(", copied to output element %d", k)
+				c.Aria += i18n.T(ctx, "aria.in.copied", i18n.Args{"k": k})
 			} else if strings.Contains(c.Class, "win") {
-				c.Aria += ", in the window, not copied"
+				c.Aria += i18n.T(ctx, "aria.in.skipped")
 			} else {
-				c.Aria += ", outside the window"
+				c.Aria += i18n.T(ctx, "aria.in.outside")
 			}
 			if strings.Contains(c.Class, "start") {
 				c.Aria += ", CopyStart"
@@ -241,9 +242,9 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			}
 		})
 	} else if pv.Input.Mode == views.ModeCanvas {
-		pv.Input.Note = fmt.Sprintf("the input's %d elements, the window framed, CopyStart marked and the %d elements copied highlighted", n, outN)
+		pv.Input.Note = i18n.T(ctx, "note.sin.canvas", i18n.Args{"n": plain(ctx, n), "k": plain(ctx, outN)})
 	} else {
-		pv.Input.Note = fmt.Sprintf("The input has %d elements: the page draws grids of up to %d cells (above %d on a canvas). The facts, the step-through and the exports are complete.", n, int64(MaxInteractive), views.MaxDOMCells)
+		pv.Input.Note = i18n.T(ctx, "note.sin.none", i18n.Args{"n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells)})
 	}
 
 	// The output grid, each cell linked to the input element it came from.
@@ -254,7 +255,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			own[k] = int64(k)
 		}
 		pv.Output.Bands = logicalBands(s.Output, own, views.LabelIndex, nil, -1)
-		eachCell(pv.Output.Bands, "output elements", func(c *views.LogicalCell) {
+		eachCell(pv.Output.Bands, i18n.T(ctx, "aria.panel.out"), func(c *views.LogicalCell) {
 			c.Grid, c.Class = "out", "copied"
 			switch {
 			case v.T < 0:
@@ -269,12 +270,12 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			}
 			src := srcIdx[c.Index]
 			c.Link = strconv.FormatInt(src, 10)
-			c.Aria = fmt.Sprintf("output (%s) = %s, element %d, from input (%s), buffer offset %d", c.Coord, c.Label, c.Index, JoinCoord(in.Coordinate(src)), reads[c.Index])
+			c.Aria = i18n.T(ctx, "aria.out", i18n.Args{"coord": c.Coord, "value": c.Label, "index": c.Index, "from": JoinCoord(in.Coordinate(src)), "offset": reads[c.Index]})
 		})
 	} else {
-		pv.Output.Note = fmt.Sprintf("The output has %d elements: the page draws grids of up to %d cells (above %d on a canvas).", outN, int64(MaxInteractive), views.MaxDOMCells)
+		pv.Output.Note = i18n.T(ctx, "note.sout.none", i18n.Args{"n": plain(ctx, outN), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells)})
 		if pv.Output.Mode == views.ModeCanvas {
-			pv.Output.Note = fmt.Sprintf("the output's %d elements, coloured by value", outN)
+			pv.Output.Note = i18n.T(ctx, "note.sout.canvas", i18n.Args{"n": plain(ctx, outN)})
 		}
 		pv.First = p.Meta.Values[:min(len(p.Meta.Values), 64)]
 	}
@@ -296,16 +297,16 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 					continue
 				}
 				c.Label = valueAt(c.Offset)
-				c.Aria = fmt.Sprintf("buffer offset %d, byte %s: holds %s", c.Offset, c.Byte, c.Label)
+				c.Aria = i18n.T(ctx, "aria.sbuf", i18n.Args{"offset": c.Offset, "byte": c.Byte, "value": c.Label})
 				if touched[c.Offset>>6]&(1<<(c.Offset&63)) == 0 {
-					c.Aria += ", not read"
+					c.Aria += i18n.T(ctx, "aria.sbuf.notread")
 					continue
 				}
 				c.Class = "read"
 				if c.Offset == stepOff {
 					c.Class += " cur"
 				}
-				c.Aria += ", read by the slice"
+				c.Aria += i18n.T(ctx, "aria.sbuf.read")
 				if k, ok := firstRead[c.Offset]; ok {
 					if pv.Buffer.Cells <= maxBadged {
 						c.Badge = strconv.FormatInt(k, 10)
@@ -313,36 +314,37 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 							c.Badge += "+"
 						}
 					}
-					c.Aria += fmt.Sprintf(" (output element %d first, %d reads)", k, readBy[c.Offset])
+					c.Aria += i18n.T(ctx, "aria.sbuf.first", i18n.Args{"k": k, "n": readBy[c.Offset]})
 				}
 			}
 		}
 	} else if pv.Buffer.Mode == views.ModeCanvas {
-		pv.Buffer.Note = fmt.Sprintf("the input's buffer, %d cells, %s", cells, readNote(readCells))
+		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.canvas", i18n.Args{"cells": plain(ctx, cells), "read": readNoteIn(ctx, readCells)})
 		if cells > used {
-			pv.Buffer.Note += fmt.Sprintf(", cells %d to %d unused tail", used, cells-1)
+			pv.Buffer.Note += i18n.T(ctx, "note.sbuf.tail", i18n.Args{"from": plain(ctx, used), "to": plain(ctx, cells-1)})
 		}
 	} else {
-		pv.Buffer.Note = fmt.Sprintf("The input's buffer has %d cells holding %d elements: the page draws buffers of up to %d cells of up to %d elements (above %d cells on a canvas). %s", cells, n, int64(MaxInteractive), int64(MaxInteractive), views.MaxDOMCells, UpperFirst(readNote(readCells))+".")
+		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": plain(ctx, cells), "n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells), "read": UpperFirst(readNoteIn(ctx, readCells))})
 	}
 
-	pv.InputSub = fmt.Sprintf("%s = %d elements, %s, strides {%s}, window {%s} + {%s}", sizesText(in.Sizes), n, dt, JoinCoord(in.Strides), JoinCoord(s.WindowOffsets), JoinCoord(s.WindowSizes))
-	pv.OutputSub = fmt.Sprintf("%s = %d elements, packed", sizesText(s.OutputSizes), outN)
-	pv.BufferSub = fmt.Sprintf("%d elements of %d bits = %d bytes; %s", cells, dt.Bits(), in.BufferSizeInBytes(), readNote(readCells))
+	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"sizes": sizesText(in.Sizes), "count": plain(ctx, n), "type": dt,
+		"strides": "{" + JoinCoord(in.Strides) + "}", "offsets": "{" + JoinCoord(s.WindowOffsets) + "}", "wsizes": "{" + JoinCoord(s.WindowSizes) + "}"})
+	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"sizes": sizesText(s.OutputSizes), "count": plain(ctx, outN)})
+	pv.BufferSub = i18n.T(ctx, "ssub.buffer", i18n.Args{"cells": plain(ctx, cells), "bits": dt.Bits(), "bytes": plain(ctx, in.BufferSizeInBytes()), "read": readNoteIn(ctx, readCells)})
 	if cells > used {
-		pv.BufferSub += fmt.Sprintf("; %d unused past the last element", cells-used)
+		pv.BufferSub += i18n.T(ctx, "ssub.unused", i18n.Args{"count": plain(ctx, cells-used)})
 	}
-	pv.Steps = sliceSteps(s, v.T, p.Meta.Values, stepHref)
-	pv.Facts = sliceFacts(s, readCells)
-	pv.Export = sliceExport(s, v.Dropped)
+	pv.Steps = sliceSteps(ctx, s, v.T, p.Meta.Values, stepHref)
+	pv.Facts = sliceFacts(ctx, s, readCells)
+	pv.Export = sliceExport(ctx, s, v.Dropped)
 	if !valuesOK {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The values are not computed: the input buffer up to its last element (%d bytes), its %d elements (%d bytes) or the output (%d bytes) is larger than the %d MiB the page fills.", used*e, n, n*e, outN*e, MaxSliceBytes>>20))
+		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.none", i18n.Args{"used": plain(ctx, used*e), "n": plain(ctx, n), "nbytes": plain(ctx, n*e), "obytes": plain(ctx, outN*e), "mib": MaxSliceBytes >> 20}))
 	} else if len(v.Values) == 0 {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds 1..%d in row-major order, as on the DirectML page; each value sits in its element's buffer cell, and the slice copies the output from that buffer.", n))
+		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.default", i18n.Args{"n": n}))
 	} else {
-		pv.Notes = append(pv.Notes, fmt.Sprintf("The input holds the %d values typed, in row-major order, repeating to fill its %d elements.", len(v.Values), n))
+		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.typed", i18n.Args{"count": plain(ctx, int64(len(v.Values))), "n": plain(ctx, n)}))
 	}
-	if note := ValuesNote(dt, n, len(v.Values) > 0); note != "" {
+	if note := valuesNoteIn(ctx, dt, n, len(v.Values) > 0); note != "" {
 		pv.Notes = append(pv.Notes, note)
 	}
 	if valuesOK && len(v.Values) > 0 && inOffs != nil {
@@ -358,14 +360,15 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	return p, nil
 }
 
-func readNote(readCells int64) string {
+// readNoteIn says how many buffer cells the slice reads, in ctx's locale.
+func readNoteIn(ctx context.Context, readCells int64) string {
 	switch readCells {
 	case -1:
-		return "the cells read are not counted"
+		return i18n.T(ctx, "read.none")
 	case 1:
-		return "1 cell read"
+		return i18n.T(ctx, "read.one")
 	}
-	return fmt.Sprintf("%d cells read", readCells)
+	return i18n.T(ctx, "read.many", i18n.Args{"count": plain(ctx, readCells)})
 }
 
 func sizesText(sizes []int64) string { return strings.ReplaceAll(JoinCoord(sizes), ",", "×") }
@@ -447,7 +450,7 @@ func sliceStepCount(s *core.Slice1) int64 {
 // sliceStep works step t of the copy out with its numbers, as the page's
 // script does (static/slice.js, stepOf): the pseudo-code lines it runs,
 // the text, the line under it and the erratum that concerns it.
-func sliceStep(s *core.Slice1, t int64, values []string) (lines []int, text, sub, note string) {
+func sliceStep(ctx context.Context, s *core.Slice1, t int64, values []string) (lines []int, text, sub, note string) {
 	r := int64(len(s.CopyStart))
 	cs := append([]int64(nil), s.WindowOffsets...)
 	switch {
@@ -461,12 +464,11 @@ func sliceStep(s *core.Slice1, t int64, values []string) (lines []int, text, sub
 		sub = fmt.Sprintf("CopyStart = {%s}", JoinCoord(cs))
 		st := s.WindowStrides[i]
 		if st < 0 {
-			text = fmt.Sprintf("axis %d: InputWindowStrides[%d] = %d < 0, so CopyStart[%d] += InputWindowSizes[%d] - 1: %d + %d - 1 = %d",
-				i, i, st, i, i, s.WindowOffsets[i], s.WindowSizes[i], s.CopyStart[i])
-			note = fmt.Sprintf("Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[%d], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).", i)
+			text = i18n.T(ctx, "js.step.neg", i18n.Args{"i": i, "s": st, "off": s.WindowOffsets[i], "size": s.WindowSizes[i], "cs": s.CopyStart[i]})
+			note = i18n.T(ctx, "js.step.e1", i18n.Args{"i": i})
 			return []int{2, 3, 4}, text, sub, note
 		}
-		text = fmt.Sprintf("axis %d: InputWindowStrides[%d] = %d > 0, so CopyStart[%d] stays InputWindowOffsets[%d] = %d", i, i, st, i, i, s.WindowOffsets[i])
+		text = i18n.T(ctx, "js.step.pos", i18n.Args{"i": i, "s": st, "off": s.WindowOffsets[i]})
 		return []int{2, 3}, text, sub, ""
 	}
 	k := t - r - 1
@@ -476,7 +478,7 @@ func sliceStep(s *core.Slice1, t int64, values []string) (lines []int, text, sub
 	if k < int64(len(values)) {
 		text += " = " + values[k]
 	}
-	return []int{6}, text, "input buffer offset " + DotText(ic, s.Input.Strides), ""
+	return []int{6}, text, i18n.T(ctx, "js.step.sub", i18n.Args{"dot": DotText(ic, s.Input.Strides)}), ""
 }
 
 // stepCells are the cells step t marks: the input element at CopyStart as
@@ -498,20 +500,20 @@ func stepCells(s *core.Slice1, t int64) (in []int64, k int64) {
 
 // sliceSteps is the step-through at step t (-1: before the first). href
 // turns a step into the page's URL, for the links without JavaScript.
-func sliceSteps(s *core.Slice1, t int64, values []string, href string) views.SliceSteps {
+func sliceSteps(ctx context.Context, s *core.Slice1, t int64, values []string, href string) views.SliceSteps {
 	total := sliceStepCount(s)
 	st := views.SliceSteps{Total: total, Cur: t}
 	active := map[int]bool{}
 	if t < 0 {
-		st.Text = "Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order."
-		st.Header = fmt.Sprintf("%d steps", total)
+		st.Text = i18n.T(ctx, "js.step.intro")
+		st.Header = i18n.T(ctx, "js.steps", i18n.Args{"total": total})
 	} else {
 		var lines []int
-		lines, st.Text, st.Sub, st.Note = sliceStep(s, t, values)
+		lines, st.Text, st.Sub, st.Note = sliceStep(ctx, s, t, values)
 		for _, l := range lines {
 			active[l] = true
 		}
-		st.Header = fmt.Sprintf("step %d of %d", t+1, total)
+		st.Header = i18n.T(ctx, "js.step.of", i18n.Args{"n": t + 1, "total": total})
 	}
 	for i, l := range views.SliceCode {
 		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l, Active: active[i+1]})
@@ -527,46 +529,47 @@ func sliceSteps(s *core.Slice1, t int64, values []string, href string) views.Sli
 }
 
 // sliceFacts are the slice's derived numbers.
-func sliceFacts(s *core.Slice1, readCells int64) []views.Fact {
+func sliceFacts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fact {
+	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
 	in := s.Input
-	stridesHint := "given"
+	stridesHint := t("fact.strides.given")
 	if in.StridesImplicit {
-		stridesHint = "packed (Strides = nullptr)"
+		stridesHint = t("fact.strides.packed")
 	}
-	read := "not counted (buffer too large)"
+	read := t("sfact.read.unknown")
 	if readCells >= 0 {
-		read = strconv.FormatInt(readCells, 10)
+		read = plain(ctx, readCells)
 	}
 	buffer := "DMLCalcBufferTensorSize"
 	if in.TotalTensorSizeInBytes != 0 {
-		buffer = fmt.Sprintf("TotalTensorSizeInBytes, given (DMLCalcBufferTensorSize is %d)", in.MinimumBufferSizeInBytes())
+		buffer = t("sfact.total.given", i18n.Args{"min": in.MinimumBufferSizeInBytes()})
 	}
 	switch cells, used := in.BufferElementCount(), in.IndexOfLastElement()+1; {
 	case cells == used+1:
-		buffer += fmt.Sprintf("; cell %d lies past the last element: unused tail", used)
+		buffer += t("sfact.tail.one", i18n.Args{"cell": plain(ctx, used)})
 	case cells > used:
-		buffer += fmt.Sprintf("; cells %d to %d lie past the last element: unused tail", used, cells-1)
+		buffer += t("sfact.tail.many", i18n.Args{"from": plain(ctx, used), "to": plain(ctx, cells-1)})
 	}
-	align := "0: no guarantee"
+	align := t("sfact.align.none")
 	if a := in.GuaranteedBaseOffsetAlignment; a != 0 {
-		align = fmt.Sprintf("%d bytes", a)
+		align = fmt.Sprintf("%d %s", a, t("unit.bytes"))
 	}
 	return []views.Fact{
-		{Name: "CopyStart", Value: "{" + JoinCoord(s.CopyStart) + "}", Hint: "InputWindowOffsets, plus InputWindowSizes − 1 where the stride is negative", TestID: "fact-copystart"},
-		{Name: "MaxCopiedElements", Value: "{" + JoinCoord(s.MaxCopied) + "}", Hint: "1 + (size − 1) / |stride| per axis", TestID: "fact-maxcopied"},
-		{Name: "OutputSizes", Value: "{" + JoinCoord(s.OutputSizes) + "}", Hint: fmt.Sprintf("%d output elements", s.OutputElementCount()), TestID: "fact-outputsizes"},
-		{Name: "input strides", Value: "{" + JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
-		{Name: "first buffer offset read", Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: "CopyStart · input strides", TestID: "fact-base"},
-		{Name: "buffer step per axis", Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: "window stride × input stride: the step the copy takes through the buffer", TestID: "fact-walk"},
-		{Name: "input buffer", Value: fmt.Sprintf("%d bytes = %d elements", in.BufferSizeInBytes(), in.BufferElementCount()), Hint: buffer, TestID: "fact-buffer"},
-		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: "of the input buffer's base address", TestID: "fact-align"},
-		{Name: "buffer cells read", Value: read, Hint: "distinct cells the output reads", TestID: "fact-read"},
-		{Name: "feature level", Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: "DML_SLICE1 needs 2_1; ranks other than 4 and 5 need 3_0; 64-bit types 4_1", TestID: "fact-fl"},
+		{Name: "CopyStart", Value: "{" + JoinCoord(s.CopyStart) + "}", Hint: t("sfact.copystart.hint"), TestID: "fact-copystart"},
+		{Name: "MaxCopiedElements", Value: "{" + JoinCoord(s.MaxCopied) + "}", Hint: t("sfact.maxcopied.hint"), TestID: "fact-maxcopied"},
+		{Name: "OutputSizes", Value: "{" + JoinCoord(s.OutputSizes) + "}", Hint: t("sfact.outputs", i18n.Args{"count": plain(ctx, s.OutputElementCount())}), TestID: "fact-outputsizes"},
+		{Name: t("sfact.instrides"), Value: "{" + JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
+		{Name: t("sfact.base"), Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: t("sfact.base.hint"), TestID: "fact-base"},
+		{Name: t("sfact.walk"), Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: t("sfact.walk.hint"), TestID: "fact-walk"},
+		{Name: t("sfact.inbuffer"), Value: t("fact.bytes.elements", i18n.Args{"bytes": plain(ctx, in.BufferSizeInBytes()), "elements": plain(ctx, in.BufferElementCount())}), Hint: buffer, TestID: "fact-buffer"},
+		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: t("sfact.align.hint"), TestID: "fact-align"},
+		{Name: t("sfact.read"), Value: read, Hint: t("sfact.read.hint"), TestID: "fact-read"},
+		{Name: t("sfact.fl"), Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: t("sfact.fl.hint"), TestID: "fact-fl"},
 	}
 }
 
 // sliceExport is the same slice as C++, NumPy and ONNX Slice.
-func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
+func sliceExport(ctx context.Context, s *core.Slice1, dropped []int) views.SliceExport {
 	o := s.ONNX()
 	list := func(vs []int64) string { return "[" + strings.ReplaceAll(JoinCoord(vs), ",", ", ") + "]" }
 	x := views.SliceExport{
@@ -580,7 +583,7 @@ func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
 		for i, d := range dropped {
 			ds[i] = strconv.Itoa(d)
 		}
-		x.NumPyNote = fmt.Sprintf("The expression's integer index drops axis %s afterwards: a reshape outside DML_SLICE1.", strings.Join(ds, ", "))
+		x.NumPyNote = i18n.T(ctx, "note.numpy.drops", i18n.Args{"axes": strings.Join(ds, ", ")})
 	}
 	return x
 }
@@ -588,7 +591,11 @@ func sliceExport(s *core.Slice1, dropped []int) views.SliceExport {
 // SliceDims is the per-dimension table of the form as typed: CopyStart
 // and MaxCopiedElements with their numbers, and why each output size is
 // or is not allowed.
-func SliceDims(st SliceState) views.SliceDims {
+func SliceDims(st SliceState) views.SliceDims { return SliceDimsIn(context.Background(), st) }
+
+// SliceDimsIn is SliceDims in ctx's locale.
+func SliceDimsIn(ctx context.Context, st SliceState) views.SliceDims {
+	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
 	var d views.SliceDims
 	// Numbers far outside UINT/INT range are shown as "?": the field's
 	// own error says why, and the arithmetic below stays exact.
@@ -609,7 +616,7 @@ func SliceDims(st SliceState) views.SliceDims {
 		if offOK && winOK {
 			r.Window = fmt.Sprintf("[%d, %d]", off, off+win-1)
 			if inOK && off+win > in {
-				r.Window += fmt.Sprintf(" past the input's %d", in)
+				r.Window += t("dims.past", i18n.Args{"n": in})
 			}
 		}
 		if stepOK {
@@ -619,14 +626,14 @@ func SliceDims(st SliceState) views.SliceDims {
 		switch {
 		case !winOK || !stepOK:
 		case step == 0:
-			r.MaxCopied = "none: a stride of 0 is not allowed"
+			r.MaxCopied = t("dims.none.zero")
 		case win < 1:
-			r.MaxCopied = "none: the window is empty"
+			r.MaxCopied = t("dims.none.empty")
 		default:
 			maxc = core.MaxCopiedElements(win, step)
 			r.MaxCopied = fmt.Sprintf("1 + (%d − 1) / |%d| = 1 + %d / %d = %d", win, step, win-1, abs64(step), maxc)
 			if signed := 1 + (win-1)/step; step < 0 && signed != maxc && d.E2 == "" {
-				d.E2 = fmt.Sprintf("MaxCopiedElements divides by |stride|. The DirectML page prints InputWindowStrides[i], signed: for axis %d that gives 1 + (%d − 1) / %d = %d, not %d: below 1, so no output size would be allowed (read literally, the page rejects its own Example 2). Erratum E2: the magnitude is meant, as DirectMLX's dml::Slice and ONNX Runtime compute it.", i, win, step, signed, maxc)
+				d.E2 = t("dims.e2", i18n.Args{"axis": i, "win": win, "step": step, "signed": signed, "max": maxc})
 			}
 			if offOK {
 				r.CopyStart = strconv.FormatInt(off, 10)
@@ -639,23 +646,23 @@ func SliceDims(st SliceState) views.SliceDims {
 		given := i < len(st.Out) && st.Out[i] != ""
 		switch {
 		case !given && maxc > 0:
-			r.Out, r.OK = fmt.Sprintf("%d (default)", maxc), true
-			r.Verdict = "yes: the default is MaxCopiedElements"
+			r.Out, r.OK = t("dims.default", i18n.Args{"n": maxc}), true
+			r.Verdict = t("dims.yes.default")
 		case !given:
 		case !outOK:
-			r.Out, r.Verdict = st.Out[i], "no: not a whole number"
+			r.Out, r.Verdict = st.Out[i], t("dims.no.number")
 		case out < 1:
-			r.Out, r.Verdict = st.Out[i], "no: every output size is at least 1 (the output is never empty)"
+			r.Out, r.Verdict = st.Out[i], t("dims.no.empty")
 		case maxc == 0:
 			r.Out = st.Out[i]
 		case out > maxc:
 			r.Out = st.Out[i]
-			r.Verdict = fmt.Sprintf("no: %d > MaxCopiedElements = %d; a window of %d at |stride| %d reaches only %s", out, maxc, win, abs64(step), reached(off, win, step, maxc, offOK))
+			r.Verdict = t("dims.no.max", i18n.Args{"out": out, "max": maxc, "win": win, "step": abs64(step), "reached": reached(ctx, off, win, step, maxc, offOK)})
 		default:
 			r.Out, r.OK = st.Out[i], true
-			r.Verdict = fmt.Sprintf("yes: 1 ≤ %d ≤ %d", out, maxc)
+			r.Verdict = t("dims.yes", i18n.Args{"out": out, "max": maxc})
 			if out < maxc {
-				r.Verdict += fmt.Sprintf("; it keeps the %d nearest CopyStart", out)
+				r.Verdict += t("dims.keeps", i18n.Args{"out": out})
 			}
 		}
 		d.Rows = append(d.Rows, r)
@@ -664,9 +671,9 @@ func SliceDims(st SliceState) views.SliceDims {
 }
 
 // reached lists the input indices a window reaches along one axis.
-func reached(off, win, step, n int64, offOK bool) string {
+func reached(ctx context.Context, off, win, step, n int64, offOK bool) string {
 	if !offOK {
-		return fmt.Sprintf("%d elements", n)
+		return i18n.T(ctx, "dims.reached.n", i18n.Args{"n": n})
 	}
 	cs := core.CopyStart(off, win, step)
 	var parts []string
@@ -676,7 +683,7 @@ func reached(off, win, step, n int64, offOK bool) string {
 	if n > 6 {
 		parts = append(parts, "…")
 	}
-	return fmt.Sprintf("%d (indices %s)", n, strings.Join(parts, ", "))
+	return i18n.T(ctx, "dims.reached.list", i18n.Args{"n": n, "list": strings.Join(parts, ", ")})
 }
 
 func abs64(v int64) int64 {

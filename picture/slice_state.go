@@ -408,7 +408,7 @@ func SlicePresetLinks(st SliceState) []views.Preset {
 	}
 	out := make([]views.Preset, len(SlicePresets))
 	for i, p := range SlicePresets {
-		out[i] = views.Preset{Name: p.name, Title: p.title, Page: p.page, Href: "/slice?" + p.apply(base).CanonicalQuery(false)}
+		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.slice." + p.name, Page: p.page, Href: "/slice?" + p.apply(base).CanonicalQuery(false)}
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 )
 
 // SliceValue is one value of the input: the bits of an integer (two's
@@ -150,6 +151,22 @@ func ValueText(b []byte, dt core.DataType) string {
 	}
 	shift := 64 - dt.Bits()
 	return strconv.FormatInt(int64(u<<shift)>>shift, 10)
+}
+
+// valuesNoteIn is ValuesNote in ctx's locale.
+func valuesNoteIn(ctx context.Context, dt core.DataType, n int64, typed bool) string {
+	switch note := ValuesNote(dt, n, typed); {
+	case note == "":
+		return ""
+	case dt == core.Float16:
+		return i18n.T(ctx, "note.values.f16")
+	default:
+		top := int64(1)<<dt.Bits() - 1
+		if dt.IsSigned() {
+			top = int64(1)<<(dt.Bits()-1) - 1
+		}
+		return i18n.T(ctx, "note.values.wrap", i18n.Args{"type": dt, "top": top})
+	}
 }
 
 // ValuesNote says when the default 1..N does not fit the data type.

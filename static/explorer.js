@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons } from './live.js';
+import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons, langSuffix, t as tr } from './live.js';
 import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -125,7 +125,7 @@ export function start() {
     for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
     markCanvas('logical', []); markCanvas('buffer', []);
     const hint = document.createElement('span');
-    hint.className = 'hint'; hint.textContent = 'Point at or focus a cell to see where it lives.';
+    hint.className = 'hint'; hint.textContent = tr('dot.hint', 'Point at or focus a cell to see where it lives.');
     dot.replaceChildren(hint);
   }
 
@@ -166,7 +166,7 @@ export function start() {
   function setURL(q, how, sent = q) {
     room.publish({ query: q });
     if (room.role === 'viewer' || how === 'none') return;
-    hist.write(location.pathname + '?' + q + room.urlSuffix(), sent, how);
+    hist.write(location.pathname + '?' + q + room.urlSuffix() + langSuffix(), sent, how);
   }
 
   // A viewer who edits explores on their own (rooms.js).
@@ -208,16 +208,16 @@ export function start() {
       const o = st.offsets.length ? st.offsets[t.i] : null, c = coordOf(t.i);
       lmarks = [t.i]; if (o !== null) bmarks = [o];
       $(`#l-${t.i}`)?.classList.add('sel'); $(`#b-${o}`)?.classList.add('linked');
-      dot.textContent = o === null ? `element (${c})` : dotText(c, o);
+      dot.textContent = o === null ? tr('js.element', 'element ({c})', { c }) : dotText(c, o);
       if (isFocus) { form.elements.sel.value = c.join(','); form.elements.cell.value = ''; }
     } else {
       const hs = st.offsets.length ? holders(t.o) : [];
       bmarks = [t.o]; lmarks = hs;
       $(`#b-${t.o}`)?.classList.add('sel');
       for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
-      const list = hs.slice(0, 8).map((i) => `(${coordOf(i)})`).join(', ') + (hs.length > 8 ? ` and ${hs.length - 8} more` : '');
-      dot.textContent = hs.length === 0 ? `buffer offset ${t.o} is ${t.o > st.meta.last ? 'unused: past the last element' : 'padding: no element lives there'}`
-        : hs.length === 1 ? `buffer offset ${t.o} holds element ${list}` : `buffer offset ${t.o} is shared by ${hs.length} elements: ${list}`;
+      const list = hs.slice(0, 8).map((i) => `(${coordOf(i)})`).join(', ') + (hs.length > 8 ? tr('js.more', ' and {n} more', { n: hs.length - 8 }) : '');
+      dot.textContent = hs.length === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', 'buffer offset {o} is unused: past the last element', { o: t.o }) : tr('js.buffer.padding', 'buffer offset {o} is padding: no element lives there', { o: t.o }))
+        : hs.length === 1 ? tr('js.buffer.holds', 'buffer offset {o} holds element {list}', { o: t.o, list }) : tr('js.buffer.shared', 'buffer offset {o} is shared by {n} elements: {list}', { o: t.o, n: hs.length, list });
       if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }
     }
     markCanvas('logical', lmarks); markCanvas('buffer', bmarks);

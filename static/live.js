@@ -39,6 +39,26 @@ export function showFieldErrors(form, errors, warnings) {
   }
 }
 
+// t is key's text in the page's language: the strings the server embeds
+// in <script type="application/json" id="strings"> (i18n's "js." keys and
+// a few of the page's), else en, the English the module passes. {name}s
+// are filled from args.
+let strings;
+export function t(key, en, args) {
+  if (strings === undefined) {
+    try { strings = JSON.parse(document.getElementById('strings')?.textContent || '{}'); } catch { strings = {}; }
+  }
+  const s = strings[key] ?? en;
+  return args ? s.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)) : s;
+}
+
+// langSuffix keeps the URL's ?lang= on the URLs the page writes, so a
+// link copied from the address bar opens in the language it was read in.
+export function langSuffix() {
+  const l = new URLSearchParams(location.search).get('lang');
+  return l ? '&lang=' + encodeURIComponent(l) : '';
+}
+
 // settle shows whether an edit's result is valid: when it is not, the
 // stale note says the picture is of the last valid <what> (or that there
 // is none yet) and the URL keeps the typed state with that last valid
@@ -48,7 +68,9 @@ export function showFieldErrors(form, errors, warnings) {
 export function settle(m, form, picture, what, setURL, how) {
   const stale = $('#stale'), last = form.elements.last.value;
   if (!m.ok) {
-    stale.textContent = last ? `The inputs have errors: the picture is of the last valid ${what}.` : 'The inputs have errors: fix them to see a picture.';
+    stale.textContent = !last ? t('stale.none', 'The inputs have errors: fix them to see a picture.')
+      : what === 'slice' ? t('stale.slice', 'The inputs have errors: the picture is of the last valid slice.')
+        : t('stale.tensor', `The inputs have errors: the picture is of the last valid ${what}.`);
     stale.hidden = false;
     setURL(m.query + (last ? '&last=' + encodeURIComponent(last) : ''), how, m.query);
     picture.dataset.state = 'invalid';
@@ -179,11 +201,11 @@ export function copyButtons() {
     if (!src) return;
     try {
       await navigator.clipboard.writeText(src.textContent);
-      b.textContent = 'Copied';
+      b.textContent = t('js.copied', 'Copied');
     } catch {
       getSelection().selectAllChildren(src); // the browser refused: select it for Ctrl+C
-      b.textContent = 'Press Ctrl+C';
+      b.textContent = t('js.press', 'Press Ctrl+C');
     }
-    setTimeout(() => { b.textContent = 'Copy'; }, 2000);
+    setTimeout(() => { b.textContent = t('copy.button', 'Copy'); }, 2000);
   });
 }

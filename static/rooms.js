@@ -5,13 +5,13 @@
 // applies every state it receives exactly like its own edit, until the
 // viewer detaches to explore and rejoins with one click.
 
-import { liveSocket, jitter } from './live.js';
+import { liveSocket, jitter, t } from './live.js';
 
 const V = 2;
-const DETACHED = 'exploring on your own: the presenter goes on without you';
-const FOLLOWING = 'following the presenter';
-const STOPPED = 'The presenter has stopped presenting: this is their last picture. Detach to explore on your own, or stay: you follow them again when they come back.';
-const RECONNECTING = 'reconnecting to the room…';
+const DETACHED = t('js.room.detached', 'exploring on your own: the presenter goes on without you');
+const FOLLOWING = t('room.following', 'following the presenter');
+const STOPPED = t('js.room.stopped', 'The presenter has stopped presenting: this is their last picture. Detach to explore on your own, or stay: you follow them again when they come back.');
+const RECONNECTING = t('js.room.reconnecting', 'reconnecting to the room…');
 const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable', 'reconnecting']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
 
@@ -110,13 +110,13 @@ export function roomClient(page, hooks) {
       else if (role === 'viewer' && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); }
       else if (role === 'viewer') say(DETACHED, 'detached');
     },
-    closed() { send = null; if (role) say('reconnecting…', 'offline'); },
+    closed() { send = null; if (role) say(t('js.reconnecting', 'reconnecting…'), 'offline'); },
     // message handles a server message about rooms; false for any other.
     message(m) {
       if (m.type === 'presenting' || m.type === 'room') retry = 1000;
       if (m.type === 'presenting' || m.type === 'watching') {
         if (count) count.textContent = m.watching;
-        if (m.type === 'presenting') { say('you are presenting: every edit, hover and step is shared', 'presenting'); if (dirty) share(); }
+        if (m.type === 'presenting') { say(t('room.presenting', 'you are presenting: every edit, hover and step is shared'), 'presenting'); if (dirty) share(); }
         return true;
       }
       if (m.type === 'room') {

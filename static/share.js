@@ -4,6 +4,8 @@
 // drawn. The server rendered the links for the first state; this follows
 // every edit, reading the URL when a link is about to be used.
 
+import { t } from './live.js';
+
 const bars = document.querySelectorAll('.share');
 
 // query is the state shown: the URL's (without the classroom room it may
@@ -11,7 +13,8 @@ const bars = document.querySelectorAll('.share');
 function query(bar) {
   const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room='));
   const last = parts.find((p) => p.startsWith('last='));
-  if (last) return decodeURIComponent(last.slice(5).replace(/\+/g, ' '));
+  const lang = parts.find((p) => p.startsWith('lang='));
+  if (last) return decodeURIComponent(last.slice(5).replace(/\+/g, ' ')) + (lang ? '&' + lang : '');
   return parts.length ? parts.join('&') : bar.dataset.shareQuery;
 }
 
@@ -46,12 +49,12 @@ for (const bar of bars) {
       refresh(bar);
       try {
         await navigator.clipboard.writeText(snippet.value);
-        copy.textContent = 'Copied';
+        copy.textContent = t('js.copied', 'Copied');
       } catch {
         snippet.select();
-        copy.textContent = 'Press Ctrl+C';
+        copy.textContent = t('js.press', 'Press Ctrl+C');
       }
-      setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
+      setTimeout(() => { copy.textContent = t('copy.button', 'Copy'); }, 2000);
     });
   }
   for (const snippet of bar.querySelectorAll('textarea[data-share=snippet]')) snippet.addEventListener('focus', () => { refresh(bar); snippet.select(); });

@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, langSuffix, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -205,7 +205,7 @@ export function start() {
   function setURL(q, how, sent = q) {
     room.publish({ query: q });
     if (room.role === 'viewer' || how === 'none') return;
-    hist.write(location.pathname + '?' + q + room.urlSuffix(), sent, how);
+    hist.write(location.pathname + '?' + q + room.urlSuffix() + langSuffix(), sent, how);
   }
 
   for (const ev of ['input', 'change', 'submit']) form.addEventListener(ev, room.local, true);
@@ -319,20 +319,23 @@ export function start() {
     if (t.kind === 'out') {
       const oc = coordOf(m.outputSizes, t.i), ic = srcCoord(oc), src = indexOf(m.sizes, ic), o = inOffset(src);
       marks.in.push(src); marks.b.push(o);
-      dot.textContent = `Output[{${oc}}] = Input[{${ic}}] = ${outValue(t.i)}, read at buffer offset ${o}`;
+      dot.textContent = tr('js.slice.out', 'Output[{oc}] = Input[{ic}] = {v}, read at buffer offset {o}', { oc: `{${oc}}`, ic: `{${ic}}`, v: outValue(t.i), o });
     } else if (t.kind === 'in') {
       const ic = coordOf(m.sizes, t.i), o = inOffset(t.i), k = copyOrder(t.i);
       marks.b.push(o);
       if (k >= 0) marks.out.push(k);
-      dot.textContent = `input (${ic}) = ${inValue(t.i)} at buffer offset ${o}: ` +
-        (k >= 0 ? `copied to Output[{${coordOf(m.outputSizes, k)}}], output element ${k}` : inWindow(ic) ? 'in the window, not copied (the stride skips it, or the output is smaller)' : 'outside the window');
+      dot.textContent = tr('js.slice.in', 'input ({ic}) = {v} at buffer offset {o}: ', { ic, v: inValue(t.i), o }) +
+        (k >= 0 ? tr('js.slice.copied', 'copied to Output[{oc}], output element {k}', { oc: `{${coordOf(m.outputSizes, k)}}`, k })
+          : inWindow(ic) ? tr('js.slice.skipped', 'in the window, not copied (the stride skips it, or the output is smaller)') : tr('js.slice.outside', 'outside the window'));
     } else {
       const hs = holders(t.i), outs = hs.map(copyOrder).filter((k) => k >= 0);
       marks.in = hs; marks.out = outs;
       dot.textContent = hs.length === 0
-        ? `buffer offset ${t.i} holds no input element: ${t.i > m.last ? 'unused, past the last element' : 'padding'}`
-        : `buffer offset ${t.i} holds ${bufValue(t.i)} for input ${list(hs, (i) => `(${coordOf(m.sizes, i)})`)}: ` +
-          (outs.length ? `read by output element${outs.length > 1 ? 's' : ''} ${list(outs, String)}` : isRead(t.i) ? 'read by the slice' : 'not read by the slice');
+        ? (t.i > m.last ? tr('js.slice.buf.unused', 'buffer offset {o} holds no input element: unused, past the last element', { o: t.i }) : tr('js.slice.buf.padding', 'buffer offset {o} holds no input element: padding', { o: t.i }))
+        : tr('js.slice.buf.holds', 'buffer offset {o} holds {v} for input {list}: ', { o: t.i, v: bufValue(t.i), list: list(hs, (i) => `(${coordOf(m.sizes, i)})`) }) +
+          (outs.length > 1 ? tr('js.slice.readby.many', 'read by output elements {list}', { list: list(outs, String) })
+            : outs.length ? tr('js.slice.readby.one', 'read by output element {list}', { list: list(outs, String) })
+              : isRead(t.i) ? tr('js.slice.read', 'read by the slice') : tr('js.slice.notread', 'not read by the slice'));
     }
     cellOf(t.kind, t.i)?.classList.add('sel');
     st.marks[t.kind].sel = [t.i];
@@ -554,28 +557,28 @@ export function start() {
       const sub = `CopyStart = {${cs}}`;
       if (s < 0) {
         return { lines: [2, 3, 4], sub, at: cs,
-          text: `axis ${i}: InputWindowStrides[${i}] = ${s} < 0, so CopyStart[${i}] += InputWindowSizes[${i}] - 1: ${m.windowOffsets[i]} + ${m.windowSizes[i]} - 1 = ${m.copyStart[i]}`,
-          note: `Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[${i}], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).` };
+          text: tr('js.step.neg', 'axis {i}: InputWindowStrides[{i}] = {s} < 0, so CopyStart[{i}] += InputWindowSizes[{i}] - 1: {off} + {size} - 1 = {cs}', { i, s, off: m.windowOffsets[i], size: m.windowSizes[i], cs: m.copyStart[i] }),
+          note: tr('js.step.e1', "Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[{i}], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).", { i }) };
       }
-      return { lines: [2, 3], sub, at: cs, note: '', text: `axis ${i}: InputWindowStrides[${i}] = ${s} > 0, so CopyStart[${i}] stays InputWindowOffsets[${i}] = ${m.windowOffsets[i]}` };
+      return { lines: [2, 3], sub, at: cs, note: '', text: tr('js.step.pos', 'axis {i}: InputWindowStrides[{i}] = {s} > 0, so CopyStart[{i}] stays InputWindowOffsets[{i}] = {off}', { i, s, off: m.windowOffsets[i] }) };
     }
     const k = t - r - 1, c = coordOf(m.outputSizes, k), ic = c.map((v, d) => m.copyStart[d] + m.windowStrides[d] * v);
     let text = `Output[{${c}}] = Input[{${m.copyStart}} + {${m.windowStrides}} * {${c}}] = Input[{${ic}}]`;
     if (k < m.values.length) text += ' = ' + m.values[k];
-    return { lines: [6], text, sub: 'input buffer offset ' + dotText(ic, m.strides), note: '', at: ic, k };
+    return { lines: [6], text, sub: tr('js.step.sub', 'input buffer offset {dot}', { dot: dotText(ic, m.strides) }), note: '', at: ic, k };
   }
   function setStep(t, share = true) {
     if (!st.meta) return;
     const m = st.meta, total = m.steps;
     st.t = t = Math.max(-1, Math.min(t, total - 1));
     for (const el of $$('.lc.cur, .bc.cur, .lc.pending', picture)) el.classList.remove('cur', 'pending');
-    const s = t >= 0 ? stepOf(t) : { lines: [], text: 'Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order.', sub: '', note: '' };
+    const s = t >= 0 ? stepOf(t) : { lines: [], text: tr('js.step.intro', 'Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order.'), sub: '', note: '' };
     for (const li of $$('ol.code li', steps)) li.classList.toggle('active', s.lines.includes(+li.dataset.line));
     $('[data-testid=step-text]', steps).textContent = s.text;
     $('[data-testid=step-sub]', steps).textContent = s.sub;
     const note = $('[data-testid=step-note]', steps);
     note.textContent = s.note; note.hidden = !s.note;
-    $('[data-testid=step-count]', steps).textContent = t >= 0 ? `step ${t + 1} of ${total}` : `${total} steps`;
+    $('[data-testid=step-count]', steps).textContent = t >= 0 ? tr('js.step.of', 'step {n} of {total}', { n: t + 1, total }) : tr('js.steps', '{total} steps', { total });
     const cur = { in: [], out: [], b: [] };
     if (t >= 0) {
       const i = indexOf(m.sizes, s.at);

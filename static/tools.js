@@ -2,6 +2,8 @@
 // follows the page's state (the URL the explorer keeps current), and the
 // import box asks /api/v1/import, then opens what it found.
 
+import { t } from './live.js';
+
 const $ = (s, r = document) => r.querySelector(s);
 
 // bodyOf turns what was pasted into an import request: JSON that names
@@ -38,20 +40,20 @@ export function start() {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const text = form.elements.text.value.trim();
-    if (!text) { out.textContent = 'Paste a PyTorch size and stride, or the JSON of a NumPy view, an ONNX Slice or a DxDispatch model.'; return; }
-    out.textContent = 'Importing…';
+    if (!text) { out.textContent = t('js.import.empty', 'Paste a PyTorch size and stride, or the JSON of a NumPy view, an ONNX Slice or a DxDispatch model.'); return; }
+    out.textContent = t('js.import.busy', 'Importing…');
     let res, body;
     try {
       res = await fetch('/api/v1/import', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(bodyOf(text)) });
       body = await res.json();
     } catch (err) {
-      out.textContent = 'The import did not reach the server: ' + err.message;
+      out.textContent = t('js.import.unreached', 'The import did not reach the server: {error}', { error: err.message });
       return;
     }
     out.replaceChildren();
     if (!res.ok) {
       const p = document.createElement('p');
-      p.textContent = 'Not imported:';
+      p.textContent = t('js.import.failed', 'Not imported:');
       out.append(p, list(body.errors || [], (li, v) => {
         if (v.field) { const c = document.createElement('code'); c.textContent = v.field; li.append(c, ': '); }
         li.append(v.message);
@@ -62,7 +64,7 @@ export function start() {
     // Notes say what was converted (an offset goes into the binding): read
     // them before leaving.
     const a = document.createElement('a');
-    a.href = body.url; a.textContent = 'Open it in the explorer'; a.dataset.testid = 'import-open';
+    a.href = body.url; a.textContent = t('import.open', 'Open it in the explorer'); a.dataset.testid = 'import-open';
     out.append(list(body.notes, (li, n) => { li.textContent = n; }), a);
     a.focus();
   });

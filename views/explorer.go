@@ -1,9 +1,12 @@
 package views
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/stridescope/stridescope/i18n"
 )
 
 // MaxDOMCells is the most cells a view draws as DOM elements; above it the
@@ -104,7 +107,16 @@ type Preset struct {
 	Name  string
 	Title string // what it shows, for the tooltip and screen readers
 	Href  string
-	Page  bool // one of the DirectML strides page's own examples
+	Page  bool   // one of the DirectML strides page's own examples
+	Key   string // Title's catalog key
+}
+
+// presetTitle is p's title in ctx's locale.
+func presetTitle(ctx context.Context, p Preset) string {
+	if p.Key == "" {
+		return p.Title
+	}
+	return i18n.T(ctx, i18n.Key(p.Key))
 }
 
 // Picture is everything drawn for one valid layout.
@@ -254,11 +266,14 @@ func (c LogicalCell) TestID() string {
 }
 
 // AriaLabel is the cell's accessible name.
-func (c LogicalCell) AriaLabel() string {
+func (c LogicalCell) AriaLabel() string { return c.AriaLabelIn(context.Background()) }
+
+// AriaLabelIn is AriaLabel in ctx's locale.
+func (c LogicalCell) AriaLabelIn(ctx context.Context) string {
 	if c.Aria != "" {
 		return c.Aria
 	}
-	return "element (" + c.Coord + "), offset " + strconv.FormatInt(c.Offset, 10)
+	return i18n.T(ctx, "aria.cell", i18n.Args{"coord": c.Coord, "offset": c.Offset})
 }
 
 // Buffer is the physical buffer view: every element from offset 0 to the
@@ -305,20 +320,23 @@ type BufferCell struct {
 }
 
 // AriaLabel is the cell's accessible name.
-func (c BufferCell) AriaLabel() string {
+func (c BufferCell) AriaLabel() string { return c.AriaLabelIn(context.Background()) }
+
+// AriaLabelIn is AriaLabel in ctx's locale.
+func (c BufferCell) AriaLabelIn(ctx context.Context) string {
 	if c.Aria != "" {
 		return c.Aria
 	}
-	s := "buffer offset " + strconv.FormatInt(c.Offset, 10) + ", byte " + c.Byte + ": "
+	s := i18n.T(ctx, "aria.buf", i18n.Args{"offset": c.Offset, "byte": c.Byte})
 	switch c.State {
 	case CellUsed:
-		return s + "element " + c.Label
+		return s + i18n.T(ctx, "aria.buf.element", i18n.Args{"label": c.Label})
 	case CellShared:
-		return s + strconv.FormatUint(uint64(c.Count), 10) + " elements share it, the first " + c.Label
+		return s + i18n.T(ctx, "aria.buf.shared", i18n.Args{"n": c.Count, "label": c.Label})
 	case CellHole:
-		return s + "padding"
+		return s + i18n.T(ctx, "aria.buf.padding")
 	}
-	return s + "unused, past the last element"
+	return s + i18n.T(ctx, "aria.buf.unused")
 }
 
 // RulerMark is one labelled stretch of the byte ruler under a buffer row.
@@ -397,19 +415,33 @@ func joinLines(msgs []string) string {
 }
 
 // LogicalSub is the logical view's subtitle.
-func LogicalSub(m Meta) string {
+func LogicalSub(m Meta) string { return LogicalSubIn(context.Background(), m) }
+
+// LogicalSubIn is LogicalSub in ctx's locale.
+func LogicalSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return sizesText(m.Sizes, "×") + " = " + Group(m.LogicalCount) + " elements, {" + joinStrings(m.Labels) + "}"
+	return i18n.T(ctx, "sub.logical", i18n.Args{"sizes": sizesText(m.Sizes, "×"), "count": groupIn(ctx, m.LogicalCount), "labels": "{" + joinStrings(m.Labels) + "}"})
 }
 
 // BufferSub is the buffer view's subtitle.
-func BufferSub(m Meta) string {
+func BufferSub(m Meta) string { return BufferSubIn(context.Background(), m) }
+
+// BufferSubIn is BufferSub in ctx's locale.
+func BufferSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return Group(m.Cells) + " elements of " + itoa(m.Bits) + " bits = " + bytesText(m.Cells, m.Bits) + " bytes"
+	return i18n.T(ctx, "sub.buffer", i18n.Args{"cells": groupIn(ctx, m.Cells), "bits": itoa(m.Bits), "bytes": bytesText(m.Cells, m.Bits)})
+}
+
+// groupIn is Group in English and the locale's grouping elsewhere.
+func groupIn(ctx context.Context, n int64) string {
+	if i18n.LocaleOf(ctx) == i18n.English {
+		return Group(n)
+	}
+	return i18n.Num(ctx, n)
 }
 
 func sizesText(vs []int64, sep string) string {
@@ -436,13 +468,13 @@ func bytesText(cells, bits int64) string {
 	return Group(cells/2) + ".5"
 }
 
-func panelLabel(p Panel) string {
-	s := "logical elements"
+func panelLabel(ctx context.Context, p Panel) string {
+	s := i18n.T(ctx, "logical.panel")
 	if p.What != "" {
 		s = p.What
 	}
 	if p.Caption != "" {
-		s += " at " + p.Caption
+		s = i18n.T(ctx, "aria.panel.at", i18n.Args{"what": s, "caption": p.Caption})
 	}
 	return s
 }

@@ -2,6 +2,11 @@ package views
 
 import (
 	"context"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/a-h/templ"
 
 	"github.com/stridescope/stridescope/i18n"
 )
@@ -17,3 +22,33 @@ func langCurrent(ctx context.Context, l i18n.Locale) string {
 // pageLang is the lang attribute of the page's html element: the
 // language its text is in.
 func pageLang(ctx context.Context) string { return string(i18n.ContentLocale(ctx)) }
+
+// richT renders key's text in ctx's locale with its two marks of markup:
+// `code` becomes <code>code</code> and [[key]] becomes <kbd>key</kbd>.
+// Catalog text is escaped like any other text; only those marks become
+// elements, so a translation places the code and keys where its grammar
+// wants them.
+func richT(key i18n.Key, args ...i18n.Args) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		_, err := io.WriteString(w, richHTML(i18n.T(ctx, key, args...)))
+		return err
+	})
+}
+
+func richHTML(s string) string {
+	var b strings.Builder
+	for i, part := range strings.Split(s, "`") {
+		if i%2 == 1 {
+			b.WriteString("<code>" + html.EscapeString(part) + "</code>")
+			continue
+		}
+		for j, k := range strings.Split(strings.ReplaceAll(part, "]]", "[["), "[[") {
+			if j%2 == 1 {
+				b.WriteString("<kbd>" + html.EscapeString(k) + "</kbd>")
+			} else {
+				b.WriteString(html.EscapeString(k))
+			}
+		}
+	}
+	return b.String()
+}

@@ -39,8 +39,6 @@ type TourSlice struct {
 	Errata  []Fact // Name "E1", Value the note
 }
 
-func (t Tour) stepLabel() string { return "Step " + itoa(int64(t.N)) + " of " + itoa(int64(t.Total)) }
-
 func ariaCurrent(b bool) string {
 	if b {
 		return "step"

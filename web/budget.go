@@ -9,6 +9,7 @@ import (
 
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -57,11 +58,15 @@ func (s *Server) budgeted(as int, h echo.HandlerFunc) echo.HandlerFunc {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(budget.RetryAfter))
 		}
 		if as == asPage && r.Method != http.MethodHead {
-			title := "Too large for this server"
+			ctx := i18n.Translated(c.Request().Context())
+			title := i18n.T(ctx, "error.too-large")
 			if be.Busy {
-				title = "The server is busy"
+				title = i18n.T(ctx, "error.busy")
 			}
-			return render(c, budgetStatus(be), views.ErrorPage(title, picture.UpperFirst(be.Error())+".", r.URL.RequestURI()))
+			msg := budgetMsg(be)
+			page := views.ErrorPage(title, picture.UpperFirst(i18n.T(ctx, i18n.Key(msg.Code), msg.Args))+".", r.URL.RequestURI())
+			c.SetRequest(c.Request().WithContext(ctx))
+			return render(c, budgetStatus(be), page)
 		}
 		return &apiError{status: budgetStatus(be), violations: []core.Violation{budgetMsg(be).At("")}}
 	}

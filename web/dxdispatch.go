@@ -10,6 +10,7 @@ import (
 
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -130,7 +131,8 @@ func (s *Server) postImport(c echo.Context) error {
 	if ierr != nil {
 		return &apiError{status: http.StatusBadRequest, violations: ierr.Violations}
 	}
-	return c.JSON(http.StatusOK, res)
+	// The notes in the request's language, as its errors are.
+	return c.JSON(http.StatusOK, res.Localize(i18n.LocaleOf(c.Request().Context())))
 }
 
 // postImportPage is POST /import, the import box without JavaScript: a
@@ -139,9 +141,13 @@ func (s *Server) postImport(c echo.Context) error {
 func (s *Server) postImportPage(c echo.Context) error {
 	pasted := c.FormValue("text")
 	res, ierr := picture.Import(picture.ImportRequestOf(pasted))
+	// Both answers, the notes and the errors, are written in the request's
+	// language.
+	ctx := i18n.Translated(c.Request().Context())
+	c.SetRequest(c.Request().WithContext(ctx))
 	if ierr != nil {
 		errs := make([]views.ImportError, len(ierr.Violations))
-		for i, v := range ierr.Violations {
+		for i, v := range i18n.LocaleOf(ctx).Violations(ierr.Violations) {
 			errs[i] = views.ImportError{Field: v.Field, Message: v.Message}
 		}
 		return renderStatus(c, http.StatusBadRequest, views.ImportResultPage("", nil, errs))
@@ -149,5 +155,5 @@ func (s *Server) postImportPage(c echo.Context) error {
 	if len(res.Notes) == 0 {
 		return c.Redirect(http.StatusSeeOther, res.URL)
 	}
-	return renderStatus(c, http.StatusOK, views.ImportResultPage(res.URL, res.Notes, nil))
+	return renderStatus(c, http.StatusOK, views.ImportResultPage(res.URL, res.Localize(i18n.LocaleOf(ctx)).Notes, nil))
 }

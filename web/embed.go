@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -34,7 +35,7 @@ func (s *Server) getEmbedLayout(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.EmbedLayoutPage(m))
+	return renderTranslated(c, http.StatusOK, views.EmbedLayoutPage(m))
 }
 
 // getEmbedSlice is the DML_SLICE1 explorer without the site's chrome,
@@ -47,7 +48,7 @@ func (s *Server) getEmbedSlice(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.EmbedSlicePage(m))
+	return renderTranslated(c, http.StatusOK, views.EmbedSlicePage(m))
 }
 
 // viewKeys are the query keys that change how a state is shown, or where,
@@ -137,8 +138,14 @@ func rebase(href, path string) string {
 }
 
 // shareOf is the Embed and Download SVG buttons of an explorer ("layout"
-// or "slice") showing the state query.
+// or "slice") showing the state query. A page read in another language
+// than English shares its links with ?lang=: an embed on another site
+// gets no cookie of ours, and a link opened elsewhere should read as the
+// page it was copied from did.
 func shareOf(c echo.Context, name, query string, inEmbed bool) *views.Share {
+	if l := i18n.LocaleOf(c.Request().Context()); l != i18n.English {
+		query = joinQuery(query, "lang="+string(l))
+	}
 	sh := &views.Share{Name: name, Query: query, Origin: c.Scheme() + "://" + c.Request().Host, InEmbed: inEmbed}
 	switch name {
 	case "slice":

@@ -255,6 +255,7 @@ func httpErrorHandler(err error, c echo.Context) {
 		return
 	}
 	if !strings.HasPrefix(c.Request().URL.Path, "/api/") && status == http.StatusNotFound && acceptsHTML(c.Request()) {
+		c.SetRequest(c.Request().WithContext(i18n.Translated(c.Request().Context())))
 		_ = render(c, status, views.NotFoundPage(c.Request().URL.Path))
 		return
 	}

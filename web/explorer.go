@@ -18,5 +18,5 @@ func (s *Server) getIndex(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.ExplorerPage(m))
+	return renderTranslated(c, http.StatusOK, views.ExplorerPage(m))
 }

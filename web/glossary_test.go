@@ -145,9 +145,9 @@ func TestSwitcherLinksKeepTheURL(t *testing.T) {
 	if got := doc.Find("[data-testid=nav-glossary]").AttrOr("href", ""); got != "/glossary?lang=fr" {
 		t.Errorf("glossary link %q, want /glossary?lang=fr", got)
 	}
-	// The explorers are not translated yet: their html stays English.
-	if got := htmlLang(t, page); got != "en" {
-		t.Errorf("/slice?lang=fr: html lang %q, want en until its text is translated", got)
+	// The slice explorer is written in French now: its html says so.
+	if got := htmlLang(t, page); got != "fr" {
+		t.Errorf("/slice?lang=fr: html lang %q, want fr", got)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"rsc.io/qr"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/views"
@@ -173,7 +174,7 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, QR: qrCode(join),
 				Watching: replica.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
 			if isLoopback(r.Host) {
-				bar.Hint = "This address works on this computer only: for the class, serve on the network (-addr 0.0.0.0:" + portOf(r.Host) + ") and open this page at the computer's network address."
+				bar.Hint = i18n.T(r.Context(), "room.hint.loopback", i18n.Args{"port": portOf(r.Host)})
 			}
 			rc = views.RoomContext{Bar: bar}
 		}
@@ -232,13 +233,19 @@ func (s *Server) postRooms(c echo.Context) error {
 func (s *Server) getJoin(c echo.Context) error {
 	typed := strings.TrimSpace(c.QueryParam("code"))
 	if typed == "" {
-		return render(c, http.StatusOK, views.JoinPage(views.Join{}))
+		return renderJoin(c, http.StatusOK, views.Join{})
 	}
 	code, status, msg := s.findRoom(c.Request().Context(), c.RealIP(), typed, c.Request())
 	if status != http.StatusOK {
-		return render(c, status, views.JoinPage(views.Join{Code: typed, Error: msg}))
+		return renderJoin(c, status, views.Join{Code: typed, Error: msg})
 	}
 	return c.Redirect(http.StatusSeeOther, "/r/"+code)
+}
+
+// renderJoin answers with the join page, which is written in the
+// request's language.
+func renderJoin(c echo.Context, status int, j views.Join) error {
+	return renderTranslated(c, status, views.JoinPage(j))
 }
 
 // getRoom is the join URL: the page the presenter shows, in its current
@@ -250,7 +257,7 @@ func (s *Server) getRoom(c echo.Context) error {
 		if status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests {
 			c.Response().Header().Set("Retry-After", "2")
 		}
-		return render(c, status, views.JoinPage(views.Join{Code: c.Param("code"), Error: msg}))
+		return renderJoin(c, status, views.Join{Code: c.Param("code"), Error: msg})
 	}
 	replica, _ := s.roomsReady()
 	c.SetCookie(&http.Cookie{Name: joinCookie(code), Value: replica.Ticket(code), Path: "/", MaxAge: int(rooms.Lifetime / time.Second),
@@ -277,11 +284,11 @@ func (s *Server) getRoom(c echo.Context) error {
 func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request) (string, int, string) {
 	replica, err := s.roomsReady()
 	if err != nil {
-		return "", http.StatusServiceUnavailable, "Rooms are not available on this server."
+		return "", http.StatusServiceUnavailable, i18n.T(ctx, "join.err.unavailable")
 	}
 	code, ok := rooms.NormalizeCode(typed)
 	if !ok {
-		return "", http.StatusBadRequest, "A room code has 8 letters and digits, like ABCD-2345."
+		return "", http.StatusBadRequest, i18n.T(ctx, "join.err.format")
 	}
 	key := addrKey(ip)
 	ticket := ""
@@ -292,15 +299,15 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request
 	// guessing: the guard is for codes it has not found.
 	if !replica.ValidTicket(code, ticket) {
 		if err := s.rooms.joins.Admit(ctx, key); err != nil {
-			return "", http.StatusTooManyRequests, "Too many wrong codes from this address; wait a moment and try again."
+			return "", http.StatusTooManyRequests, i18n.T(ctx, "join.err.guessing")
 		}
 	}
 	switch _, err := replica.Current(code); {
 	case errors.Is(err, rooms.ErrNoRoom):
 		s.rooms.joins.Fail(key, time.Now())
-		return "", http.StatusNotFound, "No room has the code " + views.DisplayCode(code) + ": check it with the presenter, or the room has ended."
+		return "", http.StatusNotFound, i18n.T(ctx, "join.err.none", i18n.Args{"code": views.DisplayCode(code)})
 	case err != nil:
-		return "", http.StatusServiceUnavailable, "The room service is reconnecting; this page will work again in a moment."
+		return "", http.StatusServiceUnavailable, i18n.T(ctx, "join.err.reconnecting")
 	}
 	return code, http.StatusOK, ""
 }
@@ -350,7 +357,14 @@ func joinURL(r *http.Request, code string) string {
 	if isHTTPS(r) {
 		scheme = "https"
 	}
-	return scheme + "://" + r.Host + "/r/" + code
+	u := scheme + "://" + r.Host + "/r/" + code
+	// A phone that scans the code has none of our cookies: the class opens
+	// the room in the language the presenter's page is in (each viewer can
+	// switch).
+	if l := i18n.LocaleOf(r.Context()); l != i18n.English {
+		u += "?lang=" + string(l)
+	}
+	return u
 }
 
 // isLoopback says whether a Host header names this computer only.

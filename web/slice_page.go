@@ -18,7 +18,7 @@ func (s *Server) getSlice(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.SlicePageView(m))
+	return renderTranslated(c, http.StatusOK, views.SlicePageView(m))
 }
 
 // slicePresetLinks are the examples' links for the current data type and

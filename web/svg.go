@@ -11,6 +11,7 @@ import (
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -55,7 +56,9 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 	if err := budget.Take(c.Request().Context(), picture.LayoutCost(l, picture.InSVG)); err != nil {
 		return err
 	}
-	pic, err := picture.NewSVG(c.Request().Context(), v, st.CanonicalQuery(false))
+	// The SVG's own text is English (not translated yet): the notes drawn
+	// from the picture are too, so a picture reads in one language.
+	pic, err := picture.NewSVG(i18n.WithLocale(c.Request().Context(), i18n.English), v, st.CanonicalQuery(false))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,24 @@
+package picture
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stridescope/stridescope/i18n"
+)
+
+// TestPresetTitlesAreInTheCatalogs: every example's title has a catalog
+// entry whose English is the title itself, so the pages can show it in
+// every locale and English pages read as before.
+func TestPresetTitlesAreInTheCatalogs(t *testing.T) {
+	ctx := context.Background()
+	fr := i18n.WithLocale(ctx, i18n.French)
+	for _, p := range append(PresetLinks(LayoutState{}), SlicePresetLinks(SliceState{})...) {
+		if got := i18n.T(ctx, i18n.Key(p.Key)); got != p.Title {
+			t.Errorf("%s: catalog English %q, title %q", p.Key, got, p.Title)
+		}
+		if got := i18n.T(fr, i18n.Key(p.Key)); got == p.Title && p.Name != "NCDHW" {
+			t.Errorf("%s: not translated into French", p.Key)
+		}
+	}
+}

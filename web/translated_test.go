@@ -1,0 +1,317 @@
+package web
+
+import (
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+
+	"github.com/stridescope/stridescope/i18n"
+)
+
+// notWords are strings the same in every language: DirectML and API
+// names, code, the project's name, units and symbols. A text made only of
+// these, numbers and punctuation is not English to translate.
+var notWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR|InputTensor|OutputTensor)\b`)
+
+// translatable is the text a reader reads as English, or "" for text
+// that is code, numbers or names.
+func translatable(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	rest := notWords.ReplaceAllString(s, "")
+	if !regexp.MustCompile(`[A-Za-z]{2,}`).MatchString(rest) {
+		return ""
+	}
+	return s
+}
+
+// uiText lists the text nodes and the labels (aria-label, title,
+// placeholder, alt) of a page, leaving out code, scripts and the language
+// switcher (each language's name in itself).
+func uiText(t *testing.T, body io.Reader) (lang string, text map[string]bool) {
+	t.Helper()
+	d, err := goquery.NewDocumentFromReader(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lang, _ = d.Find("html").Attr("lang")
+	// textarea: the embed snippets (HTML code); kbd: key names; a.preset:
+	// the examples' names, which are their ?preset= identifiers.
+	d.Find("code, pre, kbd, textarea, script, style, noscript, nav.lang, svg.qr, a.preset").Remove()
+	out := map[string]bool{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			if s := translatable(n.Data); s != "" {
+				out[s] = true
+			}
+		}
+		if n.Type == html.ElementNode {
+			for _, a := range n.Attr {
+				switch a.Key {
+				case "aria-label", "title", "placeholder", "alt":
+					if s := translatable(a.Val); s != "" {
+						out[s] = true
+					}
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	for _, n := range d.Nodes {
+		walk(n)
+	}
+	return lang, out
+}
+
+// TestTranslatedPagesHaveNoEnglish renders each translated page in
+// English and in every other locale, and fails on any English UI text
+// that the translated render still shows, or when <html lang> does not
+// name the locale.
+func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
+	ts := newTestServer(t)
+	get := func(path string, l i18n.Locale) (string, map[string]bool) {
+		t.Helper()
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		req, err := http.NewRequest(http.MethodGet, ts.URL+path+sep+"lang="+string(l), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", "text/html")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		return uiText(t, res.Body)
+	}
+	for _, path := range translatedPaths {
+		_, en := get(path, i18n.English)
+		if len(en) < 5 {
+			t.Fatalf("%s: only %d English strings found: %v", path, len(en), en)
+		}
+		for _, l := range i18n.Locales[1:] {
+			t.Run(path+"/"+string(l), func(t *testing.T) {
+				lang, got := get(path, l)
+				if lang != string(l) {
+					t.Errorf("<html lang=%q>, want %q", lang, l)
+				}
+				for s := range en {
+					if got[s] && !sameIn(s, l) {
+						t.Errorf("English left: %q", s)
+					}
+				}
+			})
+		}
+	}
+}
+
+// sameIn says whether s may read the same in l: allowedSame's strings
+// and sameLike's patterns (formulas, units spelt alike).
+func sameIn(s string, l i18n.Locale) bool {
+	if strings.Contains(" "+allowedSame[s]+" ", " "+string(l)+" ") {
+		return true
+	}
+	for re, ls := range sameLike {
+		if re.MatchString(s) && strings.Contains(" "+ls+" ", " "+string(l)+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+var sameLike = map[*regexp.Regexp]string{
+	regexp.MustCompile(`^= \d+ bits$`):                  "pt-BR fr", // bits in Portuguese and French too
+	regexp.MustCompile(`^= \d+ bytes$`):                 "pt-BR",
+	regexp.MustCompile(`^product\(sizes\) = [0-9 ×]+$`): "zh-TW pt-BR fr",
+}
+
+// translatedPaths are the pages written in every locale.
+var translatedPaths = []string{"/?sizes=64,64&cell=4095", "/?sizes=300,300", "/slice?sizes=1,1,100,100&wsize=1,1,100,100", "/slice?dt=FLOAT16&sizes=1,1,64,64&wsize=1,1,64,64&np=x[0,:,:,:]", "/tour/1", "/tour/7", "/tour/10", "/tour/11", "/", "/?sizes=2,3&strides=5,1&total=48", "/?sizes=x,3", "/slice", "/slice?preset=example2&t=2", "/slice?preset=padded&out=1,1,9,2", "/join", "/join?code=nope", "/no-such-page"}
+
+// allowedSame are UI strings that are the same words in the locales
+// listed, and formulas written in code.
+var allowedSame = map[string]string{
+	"site":                    "pt-BR fr",
+	"Tensor":                  "pt-BR",
+	"buffer":                  "pt-BR", // the word Brazilian teachers use (see /glossary)
+	"byte":                    "pt-BR",
+	"= 192 bits":              "pt-BR fr",
+	"= 24 bytes":              "pt-BR",
+	"= 32 bytes":              "pt-BR",
+	"= 256 bits":              "pt-BR fr",
+	"FLOAT32, 32 bits":        "pt-BR fr",
+	"(erratum E3).":           "fr",
+	"❚❚ Pause":                "fr",
+	"dot(sizes − 1, strides)": "zh-TW pt-BR fr",
+	"product(sizes) = 2 × 3":  "zh-TW pt-BR fr",
+	"max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)": "zh-TW pt-BR fr",
+	"MaxCopiedElements = 1 + (size − 1) / |stride|":        "zh-TW pt-BR fr",
+	"1 + (size − 1) / |stride|":                            "zh-TW pt-BR fr",
+	"DML_BUFFER_TENSOR_DESC: NCHW":                         "pt-BR",
+	"DML_BUFFER_TENSOR_DESC: NHWC":                         "pt-BR",
+	"Output":                                               "zh-TW pt-BR fr", // the name in the DirectML page's pseudo-code
+	"ONNX Slice (opset 13)":                                "zh-TW pt-BR fr", // the ONNX operator and its version
+}
+
+// TestSharedLinksKeepTheLanguage: a page read in French shares its embed,
+// its picture and its full-page link with lang=fr (an embed on another
+// site has no cookie of ours), and the embed opens in French; an English
+// page's links carry no lang.
+func TestSharedLinksKeepTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	page := func(url string) *goquery.Document {
+		t.Helper()
+		_, d := getPage(t, url, nil)
+		return d
+	}
+	for _, c := range []struct{ path, lang string }{
+		{"/?sizes=2,3&lang=fr", "fr"}, {"/slice?lang=pt-BR", "pt-BR"}, {"/?sizes=2,3", ""},
+	} {
+		d := page(ts.URL + c.path)
+		embed := d.Find("[data-testid=embed-snippet]").AttrOr("data-url", "")
+		links := []string{embed, d.Find("[data-testid=embed-picture-snippet]").AttrOr("data-url", ""),
+			d.Find("[data-testid=download-svg]").AttrOr("href", ""), d.Find("[data-testid=dx-download]").AttrOr("href", "")}
+		for _, u := range links {
+			has := strings.Contains(u, "lang=")
+			if c.lang != "" && !strings.Contains(u, "lang="+c.lang) || c.lang == "" && has {
+				t.Errorf("%s: shared link %q, want lang=%q", c.path, u, c.lang)
+			}
+		}
+		if !strings.Contains(d.Find("[data-testid=embed-snippet]").Text(), "lang="+c.lang) && c.lang != "" {
+			t.Errorf("%s: the embed snippet has no lang=%s", c.path, c.lang)
+		}
+		if c.lang == "" {
+			continue
+		}
+		e := page(embed)
+		if got := e.Find("html").AttrOr("lang", ""); got != c.lang {
+			t.Errorf("%s: the embed %s has <html lang=%q>", c.path, embed, got)
+		}
+		if e.Find("script#strings").Length() != 1 {
+			t.Errorf("%s: the embed carries no strings for its modules", c.path)
+		}
+	}
+	if d := page(ts.URL + "/"); d.Find("script#strings").Length() != 0 {
+		t.Error("an English page embeds strings for its modules")
+	}
+}
+
+// TestRoomLinkKeepsTheLanguage: a presenter reading in French shows a
+// join URL (and QR code) with lang=fr, since a phone that scans it has
+// none of our cookies; the viewer's page it opens is French, room bar
+// included. An English presenter's URL has no lang.
+func TestRoomLinkKeepsTheLanguage(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, location, cookie := openRoom(t, ts, "sizes=2,3")
+	for _, c := range []struct{ lang, want string }{{"fr", "?lang=fr"}, {"", ""}} {
+		u := ts.URL + location
+		if c.lang != "" {
+			u += "&lang=" + c.lang
+		}
+		_, doc := getPage(t, u, cookieHeader(cookie))
+		join := doc.Find(tid("room-join-url")).AttrOr("href", "")
+		if !strings.HasSuffix(join, "/r/"+code+c.want) {
+			t.Errorf("lang %q: join URL %q, want it to end in /r/%s%s", c.lang, join, code, c.want)
+		}
+	}
+	_, doc := getPage(t, ts.URL+"/r/"+code+"?lang=fr", nil)
+	if got := doc.Find("html").AttrOr("lang", ""); got != "fr" {
+		t.Errorf("the viewer's page: <html lang=%q>, want fr", got)
+	}
+	if got := strings.TrimSpace(doc.Find(tid("room-status")).Text()); got != "vous suivez la présentation" {
+		t.Errorf("the viewer's room status %q", got)
+	}
+}
+
+// TestSVGStaysInOneLanguage: the layout picture's text is English, and
+// so is its note drawn from the facts, whatever language is asked for.
+func TestSVGStaysInOneLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/api/v1/layout.svg?dt=FLOAT32&sizes=2,3", nil)
+	req.Header.Set("Accept-Language", "fr")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "TotalTensorSizeInBytes not given") || strings.Contains(string(b), "non donné") {
+		t.Errorf("the SVG mixes languages or lost its note:\n%s", b)
+	}
+}
+
+// TestImportErrorsPageInFrench: the import box without JavaScript answers
+// a paste it cannot read with a page in the request's language, each
+// error in it too.
+func TestImportErrorsPageInFrench(t *testing.T) {
+	ts := newTestServer(t)
+	for _, l := range []i18n.Locale{i18n.English, i18n.French} {
+		res, err := http.PostForm(ts.URL+"/import?lang="+string(l), map[string][]string{"text": {"torch.Size([2, 3])"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lang, text := uiText(t, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest {
+			t.Fatalf("%s: status %d", l, res.StatusCode)
+		}
+		// After the field's name (code, left out): the message.
+		want := ": aucun tuple de pas dans le texte : collez ce qu'affiche t.stride(), par ex. (3, 1)"
+		if l == i18n.English {
+			want = ": no stride tuple in the text: paste what t.stride() prints, e.g. (3, 1)"
+		}
+		if lang != string(l) && l != i18n.English || !text[want] {
+			t.Errorf("%s: <html lang=%q>, errors %v", l, lang, text)
+		}
+	}
+}
+
+// TestImportNotesInTheRequestsLanguage: the import API's notes and the
+// import page's follow the request's language; English stays as before.
+func TestImportNotesInTheRequestsLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	body := `{"numpy":{"shape":[2,3],"strides":[12,4],"offset":8}}`
+	for l, want := range map[i18n.Locale]string{
+		i18n.English: "NumPy strides are in bytes; DirectML's count elements: divided by the element size, 4 bytes.",
+		i18n.French:  "Les strides de NumPy sont en octets ; les pas de DirectML comptent des éléments : divisés par la taille d'un élément, 4 octets.",
+	} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/v1/import", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept-Language", string(l))
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(b), want) {
+			t.Errorf("%s: %d %s\nwant a note %q", l, res.StatusCode, b, want)
+		}
+	}
+}
+
+// TestGlossaryLinkedFromFactsAndTour: the facts panel and the tour link
+// the glossary, in the page's language and keeping its ?lang=.
+func TestGlossaryLinkedFromFactsAndTour(t *testing.T) {
+	ts := newTestServer(t)
+	for _, path := range []string{"/?sizes=2,3&lang=pt-BR", "/tour/1?lang=pt-BR"} {
+		_, d := getPage(t, ts.URL+path, nil)
+		a := d.Find("[data-testid=glossary-link]")
+		if a.Length() == 0 || a.AttrOr("href", "") != "/glossary?lang=pt-BR" || !strings.HasSuffix(a.First().Text(), "o glossário") {
+			t.Errorf("%s: glossary link %q %q", path, a.AttrOr("href", ""), a.Text())
+		}
+	}
+}
