@@ -48,7 +48,7 @@ func TestEditCostsCoverAllocations(t *testing.T) {
 			var ms0, ms1 runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&ms0)
-			err := h.answerEdit(context.Background(), clientMsg{V: ProtocolVersion, Type: "edit", Seq: 1, Page: tt.page, Query: tt.query}, func(f frame) error {
+			err := h.answerEdit(context.Background(), "", clientMsg{V: ProtocolVersion, Type: "edit", Seq: 1, Page: tt.page, Query: tt.query}, func(f frame) error {
 				putPooled(f)
 				return nil
 			})

@@ -84,6 +84,13 @@ type Peer struct {
 	// Heard, if set, is called whenever the peer sends anything (the
 	// connection is in use).
 	Heard func()
+	// Locale names the language the peer's page reads (the server's
+	// locale middleware chose it for the upgrade request), and WithLocale
+	// puts it in the session's context, so that what an edit renders
+	// speaks the page's language. Answers are shared only between peers
+	// of the same Locale. Zero: the views' default, English.
+	Locale     string
+	WithLocale func(context.Context) context.Context
 }
 
 // Session is one websocket connection (see session).
@@ -91,7 +98,11 @@ type Session struct{ ss *session }
 
 // NewSession starts nothing yet: Run serves the connection.
 func (h *Hub) NewSession(conn *websocket.Conn, peer Peer) *Session {
-	ctx, end := context.WithCancelCause(h.Base)
+	base := h.Base
+	if peer.WithLocale != nil {
+		base = peer.WithLocale(base)
+	}
+	ctx, end := context.WithCancelCause(base)
 	if peer.Heard == nil {
 		peer.Heard = func() {}
 	}

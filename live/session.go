@@ -202,7 +202,7 @@ func (ss *session) startEdit(msg clientMsg) {
 		if hook := ss.h.editHook; hook != nil {
 			hook(msg)
 		}
-		err := ss.h.answerEdit(ctx, msg, func(f frame) error {
+		err := ss.h.answerEdit(ctx, ss.peer.Locale, msg, func(f frame) error {
 			select {
 			case ss.out <- f:
 				return nil
@@ -332,7 +332,7 @@ func (ss *session) writer() {
 // "busy" (or "too-large") and the session carries on. runEdit returns
 // that refusal rather than emitting it, so that the answers cache never
 // keeps it: its waiters take their own turn at the budget.
-func (h *Hub) answerEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
+func (h *Hub) answerEdit(ctx context.Context, locale string, msg clientMsg, emit func(frame) error) error {
 	var err error
 	if h.Answers == nil || msg.Seq <= 0 {
 		err = h.runEdit(ctx, msg, emit)
@@ -342,7 +342,7 @@ func (h *Hub) answerEdit(ctx context.Context, msg clientMsg, emit func(frame) er
 		if msg.Page == "slice" {
 			page = msg.Page
 		}
-		err = h.Answers.answer(ctx, answerKey{page: page, query: msg.Query}, msg.Seq, compute, emit)
+		err = h.Answers.answer(ctx, answerKey{page: page, query: msg.Query, locale: locale}, msg.Seq, compute, emit)
 	}
 	var be *budget.Error
 	if !errors.As(err, &be) {

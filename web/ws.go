@@ -2,6 +2,7 @@ package web
 
 import (
 	"bufio"
+	"context"
 	"net"
 	"net/http"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/live"
 )
 
@@ -67,8 +69,10 @@ func (s *Server) getWS(c echo.Context) error {
 	if err != nil {
 		return nil // Upgrade has answered the request with the reason
 	}
+	loc := i18n.LocaleOf(r.Context())
 	peer := live.Peer{AddrKey: addrKey(c.RealIP()), Tokens: cookiesByRoom(r, presenterCookie("")),
-		Tickets: cookiesByRoom(r, joinCookie("")), Heard: slot.touch}
+		Tickets: cookiesByRoom(r, joinCookie("")), Heard: slot.touch,
+		Locale: string(loc), WithLocale: func(ctx context.Context) context.Context { return i18n.WithLocale(ctx, loc) }}
 	ws := &wsConn{sess: s.hub.NewSession(conn, peer), nc: w.conn}
 	s.conns.attach(slot, ws)
 	ws.sess.Run()

@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/live"
 )
 
@@ -502,4 +503,42 @@ func csv32(vs []uint32) string {
 		s[i] = int64(v)
 	}
 	return csv(s)
+}
+
+// TestWSEditSpeaksThePagesLanguage: what an edit renders is in the
+// language the page's upgrade request asked for (the lang cookie, or
+// Accept-Language), and sessions of other languages asking the same
+// query are not handed the shared answer of another.
+func TestWSEditSpeaksThePagesLanguage(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	const query = "dt=FLOAT32&sizes=2,3&strides=5,1"
+	facts := map[i18n.Locale]string{}
+	for _, tc := range []struct {
+		loc    i18n.Locale
+		header http.Header
+	}{
+		{i18n.French, http.Header{"Accept-Language": {"fr-FR,fr;q=0.9"}}},
+		{i18n.English, nil},
+		{i18n.TraditionalChinese, http.Header{"Cookie": {"lang=zh-TW"}}},
+		{i18n.French, http.Header{"Cookie": {"lang=fr"}}},
+	} {
+		c := dial(t, ts, tc.header)
+		sendEdit(t, c, 1, query)
+		got := collect(t, c, 1)
+		if !got.result.OK {
+			t.Fatalf("%s: %+v", tc.loc, got.result)
+		}
+		want := i18n.T(i18n.WithLocale(context.Background(), tc.loc), "fact.last")
+		if !strings.Contains(got.result.HTML.Facts, want) {
+			t.Errorf("%s: the facts lack %q", tc.loc, want)
+		}
+		if prev, ok := facts[tc.loc]; ok && prev != got.result.HTML.Facts {
+			t.Errorf("%s: two sessions got different facts", tc.loc)
+		}
+		facts[tc.loc] = got.result.HTML.Facts
+		c.Close()
+	}
+	if facts[i18n.French] == facts[i18n.English] || facts[i18n.TraditionalChinese] == facts[i18n.English] {
+		t.Error("an answer was shared across languages")
+	}
 }
