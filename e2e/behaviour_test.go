@@ -120,7 +120,7 @@ func TestE2EBackForwardAndUndoStepThroughEdits(t *testing.T) {
 	do(t, ctx, "focus the page", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
 	do(t, ctx, "Ctrl+Z", chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	waitFor(t, ctx, "WH after Ctrl+Z", done+` && location.search.includes('sizes=2,3&strides=1,2')`)
-	do(t, ctx, "Undo", chromedp.Click(chromedp.CSS(`[data-testid=undo]`)))
+	do(t, ctx, "Undo", clickInView(`[data-testid=undo]`))
 	waitFor(t, ctx, "the step's own state", done+` && location.pathname === '/tour/2' && location.search === ''`)
 	if got := buffer(); got != hw {
 		t.Errorf("after Undo: buffer %q, want the step's %q", got, hw)
@@ -129,7 +129,7 @@ func TestE2EBackForwardAndUndoStepThroughEdits(t *testing.T) {
 		t.Errorf("Undo enabled at the first state: it would leave the page")
 	}
 	do(t, ctx, "Ctrl+Z at the first state", chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
-	do(t, ctx, "Redo", chromedp.Click(chromedp.CSS(`[data-testid=redo]`)))
+	do(t, ctx, "Redo", clickInView(`[data-testid=redo]`))
 	waitFor(t, ctx, "WH after Redo", done+` && location.pathname === '/tour/2' && location.search.includes('strides=1,2')`)
 	if got := buffer(); got != wh {
 		t.Errorf("after Redo: buffer %q", got)
@@ -137,12 +137,12 @@ func TestE2EBackForwardAndUndoStepThroughEdits(t *testing.T) {
 
 	typeInto(t, ctx, "a size", `[data-testid=size-1]`, "4")
 	waitFor(t, ctx, "2x4", done+` && location.search.includes('sizes=2,4')`)
-	do(t, ctx, "Reset", chromedp.Click(chromedp.CSS(`[data-testid=reset]`)))
+	do(t, ctx, "Reset", clickInView(`[data-testid=reset]`))
 	waitFor(t, ctx, "the example picked", done+` && location.search.includes('sizes=2,3&strides=1,2')`)
 	if got := buffer(); got != wh {
 		t.Errorf("after Reset: buffer %q", got)
 	}
-	do(t, ctx, "Undo the reset", chromedp.Click(chromedp.CSS(`[data-testid=undo]`)))
+	do(t, ctx, "Undo the reset", clickInView(`[data-testid=undo]`))
 	waitFor(t, ctx, "2x4 after undoing the reset", done+` && location.search.includes('sizes=2,4')`)
 }
 

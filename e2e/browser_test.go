@@ -175,6 +175,16 @@ func hoverAt(t *testing.T, ctx context.Context, sel string, fx, fy float64) {
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0], xy[1]))
 }
 
+// clickInView clicks the element sel after scrolling it to the middle of
+// the viewport: chromedp's own scrolling can leave a button of the
+// explorers' sticky form outside the viewport, and the click then lands
+// on nothing.
+func clickInView(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).scrollIntoView({block: 'center'})`, sel)),
+		chromedp.Click(chromedp.CSS(sel)))
+}
+
 // shot saves a screenshot of the whole page as name.png.
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
