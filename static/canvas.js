@@ -94,6 +94,30 @@ export function panelCaptions(ov, L, sizes, labels) {
     place(ov, L, 'cv-cap', x, y - L.cap, L.pw, L.cap, text).dataset.testid = 'canvas-caption';
   }
 }
+// markPixels draws marks over a canvas's image: groups are [items, rgb]
+// pairs, each item a red (or yellow) pixel, ringed when the cells are
+// small and few. Only the pixels the last marks covered are put back
+// from the image (c.dirty), not the whole image: a hover on a canvas of a
+// million cells repaints a few pixels, not four megabytes.
+export function markPixels(c, groups) {
+  const ctx = c.ctx, L = c.L;
+  if (c.dirty === undefined || c.dirty === null) ctx.putImageData(c.img, 0, 0);
+  else for (const [x, y, w, h] of c.dirty) ctx.putImageData(c.img, 0, 0, x, y, w, h);
+  const dirty = [];
+  for (const [ks, col] of groups) {
+    if (!ks || !ks.length) continue;
+    ctx.fillStyle = ctx.strokeStyle = `rgb(${col})`;
+    const ring = L.px < 4 && ks.length <= 64;
+    for (const k of ks.slice(0, 100000)) {
+      const [x, y] = L.toPixel(k);
+      ctx.fillRect(x, y, 1, 1);
+      if (ring) { ctx.lineWidth = 1.5; ctx.strokeRect(x - 4.5, y - 4.5, 10, 10); }
+      if (dirty) dirty.push(ring ? [x - 6, y - 6, 13, 13] : [x, y, 1, 1]);
+    }
+  }
+  // Many marks: the whole image next time, as cheap as many rectangles.
+  c.dirty = dirty.length <= 256 ? dirty : null;
+}
 // rgba packs a colour as one pixel of a Uint32Array over ImageData
 // (little-endian, as every browser is).
 export const rgba = ([r, g, b]) => (r | (g << 8) | (b << 16) | (255 << 24)) >>> 0;

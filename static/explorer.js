@@ -7,7 +7,7 @@
 
 import { roomClient, roomFocus } from './rooms.js';
 import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons, langSuffix, t as tr } from './live.js';
-import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => [...r.querySelectorAll(s)];
@@ -292,14 +292,7 @@ export function start() {
   function markCanvas(name, ks) {
     const c = st.canvases[name];
     if (!c) return;
-    c.ctx.putImageData(c.img, 0, 0);
-    c.ctx.fillStyle = c.ctx.strokeStyle = `rgb(${COLORS.mark})`;
-    const ring = c.L.px < 4 && ks.length <= 64; // a few marks on a fine canvas: circle them so they show
-    for (const k of ks.slice(0, 100000)) {
-      const [x, y] = c.L.toPixel(k);
-      c.ctx.fillRect(x, y, 1, 1);
-      if (ring) { c.ctx.lineWidth = 1.5; c.ctx.strokeRect(x - 4.5, y - 4.5, 10, 10); }
-    }
+    markPixels(c, [[ks, COLORS.mark]]);
   }
   function drawLogical() {
     const m = st.meta, s = m.sizes, r = s.length, n = m.logicalCount, span = Math.max(1, m.last);

@@ -13,7 +13,7 @@
 import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, langSuffix, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
-import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const V = 2, HDR = 24;
 // The canvases' colours (slice.css gives the legends' swatches the same).
@@ -434,17 +434,7 @@ export function start() {
   function paint(kind) {
     const c = st.canvases[kind], mk = st.marks[kind];
     if (!c || !mk) return;
-    c.ctx.putImageData(c.img, 0, 0);
-    for (const [ks, col] of [[mk.cur, C.cur], [mk.linked, C.mark], [mk.sel, C.mark]]) {
-      if (!ks || !ks.length) continue;
-      c.ctx.fillStyle = c.ctx.strokeStyle = `rgb(${col})`;
-      const ring = c.L.px < 4 && ks.length <= 64;
-      for (const k of ks.slice(0, 100000)) {
-        const [x, y] = c.L.toPixel(k);
-        c.ctx.fillRect(x, y, 1, 1);
-        if (ring) { c.ctx.lineWidth = 1.5; c.ctx.strokeRect(x - 4.5, y - 4.5, 10, 10); }
-      }
-    }
+    markPixels(c, [[mk.cur, C.cur], [mk.linked, C.mark], [mk.sel, C.mark]]);
   }
   // drawInput colours each input element: copied (compute's bitmap), in
   // the window, or outside; frames the window on every small multiple
