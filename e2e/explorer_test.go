@@ -61,7 +61,7 @@ func TestE2ELiveExplorer(t *testing.T) {
 	// Keyboard: arrows move between cells; each has an accessible name.
 	do(t, ctx, "focus element (0,0)", chromedp.Focus(chromedp.CSS("#l-0")))
 	do(t, ctx, "arrow right, arrow down", chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowDown))
-	if got := eval[string](t, ctx, `document.activeElement.getAttribute('aria-label')`); got != "element (1,1), offset 5" {
+	if got := eval[string](t, ctx, `document.activeElement.getAttribute('aria-label')`); got != "E, element (1,1), offset 5" {
 		t.Errorf("focused %q", got)
 	}
 	if got := eval[int](t, ctx, `document.querySelectorAll('#logical [tabindex="0"]').length`); got != 1 {

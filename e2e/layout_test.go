@@ -68,7 +68,7 @@ func axeViolations(t *testing.T, ctx context.Context) []string {
 	if !eval[bool](t, ctx, `typeof window.axe === 'object'`) {
 		do(t, ctx, "load axe-core", chromedp.Evaluate[chromedp.Void](axeSource))
 	}
-	const run = `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa']}, resultTypes: ['violations']})
+	const run = `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']})
 		.then(r => JSON.stringify(r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 10).map(n => n.target.join(' ') + ': ' + n.failureSummary.replace(/\s+/g, ' '))}))))`
 	tctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()

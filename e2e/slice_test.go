@@ -62,7 +62,7 @@ func TestE2ESliceExample2(t *testing.T) {
 		t.Errorf("URL %q", got)
 	}
 	// Copied cells are numbered in copy order; CopyStart is marked.
-	if got := eval[string](t, ctx, `[...document.querySelectorAll('#slice-input .lc.read')].map(e => e.dataset.i + ':' + e.querySelector('.badge-n').textContent).join(' ')`); got != "5:2 7:3 13:0 15:1" {
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('#slice-input .lc.read')].map(e => e.dataset.i + ':' + e.querySelector('.badge-n').dataset.n).join(' ')`); got != "5:2 7:3 13:0 15:1" {
 		t.Errorf("copied input cells %q", got)
 	}
 	if got := eval[string](t, ctx, `[...document.querySelectorAll('#slice-input .lc.start')].map(e => e.dataset.c).join(' ')`); got != "0,0,3,1" {

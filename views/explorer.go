@@ -273,7 +273,12 @@ func (c LogicalCell) AriaLabelIn(ctx context.Context) string {
 	if c.Aria != "" {
 		return c.Aria
 	}
-	return i18n.T(ctx, "aria.cell", i18n.Args{"coord": c.Coord, "offset": c.Offset})
+	// The name starts with the label the cell shows (WCAG 2.5.3).
+	name := i18n.T(ctx, "aria.cell", i18n.Args{"coord": c.Coord, "offset": c.Offset})
+	if c.Label != "" {
+		name = c.Label + ", " + name
+	}
+	return name
 }
 
 // Buffer is the physical buffer view: every element from offset 0 to the

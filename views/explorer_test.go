@@ -158,7 +158,7 @@ func TestLogicalCellsAreAnAccessibleGrid(t *testing.T) {
 		t.Errorf("labels %v", labels)
 	}
 	e := cells.Eq(3)
-	if name, _ := e.Attr("aria-label"); name != "element (1,0), offset 5" {
+	if name, _ := e.Attr("aria-label"); name != "D, element (1,0), offset 5" {
 		t.Errorf("accessible name %q", name)
 	}
 	if r, _ := e.Attr("role"); r != "gridcell" {

@@ -64,7 +64,7 @@ func LayoutSVG(p Picture, id string) SVG {
 }
 
 func logicalSVGCell(c LogicalCell) SVGCell {
-	s := SVGCell{Class: "lcell", Fill: "#ffffff", Stroke: svgSoftInk, Label: c.Label, Corner: itoa(c.Offset), Tip: c.AriaLabel() + ": " + c.Label}
+	s := SVGCell{Class: "lcell", Fill: "#ffffff", Stroke: svgSoftInk, Label: c.Label, Corner: itoa(c.Offset), Tip: c.AriaLabel()}
 	switch {
 	case c.Linked:
 		s.Class, s.Fill, s.Stroke, s.Ink = "lcell linked", svgAccent, "#9d1c26", "#ffffff"

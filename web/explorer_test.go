@@ -403,7 +403,7 @@ func TestEightDimensionsAreLabelledSmallMultiples(t *testing.T) {
 	if got := texts(d.Find("figcaption"), ""); strings.Join(got, "|") != "d5=0|d5=1|d5=0|d5=1" {
 		t.Errorf("captions %v", got)
 	}
-	if got, _ := d.Find("#l-23").Attr("aria-label"); got != "element (1,0,0,0,0,1,1,2), offset 23" {
+	if got, _ := d.Find("#l-23").Attr("aria-label"); got != "X, element (1,0,0,0,0,1,1,2), offset 23" {
 		t.Errorf("accessible name %q", got)
 	}
 }

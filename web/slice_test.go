@@ -104,7 +104,7 @@ func TestSlicePageExample2InDetail(t *testing.T) {
 	}
 	var order []string
 	d.Find("#slice-input .lc.read").Each(func(_ int, c *goquery.Selection) {
-		order = append(order, c.AttrOr("data-c", "")+"#"+c.Find(".badge-n").Text())
+		order = append(order, c.AttrOr("data-c", "")+"#"+c.Find(".badge-n").AttrOr("data-n", ""))
 	})
 	if got := strings.Join(order, " "); got != "0,0,1,1#2 0,0,1,3#3 0,0,3,1#0 0,0,3,3#1" {
 		t.Errorf("copied cells %s", got)
