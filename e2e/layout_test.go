@@ -61,7 +61,7 @@ func setMedia(t *testing.T, ctx context.Context, scheme, motion string) {
 // the answer to its first edit.
 const settled = `document.readyState === 'complete' && (!document.querySelector('#picture') || (document.body.dataset.live === 'ready' && ['done', 'invalid'].includes(document.querySelector('#picture').dataset.state)))`
 
-// axeViolations runs axe-core's WCAG 2.0 A and AA and WCAG 2.1 AA rules in
+// axeViolations runs axe-core's WCAG 2.0 A and AA and WCAG 2.1 A and AA rules in
 // the page and describes every violation, one a line.
 func axeViolations(t *testing.T, ctx context.Context) []string {
 	t.Helper()
