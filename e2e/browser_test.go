@@ -3,6 +3,10 @@
 //
 //	go test -run E2E ./e2e/...                # run them
 //	go test -run E2E ./e2e/... -screenshots   # and refresh docs/img/*.png
+//
+// For the screenshots, install Debian's fonts-noto-cjk first, or the
+// Traditional Chinese pages and the language switcher draw boxes (the
+// tests themselves do not need it).
 package e2e
 
 import (
