@@ -14,6 +14,7 @@ var messagesEN = map[Key]string{
 	"dxdispatch.body":              "the body is neither a slice (the body of /api/v1/slice1, with inputSizes) nor a layout (the body of /api/v1/layout, with sizes)",
 	"dxdispatch.values":            "the input buffer has {cells} cells; a model lists at most {max} initial values, and these are not the sequence 1..N (only a packed input without typed values is)",
 	"featurelevel.unknown":         "featureLevel {name:q} is not a feature level: give one of {names} (or DML_FEATURE_LEVEL_{newest}), or leave it out for the newest, {newest}",
+	"import.dx.nested":             "{path}.Desc holds another Desc: a DML_TENSOR_DESC has one level, Type and Desc",
 	"import.dx.none":               "the model has no dispatchables",
 	"import.dx.op.rank":            "DimensionCount = {rank} but InputTensor.Sizes has {count} values",
 	"import.dx.operator":           "no DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE or DML_OPERATOR_ELEMENT_WISE_IDENTITY among the model's dispatchables ({types})",

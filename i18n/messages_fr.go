@@ -14,6 +14,7 @@ var messagesFR = map[Key]string{
 	"dxdispatch.body":              "le corps n'est ni une tranche (le corps de /api/v1/slice1, avec inputSizes) ni une disposition (le corps de /api/v1/layout, avec sizes)",
 	"dxdispatch.values":            "le tampon d'entrée a {cells} cases ; un modèle liste au plus {max} valeurs initiales, et celles-ci ne sont pas la suite 1..N (seule une entrée compacte sans valeurs saisies l'est)",
 	"featurelevel.unknown":         "featureLevel {name:q} n'est pas un niveau de fonctionnalité : donnez l'un de {names} (ou DML_FEATURE_LEVEL_{newest}), ou omettez-le pour le plus récent, {newest}",
+	"import.dx.nested":             "{path}.Desc contient un autre Desc : un DML_TENSOR_DESC n'a qu'un niveau, Type et Desc",
 	"import.dx.none":               "le modèle n'a aucun dispatchable",
 	"import.dx.op.rank":            "DimensionCount = {rank} mais InputTensor.Sizes a {count} valeurs",
 	"import.dx.operator":           "aucun DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE ni DML_OPERATOR_ELEMENT_WISE_IDENTITY parmi les dispatchables du modèle ({types})",

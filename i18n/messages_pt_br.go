@@ -14,6 +14,7 @@ var messagesPtBR = map[Key]string{
 	"dxdispatch.body":              "o corpo não é nem uma fatia (o corpo de /api/v1/slice1, com inputSizes) nem um layout (o corpo de /api/v1/layout, com sizes)",
 	"dxdispatch.values":            "o buffer de entrada tem {cells} posições; um modelo lista no máximo {max} valores iniciais, e estes não são a sequência 1..N (só uma entrada compacta sem valores digitados é)",
 	"featurelevel.unknown":         "featureLevel {name:q} não é um nível de recurso: informe um de {names} (ou DML_FEATURE_LEVEL_{newest}), ou omita-o para usar o mais novo, {newest}",
+	"import.dx.nested":             "{path}.Desc contém outro Desc: um DML_TENSOR_DESC tem um só nível, Type e Desc",
 	"import.dx.none":               "o modelo não tem dispatchables",
 	"import.dx.op.rank":            "DimensionCount = {rank}, mas InputTensor.Sizes tem {count} valores",
 	"import.dx.operator":           "nenhum DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE ou DML_OPERATOR_ELEMENT_WISE_IDENTITY entre os dispatchables do modelo ({types})",

@@ -14,6 +14,7 @@ var messagesZhTW = map[Key]string{
 	"dxdispatch.body":              "請求內容既不是切片（/api/v1/slice1 的內容，含 inputSizes），也不是佈局（/api/v1/layout 的內容，含 sizes）",
 	"dxdispatch.values":            "輸入緩衝區有 {cells} 個格子；模型最多列出 {max} 個初始值，而這些值不是 1..N 的序列（只有不帶自訂值的緊密排列輸入才是）",
 	"featurelevel.unknown":         "featureLevel {name:q} 不是功能層級：請給 {names} 之一（或 DML_FEATURE_LEVEL_{newest}），或省略以使用最新的 {newest}",
+	"import.dx.nested":             "{path}.Desc 內又有一個 Desc：DML_TENSOR_DESC 只有一層，即 Type 與 Desc",
 	"import.dx.none":               "模型沒有任何 dispatchable",
 	"import.dx.op.rank":            "DimensionCount = {rank}，但 InputTensor.Sizes 有 {count} 個值",
 	"import.dx.operator":           "模型的 dispatchable 中沒有 DML_OPERATOR_SLICE1、DML_OPERATOR_SLICE 或 DML_OPERATOR_ELEMENT_WISE_IDENTITY（{types}）",

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
@@ -256,6 +255,3 @@ func dxTypeName(s string) string { return strings.TrimPrefix(s, "DML_TENSOR_DATA
 
 // dxOperatorName strips the DML_OPERATOR_ prefix DxDispatch allows.
 func dxOperatorName(s string) string { return strings.TrimPrefix(s, "DML_OPERATOR_") }
-
-// itoa64 is strconv.FormatInt in base 10.
-func itoa64(v int64) string { return strconv.FormatInt(v, 10) }

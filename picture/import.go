@@ -421,8 +421,8 @@ func intList(s string) ([]int64, error) {
 		}
 		out = append(out, v)
 	}
-	if len(out) > core.MaxDimensionCount*4 {
-		return nil, fmt.Errorf("%d numbers; a tensor has at most %d dimensions", len(out), core.MaxDimensionCount)
+	if len(out) > core.MaxDimensionCount {
+		return nil, fmt.Errorf("%d numbers; a DirectML tensor has at most %d dimensions", len(out), core.MaxDimensionCount)
 	}
 	return out, nil
 }
@@ -490,9 +490,13 @@ func (t *dxTensorIn) read(raw json.RawMessage, path string) *ImportError {
 		if tt := strings.TrimPrefix(t.Type, "DML_TENSOR_TYPE_"); tt != "BUFFER" && tt != "" {
 			return importErr(path+".Type", "import.dx.tensortype", "{field} is {type:q}; DirectML operators here take DML_TENSOR_TYPE_BUFFER", core.Args{"field": path + ".Type", "type": t.Type})
 		}
+		// The long form has one level: {"Type", "Desc": {short form}}.
 		inner := dxTensorIn{}
-		if err := inner.read(t.Desc, path+".Desc"); err != nil {
+		if err := decodeInto(t.Desc, path+".Desc.", &inner); err != nil {
 			return err
+		}
+		if inner.Desc != nil {
+			return importErr(path+".Desc.Desc", "import.dx.nested", "{path}.Desc holds another Desc: a DML_TENSOR_DESC has one level, Type and Desc", core.Args{"path": path})
 		}
 		*t = inner
 	}

@@ -367,6 +367,9 @@ func TestImportRefusals(t *testing.T) {
 			[]string{"dxdispatch.dispatchables.s.desc.InputWindowOffsets[0]"}},
 		{"dxdispatch fraction", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"InputWindowOffsets":[1.5],"InputWindowSizes":[3],"InputWindowStrides":[1]}}},"commands":[]}}`,
 			[]string{"dxdispatch.dispatchables.s.desc.InputWindowOffsets"}},
+		{"dxdispatch Desc in a Desc", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"Type":"BUFFER","Desc":{"DataType":"FLOAT32","Sizes":[4],"Desc":{}}},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"InputWindowOffsets":[0],"InputWindowSizes":[3],"InputWindowStrides":[2]}}},"commands":[]}}`,
+			[]string{"dxdispatch.dispatchables.s.desc.InputTensor.Desc.Desc"}},
+		{"text with nine sizes", `{"text":"torch.Size([1, 1, 1, 1, 1, 1, 1, 1, 2]) (1, 1, 1, 1, 1, 1, 1, 1, 1)"}`, []string{"text"}},
 		{"two formats", `{"text":"x","torch":{}}`, []string{""}},
 	} {
 		status, body := importBody(t, ts.URL, tc.body)

@@ -369,13 +369,12 @@ func ms(v float64) string {
 }
 
 type result struct {
-	bc              benchCase
-	nav, fcp, edit  timings
-	hover           timings
-	nodes           int
-	mode            string
-	load            string
-	bytesTransfered float64
+	bc             benchCase
+	nav, fcp, edit timings
+	hover          timings
+	nodes          int
+	mode           string
+	load           string
 }
 
 func measure(tab context.Context, c config, bc benchCase) (result, error) {
