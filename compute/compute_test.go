@@ -174,11 +174,14 @@ func randBytes(rng *rand.Rand, n int64) []byte {
 // setMode forces an execution mode and the fast or safe kernels for the
 // rest of a test, with the parallel threshold lowered so that small walks
 // split too.
-func setMode(t *testing.T, m int, fast bool) {
+func setMode(t *testing.T, v variant) {
 	t.Helper()
-	oldMode, oldFast, oldMin := forceMode, useFast, parallelMin
-	forceMode, useFast, parallelMin = m, fast && fastArch, 64
-	t.Cleanup(func() { forceMode, useFast, parallelMin = oldMode, oldFast, oldMin })
+	oldMode, oldFast, oldMin, oldStream := forceMode, useFast, parallelMin, streamMin
+	forceMode, useFast, parallelMin = v.mode, v.fast && fastArch, 64
+	if v.stream {
+		streamMin = 0
+	}
+	t.Cleanup(func() { forceMode, useFast, parallelMin, streamMin = oldMode, oldFast, oldMin, oldStream })
 }
 
 // setPieces shrinks the read-ahead distance and the pieces long rows are
@@ -193,11 +196,15 @@ func setPieces(t *testing.T, touch, pc, whole int64) {
 var elemSizes = []int{1, 2, 4, 8}
 
 type variant struct {
-	mode int
-	fast bool
+	mode   int
+	fast   bool
+	stream bool // from any output size (see stream.go)
 }
 
-var variants = []variant{{-1, true}, {int(modeRows), true}, {int(modeTable), true}, {int(modeTile), true}, {-1, false}}
+var variants = []variant{
+	{-1, true, false}, {int(modeRows), true, false}, {int(modeTable), true, false}, {int(modeTile), true, false}, {-1, false, false},
+	{-1, true, true}, {int(modeRows), true, true}, {int(modeTile), true, true},
+}
 
 func (v variant) String() string {
 	m := "auto"
@@ -206,6 +213,9 @@ func (v variant) String() string {
 	}
 	if !v.fast {
 		m += "/safe"
+	}
+	if v.stream {
+		m += "/stream"
 	}
 	return m
 }
@@ -219,10 +229,14 @@ func checkCopy(t *testing.T, w Walk, src []byte, e int) {
 		t.Fatalf("test walk %+v reads outside src", w)
 	}
 	for threads := 1; threads <= 3; threads++ {
-		got := make([]byte, len(want))
-		for i := range got {
-			got[i] = 0xA5
+		// dst at a different distance from a 64-byte line each time,
+		// inside guard bytes that must stay untouched.
+		shift := (threads * 24) &^ (e - 1)
+		buf := make([]byte, len(want)+128)
+		for i := range buf {
+			buf[i] = 0xA5
 		}
+		got := buf[shift : shift+len(want) : shift+len(want)]
 		var err error
 		if threads == 1 {
 			err = Copy(got, src, w, e)
@@ -231,6 +245,11 @@ func checkCopy(t *testing.T, w Walk, src []byte, e int) {
 		}
 		if err != nil {
 			t.Fatalf("walk %+v e=%d threads=%d: %v", w, e, threads, err)
+		}
+		for i, b := range buf {
+			if (i < shift || i >= shift+len(want)) && b != 0xA5 {
+				t.Fatalf("walk %+v e=%d threads=%d: byte %d outside dst written", w, e, threads, i-shift)
+			}
 		}
 		if !bytes.Equal(got, want) {
 			i := 0
@@ -254,7 +273,7 @@ func TestCopyRandom(t *testing.T) {
 	}
 	for _, v := range variants {
 		t.Run(v.String(), func(t *testing.T) {
-			setMode(t, v.mode, v.fast)
+			setMode(t, v)
 			rng := rand.New(rand.NewPCG(1, uint64(v.mode+10)))
 			for range iters {
 				w := randWalk(rng, 3000)
@@ -272,7 +291,7 @@ func TestCopyRandom(t *testing.T) {
 func TestKernels(t *testing.T) {
 	for _, v := range variants {
 		t.Run(v.String(), func(t *testing.T) {
-			setMode(t, v.mode, v.fast)
+			setMode(t, v)
 			rng := rand.New(rand.NewPCG(2, 3))
 			for _, e := range elemSizes {
 				for _, n := range []int64{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 129, 300} {
@@ -300,7 +319,7 @@ func TestKernels(t *testing.T) {
 func TestPieces(t *testing.T) {
 	for _, pc := range [][3]int64{{64, 64, 128}, {0, 64, 128}, {128, 24, 1 << 20}, {40, 8, 16}} {
 		t.Run(fmt.Sprint(pc), func(t *testing.T) {
-			setMode(t, -1, true)
+			setMode(t, variant{-1, true, false})
 			setPieces(t, pc[0], pc[1], pc[2])
 			rng := rand.New(rand.NewPCG(14, uint64(pc[1])))
 			for range 150 {
@@ -318,7 +337,7 @@ func TestTranspose(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 5))
 	for _, v := range variants {
 		t.Run(v.String(), func(t *testing.T) {
-			setMode(t, v.mode, v.fast)
+			setMode(t, v)
 			for _, e := range elemSizes {
 				for _, sz := range [][2]int64{{1, 70}, {4, 4}, {17, 33}, {64, 64}, {100, 9}, {3, 200}} {
 					h, wd := sz[0], sz[1]
@@ -772,7 +791,7 @@ func FuzzCopy(f *testing.F) {
 		}
 		want, ok := naiveCopy(w, src, e)
 		variant := variants[int(next())%len(variants)]
-		setMode(t, variant.mode, variant.fast)
+		setMode(t, variant)
 		got := make([]byte, w.Len()*int64(e))
 		err := CopyParallel(got, src, w, e, threads)
 		switch {

@@ -145,6 +145,8 @@ type exec struct {
 	// along the inner dimension; da is a's dst stride.
 	a, ta, tb int64
 	da        int64
+	// stream: unit-step rows written with non-temporal stores.
+	stream bool
 }
 
 func abs(v int64) int64 {
@@ -174,7 +176,17 @@ func (x *exec) prepare(dst, src []byte, elemSize int) error {
 		return fmt.Errorf("%w: offsets %d..%d, src holds %d elements of %d bytes", ErrOutOfBounds, p.minOff, p.maxOff, int64(len(src))/e, e)
 	}
 	x.choose()
+	x.stream = x.streams()
 	return nil
+}
+
+// streams reports whether the plan's writes are streamed (see stream.go):
+// a large output of unit-step rows shorter than the 1 MiB from which
+// copy() streams them itself.
+func (x *exec) streams() bool {
+	p := &x.p
+	return haveNT && useFast && p.count*x.e >= streamMin && x.mode == modeRows &&
+		x.kind == kindFwd && p.size[p.rank-1]*x.e < 1<<20
 }
 
 // choose picks the mode and the row kernel.
@@ -342,6 +354,10 @@ func (x *exec) run(dst, src []byte, first, cnt int64) uint64 {
 				tileBlock[uint64](dst, src, doff, da, off, sa, s, n, m)
 			}
 		})
+		return 0
+	}
+	if x.stream {
+		x.streamRows(dst, src, first, cnt)
 		return 0
 	}
 	var sink uint64

@@ -16,7 +16,10 @@
 //     read one byte of each 64-byte line of dst 4 KiB ahead of the writes
 //     (a prefetch for writing; measured +10 % on short rows), longer rows
 //     are cut into 4 KiB pieces for the same reason, except unit-step rows
-//     of 16 KiB or more, which are one copy();
+//     of 16 KiB or more, which are one copy(). From 4 MiB of output,
+//     unit-step rows are written with non-temporal stores instead
+//     (stream.go, stream_amd64.s): the lines go to memory without first
+//     being read into the cache;
 //   - table: when the inner run is short (< 16 elements), the trailing
 //     dimensions form a block of at most 128 elements whose byte offsets
 //     are tabulated once per call, and each outer step gathers the block
@@ -36,7 +39,8 @@
 // saturate. Their Into variants write into the caller's
 // memory, so that a websocket edit reuses it.
 //
-// Unsafe code is confined to kernels_fast.go. Every kernel there is only
+// Unsafe code is confined to kernels_fast.go, stream.go and the assembly
+// beside it (stream_amd64.s). Every kernel there is only
 // reached after Copy has proven, once per call, that the smallest and the
 // largest offset of the walk lie inside src and that dst has exactly the
 // output size; the kernels only read offsets of the walk (or bytes between

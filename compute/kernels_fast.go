@@ -1,6 +1,7 @@
 package compute
 
-// This file holds every use of unsafe in the package. Each kernel reads
+// This file holds the package's unsafe kernels (stream.go and
+// stream_amd64.s hold the non-temporal writes). Each kernel reads
 // src only at offsets of the walk being executed, or (the reverse and
 // step-2 kernels, which move 8-byte words) at bytes between two offsets of
 // the same row; it writes dst only inside the range of the batch it was
