@@ -176,17 +176,25 @@ func (x *exec) prepare(dst, src []byte, elemSize int) error {
 		return fmt.Errorf("%w: offsets %d..%d, src holds %d elements of %d bytes", ErrOutOfBounds, p.minOff, p.maxOff, int64(len(src))/e, e)
 	}
 	x.choose()
-	x.stream = x.streams()
+	x.stream = x.streams(dst)
 	return nil
 }
 
 // streams reports whether the plan's writes are streamed (see stream.go):
 // a large output of unit-step rows shorter than the 1 MiB from which
 // copy() streams them itself.
-func (x *exec) streams() bool {
+func (x *exec) streams(dst []byte) bool {
 	p := &x.p
-	return haveNT && useFast && p.count*x.e >= streamMin && x.mode == modeRows &&
-		x.kind == kindFwd && p.size[p.rank-1]*x.e < 1<<20
+	if !haveNT || !useFast || p.count*x.e < streamMin || x.mode != modeRows {
+		return false
+	}
+	switch x.kind {
+	case kindFwd:
+		return p.size[p.rank-1]*x.e < 1<<20
+	case kindRev: // whole elements in each line of dst
+		return uintptr(base(dst))%uintptr(x.e) == 0
+	}
+	return false
 }
 
 // choose picks the mode and the row kernel.
@@ -357,8 +365,7 @@ func (x *exec) run(dst, src []byte, first, cnt int64) uint64 {
 		return 0
 	}
 	if x.stream {
-		x.streamRows(dst, src, first, cnt)
-		return 0
+		return x.streamRows(dst, src, first, cnt)
 	}
 	var sink uint64
 	k := x.kind

@@ -37,16 +37,54 @@ func ntWrite(dp unsafe.Pointer, q int64, b []byte) {
 }
 
 // streamRows executes the rows mode's units [first, first+cnt) of a
-// unit-step plan with ntWrite.
-func (x *exec) streamRows(dst, src []byte, first, cnt int64) {
+// unit-step or reversed plan: the whole lines of dst with non-temporal
+// stores, the partial lines at the ends of each row with plain ones.
+func (x *exec) streamRows(dst, src []byte, first, cnt int64) (sink uint64) {
 	p := &x.p
 	e := x.e
 	dp := base(dst)
+	if x.kind == kindFwd {
+		sp := base(src)
+		p.walkRange(first, cnt, func(d, off, n, rows, rs int64) {
+			if n*e&63 == 0 && (uintptr(dp)+uintptr(d*e))&63 == 0 { // whole lines: one call
+				copyRows(unsafe.Add(dp, d*e), unsafe.Add(sp, off*e), int(n*e/64), int(rows), int(rs*e))
+				return
+			}
+			// Per row (an assembly loop that also wrote the partial lines
+			// was slower on 240-byte rows: 0.38 against 0.65 x memcpy).
+			for r := range rows {
+				o := (off + r*rs) * e
+				ntWrite(dp, (d+r*n)*e, src[o:o+n*e])
+			}
+		})
+		sfence()
+		return 0
+	}
+	revLines := [...]func(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int){1: revLines1, 2: revLines2, 4: revLines4, 8: revLines8}[e]
+	sp := base(src)
+	per := 64 / e // elements per line
 	p.walkRange(first, cnt, func(d, off, n, rows, rs int64) {
+		if n%per == 0 && (uintptr(dp)+uintptr(d*e))&63 == 0 { // whole lines: one call
+			revLines(unsafe.Add(dp, d*e), unsafe.Add(sp, (off+1)*e), int(n/per), int(rows), int(rs*e))
+			return
+		}
 		for r := range rows {
-			o := (off + r*rs) * e
-			ntWrite(dp, (d+r*n)*e, src[o:o+n*e])
+			// Row r: dst elements q.., src elements o, o-1, ...
+			q, o := d+r*n, off+r*rs
+			h := min(int64(-(uintptr(dp)+uintptr(q*e))&63)/e, n)
+			if h > 0 {
+				sink += rowsKernel(kindRev, e, dst, src, q, o, h, -1, 1, 0, 0)
+			}
+			lines := (n - h) / per
+			if lines > 0 {
+				revLines(unsafe.Add(dp, (q+h)*e), unsafe.Add(sp, (o-h+1)*e), int(lines), 1, 0)
+			}
+			if t := n - h - lines*per; t > 0 {
+				k := h + lines*per
+				sink += rowsKernel(kindRev, e, dst, src, q+k, o-k, t, -1, 1, 0, 0)
+			}
 		}
 	})
 	sfence()
+	return sink
 }

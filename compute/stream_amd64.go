@@ -12,6 +12,30 @@ const haveNT = true
 //go:noescape
 func ntCopy(dst, src unsafe.Pointer, n int)
 
+// copyRows copies rows rows of lines*64 bytes, row r from src +
+// r*srcStride, to the contiguous, 64-byte aligned dst with non-temporal
+// stores.
+//
+//go:noescape
+func copyRows(dst, src unsafe.Pointer, lines, rows, srcStride int)
+
 // sfence orders the non-temporal stores before any later store, so that
 // the goroutine that hands dst on publishes them.
 func sfence()
+
+// The revLines functions write rows rows of lines*64 bytes each to dst,
+// which is 64-byte aligned, with non-temporal stores: row r holds the
+// elements of the lines*64 bytes below srcEnd + r*srcStride, last first
+// (stream_amd64.s).
+
+//go:noescape
+func revLines1(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+
+//go:noescape
+func revLines2(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+
+//go:noescape
+func revLines4(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+
+//go:noescape
+func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)

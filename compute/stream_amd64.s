@@ -29,3 +29,212 @@ done:
 TEXT ·sfence(SB), NOSPLIT, $0-0
 	SFENCE
 	RET
+
+// func copyRows(dst, src unsafe.Pointer, lines, rows, srcStride int)
+// Copies rows rows of lines*64 bytes, row r from src + r*srcStride, to the
+// contiguous, 64-byte aligned dst with non-temporal stores.
+TEXT ·copyRows(SB), NOSPLIT, $0-40
+	MOVQ	dst+0(FP), DI
+	MOVQ	src+8(FP), R9
+	MOVQ	lines+16(FP), R10
+	MOVQ	rows+24(FP), R11
+	TESTQ	R10, R10
+	JZ	done
+	TESTQ	R11, R11
+	JZ	done
+row:
+	MOVQ	R9, SI
+	MOVQ	R10, CX
+body:
+	MOVOU	0(SI), X0
+	MOVOU	16(SI), X1
+	MOVOU	32(SI), X2
+	MOVOU	48(SI), X3
+	MOVNTO	X0, 0(DI)
+	MOVNTO	X1, 16(DI)
+	MOVNTO	X2, 32(DI)
+	MOVNTO	X3, 48(DI)
+	ADDQ	$64, SI
+	ADDQ	$64, DI
+	DECQ	CX
+	JNZ	body
+	ADDQ	srcStride+32(FP), R9
+	DECQ	R11
+	JNZ	row
+done:
+	RET
+
+// The revLines kernels write rows rows of lines*64 bytes each to a 64-byte
+// aligned dst with non-temporal stores: row r holds the elements of the
+// lines*64 bytes below srcEnd + r*srcStride in reverse order (its first
+// element is the one just below). They
+// read src upwards, from its lowest line, and write dst's lines from the
+// last one down: the hardware prefetcher follows rising reads, not falling
+// ones, in rows of a few KiB.
+
+#define REV2(x) \
+	PSHUFLW	$0x1B, x, x \
+	PSHUFHW	$0x1B, x, x \
+	PSHUFD	$0x4E, x, x
+
+#define REV1(x, t) \
+	REV2(x) \
+	MOVO	x, t \
+	PSLLW	$8, x \
+	PSRLW	$8, t \
+	POR	t, x
+
+#define REV4(x) PSHUFD $0x1B, x, x
+#define REV8(x) PSHUFD $0x4E, x, x
+
+// SETUP points SI (srcEnd) at the lowest src line and DI (dst) at dst's
+// last line; CX holds the number of lines.
+#define SETUP \
+	MOVQ	CX, AX \
+	SHLQ	$6, AX \
+	SUBQ	AX, SI \
+	ADDQ	AX, DI \
+	SUBQ	$64, DI
+
+#define LOAD \
+	MOVOU	48(SI), X0 \
+	MOVOU	32(SI), X1 \
+	MOVOU	16(SI), X2 \
+	MOVOU	0(SI), X3
+
+#define STORE \
+	MOVNTO	X0, 0(DI) \
+	MOVNTO	X1, 16(DI) \
+	MOVNTO	X2, 32(DI) \
+	MOVNTO	X3, 48(DI) \
+	ADDQ	$64, SI \
+	SUBQ	$64, DI \
+	DECQ	CX
+
+// func revLines1(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+TEXT ·revLines1(SB), NOSPLIT, $0-40
+	MOVQ	dst+0(FP), R8
+	MOVQ	srcEnd+8(FP), R9
+	MOVQ	lines+16(FP), R10
+	MOVQ	rows+24(FP), R11
+	TESTQ	R10, R10
+	JZ	done1
+	TESTQ	R11, R11
+	JZ	done1
+row1:
+	MOVQ	R8, DI
+	MOVQ	R9, SI
+	MOVQ	R10, CX
+	SETUP
+loop1:
+	LOAD
+	REV1(X0, X4)
+	REV1(X1, X5)
+	REV1(X2, X6)
+	REV1(X3, X7)
+	STORE
+	JNZ	loop1
+	MOVQ	R10, AX
+	SHLQ	$6, AX
+	ADDQ	AX, R8
+	ADDQ	srcStride+32(FP), R9
+	DECQ	R11
+	JNZ	row1
+done1:
+	RET
+
+// func revLines2(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+TEXT ·revLines2(SB), NOSPLIT, $0-40
+	MOVQ	dst+0(FP), R8
+	MOVQ	srcEnd+8(FP), R9
+	MOVQ	lines+16(FP), R10
+	MOVQ	rows+24(FP), R11
+	TESTQ	R10, R10
+	JZ	done2
+	TESTQ	R11, R11
+	JZ	done2
+row2:
+	MOVQ	R8, DI
+	MOVQ	R9, SI
+	MOVQ	R10, CX
+	SETUP
+loop2:
+	LOAD
+	REV2(X0)
+	REV2(X1)
+	REV2(X2)
+	REV2(X3)
+	STORE
+	JNZ	loop2
+	MOVQ	R10, AX
+	SHLQ	$6, AX
+	ADDQ	AX, R8
+	ADDQ	srcStride+32(FP), R9
+	DECQ	R11
+	JNZ	row2
+done2:
+	RET
+
+// func revLines4(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+TEXT ·revLines4(SB), NOSPLIT, $0-40
+	MOVQ	dst+0(FP), R8
+	MOVQ	srcEnd+8(FP), R9
+	MOVQ	lines+16(FP), R10
+	MOVQ	rows+24(FP), R11
+	TESTQ	R10, R10
+	JZ	done4
+	TESTQ	R11, R11
+	JZ	done4
+row4:
+	MOVQ	R8, DI
+	MOVQ	R9, SI
+	MOVQ	R10, CX
+	SETUP
+loop4:
+	LOAD
+	REV4(X0)
+	REV4(X1)
+	REV4(X2)
+	REV4(X3)
+	STORE
+	JNZ	loop4
+	MOVQ	R10, AX
+	SHLQ	$6, AX
+	ADDQ	AX, R8
+	ADDQ	srcStride+32(FP), R9
+	DECQ	R11
+	JNZ	row4
+done4:
+	RET
+
+// func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+TEXT ·revLines8(SB), NOSPLIT, $0-40
+	MOVQ	dst+0(FP), R8
+	MOVQ	srcEnd+8(FP), R9
+	MOVQ	lines+16(FP), R10
+	MOVQ	rows+24(FP), R11
+	TESTQ	R10, R10
+	JZ	done8
+	TESTQ	R11, R11
+	JZ	done8
+row8:
+	MOVQ	R8, DI
+	MOVQ	R9, SI
+	MOVQ	R10, CX
+	SETUP
+loop8:
+	LOAD
+	REV8(X0)
+	REV8(X1)
+	REV8(X2)
+	REV8(X3)
+	STORE
+	JNZ	loop8
+	MOVQ	R10, AX
+	SHLQ	$6, AX
+	ADDQ	AX, R8
+	ADDQ	srcStride+32(FP), R9
+	DECQ	R11
+	JNZ	row8
+done8:
+	RET
