@@ -12,9 +12,19 @@ func ntCopy(dst, src unsafe.Pointer, n int) {
 
 func sfence() {}
 
-func revLines1(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) { panic("compute: no revLines here") }
-func revLines2(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) { panic("compute: no revLines here") }
-func revLines4(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) { panic("compute: no revLines here") }
-func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) { panic("compute: no revLines here") }
+func revLines1(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
+	panic("compute: no revLines here")
+}
+func revLines2(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
+	panic("compute: no revLines here")
+}
+func revLines4(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
+	panic("compute: no revLines here")
+}
+func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
+	panic("compute: no revLines here")
+}
 
-func copyRows(dst, src unsafe.Pointer, lines, rows, srcStride int) { panic("compute: no copyRows here") }
+func copyRows(dst, src unsafe.Pointer, lines, rows, srcStride int) {
+	panic("compute: no copyRows here")
+}
