@@ -176,12 +176,18 @@ func randBytes(rng *rand.Rand, n int64) []byte {
 // split too.
 func setMode(t *testing.T, v variant) {
 	t.Helper()
-	oldMode, oldFast, oldMin, oldStream := forceMode, useFast, parallelMin, streamMin
+	oldMode, oldFast, oldMin := forceMode, useFast, parallelMin
+	oldStream, oldTA, oldTB, oldBlock := streamMin, streamTileA, streamTileBytes, streamBlockBytes
 	forceMode, useFast, parallelMin = v.mode, v.fast && fastArch, 64
 	if v.stream {
-		streamMin = 0
+		// Small blocks of small tiles, so that the test sizes have
+		// several of each, and their edges.
+		streamMin, streamTileA, streamTileBytes, streamBlockBytes = 0, 3, 16, 64
 	}
-	t.Cleanup(func() { forceMode, useFast, parallelMin, streamMin = oldMode, oldFast, oldMin, oldStream })
+	t.Cleanup(func() {
+		forceMode, useFast, parallelMin = oldMode, oldFast, oldMin
+		streamMin, streamTileA, streamTileBytes, streamBlockBytes = oldStream, oldTA, oldTB, oldBlock
+	})
 }
 
 // setPieces shrinks the read-ahead distance and the pieces long rows are

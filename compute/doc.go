@@ -19,7 +19,8 @@
 //     of 16 KiB or more, which are one copy(). From 4 MiB of output,
 //     unit-step rows are written with non-temporal stores instead
 //     (stream.go, stream_amd64.s): the lines go to memory without first
-//     being read into the cache;
+//     being read into the cache. Reversed rows too, reversed in SSE
+//     registers;
 //   - table: when the inner run is short (< 16 elements), the trailing
 //     dimensions form a block of at most 128 elements whose byte offsets
 //     are tabulated once per call, and each outer step gathers the block
@@ -28,7 +29,13 @@
 //     dimension has neighbours on the same line (a transpose), tiles of
 //     128 bytes along that dimension by 256 inner elements are copied, the
 //     tiles along the small-stride dimension innermost, so that the reads
-//     and the writes stay in a few cache lines and TLB entries.
+//     and the writes stay in a few cache lines and TLB entries. From 4 MiB
+//     of output the plane is cut into blocks whose pages fit the TLB, and
+//     each tile is gathered into a buffer in L1 (4-byte elements
+//     contiguous along the tile dimension: 4x4 transposes in SSE
+//     registers instead) and written out with non-temporal stores, while
+//     the next tile's lines are read ahead. A dimension takes part in a
+//     tile only if its elements fill a cache line.
 //
 // CopyParallel splits the flattened unit range of the same plan (elements,
 // blocks or tiles) across goroutines from 1 MiB of output.

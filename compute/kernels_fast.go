@@ -378,6 +378,51 @@ func tileBlock[T elem](dst, src []byte, doff, da, off, sa, sb, na, nb int64) {
 	}
 }
 
+// touchBlock reads elements a = 0, step, 2*step, ... < na of each row b
+// < nb of the block at src element off (element off+a*sa+b*sb), so that
+// their lines are on their way into the cache before the block is copied.
+func touchBlock(src []byte, e, off, sa, sb, na, nb, step int64) (sink uint64) {
+	sp := base(src)
+	for b := range nb {
+		for a := int64(0); a < na; a += step {
+			sink += uint64(*(*uint8)(unsafe.Add(sp, (off+a*sa+b*sb)*e)))
+		}
+	}
+	return sink
+}
+
+// tileStage gathers an na x nb block into stage, row after row:
+// stage[a*nb+b] = src[off+a*sa+b*sb]. It reads along a, the dimension
+// whose neighbours share a line of src, and writes stage's columns, which
+// stay in L1.
+func tileStage[T elem](stage, src []byte, off, sa, sb, na, nb int64) {
+	sz := int64(unsafe.Sizeof(T(0)))
+	qp, sp := base(stage), base(src)
+	rs := nb * sz // a stage row
+	bsa := sa * sz
+	for b := range nb {
+		o := (off + b*sb) * sz
+		q := unsafe.Add(qp, b*sz)
+		a := int64(0)
+		for ; a+4 <= na; a += 4 {
+			v0 := *(*T)(unsafe.Add(sp, o))
+			v1 := *(*T)(unsafe.Add(sp, o+bsa))
+			v2 := *(*T)(unsafe.Add(sp, o+2*bsa))
+			v3 := *(*T)(unsafe.Add(sp, o+3*bsa))
+			w := unsafe.Add(q, a*rs)
+			*(*T)(w) = v0
+			*(*T)(unsafe.Add(w, rs)) = v1
+			*(*T)(unsafe.Add(w, 2*rs)) = v2
+			*(*T)(unsafe.Add(w, 3*rs)) = v3
+			o += 4 * bsa
+		}
+		for ; a < na; a++ {
+			*(*T)(unsafe.Add(q, a*rs)) = *(*T)(unsafe.Add(sp, o))
+			o += bsa
+		}
+	}
+}
+
 // tableBlock gathers one block through its table of byte offsets:
 // dst[doff+j] = the element tbl[j] bytes from src element off. off is an
 // offset of the walk (the table starts with 0) and every off+tbl[j] is

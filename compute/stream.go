@@ -88,3 +88,80 @@ func (x *exec) streamRows(dst, src []byte, first, cnt int64) (sink uint64) {
 	sfence()
 	return sink
 }
+
+// Streamed tiles: the plane of the tile dimension a and the inner one is
+// cut into blocks of streamBlock(e) x streamBlock(e) elements, whose src
+// and dst pages together fit the TLB (a sweep of whole rows of tiles
+// touched every page of dst once per row: a page walk per tile row). A
+// block is copied in tiles of streamTileA elements along a by
+// streamTileBytes of inner elements, each gathered into a buffer in L1 and
+// written out in whole lines, while the next tile's src lines are read
+// ahead.
+var (
+	streamTileA      int64 = 64
+	streamTileBytes  int64 = 256
+	streamBlockBytes int64 = 2048
+)
+
+// streamBlock is the side of a block: 2 KiB of elements, at most 1024.
+func streamBlock(e int64) int64 { return min(streamBlockBytes/e, 1024) }
+
+// streamTiles executes the tile mode's units (blocks) [first, first+cnt)
+// through a staging buffer.
+func (x *exec) streamTiles(dst, src []byte, first, cnt int64) (sink uint64) {
+	p := &x.p
+	var stage [64 * 1024]byte
+	e := x.e
+	na, sa, da, sbk := p.size[x.a], p.stride[x.a], x.da, x.ta
+	nb, sb := p.size[p.rank-1], p.stride[p.rank-1]
+	ta, tb := streamTileA, streamTileBytes/e
+	dp, sp := base(dst), base(src)
+	// staged copies the n x m tile at src element off, dst element doff.
+	staged := func(off, doff, n, m int64) {
+		switch e {
+		case 1:
+			tileStage[uint8](stage[:], src, off, sa, sb, n, m)
+		case 2:
+			tileStage[uint16](stage[:], src, off, sa, sb, n, m)
+		case 4:
+			tileStage[uint32](stage[:], src, off, sa, sb, n, m)
+		default:
+			tileStage[uint64](stage[:], src, off, sa, sb, n, m)
+		}
+		row := m * e
+		for a := range n {
+			ntWrite(dp, (doff+a*da)*e, stage[a*row:(a+1)*row])
+		}
+	}
+	// 4-byte elements contiguous along a, and dst rows on 16-byte
+	// boundaries: 4x4 transposes in registers, straight to dst.
+	simd := e == 4 && sa == 1 && da*e%16 == 0
+	x.lp.run(first, cnt, p.base, func(boff, bdoff, ca, cb int64) {
+		bna, bnb := min(sbk, na-ca*sbk), min(sbk, nb-cb*sbk) // this block
+		b0 := int64(0)
+		if simd && (uintptr(dp)+uintptr(bdoff*e))&15 == 0 {
+			a4 := bna &^ 3
+			for ; b0+16 <= bnb; b0 += 16 {
+				transpose4x16(unsafe.Add(dp, (bdoff+b0)*e), int(da*e), unsafe.Add(sp, (boff+b0*sb)*e), int(sb*e), int(a4))
+				if a4 < bna {
+					staged(boff+a4*sa+b0*sb, bdoff+a4*da+b0, bna-a4, 16)
+				}
+			}
+		}
+		for ; b0 < bnb; b0 += tb {
+			m := min(tb, bnb-b0)
+			for a0 := int64(0); a0 < bna; a0 += ta {
+				n := min(ta, bna-a0)
+				off, doff := boff+a0*sa+b0*sb, bdoff+a0*da+b0
+				if next := min(ta, bna-a0-ta); next > 0 {
+					// Read the next tile's lines ahead (loads: prefetch
+					// instructions, which the hardware may drop, did worse).
+					sink += touchBlock(src, e, off+ta*sa, sa, sb, next, m, max(64/(abs(sa)*e), 1))
+				}
+				staged(off, doff, n, m)
+			}
+		}
+	})
+	sfence()
+	return sink
+}

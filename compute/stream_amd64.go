@@ -39,3 +39,10 @@ func revLines4(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
 
 //go:noescape
 func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+
+// transpose4x16 copies, for a < na (a multiple of 4) and b < 16, the 4-byte
+// element at src + b*srcRow + a*4 to dst + a*dstRow + b*4 with
+// non-temporal stores; every dst + a*dstRow is 16-byte aligned.
+//
+//go:noescape
+func transpose4x16(dst unsafe.Pointer, dstRow int, src unsafe.Pointer, srcRow, na int)

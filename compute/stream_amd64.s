@@ -238,3 +238,59 @@ loop8:
 	JNZ	row8
 done8:
 	RET
+
+// GROUP transposes the 4x4 block of 4-byte elements at rows R8,
+// R8+R9, R8+2*R9, R8+R12 (R12 = 3*R9) and writes its rows to dst rows DI,
+// DI+R10, DI+2*R10, DI+R13 (R13 = 3*R10) at byte off, with non-temporal
+// stores.
+#define GROUP(off) \
+	MOVOU	(R8), X0 \
+	MOVOU	(R8)(R9*1), X1 \
+	MOVOU	(R8)(R9*2), X2 \
+	MOVOU	(R8)(R12*1), X3 \
+	MOVO	X0, X4 \
+	UNPCKLPS	X1, X4 \
+	UNPCKHPS	X1, X0 \
+	MOVO	X2, X5 \
+	UNPCKLPS	X3, X5 \
+	UNPCKHPS	X3, X2 \
+	MOVO	X4, X1 \
+	MOVLHPS	X5, X1 \
+	MOVHLPS	X4, X5 \
+	MOVO	X0, X3 \
+	MOVLHPS	X2, X3 \
+	MOVHLPS	X0, X2 \
+	MOVNTO	X1, off(DI) \
+	MOVNTO	X5, off(DI)(R10*1) \
+	MOVNTO	X3, off(DI)(R10*2) \
+	MOVNTO	X2, off(DI)(R13*1)
+
+// func transpose4x16(dst unsafe.Pointer, dstRow int, src unsafe.Pointer, srcRow, na int)
+// For a < na (a multiple of 4) and b < 16, it copies the 4-byte element at
+// src + b*srcRow + a*4 to dst + a*dstRow + b*4, with non-temporal stores:
+// each dst row receives one 64-byte line, which must be 16-byte aligned.
+TEXT ·transpose4x16(SB), NOSPLIT, $0-40
+	MOVQ	dst+0(FP), DI
+	MOVQ	dstRow+8(FP), R10
+	MOVQ	src+16(FP), SI
+	MOVQ	srcRow+24(FP), R9
+	MOVQ	na+32(FP), CX
+	LEAQ	(R9)(R9*2), R12
+	LEAQ	(R10)(R10*2), R13
+	SHRQ	$2, CX
+	JZ	tdone
+tloop:
+	MOVQ	SI, R8
+	GROUP(0)
+	LEAQ	(R8)(R9*4), R8
+	GROUP(16)
+	LEAQ	(R8)(R9*4), R8
+	GROUP(32)
+	LEAQ	(R8)(R9*4), R8
+	GROUP(48)
+	ADDQ	$16, SI
+	LEAQ	(DI)(R10*4), DI
+	DECQ	CX
+	JNZ	tloop
+tdone:
+	RET

@@ -4,6 +4,8 @@ package compute
 
 import "unsafe"
 
+// No non-temporal stores here: haveNT is false, so the streaming paths,
+// and the stubs below, are never reached.
 const haveNT = false
 
 func ntCopy(dst, src unsafe.Pointer, n int) {
@@ -27,4 +29,8 @@ func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
 
 func copyRows(dst, src unsafe.Pointer, lines, rows, srcStride int) {
 	panic("compute: no copyRows here")
+}
+
+func transpose4x16(dst unsafe.Pointer, dstRow int, src unsafe.Pointer, srcRow, na int) {
+	panic("compute: no transpose4x16 here")
 }
