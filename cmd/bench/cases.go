@@ -64,6 +64,10 @@ func cube(name string, t core.DataType, off, size, stride []int64, expr string) 
 	}
 }
 
+// transposeSides are the sides of the square transposes, the last one
+// T-transpose's.
+var transposeSides = []int64{64, 256, 1024, 2048, 4096}
+
 // matrix returns the cases of benchmarks.md, in the order they run.
 func matrix() ([]benchCase, error) {
 	f32 := core.Float32
@@ -95,6 +99,20 @@ func matrix() ([]benchCase, error) {
 			},
 			setup: "M = flat.reshape(4096, 4096)", expr: "M.T",
 		},
+	)
+	// Transposes of every size, for the cost per element as the matrix
+	// outgrows the caches (T-transpose is the 4096 x 4096 one).
+	for _, n := range transposeSides[:len(transposeSides)-1] {
+		cs = append(cs, benchCase{
+			name: fmt.Sprintf("T-%d", n), class: classCopy, dtype: f32, n: cubeElems,
+			desc: core.Slice1Desc{
+				Input:         core.TensorDesc{DataType: f32, Sizes: []int64{n, n}, Strides: []int64{1, n}},
+				WindowOffsets: []int64{0, 0}, WindowSizes: []int64{n, n}, WindowStrides: []int64{1, 1},
+			},
+			setup: fmt.Sprintf("M = flat[:%d].reshape(%d, %d)", n*n, n, n), expr: "M.T",
+		})
+	}
+	cs = append(cs,
 		benchCase{
 			name: "R8-8d", class: classCopy, dtype: f32, n: cubeElems,
 			desc: core.Slice1Desc{

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 )
 
@@ -46,11 +47,13 @@ func printTargets(w io.Writer, rs []result) {
 		}
 		line(target, name, ok, strings.Join(parts, ", "))
 	}
+	// Issue #16's targets where it sets one (C1/C2, C4, T, R8 on two
+	// threads), benchmarks.md's elsewhere.
 	ratio(">= 0.95 x memcpy", "C0-full", 0.95, 0)
 	for _, n := range []string{"C1-crop", "C1-crop/e1", "C1-crop/e2", "C1-crop/e8", "C2-outerstep"} {
-		ratio(">= 0.80 x memcpy, >= 1.0 x numpy", n, 0.80, 1.0)
+		ratio(">= 0.85 x memcpy, >= 1.0 x numpy", n, 0.85, 1.0)
 	}
-	ratio(">= 0.70 x memcpy, >= 3 x numpy", "C4-revinner", 0.70, 3)
+	ratio(">= 0.80 x memcpy, >= 4 x numpy", "C4-revinner", 0.80, 4)
 	ratio(">= 0.70 x memcpy, >= 3 x numpy", "C4-revinner/e8", 0.70, 3)
 	ratio(">= 0.70 x memcpy, >= 3 x numpy", "C5-mixed", 0.70, 3)
 	ratio(">= 0.70 x memcpy", "C6-revall", 0.70, 0)
@@ -58,10 +61,30 @@ func printTargets(w io.Writer, rs []result) {
 	ratio(">= 0.50 x memcpy, >= 3 x numpy", "C4-revinner/e2", 0.50, 3)
 	ratio(">= 0.50 x memcpy, >= 1.0 x numpy", "C3-innerstep2", 0.50, 1.0)
 	ratio(">= 0.50 x memcpy, >= 1.0 x numpy", "C3-innerstep2/e8", 0.50, 1.0)
-	ratio(">= 5 x numpy", "T-transpose", 0, 5)
+	ratio(">= 6 x numpy", "T-transpose", 0, 6)
+	// No cliff: the cost per element of a transpose stays within twice
+	// the cheapest side's as the matrix outgrows the caches.
+	var sides []string
+	lo, hi := math.Inf(1), 0.0
+	for _, n := range transposeSides {
+		name := fmt.Sprintf("T-%d", n)
+		if n == transposeSides[len(transposeSides)-1] {
+			name = "T-transpose"
+		}
+		r := get(name, 1)
+		if r == nil || r.GBps == nil {
+			continue
+		}
+		ns := float64(r.ElemSize) / *r.GBps // ns per element
+		lo, hi = min(lo, ns), max(hi, ns)
+		sides = append(sides, fmt.Sprintf("%d: %.2f", n, ns))
+	}
+	if len(sides) > 1 {
+		line("ns per element within 2 x across sides", "T-64..T-4096", hi <= 2*lo, strings.Join(sides, ", ")+" ns")
+	}
 	ratio(">= 1.0 x numpy", "R8-8d", 0, 1.0)
 	if r := get("R8-8d", 2); r != nil {
-		line(">= 1.5 x numpy with two threads", "R8-8d", val(r.NumpyRatio) >= 1.5, fmt.Sprintf("numpy x%s (drift-corrected x%s)", fmtp(r.NumpyRatio, "%.2f"), fmtp(r.NumpyRatioNorm, "%.2f")))
+		line(">= 2 x numpy with two threads", "R8-8d", val(r.NumpyRatio) >= 2, fmt.Sprintf("numpy x%s (drift-corrected x%s)", fmtp(r.NumpyRatio, "%.2f"), fmtp(r.NumpyRatioNorm, "%.2f")))
 	}
 	for _, n := range []string{"C0-full", "C1-crop", "C4-revinner", "R8-8d"} {
 		r1, r2 := get(n, 1), get(n, 2)
