@@ -12,12 +12,13 @@ const haveNT = true
 //go:noescape
 func ntCopy(dst, src unsafe.Pointer, n int)
 
-// copyRows copies rows rows of lines*64 bytes, row r from src +
-// r*srcStride, to the contiguous, 64-byte aligned dst with non-temporal
-// stores.
+// copyRows copies rows rows of chunks*16 bytes, row r from src +
+// r*srcStride, to the contiguous, 16-byte aligned dst with non-temporal
+// stores, in address order: the write-combining buffers assemble the lines
+// that two rows share.
 //
 //go:noescape
-func copyRows(dst, src unsafe.Pointer, lines, rows, srcStride int)
+func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int)
 
 // sfence orders the non-temporal stores before any later store, so that
 // the goroutine that hands dst on publishes them.

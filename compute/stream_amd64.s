@@ -30,13 +30,15 @@ TEXT ·sfence(SB), NOSPLIT, $0-0
 	SFENCE
 	RET
 
-// func copyRows(dst, src unsafe.Pointer, lines, rows, srcStride int)
-// Copies rows rows of lines*64 bytes, row r from src + r*srcStride, to the
-// contiguous, 64-byte aligned dst with non-temporal stores.
+// func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int)
+// Copies rows rows of chunks*16 bytes, row r from src + r*srcStride, to the
+// contiguous, 16-byte aligned dst with non-temporal stores. The stores go
+// out in address order, so the write-combining buffers assemble whole
+// lines across the ends of rows.
 TEXT ·copyRows(SB), NOSPLIT, $0-40
 	MOVQ	dst+0(FP), DI
 	MOVQ	src+8(FP), R9
-	MOVQ	lines+16(FP), R10
+	MOVQ	chunks+16(FP), R10
 	MOVQ	rows+24(FP), R11
 	TESTQ	R10, R10
 	JZ	done
@@ -45,7 +47,9 @@ TEXT ·copyRows(SB), NOSPLIT, $0-40
 row:
 	MOVQ	R9, SI
 	MOVQ	R10, CX
-body:
+	CMPQ	CX, $4
+	JB	one
+four:
 	MOVOU	0(SI), X0
 	MOVOU	16(SI), X1
 	MOVOU	32(SI), X2
@@ -56,8 +60,19 @@ body:
 	MOVNTO	X3, 48(DI)
 	ADDQ	$64, SI
 	ADDQ	$64, DI
+	SUBQ	$4, CX
+	CMPQ	CX, $4
+	JAE	four
+one:
+	TESTQ	CX, CX
+	JZ	next
+	MOVOU	(SI), X0
+	MOVNTO	X0, (DI)
+	ADDQ	$16, SI
+	ADDQ	$16, DI
 	DECQ	CX
-	JNZ	body
+	JMP	one
+next:
 	ADDQ	srcStride+32(FP), R9
 	DECQ	R11
 	JNZ	row

@@ -27,7 +27,7 @@ func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
 	panic("compute: no revLines here")
 }
 
-func copyRows(dst, src unsafe.Pointer, lines, rows, srcStride int) {
+func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int) {
 	panic("compute: no copyRows here")
 }
 
