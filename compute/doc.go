@@ -24,7 +24,9 @@
 //   - table: when the inner run is short (< 16 elements), the trailing
 //     dimensions form a block of at most 128 elements whose byte offsets
 //     are tabulated once per call, and each outer step gathers the block
-//     through the table;
+//     through the table. When every element of the block is on a line of
+//     its own, the outer dimension whose neighbours share a line joins the
+//     block, innermost, with a second table for its dst offsets;
 //   - tile: when each inner element is on its own cache line and an outer
 //     dimension has neighbours on the same line (a transpose), tiles of
 //     128 bytes along that dimension by 256 inner elements are copied, the

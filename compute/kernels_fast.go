@@ -478,3 +478,42 @@ func tableRun[T elem](dst, src []byte, lp *loop, first, cnt, base int64, tbl []i
 		off, doff = lp.step(&coord, off, doff)
 	}
 }
+
+// scatterRun gathers the blocks [first, first+cnt) of a table block with an
+// extra dimension: dst[doff+dt[j]] = src[off+st[j]] (byte offsets), doff
+// and off from the odometer lp. Every off+st[j] is an offset of the walk,
+// and every doff+dt[j] an element of the block's units in dst.
+func scatterRun[T elem](dst, src []byte, lp *loop, first, cnt, start int64, st, dt []int32) {
+	if cnt <= 0 {
+		return
+	}
+	sz := int64(unsafe.Sizeof(T(0)))
+	dt = dt[:len(st)]
+	var coord [maxDims + 1]int64
+	off, doff := start, int64(0)
+	if lp.n > 0 {
+		off, doff = lp.start(first, start, &coord)
+	}
+	dp, sp := base(dst), base(src)
+	for {
+		p, q := unsafe.Add(sp, off*sz), unsafe.Add(dp, doff*sz)
+		j := 0
+		for ; j+4 <= len(st); j += 4 {
+			v0 := *(*T)(unsafe.Add(p, st[j]))
+			v1 := *(*T)(unsafe.Add(p, st[j+1]))
+			v2 := *(*T)(unsafe.Add(p, st[j+2]))
+			v3 := *(*T)(unsafe.Add(p, st[j+3]))
+			*(*T)(unsafe.Add(q, dt[j])) = v0
+			*(*T)(unsafe.Add(q, dt[j+1])) = v1
+			*(*T)(unsafe.Add(q, dt[j+2])) = v2
+			*(*T)(unsafe.Add(q, dt[j+3])) = v3
+		}
+		for ; j < len(st); j++ {
+			*(*T)(unsafe.Add(q, dt[j])) = *(*T)(unsafe.Add(p, st[j]))
+		}
+		if cnt--; cnt == 0 {
+			return
+		}
+		off, doff = lp.step(&coord, off, doff)
+	}
+}
