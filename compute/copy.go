@@ -254,8 +254,11 @@ func (x *exec) choose() {
 			return
 		}
 	}
-	// Table: a short inner run; tabulate the trailing dimensions.
-	if forceMode < 0 && L < 16 || forceMode == int(modeTable) {
+	// Table: a short inner run; tabulate the trailing dimensions (not for
+	// reversed rows of whole 16-byte chunks, which revChunks4 copies
+	// faster: S1 261 -> 177 ns).
+	sseRev := haveSSE && x.kind == kindRev && e == 4 && L%4 == 0
+	if forceMode < 0 && L < 16 && !sseRev || forceMode == int(modeTable) {
 		k, blk := r-1, L
 		for k > 0 && blk*p.size[k-1] <= maxTable {
 			k--
@@ -519,6 +522,11 @@ func rowsKernel(k kind, e int64, dst, src []byte, d, off, n, s, rows, rs, end in
 			copy(dst[q:q+n*e], src[o:o+n*e])
 		}
 	case kindRev:
+		if haveSSE && e == 4 && n%4 == 0 && n*4 <= touchDist {
+			// Short rows of whole 16-byte chunks: reversed in SSE registers.
+			revRows4(dst, src, d, off, n, rows, rs)
+			break
+		}
 		switch e {
 		case 1:
 			sink = rev1(dst, src, d, off, n, rows, rs, end)

@@ -61,12 +61,12 @@ func (x *exec) streamRows(dst, src []byte, first, cnt int64) (sink uint64) {
 		sfence()
 		return 0
 	}
-	revLines := [...]func(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int){1: revLines1, 2: revLines2, 4: revLines4, 8: revLines8}[e]
+	revLines := [...]func(dst, srcLow unsafe.Pointer, lines, rows, srcStride int){1: revLines1, 2: revLines2, 4: revLines4, 8: revLines8}[e]
 	sp := base(src)
 	per := 64 / e // elements per line
 	p.walkRange(first, cnt, func(d, off, n, rows, rs int64) {
 		if n%per == 0 && (uintptr(dp)+uintptr(d*e))&63 == 0 { // whole lines: one call
-			revLines(unsafe.Add(dp, d*e), unsafe.Add(sp, (off+1)*e), int(n/per), int(rows), int(rs*e))
+			revLines(unsafe.Add(dp, d*e), unsafe.Add(sp, (off-n+1)*e), int(n/per), int(rows), int(rs*e))
 			return
 		}
 		for r := range rows {
@@ -78,7 +78,7 @@ func (x *exec) streamRows(dst, src []byte, first, cnt int64) (sink uint64) {
 			}
 			lines := (n - h) / per
 			if lines > 0 {
-				revLines(unsafe.Add(dp, (q+h)*e), unsafe.Add(sp, (o-h+1)*e), int(lines), 1, 0)
+				revLines(unsafe.Add(dp, (q+h)*e), unsafe.Add(sp, (o-h-lines*per+1)*e), int(lines), 1, 0)
 			}
 			if t := n - h - lines*per; t > 0 {
 				k := h + lines*per
@@ -165,4 +165,10 @@ func (x *exec) streamTiles(dst, src []byte, first, cnt int64) (sink uint64) {
 	})
 	sfence()
 	return sink
+}
+
+// revRows4 reverses rows of 4-byte elements whose length is a multiple of
+// four with revChunks4: dst[d+r*n+j] = src[off+r*rs-j].
+func revRows4(dst, src []byte, d, off, n, rows, rs int64) {
+	revChunks4(unsafe.Add(base(dst), d*4), unsafe.Add(base(src), (off-n+1)*4), int(n/4), int(rows), int(rs*4))
 }

@@ -26,20 +26,20 @@ func sfence()
 
 // The revLines functions write rows rows of lines*64 bytes each to dst,
 // which is 64-byte aligned, with non-temporal stores: row r holds the
-// elements of the lines*64 bytes below srcEnd + r*srcStride, last first
+// elements of the lines*64 bytes from srcLow + r*srcStride, last first
 // (stream_amd64.s).
 
 //go:noescape
-func revLines1(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+func revLines1(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 
 //go:noescape
-func revLines2(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+func revLines2(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 
 //go:noescape
-func revLines4(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+func revLines4(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 
 //go:noescape
-func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+func revLines8(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 
 // transpose4x16 copies, for a < na (a multiple of 4) and b < 16, the 4-byte
 // element at src + b*srcRow + a*4 to dst + a*dstRow + b*4 with
@@ -47,3 +47,13 @@ func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
 //
 //go:noescape
 func transpose4x16(dst unsafe.Pointer, dstRow int, src unsafe.Pointer, srcRow, na int)
+
+// haveSSE: the SSE kernels of stream_amd64.s exist.
+const haveSSE = true
+
+// revChunks4 writes rows rows of chunks*16 bytes to the contiguous dst with
+// plain stores: row r holds the 4-byte elements of the chunks*16 bytes
+// from srcLow + r*srcStride, last first.
+//
+//go:noescape
+func revChunks4(dst, srcLow unsafe.Pointer, chunks, rows, srcStride int)

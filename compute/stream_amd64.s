@@ -81,8 +81,7 @@ done:
 
 // The revLines kernels write rows rows of lines*64 bytes each to a 64-byte
 // aligned dst with non-temporal stores: row r holds the elements of the
-// lines*64 bytes below srcEnd + r*srcStride in reverse order (its first
-// element is the one just below). They
+// lines*64 bytes from srcLow + r*srcStride in reverse order. They
 // read src upwards, from its lowest line, and write dst's lines from the
 // last one down: the hardware prefetcher follows rising reads, not falling
 // ones, in rows of a few KiB.
@@ -102,12 +101,10 @@ done:
 #define REV4(x) PSHUFD $0x1B, x, x
 #define REV8(x) PSHUFD $0x4E, x, x
 
-// SETUP points SI (srcEnd) at the lowest src line and DI (dst) at dst's
-// last line; CX holds the number of lines.
+// SETUP points DI (dst) at dst's last line; CX holds the number of lines.
 #define SETUP \
 	MOVQ	CX, AX \
 	SHLQ	$6, AX \
-	SUBQ	AX, SI \
 	ADDQ	AX, DI \
 	SUBQ	$64, DI
 
@@ -126,10 +123,10 @@ done:
 	SUBQ	$64, DI \
 	DECQ	CX
 
-// func revLines1(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+// func revLines1(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 TEXT ·revLines1(SB), NOSPLIT, $0-40
 	MOVQ	dst+0(FP), R8
-	MOVQ	srcEnd+8(FP), R9
+	MOVQ	srcLow+8(FP), R9
 	MOVQ	lines+16(FP), R10
 	MOVQ	rows+24(FP), R11
 	TESTQ	R10, R10
@@ -158,10 +155,10 @@ loop1:
 done1:
 	RET
 
-// func revLines2(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+// func revLines2(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 TEXT ·revLines2(SB), NOSPLIT, $0-40
 	MOVQ	dst+0(FP), R8
-	MOVQ	srcEnd+8(FP), R9
+	MOVQ	srcLow+8(FP), R9
 	MOVQ	lines+16(FP), R10
 	MOVQ	rows+24(FP), R11
 	TESTQ	R10, R10
@@ -190,10 +187,10 @@ loop2:
 done2:
 	RET
 
-// func revLines4(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+// func revLines4(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 TEXT ·revLines4(SB), NOSPLIT, $0-40
 	MOVQ	dst+0(FP), R8
-	MOVQ	srcEnd+8(FP), R9
+	MOVQ	srcLow+8(FP), R9
 	MOVQ	lines+16(FP), R10
 	MOVQ	rows+24(FP), R11
 	TESTQ	R10, R10
@@ -222,10 +219,10 @@ loop4:
 done4:
 	RET
 
-// func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int)
+// func revLines8(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 TEXT ·revLines8(SB), NOSPLIT, $0-40
 	MOVQ	dst+0(FP), R8
-	MOVQ	srcEnd+8(FP), R9
+	MOVQ	srcLow+8(FP), R9
 	MOVQ	lines+16(FP), R10
 	MOVQ	rows+24(FP), R11
 	TESTQ	R10, R10
@@ -308,4 +305,38 @@ tloop:
 	DECQ	CX
 	JNZ	tloop
 tdone:
+	RET
+
+// func revChunks4(dst, srcLow unsafe.Pointer, chunks, rows, srcStride int)
+// Writes rows rows of chunks*16 bytes to the contiguous dst with plain
+// stores: row r holds the 4-byte elements of the chunks*16 bytes from
+// srcLow + r*srcStride, last first.
+TEXT ·revChunks4(SB), NOSPLIT, $0-40
+	MOVQ	dst+0(FP), DI
+	MOVQ	srcLow+8(FP), R9
+	MOVQ	chunks+16(FP), R10
+	MOVQ	rows+24(FP), R11
+	TESTQ	R10, R10
+	JZ	rcdone
+	TESTQ	R11, R11
+	JZ	rcdone
+	// R9: the end of row 0 (in a register only: it may be one past src).
+	MOVQ	R10, AX
+	SHLQ	$4, AX
+	ADDQ	AX, R9
+rcrow:
+	MOVQ	R9, SI
+	MOVQ	R10, CX
+rcchunk:
+	MOVOU	-16(SI), X0
+	PSHUFD	$0x1B, X0, X0
+	MOVOU	X0, (DI)
+	SUBQ	$16, SI
+	ADDQ	$16, DI
+	DECQ	CX
+	JNZ	rcchunk
+	ADDQ	srcStride+32(FP), R9
+	DECQ	R11
+	JNZ	rcrow
+rcdone:
 	RET

@@ -14,16 +14,16 @@ func ntCopy(dst, src unsafe.Pointer, n int) {
 
 func sfence() {}
 
-func revLines1(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
+func revLines1(dst, srcLow unsafe.Pointer, lines, rows, srcStride int) {
 	panic("compute: no revLines here")
 }
-func revLines2(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
+func revLines2(dst, srcLow unsafe.Pointer, lines, rows, srcStride int) {
 	panic("compute: no revLines here")
 }
-func revLines4(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
+func revLines4(dst, srcLow unsafe.Pointer, lines, rows, srcStride int) {
 	panic("compute: no revLines here")
 }
-func revLines8(dst, srcEnd unsafe.Pointer, lines, rows, srcStride int) {
+func revLines8(dst, srcLow unsafe.Pointer, lines, rows, srcStride int) {
 	panic("compute: no revLines here")
 }
 
@@ -33,4 +33,10 @@ func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int) {
 
 func transpose4x16(dst unsafe.Pointer, dstRow int, src unsafe.Pointer, srcRow, na int) {
 	panic("compute: no transpose4x16 here")
+}
+
+const haveSSE = false
+
+func revChunks4(dst, srcLow unsafe.Pointer, chunks, rows, srcStride int) {
+	panic("compute: no revChunks4 here")
 }
