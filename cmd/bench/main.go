@@ -23,6 +23,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/stridescope/stridescope/compute"
@@ -38,6 +39,7 @@ func main() {
 type options struct {
 	quick    bool
 	json     bool
+	md       bool
 	only     string
 	python   string
 	minPairs int
@@ -85,6 +87,7 @@ func run() error {
 	var o options
 	flag.BoolVar(&o.quick, "quick", false, "whole matrix in about a minute (fewer repetitions)")
 	flag.BoolVar(&o.json, "json", false, "one JSON object per line per case and thread count")
+	flag.BoolVar(&o.md, "md", false, "the tables in Markdown (for docs/benchmarks.md)")
 	flag.StringVar(&o.only, "only", "", "run only the cases whose name contains this (comma-separated)")
 	flag.StringVar(&o.python, "python", "", "python3 with numpy for the NumPy reference (default: /usr/bin/python3, then python3 on PATH; \"none\" skips it)")
 	flag.Parse()
@@ -123,8 +126,8 @@ func run() error {
 			}
 		}
 	} else {
-		printTable(os.Stdout, results, np, time.Since(start))
-		printTargets(os.Stdout, results)
+		printTable(os.Stdout, results, np, time.Since(start), o.md)
+		printTargets(os.Stdout, results, o.md)
 	}
 	for _, r := range results {
 		if r.Check != "ok" {
@@ -448,31 +451,76 @@ func fmtp(v *float64, f string) string {
 	return fmt.Sprintf(f, *v)
 }
 
-func printTable(w io.Writer, rs []result, np *numpyProc, took time.Duration) {
+func printTable(w io.Writer, rs []result, np *numpyProc, took time.Duration, md bool) {
 	fmt.Fprintf(w, "slice engine benchmark: %s, GOOS/GOARCH %s/%s, NumCPU %d, %s; took %.0f s\n\n",
 		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), np.version, took.Seconds())
-	fmt.Fprintf(w, "%-20s %3s %2s %8s %7s %7s %-17s %7s %7s %7s  %-5s %s\n",
-		"case", "thr", "e", "MB", "GB/s", "memcpy", "ratio (p25-p75)", "numpy", "np-ratio", "np-norm", "check", "plan")
+	t := newTable(w, md, "case", "thr", "e", "MB", "GB/s", "memcpy GB/s", "ratio (p25-p75)", "numpy GB/s", "np-ratio", "np-norm", "check", "plan")
 	for _, r := range rs {
 		if r.Class != classCopy {
 			continue
 		}
-		fmt.Fprintf(w, "%-20s %3d %2d %8.1f %7.2f %7.2f %5.2f (%4.2f-%4.2f) %7s %7s %7s  %-5s %s\n",
-			r.Case, r.Threads, r.ElemSize, float64(r.OutBytes)/(1<<20), *r.GBps, *r.MemcpyGBps,
-			*r.MemcpyRatio, *r.RatioP25, *r.RatioP75, fmtp(r.NumpyGBps, "%.2f"), fmtp(r.NumpyRatio, "%.2f"),
-			fmtp(r.NumpyRatioNorm, "%.2f"), r.Check, r.Plan)
+		t.row(r.Case, fmt.Sprint(r.Threads), fmt.Sprint(r.ElemSize), fmt.Sprintf("%.1f", float64(r.OutBytes)/(1<<20)),
+			fmt.Sprintf("%.2f", *r.GBps), fmt.Sprintf("%.2f", *r.MemcpyGBps),
+			fmt.Sprintf("%.2f (%.2f-%.2f)", *r.MemcpyRatio, *r.RatioP25, *r.RatioP75), fmtp(r.NumpyGBps, "%.2f"), fmtp(r.NumpyRatio, "%.2f"),
+			fmtp(r.NumpyRatioNorm, "%.2f"), r.Check, t.code(r.Plan))
 	}
-	fmt.Fprintf(w, "\n%-20s %3s %10s %8s %10s %8s %8s  %s\n", "small call", "thr", "ns/call", "allocs", "numpy GB/s", "np-ratio", "np-norm", "check")
+	t.flush()
+	t = newTable(w, md, "small call", "thr", "ns/call", "allocs", "numpy GB/s", "np-ratio", "np-norm", "check")
 	for _, r := range rs {
 		if r.Class == classSmall {
-			fmt.Fprintf(w, "%-20s %3d %10.0f %8.2f %10s %8s %8s  %s\n", r.Case, r.Threads, *r.NsPerCall, *r.Allocs,
+			t.row(r.Case, fmt.Sprint(r.Threads), fmt.Sprintf("%.0f", *r.NsPerCall), fmt.Sprintf("%.2f", *r.Allocs),
 				fmtp(r.NumpyGBps, "%.3f"), fmtp(r.NumpyRatio, "%.2f"), fmtp(r.NumpyRatioNorm, "%.2f"), r.Check)
 		}
 	}
-	fmt.Fprintf(w, "\n%-20s %3s %8s %12s %12s %10s  %s\n", "highlight bitmap", "thr", "ms", "G cells/s", "G elems/s", "ms (alloc)", "check")
+	t.flush()
+	t = newTable(w, md, "highlight bitmap", "thr", "ms", "G cells/s", "G elems/s", "ms (alloc)", "check")
 	for _, r := range rs {
 		if r.Class == classHL {
-			fmt.Fprintf(w, "%-20s %3d %8.2f %12.2f %12.2f %10.2f  %s\n", r.Case, r.Threads, *r.Ms, *r.GCellsPerS, *r.GElemsPerS, *r.MsAlloc, r.Check)
+			t.row(r.Case, fmt.Sprint(r.Threads), fmt.Sprintf("%.2f", *r.Ms), fmt.Sprintf("%.2f", *r.GCellsPerS),
+				fmt.Sprintf("%.2f", *r.GElemsPerS), fmt.Sprintf("%.2f", *r.MsAlloc), r.Check)
 		}
 	}
+	t.flush()
+}
+
+// table writes rows as aligned text or, with md, as a Markdown table.
+type table struct {
+	w  io.Writer
+	md bool
+	tw *tabwriter.Writer
+}
+
+func newTable(w io.Writer, md bool, head ...string) *table {
+	t := &table{w: w, md: md}
+	if !md {
+		t.tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	}
+	t.row(head...)
+	if md {
+		fmt.Fprintln(w, "|"+strings.Repeat("---|", len(head)))
+	}
+	return t
+}
+
+func (t *table) row(cells ...string) {
+	if t.md {
+		fmt.Fprintln(t.w, "| "+strings.Join(cells, " | ")+" |")
+		return
+	}
+	fmt.Fprintln(t.tw, strings.Join(cells, "\t"))
+}
+
+// code marks s as code in Markdown.
+func (t *table) code(s string) string {
+	if t.md && s != "" {
+		return "`" + s + "`"
+	}
+	return s
+}
+
+func (t *table) flush() {
+	if t.tw != nil {
+		t.tw.Flush()
+	}
+	fmt.Fprintln(t.w)
 }

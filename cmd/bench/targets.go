@@ -8,7 +8,7 @@ import (
 )
 
 // printTargets states each target of benchmarks.md against this run.
-func printTargets(w io.Writer, rs []result) {
+func printTargets(w io.Writer, rs []result, md bool) {
 	get := func(name string, threads int) *result {
 		for i := range rs {
 			if rs[i].Case == name && rs[i].Threads == threads {
@@ -23,13 +23,15 @@ func printTargets(w io.Writer, rs []result) {
 		}
 		return *p
 	}
-	fmt.Fprintf(w, "\ntargets (one thread unless stated)\n")
+	fmt.Fprintf(w, "targets (one thread unless stated)\n\n")
+	t := newTable(w, md, "target", "case", "verdict", "measured")
+	defer t.flush()
 	line := func(target, name string, ok bool, measured string) {
 		mark := "met"
 		if !ok {
 			mark = "NOT MET"
 		}
-		fmt.Fprintf(w, "  %-48s %-20s %-8s %s\n", target, name, mark, measured)
+		t.row(target, name, mark, measured)
 	}
 	ratio := func(target, name string, memMin, npMin float64) {
 		r := get(name, 1)
