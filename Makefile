@@ -33,7 +33,7 @@ lint: ## gofmt, go vet, and templ generation drift.
 generate: ## Regenerate the templ components.
 	$(GO) tool templ generate
 
-bench: ## The full slice-engine benchmark matrix (several minutes).
+bench: ## The full slice-engine benchmark matrix (about 70 s; -md for Markdown).
 	$(GO) run ./cmd/bench
 
 bench-quick: ## The quick benchmark, one JSON object per case.
