@@ -157,7 +157,7 @@ func (x *exec) streamTiles(dst, src []byte, first, cnt int64) (sink uint64) {
 				if next := min(ta, bna-a0-ta); next > 0 {
 					// Read the next tile's lines ahead (loads: prefetch
 					// instructions, which the hardware may drop, did worse).
-					sink += touchBlock(src, e, off+ta*sa, sa, sb, next, m, max(64/(abs(sa)*e), 1))
+					sink += touchBlock(src, e, off+ta*sa, sa, sb, next, m, max(64/max(abs(sa)*e, 1), 1))
 				}
 				staged(off, doff, n, m)
 			}
