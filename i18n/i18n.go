@@ -43,10 +43,10 @@ type Key string
 // catalogs holds every locale's entries: violation messages and page
 // strings.
 var catalogs = map[Locale][]map[Key]string{
-	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN, tourEN},
-	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW, tourZhTW},
-	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR, tourPtBR},
-	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR},
+	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN, tourEN, wordsEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW, tourZhTW, wordsZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR, tourPtBR, wordsPtBR},
+	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR, wordsFR},
 }
 
 // lookup is l's text for key, or English's when l lacks it (a test keeps
@@ -274,5 +274,16 @@ func Num[N ~int | ~int64 | ~uint32 | ~uint64](ctx context.Context, n N) string {
 	if l == English {
 		return fmt.Sprint(n)
 	}
-	return l.Printer().Sprint(n)
+	return l.Number(n)
+}
+
+// Number is n (a whole number) grouped l's way: 1,234 (en, zh-TW), 1.234
+// (pt-BR), 1 234 with a narrow no-break space (fr, as French typography
+// and CLDR since version 34 write it; x/text's older data has a wide one).
+func (l Locale) Number(n any) string {
+	s := l.Printer().Sprint(n)
+	if l == French {
+		s = strings.ReplaceAll(s, "\u00a0", "\u202f")
+	}
+	return s
 }

@@ -373,7 +373,7 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 	st, qvs := picture.LayoutStateFromQuery(q)
 	v := picture.Validate(st, qvs)
 	res := ResultMsg{V: ProtocolVersion, Type: "result", Seq: msg.Seq, OK: v.Layout != nil,
-		Errors: picture.NonNil(picture.InWords(v.Errors, len(st.Sizes))), Warnings: picture.NonNil(v.Warnings)}
+		Errors: picture.NonNil(picture.Worded(ctx, v.Errors, len(st.Sizes))), Warnings: picture.NonNil(picture.Localised(ctx, v.Warnings))}
 	if v.Layout == nil {
 		res.Query = st.CanonicalQuery(false)
 		res.Form = newFormMsg(st, nil)

@@ -542,3 +542,47 @@ func TestWSEditSpeaksThePagesLanguage(t *testing.T) {
 		t.Error("an answer was shared across languages")
 	}
 }
+
+// TestWSErrorsSpeakThePagesLanguage: a broken edit's errors, worded
+// beside the form, come back in the page's language, both explorers';
+// English exactly as before.
+func TestWSErrorsSpeakThePagesLanguage(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	for _, tc := range []struct {
+		header http.Header
+		slice  bool
+		query  string
+		want   string
+	}{
+		{nil, false, "dt=FLOAT32&sizes=2,0",
+			"The size of dimension W is 0: no dimension may be empty — sizes[1] == 0: specifying a size of zero in any dimension is invalid"},
+		{http.Header{"Accept-Language": {"pt-BR"}}, false, "dt=FLOAT32&sizes=2,0",
+			"O tamanho da dimensão W é 0: nenhuma dimensão pode ser vazia — sizes[1] == 0: um tamanho zero em qualquer dimensão é inválido"},
+		{http.Header{"Cookie": {"lang=fr"}}, true, "dt=FLOAT32&sizes=4,4&woff=0,0&wsize=4,4&wstride=1,0",
+			"Le pas de la fenêtre sur l'axe 1 (W) vaut 0 : la fenêtre doit avancer ou reculer — axe 1 : InputWindowStrides[1] == 0 (un pas ne peut pas être nul)"},
+	} {
+		c := dial(t, ts, tc.header)
+		msg := map[string]any{"v": live.ProtocolVersion, "type": "edit", "seq": 1, "query": tc.query}
+		if tc.slice {
+			msg["page"] = "slice"
+		}
+		if err := c.WriteJSON(msg); err != nil {
+			t.Fatal(err)
+		}
+		var res struct {
+			Type   string           `json:"type"`
+			OK     bool             `json:"ok"`
+			Errors []core.Violation `json:"errors"`
+		}
+		for res.Type != "result" {
+			readJSON(t, c, &res)
+		}
+		if res.OK || len(res.Errors) == 0 {
+			t.Fatalf("%s: %+v", tc.query, res)
+		}
+		if res.Errors[0].Message != tc.want {
+			t.Errorf("%v %s: %q\nwant %q", tc.header, tc.query, res.Errors[0].Message, tc.want)
+		}
+		c.Close()
+	}
+}
