@@ -43,10 +43,10 @@ type Key string
 // catalogs holds every locale's entries: violation messages and page
 // strings.
 var catalogs = map[Locale][]map[Key]string{
-	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN, tourEN, wordsEN},
-	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW, tourZhTW, wordsZhTW},
-	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR, tourPtBR, wordsPtBR},
-	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR, wordsFR},
+	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN, tourEN, wordsEN, svgEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW, tourZhTW, wordsZhTW, svgZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR, tourPtBR, wordsPtBR, svgPtBR},
+	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR, wordsFR, svgFR},
 }
 
 // lookup is l's text for key, or English's when l lacks it (a test keeps

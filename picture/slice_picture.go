@@ -344,7 +344,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	} else {
 		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.typed", i18n.Args{"count": plain(ctx, int64(len(v.Values))), "n": plain(ctx, n)}))
 	}
-	if note := valuesNoteIn(ctx, dt, n, len(v.Values) > 0); note != "" {
+	if note := ValuesNoteIn(ctx, dt, n, len(v.Values) > 0); note != "" {
 		pv.Notes = append(pv.Notes, note)
 	}
 	if valuesOK && len(v.Values) > 0 && inOffs != nil {
