@@ -277,6 +277,15 @@ func Num[N ~int | ~int64 | ~uint32 | ~uint64](ctx context.Context, n N) string {
 	return l.Number(n)
 }
 
+// DecimalSeparator is the mark between a number's whole part and its
+// fraction in l: a comma in Portuguese and French.
+func (l Locale) DecimalSeparator() string {
+	if l == BrazilianPortuguese || l == French {
+		return ","
+	}
+	return "."
+}
+
 // Number is n (a whole number) grouped l's way: 1,234 (en, zh-TW), 1.234
 // (pt-BR), 1 234 with a narrow no-break space (fr, as French typography
 // and CLDR since version 34 write it; x/text's older data has a wide one).

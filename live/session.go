@@ -404,8 +404,8 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		Logical:    renderString(ctx, views.LogicalView(pic.View.Logical)),
 		Buffer:     renderString(ctx, views.BufferView(pic.View.Buffer)),
 		Facts:      renderString(ctx, views.FactsView(pic.View.Facts)),
-		LogicalSub: views.LogicalSub(pic.View.Meta),
-		BufferSub:  views.BufferSub(pic.View.Meta),
+		LogicalSub: views.LogicalSubIn(ctx, pic.View.Meta),
+		BufferSub:  views.BufferSubIn(ctx, pic.View.Meta),
 	}
 	res.Counts = pic.Counts
 	l := pic.Layout

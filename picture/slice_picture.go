@@ -506,14 +506,14 @@ func sliceSteps(ctx context.Context, s *core.Slice1, t int64, values []string, h
 	active := map[int]bool{}
 	if t < 0 {
 		st.Text = i18n.T(ctx, "js.step.intro")
-		st.Header = i18n.T(ctx, "js.steps", i18n.Args{"total": total})
+		st.Header = i18n.T(ctx, "js.steps", i18n.Args{"total": plain(ctx, total)})
 	} else {
 		var lines []int
 		lines, st.Text, st.Sub, st.Note = sliceStep(ctx, s, t, values)
 		for _, l := range lines {
 			active[l] = true
 		}
-		st.Header = i18n.T(ctx, "js.step.of", i18n.Args{"n": t + 1, "total": total})
+		st.Header = i18n.T(ctx, "js.step.of", i18n.Args{"n": plain(ctx, t+1), "total": plain(ctx, total)})
 	}
 	for i, l := range views.SliceCode {
 		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l, Active: active[i+1]})

@@ -586,3 +586,28 @@ func TestWSErrorsSpeakThePagesLanguage(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestWSSubtitlesSpeakThePagesLanguage: the views' subtitles an edit
+// sends are in the page's language, their numbers grouped its way.
+func TestWSSubtitlesSpeakThePagesLanguage(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	for _, tc := range []struct {
+		header            http.Header
+		logical, buffered string
+	}{
+		{nil, "301×301 = 90\u202f601 elements, {H,W}", "90\u202f608 elements of 4 bits = 45\u202f304 bytes"},
+		{http.Header{"Cookie": {"lang=pt-BR"}}, "301×301 = 90.601 elementos, {H,W}", "90.608 elementos de 4 bits = 45.304 bytes"},
+		{http.Header{"Accept-Language": {"fr"}}, "301×301 = 90\u202f601 éléments, {H,W}", "90\u202f608 éléments de 4 bits = 45\u202f304 octets"},
+	} {
+		c := dial(t, ts, tc.header)
+		sendEdit(t, c, 1, "dt=UINT4&sizes=301,301")
+		got := collect(t, c, 1).result
+		if !got.OK || got.HTML == nil {
+			t.Fatalf("%v: %+v", tc.header, got)
+		}
+		if got.HTML.LogicalSub != tc.logical || got.HTML.BufferSub != tc.buffered {
+			t.Errorf("%v: subtitles %q, %q\nwant %q, %q", tc.header, got.HTML.LogicalSub, got.HTML.BufferSub, tc.logical, tc.buffered)
+		}
+		c.Close()
+	}
+}
