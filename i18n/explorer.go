@@ -367,7 +367,7 @@ var explorerPtBR = map[Key]string{
 	"preset.slice.example1":   "O Exemplo 1 da página do DirectML: passos positivos {1,1,2,2}, saída [[2,4],[10,12]]",
 	"preset.slice.example2":   "O Exemplo 2 da página do DirectML: passos {1,1,-2,2}, saída [[14,16],[6,8]]",
 	"preset.slice.reverse":    "A inversão completa de um tensor 3×4: x[::-1, ::-1]",
-	"preset.slice.nhwc":       "Um recorte com passo de uma entrada NHWC 1×3×4×4 (passos {48,1,12,3}): canais 1-2, uma linha e uma coluna sim, outra não",
+	"preset.slice.nhwc":       "Uma fatia com passo de uma entrada NHWC 1×3×4×4 (passos {48,1,12,3}): canais 1-2, uma linha e uma coluna sim, outra não",
 	"preset.slice.padded":     "A janela do Exemplo 2 numa entrada 4×4 cujas linhas são preenchidas até 6 elementos: os mesmos valores, outras células do buffer",
 	"preset.slice.broadcast":  "Uma entrada 3×4 com broadcasting ao longo de H (passo 0): as linhas 0 e 2, invertidas, leem as mesmas quatro células",
 	"embed.layout.title":      "Layout de tensor do DirectML",

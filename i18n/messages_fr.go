@@ -48,7 +48,7 @@ var messagesFR = map[Key]string{
 	"json.got":                     "reçu {kind}",
 	"json.got.fraction":            "reçu {value} : écrivez-le sans partie décimale ni exposant ({whole})",
 	"json.got.number":              "reçu {value}",
-	"json.got.range":               "reçu {value}, hors de l'intervalle 64 bits que lit l'API (au plus 9223372036854775807)",
+	"json.got.range":               "reçu {value}, hors de la plage 64 bits que lit l'API (au plus 9223372036854775807)",
 	"json.invalid":                 "le corps n'est pas du JSON valide : {detail}",
 	"json.kind.boolean":            "un booléen",
 	"json.kind.go":                 "un {type}",
