@@ -30,7 +30,7 @@ func parsePageQuery(c echo.Context, limit int) (url.Values, error) {
 	}
 	q, err := url.ParseQuery(raw)
 	if err != nil {
-		return nil, badRequest("", "query.invalid", "the query is not valid: {detail}", core.Args{"detail": err})
+		return nil, badRequest("", "query.invalid", "the query is not valid: {detail}", core.Args{"detail": picture.QueryDetail(err)})
 	}
 	return q, nil
 }
