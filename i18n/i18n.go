@@ -253,6 +253,18 @@ func ContentLocale(ctx context.Context) Locale {
 	return English
 }
 
+// Keys lists every key the English catalogs hold (every locale holds the
+// same), for tests that look for a key shown raw on a page.
+func Keys() []Key {
+	var out []Key
+	for _, m := range catalogs[English] {
+		for k := range m {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // Known says whether code is a violation code the catalogs render.
 func Known(code string) bool {
 	_, ok := messagesEN[Key(code)]

@@ -45,10 +45,8 @@ func EmptyPicture(ctx context.Context) views.Picture {
 	}
 }
 
-// LayoutForm is the form as typed, with the errors of each field.
-func LayoutForm(v Validated) views.Form { return LayoutFormIn(context.Background(), v) }
-
-// LayoutFormIn is LayoutForm with its messages in ctx's locale.
+// LayoutFormIn is the form as typed, with the errors of each field, its
+// messages in ctx's locale.
 func LayoutFormIn(ctx context.Context, v Validated) views.Form {
 	st := v.State
 	f := views.Form{
@@ -179,10 +177,8 @@ func EmptySlicePicture(ctx context.Context) views.SlicePicture {
 	}
 }
 
-// SliceForm is the form as typed, with the errors of each field.
-func SliceForm(v SliceValidated) views.SliceForm { return SliceFormIn(context.Background(), v) }
-
-// SliceFormIn is SliceForm with its messages in ctx's locale.
+// SliceFormIn is the slice form as typed, with the errors of each field,
+// its messages in ctx's locale.
 func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 	st := v.State
 	f := views.SliceForm{

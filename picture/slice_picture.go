@@ -588,12 +588,9 @@ func sliceExport(ctx context.Context, s *core.Slice1, dropped []int) views.Slice
 	return x
 }
 
-// SliceDims is the per-dimension table of the form as typed: CopyStart
-// and MaxCopiedElements with their numbers, and why each output size is
-// or is not allowed.
-func SliceDims(st SliceState) views.SliceDims { return SliceDimsIn(context.Background(), st) }
-
-// SliceDimsIn is SliceDims in ctx's locale.
+// SliceDimsIn is the per-dimension table of the form as typed, in ctx's
+// locale: CopyStart and MaxCopiedElements with their numbers, and why
+// each output size is or is not allowed.
 func SliceDimsIn(ctx context.Context, st SliceState) views.SliceDims {
 	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
 	var d views.SliceDims

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/i18n/i18ntest"
 )
 
 // svgDoc is what the tests read of a picture: the root and every group
@@ -272,7 +273,7 @@ func TestSVGPicturesSpeakTheLanguage(t *testing.T) {
 				}
 				got := get(p, h)
 				for s := range en {
-					if got[s] && !sameIn(s, l) {
+					if got[s] && !i18ntest.SameIn(s, l) {
 						t.Errorf("%s %s: English left: %q", p, l, s)
 					}
 				}

@@ -3,7 +3,6 @@ package web
 import (
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -11,23 +10,8 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/i18n/i18ntest"
 )
-
-// notWords are strings the same in every language: DirectML and API
-// names, code, the project's name, units and symbols. A text made only of
-// these, numbers and punctuation is not English to translate.
-var notWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR|InputTensor|OutputTensor)\b`)
-
-// translatable is the text a reader reads as English, or "" for text
-// that is code, numbers or names.
-func translatable(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	rest := notWords.ReplaceAllString(s, "")
-	if !regexp.MustCompile(`[A-Za-z]{2,}`).MatchString(rest) {
-		return ""
-	}
-	return s
-}
 
 // uiText lists the text nodes and the labels (aria-label, title,
 // placeholder, alt) of a page, leaving out code, scripts and the language
@@ -46,7 +30,7 @@ func uiText(t *testing.T, body io.Reader) (lang string, text map[string]bool) {
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.TextNode {
-			if s := translatable(n.Data); s != "" {
+			if s := i18ntest.Translatable(n.Data); s != "" {
 				out[s] = true
 			}
 		}
@@ -54,7 +38,7 @@ func uiText(t *testing.T, body io.Reader) (lang string, text map[string]bool) {
 			for _, a := range n.Attr {
 				switch a.Key {
 				case "aria-label", "title", "placeholder", "alt":
-					if s := translatable(a.Val); s != "" {
+					if s := i18ntest.Translatable(a.Val); s != "" {
 						out[s] = true
 					}
 				}
@@ -106,8 +90,13 @@ func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
 					t.Errorf("<html lang=%q>, want %q", lang, l)
 				}
 				for s := range en {
-					if got[s] && !sameIn(s, l) {
+					if got[s] && !i18ntest.SameIn(s, l) {
 						t.Errorf("English left: %q", s)
+					}
+				}
+				for s := range got {
+					if keys := i18ntest.RawKeys(s); len(keys) > 0 {
+						t.Errorf("catalog keys shown raw %v in %q", keys, s)
 					}
 				}
 			})
@@ -115,55 +104,8 @@ func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
 	}
 }
 
-// sameIn says whether s may read the same in l: allowedSame's strings
-// and sameLike's patterns (formulas, units spelt alike).
-func sameIn(s string, l i18n.Locale) bool {
-	if strings.Contains(" "+allowedSame[s]+" ", " "+string(l)+" ") {
-		return true
-	}
-	for re, ls := range sameLike {
-		if re.MatchString(s) && strings.Contains(" "+ls+" ", " "+string(l)+" ") {
-			return true
-		}
-	}
-	return false
-}
-
-var sameLike = map[*regexp.Regexp]string{
-	regexp.MustCompile(`^= \d+ bits$`):                  "pt-BR fr", // bits in Portuguese and French too
-	regexp.MustCompile(`^= \d+ bytes$`):                 "pt-BR",
-	regexp.MustCompile(`^product\(sizes\) = [0-9 ×]+$`): "zh-TW pt-BR fr",
-	// The slice picture's formula line, DML_SLICE1's names and braces.
-	regexp.MustCompile(`^CopyStart = \{[0-9,]+\} · MaxCopiedElements = 1 \+ \(size − 1\) / \|stride\| = \{[0-9,]+\} · OutputSizes = \{[0-9,]+\}$`): "zh-TW pt-BR fr",
-}
-
 // translatedPaths are the pages written in every locale.
 var translatedPaths = []string{"/?sizes=64,64&cell=4095", "/?sizes=300,300", "/slice?sizes=1,1,100,100&wsize=1,1,100,100", "/slice?dt=FLOAT16&sizes=1,1,64,64&wsize=1,1,64,64&np=x[0,:,:,:]", "/tour/1", "/tour/7", "/tour/10", "/tour/11", "/", "/?sizes=2,3&strides=5,1&total=48", "/?sizes=x,3", "/slice", "/slice?preset=example2&t=2", "/slice?preset=padded&out=1,1,9,2", "/join", "/join?code=nope", "/no-such-page"}
-
-// allowedSame are UI strings that are the same words in the locales
-// listed, and formulas written in code.
-var allowedSame = map[string]string{
-	"site":                    "pt-BR fr",
-	"Tensor":                  "pt-BR",
-	"buffer":                  "pt-BR", // the word Brazilian teachers use (see /glossary)
-	"byte":                    "pt-BR",
-	"= 192 bits":              "pt-BR fr",
-	"= 24 bytes":              "pt-BR",
-	"= 32 bytes":              "pt-BR",
-	"= 256 bits":              "pt-BR fr",
-	"FLOAT32, 32 bits":        "pt-BR fr",
-	"(erratum E3).":           "fr",
-	"❚❚ Pause":                "fr",
-	"dot(sizes − 1, strides)": "zh-TW pt-BR fr",
-	"product(sizes) = 2 × 3":  "zh-TW pt-BR fr",
-	"max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)": "zh-TW pt-BR fr",
-	"MaxCopiedElements = 1 + (size − 1) / |stride|":        "zh-TW pt-BR fr",
-	"1 + (size − 1) / |stride|":                            "zh-TW pt-BR fr",
-	"DML_BUFFER_TENSOR_DESC: NCHW":                         "pt-BR",
-	"DML_BUFFER_TENSOR_DESC: NHWC":                         "pt-BR",
-	"Output":                                               "zh-TW pt-BR fr", // the name in the DirectML page's pseudo-code
-	"ONNX Slice (opset 13)":                                "zh-TW pt-BR fr", // the ONNX operator and its version
-}
 
 // TestSharedLinksKeepTheLanguage: a page read in French shares its embed,
 // its picture and its full-page link with lang=fr (an embed on another

@@ -611,3 +611,22 @@ func TestWSSubtitlesSpeakThePagesLanguage(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestWSSliceDimsSpeakThePagesLanguage: the slice explorer's window table
+// an edit sends back (defaults, verdicts, the E2 erratum) is in the
+// page's language.
+func TestWSSliceDimsSpeakThePagesLanguage(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	for _, l := range i18n.Locales {
+		c := dial(t, ts, http.Header{"Cookie": {"lang=" + string(l)}})
+		sendSliceEdit(t, c, 1, "dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2")
+		dims := collectSlice(t, c, 1).result.HTML.Dims
+		ctx := i18n.WithLocale(context.Background(), l)
+		for _, want := range []string{i18n.T(ctx, "dims.yes.default"), i18n.T(ctx, "dims.default", i18n.Args{"n": 2})} {
+			if !strings.Contains(dims, want) {
+				t.Errorf("%s: the window table lacks %q", l, want)
+			}
+		}
+		c.Close()
+	}
+}
