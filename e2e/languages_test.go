@@ -68,11 +68,20 @@ func readPage(t *testing.T, ctx context.Context, base, path string, l i18n.Local
 	return eval[string](t, ctx, `document.documentElement.lang`), out
 }
 
+// languageShots are the pages whose screen, in each translated language,
+// the README shows (docs/img/lang-<locale>-<name>.png with -screenshots).
+var languageShots = map[string]string{
+	"/?dt=FLOAT32&sizes=2,3&strides=5,1&total=48": "layout",
+	"/slice?preset=example2":                      "slice",
+	"/tour/1":                                     "tour",
+}
+
 // TestE2EEveryPageInEachLanguage: in Chromium, every kind of page read in
 // zh-TW, pt-BR and fr names its language in <html lang>, shows no catalog
 // key raw, and, once its scripts ran, no English string of the same page
 // read in English (the strings the ES modules write included). One
-// browser, the pages in a loop.
+// browser, the pages in a loop. With -screenshots it refreshes the
+// README's screens of each language.
 func TestE2EEveryPageInEachLanguage(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
@@ -93,6 +102,10 @@ func TestE2EEveryPageInEachLanguage(t *testing.T) {
 		}
 		for _, l := range i18n.Locales[1:] {
 			lang, got := readPage(t, ctx, base, path, l)
+			if name, ok := languageShots[path]; ok {
+				do(t, ctx, "scroll to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+				shotOf(t, ctx, "lang-"+string(l)+"-"+name, chromedp.CaptureScreenshot())
+			}
 			if lang != string(l) {
 				t.Errorf("%s in %s: <html lang=%q>", path, l, lang)
 			}
