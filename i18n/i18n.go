@@ -214,6 +214,14 @@ func SwitchURL(ctx context.Context, l Locale) string {
 	return path + "?" + q.Encode()
 }
 
+// Asked is the locale the page's URL asks for with ?lang=, if it does.
+func Asked(ctx context.Context) (Locale, bool) {
+	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil {
+		return Parse(u.Query().Get("lang"))
+	}
+	return English, false
+}
+
 // GlossaryURL links /glossary, keeping the page's ?lang= when it has one.
 func GlossaryURL(ctx context.Context) string {
 	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil && u.Query().Has("lang") {

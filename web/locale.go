@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -11,6 +12,20 @@ import (
 
 // langCookie remembers the language a ?lang= chose.
 const langCookie = "lang"
+
+// redirectKeepingLang redirects to target with the request's ?lang=, if
+// it has one: a shared link in a language leads to pages in it even where
+// no cookie of ours goes along (another browser, an embed).
+func redirectKeepingLang(c echo.Context, status int, target string) error {
+	if loc, ok := i18n.Parse(c.QueryParam("lang")); ok && !strings.Contains(target, "lang=") {
+		sep := "?"
+		if strings.Contains(target, "?") {
+			sep = "&"
+		}
+		target += sep + "lang=" + url.QueryEscape(string(loc))
+	}
+	return c.Redirect(status, target)
+}
 
 // localeMiddleware puts the request's locale in its context: ?lang=
 // wins (and is remembered in the lang cookie), then that cookie, then the

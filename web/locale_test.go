@@ -124,3 +124,33 @@ func TestAPIMessagesInTheAskedLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestRedirectsAndFormsKeepTheLanguage: a link read with ?lang= keeps it
+// through the server's redirects (the tour's start, a form submitted
+// without JavaScript) and in the forms' fields, so the URL a reader
+// lands on and shares names the language; without ?lang= nothing is
+// added.
+func TestRedirectsAndFormsKeepTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct{ path, want string }{
+		{"/tour?lang=fr", "/tour/1?lang=fr"},
+		{"/tour", "/tour/1"},
+		{"/?dt=FLOAT32&rank=2&sizes=2,3&mode=packed&lang=pt", "lang=pt-BR"},
+		{"/slice?dt=FLOAT32&rank=1&sizes=4&woff=0&wsize=4&wstride=1&lang=zh-TW", "lang=zh-TW"},
+	} {
+		res, _ := getPage(t, ts.URL+c.path, nil)
+		loc := res.Header.Get("Location")
+		if res.StatusCode/100 != 3 || !strings.Contains(loc, c.want) || (!strings.Contains(c.path, "lang=") && strings.Contains(loc, "lang=")) {
+			t.Errorf("%s: %d to %q, want %q", c.path, res.StatusCode, loc, c.want)
+		}
+	}
+	for _, c := range []struct{ path, want string }{
+		{"/?sizes=2,3&lang=fr", "fr"}, {"/slice?lang=zh-TW", "zh-TW"}, {"/join?lang=pt-BR", "pt-BR"}, {"/join", ""}, {"/?sizes=2,3", ""},
+	} {
+		_, d := getPage(t, ts.URL+c.path, nil)
+		got := d.Find(`form[method=get] input[type=hidden][name=lang]`)
+		if v := got.AttrOr("value", ""); v != c.want || (c.want == "" && got.Length() != 0) {
+			t.Errorf("%s: the form's lang field %q (%d), want %q", c.path, v, got.Length(), c.want)
+		}
+	}
+}
