@@ -192,4 +192,6 @@ var messagesEN = map[Key]string{
 	"query.detail.semicolon":       "invalid semicolon separator in query",
 	"import.text.whole":            "{text:q} is not a whole number",
 	"import.text.count":            "{count} numbers; a DirectML tensor has at most {max} dimensions",
+	"route.none":                   "Not Found",
+	"route.method":                 "Method Not Allowed",
 }

@@ -192,4 +192,6 @@ var messagesFR = map[Key]string{
 	"query.detail.semicolon":       "un point-virgule ne peut pas séparer les paramètres",
 	"import.text.whole":            "{text:q} n'est pas un nombre entier",
 	"import.text.count":            "{count} nombres ; un tenseur DirectML a au plus {max} dimensions",
+	"route.none":                   "Introuvable : aucune adresse de l'API ne porte ce nom",
+	"route.method":                 "Méthode non autorisée à cette adresse",
 }

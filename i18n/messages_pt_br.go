@@ -192,4 +192,6 @@ var messagesPtBR = map[Key]string{
 	"query.detail.semicolon":       "um ponto e vírgula não pode separar os parâmetros",
 	"import.text.whole":            "{text:q} não é um número inteiro",
 	"import.text.count":            "{count} números; um tensor DirectML tem no máximo {max} dimensões",
+	"route.none":                   "Não encontrado: nenhum endereço da API tem esse nome",
+	"route.method":                 "Método não permitido neste endereço",
 }

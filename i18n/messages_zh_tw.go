@@ -192,4 +192,6 @@ var messagesZhTW = map[Key]string{
 	"query.detail.semicolon":       "參數之間不能用分號分隔",
 	"import.text.whole":            "{text:q} 不是整數",
 	"import.text.count":            "{count} 個數字；DirectML 張量最多有 {max} 個維度",
+	"route.none":                   "找不到：API 沒有這個位址",
+	"route.method":                 "這個位址不接受這個方法",
 }

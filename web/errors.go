@@ -244,8 +244,13 @@ func httpErrorHandler(err error, c echo.Context) {
 	case errors.As(err, &he):
 		status = he.Code
 		body = errorBody{Errors: []core.Violation{{Message: fmt.Sprint(he.Message)}}}
-		if status == http.StatusRequestEntityTooLarge {
+		switch status {
+		case http.StatusRequestEntityTooLarge:
 			body.Errors[0] = core.NewMsg("body.large.any", "the body is too large", nil).At("")
+		case http.StatusNotFound: // Echo's router: no such route
+			body.Errors[0] = core.NewMsg("route.none", "Not Found", nil).At("")
+		case http.StatusMethodNotAllowed:
+			body.Errors[0] = core.NewMsg("route.method", "Method Not Allowed", nil).At("")
 		}
 	}
 	// Each coded violation in the request's language (English by default).

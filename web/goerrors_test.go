@@ -69,3 +69,34 @@ func TestGoErrorsInTheRequestsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownRoutesInTheRequestsLanguage: an unknown API route or a
+// method a route does not take is answered with a code, its message in
+// the request's language (Echo's own English before).
+func TestUnknownRoutesInTheRequestsLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct {
+		method, path, lang, code, want string
+		status                         int
+	}{
+		{"GET", "/api/v1/nope", "en", "route.none", "Not Found", http.StatusNotFound},
+		{"GET", "/api/v1/nope", "fr", "route.none", "Introuvable : aucune adresse de l'API ne porte ce nom", http.StatusNotFound},
+		{"DELETE", "/api/v1/layout", "en", "route.method", "Method Not Allowed", http.StatusMethodNotAllowed},
+		{"DELETE", "/api/v1/layout", "zh-TW", "route.method", "這個位址不接受這個方法", http.StatusMethodNotAllowed},
+	} {
+		req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
+		req.Header.Set("Accept-Language", c.lang)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Errors []struct{ Code, Message string }
+		}
+		err = json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		if err != nil || res.StatusCode != c.status || len(body.Errors) != 1 || body.Errors[0].Code != c.code || body.Errors[0].Message != c.want {
+			t.Errorf("%s %s in %s: %d %+v (%v), want %d %s %q", c.method, c.path, c.lang, res.StatusCode, body, err, c.status, c.code, c.want)
+		}
+	}
+}

@@ -239,3 +239,25 @@ func TestGlossaryLinkedFromFactsAndTour(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbedSnippetsInTheLanguage: the snippets a page offers to paste
+// name the embed (its iframe title) and the picture (its img alt) in the
+// page's language, which a screen reader on the pasting page reads out;
+// English as before.
+func TestEmbedSnippetsInTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct{ path, embed, picture string }{
+		{"/?sizes=2,3", `title="stridescope: DirectML tensor layout"`, `alt="stridescope: DirectML tensor layout"`},
+		{"/?sizes=2,3&lang=fr", `title="stridescope : disposition d&#39;un tenseur DirectML"`, `alt="stridescope : disposition d&#39;un tenseur DirectML"`},
+		{"/slice?lang=zh-TW", `title="stridescope：DirectML 張量切片"`, `alt="stridescope：DirectML 張量切片"`},
+		{"/slice?lang=pt-BR", `title="stridescope: fatia de tensor do DirectML"`, `alt="stridescope: fatia de tensor do DirectML"`},
+	} {
+		_, d := getPage(t, ts.URL+c.path, nil)
+		if got := d.Find(tid("embed-snippet")).Text(); !strings.Contains(got, c.embed) {
+			t.Errorf("%s: the embed snippet %q lacks %s", c.path, got, c.embed)
+		}
+		if got := d.Find(tid("embed-picture-snippet")).Text(); !strings.Contains(got, c.picture) {
+			t.Errorf("%s: the picture snippet %q lacks %s", c.path, got, c.picture)
+		}
+	}
+}
