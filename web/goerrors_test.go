@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -33,25 +32,11 @@ func TestGoErrorsInTheRequestsLanguage(t *testing.T) {
 		{"GET", "/api/v1/layout.svg?sizes=%zz", "", "query.invalid", `the query is not valid: invalid URL escape "%zz"`},
 	} {
 		for _, lang := range []string{"en", "fr", "pt-BR", "zh-TW"} {
-			req, err := http.NewRequest(c.method, ts.URL+c.path, strings.NewReader(c.body))
-			if err != nil {
-				t.Fatal(err)
+			status, errs := askLang(t, c.method, ts.URL+c.path, lang, c.body)
+			if status != http.StatusBadRequest || len(errs) != 1 {
+				t.Fatalf("%s %s in %s: %d %+v", c.method, c.path, lang, status, errs)
 			}
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept-Language", lang)
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var body struct {
-				Errors []struct{ Code, Message string }
-			}
-			err = json.NewDecoder(res.Body).Decode(&body)
-			res.Body.Close()
-			if err != nil || res.StatusCode != http.StatusBadRequest || len(body.Errors) != 1 {
-				t.Fatalf("%s %s in %s: %d %+v %v", c.method, c.path, lang, res.StatusCode, body, err)
-			}
-			got := body.Errors[0]
+			got := errs[0]
 			if got.Code != c.code {
 				t.Errorf("%s %s in %s: code %q, want %q", c.path, c.body, lang, got.Code, c.code)
 			}
@@ -84,19 +69,9 @@ func TestUnknownRoutesInTheRequestsLanguage(t *testing.T) {
 		{"DELETE", "/api/v1/layout", "en", "route.method", "Method Not Allowed", http.StatusMethodNotAllowed},
 		{"DELETE", "/api/v1/layout", "zh-TW", "route.method", "這個位址不接受這個方法", http.StatusMethodNotAllowed},
 	} {
-		req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
-		req.Header.Set("Accept-Language", c.lang)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var body struct {
-			Errors []struct{ Code, Message string }
-		}
-		err = json.NewDecoder(res.Body).Decode(&body)
-		res.Body.Close()
-		if err != nil || res.StatusCode != c.status || len(body.Errors) != 1 || body.Errors[0].Code != c.code || body.Errors[0].Message != c.want {
-			t.Errorf("%s %s in %s: %d %+v (%v), want %d %s %q", c.method, c.path, c.lang, res.StatusCode, body, err, c.status, c.code, c.want)
+		status, errs := askLang(t, c.method, ts.URL+c.path, c.lang, "")
+		if status != c.status || len(errs) != 1 || errs[0].Code != c.code || errs[0].Message != c.want {
+			t.Errorf("%s %s in %s: %d %+v, want %d %s %q", c.method, c.path, c.lang, status, errs, c.status, c.code, c.want)
 		}
 	}
 }

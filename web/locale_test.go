@@ -16,7 +16,15 @@ type apiViolation struct {
 // empty) and returns the status and the violations answered.
 func postLang(t *testing.T, ts *httptest.Server, path, query, accept, body string) (int, []apiViolation) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, ts.URL+path+query, strings.NewReader(body))
+	return askLang(t, http.MethodPost, ts.URL+path+query, accept, body)
+}
+
+// askLang sends a request with an Accept-Language header (none when
+// empty) and returns the status and the violations, errors and warnings,
+// answered.
+func askLang(t *testing.T, method, url, accept, body string) (int, []apiViolation) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +42,7 @@ func postLang(t *testing.T, ts *httptest.Server, path, query, accept, body strin
 		Warnings []apiViolation
 	}
 	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s %s: the answer is not JSON: %v", method, url, err)
 	}
 	return res.StatusCode, append(out.Errors, out.Warnings...)
 }
