@@ -182,6 +182,12 @@ func TestE2ELanguageKeptAcrossEditsRoomsAndEmbeds(t *testing.T) {
 		t.Errorf("the viewer's room status %q, want %q", status, want)
 	}
 
+	for who, c := range map[string]context.Context{"presenter": presenter, "viewer": viewer} {
+		if left := englishLeft(t, c, "room.", "js.room.", "present."); len(left) > 0 {
+			t.Errorf("the %s's room page in pt-BR shows English: %q", who, left)
+		}
+	}
+
 	// The viewer switches to French and keeps following.
 	do(t, viewer, "click FR", clickInView(`[data-testid=lang-fr]`))
 	waitFor(t, viewer, "following in fr", roomState+` === 'following' && document.documentElement.lang === 'fr' && document.querySelector('#picture').dataset.state === 'done'`)
@@ -190,4 +196,24 @@ func TestE2ELanguageKeptAcrossEditsRoomsAndEmbeds(t *testing.T) {
 	if got := eval[string](t, presenter, `document.documentElement.lang + ' ' + document.querySelector('[data-testid=step-count]').textContent`); !strings.HasPrefix(got, "pt-BR ") || !strings.Contains(got, "passos") {
 		t.Errorf("the presenter's page after the viewer switched: %q", got)
 	}
+}
+
+// englishLeft lists the English texts of the catalog keys with these
+// prefixes (those without placeholders) that the page of ctx shows.
+func englishLeft(t *testing.T, ctx context.Context, prefixes ...string) []string {
+	t.Helper()
+	shown := map[string]bool{}
+	for _, s := range eval[[]string](t, ctx, domText) {
+		shown[strings.Join(strings.Fields(s), " ")] = true
+	}
+	var left []string
+	for _, k := range i18n.Keys() {
+		en := i18n.English.T(k, nil)
+		for _, p := range prefixes {
+			if strings.HasPrefix(string(k), p) && !strings.Contains(en, "{") && shown[en] {
+				left = append(left, en)
+			}
+		}
+	}
+	return left
 }
