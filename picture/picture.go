@@ -73,7 +73,7 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	}
 
 	if n <= views.MaxSVGCells && cells <= views.MaxSVGCells {
-		noScriptSVG("/api/v1/layout.svg?"+query,
+		noScriptSVG("/api/v1/layout.svg?"+query+langParam(ctx),
 			canvasView{p.View.Logical.Mode, &p.View.Logical.NoScript},
 			canvasView{p.View.Buffer.Mode, &p.View.Buffer.NoScript})
 	}

@@ -352,7 +352,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	}
 	p.View.MetaJSON = mustJSON(p.Meta)
 	if n <= views.MaxSVGCells && outN <= views.MaxSVGCells && used*e <= MaxSliceBytes {
-		noScriptSVG("/api/v1/slice1.svg?"+query,
+		noScriptSVG("/api/v1/slice1.svg?"+query+langParam(ctx),
 			canvasView{pv.Input.Mode, &pv.Input.NoScript},
 			canvasView{pv.Output.Mode, &pv.Output.NoScript},
 			canvasView{pv.Buffer.Mode, &pv.Buffer.NoScript})

@@ -3,6 +3,7 @@ package web
 import (
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -258,6 +259,34 @@ func TestEmbedSnippetsInTheLanguage(t *testing.T) {
 		}
 		if got := d.Find(tid("embed-picture-snippet")).Text(); !strings.Contains(got, c.picture) {
 			t.Errorf("%s: the picture snippet %q lacks %s", c.path, got, c.picture)
+		}
+	}
+}
+
+// TestNoScriptPicturesInTheLanguage: the SVG picture a page shows without
+// JavaScript in place of a canvas is asked for in the page's language
+// (an embed on another site sends no cookie of ours); English adds
+// nothing.
+func TestNoScriptPicturesInTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct{ path, want string }{
+		{"/?sizes=64,63&strides=64,1", ""}, {"/?sizes=64,63&strides=64,1&lang=fr", "&lang=fr"},
+		{"/embed/slice?sizes=30,30&wsize=30,30&lang=zh-TW", "&lang=zh-TW"},
+	} {
+		res, err := http.Get(ts.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		// The picture is inside <noscript>, which HTML parsers read as text.
+		m := regexp.MustCompile(`class="noscript-svg"[^>]*src="([^"]+)"`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("%s: no picture without JavaScript", c.path)
+		}
+		src := html.UnescapeString(string(m[1]))
+		if c.want == "" && strings.Contains(src, "lang=") || !strings.HasSuffix(src, c.want) {
+			t.Errorf("%s: the picture is %q, want it to end with %q", c.path, src, c.want)
 		}
 	}
 }
