@@ -38,7 +38,10 @@ func localeMiddleware() echo.MiddlewareFunc {
 			if strings.HasPrefix(r.URL.Path, "/static/") {
 				return next(c) // the assets are the same in every language
 			}
+			// The lang cookie chooses as much as the header: a shared cache
+			// (the SVG pictures are public) keeps one answer per both.
 			c.Response().Header().Add("Vary", "Accept-Language")
+			c.Response().Header().Add("Vary", "Cookie")
 			loc, ok := i18n.Parse(r.URL.Query().Get("lang"))
 			if ok {
 				c.SetCookie(&http.Cookie{
