@@ -217,3 +217,18 @@ func englishLeft(t *testing.T, ctx context.Context, prefixes ...string) []string
 	}
 	return left
 }
+
+// TestE2ESliceCaptionInFrench: in Chromium, the caption of a slice's
+// buffer cell that twelve broadcast input elements share, which the
+// page's module writes, is French to its end, the "and 4 more" of its
+// list included.
+func TestE2ESliceCaptionInFrench(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/slice?dt=FLOAT32&sizes=12,1&strides=0,1&mode=explicit&woff=0,0&wsize=12,1&wstride=1,1&lang=fr")
+	hoverCell(t, ctx, `#slice-buffer .bc[data-o="0"]`)
+	waitFor(t, ctx, "the caption of buffer cell 0", `document.querySelector('#dot').textContent.startsWith('le décalage 0 du tampon')`)
+	if got := eval[string](t, ctx, `document.querySelector('#dot').textContent`); !strings.Contains(got, "(7,0) et 4 de plus") || strings.Contains(got, " and ") {
+		t.Errorf("the caption %q", got)
+	}
+}

@@ -294,7 +294,7 @@ export function start() {
     return out;
   }
   const isRead = (o) => { const c = cellOf('b', o); return c ? c.classList.contains('read') : !!bit(st.data.read, o); };
-  const list = (xs, f) => xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? ` and ${xs.length - 8} more` : '');
+  const list = (xs, f) => xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? tr('js.more', ' and {n} more', { n: num(xs.length - 8) }) : '');
 
   function clearLinks() {
     for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
