@@ -232,3 +232,21 @@ func TestE2ESliceCaptionInFrench(t *testing.T) {
 		t.Errorf("the caption %q", got)
 	}
 }
+
+// TestE2EImportKeepsTheLanguage: in Chromium, the import box of a page
+// read in French answers in French and opens what it imported with
+// ?lang=fr kept.
+func TestE2EImportKeepsTheLanguage(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/?sizes=2,3&lang=fr")
+	typeInto(t, ctx, "the import box", "[data-testid=import-text]", `{"numpy":{"dtype":"<f4","shape":[2,3],"strides":[24,-4]}}`)
+	do(t, ctx, "import", clickInView("[data-testid=import-submit]"))
+	waitFor(t, ctx, "the error in French", `document.querySelector('[data-testid=import-result]').textContent.includes('numpy.strides[1]')`)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=import-result]').textContent`); !strings.Contains(got, "octets") || strings.Contains(got, "bytes") {
+		t.Errorf("the import's error %q is not French", got)
+	}
+	typeInto(t, ctx, "the import box", "[data-testid=import-text]", "torch.Size([2, 3]) (1, 2) torch.float16")
+	do(t, ctx, "import", clickInView("[data-testid=import-submit]"))
+	waitFor(t, ctx, "the imported layout, in French", `new URLSearchParams(location.search).get('strides') === '1,2' && new URLSearchParams(location.search).get('lang') === 'fr' && document.documentElement.lang === 'fr' && document.body.dataset.live === 'ready'`)
+}
