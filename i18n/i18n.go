@@ -222,6 +222,15 @@ func Asked(ctx context.Context) (Locale, bool) {
 	return English, false
 }
 
+// WithAsked is path with the ?lang= the page's URL asks for, if it does:
+// where a form without JavaScript goes keeps the language in its URL.
+func WithAsked(ctx context.Context, path string) string {
+	if l, ok := Asked(ctx); ok {
+		return path + "?lang=" + url.QueryEscape(string(l))
+	}
+	return path
+}
+
 // GlossaryURL links /glossary, keeping the page's ?lang= when it has one.
 func GlossaryURL(ctx context.Context) string {
 	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil && u.Query().Has("lang") {

@@ -17,6 +17,11 @@ const langCookie = "lang"
 // it has one: a shared link in a language leads to pages in it even where
 // no cookie of ours goes along (another browser, an embed).
 func redirectKeepingLang(c echo.Context, status int, target string) error {
+	return c.Redirect(status, keepingLang(c, target))
+}
+
+// keepingLang is target with the request's ?lang=, if it has one.
+func keepingLang(c echo.Context, target string) string {
 	if loc, ok := i18n.Parse(c.QueryParam("lang")); ok && !strings.Contains(target, "lang=") {
 		sep := "?"
 		if strings.Contains(target, "?") {
@@ -24,7 +29,7 @@ func redirectKeepingLang(c echo.Context, status int, target string) error {
 		}
 		target += sep + "lang=" + url.QueryEscape(string(loc))
 	}
-	return c.Redirect(status, target)
+	return target
 }
 
 // localeMiddleware puts the request's locale in its context: ?lang=

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 type apiViolation struct {
@@ -160,5 +163,45 @@ func TestRedirectsAndFormsKeepTheLanguage(t *testing.T) {
 		if v := got.AttrOr("value", ""); v != c.want || (c.want == "" && got.Length() != 0) {
 			t.Errorf("%s: the form's lang field %q (%d), want %q", c.path, v, got.Length(), c.want)
 		}
+	}
+}
+
+// TestImportWithoutJavaScriptKeepsTheLanguage: the import box of a page
+// read with ?lang= posts to /import?lang=, which sends a reader to what
+// it imported, or links it from its notes, with the language kept.
+func TestImportWithoutJavaScriptKeepsTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	_, d := getPage(t, ts.URL+"/?sizes=2,3&lang=fr", nil)
+	if got := d.Find(tid("import-form")).AttrOr("action", ""); got != "/import?lang=fr" {
+		t.Errorf("the import form posts to %q", got)
+	}
+	_, d = getPage(t, ts.URL+"/?sizes=2,3", nil)
+	if got := d.Find(tid("import-form")).AttrOr("action", ""); got != "/import" {
+		t.Errorf("an English page's import form posts to %q", got)
+	}
+	post := func(text string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/import?lang=fr", strings.NewReader(url.Values{"text": {text}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := post("torch.Size([2, 3]) (1, 2) torch.float16")
+	res.Body.Close()
+	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || !strings.Contains(loc, "lang=fr") {
+		t.Errorf("an import without notes: %d to %q", res.StatusCode, loc)
+	}
+	res = post(`{"torch":{"dtype":"torch.float32","size":[4],"stride":[1],"storage_offset":2}}`)
+	d, err := goquery.NewDocumentFromReader(res.Body)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Find(tid("import-open")).AttrOr("href", ""); !strings.Contains(got, "lang=fr") || d.Find("html").AttrOr("lang", "") != "fr" {
+		t.Errorf("the notes page links %q", got)
 	}
 }
