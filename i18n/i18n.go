@@ -43,10 +43,10 @@ type Key string
 // catalogs holds every locale's entries: violation messages and page
 // strings.
 var catalogs = map[Locale][]map[Key]string{
-	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN, tourEN},
-	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW, tourZhTW},
-	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR, tourPtBR},
-	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR},
+	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN, tourEN, wordsEN, svgEN},
+	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW, tourZhTW, wordsZhTW, svgZhTW},
+	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR, tourPtBR, wordsPtBR, svgPtBR},
+	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR, wordsFR, svgFR},
 }
 
 // lookup is l's text for key, or English's when l lacks it (a test keeps
@@ -214,6 +214,23 @@ func SwitchURL(ctx context.Context, l Locale) string {
 	return path + "?" + q.Encode()
 }
 
+// Asked is the locale the page's URL asks for with ?lang=, if it does.
+func Asked(ctx context.Context) (Locale, bool) {
+	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil {
+		return Parse(u.Query().Get("lang"))
+	}
+	return English, false
+}
+
+// WithAsked is path with the ?lang= the page's URL asks for, if it does:
+// where a form without JavaScript goes keeps the language in its URL.
+func WithAsked(ctx context.Context, path string) string {
+	if l, ok := Asked(ctx); ok {
+		return path + "?lang=" + url.QueryEscape(string(l))
+	}
+	return path
+}
+
 // GlossaryURL links /glossary, keeping the page's ?lang= when it has one.
 func GlossaryURL(ctx context.Context) string {
 	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil && u.Query().Has("lang") {
@@ -253,6 +270,18 @@ func ContentLocale(ctx context.Context) Locale {
 	return English
 }
 
+// Keys lists every key the English catalogs hold (every locale holds the
+// same), for tests that look for a key shown raw on a page.
+func Keys() []Key {
+	var out []Key
+	for _, m := range catalogs[English] {
+		for k := range m {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // Known says whether code is a violation code the catalogs render.
 func Known(code string) bool {
 	_, ok := messagesEN[Key(code)]
@@ -274,5 +303,25 @@ func Num[N ~int | ~int64 | ~uint32 | ~uint64](ctx context.Context, n N) string {
 	if l == English {
 		return fmt.Sprint(n)
 	}
-	return l.Printer().Sprint(n)
+	return l.Number(n)
+}
+
+// DecimalSeparator is the mark between a number's whole part and its
+// fraction in l: a comma in Portuguese and French.
+func (l Locale) DecimalSeparator() string {
+	if l == BrazilianPortuguese || l == French {
+		return ","
+	}
+	return "."
+}
+
+// Number is n (a whole number) grouped l's way: 1,234 (en, zh-TW), 1.234
+// (pt-BR), 1 234 with a narrow no-break space (fr, as French typography
+// and CLDR since version 34 write it; x/text's older data has a wide one).
+func (l Locale) Number(n any) string {
+	s := l.Printer().Sprint(n)
+	if l == French {
+		s = strings.ReplaceAll(s, "\u00a0", "\u202f")
+	}
+	return s
 }

@@ -48,3 +48,35 @@ func TestScriptStringsMatchTheModules(t *testing.T) {
 		t.Error("an English page embeds strings")
 	}
 }
+
+// TestRoomErrorsInThePagesLanguage: every room error code the rooms
+// module shows (ROOM_ERRORS in static/rooms.js) has words in every
+// language, embedded in a translated page, and the module shows them by
+// code rather than the server's English message.
+func TestRoomErrorsInThePagesLanguage(t *testing.T) {
+	b, err := os.ReadFile("../static/rooms.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := regexp.MustCompile(`ROOM_ERRORS = new Set\(\[([^\]]*)\]\)`).FindSubmatch(b)
+	if set == nil || !regexp.MustCompile(`say\(t\('js\.room\.err\.' \+ m\.code, m\.message\)`).Match(b) {
+		t.Fatal("rooms.js has no ROOM_ERRORS or does not show them by code")
+	}
+	codes := regexp.MustCompile(`'([a-z-]+)'`).FindAllSubmatch(set[1], -1)
+	if len(codes) < 6 {
+		t.Fatalf("only %d room error codes", len(codes))
+	}
+	for _, c := range codes {
+		code := string(c[1])
+		if code == "reconnecting" {
+			continue // shown as js.room.reconnecting
+		}
+		key := "js.room.err." + code
+		for _, l := range Locales[1:] {
+			got, ok := ScriptStrings(l)[key]
+			if !ok || got == English.T(Key(key), nil) || got == key {
+				t.Errorf("%s: room error %s has no words of its own (%q)", l, code, got)
+			}
+		}
+	}
+}

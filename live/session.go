@@ -373,7 +373,7 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 	st, qvs := picture.LayoutStateFromQuery(q)
 	v := picture.Validate(st, qvs)
 	res := ResultMsg{V: ProtocolVersion, Type: "result", Seq: msg.Seq, OK: v.Layout != nil,
-		Errors: picture.NonNil(picture.InWords(v.Errors, len(st.Sizes))), Warnings: picture.NonNil(v.Warnings)}
+		Errors: picture.NonNil(picture.Worded(ctx, v.Errors, len(st.Sizes))), Warnings: picture.NonNil(picture.Localised(ctx, v.Warnings))}
 	if v.Layout == nil {
 		res.Query = st.CanonicalQuery(false)
 		res.Form = newFormMsg(st, nil)
@@ -404,8 +404,8 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		Logical:    renderString(ctx, views.LogicalView(pic.View.Logical)),
 		Buffer:     renderString(ctx, views.BufferView(pic.View.Buffer)),
 		Facts:      renderString(ctx, views.FactsView(pic.View.Facts)),
-		LogicalSub: views.LogicalSub(pic.View.Meta),
-		BufferSub:  views.BufferSub(pic.View.Meta),
+		LogicalSub: views.LogicalSubIn(ctx, pic.View.Meta),
+		BufferSub:  views.BufferSubIn(ctx, pic.View.Meta),
 	}
 	res.Counts = pic.Counts
 	l := pic.Layout

@@ -146,9 +146,9 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 	} else {
 		res.Query = v.State.CanonicalQuery(false)
 	}
-	res.Errors, res.Warnings = picture.NonNil(picture.InWords(v.Errors, len(v.State.In.Sizes))), picture.NonNil(v.Warnings)
-	res.Form = newSliceFormMsg(picture.SliceForm(v))
-	res.HTML.Dims = renderString(ctx, views.SliceDimsView(picture.SliceDims(v.State)))
+	res.Errors, res.Warnings = picture.NonNil(picture.Worded(ctx, v.Errors, len(v.State.In.Sizes))), picture.NonNil(picture.Localised(ctx, v.Warnings))
+	res.Form = newSliceFormMsg(picture.SliceFormIn(ctx, v))
+	res.HTML.Dims = renderString(ctx, views.SliceDimsView(picture.SliceDimsIn(ctx, v.State)))
 	if err := emit(text(res)); err != nil || !res.OK {
 		return err
 	}

@@ -119,7 +119,7 @@ func decodeInto(raw json.RawMessage, prefix string, v any) *ImportError {
 		if errors.As(err, &te) {
 			return importErr(prefix+te.Field, "import.json.type", "{field} must be {want}; got a JSON {got}", core.Args{"field": prefix + te.Field, "want": jsonKind(te.Type.String()), "got": te.Value})
 		}
-		return importErr(strings.TrimSuffix(prefix, "."), "import.json", "{detail}", core.Args{"detail": err})
+		return importErr(strings.TrimSuffix(prefix, "."), "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return importErr(strings.TrimSuffix(prefix, "."), "import.json.more", "holds more than one JSON value", nil)
@@ -417,12 +417,12 @@ func intList(s string) ([]int64, error) {
 		}
 		v, err := strconv.ParseInt(f, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", f)
+			return nil, core.NewMsg("import.text.whole", "{text:q} is not a whole number", core.Args{"text": f})
 		}
 		out = append(out, v)
 	}
 	if len(out) > core.MaxDimensionCount {
-		return nil, fmt.Errorf("%d numbers; a DirectML tensor has at most %d dimensions", len(out), core.MaxDimensionCount)
+		return nil, core.NewMsg("import.text.count", "{count} numbers; a DirectML tensor has at most {max} dimensions", core.Args{"count": len(out), "max": core.MaxDimensionCount})
 	}
 	return out, nil
 }
@@ -433,7 +433,7 @@ func intList(s string) ([]int64, error) {
 func dxOrdered(raw json.RawMessage, field string) ([]string, map[string]json.RawMessage, *ImportError) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil {
-		return nil, nil, importErr(field, "import.json.object", "{field} must be a JSON object: {detail}", core.Args{"field": field, "detail": err})
+		return nil, nil, importErr(field, "import.json.object", "{field} must be a JSON object: {detail}", core.Args{"field": field, "detail": JSONDetail(err)})
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	var order []string
@@ -457,7 +457,7 @@ func dxOrdered(raw json.RawMessage, field string) ([]string, map[string]json.Raw
 				order = append(order, tok)
 				var skip json.RawMessage
 				if err := dec.Decode(&skip); err != nil {
-					return nil, nil, importErr(field, "import.json", "{detail}", core.Args{"detail": err})
+					return nil, nil, importErr(field, "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
 				}
 			}
 		}
@@ -599,7 +599,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		if errors.As(err, &te) {
 			return nil, importErr(path+"."+te.Field, "import.json.type", "{field} must be {want}; got a JSON {got}", core.Args{"field": path + "." + te.Field, "want": jsonKind(te.Type.String()), "got": te.Value})
 		}
-		return nil, importErr(path, "import.json", "{detail}", core.Args{"detail": err})
+		return nil, importErr(path, "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
 	}
 	var in dxTensorIn
 	if err := in.read(op.InputTensor, path+".InputTensor"); err != nil {

@@ -17,6 +17,16 @@ func plain(ctx context.Context, n int64) string {
 	return i18n.Num(ctx, n)
 }
 
+// langParam is "&lang=" and ctx's locale for a picture's URL when it is
+// not English: an embed on another site gets no cookie of ours, and the
+// picture should read as the page around it.
+func langParam(ctx context.Context) string {
+	if l := i18n.LocaleOf(ctx); l != i18n.English {
+		return "&lang=" + string(l)
+	}
+	return ""
+}
+
 // grouped is a fact's number: views.Group's grouping in English, the
 // locale's in the other languages.
 func grouped(ctx context.Context, n int64) string {

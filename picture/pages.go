@@ -45,10 +45,8 @@ func EmptyPicture(ctx context.Context) views.Picture {
 	}
 }
 
-// LayoutForm is the form as typed, with the errors of each field.
-func LayoutForm(v Validated) views.Form { return LayoutFormIn(context.Background(), v) }
-
-// LayoutFormIn is LayoutForm with its messages in ctx's locale.
+// LayoutFormIn is the form as typed, with the errors of each field, its
+// messages in ctx's locale.
 func LayoutFormIn(ctx context.Context, v Validated) views.Form {
 	st := v.State
 	f := views.Form{
@@ -60,8 +58,8 @@ func LayoutFormIn(ctx context.Context, v Validated) views.Form {
 		Labels:   st.Labels,
 		Sel:      st.Sel,
 		Cell:     st.Cell,
-		Errors:   violationMap(inWordsIn(ctx, v.Errors, len(st.Sizes))),
-		Warnings: violationMap(i18n.LocaleOf(ctx).Violations(v.Warnings)),
+		Errors:   violationMap(Worded(ctx, v.Errors, len(st.Sizes))),
+		Warnings: violationMap(Localised(ctx, v.Warnings)),
 	}
 	f.DataTypes, f.DataType = dataTypeChoices(st.DT)
 	rank := min(max(f.Rank, 1), views.MaxRank)
@@ -179,10 +177,8 @@ func EmptySlicePicture(ctx context.Context) views.SlicePicture {
 	}
 }
 
-// SliceForm is the form as typed, with the errors of each field.
-func SliceForm(v SliceValidated) views.SliceForm { return SliceFormIn(context.Background(), v) }
-
-// SliceFormIn is SliceForm with its messages in ctx's locale.
+// SliceFormIn is the slice form as typed, with the errors of each field,
+// its messages in ctx's locale.
 func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 	st := v.State
 	f := views.SliceForm{
@@ -193,8 +189,8 @@ func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 		Align:    st.In.Align,
 		NumPy:    st.NP,
 		Values:   st.Vals,
-		Errors:   violationMap(inWordsIn(ctx, v.Errors, len(st.In.Sizes))),
-		Warnings: violationMap(i18n.LocaleOf(ctx).Violations(v.Warnings)),
+		Errors:   violationMap(Worded(ctx, v.Errors, len(st.In.Sizes))),
+		Warnings: violationMap(Localised(ctx, v.Warnings)),
 	}
 	if v.T >= 0 {
 		f.T = strconv.FormatInt(v.T, 10)
@@ -285,12 +281,14 @@ func staleIn(ctx context.Context, stale string) string {
 	return i18n.T(ctx, "stale.tensor")
 }
 
-// inWordsIn is InWords in English; in another locale each violation is
-// the catalog's message for its code (the words InWords puts first are
-// English only).
-func inWordsIn(ctx context.Context, vs []core.Violation, rank int) []core.Violation {
-	if l := i18n.LocaleOf(ctx); l != i18n.English {
-		return l.Violations(vs)
-	}
-	return InWords(vs, rank)
+// Worded is InWords in ctx's locale: the errors a page or an edit over
+// the websocket shows beside the form.
+func Worded(ctx context.Context, vs []core.Violation, rank int) []core.Violation {
+	return InWords(i18n.LocaleOf(ctx), vs, rank)
+}
+
+// Localised is vs with their messages in ctx's locale (warnings, which
+// read well as their rules).
+func Localised(ctx context.Context, vs []core.Violation) []core.Violation {
+	return i18n.LocaleOf(ctx).Violations(vs)
 }

@@ -73,7 +73,7 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	}
 
 	if n <= views.MaxSVGCells && cells <= views.MaxSVGCells {
-		noScriptSVG("/api/v1/layout.svg?"+query,
+		noScriptSVG("/api/v1/layout.svg?"+query+langParam(ctx),
 			canvasView{p.View.Logical.Mode, &p.View.Logical.NoScript},
 			canvasView{p.View.Buffer.Mode, &p.View.Buffer.NoScript})
 	}
@@ -473,15 +473,15 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 	steps := l.BufferSizeSteps()
 	if steps.StridesGiven {
 		f.Steps = append(f.Steps,
-			views.Step{What: t("step.last"), Expr: dotOfLast(l), Value: "= " + strconv.FormatInt(steps.IndexOfLastElement, 10)},
-			views.Step{What: t("step.elements"), Expr: fmt.Sprintf("%d + 1", steps.IndexOfLastElement), Value: "= " + strconv.FormatInt(steps.ElementCount, 10)})
+			views.Step{What: t("step.last"), Expr: dotOfLast(l), Value: "= " + plain(ctx, steps.IndexOfLastElement)},
+			views.Step{What: t("step.elements"), Expr: fmt.Sprintf("%d + 1", steps.IndexOfLastElement), Value: "= " + plain(ctx, steps.ElementCount)})
 	} else {
-		f.Steps = append(f.Steps, views.Step{What: t("step.elements.packed"), Expr: sizesProduct, Value: "= " + strconv.FormatInt(steps.ElementCount, 10)})
+		f.Steps = append(f.Steps, views.Step{What: t("step.elements.packed"), Expr: sizesProduct, Value: "= " + plain(ctx, steps.ElementCount)})
 	}
 	f.Steps = append(f.Steps,
-		views.Step{What: t("step.times"), Expr: fmt.Sprintf("%d × %d bits", steps.ElementCount, steps.ElementSizeInBits), Value: fmt.Sprintf("= %d %s", steps.SizeInBits, t("unit.bits"))},
-		views.Step{What: t("step.bytes"), Expr: fmt.Sprintf("ceil(%d ÷ 8)", steps.SizeInBits), Value: fmt.Sprintf("= %d %s", steps.BytesBeforeRounding, t("unit.bytes"))},
-		views.Step{What: t("step.round"), Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: fmt.Sprintf("= %d %s", steps.Result, t("unit.bytes"))},
+		views.Step{What: t("step.times"), Expr: fmt.Sprintf("%d × %d bits", steps.ElementCount, steps.ElementSizeInBits), Value: "= " + plain(ctx, steps.SizeInBits) + " " + t("unit.bits")},
+		views.Step{What: t("step.bytes"), Expr: fmt.Sprintf("ceil(%d ÷ 8)", steps.SizeInBits), Value: "= " + plain(ctx, steps.BytesBeforeRounding) + " " + t("unit.bytes")},
+		views.Step{What: t("step.round"), Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: "= " + plain(ctx, steps.Result) + " " + t("unit.bytes")},
 	)
 	dmlx, docPage := l.PublishedHelperResults()
 	f.HelperNotes = helperNotes(ctx, l.DataType, steps, dmlx, docPage)
@@ -514,22 +514,22 @@ func helperNotes(ctx context.Context, dt core.DataType, s core.BufferSizeSteps, 
 	exact := uint64(s.Result)
 	var notes []views.HelperNote
 	if dmlx != exact {
-		text := i18n.T(ctx, "helper.dmlx", i18n.Args{"got": dmlx})
+		text := i18n.T(ctx, "helper.dmlx", i18n.Args{"got": plain(ctx, int64(dmlx))})
 		if s.StridesGiven {
-			text = i18n.T(ctx, "helper.dmlx.wrap", i18n.Args{"got": dmlx, "last": s.IndexOfLastElement, "wrapped": uint32(s.IndexOfLastElement)})
+			text = i18n.T(ctx, "helper.dmlx.wrap", i18n.Args{"got": plain(ctx, int64(dmlx)), "last": s.IndexOfLastElement, "wrapped": uint32(s.IndexOfLastElement)})
 		}
 		notes = append(notes, views.HelperNote{
 			Helper: "DirectMLX.h", TestID: "helper-note-directmlx",
-			Text: text + i18n.T(ctx, "helper.exact", i18n.Args{"exact": exact}),
+			Text: text + i18n.T(ctx, "helper.exact", i18n.Args{"exact": plain(ctx, int64(exact))}),
 		})
 	}
 	if docPage != dmlx {
 		// The two helpers differ only in the 4-bit case the page lacks.
-		text := i18n.T(ctx, "helper.doc", i18n.Args{"got": docPage, "type": dt})
+		text := i18n.T(ctx, "helper.doc", i18n.Args{"got": plain(ctx, int64(docPage)), "type": dt})
 		if dmlx == exact {
-			text += i18n.T(ctx, "helper.doc.exact", i18n.Args{"bits": s.SizeInBits, "bytes": s.BytesBeforeRounding, "exact": exact})
+			text += i18n.T(ctx, "helper.doc.exact", i18n.Args{"bits": plain(ctx, s.SizeInBits), "bytes": plain(ctx, s.BytesBeforeRounding), "exact": plain(ctx, int64(exact))})
 		} else {
-			text += i18n.T(ctx, "helper.doc.dmlx", i18n.Args{"got": dmlx})
+			text += i18n.T(ctx, "helper.doc.dmlx", i18n.Args{"got": plain(ctx, int64(dmlx))})
 		}
 		notes = append(notes, views.HelperNote{Helper: i18n.T(ctx, "helper.docpage"), TestID: "helper-note-doc-page", Text: text})
 	}

@@ -344,7 +344,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	} else {
 		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.typed", i18n.Args{"count": plain(ctx, int64(len(v.Values))), "n": plain(ctx, n)}))
 	}
-	if note := valuesNoteIn(ctx, dt, n, len(v.Values) > 0); note != "" {
+	if note := ValuesNoteIn(ctx, dt, n, len(v.Values) > 0); note != "" {
 		pv.Notes = append(pv.Notes, note)
 	}
 	if valuesOK && len(v.Values) > 0 && inOffs != nil {
@@ -352,7 +352,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	}
 	p.View.MetaJSON = mustJSON(p.Meta)
 	if n <= views.MaxSVGCells && outN <= views.MaxSVGCells && used*e <= MaxSliceBytes {
-		noScriptSVG("/api/v1/slice1.svg?"+query,
+		noScriptSVG("/api/v1/slice1.svg?"+query+langParam(ctx),
 			canvasView{pv.Input.Mode, &pv.Input.NoScript},
 			canvasView{pv.Output.Mode, &pv.Output.NoScript},
 			canvasView{pv.Buffer.Mode, &pv.Buffer.NoScript})
@@ -506,14 +506,14 @@ func sliceSteps(ctx context.Context, s *core.Slice1, t int64, values []string, h
 	active := map[int]bool{}
 	if t < 0 {
 		st.Text = i18n.T(ctx, "js.step.intro")
-		st.Header = i18n.T(ctx, "js.steps", i18n.Args{"total": total})
+		st.Header = i18n.T(ctx, "js.steps", i18n.Args{"total": plain(ctx, total)})
 	} else {
 		var lines []int
 		lines, st.Text, st.Sub, st.Note = sliceStep(ctx, s, t, values)
 		for _, l := range lines {
 			active[l] = true
 		}
-		st.Header = i18n.T(ctx, "js.step.of", i18n.Args{"n": t + 1, "total": total})
+		st.Header = i18n.T(ctx, "js.step.of", i18n.Args{"n": plain(ctx, t+1), "total": plain(ctx, total)})
 	}
 	for i, l := range views.SliceCode {
 		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l, Active: active[i+1]})
@@ -588,12 +588,9 @@ func sliceExport(ctx context.Context, s *core.Slice1, dropped []int) views.Slice
 	return x
 }
 
-// SliceDims is the per-dimension table of the form as typed: CopyStart
-// and MaxCopiedElements with their numbers, and why each output size is
-// or is not allowed.
-func SliceDims(st SliceState) views.SliceDims { return SliceDimsIn(context.Background(), st) }
-
-// SliceDimsIn is SliceDims in ctx's locale.
+// SliceDimsIn is the per-dimension table of the form as typed, in ctx's
+// locale: CopyStart and MaxCopiedElements with their numbers, and why
+// each output size is or is not allowed.
 func SliceDimsIn(ctx context.Context, st SliceState) views.SliceDims {
 	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
 	var d views.SliceDims

@@ -153,8 +153,8 @@ func ValueText(b []byte, dt core.DataType) string {
 	return strconv.FormatInt(int64(u<<shift)>>shift, 10)
 }
 
-// valuesNoteIn is ValuesNote in ctx's locale.
-func valuesNoteIn(ctx context.Context, dt core.DataType, n int64, typed bool) string {
+// ValuesNoteIn is ValuesNote in ctx's locale.
+func ValuesNoteIn(ctx context.Context, dt core.DataType, n int64, typed bool) string {
 	switch note := ValuesNote(dt, n, typed); {
 	case note == "":
 		return ""

@@ -5,110 +5,142 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/views"
 )
 
 // InWords rewrites the errors a page shows so that each reads as words
 // first, the rule as DirectML's names write it beside them after a dash:
 // "The size of dimension W is 0: no dimension may be empty — sizes[1] ==
-// 0: ...". rank names the dimensions (H, W, ...). The JSON API keeps the
-// rules as they are.
-func InWords(vs []core.Violation, rank int) []core.Violation {
+// 0: ...". Both parts are in l, rendered from each violation's code and
+// arguments. rank names the dimensions (H, W, ...). The JSON API keeps
+// the rules as they are.
+func InWords(l i18n.Locale, vs []core.Violation, rank int) []core.Violation {
 	if len(vs) == 0 {
 		return vs
 	}
 	labels := core.DimensionLabels(min(max(rank, 1), core.MaxDimensionCount))
-	out := make([]core.Violation, len(vs))
+	out := l.Violations(vs)
 	for i, v := range vs {
-		out[i] = v
-		if w := inWords(v, labels); w != "" {
-			out[i].Message = w + " — " + v.Message
+		if w := inWords(l, v, labels); w != "" {
+			out[i].Message = w + " — " + out[i].Message
 		}
 	}
 	return out
 }
 
-// fieldWords name a field of the forms in words.
-var fieldWords = map[string]string{
-	"sizes": "the size", "inputSizes": "the size", "strides": "the stride", "inputStrides": "the stride",
-	"inputWindowOffsets": "the window's offset", "inputWindowSizes": "the window's size",
-	"inputWindowStrides": "the window's stride", "outputSizes": "the output size",
+// fieldWords are the keys naming a field of the forms in words.
+var fieldWords = map[string]i18n.Key{
+	"sizes": "words.field.size", "inputSizes": "words.field.size",
+	"strides": "words.field.stride", "inputStrides": "words.field.stride",
+	"inputWindowOffsets": "words.field.window.offset", "inputWindowSizes": "words.field.window.size",
+	"inputWindowStrides": "words.field.window.stride", "outputSizes": "words.field.output.size",
 }
 
-var (
-	indexedField = regexp.MustCompile(`^([A-Za-z]+)\[(\d+)\]$`)
-	notWhole     = regexp.MustCompile(`^\S+ = (".*") is not a whole number: give (.*)$`)
-	isNegative   = regexp.MustCompile(`^\S+ = (-\d+)`)
-	tooLarge     = regexp.MustCompile(`(exceeds the UINT maximum|does not fit in 64 bits|is not a UINT|is not an INT)`)
-	windowPast   = regexp.MustCompile(`= (\d+) > InputTensor\.Sizes\[\d+\] = (\d+)$`)
-	outputRange  = regexp.MustCompile(`OutputSizes\[\d+\] = (\d+) not in \[1, MaxCopiedElements = (\d+)\]`)
-	totalSmall   = regexp.MustCompile(`(\d+) < DMLCalcBufferTensorSize (\d+)`)
-	alignPow2    = regexp.MustCompile(`must be 0 or a power of two$`)
-	isEmpty      = regexp.MustCompile(`is empty: give (.*)$`)
-)
+var indexedField = regexp.MustCompile(`^([A-Za-z]+)\[(\d+)\]$`)
 
-// inWords is v's error in words, or "" when its rule reads well as it is.
-func inWords(v core.Violation, labels []string) string {
-	what, where := "", ""
-	if g := indexedField.FindStringSubmatch(v.Field); g != nil {
-		if w, ok := fieldWords[g[1]]; ok {
-			i, _ := strconv.Atoi(g[2])
-			what = w
-			if i < len(labels) {
-				where = fmt.Sprintf(" of dimension %s", labels[i])
-			} else {
-				where = fmt.Sprintf(" of dimension %d", i)
-			}
-			if strings.HasPrefix(g[1], "inputWindow") || g[1] == "outputSizes" {
-				where = fmt.Sprintf(" on axis %d", i)
-				if i < len(labels) {
-					where += " (" + labels[i] + ")"
-				}
-			}
-		}
-	}
-	m := v.Message
-	switch {
-	case what == "":
-		switch {
-		case totalSmall.MatchString(m):
-			g := totalSmall.FindStringSubmatch(m)
-			return fmt.Sprintf("TotalTensorSizeInBytes is %s bytes, fewer than the %s the tensor's elements need", views.GroupDigits(g[1]), views.GroupDigits(g[2]))
-		case alignPow2.MatchString(m):
-			return "The alignment must be 0 or a power of two (1, 2, 4, 8, 16, …)"
-		}
+// subject is field (one of fieldWords, indexed) in words, capitalised, or
+// "" for a field the forms do not name. A window's field is named by its
+// axis, a tensor's by its dimension; what overrides the field's own word.
+func subject(l i18n.Locale, field string, labels []string, what i18n.Key) string {
+	g := indexedField.FindStringSubmatch(field)
+	if g == nil {
 		return ""
-	case isEmpty.MatchString(m):
-		return upper(what+where) + " is empty: give " + isEmpty.FindStringSubmatch(m)[1]
-	case notWhole.MatchString(m):
-		g := notWhole.FindStringSubmatch(m)
-		return fmt.Sprintf("%s, %s, is not a whole number: give %s", upper(what+where), g[1], g[2])
-	case strings.Contains(m, "== 0"):
-		switch what {
-		case "the window's size":
-			return upper(what+where) + " is 0: the window must hold at least one element"
-		case "the window's stride":
-			return upper(what+where) + " is 0: the window must step forwards or backwards"
-		}
-		return upper(what+where) + " is 0: no dimension may be empty"
-	case isNegative.MatchString(m) && what != "the window's stride": // a window stride may be negative
-		g := isNegative.FindStringSubmatch(m)
-		if strings.HasSuffix(what, "stride") {
-			return upper(what+where) + " is negative (" + g[1] + "): a tensor's strides cannot be; a slice's window strides can reverse"
-		}
-		return upper(what+where) + " is negative (" + g[1] + ")"
-	case tooLarge.MatchString(m):
-		return upper(what+where) + " is out of the range DirectML takes"
-	case windowPast.MatchString(m):
-		g := windowPast.FindStringSubmatch(m)
-		return fmt.Sprintf("The window%s runs past the input: it ends at %s, the input has %s", where, g[1], g[2])
-	case outputRange.MatchString(m):
-		g := outputRange.FindStringSubmatch(m)
-		return fmt.Sprintf("The output size%s is %s, but the window gives at most %s", where, g[1], g[2])
 	}
-	return ""
+	w, ok := fieldWords[g[1]]
+	if !ok {
+		return ""
+	}
+	if what != "" {
+		w = what
+	}
+	i, _ := strconv.Atoi(g[2])
+	args := i18n.Args{"what": l.T(w, nil), "axis": i, "dim": i}
+	if i < len(labels) {
+		args["dim"] = labels[i]
+	}
+	key := i18n.Key("words.subject.dim")
+	if strings.HasPrefix(g[1], "inputWindow") || g[1] == "outputSizes" {
+		key = "words.subject.axis"
+		if i < len(labels) {
+			key = "words.subject.axis.dim"
+		}
+	}
+	return upper(l.T(key, args))
 }
 
-func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+// inWords is v's error in words in l, or "" when its rule reads well as
+// it is.
+func inWords(l i18n.Locale, v core.Violation, labels []string) string {
+	a := v.Args
+	switch v.Code {
+	case "tensor.total.small":
+		return l.T("words.total.small", i18n.Args{"value": groupedIn(l, a["value"]), "min": groupedIn(l, a["min"])})
+	case "tensor.alignment.pow2":
+		return l.T("words.alignment.pow2", nil)
+	}
+	what := ""
+	if g := indexedField.FindStringSubmatch(v.Field); g != nil {
+		what = string(fieldWords[g[1]])
+	}
+	if what == "" {
+		return ""
+	}
+	s := subject(l, v.Field, labels, "")
+	// A window's stride may be negative: out of range is all it can be.
+	negative := strings.HasPrefix(fmt.Sprint(a["value"]), "-") && what != "words.field.window.stride"
+	var key i18n.Key
+	args := i18n.Args{"subject": s, "value": a["value"], "want": a["want"]}
+	switch v.Code {
+	case "whole.empty":
+		key = "words.empty"
+	case "whole.invalid":
+		key = "words.whole"
+	case "tensor.size.zero":
+		key = "words.zero"
+	case "slice1.window.empty":
+		key = "words.zero.window.size"
+	case "slice1.stride.zero":
+		key = "words.zero.window.stride"
+	case "tensor.stride.negative":
+		key = "words.negative.stride"
+	case "tensor.size.negative":
+		key = "words.negative"
+	case "whole.range", "slice1.offset.uint", "slice1.window.uint":
+		key = "words.range"
+		if negative {
+			key = "words.negative"
+			if what == "words.field.stride" {
+				key = "words.negative.stride"
+			}
+		}
+	case "tensor.size.uint", "tensor.stride.uint", "slice1.stride.int":
+		key = "words.range"
+	case "slice1.window.outside":
+		key, args["subject"] = "words.window.past", subject(l, v.Field, labels, "words.field.window")
+		args["end"], args["size"] = a["end"], a["size"]
+	case "slice1.output.range":
+		key, args["max"] = "words.output.range", a["max"]
+	default:
+		return ""
+	}
+	return l.T(key, args)
+}
+
+// groupedIn is a prose number in l: English groups as the facts do
+// (views.GroupDigits), the other locales their own way.
+func groupedIn(l i18n.Locale, n any) string {
+	if l == i18n.English {
+		return views.GroupDigits(fmt.Sprint(n))
+	}
+	return l.Number(n)
+}
+
+func upper(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}

@@ -52,6 +52,13 @@ export function t(key, en, args) {
   return args ? s.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)) : s;
 }
 
+// num writes a prose number as the server does: digits alone in English,
+// grouped the page's language's way otherwise (1.234, 1 234, 1,234).
+export function num(n) {
+  const lang = document.documentElement.lang || 'en';
+  return lang === 'en' ? String(n) : new Intl.NumberFormat(lang).format(n);
+}
+
 // langSuffix keeps the URL's ?lang= on the URLs the page writes, so a
 // link copied from the address bar opens in the language it was read in.
 export function langSuffix() {

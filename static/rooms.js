@@ -147,7 +147,8 @@ export function roomClient(page, hooks) {
         return true;
       }
       if (m.type === 'error' && ROOM_ERRORS.has(m.code)) {
-        say(m.message, 'error');
+        // The server's English, or this page's language's words for the code.
+        say(t('js.room.err.' + m.code, m.message), 'error');
         if (m.code === 'no-room' && role === 'viewer') { following = false; if (detachBtn) detachBtn.hidden = rejoinBtn.hidden = true; }
         return true;
       }

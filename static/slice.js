@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, langSuffix, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, langSuffix, num, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -294,7 +294,7 @@ export function start() {
     return out;
   }
   const isRead = (o) => { const c = cellOf('b', o); return c ? c.classList.contains('read') : !!bit(st.data.read, o); };
-  const list = (xs, f) => xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? ` and ${xs.length - 8} more` : '');
+  const list = (xs, f) => xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? tr('js.more', ' and {n} more', { n: num(xs.length - 8) }) : '');
 
   function clearLinks() {
     for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
@@ -568,7 +568,7 @@ export function start() {
     $('[data-testid=step-sub]', steps).textContent = s.sub;
     const note = $('[data-testid=step-note]', steps);
     note.textContent = s.note; note.hidden = !s.note;
-    $('[data-testid=step-count]', steps).textContent = t >= 0 ? tr('js.step.of', 'step {n} of {total}', { n: t + 1, total }) : tr('js.steps', '{total} steps', { total });
+    $('[data-testid=step-count]', steps).textContent = t >= 0 ? tr('js.step.of', 'step {n} of {total}', { n: num(t + 1), total: num(total) }) : tr('js.steps', '{total} steps', { total: num(total) });
     const cur = { in: [], out: [], b: [] };
     if (t >= 0) {
       const i = indexOf(m.sizes, s.at);

@@ -2,7 +2,7 @@
 // follows the page's state (the URL the explorer keeps current), and the
 // import box asks /api/v1/import, then opens what it found.
 
-import { t } from './live.js';
+import { t, langSuffix } from './live.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 
@@ -44,7 +44,9 @@ export function start() {
     out.textContent = t('js.import.busy', 'Importing…');
     let res, body;
     try {
-      res = await fetch('/api/v1/import', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(bodyOf(text)) });
+      // The errors and notes in the page's language, whatever the cookie says.
+      const lang = document.documentElement.lang;
+      res = await fetch('/api/v1/import' + (lang && lang !== 'en' ? '?lang=' + encodeURIComponent(lang) : ''), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(bodyOf(text)) });
       body = await res.json();
     } catch (err) {
       out.textContent = t('js.import.unreached', 'The import did not reach the server: {error}', { error: err.message });
@@ -60,11 +62,13 @@ export function start() {
       }));
       return;
     }
-    if (!body.notes.length) { location.assign(body.url); return; }
+    // The explorer in the language the URL asked for, as the links say.
+    const url = body.url + langSuffix();
+    if (!body.notes.length) { location.assign(url); return; }
     // Notes say what was converted (an offset goes into the binding): read
     // them before leaving.
     const a = document.createElement('a');
-    a.href = body.url; a.textContent = t('import.open', 'Open it in the explorer'); a.dataset.testid = 'import-open';
+    a.href = url; a.textContent = t('import.open', 'Open it in the explorer'); a.dataset.testid = 'import-open';
     out.append(list(body.notes, (li, n) => { li.textContent = n; }), a);
     a.focus();
   });

@@ -1,6 +1,11 @@
 package views
 
-import "html"
+import (
+	"context"
+	"html"
+
+	"github.com/stridescope/stridescope/i18n"
+)
 
 // Mount is where an explorer is shown: its own page, the tour or an
 // embed.
@@ -55,16 +60,22 @@ func (s Share) EmbedURL() string { return s.Origin + withQuery(s.Embed, s.Query)
 func (s Share) SVGURL() string { return s.Origin + s.SVGHref() }
 
 // PictureSnippet is the HTML a documentation page pastes to show the
-// state's picture only.
-func (s Share) PictureSnippet() string {
-	return `<img src="` + html.EscapeString(s.SVGURL()) + `" alt="stridescope: DirectML tensor ` + s.Name + `" style="max-width:100%">`
+// state's picture only, its alt text in ctx's locale.
+func (s Share) PictureSnippet(ctx context.Context) string {
+	return `<img src="` + html.EscapeString(s.SVGURL()) + `" alt="` + html.EscapeString(s.title(ctx)) + `" style="max-width:100%">`
+}
+
+// title names the picture or the embed for the page that pastes it.
+func (s Share) title(ctx context.Context) string {
+	return i18n.T(ctx, i18n.Key("embed.snippet."+s.Name))
 }
 
 // FileName is what Download SVG saves as.
 func (s Share) FileName() string { return "stridescope-" + s.Name + ".svg" }
 
-// Snippet is the HTML a documentation page pastes to embed the state.
-func (s Share) Snippet() string {
-	return `<iframe src="` + html.EscapeString(s.EmbedURL()) + `" title="stridescope: DirectML tensor ` + s.Name +
+// Snippet is the HTML a documentation page pastes to embed the state,
+// its title in ctx's locale.
+func (s Share) Snippet(ctx context.Context) string {
+	return `<iframe src="` + html.EscapeString(s.EmbedURL()) + `" title="` + html.EscapeString(s.title(ctx)) +
 		`" width="100%" height="` + itoa(int64(s.Height)) + `" style="border:0" loading="lazy"></iframe>`
 }

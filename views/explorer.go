@@ -265,10 +265,7 @@ func (c LogicalCell) TestID() string {
 	return c.Grid + "cell"
 }
 
-// AriaLabel is the cell's accessible name.
-func (c LogicalCell) AriaLabel() string { return c.AriaLabelIn(context.Background()) }
-
-// AriaLabelIn is AriaLabel in ctx's locale.
+// AriaLabelIn is the cell's accessible name in ctx's locale.
 func (c LogicalCell) AriaLabelIn(ctx context.Context) string {
 	if c.Aria != "" {
 		return c.Aria
@@ -324,10 +321,7 @@ type BufferCell struct {
 	Aria     string // the accessible name, when not the explorer's
 }
 
-// AriaLabel is the cell's accessible name.
-func (c BufferCell) AriaLabel() string { return c.AriaLabelIn(context.Background()) }
-
-// AriaLabelIn is AriaLabel in ctx's locale.
+// AriaLabelIn is the cell's accessible name in ctx's locale.
 func (c BufferCell) AriaLabelIn(ctx context.Context) string {
 	if c.Aria != "" {
 		return c.Aria
@@ -337,7 +331,7 @@ func (c BufferCell) AriaLabelIn(ctx context.Context) string {
 	case CellUsed:
 		return s + i18n.T(ctx, "aria.buf.element", i18n.Args{"label": c.Label})
 	case CellShared:
-		return s + i18n.T(ctx, "aria.buf.shared", i18n.Args{"n": c.Count, "label": c.Label})
+		return s + i18n.T(ctx, "aria.buf.shared", i18n.Args{"n": numIn(ctx, int64(c.Count)), "label": c.Label})
 	case CellHole:
 		return s + i18n.T(ctx, "aria.buf.padding")
 	}
@@ -419,10 +413,7 @@ func joinLines(msgs []string) string {
 	return out
 }
 
-// LogicalSub is the logical view's subtitle.
-func LogicalSub(m Meta) string { return LogicalSubIn(context.Background(), m) }
-
-// LogicalSubIn is LogicalSub in ctx's locale.
+// LogicalSubIn is the logical view's subtitle in ctx's locale.
 func LogicalSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
@@ -430,15 +421,12 @@ func LogicalSubIn(ctx context.Context, m Meta) string {
 	return i18n.T(ctx, "sub.logical", i18n.Args{"sizes": sizesText(m.Sizes, "×"), "count": groupIn(ctx, m.LogicalCount), "labels": "{" + joinStrings(m.Labels) + "}"})
 }
 
-// BufferSub is the buffer view's subtitle.
-func BufferSub(m Meta) string { return BufferSubIn(context.Background(), m) }
-
-// BufferSubIn is BufferSub in ctx's locale.
+// BufferSubIn is the buffer view's subtitle in ctx's locale.
 func BufferSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return i18n.T(ctx, "sub.buffer", i18n.Args{"cells": groupIn(ctx, m.Cells), "bits": itoa(m.Bits), "bytes": bytesText(m.Cells, m.Bits)})
+	return i18n.T(ctx, "sub.buffer", i18n.Args{"cells": groupIn(ctx, m.Cells), "bits": itoa(m.Bits), "bytes": bytesTextIn(ctx, m.Cells, m.Bits)})
 }
 
 // groupIn is Group in English and the locale's grouping elsewhere.
@@ -463,6 +451,30 @@ func sizesText(vs []int64, sep string) string {
 // bytesText is the size of cells elements of bits (4, 8, 16, 32 or 64)
 // in bytes, without multiplying by bits first: cells can be nearly 2^63
 // (a huge TotalTensorSizeInBytes).
+// numIn is a prose number as English has always written it (digits
+// only), grouped the locale's way in the other languages.
+func numIn(ctx context.Context, n int64) string {
+	if l := i18n.LocaleOf(ctx); l != i18n.English {
+		return l.Number(n)
+	}
+	return itoa(n)
+}
+
+// bytesTextIn is bytesText in ctx's locale: grouped its way, with its
+// decimal separator for a half byte (45 000,5 octets).
+func bytesTextIn(ctx context.Context, cells, bits int64) string {
+	l := i18n.LocaleOf(ctx)
+	switch {
+	case l == i18n.English:
+		return bytesText(cells, bits)
+	case bits >= 8:
+		return l.Number(cells * (bits / 8))
+	case cells%2 == 0:
+		return l.Number(cells / 2)
+	}
+	return l.Number(cells/2) + l.DecimalSeparator() + "5"
+}
+
 func bytesText(cells, bits int64) string {
 	if bits >= 8 {
 		return Group(cells * (bits / 8))

@@ -298,7 +298,7 @@ func TestBufferSubStatesHugeBuffersWithoutWrapping(t *testing.T) {
 		{1 << 59, 32, "576\u202f460\u202f752\u202f303\u202f423\u202f488 elements of 32 bits = 2\u202f305\u202f843\u202f009\u202f213\u202f693\u202f952 bytes"}, // cells*bits wraps to 0
 		{1<<62 + 1, 4, "4\u202f611\u202f686\u202f018\u202f427\u202f387\u202f905 elements of 4 bits = 2\u202f305\u202f843\u202f009\u202f213\u202f693\u202f952.5 bytes"},
 	} {
-		if got := BufferSub(Meta{Sizes: []int64{2, 3}, Cells: c.cells, Bits: c.bits}); got != c.want {
+		if got := BufferSubIn(context.Background(), Meta{Sizes: []int64{2, 3}, Cells: c.cells, Bits: c.bits}); got != c.want {
 			t.Errorf("BufferSub(%d cells of %d bits) = %q, want %q", c.cells, c.bits, got, c.want)
 		}
 	}

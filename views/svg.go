@@ -1,8 +1,11 @@
 package views
 
 import (
+	"context"
 	"strconv"
 	"strings"
+
+	"github.com/stridescope/stridescope/i18n"
 )
 
 // SVG is a picture laid out for svg.templ: the standalone pictures of
@@ -313,11 +316,12 @@ func (b *svgBuilder) legend(items []SVGCell) {
 func braces(vs []int64) string { return "{" + JoinInts(vs) + "}" }
 
 // listText joins the first max items and says how many more there are.
-func listText(items []string, max int) string {
+func listText(ctx context.Context, items []string, max int) string {
+	sep := i18n.T(ctx, "svg.sep")
 	if len(items) <= max {
-		return strings.Join(items, "; ")
+		return strings.Join(items, sep)
 	}
-	return strings.Join(items[:max], "; ") + "; and " + itoa(int64(len(items)-max)) + " more"
+	return strings.Join(items[:max], sep) + i18n.T(ctx, "svg.more", i18n.Args{"n": len(items) - max})
 }
 
 func (c SVGCell) cx() string      { return px(c.X + c.Size/2) }

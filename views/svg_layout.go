@@ -1,28 +1,35 @@
 package views
 
-import "strings"
+import (
+	"context"
+	"strings"
+
+	"github.com/stridescope/stridescope/i18n"
+)
 
 // LayoutSVG lays out the standalone picture of one layout: the logical
 // view and the physical buffer as the explorer draws them (the same
 // labels, states and byte ruler), with the classification and the buffer
-// size. p must be drawn in DOM mode (at most MaxSVGCells in each view).
-func LayoutSVG(p Picture, id string) SVG {
+// size, in ctx's locale. p must be drawn in DOM mode (at most
+// MaxSVGCells in each view).
+func LayoutSVG(ctx context.Context, p Picture, id string) SVG {
 	m, f := p.Meta, p.Facts
-	title := "DirectML tensor layout: " + f.DataType + ", sizes " + braces(m.Sizes) + ", strides " + braces(m.Strides)
-	b := newSVGBuilder(id, title, layoutDesc(p))
+	t := func(key i18n.Key, args i18n.Args) string { return i18n.T(ctx, key, args) }
+	title := t("svg.layout.title", i18n.Args{"type": f.DataType, "sizes": braces(m.Sizes), "strides": braces(m.Strides)})
+	b := newSVGBuilder(id, title, layoutDesc(ctx, p))
 	b.text(title, 17, true, false, "")
 	var badges []string
 	for _, bd := range f.Badges {
-		badges = append(badges, bd.Name+": "+bd.State)
+		badges = append(badges, t("svg.badge", i18n.Args{"name": t(i18n.Key("badge."+bd.Name), nil), "state": t(i18n.Key("state."+bd.State), nil)}))
 	}
-	strides := "strides given"
+	strides := t("svg.strides.given", nil)
 	if f.StridesImplicit {
-		strides = "packed strides (Strides = nullptr)"
+		strides = t("svg.strides.packed", nil)
 	}
 	b.text(strides+" · "+strings.Join(badges, " · "), 13, false, false, svgMuted)
 	b.y += 6
 
-	b.text("Logical view: "+LogicalSub(m), 15, true, false, "")
+	b.text(t("svg.logical", i18n.Args{"sub": LogicalSubIn(ctx, m)}), 15, true, false, "")
 	bands := make([]svgBand, len(p.Logical.Bands))
 	for i, band := range p.Logical.Bands {
 		bands[i].Heading = band.Heading
@@ -34,7 +41,7 @@ func LayoutSVG(p Picture, id string) SVG {
 				}
 				row := make([]SVGCell, len(r.Cells))
 				for j, c := range r.Cells {
-					row[j] = logicalSVGCell(c)
+					row[j] = logicalSVGCell(ctx, c)
 				}
 				sp.Cells = append(sp.Cells, row)
 			}
@@ -47,24 +54,24 @@ func LayoutSVG(p Picture, id string) SVG {
 	}
 	b.y += 6
 
-	b.text("Physical buffer: "+BufferSub(m), 15, true, false, "")
-	b.bufferRows(p.Buffer)
+	b.text(t("svg.buffer", i18n.Args{"sub": BufferSubIn(ctx, m)}), 15, true, false, "")
+	b.bufferRows(ctx, p.Buffer)
 	legend := []SVGCell{
-		{Fill: svgSoft, Stroke: svgSoftInk, Tip: "holds one element"},
-		{Fill: svgShared, Stroke: svgSharedInk, Tip: "shared by several"},
-		{Hatched: true, Stroke: svgPadLine, Tip: "padding"},
-		{Fill: svgTail, Stroke: svgPadLine, Dashed: true, Tip: "unused tail"},
+		{Fill: svgSoft, Stroke: svgSoftInk, Tip: t("legend.used", nil)},
+		{Fill: svgShared, Stroke: svgSharedInk, Tip: t("legend.shared", nil)},
+		{Hatched: true, Stroke: svgPadLine, Tip: t("legend.padding", nil)},
+		{Fill: svgTail, Stroke: svgPadLine, Dashed: true, Tip: t("legend.tail", nil)},
 	}
 	if p.Dot != "" || p.Linked != "" {
-		legend = append(legend, SVGCell{Fill: svgAccent, Stroke: "#9d1c26", Tip: "linked to the selection"})
+		legend = append(legend, SVGCell{Fill: svgAccent, Stroke: "#9d1c26", Tip: t("svg.legend.linked", nil)})
 	}
 	b.legend(legend)
 	b.text(f.TotalNote, 13, false, false, svgMuted)
 	return b.done()
 }
 
-func logicalSVGCell(c LogicalCell) SVGCell {
-	s := SVGCell{Class: "lcell", Fill: "#ffffff", Stroke: svgSoftInk, Label: c.Label, Corner: itoa(c.Offset), Tip: c.AriaLabel()}
+func logicalSVGCell(ctx context.Context, c LogicalCell) SVGCell {
+	s := SVGCell{Class: "lcell", Fill: "#ffffff", Stroke: svgSoftInk, Label: c.Label, Corner: itoa(c.Offset), Tip: c.AriaLabelIn(ctx)}
 	switch {
 	case c.Linked:
 		s.Class, s.Fill, s.Stroke, s.Ink = "lcell linked", svgAccent, "#9d1c26", "#ffffff"
@@ -74,8 +81,8 @@ func logicalSVGCell(c LogicalCell) SVGCell {
 	return s
 }
 
-func bufferSVGCell(c BufferCell) SVGCell {
-	s := SVGCell{Class: "bcell " + c.State, Label: c.Label, Corner: itoa(c.Offset), CornerLeft: true, Tip: c.AriaLabel()}
+func bufferSVGCell(ctx context.Context, c BufferCell) SVGCell {
+	s := SVGCell{Class: "bcell " + c.State, Label: c.Label, Corner: itoa(c.Offset), CornerLeft: true, Tip: c.AriaLabelIn(ctx)}
 	switch c.State {
 	case CellUsed:
 		s.Fill, s.Stroke = svgSoft, svgSoftInk
@@ -98,18 +105,18 @@ func bufferSVGCell(c BufferCell) SVGCell {
 }
 
 // bufferRows draws the buffer rows with their byte rulers.
-func (b *svgBuilder) bufferRows(buf Buffer) {
+func (b *svgBuilder) bufferRows(ctx context.Context, buf Buffer) {
 	gx := svgMargin + svgHead + 8
 	for _, r := range buf.Rows {
 		y := b.y
 		b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: y + svgCell/2 + 5, Text: itoa(r.Start), Size: 12, Anchor: "end", Fill: svgMuted})
 		for j, c := range r.Cells {
-			sc := bufferSVGCell(c)
+			sc := bufferSVGCell(ctx, c)
 			sc.X, sc.Y, sc.Size = gx+j*(svgCell+svgGap), y, svgCell
 			b.s.Cells = append(b.s.Cells, sc)
 		}
 		ry := y + svgCell + 5
-		b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: ry + 11, Text: "byte", Size: 11, Anchor: "end", Fill: svgMuted})
+		b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: ry + 11, Text: i18n.T(ctx, "svg.byte"), Size: 11, Anchor: "end", Fill: svgMuted})
 		x := gx
 		for _, mk := range r.Ruler {
 			w := mk.Span*(svgCell+svgGap) - svgGap
@@ -127,18 +134,18 @@ func (b *svgBuilder) bufferRows(buf Buffer) {
 }
 
 // layoutDesc says in words what the picture shows, for screen readers.
-func layoutDesc(p Picture) string {
+func layoutDesc(ctx context.Context, p Picture) string {
 	var items []string
 	for _, band := range p.Logical.Bands {
 		for _, pn := range band.Panels {
 			for _, r := range pn.Rows {
 				for _, c := range r.Cells {
-					items = append(items, "("+c.Coord+") "+c.Label+" at offset "+itoa(c.Offset))
+					items = append(items, i18n.T(ctx, "svg.layout.item", i18n.Args{"coord": c.Coord, "label": c.Label, "offset": c.Offset}))
 				}
 			}
 		}
 	}
-	return "Logical view " + LogicalSub(p.Meta) + "; physical buffer " + BufferSub(p.Meta) + ". " + listText(items, 64) + ". " + p.Facts.TotalNote
+	return i18n.T(ctx, "svg.layout.desc", i18n.Args{"logical": LogicalSubIn(ctx, p.Meta), "buffer": BufferSubIn(ctx, p.Meta), "items": listText(ctx, items, 64), "note": p.Facts.TotalNote})
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -1,6 +1,11 @@
 package views
 
-import "strings"
+import (
+	"context"
+	"strings"
+
+	"github.com/stridescope/stridescope/i18n"
+)
 
 // SliceDiagram is one valid DML_SLICE1 to draw: the input with its window
 // and the order in which elements are copied, and the output.
@@ -29,15 +34,16 @@ type SliceDiagram struct {
 
 // SliceSVG lays out the picture of a slice: the input grids with the
 // window outlined, the copied elements numbered in copy order and
-// CopyStart marked, then the output grids.
-func SliceSVG(p SliceDiagram, id string) SVG {
+// CopyStart marked, then the output grids, in ctx's locale.
+func SliceSVG(ctx context.Context, p SliceDiagram, id string) SVG {
+	t := func(key i18n.Key, args i18n.Args) string { return i18n.T(ctx, key, args) }
 	title := "DML_SLICE1: InputWindowOffsets " + braces(p.WindowOffsets) + ", InputWindowSizes " + braces(p.WindowSizes) + ", InputWindowStrides " + braces(p.WindowStrides)
-	b := newSVGBuilder(id, title, sliceDesc(p))
+	b := newSVGBuilder(id, title, sliceDesc(ctx, p))
 	b.text(title, 17, true, false, "")
-	b.text("CopyStart = "+braces(p.CopyStart)+" · MaxCopiedElements = 1 + (size − 1) / |stride| = "+braces(p.MaxCopied)+" · OutputSizes = "+braces(p.OutputSizes), 13, false, true, svgMuted)
+	b.text(t("svg.slice.copy", i18n.Args{"start": braces(p.CopyStart), "max": braces(p.MaxCopied), "out": braces(p.OutputSizes)}), 13, false, true, svgMuted)
 	b.y += 6
 
-	b.text("Input "+p.DataType+" "+braces(p.InputSizes)+", strides "+braces(p.InputStrides)+": "+p.ValuesNote, 15, true, false, "")
+	b.text(t("svg.slice.input", i18n.Args{"type": p.DataType, "sizes": braces(p.InputSizes), "strides": braces(p.InputStrides), "note": p.ValuesNote}), 15, true, false, "")
 	b.grids(gridBands(p.InputSizes, p.Labels, func(i int64, c []int64) SVGCell {
 		s := SVGCell{Class: "scell", Fill: "#ffffff", Stroke: svgPadLine, Ink: svgPadInk, Label: p.Values[i], Corner: itoa(p.InputOffsets[i])}
 		in := p.inWindow(c)
@@ -47,11 +53,11 @@ func SliceSVG(p SliceDiagram, id string) SVG {
 		if k := p.Order[i]; k > 0 {
 			s.Class, s.Fill, s.Badge = "scell in copied", svgSoft, itoa(k-1)
 		}
-		s.Tip = "input (" + JoinInts(c) + ") = " + p.Values[i] + ", buffer offset " + itoa(p.InputOffsets[i])
+		s.Tip = t("svg.slice.in", i18n.Args{"coord": JoinInts(c), "value": p.Values[i], "offset": p.InputOffsets[i]})
 		if k := p.Order[i]; k > 0 {
-			s.Tip += ", copied " + ordinal(k) + " to output element " + itoa(k-1)
+			s.Tip += t("svg.slice.in.copied", i18n.Args{"ordinal": ordinalIn(ctx, k), "k": k - 1})
 		} else if in {
-			s.Tip += ", in the window, skipped by the stride"
+			s.Tip += t("svg.slice.in.window", nil)
 		}
 		if p.Order[i] == 1 { // the first element read is at CopyStart
 			s.Stroke, s.StrokeWidth = svgAccent, 4
@@ -61,16 +67,16 @@ func SliceSVG(p SliceDiagram, id string) SVG {
 		return s
 	}, p.window))
 
-	b.text("Output "+braces(p.OutputSizes)+": Output[c] = Input[CopyStart + InputWindowStrides × c]", 15, true, false, "")
+	b.text(t("svg.slice.output", i18n.Args{"sizes": braces(p.OutputSizes)}), 15, true, false, "")
 	b.grids(gridBands(p.OutputSizes, p.Labels, func(i int64, c []int64) SVGCell {
 		return SVGCell{Class: "ocell", Fill: svgSoft, Stroke: svgSoftInk, Label: p.Output[i], Badge: itoa(i),
-			Tip: "output element " + itoa(i) + " (" + JoinInts(c) + ") = " + p.Output[i] + ", copied " + ordinal(i+1)}
+			Tip: t("svg.slice.out", i18n.Args{"k": i, "coord": JoinInts(c), "value": p.Output[i], "ordinal": ordinalIn(ctx, i+1)})}
 	}, nil))
 	b.legend([]SVGCell{
-		{Fill: svgWindow, Stroke: svgSoftInk, Tip: "in the window"},
-		{Fill: svgSoft, Stroke: svgSoftInk, Tip: "copied, numbered in copy order (output element n)"},
+		{Fill: svgWindow, Stroke: svgSoftInk, Tip: t("legend.inwin", nil)},
+		{Fill: svgSoft, Stroke: svgSoftInk, Tip: t("svg.slice.legend.copied", nil)},
 		{Fill: "#ffffff", Stroke: svgAccent, StrokeWidth: 4, Tip: "CopyStart"},
-		{Fill: "#ffffff", Stroke: svgPadLine, Tip: "outside the window"},
+		{Fill: "#ffffff", Stroke: svgPadLine, Tip: t("legend.outside", nil)},
 	})
 	return b.done()
 }
@@ -174,6 +180,18 @@ func next(c, sizes []int64) {
 	}
 }
 
+// ordinalIn is n as an ordinal in ctx's locale: English's suffixes, or
+// the catalog's form (第 n 個, nº, nᵉ).
+func ordinalIn(ctx context.Context, n int64) string {
+	switch {
+	case i18n.LocaleOf(ctx) == i18n.English:
+		return ordinal(n)
+	case n == 1:
+		return i18n.T(ctx, "svg.ordinal.first")
+	}
+	return i18n.T(ctx, "svg.ordinal", i18n.Args{"n": n})
+}
+
 func ordinal(n int64) string {
 	suffix := "th"
 	switch {
@@ -189,13 +207,13 @@ func ordinal(n int64) string {
 }
 
 // sliceDesc says in words what the picture shows.
-func sliceDesc(p SliceDiagram) string {
+func sliceDesc(ctx context.Context, p SliceDiagram) string {
 	var reads []string
 	c := make([]int64, len(p.OutputSizes))
 	for _, v := range p.Output {
-		reads = append(reads, "output ("+JoinInts(c)+") = "+v)
+		reads = append(reads, i18n.T(ctx, "svg.slice.read", i18n.Args{"coord": JoinInts(c), "value": v}))
 		next(c, p.OutputSizes)
 	}
-	return "DML_SLICE1 on an input of sizes " + braces(p.InputSizes) + " holding " + p.ValuesNote + ". CopyStart " + braces(p.CopyStart) +
-		", MaxCopiedElements " + braces(p.MaxCopied) + ", output sizes " + braces(p.OutputSizes) + ". " + listText(reads, 64) + "."
+	return i18n.T(ctx, "svg.slice.desc", i18n.Args{"sizes": braces(p.InputSizes), "note": p.ValuesNote, "start": braces(p.CopyStart),
+		"max": braces(p.MaxCopied), "out": braces(p.OutputSizes), "reads": listText(ctx, reads, 64)})
 }

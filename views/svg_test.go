@@ -83,7 +83,7 @@ func TestLayoutSVGIsStandaloneAndDrawsEveryCell(t *testing.T) {
 	p := padded().Picture
 	p.Facts.DataType = "FLOAT32"
 	p.Facts.TotalNote = "TotalTensorSizeInBytes = 40 ≥ 32 & more <checks>"
-	root, classes, labels := svgCells(t, LayoutSVG(p, "pic"))
+	root, classes, labels := svgCells(t, LayoutSVG(context.Background(), p, "pic"))
 	if got := classes["lcell"]; got != 6 {
 		t.Errorf("%d logical cells, want 6", got)
 	}
@@ -112,7 +112,7 @@ func TestLayoutSVGHasTitleDescAndNoInlineStyle(t *testing.T) {
 	p := padded().Picture
 	p.Facts.DataType = "FLOAT32"
 	var b bytes.Buffer
-	if err := SVGDocument(LayoutSVG(p, "pic")).Render(context.Background(), &b); err != nil {
+	if err := SVGDocument(LayoutSVG(context.Background(), p, "pic")).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -153,7 +153,7 @@ func TestSliceSVGNumbersTheCopyOrder(t *testing.T) {
 		CopyStart: []int64{3, 1}, MaxCopied: []int64{2, 2}, OutputSizes: []int64{2, 2},
 		Values: values, ValuesNote: "values 1, 2, 3 … in row-major order", Order: order, Output: []string{"14", "16", "6", "8"},
 	}
-	_, classes, labels := svgCells(t, SliceSVG(d, "s"))
+	_, classes, labels := svgCells(t, SliceSVG(context.Background(), d, "s"))
 	if n := classes["scell"] + classes["scell in"] + classes["scell in copied"] + classes["scell in copied start"]; n != 16 {
 		t.Errorf("%d input cells, want 16: %v", n, classes)
 	}

@@ -153,7 +153,7 @@ func (s *Server) postImportPage(c echo.Context) error {
 		return renderStatus(c, http.StatusBadRequest, views.ImportResultPage("", nil, errs))
 	}
 	if len(res.Notes) == 0 {
-		return c.Redirect(http.StatusSeeOther, res.URL)
+		return redirectKeepingLang(c, http.StatusSeeOther, res.URL)
 	}
-	return renderStatus(c, http.StatusOK, views.ImportResultPage(res.URL, res.Localize(i18n.LocaleOf(ctx)).Notes, nil))
+	return renderStatus(c, http.StatusOK, views.ImportResultPage(keepingLang(c, res.URL), res.Localize(i18n.LocaleOf(ctx)).Notes, nil))
 }

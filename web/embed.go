@@ -182,7 +182,7 @@ func formRedirect(c echo.Context, slice bool) (bool, error) {
 	if room := q.Get("room"); room != "" {
 		canon += "&room=" + url.QueryEscape(room)
 	}
-	return true, c.Redirect(http.StatusSeeOther, c.Request().URL.Path+"?"+canon)
+	return true, redirectKeepingLang(c, http.StatusSeeOther, c.Request().URL.Path+"?"+canon)
 }
 
 // canonicalLayout is the canonical query of a layout state as typed: a

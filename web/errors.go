@@ -203,7 +203,7 @@ func jsonError(err error) *apiError {
 		}
 		return badRequest(field, "json.type", "{field} must be {want}; got a JSON {got}", core.Args{"field": orBody(field), "want": want, "got": typeErr.Value})
 	case errors.As(err, &syntaxErr):
-		return badRequest("", "json.syntax", "the body is not valid JSON: {detail} (at byte {offset})", core.Args{"detail": syntaxErr, "offset": syntaxErr.Offset})
+		return badRequest("", "json.syntax", "the body is not valid JSON: {detail} (at byte {offset})", core.Args{"detail": picture.JSONDetail(syntaxErr), "offset": syntaxErr.Offset})
 	case errors.As(err, &maxErr):
 		return &apiError{status: http.StatusRequestEntityTooLarge, violations: []core.Violation{core.NewMsg("body.large", "the body is larger than {limit} bytes", core.Args{"limit": maxErr.Limit}).At("")}}
 	case errors.Is(err, io.EOF):
@@ -215,7 +215,7 @@ func jsonError(err error) *apiError {
 		field = strings.Trim(field, `"`)
 		return badRequest(field, "json.field.unknown", "unknown field {field:q}", core.Args{"field": field})
 	}
-	return badRequest("", "json.invalid", "the body is not valid JSON: {detail}", core.Args{"detail": err})
+	return badRequest("", "json.invalid", "the body is not valid JSON: {detail}", core.Args{"detail": picture.JSONDetail(err)})
 }
 
 // orBody is field, or "the body" for the request's whole body.
@@ -244,8 +244,13 @@ func httpErrorHandler(err error, c echo.Context) {
 	case errors.As(err, &he):
 		status = he.Code
 		body = errorBody{Errors: []core.Violation{{Message: fmt.Sprint(he.Message)}}}
-		if status == http.StatusRequestEntityTooLarge {
+		switch status {
+		case http.StatusRequestEntityTooLarge:
 			body.Errors[0] = core.NewMsg("body.large.any", "the body is too large", nil).At("")
+		case http.StatusNotFound: // Echo's router: no such route
+			body.Errors[0] = core.NewMsg("route.none", "Not Found", nil).At("")
+		case http.StatusMethodNotAllowed:
+			body.Errors[0] = core.NewMsg("route.method", "Method Not Allowed", nil).At("")
 		}
 	}
 	// Each coded violation in the request's language (English by default).

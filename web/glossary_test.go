@@ -202,14 +202,19 @@ func TestLangCookieRemembersTheChoice(t *testing.T) {
 	}
 }
 
-// TestVaryAcceptLanguage: pages and API answers vary with the language
-// asked for and say so to caches; the static assets, the same in every
-// language, do not.
+// TestVaryAcceptLanguage: pages, API answers and the public SVG pictures
+// vary with the language asked for, by header or by the lang cookie, and
+// say so to caches; the static assets, the same in every language, do
+// not.
 func TestVaryAcceptLanguage(t *testing.T) {
 	ts := newTestServer(t)
 	page, res := getLocalePage(t, http.DefaultClient, ts.URL+"/glossary", "fr")
-	if v := res.Header.Values("Vary"); !strings.Contains(strings.Join(v, ","), "Accept-Language") {
-		t.Errorf("/glossary: Vary %q, want Accept-Language among them", v)
+	if v := res.Header.Values("Vary"); !strings.Contains(strings.Join(v, ","), "Accept-Language") || !strings.Contains(strings.Join(v, ","), "Cookie") {
+		t.Errorf("/glossary: Vary %q, want Accept-Language and Cookie among them", v)
+	}
+	_, res = getLocalePage(t, http.DefaultClient, ts.URL+"/api/v1/layout.svg?sizes=2,3", "fr")
+	if v := res.Header.Values("Vary"); !strings.Contains(strings.Join(v, ","), "Accept-Language") || !strings.Contains(strings.Join(v, ","), "Cookie") {
+		t.Errorf("layout.svg: Vary %q, want Accept-Language and Cookie among them", v)
 	}
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(page))
 	if err != nil {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -11,6 +12,25 @@ import (
 
 // langCookie remembers the language a ?lang= chose.
 const langCookie = "lang"
+
+// redirectKeepingLang redirects to target with the request's ?lang=, if
+// it has one: a shared link in a language leads to pages in it even where
+// no cookie of ours goes along (another browser, an embed).
+func redirectKeepingLang(c echo.Context, status int, target string) error {
+	return c.Redirect(status, keepingLang(c, target))
+}
+
+// keepingLang is target with the request's ?lang=, if it has one.
+func keepingLang(c echo.Context, target string) string {
+	if loc, ok := i18n.Parse(c.QueryParam("lang")); ok && !strings.Contains(target, "lang=") {
+		sep := "?"
+		if strings.Contains(target, "?") {
+			sep = "&"
+		}
+		target += sep + "lang=" + url.QueryEscape(string(loc))
+	}
+	return target
+}
 
 // localeMiddleware puts the request's locale in its context: ?lang=
 // wins (and is remembered in the lang cookie), then that cookie, then the
@@ -23,7 +43,10 @@ func localeMiddleware() echo.MiddlewareFunc {
 			if strings.HasPrefix(r.URL.Path, "/static/") {
 				return next(c) // the assets are the same in every language
 			}
+			// The lang cookie chooses as much as the header: a shared cache
+			// (the SVG pictures are public) keeps one answer per both.
 			c.Response().Header().Add("Vary", "Accept-Language")
+			c.Response().Header().Add("Vary", "Cookie")
 			loc, ok := i18n.Parse(r.URL.Query().Get("lang"))
 			if ok {
 				c.SetCookie(&http.Cookie{

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 type apiViolation struct {
@@ -16,7 +19,15 @@ type apiViolation struct {
 // empty) and returns the status and the violations answered.
 func postLang(t *testing.T, ts *httptest.Server, path, query, accept, body string) (int, []apiViolation) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, ts.URL+path+query, strings.NewReader(body))
+	return askLang(t, http.MethodPost, ts.URL+path+query, accept, body)
+}
+
+// askLang sends a request with an Accept-Language header (none when
+// empty) and returns the status and the violations, errors and warnings,
+// answered.
+func askLang(t *testing.T, method, url, accept, body string) (int, []apiViolation) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +45,7 @@ func postLang(t *testing.T, ts *httptest.Server, path, query, accept, body strin
 		Warnings []apiViolation
 	}
 	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s %s: the answer is not JSON: %v", method, url, err)
 	}
 	return res.StatusCode, append(out.Errors, out.Warnings...)
 }
@@ -122,5 +133,75 @@ func TestAPIMessagesInTheAskedLanguage(t *testing.T) {
 			check("?lang=fr over German", "?lang=fr", "de", c.other["fr"], false)
 			check("?lang=en over French", "?lang=en", "fr", c.en, true)
 		})
+	}
+}
+
+// TestRedirectsAndFormsKeepTheLanguage: a link read with ?lang= keeps it
+// through the server's redirects (the tour's start, a form submitted
+// without JavaScript) and in the forms' fields, so the URL a reader
+// lands on and shares names the language; without ?lang= nothing is
+// added.
+func TestRedirectsAndFormsKeepTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct{ path, want string }{
+		{"/tour?lang=fr", "/tour/1?lang=fr"},
+		{"/tour", "/tour/1"},
+		{"/?dt=FLOAT32&rank=2&sizes=2,3&mode=packed&lang=pt", "lang=pt-BR"},
+		{"/slice?dt=FLOAT32&rank=1&sizes=4&woff=0&wsize=4&wstride=1&lang=zh-TW", "lang=zh-TW"},
+	} {
+		res, _ := getPage(t, ts.URL+c.path, nil)
+		loc := res.Header.Get("Location")
+		if res.StatusCode/100 != 3 || !strings.Contains(loc, c.want) || (!strings.Contains(c.path, "lang=") && strings.Contains(loc, "lang=")) {
+			t.Errorf("%s: %d to %q, want %q", c.path, res.StatusCode, loc, c.want)
+		}
+	}
+	for _, c := range []struct{ path, want string }{
+		{"/?sizes=2,3&lang=fr", "fr"}, {"/slice?lang=zh-TW", "zh-TW"}, {"/join?lang=pt-BR", "pt-BR"}, {"/join", ""}, {"/?sizes=2,3", ""},
+	} {
+		_, d := getPage(t, ts.URL+c.path, nil)
+		got := d.Find(`form[method=get] input[type=hidden][name=lang]`)
+		if v := got.AttrOr("value", ""); v != c.want || (c.want == "" && got.Length() != 0) {
+			t.Errorf("%s: the form's lang field %q (%d), want %q", c.path, v, got.Length(), c.want)
+		}
+	}
+}
+
+// TestImportWithoutJavaScriptKeepsTheLanguage: the import box of a page
+// read with ?lang= posts to /import?lang=, which sends a reader to what
+// it imported, or links it from its notes, with the language kept.
+func TestImportWithoutJavaScriptKeepsTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	_, d := getPage(t, ts.URL+"/?sizes=2,3&lang=fr", nil)
+	if got := d.Find(tid("import-form")).AttrOr("action", ""); got != "/import?lang=fr" {
+		t.Errorf("the import form posts to %q", got)
+	}
+	_, d = getPage(t, ts.URL+"/?sizes=2,3", nil)
+	if got := d.Find(tid("import-form")).AttrOr("action", ""); got != "/import" {
+		t.Errorf("an English page's import form posts to %q", got)
+	}
+	post := func(text string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/import?lang=fr", strings.NewReader(url.Values{"text": {text}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := post("torch.Size([2, 3]) (1, 2) torch.float16")
+	res.Body.Close()
+	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || !strings.Contains(loc, "lang=fr") {
+		t.Errorf("an import without notes: %d to %q", res.StatusCode, loc)
+	}
+	res = post(`{"torch":{"dtype":"torch.float32","size":[4],"stride":[1],"storage_offset":2}}`)
+	d, err := goquery.NewDocumentFromReader(res.Body)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Find(tid("import-open")).AttrOr("href", ""); !strings.Contains(got, "lang=fr") || d.Find("html").AttrOr("lang", "") != "fr" {
+		t.Errorf("the notes page links %q", got)
 	}
 }

@@ -168,7 +168,7 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			case errors.Is(err, rooms.ErrBusDown):
 				return next(c) // cannot tell now: show the page; its socket presents once the bus is back
 			case err != nil:
-				return c.Redirect(http.StatusSeeOther, "/r/"+code)
+				return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code)
 			}
 			join := joinURL(r, code)
 			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, QR: qrCode(join),
@@ -239,7 +239,7 @@ func (s *Server) getJoin(c echo.Context) error {
 	if status != http.StatusOK {
 		return renderJoin(c, status, views.Join{Code: typed, Error: msg})
 	}
-	return c.Redirect(http.StatusSeeOther, "/r/"+code)
+	return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code)
 }
 
 // renderJoin answers with the join page, which is written in the

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -596,7 +597,7 @@ func TestSlicePageSurvivesOddQueries(t *testing.T) {
 func TestSliceDimsShowNoWrappedNumbers(t *testing.T) {
 	st := picture.SliceState{Off: []string{"9223372036854775807", "0"}, Win: []string{"2", "9223372036854775807"}, Step: []string{"-9223372036854775808", "1"}, Out: []string{"3", ""}}
 	st.In.Sizes = []string{"4", "4"}
-	d := picture.SliceDims(st)
+	d := picture.SliceDimsIn(context.Background(), st)
 	for _, r := range d.Rows {
 		for _, s := range []string{r.Window, r.MaxCopied, r.CopyStart, r.Verdict} {
 			if strings.Contains(s, "-92233") || strings.Contains(s, "−92233") {

@@ -30,7 +30,7 @@ func parsePageQuery(c echo.Context, limit int) (url.Values, error) {
 	}
 	q, err := url.ParseQuery(raw)
 	if err != nil {
-		return nil, badRequest("", "query.invalid", "the query is not valid: {detail}", core.Args{"detail": err})
+		return nil, badRequest("", "query.invalid", "the query is not valid: {detail}", core.Args{"detail": picture.QueryDetail(err)})
 	}
 	return q, nil
 }
@@ -56,13 +56,12 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 	if err := budget.Take(c.Request().Context(), picture.LayoutCost(l, picture.InSVG)); err != nil {
 		return err
 	}
-	// The SVG's own text is English (not translated yet): the notes drawn
-	// from the picture are too, so a picture reads in one language.
-	pic, err := picture.NewSVG(i18n.WithLocale(c.Request().Context(), i18n.English), v, st.CanonicalQuery(false))
+	ctx := c.Request().Context()
+	pic, err := picture.NewSVG(ctx, v, st.CanonicalQuery(false))
 	if err != nil {
 		return err
 	}
-	return writeSVG(c, "stridescope-layout.svg", views.LayoutSVG(pic.View, "layout"))
+	return writeSVG(c, "stridescope-layout.svg", views.LayoutSVG(ctx, pic.View, "layout"))
 }
 
 // writeSVG answers with a standalone SVG file that any site may show.
@@ -103,7 +102,7 @@ func (s *Server) getSlice1SVG(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeSVG(c, "stridescope-slice.svg", views.SliceSVG(pic, "slice"))
+	return writeSVG(c, "stridescope-slice.svg", views.SliceSVG(c.Request().Context(), pic, "slice"))
 }
 
 // sliceDiagram computes what the slice picture shows with core and
@@ -129,13 +128,13 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []picture.SliceValue
 		InputSizes: in.Sizes, InputStrides: in.Strides, InputOffsets: offsets,
 		WindowOffsets: s.WindowOffsets, WindowSizes: s.WindowSizes, WindowStrides: s.WindowStrides,
 		CopyStart: s.CopyStart, MaxCopied: s.MaxCopied, OutputSizes: s.OutputSizes,
-		ValuesNote: "values 1, 2, 3 … in row-major order",
+		ValuesNote: i18n.T(ctx, "svg.slice.values"),
 		Values:     make([]string, n), Order: make([]int64, n), Output: make([]string, m),
 	}
 	if vals != nil {
-		p.ValuesNote = "the values given, in row-major order"
+		p.ValuesNote = i18n.T(ctx, "svg.slice.given")
 	}
-	if note := picture.ValuesNote(dt, n, vals != nil); note != "" {
+	if note := picture.ValuesNoteIn(ctx, dt, n, vals != nil); note != "" {
 		p.ValuesNote += " (" + note + ")"
 	}
 	for i, o := range offsets {

@@ -8,6 +8,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/i18n/i18ntest"
 )
 
 // svgDoc is what the tests read of a picture: the root and every group
@@ -225,5 +228,56 @@ func TestSVGMayBeFramedAndShownByAnySite(t *testing.T) {
 	}
 	if res.Header.Get("X-Content-Type-Options") != "nosniff" {
 		t.Error("no nosniff")
+	}
+}
+
+// TestSVGPicturesSpeakTheLanguage: both pictures, asked for in a
+// language (?lang= as the shared links carry it, or Accept-Language as
+// an <img> sends it), draw their labels, legends, tips and description
+// in it: no English text of the English picture is left.
+func TestSVGPicturesSpeakTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	get := func(path string, h http.Header) map[string]bool {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, ts.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header = h
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %s", path, res.Status)
+		}
+		_, text := uiText(t, res.Body)
+		return text
+	}
+	for _, path := range []string{
+		"/api/v1/layout.svg?sizes=2,3&strides=5,1&total=48&sel=1,0",
+		"/api/v1/layout.svg?sizes=3,2&strides=0,1",
+		"/api/v1/slice1.svg?preset=example2",
+		"/api/v1/slice1.svg?dt=INT8&sizes=20,20&wsize=20,20&vals=1,2,3",
+	} {
+		en := get(path, nil)
+		if len(en) < 5 {
+			t.Fatalf("%s: only %d English strings: %v", path, len(en), en)
+		}
+		for _, l := range i18n.Locales[1:] {
+			for _, h := range []http.Header{{"Accept-Language": {string(l)}}, {}} {
+				p := path
+				if len(h) == 0 {
+					p += "&lang=" + string(l)
+				}
+				got := get(p, h)
+				for s := range en {
+					if got[s] && !i18ntest.SameIn(s, l) {
+						t.Errorf("%s %s: English left: %q", p, l, s)
+					}
+				}
+			}
+		}
 	}
 }

@@ -104,7 +104,7 @@ var tourSteps = []tourStep{
 
 // getTourStart sends /tour to the first step.
 func (s *Server) getTourStart(c echo.Context) error {
-	return c.Redirect(http.StatusFound, tourHref(1))
+	return redirectKeepingLang(c, http.StatusFound, tourHref(1))
 }
 
 func tourHref(n int) string { return "/tour/" + strconv.Itoa(n) }

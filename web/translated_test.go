@@ -11,23 +11,8 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/i18n/i18ntest"
 )
-
-// notWords are strings the same in every language: DirectML and API
-// names, code, the project's name, units and symbols. A text made only of
-// these, numbers and punctuation is not English to translate.
-var notWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR|InputTensor|OutputTensor)\b`)
-
-// translatable is the text a reader reads as English, or "" for text
-// that is code, numbers or names.
-func translatable(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	rest := notWords.ReplaceAllString(s, "")
-	if !regexp.MustCompile(`[A-Za-z]{2,}`).MatchString(rest) {
-		return ""
-	}
-	return s
-}
 
 // uiText lists the text nodes and the labels (aria-label, title,
 // placeholder, alt) of a page, leaving out code, scripts and the language
@@ -46,7 +31,7 @@ func uiText(t *testing.T, body io.Reader) (lang string, text map[string]bool) {
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.TextNode {
-			if s := translatable(n.Data); s != "" {
+			if s := i18ntest.Translatable(n.Data); s != "" {
 				out[s] = true
 			}
 		}
@@ -54,7 +39,7 @@ func uiText(t *testing.T, body io.Reader) (lang string, text map[string]bool) {
 			for _, a := range n.Attr {
 				switch a.Key {
 				case "aria-label", "title", "placeholder", "alt":
-					if s := translatable(a.Val); s != "" {
+					if s := i18ntest.Translatable(a.Val); s != "" {
 						out[s] = true
 					}
 				}
@@ -106,8 +91,13 @@ func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
 					t.Errorf("<html lang=%q>, want %q", lang, l)
 				}
 				for s := range en {
-					if got[s] && !sameIn(s, l) {
+					if got[s] && !i18ntest.SameIn(s, l) {
 						t.Errorf("English left: %q", s)
+					}
+				}
+				for s := range got {
+					if keys := i18ntest.RawKeys(s); len(keys) > 0 {
+						t.Errorf("catalog keys shown raw %v in %q", keys, s)
 					}
 				}
 			})
@@ -115,53 +105,8 @@ func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
 	}
 }
 
-// sameIn says whether s may read the same in l: allowedSame's strings
-// and sameLike's patterns (formulas, units spelt alike).
-func sameIn(s string, l i18n.Locale) bool {
-	if strings.Contains(" "+allowedSame[s]+" ", " "+string(l)+" ") {
-		return true
-	}
-	for re, ls := range sameLike {
-		if re.MatchString(s) && strings.Contains(" "+ls+" ", " "+string(l)+" ") {
-			return true
-		}
-	}
-	return false
-}
-
-var sameLike = map[*regexp.Regexp]string{
-	regexp.MustCompile(`^= \d+ bits$`):                  "pt-BR fr", // bits in Portuguese and French too
-	regexp.MustCompile(`^= \d+ bytes$`):                 "pt-BR",
-	regexp.MustCompile(`^product\(sizes\) = [0-9 ×]+$`): "zh-TW pt-BR fr",
-}
-
 // translatedPaths are the pages written in every locale.
 var translatedPaths = []string{"/?sizes=64,64&cell=4095", "/?sizes=300,300", "/slice?sizes=1,1,100,100&wsize=1,1,100,100", "/slice?dt=FLOAT16&sizes=1,1,64,64&wsize=1,1,64,64&np=x[0,:,:,:]", "/tour/1", "/tour/7", "/tour/10", "/tour/11", "/", "/?sizes=2,3&strides=5,1&total=48", "/?sizes=x,3", "/slice", "/slice?preset=example2&t=2", "/slice?preset=padded&out=1,1,9,2", "/join", "/join?code=nope", "/no-such-page"}
-
-// allowedSame are UI strings that are the same words in the locales
-// listed, and formulas written in code.
-var allowedSame = map[string]string{
-	"site":                    "pt-BR fr",
-	"Tensor":                  "pt-BR",
-	"buffer":                  "pt-BR", // the word Brazilian teachers use (see /glossary)
-	"byte":                    "pt-BR",
-	"= 192 bits":              "pt-BR fr",
-	"= 24 bytes":              "pt-BR",
-	"= 32 bytes":              "pt-BR",
-	"= 256 bits":              "pt-BR fr",
-	"FLOAT32, 32 bits":        "pt-BR fr",
-	"(erratum E3).":           "fr",
-	"❚❚ Pause":                "fr",
-	"dot(sizes − 1, strides)": "zh-TW pt-BR fr",
-	"product(sizes) = 2 × 3":  "zh-TW pt-BR fr",
-	"max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)": "zh-TW pt-BR fr",
-	"MaxCopiedElements = 1 + (size − 1) / |stride|":        "zh-TW pt-BR fr",
-	"1 + (size − 1) / |stride|":                            "zh-TW pt-BR fr",
-	"DML_BUFFER_TENSOR_DESC: NCHW":                         "pt-BR",
-	"DML_BUFFER_TENSOR_DESC: NHWC":                         "pt-BR",
-	"Output":                                               "zh-TW pt-BR fr", // the name in the DirectML page's pseudo-code
-	"ONNX Slice (opset 13)":                                "zh-TW pt-BR fr", // the ONNX operator and its version
-}
 
 // TestSharedLinksKeepTheLanguage: a page read in French shares its embed,
 // its picture and its full-page link with lang=fr (an embed on another
@@ -233,26 +178,6 @@ func TestRoomLinkKeepsTheLanguage(t *testing.T) {
 	}
 }
 
-// TestSVGStaysInOneLanguage: the layout picture's text is English, and
-// so is its note drawn from the facts, whatever language is asked for.
-func TestSVGStaysInOneLanguage(t *testing.T) {
-	ts := newTestServer(t)
-	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/api/v1/layout.svg?dt=FLOAT32&sizes=2,3", nil)
-	req.Header.Set("Accept-Language", "fr")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(b), "TotalTensorSizeInBytes not given") || strings.Contains(string(b), "non donné") {
-		t.Errorf("the SVG mixes languages or lost its note:\n%s", b)
-	}
-}
-
 // TestImportErrorsPageInFrench: the import box without JavaScript answers
 // a paste it cannot read with a page in the request's language, each
 // error in it too.
@@ -312,6 +237,56 @@ func TestGlossaryLinkedFromFactsAndTour(t *testing.T) {
 		a := d.Find("[data-testid=glossary-link]")
 		if a.Length() == 0 || a.AttrOr("href", "") != "/glossary?lang=pt-BR" || !strings.HasSuffix(a.First().Text(), "o glossário") {
 			t.Errorf("%s: glossary link %q %q", path, a.AttrOr("href", ""), a.Text())
+		}
+	}
+}
+
+// TestEmbedSnippetsInTheLanguage: the snippets a page offers to paste
+// name the embed (its iframe title) and the picture (its img alt) in the
+// page's language, which a screen reader on the pasting page reads out;
+// English as before.
+func TestEmbedSnippetsInTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct{ path, embed, picture string }{
+		{"/?sizes=2,3", `title="stridescope: DirectML tensor layout"`, `alt="stridescope: DirectML tensor layout"`},
+		{"/?sizes=2,3&lang=fr", `title="stridescope : disposition d&#39;un tenseur DirectML"`, `alt="stridescope : disposition d&#39;un tenseur DirectML"`},
+		{"/slice?lang=zh-TW", `title="stridescope：DirectML 張量切片"`, `alt="stridescope：DirectML 張量切片"`},
+		{"/slice?lang=pt-BR", `title="stridescope: fatia de tensor do DirectML"`, `alt="stridescope: fatia de tensor do DirectML"`},
+	} {
+		_, d := getPage(t, ts.URL+c.path, nil)
+		if got := d.Find(tid("embed-snippet")).Text(); !strings.Contains(got, c.embed) {
+			t.Errorf("%s: the embed snippet %q lacks %s", c.path, got, c.embed)
+		}
+		if got := d.Find(tid("embed-picture-snippet")).Text(); !strings.Contains(got, c.picture) {
+			t.Errorf("%s: the picture snippet %q lacks %s", c.path, got, c.picture)
+		}
+	}
+}
+
+// TestNoScriptPicturesInTheLanguage: the SVG picture a page shows without
+// JavaScript in place of a canvas is asked for in the page's language
+// (an embed on another site sends no cookie of ours); English adds
+// nothing.
+func TestNoScriptPicturesInTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct{ path, want string }{
+		{"/?sizes=64,63&strides=64,1", ""}, {"/?sizes=64,63&strides=64,1&lang=fr", "&lang=fr"},
+		{"/embed/slice?sizes=30,30&wsize=30,30&lang=zh-TW", "&lang=zh-TW"},
+	} {
+		res, err := http.Get(ts.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		// The picture is inside <noscript>, which HTML parsers read as text.
+		m := regexp.MustCompile(`class="noscript-svg"[^>]*src="([^"]+)"`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("%s: no picture without JavaScript", c.path)
+		}
+		src := html.UnescapeString(string(m[1]))
+		if c.want == "" && strings.Contains(src, "lang=") || !strings.HasSuffix(src, c.want) {
+			t.Errorf("%s: the picture is %q, want it to end with %q", c.path, src, c.want)
 		}
 	}
 }

@@ -542,3 +542,91 @@ func TestWSEditSpeaksThePagesLanguage(t *testing.T) {
 		t.Error("an answer was shared across languages")
 	}
 }
+
+// TestWSErrorsSpeakThePagesLanguage: a broken edit's errors, worded
+// beside the form, come back in the page's language, both explorers';
+// English exactly as before.
+func TestWSErrorsSpeakThePagesLanguage(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	for _, tc := range []struct {
+		header http.Header
+		slice  bool
+		query  string
+		want   string
+	}{
+		{nil, false, "dt=FLOAT32&sizes=2,0",
+			"The size of dimension W is 0: no dimension may be empty — sizes[1] == 0: specifying a size of zero in any dimension is invalid"},
+		{http.Header{"Accept-Language": {"pt-BR"}}, false, "dt=FLOAT32&sizes=2,0",
+			"O tamanho da dimensão W é 0: nenhuma dimensão pode ser vazia — sizes[1] == 0: um tamanho zero em qualquer dimensão é inválido"},
+		{http.Header{"Cookie": {"lang=fr"}}, true, "dt=FLOAT32&sizes=4,4&woff=0,0&wsize=4,4&wstride=1,0",
+			"Le pas de la fenêtre sur l'axe 1 (W) vaut 0 : la fenêtre doit avancer ou reculer — axe 1 : InputWindowStrides[1] == 0 (un pas ne peut pas être nul)"},
+	} {
+		c := dial(t, ts, tc.header)
+		msg := map[string]any{"v": live.ProtocolVersion, "type": "edit", "seq": 1, "query": tc.query}
+		if tc.slice {
+			msg["page"] = "slice"
+		}
+		if err := c.WriteJSON(msg); err != nil {
+			t.Fatal(err)
+		}
+		var res struct {
+			Type   string           `json:"type"`
+			OK     bool             `json:"ok"`
+			Errors []core.Violation `json:"errors"`
+		}
+		for res.Type != "result" {
+			readJSON(t, c, &res)
+		}
+		if res.OK || len(res.Errors) == 0 {
+			t.Fatalf("%s: %+v", tc.query, res)
+		}
+		if res.Errors[0].Message != tc.want {
+			t.Errorf("%v %s: %q\nwant %q", tc.header, tc.query, res.Errors[0].Message, tc.want)
+		}
+		c.Close()
+	}
+}
+
+// TestWSSubtitlesSpeakThePagesLanguage: the views' subtitles an edit
+// sends are in the page's language, their numbers grouped its way.
+func TestWSSubtitlesSpeakThePagesLanguage(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	for _, tc := range []struct {
+		header            http.Header
+		logical, buffered string
+	}{
+		{nil, "301×301 = 90\u202f601 elements, {H,W}", "90\u202f608 elements of 4 bits = 45\u202f304 bytes"},
+		{http.Header{"Cookie": {"lang=pt-BR"}}, "301×301 = 90.601 elementos, {H,W}", "90.608 elementos de 4 bits = 45.304 bytes"},
+		{http.Header{"Accept-Language": {"fr"}}, "301×301 = 90\u202f601 éléments, {H,W}", "90\u202f608 éléments de 4 bits = 45\u202f304 octets"},
+	} {
+		c := dial(t, ts, tc.header)
+		sendEdit(t, c, 1, "dt=UINT4&sizes=301,301")
+		got := collect(t, c, 1).result
+		if !got.OK || got.HTML == nil {
+			t.Fatalf("%v: %+v", tc.header, got)
+		}
+		if got.HTML.LogicalSub != tc.logical || got.HTML.BufferSub != tc.buffered {
+			t.Errorf("%v: subtitles %q, %q\nwant %q, %q", tc.header, got.HTML.LogicalSub, got.HTML.BufferSub, tc.logical, tc.buffered)
+		}
+		c.Close()
+	}
+}
+
+// TestWSSliceDimsSpeakThePagesLanguage: the slice explorer's window table
+// an edit sends back (defaults, verdicts, the E2 erratum) is in the
+// page's language.
+func TestWSSliceDimsSpeakThePagesLanguage(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	for _, l := range i18n.Locales {
+		c := dial(t, ts, http.Header{"Cookie": {"lang=" + string(l)}})
+		sendSliceEdit(t, c, 1, "dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,-2,2")
+		dims := collectSlice(t, c, 1).result.HTML.Dims
+		ctx := i18n.WithLocale(context.Background(), l)
+		for _, want := range []string{i18n.T(ctx, "dims.yes.default"), i18n.T(ctx, "dims.default", i18n.Args{"n": 2})} {
+			if !strings.Contains(dims, want) {
+				t.Errorf("%s: the window table lacks %q", l, want)
+			}
+		}
+		c.Close()
+	}
+}
