@@ -19,7 +19,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/stridescope/stridescope/core"
 )
@@ -226,6 +228,9 @@ func (v variant) String() string {
 	return m
 }
 
+// dstShifts counts checkCopy's destinations, to vary their alignment.
+var dstShifts atomic.Int64
+
 // checkCopy runs Copy and CopyParallel with 1-3 goroutines under the
 // current mode against the reference.
 func checkCopy(t *testing.T, w Walk, src []byte, e int) {
@@ -235,10 +240,16 @@ func checkCopy(t *testing.T, w Walk, src []byte, e int) {
 		t.Fatalf("test walk %+v reads outside src", w)
 	}
 	for threads := 1; threads <= 3; threads++ {
-		// dst at a different distance from a 64-byte line each time,
-		// inside guard bytes that must stay untouched.
-		shift := (threads * 24) &^ (e - 1)
-		buf := make([]byte, len(want)+128)
+		// dst at a different distance from a 64-byte line each time (all
+		// of 0..63 over the calls, now and then not a multiple of the
+		// element size), inside guard bytes that must stay untouched.
+		n := dstShifts.Add(1)
+		shift := int(n*5) * e % 64
+		if n%7 == 0 {
+			shift |= 1
+		}
+		buf := make([]byte, len(want)+192)
+		shift += int(-uintptr(unsafe.Pointer(&buf[0]))&63) + 64
 		for i := range buf {
 			buf[i] = 0xA5
 		}
@@ -280,7 +291,11 @@ func TestCopyRandom(t *testing.T) {
 	for _, v := range variants {
 		t.Run(v.String(), func(t *testing.T) {
 			setMode(t, v)
-			rng := rand.New(rand.NewPCG(1, uint64(v.mode+10)))
+			seed := uint64(v.mode + 10)
+			if v.stream {
+				seed += 100
+			}
+			rng := rand.New(rand.NewPCG(1, seed))
 			for range iters {
 				w := randWalk(rng, 3000)
 				e := elemSizes[rng.IntN(4)]
@@ -345,7 +360,7 @@ func TestTranspose(t *testing.T) {
 		t.Run(v.String(), func(t *testing.T) {
 			setMode(t, v)
 			for _, e := range elemSizes {
-				for _, sz := range [][2]int64{{1, 70}, {4, 4}, {17, 33}, {64, 64}, {100, 9}, {3, 200}} {
+				for _, sz := range [][2]int64{{1, 70}, {4, 4}, {17, 33}, {64, 64}, {100, 9}, {3, 200}, {18, 16}, {7, 32}, {3, 17}, {37, 20}} {
 					h, wd := sz[0], sz[1]
 					src := randBytes(rng, h*wd*int64(e))
 					checkCopy(t, Walk{Sizes: []int64{wd, h}, Strides: []int64{1, wd}}, src, e)
@@ -898,5 +913,35 @@ func TestInitSliceSmall(t *testing.T) {
 	}
 	if fast < 1000 {
 		t.Fatalf("only %d of 20000 slices took the fast path", fast)
+	}
+}
+
+// TestStreamDefaultSizes runs outputs above streamMin with the streaming
+// tiles, blocks and rows at their real sizes (the other tests shrink them).
+func TestStreamDefaultSizes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("5 MiB walks")
+	}
+	rng := rand.New(rand.NewPCG(30, 31))
+	cases := []struct {
+		name string
+		w    Walk
+		e    int
+	}{
+		{"transpose", Walk{Sizes: []int64{1100, 1030}, Strides: []int64{1, 1100}}, 4},
+		{"transpose, 2-byte, reversed", Walk{Sizes: []int64{1500, 1800}, Strides: []int64{-1, 1500}, Base: 1499}, 2},
+		{"reversed rows", Walk{Sizes: []int64{1030, 1100}, Strides: []int64{1100, -1}, Base: 1099}, 4},
+		{"reversed whole lines", Walk{Sizes: []int64{1024, 1024}, Strides: []int64{1024, -1}, Base: 1023}, 8},
+		{"960-byte rows", Walk{Sizes: []int64{4600, 240}, Strides: []int64{256, 1}, Base: 8}, 4},
+		{"480-byte rows", Walk{Sizes: []int64{1, 9000, 240}, Strides: []int64{0, 256, 1}, Base: 3}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.w.Len()*int64(c.e) < streamMin {
+				t.Fatalf("%d bytes: below streamMin", c.w.Len()*int64(c.e))
+			}
+			_, hi := span(c.w)
+			checkCopy(t, c.w, randBytes(rng, (hi+1)*int64(c.e)), c.e)
+		})
 	}
 }

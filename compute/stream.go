@@ -105,7 +105,7 @@ var (
 )
 
 // streamBlock is the side of a block: 2 KiB of elements, at most 1024.
-func streamBlock(e int64) int64 { return min(streamBlockBytes/e, 1024) }
+func streamBlock(e int64) int64 { return max(min(streamBlockBytes/e, 1024), 1) }
 
 // streamTiles executes the tile mode's units (blocks) [first, first+cnt)
 // through a staging buffer.
@@ -115,7 +115,8 @@ func (x *exec) streamTiles(dst, src []byte, first, cnt int64) (sink uint64) {
 	e := x.e
 	na, sa, da, sbk := p.size[x.a], p.stride[x.a], x.da, x.ta
 	nb, sb := p.size[p.rank-1], p.stride[p.rank-1]
-	ta, tb := streamTileA, streamTileBytes/e
+	tb := max(streamTileBytes/e, 1)
+	ta := max(min(streamTileA, int64(len(stage))/(tb*e)), 1) // a tile fits stage
 	dp, sp := base(dst), base(src)
 	// staged copies the n x m tile at src element off, dst element doff.
 	staged := func(off, doff, n, m int64) {
