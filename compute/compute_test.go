@@ -245,7 +245,10 @@ func checkCopy(t *testing.T, w Walk, src []byte, e int) {
 		// element size), inside guard bytes that must stay untouched.
 		n := dstShifts.Add(1)
 		shift := int(n*5) * e % 64
-		if n%7 == 0 {
+		switch {
+		case threads == 2:
+			shift = 0 // on a line: the whole-line kernels
+		case n%7 == 0:
 			shift |= 1
 		}
 		buf := make([]byte, len(want)+192)
