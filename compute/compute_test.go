@@ -937,6 +937,8 @@ func TestStreamDefaultSizes(t *testing.T) {
 		{"reversed whole lines", Walk{Sizes: []int64{1024, 1024}, Strides: []int64{1024, -1}, Base: 1023}, 8},
 		{"960-byte rows", Walk{Sizes: []int64{4600, 240}, Strides: []int64{256, 1}, Base: 8}, 4},
 		{"480-byte rows", Walk{Sizes: []int64{1, 9000, 240}, Strides: []int64{0, 256, 1}, Base: 3}, 2},
+		{"stride-2 gather", Walk{Sizes: []int64{1100000}, Strides: []int64{2}}, 4},
+		{"strided rows, 8-byte", Walk{Sizes: []int64{700, 1000}, Strides: []int64{-3001, 3}, Base: 700 * 3001}, 8},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

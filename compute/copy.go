@@ -205,8 +205,10 @@ func (x *exec) streams(dst []byte) bool {
 	switch x.kind {
 	case kindFwd:
 		return p.size[p.rank-1]*x.e < 1<<20
-	case kindRev: // whole elements in each line of dst
+	case kindRev, kindGather4: // whole elements in each line of dst
 		return uintptr(base(dst))%uintptr(x.e) == 0
+	case kindGather:
+		return x.e == 8 && uintptr(base(dst))%8 == 0
 	}
 	return false
 }

@@ -20,7 +20,8 @@
 //     unit-step rows are written with non-temporal stores instead
 //     (stream.go, stream_amd64.s): the lines go to memory without first
 //     being read into the cache. Reversed rows too, reversed in SSE
-//     registers;
+//     registers, and rows of 4- and 8-byte elements at any other step,
+//     gathered in SSE registers;
 //   - table: when the inner run is short (< 16 elements), the trailing
 //     dimensions form a block of at most 128 elements whose byte offsets
 //     are tabulated once per call, and each outer step gathers the block

@@ -37,7 +37,7 @@ func ntWrite(dp unsafe.Pointer, q int64, b []byte) {
 }
 
 // streamRows executes the rows mode's units [first, first+cnt) of a
-// unit-step or reversed plan: the whole lines of dst with non-temporal
+// unit-step, reversed or (streamGather) strided plan: the whole lines of dst with non-temporal
 // stores, the partial lines at the ends of each row with plain ones.
 func (x *exec) streamRows(dst, src []byte, first, cnt int64) (sink uint64) {
 	p := &x.p
@@ -60,6 +60,9 @@ func (x *exec) streamRows(dst, src []byte, first, cnt int64) (sink uint64) {
 		})
 		sfence()
 		return 0
+	}
+	if x.kind != kindRev {
+		return x.streamGather(dst, src, first, cnt)
 	}
 	revLines := [...]func(dst, srcLow unsafe.Pointer, lines, rows, srcStride int){1: revLines1, 2: revLines2, 4: revLines4, 8: revLines8}[e]
 	sp := base(src)
@@ -172,4 +175,43 @@ func (x *exec) streamTiles(dst, src []byte, first, cnt int64) (sink uint64) {
 // four with revChunks4: dst[d+r*n+j] = src[off+r*rs-j].
 func revRows4(dst, src []byte, d, off, n, rows, rs int64) {
 	revChunks4(unsafe.Add(base(dst), d*4), unsafe.Add(base(src), (off-n+1)*4), int(n/4), int(rows), int(rs*4))
+}
+
+// streamGather executes the rows mode's units [first, first+cnt) of a plan
+// of 4- or 8-byte elements with an inner step other than +-1: whole
+// 16-byte chunks of dst gathered in SSE registers and written with
+// non-temporal stores, the elements before the first and after the last
+// whole chunk of a row with plain ones.
+func (x *exec) streamGather(dst, src []byte, first, cnt int64) (sink uint64) {
+	p := &x.p
+	e, k, s := x.e, x.kind, p.stride[p.rank-1]
+	gather := gatherRows8
+	if e == 4 {
+		gather = gatherRows4
+	}
+	dp, sp := base(dst), base(src)
+	per := 16 / e // elements per chunk
+	p.walkRange(first, cnt, func(d, off, n, rows, rs int64) {
+		if n%per == 0 && (uintptr(dp)+uintptr(d*e))&15 == 0 { // whole chunks: one call
+			gather(unsafe.Add(dp, d*e), unsafe.Add(sp, off*e), int(n/per), int(rows), int(rs*e), int(s*e))
+			return
+		}
+		for r := range rows {
+			q, o := d+r*n, off+r*rs
+			h := min(int64(-(uintptr(dp)+uintptr(q*e))&15)/e, n)
+			if h > 0 {
+				sink += rowsKernel(k, e, dst, src, q, o, h, s, 1, 0, 0)
+			}
+			chunks := (n - h) / per
+			if chunks > 0 {
+				gather(unsafe.Add(dp, (q+h)*e), unsafe.Add(sp, (o+h*s)*e), int(chunks), 1, 0, int(s*e))
+			}
+			if t := n - h - chunks*per; t > 0 {
+				j := h + chunks*per
+				sink += rowsKernel(k, e, dst, src, q+j, o+j*s, t, s, 1, 0, 0)
+			}
+		}
+	})
+	sfence()
+	return sink
 }

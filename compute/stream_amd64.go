@@ -57,3 +57,16 @@ const haveSSE = true
 //
 //go:noescape
 func revChunks4(dst, srcLow unsafe.Pointer, chunks, rows, srcStride int)
+
+// gatherRows4 writes rows rows of chunks*16 bytes to the contiguous,
+// 16-byte aligned dst with non-temporal stores: row r holds the 4-byte
+// elements at src + r*srcStride + j*step, j < 4*chunks, and only those are
+// read.
+//
+//go:noescape
+func gatherRows4(dst, src unsafe.Pointer, chunks, rows, srcStride, step int)
+
+// gatherRows8 is gatherRows4 for 8-byte elements (two per chunk).
+//
+//go:noescape
+func gatherRows8(dst, src unsafe.Pointer, chunks, rows, srcStride, step int)

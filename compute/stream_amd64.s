@@ -340,3 +340,69 @@ rcchunk:
 	JNZ	rcrow
 rcdone:
 	RET
+
+// func gatherRows4(dst, src unsafe.Pointer, chunks, rows, srcStride, step int)
+// Writes rows rows of chunks*16 bytes to the contiguous, 16-byte aligned
+// dst with non-temporal stores: row r holds the 4-byte elements at
+// src + r*srcStride + j*step, j < 4*chunks. It loads only those elements.
+TEXT ·gatherRows4(SB), NOSPLIT, $0-48
+	MOVQ	dst+0(FP), DI
+	MOVQ	src+8(FP), R9
+	MOVQ	chunks+16(FP), R10
+	MOVQ	rows+24(FP), R11
+	MOVQ	step+40(FP), BX
+	TESTQ	R10, R10
+	JZ	g4done
+	TESTQ	R11, R11
+	JZ	g4done
+	LEAQ	(BX)(BX*2), R12
+g4row:
+	MOVQ	R9, SI
+	MOVQ	R10, CX
+g4chunk:
+	MOVSS	(SI), X0
+	MOVSS	(SI)(BX*1), X1
+	MOVSS	(SI)(BX*2), X2
+	MOVSS	(SI)(R12*1), X3
+	UNPCKLPS	X1, X0
+	UNPCKLPS	X3, X2
+	MOVLHPS	X2, X0
+	MOVNTO	X0, (DI)
+	LEAQ	(SI)(BX*4), SI
+	ADDQ	$16, DI
+	DECQ	CX
+	JNZ	g4chunk
+	ADDQ	srcStride+32(FP), R9
+	DECQ	R11
+	JNZ	g4row
+g4done:
+	RET
+
+// func gatherRows8(dst, src unsafe.Pointer, chunks, rows, srcStride, step int)
+// gatherRows4 for 8-byte elements: two per 16-byte chunk.
+TEXT ·gatherRows8(SB), NOSPLIT, $0-48
+	MOVQ	dst+0(FP), DI
+	MOVQ	src+8(FP), R9
+	MOVQ	chunks+16(FP), R10
+	MOVQ	rows+24(FP), R11
+	MOVQ	step+40(FP), BX
+	TESTQ	R10, R10
+	JZ	g8done
+	TESTQ	R11, R11
+	JZ	g8done
+g8row:
+	MOVQ	R9, SI
+	MOVQ	R10, CX
+g8chunk:
+	MOVSD	(SI), X0
+	MOVHPS	(SI)(BX*1), X0
+	MOVNTO	X0, (DI)
+	LEAQ	(SI)(BX*2), SI
+	ADDQ	$16, DI
+	DECQ	CX
+	JNZ	g8chunk
+	ADDQ	srcStride+32(FP), R9
+	DECQ	R11
+	JNZ	g8row
+g8done:
+	RET

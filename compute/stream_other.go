@@ -40,3 +40,11 @@ const haveSSE = false
 func revChunks4(dst, srcLow unsafe.Pointer, chunks, rows, srcStride int) {
 	panic("compute: no revChunks4 here")
 }
+
+func gatherRows4(dst, src unsafe.Pointer, chunks, rows, srcStride, step int) {
+	panic("compute: no gatherRows4 here")
+}
+
+func gatherRows8(dst, src unsafe.Pointer, chunks, rows, srcStride, step int) {
+	panic("compute: no gatherRows8 here")
+}
