@@ -262,7 +262,9 @@ func (x *exec) choose() {
 	sseRev := haveSSE && x.kind == kindRev && e == 4 && L%4 == 0
 	if forceMode < 0 && L < 16 && !sseRev || forceMode == int(modeTable) {
 		k, blk := r-1, L
-		for k > 0 && blk*p.size[k-1] <= maxTable {
+		// At least 8 blocks: below that, building the table costs as much
+		// as the gathers it saves (S2: 384 elements, 4 blocks of 96).
+		for k > 0 && blk*p.size[k-1] <= maxTable && p.count >= 8*blk*p.size[k-1] {
 			k--
 			blk *= p.size[k]
 		}
