@@ -211,7 +211,7 @@ type variant struct {
 
 var variants = []variant{
 	{-1, true, false}, {int(modeRows), true, false}, {int(modeTable), true, false}, {int(modeTile), true, false}, {-1, false, false},
-	{-1, true, true}, {int(modeRows), true, true}, {int(modeTile), true, true},
+	{-1, true, true}, {int(modeRows), true, true}, {int(modeTable), true, true}, {int(modeTile), true, true},
 }
 
 func (v variant) String() string {
@@ -939,6 +939,8 @@ func TestStreamDefaultSizes(t *testing.T) {
 		{"480-byte rows", Walk{Sizes: []int64{1, 9000, 240}, Strides: []int64{0, 256, 1}, Base: 3}, 2},
 		{"stride-2 gather", Walk{Sizes: []int64{1100000}, Strides: []int64{2}}, 4},
 		{"strided rows, 8-byte", Walk{Sizes: []int64{700, 1000}, Strides: []int64{-3001, 3}, Base: 700 * 3001}, 8},
+		{"R8's table with an extra dimension", Walk{Sizes: []int64{2, 6, 8, 4, 8, 7, 8, 8},
+			Strides: []int64{-32768, 64, 2097152, 2, -4096, 8, 262144, -512}, Base: 32768 + 4096*7 + 512*7}, 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -196,7 +196,7 @@ func (x *exec) streams(dst []byte) bool {
 	if !haveNT || !useFast || p.count*x.e < streamMin {
 		return false
 	}
-	if x.mode == modeTile {
+	if x.mode == modeTile || x.mode == modeTable && x.extra >= 0 {
 		return true
 	}
 	if x.mode != modeRows {
@@ -378,6 +378,26 @@ func (x *exec) runScatter(dst, src []byte, first, cnt int64) {
 			st[j] = inner[t] + int32(c*p.stride[x.extra]*e)
 			dt[j] = int32((t + c*ds) * e)
 		}
+	}
+	if x.stream {
+		var pos [maxScatter]int32 // stage positions: extra dimension outermost
+		for t := range nt {
+			for c := range ne {
+				pos[t*ne+c] = int32((c*nt + t) * e)
+			}
+		}
+		st, sp := st[:x.blk], pos[:x.blk]
+		switch e {
+		case 1:
+			streamScatter[uint8](dst, src, &x.lp, first, cnt, p.base, st, sp, ne, nt, ds)
+		case 2:
+			streamScatter[uint16](dst, src, &x.lp, first, cnt, p.base, st, sp, ne, nt, ds)
+		case 4:
+			streamScatter[uint32](dst, src, &x.lp, first, cnt, p.base, st, sp, ne, nt, ds)
+		default:
+			streamScatter[uint64](dst, src, &x.lp, first, cnt, p.base, st, sp, ne, nt, ds)
+		}
+		return
 	}
 	switch e {
 	case 1:

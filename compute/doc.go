@@ -27,7 +27,8 @@
 //     are tabulated once per call, and each outer step gathers the block
 //     through the table. When every element of the block is on a line of
 //     its own, the outer dimension whose neighbours share a line joins the
-//     block, innermost, with a second table for its dst offsets;
+//     block, innermost, with a second table for its dst offsets (from 4 MiB
+//     of output the block is gathered into a buffer and its runs streamed);
 //   - tile: when each inner element is on its own cache line and an outer
 //     dimension has neighbours on the same line (a transpose), tiles of
 //     128 bytes along that dimension by 256 inner elements are copied, the

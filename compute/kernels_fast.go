@@ -488,32 +488,37 @@ func scatterRun[T elem](dst, src []byte, lp *loop, first, cnt, start int64, st, 
 		return
 	}
 	sz := int64(unsafe.Sizeof(T(0)))
-	dt = dt[:len(st)]
 	var coord [maxDims + 1]int64
 	off, doff := start, int64(0)
 	if lp.n > 0 {
 		off, doff = lp.start(first, start, &coord)
 	}
-	dp, sp := base(dst), base(src)
 	for {
-		p, q := unsafe.Add(sp, off*sz), unsafe.Add(dp, doff*sz)
-		j := 0
-		for ; j+4 <= len(st); j += 4 {
-			v0 := *(*T)(unsafe.Add(p, st[j]))
-			v1 := *(*T)(unsafe.Add(p, st[j+1]))
-			v2 := *(*T)(unsafe.Add(p, st[j+2]))
-			v3 := *(*T)(unsafe.Add(p, st[j+3]))
-			*(*T)(unsafe.Add(q, dt[j])) = v0
-			*(*T)(unsafe.Add(q, dt[j+1])) = v1
-			*(*T)(unsafe.Add(q, dt[j+2])) = v2
-			*(*T)(unsafe.Add(q, dt[j+3])) = v3
-		}
-		for ; j < len(st); j++ {
-			*(*T)(unsafe.Add(q, dt[j])) = *(*T)(unsafe.Add(p, st[j]))
-		}
+		scatterBlock[T](dst, src, doff*sz, off*sz, st, dt)
 		if cnt--; cnt == 0 {
 			return
 		}
 		off, doff = lp.step(&coord, off, doff)
+	}
+}
+
+// scatterBlock copies one block: dst[q+dt[j]] = src[o+st[j]], q and o in
+// bytes.
+func scatterBlock[T elem](dst, src []byte, q, o int64, st, dt []int32) {
+	p, d := unsafe.Add(base(src), o), unsafe.Add(base(dst), q)
+	dt = dt[:len(st)]
+	j := 0
+	for ; j+4 <= len(st); j += 4 {
+		v0 := *(*T)(unsafe.Add(p, st[j]))
+		v1 := *(*T)(unsafe.Add(p, st[j+1]))
+		v2 := *(*T)(unsafe.Add(p, st[j+2]))
+		v3 := *(*T)(unsafe.Add(p, st[j+3]))
+		*(*T)(unsafe.Add(d, dt[j])) = v0
+		*(*T)(unsafe.Add(d, dt[j+1])) = v1
+		*(*T)(unsafe.Add(d, dt[j+2])) = v2
+		*(*T)(unsafe.Add(d, dt[j+3])) = v3
+	}
+	for ; j < len(st); j++ {
+		*(*T)(unsafe.Add(d, dt[j])) = *(*T)(unsafe.Add(p, st[j]))
 	}
 }

@@ -215,3 +215,28 @@ func (x *exec) streamGather(dst, src []byte, first, cnt int64) (sink uint64) {
 	sfence()
 	return sink
 }
+
+// streamScatter is scatterRun through a buffer: each block is gathered
+// into stage, extra dimension outermost, and written out as its ne runs of
+// nt elements, ds elements apart in dst.
+func streamScatter[T elem](dst, src []byte, lp *loop, first, cnt, start int64, st, sp []int32, ne, nt, ds int64) {
+	var stage [maxScatter * 8]byte
+	sz := int64(unsafe.Sizeof(T(0)))
+	var coord [maxDims + 1]int64
+	off, doff := start, int64(0)
+	if lp.n > 0 {
+		off, doff = lp.start(first, start, &coord)
+	}
+	dp, run := base(dst), nt*sz
+	for {
+		scatterBlock[T](stage[:], src, 0, off*sz, st, sp)
+		for c := range ne {
+			ntWrite(dp, (doff+c*ds)*sz, stage[c*run:(c+1)*run])
+		}
+		if cnt--; cnt == 0 {
+			break
+		}
+		off, doff = lp.step(&coord, off, doff)
+	}
+	sfence()
+}
