@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"unsafe"
@@ -950,5 +951,30 @@ func TestStreamDefaultSizes(t *testing.T) {
 			_, hi := span(c.w)
 			checkCopy(t, c.w, randBytes(rng, (hi+1)*int64(c.e)), c.e)
 		})
+	}
+}
+
+// TestExplainSaysStreamed checks that Explain names the streamed plans:
+// large outputs of every streaming kind, not small ones.
+func TestExplainSaysStreamed(t *testing.T) {
+	for _, c := range []struct {
+		w    Walk
+		e    int
+		want bool
+	}{
+		{Walk{Sizes: []int64{4600, 240}, Strides: []int64{256, 1}}, 4, true},
+		{Walk{Sizes: []int64{64, 240}, Strides: []int64{256, 1}}, 4, false},
+		{Walk{Sizes: []int64{1 << 20}, Strides: []int64{-1}, Base: 1<<20 - 1}, 8, true},
+		{Walk{Sizes: []int64{1100, 1030}, Strides: []int64{1, 1100}}, 4, true},
+		{Walk{Sizes: []int64{1 << 20}, Strides: []int64{2}}, 8, true},
+		{Walk{Sizes: []int64{1 << 22}, Strides: []int64{1}}, 4, false}, // one copy(), which streams itself
+	} {
+		got, err := Explain(c.w, c.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := c.want && haveNT; strings.HasSuffix(got, " streamed") != want {
+			t.Errorf("Explain(%v, %d) = %q, want streamed %v", c.w, c.e, got, want)
+		}
 	}
 }

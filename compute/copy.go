@@ -705,7 +705,9 @@ func (x *exec) parallel(dst, src []byte, threads int) {
 var kindNames = [...]string{"safe", "copy", "reverse", "gather", "gather4", "step2"}
 
 // Explain describes how Copy executes w with elements of elemSize bytes:
-// the normalised dimensions, the mode and the row kernel.
+// the normalised dimensions, the mode and the row kernel, and "streamed"
+// when the writes go out with non-temporal stores (for a dst that starts
+// on a cache line).
 func Explain(w Walk, elemSize int) (string, error) {
 	var x exec
 	if err := x.p.initWalk(w); err != nil {
@@ -721,6 +723,7 @@ func Explain(w Walk, elemSize int) (string, error) {
 		return "empty", nil
 	}
 	x.choose()
+	x.stream = x.streams(nil) // as for a dst on a line
 	p := &x.p
 	desc := fmt.Sprintf("%v sizes=%v strides=%v", x.mode, p.size[:p.rank], p.stride[:p.rank])
 	switch x.mode {
@@ -733,6 +736,9 @@ func Explain(w Walk, elemSize int) (string, error) {
 		}
 	case modeTile:
 		desc += fmt.Sprintf(" tile-dim=%d", x.a)
+	}
+	if x.stream {
+		desc += " streamed"
 	}
 	return desc, nil
 }
