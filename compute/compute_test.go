@@ -973,7 +973,7 @@ func TestExplainSaysStreamed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := c.want && haveNT; strings.HasSuffix(got, " streamed") != want {
+		if want := c.want && haveSSE; strings.HasSuffix(got, " streamed") != want {
 			t.Errorf("Explain(%v, %d) = %q, want streamed %v", c.w, c.e, got, want)
 		}
 	}

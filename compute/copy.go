@@ -151,7 +151,7 @@ type exec struct {
 	// along the inner dimension; da is a's dst stride.
 	a, ta, tb int64
 	da        int64
-	// stream: unit-step rows written with non-temporal stores.
+	// stream: dst written with non-temporal stores (see streams).
 	stream bool
 }
 
@@ -189,11 +189,13 @@ func (x *exec) prepare(dst, src []byte, elemSize int) error {
 }
 
 // streams reports whether the plan's writes are streamed (see stream.go):
-// a large output of unit-step rows shorter than the 1 MiB from which
-// copy() streams them itself.
+// a large output of tiles, of table blocks with an extra dimension, or of
+// rows that an SSE2 kernel writes (unit-step rows below the 1 MiB from
+// which copy() streams them itself; reversed rows; strided 4- and 8-byte
+// elements), dst holding whole elements.
 func (x *exec) streams(dst []byte) bool {
 	p := &x.p
-	if !haveNT || !useFast || p.count*x.e < streamMin {
+	if !haveSSE || !useFast || p.count*x.e < streamMin {
 		return false
 	}
 	if x.mode == modeTile || x.mode == modeTable && x.extra >= 0 {
@@ -303,11 +305,7 @@ func (x *exec) pickExtra(span int64) bool {
 			return false
 		}
 	}
-	var ds [maxDims]int64 // dst strides of the packed output
-	ds[r-1] = 1
-	for i := r - 2; i >= 0; i-- {
-		ds[i] = ds[i+1] * p.size[i+1]
-	}
+	ds := p.packedStrides()
 	extra := -1
 	for i := range k {
 		st := abs(p.stride[i])
@@ -330,6 +328,16 @@ func (x *exec) pickExtra(span int64) bool {
 	}
 	x.units = x.lp.units()
 	return true
+}
+
+// packedStrides are the dst strides of the plan's dimensions in the
+// packed output.
+func (p *plan) packedStrides() (ds [maxDims]int64) {
+	ds[p.rank-1] = 1
+	for i := p.rank - 2; i >= 0; i-- {
+		ds[i] = ds[i+1] * p.size[i+1]
+	}
+	return ds
 }
 
 // tabulate fills t with the byte offsets in src of the trailing
@@ -367,10 +375,7 @@ func (x *exec) runScatter(dst, src []byte, first, cnt int64) {
 	ne := p.size[x.extra]
 	nt := x.blk / ne // the trailing dimensions' part
 	x.tabulate(inner[:nt])
-	var ds int64 = 1 // dst stride of the extra dimension
-	for i := x.extra + 1; i < p.rank; i++ {
-		ds *= p.size[i]
-	}
+	ds := p.packedStrides()[x.extra] // dst stride of the extra dimension
 	var st, dt [maxScatter]int32
 	for t := range nt {
 		for c := range ne {
@@ -441,11 +446,7 @@ func (x *exec) setTile(a int) {
 		x.ta, x.tb = streamBlock(x.e), streamBlock(x.e) // blocks of tiles
 	}
 	// dst strides of the packed output.
-	var ds [maxDims]int64
-	ds[r-1] = 1
-	for i := r - 2; i >= 0; i-- {
-		ds[i] = ds[i+1] * p.size[i+1]
-	}
+	ds := p.packedStrides()
 	x.da = ds[a]
 	x.lp = loop{}
 	for i := range r - 1 {

@@ -2,14 +2,15 @@ package compute
 
 import "unsafe"
 
-// Streaming: when the output is larger than the caches, unit-step rows are
-// written with non-temporal stores. A plain store to a line that is not
-// cached first reads the line from memory; a non-temporal one does not, so
-// the copy moves two thirds of the bytes (Go's copy() does the same for
-// blocks of 1 MiB or more, which is what the engine is measured against).
-// C1's 960-byte rows went from 0.56 to 0.86 x memcpy. Staging other
-// kernels' rows through a buffer in L1 and streaming that out was tried and
-// was slower than plain stores.
+// Streaming: when the output is larger than the caches, dst is written
+// with non-temporal stores. A plain store to a line that is not cached
+// first reads the line from memory; a non-temporal one does not, so the
+// copy moves two thirds of the bytes (Go's copy() does the same for blocks
+// of 1 MiB or more, which is what the engine is measured against). Rows
+// go straight from src to dst, reversed or gathered in SSE registers where
+// needed; tiles and table blocks, whose dst runs are short or scattered,
+// are gathered into a buffer in L1 first. Staging plain rows that way was
+// tried and was slower than plain stores.
 
 // streamMin is the output size from which the copy streams; the tests
 // lower it.
@@ -37,8 +38,9 @@ func ntWrite(dp unsafe.Pointer, q int64, b []byte) {
 }
 
 // streamRows executes the rows mode's units [first, first+cnt) of a
-// unit-step, reversed or (streamGather) strided plan: the whole lines of dst with non-temporal
-// stores, the partial lines at the ends of each row with plain ones.
+// unit-step, reversed or (streamGather) strided plan: the whole lines of
+// dst with non-temporal stores, the partial lines at the ends of each row
+// with plain ones.
 func (x *exec) streamRows(dst, src []byte, first, cnt int64) (sink uint64) {
 	p := &x.p
 	e := x.e
@@ -72,22 +74,9 @@ func (x *exec) streamRows(dst, src []byte, first, cnt int64) (sink uint64) {
 			revLines(unsafe.Add(dp, d*e), unsafe.Add(sp, (off-n+1)*e), int(n/per), int(rows), int(rs*e))
 			return
 		}
-		for r := range rows {
-			// Row r: dst elements q.., src elements o, o-1, ...
-			q, o := d+r*n, off+r*rs
-			h := min(int64(-(uintptr(dp)+uintptr(q*e))&63)/e, n)
-			if h > 0 {
-				sink += rowsKernel(kindRev, e, dst, src, q, o, h, -1, 1, 0, 0)
-			}
-			lines := (n - h) / per
-			if lines > 0 {
-				revLines(unsafe.Add(dp, (q+h)*e), unsafe.Add(sp, (o-h-lines*per+1)*e), int(lines), 1, 0)
-			}
-			if t := n - h - lines*per; t > 0 {
-				k := h + lines*per
-				sink += rowsKernel(kindRev, e, dst, src, q+k, o-k, t, -1, 1, 0, 0)
-			}
-		}
+		sink += x.perRow(dst, src, d, off, n, rows, rs, 64, per, func(q, o, lines int64) {
+			revLines(unsafe.Add(dp, q*e), unsafe.Add(sp, (o-lines*per+1)*e), int(lines), 1, 0)
+		})
 	})
 	sfence()
 	return sink
@@ -171,6 +160,32 @@ func (x *exec) streamTiles(dst, src []byte, first, cnt int64) (sink uint64) {
 	return sink
 }
 
+// perRow executes rows rows of n elements (row r: dst element d+r*n on,
+// src element off+r*rs on, the plan's inner step) one at a time: the
+// elements before dst's next align-byte boundary and after the last whole
+// unit of per elements with the plain row kernel, the units between with
+// body(dst element, src element, units).
+func (x *exec) perRow(dst, src []byte, d, off, n, rows, rs, align, per int64, body func(q, o, units int64)) (sink uint64) {
+	e, k, s := x.e, x.kind, x.p.stride[x.p.rank-1]
+	dp := base(dst)
+	for r := range rows {
+		q, o := d+r*n, off+r*rs
+		h := min(int64(-(uintptr(dp)+uintptr(q*e))&uintptr(align-1))/e, n)
+		if h > 0 {
+			sink += rowsKernel(k, e, dst, src, q, o, h, s, 1, 0, 0)
+		}
+		units := (n - h) / per
+		if units > 0 {
+			body(q+h, o+h*s, units)
+		}
+		if t := n - h - units*per; t > 0 {
+			j := h + units*per
+			sink += rowsKernel(k, e, dst, src, q+j, o+j*s, t, s, 1, 0, 0)
+		}
+	}
+	return sink
+}
+
 // revRows4 reverses rows of 4-byte elements whose length is a multiple of
 // four with revChunks4: dst[d+r*n+j] = src[off+r*rs-j].
 func revRows4(dst, src []byte, d, off, n, rows, rs int64) {
@@ -184,7 +199,7 @@ func revRows4(dst, src []byte, d, off, n, rows, rs int64) {
 // whole chunk of a row with plain ones.
 func (x *exec) streamGather(dst, src []byte, first, cnt int64) (sink uint64) {
 	p := &x.p
-	e, k, s := x.e, x.kind, p.stride[p.rank-1]
+	e, s := x.e, p.stride[p.rank-1]
 	gather := gatherRows8
 	if e == 4 {
 		gather = gatherRows4
@@ -196,21 +211,9 @@ func (x *exec) streamGather(dst, src []byte, first, cnt int64) (sink uint64) {
 			gather(unsafe.Add(dp, d*e), unsafe.Add(sp, off*e), int(n/per), int(rows), int(rs*e), int(s*e))
 			return
 		}
-		for r := range rows {
-			q, o := d+r*n, off+r*rs
-			h := min(int64(-(uintptr(dp)+uintptr(q*e))&15)/e, n)
-			if h > 0 {
-				sink += rowsKernel(k, e, dst, src, q, o, h, s, 1, 0, 0)
-			}
-			chunks := (n - h) / per
-			if chunks > 0 {
-				gather(unsafe.Add(dp, (q+h)*e), unsafe.Add(sp, (o+h*s)*e), int(chunks), 1, 0, int(s*e))
-			}
-			if t := n - h - chunks*per; t > 0 {
-				j := h + chunks*per
-				sink += rowsKernel(k, e, dst, src, q+j, o+j*s, t, s, 1, 0, 0)
-			}
-		}
+		sink += x.perRow(dst, src, d, off, n, rows, rs, 16, per, func(q, o, chunks int64) {
+			gather(unsafe.Add(dp, q*e), unsafe.Add(sp, o*e), int(chunks), 1, 0, int(s*e))
+		})
 	})
 	sfence()
 	return sink

@@ -2,8 +2,9 @@ package compute
 
 import "unsafe"
 
-// haveNT: the architecture has non-temporal stores (stream_amd64.s).
-const haveNT = true
+// haveSSE: the SSE2 kernels of stream_amd64.s, non-temporal stores among
+// them, exist.
+const haveSSE = true
 
 // ntCopy copies n bytes, a multiple of 64, from src to dst, which is
 // 16-byte aligned, with non-temporal stores: the lines go to memory without
@@ -47,9 +48,6 @@ func revLines8(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 //
 //go:noescape
 func transpose4x16(dst unsafe.Pointer, dstRow int, src unsafe.Pointer, srcRow, na int)
-
-// haveSSE: the SSE kernels of stream_amd64.s exist.
-const haveSSE = true
 
 // revChunks4 writes rows rows of chunks*16 bytes to the contiguous dst with
 // plain stores: row r holds the 4-byte elements of the chunks*16 bytes

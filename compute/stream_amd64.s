@@ -123,37 +123,46 @@ done:
 	SUBQ	$64, DI \
 	DECQ	CX
 
+// REVROWS is the body of a revLines kernel once its arguments are in
+// R8-R12, REV reversing X0-X3 (labels are local to each TEXT; the
+// arguments are loaded outside the macro, where vet can check them).
+#define REVROWS(REV) \
+	TESTQ	R10, R10 \
+	JZ	done \
+	TESTQ	R11, R11 \
+	JZ	done \
+row: \
+	MOVQ	R8, DI \
+	MOVQ	R9, SI \
+	MOVQ	R10, CX \
+	SETUP \
+loop: \
+	LOAD \
+	REV \
+	STORE \
+	JNZ	loop \
+	MOVQ	R10, AX \
+	SHLQ	$6, AX \
+	ADDQ	AX, R8 \
+	ADDQ	R12, R9 \
+	DECQ	R11 \
+	JNZ	row \
+done: \
+	RET
+
+#define REVX1 REV1(X0, X4); REV1(X1, X5); REV1(X2, X6); REV1(X3, X7)
+#define REVX2 REV2(X0); REV2(X1); REV2(X2); REV2(X3)
+#define REVX4 REV4(X0); REV4(X1); REV4(X2); REV4(X3)
+#define REVX8 REV8(X0); REV8(X1); REV8(X2); REV8(X3)
+
 // func revLines1(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 TEXT ·revLines1(SB), NOSPLIT, $0-40
 	MOVQ	dst+0(FP), R8
 	MOVQ	srcLow+8(FP), R9
 	MOVQ	lines+16(FP), R10
 	MOVQ	rows+24(FP), R11
-	TESTQ	R10, R10
-	JZ	done1
-	TESTQ	R11, R11
-	JZ	done1
-row1:
-	MOVQ	R8, DI
-	MOVQ	R9, SI
-	MOVQ	R10, CX
-	SETUP
-loop1:
-	LOAD
-	REV1(X0, X4)
-	REV1(X1, X5)
-	REV1(X2, X6)
-	REV1(X3, X7)
-	STORE
-	JNZ	loop1
-	MOVQ	R10, AX
-	SHLQ	$6, AX
-	ADDQ	AX, R8
-	ADDQ	srcStride+32(FP), R9
-	DECQ	R11
-	JNZ	row1
-done1:
-	RET
+	MOVQ	srcStride+32(FP), R12
+	REVROWS(REVX1)
 
 // func revLines2(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 TEXT ·revLines2(SB), NOSPLIT, $0-40
@@ -161,31 +170,8 @@ TEXT ·revLines2(SB), NOSPLIT, $0-40
 	MOVQ	srcLow+8(FP), R9
 	MOVQ	lines+16(FP), R10
 	MOVQ	rows+24(FP), R11
-	TESTQ	R10, R10
-	JZ	done2
-	TESTQ	R11, R11
-	JZ	done2
-row2:
-	MOVQ	R8, DI
-	MOVQ	R9, SI
-	MOVQ	R10, CX
-	SETUP
-loop2:
-	LOAD
-	REV2(X0)
-	REV2(X1)
-	REV2(X2)
-	REV2(X3)
-	STORE
-	JNZ	loop2
-	MOVQ	R10, AX
-	SHLQ	$6, AX
-	ADDQ	AX, R8
-	ADDQ	srcStride+32(FP), R9
-	DECQ	R11
-	JNZ	row2
-done2:
-	RET
+	MOVQ	srcStride+32(FP), R12
+	REVROWS(REVX2)
 
 // func revLines4(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 TEXT ·revLines4(SB), NOSPLIT, $0-40
@@ -193,31 +179,8 @@ TEXT ·revLines4(SB), NOSPLIT, $0-40
 	MOVQ	srcLow+8(FP), R9
 	MOVQ	lines+16(FP), R10
 	MOVQ	rows+24(FP), R11
-	TESTQ	R10, R10
-	JZ	done4
-	TESTQ	R11, R11
-	JZ	done4
-row4:
-	MOVQ	R8, DI
-	MOVQ	R9, SI
-	MOVQ	R10, CX
-	SETUP
-loop4:
-	LOAD
-	REV4(X0)
-	REV4(X1)
-	REV4(X2)
-	REV4(X3)
-	STORE
-	JNZ	loop4
-	MOVQ	R10, AX
-	SHLQ	$6, AX
-	ADDQ	AX, R8
-	ADDQ	srcStride+32(FP), R9
-	DECQ	R11
-	JNZ	row4
-done4:
-	RET
+	MOVQ	srcStride+32(FP), R12
+	REVROWS(REVX4)
 
 // func revLines8(dst, srcLow unsafe.Pointer, lines, rows, srcStride int)
 TEXT ·revLines8(SB), NOSPLIT, $0-40
@@ -225,31 +188,8 @@ TEXT ·revLines8(SB), NOSPLIT, $0-40
 	MOVQ	srcLow+8(FP), R9
 	MOVQ	lines+16(FP), R10
 	MOVQ	rows+24(FP), R11
-	TESTQ	R10, R10
-	JZ	done8
-	TESTQ	R11, R11
-	JZ	done8
-row8:
-	MOVQ	R8, DI
-	MOVQ	R9, SI
-	MOVQ	R10, CX
-	SETUP
-loop8:
-	LOAD
-	REV8(X0)
-	REV8(X1)
-	REV8(X2)
-	REV8(X3)
-	STORE
-	JNZ	loop8
-	MOVQ	R10, AX
-	SHLQ	$6, AX
-	ADDQ	AX, R8
-	ADDQ	srcStride+32(FP), R9
-	DECQ	R11
-	JNZ	row8
-done8:
-	RET
+	MOVQ	srcStride+32(FP), R12
+	REVROWS(REVX8)
 
 // GROUP transposes the 4x4 block of 4-byte elements at rows R8,
 // R8+R9, R8+2*R9, R8+R12 (R12 = 3*R9) and writes its rows to dst rows DI,

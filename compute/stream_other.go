@@ -4,9 +4,9 @@ package compute
 
 import "unsafe"
 
-// No non-temporal stores here: haveNT is false, so the streaming paths,
+// No SSE2 kernels here: haveSSE is false, so the streaming paths,
 // and the stubs below, are never reached.
-const haveNT = false
+const haveSSE = false
 
 func ntCopy(dst, src unsafe.Pointer, n int) {
 	copy(unsafe.Slice((*byte)(dst), n), unsafe.Slice((*byte)(src), n))
@@ -34,8 +34,6 @@ func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int) {
 func transpose4x16(dst unsafe.Pointer, dstRow int, src unsafe.Pointer, srcRow, na int) {
 	panic("compute: no transpose4x16 here")
 }
-
-const haveSSE = false
 
 func revChunks4(dst, srcLow unsafe.Pointer, chunks, rows, srcStride int) {
 	panic("compute: no revChunks4 here")

@@ -68,6 +68,14 @@ func cube(name string, t core.DataType, off, size, stride []int64, expr string) 
 // T-transpose's.
 var transposeSides = []int64{64, 256, 1024, 2048, 4096}
 
+// transposeCase names the transpose of side n.
+func transposeCase(n int64) string {
+	if n == transposeSides[len(transposeSides)-1] {
+		return "T-transpose"
+	}
+	return fmt.Sprintf("T-%d", n)
+}
+
 // matrix returns the cases of benchmarks.md, in the order they run.
 func matrix() ([]benchCase, error) {
 	f32 := core.Float32
@@ -104,7 +112,7 @@ func matrix() ([]benchCase, error) {
 	// outgrows the caches (T-transpose is the 4096 x 4096 one).
 	for _, n := range transposeSides[:len(transposeSides)-1] {
 		cs = append(cs, benchCase{
-			name: fmt.Sprintf("T-%d", n), class: classCopy, dtype: f32, n: cubeElems,
+			name: transposeCase(n), class: classCopy, dtype: f32, n: cubeElems,
 			desc: core.Slice1Desc{
 				Input:         core.TensorDesc{DataType: f32, Sizes: []int64{n, n}, Strides: []int64{1, n}},
 				WindowOffsets: []int64{0, 0}, WindowSizes: []int64{n, n}, WindowStrides: []int64{1, 1},

@@ -69,11 +69,7 @@ func printTargets(w io.Writer, rs []result, md bool) {
 	var sides []string
 	lo, hi := math.Inf(1), 0.0
 	for _, n := range transposeSides {
-		name := fmt.Sprintf("T-%d", n)
-		if n == transposeSides[len(transposeSides)-1] {
-			name = "T-transpose"
-		}
-		r := get(name, 1)
+		r := get(transposeCase(n), 1)
 		if r == nil || r.GBps == nil {
 			continue
 		}
