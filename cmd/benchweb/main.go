@@ -505,10 +505,19 @@ func eval[T any](tab context.Context, timeout time.Duration, expr string) (T, er
 
 // waitValue polls expr, on every animation frame, until it gives a
 // positive number.
+//
+// A poll started while the previous document was still being replaced can
+// lose its execution context ("Cannot find context with specified id"); it
+// is started again in the new one, within the same timeout.
 func waitValue[T int | float64](tab context.Context, timeout time.Duration, expr string) (T, error) {
 	ctx, cancel := context.WithTimeout(tab, timeout)
 	defer cancel()
-	return chromedp.Run(ctx, chromedp.Poll[T](`(`+expr+`) || false`, chromedp.WithPollingTimeout(0)))
+	for {
+		v, err := chromedp.Run(ctx, chromedp.Poll[T](`(`+expr+`) || false`, chromedp.WithPollingTimeout(0)))
+		if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "Cannot find context with specified id") {
+			return v, err
+		}
+	}
 }
 
 // loadAvg is the 1-minute load average and the core count, as uptime and
