@@ -96,8 +96,22 @@ func (l Locale) Violations(vs []core.Violation) []core.Violation {
 	return out
 }
 
+// printers holds each locale's number printer, made once: making one
+// loads the locale's decimal format, and an edit's answer formats many
+// numbers. A Printer is safe for concurrent use.
+var printers = func() map[Locale]*message.Printer {
+	m := make(map[Locale]*message.Printer, len(Locales))
+	for _, l := range Locales {
+		m[l] = message.NewPrinter(language.Make(string(l)))
+	}
+	return m
+}()
+
 // Printer formats prose numbers the locale's way (1,234 / 1.234 / 1 234).
 func (l Locale) Printer() *message.Printer {
+	if p, ok := printers[l]; ok {
+		return p
+	}
 	return message.NewPrinter(language.Make(string(l)))
 }
 
