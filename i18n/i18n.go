@@ -236,22 +236,24 @@ func Asked(ctx context.Context) (Locale, bool) {
 	return English, false
 }
 
-// WithAsked is path with the ?lang= the page's URL asks for, if it does:
-// where a form without JavaScript goes keeps the language in its URL.
-func WithAsked(ctx context.Context, path string) string {
-	if l, ok := Asked(ctx); ok {
-		return path + "?lang=" + url.QueryEscape(string(l))
+// WithAsked is target (a path, with a query or not) with the ?lang= the
+// page's URL asks for, if it does and target has none: where a link, a
+// redirect or a form without JavaScript goes keeps the language in its
+// URL, which is what is shared.
+func WithAsked(ctx context.Context, target string) string {
+	l, ok := Asked(ctx)
+	if !ok || strings.Contains(target, "lang=") {
+		return target
 	}
-	return path
+	sep := "?"
+	if strings.Contains(target, "?") {
+		sep = "&"
+	}
+	return target + sep + "lang=" + url.QueryEscape(string(l))
 }
 
 // GlossaryURL links /glossary, keeping the page's ?lang= when it has one.
-func GlossaryURL(ctx context.Context) string {
-	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil && u.Query().Has("lang") {
-		return "/glossary?lang=" + url.QueryEscape(string(LocaleOf(ctx)))
-	}
-	return "/glossary"
-}
+func GlossaryURL(ctx context.Context) string { return WithAsked(ctx, "/glossary") }
 
 // Short is the locale's label in the switcher, in its own script.
 func (l Locale) Short() string {
