@@ -251,16 +251,17 @@ func TestE2EImportKeepsTheLanguage(t *testing.T) {
 	waitFor(t, ctx, "the imported layout, in French", `new URLSearchParams(location.search).get('strides') === '1,2' && new URLSearchParams(location.search).get('lang') === 'fr' && document.documentElement.lang === 'fr' && document.body.dataset.live === 'ready'`)
 }
 
-// TestE2EChineseHeadingsStayWhole: on a phone, in zh-TW, the slice
+// TestE2EChineseWordsStayWhole: on a phone, in zh-TW, the slice
 // explorer's per-dimension table keeps each short heading (視窗, 步幅) on
-// one line, where Chinese would otherwise break it one character a line.
-func TestE2EChineseHeadingsStayWhole(t *testing.T) {
+// one line, and so does the NumPy expression's button (套用), where
+// Chinese would otherwise break them one character a line.
+func TestE2EChineseWordsStayWhole(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
 	emulate(t, ctx, phone)
 	waitLive(t, ctx, base+"/slice?preset=example2&lang=zh-TW")
-	const broken = `[...document.querySelectorAll('table.dimfacts thead th')].filter(th => th.textContent.trim().length <= 4).filter(th => { const r = document.createRange(); r.selectNodeContents(th); return new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1; }).map(th => th.textContent.trim())`
+	const broken = `[...document.querySelectorAll('table.dimfacts thead th, [data-testid=use-np]')].filter(th => th.textContent.trim().length <= 4).filter(th => { const r = document.createRange(); r.selectNodeContents(th); return new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1; }).map(th => th.textContent.trim())`
 	if got := eval[[]string](t, ctx, broken); len(got) > 0 {
-		t.Errorf("headings broken across lines: %q", got)
+		t.Errorf("words broken across lines: %q", got)
 	}
 }
