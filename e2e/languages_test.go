@@ -254,7 +254,8 @@ func TestE2EImportKeepsTheLanguage(t *testing.T) {
 // TestE2EChineseWordsStayWhole: on a phone, in zh-TW, the slice
 // explorer's per-dimension table keeps each short heading (視窗, 步幅) on
 // one line, and so does the NumPy expression's button (套用), where
-// Chinese would otherwise break them one character a line.
+// Chinese would otherwise break them one character a line; a view's
+// subtitle wraps between words.
 func TestE2EChineseWordsStayWhole(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
@@ -263,5 +264,13 @@ func TestE2EChineseWordsStayWhole(t *testing.T) {
 	const broken = `[...document.querySelectorAll('table.dimfacts thead th, [data-testid=use-np]')].filter(th => th.textContent.trim().length <= 4).filter(th => { const r = document.createRange(); r.selectNodeContents(th); return new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1; }).map(th => th.textContent.trim())`
 	if got := eval[[]string](t, ctx, broken); len(got) > 0 {
 		t.Errorf("words broken across lines: %q", got)
+	}
+
+	// The layout explorer's buffer subtitle, "6 個 32 位元的元素 = 24
+	// 位元組", wraps on a phone: not inside 位元組 (bytes).
+	waitLive(t, ctx, base+"/?lang=zh-TW")
+	const split = `(() => { const n = document.querySelector('[data-testid=buffer-sub]').firstChild, i = n.data.lastIndexOf('位元組'); const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 3); return new Set([...r.getClientRects()].map(q => Math.round(q.top))).size; })()`
+	if lines := eval[int](t, ctx, split); lines != 1 {
+		t.Errorf("位元組 in the buffer's subtitle takes %d lines", lines)
 	}
 }
