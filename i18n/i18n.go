@@ -69,10 +69,20 @@ func (l Locale) T(key Key, args core.Args) string {
 }
 
 func (l Locale) msg(m core.Msg) string {
-	if !Known(m.Code) {
+	if !has(Key(m.Code)) {
 		return m.Error() // no code the catalogs know: its English
 	}
 	return l.T(Key(m.Code), m.Args)
+}
+
+// has says whether any catalog holds key (English holds every key).
+func has(key Key) bool {
+	for _, m := range catalogs[English] {
+		if _, ok := m[key]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Violation is v with its message in l; a violation without a code keeps
