@@ -53,10 +53,14 @@ export function t(key, en, args) {
 }
 
 // num writes a prose number as the server does: digits alone in English,
-// grouped the page's language's way otherwise (1.234, 1 234, 1,234).
+// grouped the page's language's way otherwise (1.234, 1 234, 1,234). The
+// formatter is made once (a hover writes numbers; making one is slow).
+let numFormat;
 export function num(n) {
   const lang = document.documentElement.lang || 'en';
-  return lang === 'en' ? String(n) : new Intl.NumberFormat(lang).format(n);
+  if (lang === 'en') return String(n);
+  if (numFormat?.lang !== lang) numFormat = { lang, f: new Intl.NumberFormat(lang) };
+  return numFormat.f.format(n);
 }
 
 // langSuffix keeps the URL's ?lang= on the URLs the page writes, so a
