@@ -13,7 +13,7 @@ export const $$ = (s, r = document) => [...r.querySelectorAll(s)];
 export function liveSocket(hooks) {
   let retry = 250;
   const connect = () => {
-    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+    const ws = new WebSocket(wsURL());
     ws.binaryType = 'arraybuffer';
     ws.onopen = () => { retry = 250; hooks.open(ws); };
     ws.onmessage = (e) => (typeof e.data === 'string' ? hooks.text(JSON.parse(e.data)) : hooks.binary?.(e.data));
@@ -61,6 +61,13 @@ export function num(n) {
   if (lang === 'en') return String(n);
   if (numFormat?.lang !== lang) numFormat = { lang, f: new Intl.NumberFormat(lang) };
   return numFormat.f.format(n);
+}
+
+// wsURL is /ws asked in the page's language: the cookie that would say it
+// is not sent from an embed on another site (SameSite), and may have been
+// switched in another tab since this page was drawn.
+export function wsURL() {
+  return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?lang=' + encodeURIComponent(document.documentElement.lang || 'en');
 }
 
 // langSuffix keeps the URL's ?lang= on the URLs the page writes, so a
