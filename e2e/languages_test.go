@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/stridescope/stridescope/i18n"
@@ -249,4 +251,63 @@ func TestE2EImportKeepsTheLanguage(t *testing.T) {
 	typeInto(t, ctx, "the import box", "[data-testid=import-text]", "torch.Size([2, 3]) (1, 2) torch.float16")
 	do(t, ctx, "import", clickInView("[data-testid=import-submit]"))
 	waitFor(t, ctx, "the imported layout, in French", `new URLSearchParams(location.search).get('strides') === '1,2' && new URLSearchParams(location.search).get('lang') === 'fr' && document.documentElement.lang === 'fr' && document.body.dataset.live === 'ready'`)
+}
+
+// TestE2EChineseWordsStayWhole: on a phone, in zh-TW, the slice
+// explorer's per-dimension table keeps each short heading (視窗, 步幅) on
+// one line, and so does the NumPy expression's button (套用), where
+// Chinese would otherwise break them one character a line; a view's
+// subtitle wraps between words.
+func TestE2EChineseWordsStayWhole(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	waitLive(t, ctx, base+"/slice?preset=example2&lang=zh-TW")
+	const broken = `[...document.querySelectorAll('table.dimfacts thead th, [data-testid=use-np]')].filter(th => th.textContent.trim().length <= 4).filter(th => { const r = document.createRange(); r.selectNodeContents(th); return new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1; }).map(th => th.textContent.trim())`
+	if got := eval[[]string](t, ctx, broken); len(got) > 0 {
+		t.Errorf("words broken across lines: %q", got)
+	}
+
+	// The layout explorer's buffer subtitle, "6 個 32 位元的元素 = 24
+	// 位元組", wraps on a phone: not inside 位元組 (bytes).
+	waitLive(t, ctx, base+"/?lang=zh-TW")
+	const split = `(() => { const n = document.querySelector('[data-testid=buffer-sub]').firstChild, i = n.data.lastIndexOf('位元組'); const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 3); return new Set([...r.getClientRects()].map(q => Math.round(q.top))).size; })()`
+	if lines := eval[int](t, ctx, split); lines != 1 {
+		t.Errorf("位元組 in the buffer's subtitle takes %d lines", lines)
+	}
+}
+
+// TestE2ESocketSpeaksThePagesLanguage: a page read in French whose socket
+// reconnects without the lang cookie (an embed on another site never
+// sends it; another tab may have switched it) still gets its edits'
+// answers in French, not in the browser's Accept-Language.
+func TestE2ESocketSpeaksThePagesLanguage(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+		window.__sockets = []; window.__results = 0;
+		window.WebSocket = class extends window.WebSocket {
+			constructor(...a) {
+				super(...a);
+				window.__sockets.push(this);
+				this.addEventListener('message', (e) => { if (typeof e.data === 'string' && e.data.includes('"result"')) window.__results++; });
+			}
+		};`}); err != nil {
+		t.Fatal(err)
+	}
+	waitLive(t, ctx, base+"/?lang=fr&dt=FLOAT32&sizes=2,3&strides=5,1")
+	fr := i18n.French.T("fact.last", nil)
+	facts := `document.querySelector('#facts').textContent`
+	if got := eval[string](t, ctx, facts); !strings.Contains(got, fr) {
+		t.Fatalf("the French page's facts lack %q", fr)
+	}
+	if _, err := chromedp.Call(ctx, network.DeleteCookies, network.DeleteCookiesParams{Name: "lang", URL: base}); err != nil {
+		t.Fatal(err)
+	}
+	results := eval[int](t, ctx, `window.__results`)
+	do(t, ctx, "drop the socket", chromedp.Evaluate[chromedp.Void](`window.__sockets.at(-1).close()`))
+	waitFor(t, ctx, "the reconnected socket's answer", fmt.Sprintf(`window.__sockets.length > 1 && window.__results > %d && document.querySelector('#picture').dataset.state === 'done'`, results))
+	if got := eval[string](t, ctx, facts); !strings.Contains(got, fr) || strings.Contains(got, i18n.English.T("fact.last", nil)) {
+		t.Errorf("after reconnecting, the facts read %q", got)
+	}
 }

@@ -69,10 +69,20 @@ func (l Locale) T(key Key, args core.Args) string {
 }
 
 func (l Locale) msg(m core.Msg) string {
-	if !Known(m.Code) {
+	if !has(Key(m.Code)) {
 		return m.Error() // no code the catalogs know: its English
 	}
 	return l.T(Key(m.Code), m.Args)
+}
+
+// has says whether any catalog holds key (English holds every key).
+func has(key Key) bool {
+	for _, m := range catalogs[English] {
+		if _, ok := m[key]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Violation is v with its message in l; a violation without a code keeps
@@ -96,8 +106,22 @@ func (l Locale) Violations(vs []core.Violation) []core.Violation {
 	return out
 }
 
+// printers holds each locale's number printer, made once: making one
+// loads the locale's decimal format, and an edit's answer formats many
+// numbers. A Printer is safe for concurrent use.
+var printers = func() map[Locale]*message.Printer {
+	m := make(map[Locale]*message.Printer, len(Locales))
+	for _, l := range Locales {
+		m[l] = message.NewPrinter(language.Make(string(l)))
+	}
+	return m
+}()
+
 // Printer formats prose numbers the locale's way (1,234 / 1.234 / 1 234).
 func (l Locale) Printer() *message.Printer {
+	if p, ok := printers[l]; ok {
+		return p
+	}
 	return message.NewPrinter(language.Make(string(l)))
 }
 
@@ -222,22 +246,24 @@ func Asked(ctx context.Context) (Locale, bool) {
 	return English, false
 }
 
-// WithAsked is path with the ?lang= the page's URL asks for, if it does:
-// where a form without JavaScript goes keeps the language in its URL.
-func WithAsked(ctx context.Context, path string) string {
-	if l, ok := Asked(ctx); ok {
-		return path + "?lang=" + url.QueryEscape(string(l))
+// WithAsked is target (a path, with a query or not) with the ?lang= the
+// page's URL asks for, if it does and target has none: where a link, a
+// redirect or a form without JavaScript goes keeps the language in its
+// URL, which is what is shared.
+func WithAsked(ctx context.Context, target string) string {
+	l, ok := Asked(ctx)
+	if !ok || strings.Contains(target, "lang=") {
+		return target
 	}
-	return path
+	sep := "?"
+	if strings.Contains(target, "?") {
+		sep = "&"
+	}
+	return target + sep + "lang=" + url.QueryEscape(string(l))
 }
 
 // GlossaryURL links /glossary, keeping the page's ?lang= when it has one.
-func GlossaryURL(ctx context.Context) string {
-	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil && u.Query().Has("lang") {
-		return "/glossary?lang=" + url.QueryEscape(string(LocaleOf(ctx)))
-	}
-	return "/glossary"
-}
+func GlossaryURL(ctx context.Context) string { return WithAsked(ctx, "/glossary") }
 
 // Short is the locale's label in the switcher, in its own script.
 func (l Locale) Short() string {

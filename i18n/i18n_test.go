@@ -125,3 +125,21 @@ func TestPrinterFormatsProseNumbersPerLocale(t *testing.T) {
 		}
 	}
 }
+
+// TestButtonLabelsNameTheirVisibleText: where a control's aria-label
+// replaces its visible text, the label contains that text in every
+// locale, so that speech users can say what they see (WCAG 2.5.3, axe's
+// label-content-name-mismatch).
+func TestButtonLabelsNameTheirVisibleText(t *testing.T) {
+	for _, key := range []Key{"step.back", "step.next"} {
+		for _, l := range Locales {
+			// Whole words, as axe compares them: "étape précédente" does
+			// not name a button that reads "Précédent".
+			visible := strings.ToLower(strings.TrimSpace(strings.Trim(l.T(key, nil), "◀▶ ")))
+			label := strings.ToLower(l.T(key+".label", nil))
+			if visible == "" || !strings.Contains(" "+label+" ", " "+visible+" ") {
+				t.Errorf("%s in %s: aria-label %q does not contain the visible %q", key, l, label, visible)
+			}
+		}
+	}
+}

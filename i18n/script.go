@@ -146,7 +146,7 @@ var scriptPtBR = map[Key]string{
 }
 
 var scriptFR = map[Key]string{
-	"js.step.intro":                 "Lecture, ou Suivant, déroule la copie une étape à la fois : d'abord CopyStart, puis chaque élément de la sortie, ligne par ligne.",
+	"js.step.intro":                 "Lecture, ou Suivante, déroule la copie une étape à la fois : d'abord CopyStart, puis chaque élément de la sortie, ligne par ligne.",
 	"js.step.neg":                   "axe {i} : InputWindowStrides[{i}] = {s} < 0, donc CopyStart[{i}] += InputWindowSizes[{i}] - 1 : {off} + {size} - 1 = {cs}",
 	"js.step.e1":                    "Erratum E1 : à cette étape, l'exemple 2 de la page DirectML écrit InputWindowSizes[0] ; le bon terme est InputWindowSizes[{i}], la taille du même axe (le calcul de la page elle-même, 0 + 4 - 1 = 3, l'utilise).",
 	"js.step.pos":                   "axe {i} : InputWindowStrides[{i}] = {s} > 0, donc CopyStart[{i}] reste InputWindowOffsets[{i}] = {off}",

@@ -76,14 +76,7 @@ func (r *ImportResponse) Localize(l i18n.Locale) *ImportResponse {
 	out := *r
 	out.Notes = make([]string, len(r.notes))
 	for i, m := range r.notes {
-		args := core.Args{}
-		for k, v := range m.Args {
-			if n, ok := v.(core.Msg); ok { // "storage_offset 3 elements"
-				v = l.T(i18n.Key(n.Code), n.Args)
-			}
-			args[k] = v
-		}
-		out.Notes[i] = l.T(i18n.Key(m.Code), args)
+		out.Notes[i] = l.T(i18n.Key(m.Code), m.Args) // a note's "storage_offset 3 elements" too
 	}
 	return &out
 }

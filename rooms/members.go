@@ -124,7 +124,6 @@ type Viewer struct {
 // that its presenter has left or come back (Presence), or that the bus
 // between the replicas went down or came back (Link).
 type ViewerEvent struct {
-	State State
 	// Delivery is the state as this replica handed it to every local
 	// viewer of the room (nil for news about the presenter or the bus).
 	Delivery   *Delivery
@@ -205,8 +204,11 @@ func (v *Viewer) offer(d *Delivery) {
 func (v *Viewer) Next(ctx context.Context) (State, error) {
 	for {
 		ev, err := v.NextEvent(ctx)
-		if err != nil || (!ev.Presence && !ev.Link) {
-			return ev.State, err
+		if err != nil {
+			return State{}, err
+		}
+		if ev.Delivery != nil {
+			return ev.Delivery.State, nil
 		}
 	}
 }
@@ -226,7 +228,7 @@ func (v *Viewer) NextEvent(ctx context.Context) (ViewerEvent, error) {
 		if d := v.pending; d != nil {
 			v.pending, v.lastSent = nil, d.State.Version
 			v.mu.Unlock()
-			return ViewerEvent{State: d.State, Delivery: d}, nil
+			return ViewerEvent{Delivery: d}, nil
 		}
 		if v.presenting != v.told {
 			v.told = v.presenting

@@ -101,7 +101,7 @@ export function panelCaptions(ov, L, sizes, labels) {
 // million cells repaints a few pixels, not four megabytes.
 export function markPixels(c, groups) {
   const ctx = c.ctx, L = c.L;
-  if (c.dirty === undefined || c.dirty === null) ctx.putImageData(c.img, 0, 0);
+  if (!c.dirty) ctx.putImageData(c.img, 0, 0);
   else for (const [x, y, w, h] of c.dirty) ctx.putImageData(c.img, 0, 0, x, y, w, h);
   const dirty = [];
   for (const [ks, col] of groups) {
@@ -112,7 +112,7 @@ export function markPixels(c, groups) {
       const [x, y] = L.toPixel(k);
       ctx.fillRect(x, y, 1, 1);
       if (ring) { ctx.lineWidth = 1.5; ctx.strokeRect(x - 4.5, y - 4.5, 10, 10); }
-      if (dirty) dirty.push(ring ? [x - 6, y - 6, 13, 13] : [x, y, 1, 1]);
+      if (dirty.length <= 256) dirty.push(ring ? [x - 6, y - 6, 13, 13] : [x, y, 1, 1]); // past 256: the whole image
     }
   }
   // Many marks: the whole image next time, as cheap as many rectangles.

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons, langSuffix, num, t as tr } from './live.js';
+import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons, langSuffix, num, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -31,7 +31,7 @@ export function start() {
 
   // ---- the websocket ----
   function connect() {
-    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+    const ws = new WebSocket(wsURL());
     ws.binaryType = 'arraybuffer';
     // The form holds the state the server drew: the URL's, or a tour
     // step's own when the URL only says how to show it (?room=, ?labels=).

@@ -13,7 +13,7 @@ export const $$ = (s, r = document) => [...r.querySelectorAll(s)];
 export function liveSocket(hooks) {
   let retry = 250;
   const connect = () => {
-    const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+    const ws = new WebSocket(wsURL());
     ws.binaryType = 'arraybuffer';
     ws.onopen = () => { retry = 250; hooks.open(ws); };
     ws.onmessage = (e) => (typeof e.data === 'string' ? hooks.text(JSON.parse(e.data)) : hooks.binary?.(e.data));
@@ -53,10 +53,21 @@ export function t(key, en, args) {
 }
 
 // num writes a prose number as the server does: digits alone in English,
-// grouped the page's language's way otherwise (1.234, 1 234, 1,234).
+// grouped the page's language's way otherwise (1.234, 1 234, 1,234). The
+// formatter is made once (a hover writes numbers; making one is slow).
+let numFormat;
 export function num(n) {
   const lang = document.documentElement.lang || 'en';
-  return lang === 'en' ? String(n) : new Intl.NumberFormat(lang).format(n);
+  if (lang === 'en') return String(n);
+  if (numFormat?.lang !== lang) numFormat = { lang, f: new Intl.NumberFormat(lang) };
+  return numFormat.f.format(n);
+}
+
+// wsURL is /ws asked in the page's language: the cookie that would say it
+// is not sent from an embed on another site (SameSite), and may have been
+// switched in another tab since this page was drawn.
+export function wsURL() {
+  return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?lang=' + encodeURIComponent(document.documentElement.lang || 'en');
 }
 
 // langSuffix keeps the URL's ?lang= on the URLs the page writes, so a

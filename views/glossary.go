@@ -26,8 +26,7 @@ func glossaryCounts(ctx context.Context) string {
 	for _, p := range i18n.LocalizedPages {
 		words += len(p.Words)
 	}
-	pr := i18n.LocaleOf(ctx).Printer()
 	return i18n.T(ctx, i18n.KeyGlossaryCounts, core.Args{
-		"terms": pr.Sprint(len(i18n.Glossary)), "words": pr.Sprint(words), "pages": pr.Sprint(len(i18n.LocalizedPages)),
+		"terms": i18n.Num(ctx, len(i18n.Glossary)), "words": i18n.Num(ctx, words), "pages": i18n.Num(ctx, len(i18n.LocalizedPages)),
 	})
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -22,14 +21,7 @@ func redirectKeepingLang(c echo.Context, status int, target string) error {
 
 // keepingLang is target with the request's ?lang=, if it has one.
 func keepingLang(c echo.Context, target string) string {
-	if loc, ok := i18n.Parse(c.QueryParam("lang")); ok && !strings.Contains(target, "lang=") {
-		sep := "?"
-		if strings.Contains(target, "?") {
-			sep = "&"
-		}
-		target += sep + "lang=" + url.QueryEscape(string(loc))
-	}
-	return target
+	return i18n.WithAsked(c.Request().Context(), target)
 }
 
 // localeMiddleware puts the request's locale in its context: ?lang=

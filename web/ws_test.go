@@ -630,3 +630,23 @@ func TestWSSliceDimsSpeakThePagesLanguage(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestWSLangQueryWins: the pages open /ws?lang= with their own language
+// (static/live.js wsURL): it wins over the lang cookie (switched since in
+// another tab) and over Accept-Language (an embed on another site, whose
+// socket carries no cookie of ours).
+func TestWSLangQueryWins(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c, _, err := websocket.DefaultDialer.Dial(wsURL(ts)+"?lang=zh-TW", http.Header{"Cookie": {"lang=fr"}, "Accept-Language": {"pt-BR"}})
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	var hello map[string]any
+	readJSON(t, c, &hello)
+	sendEdit(t, c, 1, "dt=FLOAT32&sizes=2,3&strides=5,1")
+	got := collect(t, c, 1)
+	if want := i18n.T(i18n.WithLocale(context.Background(), i18n.TraditionalChinese), "fact.last"); !got.result.OK || !strings.Contains(got.result.HTML.Facts, want) {
+		t.Errorf("the facts lack %q: %+v", want, got.result)
+	}
+}
