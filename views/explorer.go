@@ -111,6 +111,16 @@ type Preset struct {
 	Key   string // Title's catalog key
 }
 
+// presetLabel is the chip's text: the name itself where it is code (HW,
+// NCHW, nhwc), else its word in ctx's locale (the name stays in the URL).
+func presetLabel(ctx context.Context, p Preset) string {
+	switch p.Name {
+	case "example1", "example2", "reverse", "padded", "broadcast":
+		return i18n.T(ctx, i18n.Key("preset.name."+p.Name))
+	}
+	return p.Name
+}
+
 // presetTitle is p's title in ctx's locale.
 func presetTitle(ctx context.Context, p Preset) string {
 	if p.Key == "" {
