@@ -124,7 +124,15 @@ func waitFor(t *testing.T, ctx context.Context, what, predicate string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		tctx, cancel := context.WithDeadline(ctx, deadline)
+		// Each poll gets at most 2 s: one started in a document that a
+		// navigation then replaces can wait on its lost execution context
+		// until its deadline instead of failing (seen after a form submit
+		// with JavaScript off); it is started again in the new document.
+		attempt := time.Now().Add(2 * time.Second)
+		if attempt.After(deadline) {
+			attempt = deadline
+		}
+		tctx, cancel := context.WithDeadline(ctx, attempt)
 		_, err := chromedp.Run(tctx, chromedp.Poll[bool](predicate, chromedp.WithPollingInterval(25*time.Millisecond)))
 		cancel()
 		if err == nil {
