@@ -88,7 +88,8 @@ type Peer struct {
 	// locale middleware chose it for the upgrade request), and WithLocale
 	// puts it in the session's context, so that what an edit renders
 	// speaks the page's language. Answers are shared only between peers
-	// of the same Locale. Zero: the views' default, English.
+	// of the same Locale, which also tells apart the pages whose links
+	// keep ?lang= (web's "+url"). Zero: the views' default, English.
 	Locale     string
 	WithLocale func(context.Context) context.Context
 }

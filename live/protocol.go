@@ -114,6 +114,9 @@ type htmlMsg struct {
 	Facts      string `json:"facts"`
 	LogicalSub string `json:"logicalSub"`
 	BufferSub  string `json:"bufferSub"`
+	// Keys holds views.FragmentKey of each fragment, by name; the page
+	// leaves a container whose data-key is already the same.
+	Keys map[string]string `json:"keys"`
 }
 
 // streamMsg announces the binary frames that follow a result.

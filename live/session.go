@@ -407,6 +407,7 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		LogicalSub: views.LogicalSubIn(ctx, pic.View.Meta),
 		BufferSub:  views.BufferSubIn(ctx, pic.View.Meta),
 	}
+	res.HTML.Keys = fragmentKeys("logical", res.HTML.Logical, "buffer", res.HTML.Buffer, "facts", res.HTML.Facts)
 	res.Counts = pic.Counts
 	l := pic.Layout
 	cells := l.BufferElementCount()
@@ -499,6 +500,18 @@ func (h *Hub) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells
 // renderPool keeps render buffers across edits: a 64x64 picture's HTML
 // is about a megabyte, which a fresh bytes.Buffer reaches by doubling.
 var renderPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// fragmentKeys maps each named fragment (name, html, name, html, ...)
+// that is not empty to its views.FragmentKey.
+func fragmentKeys(pairs ...string) map[string]string {
+	keys := make(map[string]string, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			keys[pairs[i]] = views.FragmentKey(pairs[i+1])
+		}
+	}
+	return keys
+}
 
 func renderString(ctx context.Context, c templ.Component) string {
 	b := renderPool.Get().(*bytes.Buffer)

@@ -79,6 +79,8 @@ type sliceHTMLMsg struct {
 	InputSub  string `json:"inputSub,omitempty"`
 	OutputSub string `json:"outputSub,omitempty"`
 	BufferSub string `json:"bufferSub,omitempty"`
+	// Keys: as htmlMsg's.
+	Keys map[string]string `json:"keys"`
 }
 
 func newSliceFormMsg(f views.SliceForm) sliceFormMsg {
@@ -149,6 +151,8 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 	res.Errors, res.Warnings = picture.NonNil(picture.Worded(ctx, v.Errors, len(v.State.In.Sizes))), picture.NonNil(picture.Localised(ctx, v.Warnings))
 	res.Form = newSliceFormMsg(picture.SliceFormIn(ctx, v))
 	res.HTML.Dims = renderString(ctx, views.SliceDimsView(picture.SliceDimsIn(ctx, v.State)))
+	fr := &res.HTML
+	fr.Keys = fragmentKeys("dims", fr.Dims, "steps", fr.Steps, "input", fr.Input, "output", fr.Output, "buffer", fr.Buffer, "facts", fr.Facts)
 	if err := emit(text(res)); err != nil || !res.OK {
 		return err
 	}

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons, langSuffix, num, wsURL, t as tr } from './live.js';
+import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -71,7 +71,8 @@ export function start() {
     refill(m.form, st.structural.has(m.seq));
     const how = st.nav.has(m.seq) ? 'none' : st.push.has(m.seq) || st.structural.has(m.seq) ? 'push' : 'edit';
     if (!settle(m, form, picture, 'tensor', setURL, how)) return;
-    $('#logical').innerHTML = m.html.logical; $('#buffer').innerHTML = m.html.buffer; $('#facts').innerHTML = m.html.facts;
+    const h = m.html, k = h.keys || {};
+    swapIn($('#logical'), h.logical, k.logical); swapIn($('#buffer'), h.buffer, k.buffer); swapIn($('#facts'), h.facts, k.facts);
     $('[data-testid=logical-sub]').textContent = m.html.logicalSub; $('[data-testid=buffer-sub]').textContent = m.html.bufferSub;
     const meta = st.meta = m.meta;
     st.offsets = offsetsOf(meta.sizes, meta.strides, meta.logicalMode === 'none' ? 0 : meta.logicalCount);

@@ -67,7 +67,10 @@ export function num(n) {
 // is not sent from an embed on another site (SameSite), and may have been
 // switched in another tab since this page was drawn.
 export function wsURL() {
-  return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?lang=' + encodeURIComponent(document.documentElement.lang || 'en');
+  // langurl: the page's URL asks for its language, so the answers' links
+  // keep ?lang= as the server-drawn page's do.
+  const asked = new URLSearchParams(location.search).has('lang') ? '&langurl=1' : '';
+  return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?lang=' + encodeURIComponent(document.documentElement.lang || 'en') + asked;
 }
 
 // langSuffix keeps the URL's ?lang= on the URLs the page writes, so a
@@ -208,6 +211,16 @@ export function editHistory(form, { go, cancel, reset }) {
 // copyButtons makes the pages' Copy buttons (button[data-copy], rendered
 // hidden before the code blocks they copy, also in the fragments the
 // websocket swaps in) work where there is a clipboard.
+// swapIn puts an answer's fragment into its container, unless the
+// container still holds the fragment the server drew with the same key
+// (data-key): the first answer after a page load repeats the page, and
+// laying it out and painting it again would only delay the first frame.
+export function swapIn(el, html, key) {
+  if (key && el.dataset.key === key) return;
+  el.innerHTML = html;
+  delete el.dataset.key;
+}
+
 export function copyButtons() {
   if (!navigator.clipboard) return;
   const reveal = () => { for (const b of $$('button[data-copy][hidden]')) b.hidden = false; };

@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, langSuffix, num, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -97,14 +97,14 @@ export function start() {
     if (m.type !== 'result' || m.page !== 'slice') return;
     showFieldErrors(form, m.errors, m.warnings);
     refill(m.form, st.structural.has(m.seq) || st.npSeqs.has(m.seq), st.npSeqs.has(m.seq));
-    $('#slice-dims').innerHTML = m.html.dims;
+    swapIn($('#slice-dims'), m.html.dims, (m.html.keys || {}).dims);
     // An expression that does not parse changes no window: the URL stays.
     const how = st.nav.has(m.seq) || (!m.ok && st.npSeqs.has(m.seq)) ? 'none' : st.push.has(m.seq) || st.structural.has(m.seq) ? 'push' : 'edit';
     if (!settle(m, form, picture, 'slice', setURL, how)) return;
     stop();
-    const h = m.html;
-    $('#slice-input').innerHTML = h.input; $('#slice-output').innerHTML = h.output; $('#slice-buffer').innerHTML = h.buffer;
-    $('#slice-facts').innerHTML = h.facts; steps.innerHTML = h.steps;
+    const h = m.html, k = h.keys || {};
+    swapIn($('#slice-input'), h.input, k.input); swapIn($('#slice-output'), h.output, k.output); swapIn($('#slice-buffer'), h.buffer, k.buffer);
+    swapIn($('#slice-facts'), h.facts, k.facts); swapIn(steps, h.steps, k.steps);
     $('#input-sub').textContent = h.inputSub; $('#output-sub').textContent = h.outputSub; $('#buffer-sub').textContent = h.bufferSub;
     const meta = st.meta = m.meta;
     picture.dataset.seq = m.seq;

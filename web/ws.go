@@ -70,9 +70,19 @@ func (s *Server) getWS(c echo.Context) error {
 		return nil // Upgrade has answered the request with the reason
 	}
 	loc := i18n.LocaleOf(r.Context())
+	key, withLocale := string(loc), func(ctx context.Context) context.Context { return i18n.WithLocale(ctx, loc) }
+	if r.URL.Query().Get("langurl") == "1" {
+		// The page's own URL asks for its language (?lang=), so the links
+		// in its answers keep it, as the page's first render does; such
+		// answers are shared only with pages that ask the same way.
+		asked := &url.URL{Path: "/", RawQuery: "lang=" + url.QueryEscape(string(loc))}
+		key, withLocale = key+"+url", func(ctx context.Context) context.Context {
+			return i18n.WithURL(i18n.WithLocale(ctx, loc), asked)
+		}
+	}
 	peer := live.Peer{AddrKey: addrKey(c.RealIP()), Tokens: cookiesByRoom(r, presenterCookie("")),
 		Tickets: cookiesByRoom(r, joinCookie("")), Heard: slot.touch,
-		Locale: string(loc), WithLocale: func(ctx context.Context) context.Context { return i18n.WithLocale(ctx, loc) }}
+		Locale: key, WithLocale: withLocale}
 	ws := &wsConn{sess: s.hub.NewSession(conn, peer), nc: w.conn}
 	s.conns.attach(slot, ws)
 	ws.sess.Run()
