@@ -181,7 +181,9 @@ func setMode(t *testing.T, v variant) {
 	t.Helper()
 	oldMode, oldFast, oldMin := forceMode, useFast, parallelMin
 	oldStream, oldTA, oldTB, oldBlock := streamMin, streamTileA, streamTileBytes, streamBlockBytes
+	oldAVX := useAVX
 	forceMode, useFast, parallelMin = v.mode, v.fast && fastArch, 64
+	useAVX = useAVX && !v.narrow
 	if v.stream {
 		// Small blocks of small tiles, so that the test sizes have
 		// several of each, and their edges.
@@ -190,6 +192,7 @@ func setMode(t *testing.T, v variant) {
 	t.Cleanup(func() {
 		forceMode, useFast, parallelMin = oldMode, oldFast, oldMin
 		streamMin, streamTileA, streamTileBytes, streamBlockBytes = oldStream, oldTA, oldTB, oldBlock
+		useAVX = oldAVX
 	})
 }
 
@@ -208,11 +211,13 @@ type variant struct {
 	mode   int
 	fast   bool
 	stream bool // from any output size (see stream.go)
+	narrow bool // the SSE2 kernels where an AVX one exists
 }
 
 var variants = []variant{
-	{-1, true, false}, {int(modeRows), true, false}, {int(modeTable), true, false}, {int(modeTile), true, false}, {-1, false, false},
-	{-1, true, true}, {int(modeRows), true, true}, {int(modeTable), true, true}, {int(modeTile), true, true},
+	{-1, true, false, false}, {int(modeRows), true, false, false}, {int(modeTable), true, false, false}, {int(modeTile), true, false, false}, {-1, false, false, false},
+	{-1, true, true, false}, {int(modeRows), true, true, false}, {int(modeTable), true, true, false}, {int(modeTile), true, true, false},
+	{int(modeRows), true, true, true},
 }
 
 func (v variant) String() string {
@@ -225,6 +230,9 @@ func (v variant) String() string {
 	}
 	if v.stream {
 		m += "/stream"
+	}
+	if v.narrow {
+		m += "/sse2"
 	}
 	return m
 }
@@ -344,7 +352,7 @@ func TestKernels(t *testing.T) {
 func TestPieces(t *testing.T) {
 	for _, pc := range [][3]int64{{64, 64, 128}, {0, 64, 128}, {128, 24, 1 << 20}, {40, 8, 16}} {
 		t.Run(fmt.Sprint(pc), func(t *testing.T) {
-			setMode(t, variant{-1, true, false})
+			setMode(t, variant{mode: -1, fast: true})
 			setPieces(t, pc[0], pc[1], pc[2])
 			rng := rand.New(rand.NewPCG(14, uint64(pc[1])))
 			for range 150 {
@@ -949,7 +957,13 @@ func TestStreamDefaultSizes(t *testing.T) {
 				t.Fatalf("%d bytes: below streamMin", c.w.Len()*int64(c.e))
 			}
 			_, hi := span(c.w)
-			checkCopy(t, c.w, randBytes(rng, (hi+1)*int64(c.e)), c.e)
+			src := randBytes(rng, (hi+1)*int64(c.e))
+			checkCopy(t, c.w, src, c.e)
+			if useAVX {
+				useAVX = false
+				defer func() { useAVX = true }()
+				checkCopy(t, c.w, src, c.e)
+			}
 		})
 	}
 }

@@ -49,7 +49,7 @@ func (x *exec) streamRows(dst, src []byte, first, cnt int64) (sink uint64) {
 		sp := base(src)
 		p.walkRange(first, cnt, func(d, off, n, rows, rs int64) {
 			if n*e&15 == 0 && (uintptr(dp)+uintptr(d*e))&15 == 0 { // whole 16-byte chunks: one call
-				copyRows(unsafe.Add(dp, d*e), unsafe.Add(sp, off*e), int(n*e/16), int(rows), int(rs*e))
+				copyRows(unsafe.Add(dp, d*e), unsafe.Add(sp, off*e), int(n*e/16), int(rows), int(rs*e), useAVX)
 				return
 			}
 			// Per row, the partial lines at the ends with plain stores (an

@@ -16,10 +16,17 @@ func ntCopy(dst, src unsafe.Pointer, n int)
 // copyRows copies rows rows of chunks*16 bytes, row r from src +
 // r*srcStride, to the contiguous, 16-byte aligned dst with non-temporal
 // stores, in address order: the write-combining buffers assemble the lines
-// that two rows share.
+// that two rows share. wide: with 32-byte AVX stores (useAVX).
 //
 //go:noescape
-func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int)
+func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int, wide bool)
+
+// hasAVX reports whether the CPU has AVX and the OS keeps its registers.
+func hasAVX() bool
+
+// useAVX: the kernels that have an AVX path take it. The tests also run
+// them with it off.
+var useAVX = hasAVX()
 
 // sfence orders the non-temporal stores before any later store, so that
 // the goroutine that hands dst on publishes them.

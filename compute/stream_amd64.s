@@ -30,16 +30,20 @@ TEXT ·sfence(SB), NOSPLIT, $0-0
 	SFENCE
 	RET
 
-// func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int)
+// func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int, wide bool)
 // Copies rows rows of chunks*16 bytes, row r from src + r*srcStride, to the
 // contiguous, 16-byte aligned dst with non-temporal stores. The stores go
 // out in address order, so the write-combining buffers assemble whole
-// lines across the ends of rows.
-TEXT ·copyRows(SB), NOSPLIT, $0-40
+// lines across the ends of rows. wide (the CPU has AVX): 32-byte stores,
+// two to a line (from a 32-byte boundary), while 128 bytes remain (C1
+// with 2-byte elements 0.80 -> 0.87 x memcpy, C2 0.86 -> 0.95).
+TEXT ·copyRows(SB), NOSPLIT, $0-41
 	MOVQ	dst+0(FP), DI
 	MOVQ	src+8(FP), R9
 	MOVQ	chunks+16(FP), R10
 	MOVQ	rows+24(FP), R11
+	MOVQ	srcStride+32(FP), R12
+	MOVBLZX	wide+40(FP), R13
 	TESTQ	R10, R10
 	JZ	done
 	TESTQ	R11, R11
@@ -47,6 +51,33 @@ TEXT ·copyRows(SB), NOSPLIT, $0-40
 row:
 	MOVQ	R9, SI
 	MOVQ	R10, CX
+	TESTQ	R13, R13
+	JZ	four0
+	CMPQ	CX, $9
+	JB	four0
+	// VMOVNTDQ needs a 32-byte aligned dst.
+	TESTQ	$16, DI
+	JZ	eight
+	MOVOU	(SI), X0
+	MOVNTO	X0, (DI)
+	ADDQ	$16, SI
+	ADDQ	$16, DI
+	DECQ	CX
+eight:
+	VMOVDQU	0(SI), Y0
+	VMOVDQU	32(SI), Y1
+	VMOVDQU	64(SI), Y2
+	VMOVDQU	96(SI), Y3
+	VMOVNTDQ	Y0, 0(DI)
+	VMOVNTDQ	Y1, 32(DI)
+	VMOVNTDQ	Y2, 64(DI)
+	VMOVNTDQ	Y3, 96(DI)
+	ADDQ	$128, SI
+	ADDQ	$128, DI
+	SUBQ	$8, CX
+	CMPQ	CX, $8
+	JAE	eight
+four0:
 	CMPQ	CX, $4
 	JB	one
 four:
@@ -73,9 +104,12 @@ one:
 	DECQ	CX
 	JMP	one
 next:
-	ADDQ	srcStride+32(FP), R9
+	ADDQ	R12, R9
 	DECQ	R11
 	JNZ	row
+	TESTQ	R13, R13
+	JZ	done
+	VZEROUPPER
 done:
 	RET
 
@@ -345,4 +379,25 @@ g8chunk:
 	DECQ	R11
 	JNZ	g8row
 g8done:
+	RET
+
+// func hasAVX() bool
+// Reports whether the CPU has AVX and the OS saves the YMM registers
+// (CPUID.1:ECX.OSXSAVE and .AVX, XCR0 bits 1 and 2).
+TEXT ·hasAVX(SB), NOSPLIT, $0-1
+	MOVL	$1, AX
+	XORL	CX, CX
+	CPUID
+	ANDL	$0x18000000, CX
+	CMPL	CX, $0x18000000
+	JNE	no
+	XORL	CX, CX
+	XGETBV
+	ANDL	$6, AX
+	CMPL	AX, $6
+	JNE	no
+	MOVB	$1, ret+0(FP)
+	RET
+no:
+	MOVB	$0, ret+0(FP)
 	RET

@@ -27,7 +27,7 @@ func revLines8(dst, srcLow unsafe.Pointer, lines, rows, srcStride int) {
 	panic("compute: no revLines here")
 }
 
-func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int) {
+func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int, wide bool) {
 	panic("compute: no copyRows here")
 }
 
@@ -46,3 +46,6 @@ func gatherRows4(dst, src unsafe.Pointer, chunks, rows, srcStride, step int) {
 func gatherRows8(dst, src unsafe.Pointer, chunks, rows, srcStride, step int) {
 	panic("compute: no gatherRows8 here")
 }
+
+// useAVX is never true here (no AVX kernels).
+var useAVX = false
