@@ -320,11 +320,27 @@ func (x *exec) pickExtra(span int64) bool {
 	}
 	x.extra = extra
 	x.blk *= p.size[extra]
-	x.lp = loop{}
+	// The blocks in order of src stride, the smallest innermost, not in
+	// dst order: every block writes whole runs of its own, and
+	// neighbouring blocks then read the same pages (R8: its 6 x 7 blocks
+	// 256 and 32 bytes apart came 448 blocks apart in dst order, every
+	// one 32 pages of the 64 MiB input away from the last).
+	var order [maxDims]int
+	n := 0
 	for i := range k {
-		if i != extra {
-			x.lp.add(p.size[i], p.stride[i], ds[i])
+		if i == extra {
+			continue
 		}
+		j := n
+		for ; j > 0 && abs(p.stride[order[j-1]]) < abs(p.stride[i]); j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = i
+		n++
+	}
+	x.lp = loop{}
+	for _, i := range order[:n] {
+		x.lp.add(p.size[i], p.stride[i], ds[i])
 	}
 	x.units = x.lp.units()
 	return true
