@@ -53,16 +53,21 @@ row:
 	MOVQ	R10, CX
 	TESTQ	R13, R13
 	JZ	four0
+	// VMOVNTDQ needs a 32-byte aligned dst: one 16-byte store first when
+	// it is not, if 8 chunks remain after it.
+	TESTQ	$16, DI
+	JZ	aligned
 	CMPQ	CX, $9
 	JB	four0
-	// VMOVNTDQ needs a 32-byte aligned dst.
-	TESTQ	$16, DI
-	JZ	eight
 	MOVOU	(SI), X0
 	MOVNTO	X0, (DI)
 	ADDQ	$16, SI
 	ADDQ	$16, DI
 	DECQ	CX
+	JMP	eight
+aligned:
+	CMPQ	CX, $8
+	JB	four0
 eight:
 	VMOVDQU	0(SI), Y0
 	VMOVDQU	32(SI), Y1
@@ -77,6 +82,7 @@ eight:
 	SUBQ	$8, CX
 	CMPQ	CX, $8
 	JAE	eight
+	VZEROUPPER	// before the SSE2 code below: no AVX-SSE transition cost
 four0:
 	CMPQ	CX, $4
 	JB	one
@@ -107,9 +113,6 @@ next:
 	ADDQ	R12, R9
 	DECQ	R11
 	JNZ	row
-	TESTQ	R13, R13
-	JZ	done
-	VZEROUPPER
 done:
 	RET
 

@@ -34,6 +34,7 @@ func TestE2EFirstAnswerKeepsTheDrawnPicture(t *testing.T) {
 	}{
 		{"/?dt=FLOAT32&sizes=2,3&strides=3,1", layout},
 		{"/?dt=FLOAT32&sizes=2,3&strides=3,1&lang=fr", layout},
+		{"/?dt=FLOAT32&sizes=2,3&strides=3,1&lang=xx", layout}, // a ?lang= the server does not take
 		{"/?lang=zh-TW&dt=FLOAT16&sizes=1,16,64,64&strides=65536,1,1024,16", layout},
 		{"/?dt=FLOAT32&sizes=2,2,3&strides=0,3,1&sel=1,0,2", layout},
 		{"/tour/4?lang=pt-BR", layout},

@@ -89,7 +89,7 @@ type Peer struct {
 	// puts it in the session's context, so that what an edit renders
 	// speaks the page's language. Answers are shared only between peers
 	// of the same Locale, which also tells apart the pages whose links
-	// keep ?lang= (web's "+url"). Zero: the views' default, English.
+	// keep ?lang= (web's "+url" key). Zero: the views' default, English.
 	Locale     string
 	WithLocale func(context.Context) context.Context
 }

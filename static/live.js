@@ -67,9 +67,9 @@ export function num(n) {
 // is not sent from an embed on another site (SameSite), and may have been
 // switched in another tab since this page was drawn.
 export function wsURL() {
-  // langurl: the page's URL asks for its language, so the answers' links
-  // keep ?lang= as the server-drawn page's do.
-  const asked = new URLSearchParams(location.search).has('lang') ? '&langurl=1' : '';
+  // urllang: the ?lang= of the page's URL, if any; where the server takes
+  // it as a language, as when it drew the page, the answers' links keep it.
+  const l = new URLSearchParams(location.search).get('lang'), asked = l === null ? '' : '&urllang=' + encodeURIComponent(l);
   return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?lang=' + encodeURIComponent(document.documentElement.lang || 'en') + asked;
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/stridescope/stridescope/i18n"
 )
 
 // pageKeys reads the data-key of each fragment container of a page, by
@@ -25,7 +27,8 @@ func pageKeys(t *testing.T, body string) map[string]string {
 // state the server drew, so every fragment of the answer has the key of
 // the page's container and the page keeps what it has (static/live.js
 // swapIn). Each language and both ways of choosing it count: a link in a
-// fragment keeps ?lang= only when the page's URL has it (langurl=1).
+// fragment keeps ?lang= only when the page's URL asks for a language the
+// server takes (urllang=).
 func TestWSFirstAnswerKeysMatchThePage(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
 	layout := map[string]string{"logical": "logical", "buffer": "buffer", "facts": "facts"}
@@ -42,6 +45,9 @@ func TestWSFirstAnswerKeysMatchThePage(t *testing.T) {
 		{path: "/", query: "dt=FLOAT16&sizes=4,5&strides=8,1", cookie: "zh-TW", names: layout},
 		{path: "/", query: "dt=UINT8&sizes=64,64", lang: "pt-BR", names: layout},
 		{path: "/", query: "dt=FLOAT32&sizes=2,2,3&strides=0,3,1&sel=1,0,2", names: layout},
+		// A ?lang= the server does not take: the page speaks the cookie's
+		// language and its links carry no lang; nor do the answers'.
+		{path: "/", query: "dt=FLOAT32&sizes=2,3&strides=3,1", lang: "de", cookie: "fr", names: layout},
 		{path: "/slice", query: "dt=FLOAT32&sizes=2,3", lang: "pt-BR", names: slice},
 		{path: "/slice", query: "dt=FLOAT32&sizes=4,6&woff=0,1&wsize=4,5&wstride=2,-1&t=3", cookie: "fr", names: slice},
 		{path: "/slice", query: "dt=FLOAT32&sizes=64,64", names: slice},
@@ -68,13 +74,15 @@ func TestWSFirstAnswerKeysMatchThePage(t *testing.T) {
 			continue
 		}
 		// The page opens /ws?lang= with its own language (wsURL).
-		loc := tc.lang + tc.cookie
-		if loc == "" {
-			loc = "en"
+		loc := "en"
+		if _, ok := i18n.Parse(tc.lang); ok {
+			loc = tc.lang
+		} else if tc.cookie != "" {
+			loc = tc.cookie
 		}
 		ws := wsURL(ts) + "?lang=" + loc
 		if tc.lang != "" {
-			ws += "&langurl=1"
+			ws += "&urllang=" + tc.lang
 		}
 		c, _, err := websocket.DefaultDialer.Dial(ws, nil)
 		if err != nil {
@@ -97,8 +105,8 @@ func TestWSFirstAnswerKeysMatchThePage(t *testing.T) {
 				t.Errorf("%s: #%s: the answer's key %q, the page's %q", name, id, keys[n], page[id])
 			}
 		}
-		if tc.lang == "" && strings.Contains(string(body), "/glossary?lang=") {
-			t.Errorf("%s: a page without ?lang= links the glossary with it", name)
+		if _, ok := i18n.Parse(tc.lang); !ok && strings.Contains(string(body), "/glossary?lang=") {
+			t.Errorf("%s: a page whose URL asks for no language it speaks links the glossary with ?lang=", name)
 		}
 	}
 }

@@ -71,10 +71,11 @@ func (s *Server) getWS(c echo.Context) error {
 	}
 	loc := i18n.LocaleOf(r.Context())
 	key, withLocale := string(loc), func(ctx context.Context) context.Context { return i18n.WithLocale(ctx, loc) }
-	if r.URL.Query().Get("langurl") == "1" {
-		// The page's own URL asks for its language (?lang=), so the links
-		// in its answers keep it, as the page's first render does; such
-		// answers are shared only with pages that ask the same way.
+	if _, ok := i18n.Parse(r.URL.Query().Get("urllang")); ok {
+		// The page's own URL asks for its language (?lang=, sent as
+		// urllang= and judged as the page's render judged it), so the
+		// links in its answers keep it as the page's do; such answers are
+		// shared only with pages that ask the same way.
 		asked := &url.URL{Path: "/", RawQuery: "lang=" + url.QueryEscape(string(loc))}
 		key, withLocale = key+"+url", func(ctx context.Context) context.Context {
 			return i18n.WithURL(i18n.WithLocale(ctx, loc), asked)
