@@ -82,6 +82,7 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 	fs.IntVar(&c.width, "width", 1400, "window width in CSS pixels")
 	fs.IntVar(&c.height, "height", 1000, "window height in CSS pixels")
 	prof := fs.Bool("profile", false, "run the cases under V8's sampling profiler and print where their time goes instead of the table")
+	traceDir := fs.String("trace", "", "trace one navigation of each case with Chromium's tracing into this directory (one JSON file per case, for chrome://tracing or ui.perfetto.dev) and print where the time to the first paint went instead of the table")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -130,6 +131,17 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 	startLoad := loadAvg()
 	started := time.Now().UTC()
 
+	if *traceDir != "" {
+		if err := os.MkdirAll(*traceDir, 0o755); err != nil {
+			return err
+		}
+		for _, bc := range cases {
+			if err := traceNavigation(tab, c, bc, *traceDir, out); err != nil {
+				return fmt.Errorf("%s: %w", bc.name, err)
+			}
+		}
+		return nil
+	}
 	if *prof {
 		for _, bc := range cases {
 			if err := profileEdits(tab, c, bc, out); err != nil {

@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,5 +54,40 @@ func TestBenchWebRefusesUnknownCases(t *testing.T) {
 	}
 	if got := strings.Count(out.String(), "\n"); got != len(allCases) {
 		t.Errorf("-list printed %d lines for %d cases", got, len(allCases))
+	}
+}
+
+// TestBenchWebTraceBreaksDownTheFirstPaint traces a navigation in the real
+// Chromium: the trace file is written, and the breakdown found the
+// navigation, its parse, its first frame and its raster work in it.
+func TestBenchWebTraceBreaksDownTheFirstPaint(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("no chromium on PATH; install Debian's browser with `apt-get install chromium`")
+	}
+	dir := t.TempDir()
+	var out, log bytes.Buffer
+	if err := run(context.Background(), []string{"-trace", dir, "-cases", "layout/2x3"}, &out, &log); err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	n := `(\d+(\.\d)?)`
+	line := regexp.MustCompile(`^layout/2x3: parsed at ` + n + ` ms; main thread before FCP: style ` + n + `, layout ` + n + `, paint ` + n + `, script ` + n +
+		` ms; first frame committed at ` + n + ` ms; raster ` + n + ` ms between ` + n + ` and ` + n + ` ms; FCP ` + n + ` ms; drawn ` + n + ` ms \(trace: .*layout-2x3\.json\)\n$`)
+	m := line.FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("no breakdown line in %q", out.String())
+	}
+	num := func(i int) float64 { v, _ := strconv.ParseFloat(m[2*i-1], 64); return v }
+	parsed, layout, commit, raster, fcp := num(1), num(3), num(6), num(7), num(10)
+	// A frame may be committed before the parser is done (it yields).
+	if !(0 < parsed && parsed <= fcp && 0 < commit && commit <= fcp) || layout <= 0 || raster <= 0 {
+		t.Errorf("parsed %v, layout %v, committed %v, raster %v, FCP %v: want parsed and committed after the start and by FCP, and some layout and raster", parsed, layout, commit, raster, fcp)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "layout-2x3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ TraceEvents []json.RawMessage }
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.TraceEvents) < 100 {
+		t.Errorf("the trace file holds %d events (%v)", len(doc.TraceEvents), err)
 	}
 }
