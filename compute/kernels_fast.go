@@ -233,27 +233,32 @@ func gatherRows[T elem](dst, src []byte, d, off, n, s, rows, rs, end int64) (sin
 		o := (off + r*rs) * sz
 		qo := (d + r*n) * sz
 		sink += touch(dp, qo+touchDist, min(qo+touchDist+n*sz, end))
-		q := unsafe.Add(dp, qo)
-		bs := s * sz
-		j := int64(0)
-		for ; j+4 <= n; j += 4 {
-			v0 := *(*T)(unsafe.Add(sp, o))
-			v1 := *(*T)(unsafe.Add(sp, o+bs))
-			v2 := *(*T)(unsafe.Add(sp, o+2*bs))
-			v3 := *(*T)(unsafe.Add(sp, o+3*bs))
-			w := unsafe.Add(q, j*sz)
-			*(*T)(w) = v0
-			*(*T)(unsafe.Add(w, sz)) = v1
-			*(*T)(unsafe.Add(w, 2*sz)) = v2
-			*(*T)(unsafe.Add(w, 3*sz)) = v3
-			o += 4 * bs
-		}
-		for ; j < n; j++ {
-			*(*T)(unsafe.Add(q, j*sz)) = *(*T)(unsafe.Add(sp, o))
-			o += bs
-		}
+		gatherRun[T](unsafe.Add(dp, qo), sp, o, s*sz, sz, n)
 	}
 	return sink
+}
+
+// gatherRun copies n elements of type T, the first at byte o of sp and
+// each next one bs bytes on, to q and every qs bytes after it, four at a
+// time (the loads before the stores).
+func gatherRun[T elem](q, sp unsafe.Pointer, o, bs, qs, n int64) {
+	j := int64(0)
+	for ; j+4 <= n; j += 4 {
+		v0 := *(*T)(unsafe.Add(sp, o))
+		v1 := *(*T)(unsafe.Add(sp, o+bs))
+		v2 := *(*T)(unsafe.Add(sp, o+2*bs))
+		v3 := *(*T)(unsafe.Add(sp, o+3*bs))
+		w := unsafe.Add(q, j*qs)
+		*(*T)(w) = v0
+		*(*T)(unsafe.Add(w, qs)) = v1
+		*(*T)(unsafe.Add(w, 2*qs)) = v2
+		*(*T)(unsafe.Add(w, 3*qs)) = v3
+		o += 4 * bs
+	}
+	for ; j < n; j++ {
+		*(*T)(unsafe.Add(q, j*qs)) = *(*T)(unsafe.Add(sp, o))
+		o += bs
+	}
 }
 
 // gather4 is gatherRows for 4-byte elements, pairing elements into 8-byte
@@ -401,25 +406,7 @@ func tileStage[T elem](stage, src []byte, off, sa, sb, na, nb int64) {
 	rs := nb * sz // a stage row
 	bsa := sa * sz
 	for b := range nb {
-		o := (off + b*sb) * sz
-		q := unsafe.Add(qp, b*sz)
-		a := int64(0)
-		for ; a+4 <= na; a += 4 {
-			v0 := *(*T)(unsafe.Add(sp, o))
-			v1 := *(*T)(unsafe.Add(sp, o+bsa))
-			v2 := *(*T)(unsafe.Add(sp, o+2*bsa))
-			v3 := *(*T)(unsafe.Add(sp, o+3*bsa))
-			w := unsafe.Add(q, a*rs)
-			*(*T)(w) = v0
-			*(*T)(unsafe.Add(w, rs)) = v1
-			*(*T)(unsafe.Add(w, 2*rs)) = v2
-			*(*T)(unsafe.Add(w, 3*rs)) = v3
-			o += 4 * bsa
-		}
-		for ; a < na; a++ {
-			*(*T)(unsafe.Add(q, a*rs)) = *(*T)(unsafe.Add(sp, o))
-			o += bsa
-		}
+		gatherRun[T](unsafe.Add(qp, b*sz), sp, (off+b*sb)*sz, bsa, rs, na)
 	}
 }
 

@@ -69,14 +69,14 @@ func (l Locale) T(key Key, args core.Args) string {
 }
 
 func (l Locale) msg(m core.Msg) string {
-	if !has(Key(m.Code)) {
+	if !Has(Key(m.Code)) {
 		return m.Error() // no code the catalogs know: its English
 	}
 	return l.T(Key(m.Code), m.Args)
 }
 
-// has says whether any catalog holds key (English holds every key).
-func has(key Key) bool {
+// Has says whether the catalogs hold key (English holds every key).
+func Has(key Key) bool {
 	for _, m := range catalogs[English] {
 		if _, ok := m[key]; ok {
 			return true
@@ -260,6 +260,16 @@ func WithAsked(ctx context.Context, target string) string {
 		sep = "&"
 	}
 	return target + sep + "lang=" + url.QueryEscape(string(l))
+}
+
+// LangQuery is "lang=" and ctx's locale when it is not English, else "":
+// for the URLs a page hands to another browser (an embed, a picture, a
+// room's join link), which carries none of our cookies.
+func LangQuery(ctx context.Context) string {
+	if l := LocaleOf(ctx); l != English {
+		return "lang=" + string(l)
+	}
+	return ""
 }
 
 // GlossaryURL links /glossary, keeping the page's ?lang= when it has one.

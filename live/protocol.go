@@ -114,7 +114,7 @@ type htmlMsg struct {
 	Facts      string `json:"facts"`
 	LogicalSub string `json:"logicalSub"`
 	BufferSub  string `json:"bufferSub"`
-	// Keys holds views.FragmentKey of each fragment, by name; the page
+	// Keys holds the key of each fragment (views.Fragment), by name; the page
 	// leaves a container whose data-key is already the same.
 	Keys map[string]string `json:"keys"`
 }

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -400,14 +399,15 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		return err
 	}
 	res.Meta = newMetaMsg(pic.View.Meta, pic)
+	keys := fragments{}
 	res.HTML = &htmlMsg{
-		Logical:    renderString(ctx, views.LogicalView(pic.View.Logical)),
-		Buffer:     renderString(ctx, views.BufferView(pic.View.Buffer)),
-		Facts:      renderString(ctx, views.FactsView(pic.View.Facts)),
+		Logical:    keys.render(ctx, "logical", views.LogicalView(pic.View.Logical)),
+		Buffer:     keys.render(ctx, "buffer", views.BufferView(pic.View.Buffer)),
+		Facts:      keys.render(ctx, "facts", views.FactsView(pic.View.Facts)),
 		LogicalSub: views.LogicalSubIn(ctx, pic.View.Meta),
 		BufferSub:  views.BufferSubIn(ctx, pic.View.Meta),
+		Keys:       keys,
 	}
-	res.HTML.Keys = fragmentKeys("logical", res.HTML.Logical, "buffer", res.HTML.Buffer, "facts", res.HTML.Facts)
 	res.Counts = pic.Counts
 	l := pic.Layout
 	cells := l.BufferElementCount()
@@ -497,32 +497,16 @@ func (h *Hub) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells
 	return nil
 }
 
-// renderPool keeps render buffers across edits: a 64x64 picture's HTML
-// is about a megabyte, which a fresh bytes.Buffer reaches by doubling.
-var renderPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// fragments are the keys of an answer's fragments by name (html.keys).
+type fragments map[string]string
 
-// fragmentKeys maps each named fragment (name, html, name, html, ...)
-// that is not empty to its views.FragmentKey.
-func fragmentKeys(pairs ...string) map[string]string {
-	keys := make(map[string]string, len(pairs)/2)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if pairs[i+1] != "" {
-			keys[pairs[i]] = views.FragmentKey(pairs[i+1])
-		}
-	}
-	return keys
-}
-
-func renderString(ctx context.Context, c templ.Component) string {
-	b := renderPool.Get().(*bytes.Buffer)
-	defer func() {
-		if b.Cap() <= 8<<20 { // an outsized one is left to the collector
-			b.Reset()
-			renderPool.Put(b)
-		}
-	}()
-	if err := c.Render(ctx, b); err != nil {
+// render renders c as the fragment name and keeps its key: a fragment that
+// fails to render is sent empty and without a key, as before keys.
+func (f fragments) render(ctx context.Context, name string, c templ.Component) string {
+	fr, err := views.RenderFragment(ctx, c)
+	if err != nil || fr.HTML == "" {
 		return ""
 	}
-	return b.String()
+	f[name] = fr.Key
+	return fr.HTML
 }

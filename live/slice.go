@@ -116,6 +116,7 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 	st, qvs := picture.SliceStateFromQuery(q)
 	v := picture.ValidateSlice(st, qvs)
 	res := SliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
+	keys := fragments{}
 	var pic *picture.SlicePicture
 	if v.Slice != nil {
 		// The budget is held until the last frame is queued.
@@ -136,11 +137,11 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 			res.Stream = &st
 		}
 		res.HTML = sliceHTMLMsg{
-			Steps:     renderString(ctx, views.SliceStepsView(pic.View.Steps)),
-			Input:     renderString(ctx, views.SliceGridView("slice-in", pic.View.Input)),
-			Output:    renderString(ctx, views.SliceGridView("slice-out", pic.View.Output)),
-			Buffer:    renderString(ctx, views.SliceBufferView(pic.View.Buffer)),
-			Facts:     renderString(ctx, views.SliceFactsView(pic.View)),
+			Steps:     keys.render(ctx, "steps", views.SliceStepsView(pic.View.Steps)),
+			Input:     keys.render(ctx, "input", views.SliceGridView("slice-in", pic.View.Input)),
+			Output:    keys.render(ctx, "output", views.SliceGridView("slice-out", pic.View.Output)),
+			Buffer:    keys.render(ctx, "buffer", views.SliceBufferView(pic.View.Buffer)),
+			Facts:     keys.render(ctx, "facts", views.SliceFactsView(pic.View)),
 			InputSub:  pic.View.InputSub,
 			OutputSub: pic.View.OutputSub,
 			BufferSub: pic.View.BufferSub,
@@ -150,9 +151,8 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 	}
 	res.Errors, res.Warnings = picture.NonNil(picture.Worded(ctx, v.Errors, len(v.State.In.Sizes))), picture.NonNil(picture.Localised(ctx, v.Warnings))
 	res.Form = newSliceFormMsg(picture.SliceFormIn(ctx, v))
-	res.HTML.Dims = renderString(ctx, views.SliceDimsView(picture.SliceDimsIn(ctx, v.State)))
-	fr := &res.HTML
-	fr.Keys = fragmentKeys("dims", fr.Dims, "steps", fr.Steps, "input", fr.Input, "output", fr.Output, "buffer", fr.Buffer, "facts", fr.Facts)
+	res.HTML.Dims = keys.render(ctx, "dims", views.SliceDimsView(picture.SliceDimsIn(ctx, v.State)))
+	res.HTML.Keys = keys
 	if err := emit(text(res)); err != nil || !res.OK {
 		return err
 	}

@@ -17,12 +17,12 @@ func plain(ctx context.Context, n int64) string {
 	return i18n.Num(ctx, n)
 }
 
-// langParam is "&lang=" and ctx's locale for a picture's URL when it is
-// not English: an embed on another site gets no cookie of ours, and the
-// picture should read as the page around it.
+// langParam is "&" and i18n.LangQuery for a picture's URL: an embed on
+// another site gets no cookie of ours, and the picture should read as the
+// page around it.
 func langParam(ctx context.Context) string {
-	if l := i18n.LocaleOf(ctx); l != i18n.English {
-		return "&lang=" + string(l)
+	if q := i18n.LangQuery(ctx); q != "" {
+		return "&" + q
 	}
 	return ""
 }

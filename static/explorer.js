@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, wsURL, t as tr } from './live.js';
+import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -216,7 +216,7 @@ export function start() {
       bmarks = [t.o]; lmarks = hs;
       $(`#b-${t.o}`)?.classList.add('sel');
       for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
-      const list = hs.slice(0, 8).map((i) => `(${coordOf(i)})`).join(', ') + (hs.length > 8 ? tr('js.more', ' and {n} more', { n: num(hs.length - 8) }) : '');
+      const list = listOf(hs, (i) => `(${coordOf(i)})`);
       dot.textContent = hs.length === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', 'buffer offset {o} is unused: past the last element', { o: t.o }) : tr('js.buffer.padding', 'buffer offset {o} is padding: no element lives there', { o: t.o }))
         : hs.length === 1 ? tr('js.buffer.holds', 'buffer offset {o} holds element {list}', { o: t.o, list }) : tr('js.buffer.shared', 'buffer offset {o} is shared by {n} elements: {list}', { o: t.o, n: num(hs.length), list });
       if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }

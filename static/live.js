@@ -63,6 +63,11 @@ export function num(n) {
   return numFormat.f.format(n);
 }
 
+// listOf is the first 8 of xs, each as f gives it, and how many more.
+export function listOf(xs, f) {
+  return xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? t('js.more', ' and {n} more', { n: num(xs.length - 8) }) : '');
+}
+
 // wsURL is /ws asked in the page's language: the cookie that would say it
 // is not sent from an embed on another site (SameSite), and may have been
 // switched in another tab since this page was drawn.

@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -294,7 +294,6 @@ export function start() {
     return out;
   }
   const isRead = (o) => { const c = cellOf('b', o); return c ? c.classList.contains('read') : !!bit(st.data.read, o); };
-  const list = (xs, f) => xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? tr('js.more', ' and {n} more', { n: num(xs.length - 8) }) : '');
 
   function clearLinks() {
     for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
@@ -332,9 +331,9 @@ export function start() {
       marks.in = hs; marks.out = outs;
       dot.textContent = hs.length === 0
         ? (t.i > m.last ? tr('js.slice.buf.unused', 'buffer offset {o} holds no input element: unused, past the last element', { o: t.i }) : tr('js.slice.buf.padding', 'buffer offset {o} holds no input element: padding', { o: t.i }))
-        : tr('js.slice.buf.holds', 'buffer offset {o} holds {v} for input {list}: ', { o: t.i, v: bufValue(t.i), list: list(hs, (i) => `(${coordOf(m.sizes, i)})`) }) +
-          (outs.length > 1 ? tr('js.slice.readby.many', 'read by output elements {list}', { list: list(outs, String) })
-            : outs.length ? tr('js.slice.readby.one', 'read by output element {list}', { list: list(outs, String) })
+        : tr('js.slice.buf.holds', 'buffer offset {o} holds {v} for input {list}: ', { o: t.i, v: bufValue(t.i), list: listOf(hs, (i) => `(${coordOf(m.sizes, i)})`) }) +
+          (outs.length > 1 ? tr('js.slice.readby.many', 'read by output elements {list}', { list: listOf(outs, String) })
+            : outs.length ? tr('js.slice.readby.one', 'read by output element {list}', { list: listOf(outs, String) })
               : isRead(t.i) ? tr('js.slice.read', 'read by the slice') : tr('js.slice.notread', 'not read by the slice'));
     }
     cellOf(t.kind, t.i)?.classList.add('sel');

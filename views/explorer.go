@@ -111,12 +111,12 @@ type Preset struct {
 	Key   string // Title's catalog key
 }
 
-// presetLabel is the chip's text: the name itself where it is code (HW,
-// NCHW, nhwc), else its word in ctx's locale (the name stays in the URL).
+// presetLabel is the chip's text: its word in ctx's locale where the
+// catalogs have one (preset.name.*), else the name itself, which is code
+// (HW, NCHW, nhwc); the name stays in the URL.
 func presetLabel(ctx context.Context, p Preset) string {
-	switch p.Name {
-	case "example1", "example2", "reverse", "padded", "broadcast":
-		return i18n.T(ctx, i18n.Key("preset.name."+p.Name))
+	if k := i18n.Key("preset.name." + p.Name); i18n.Has(k) {
+		return i18n.T(ctx, k)
 	}
 	return p.Name
 }

@@ -143,8 +143,8 @@ func rebase(href, path string) string {
 // gets no cookie of ours, and a link opened elsewhere should read as the
 // page it was copied from did.
 func shareOf(c echo.Context, name, query string, inEmbed bool) *views.Share {
-	if l := i18n.LocaleOf(c.Request().Context()); l != i18n.English {
-		query = joinQuery(query, "lang="+string(l))
+	if q := i18n.LangQuery(c.Request().Context()); q != "" {
+		query = joinQuery(query, q)
 	}
 	sh := &views.Share{Name: name, Query: query, Origin: c.Scheme() + "://" + c.Request().Host, InEmbed: inEmbed}
 	switch name {

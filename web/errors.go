@@ -247,7 +247,7 @@ func httpErrorHandler(err error, c echo.Context) {
 		switch status {
 		case http.StatusRequestEntityTooLarge:
 			body.Errors[0] = core.NewMsg("body.large.any", "the body is too large", nil).At("")
-		case http.StatusNotFound: // Echo's router: no such route
+		case http.StatusNotFound: // no such route (Echo's router), or a handler's echo.ErrNotFound
 			body.Errors[0] = core.NewMsg("route.none", "Not Found", nil).At("")
 		case http.StatusMethodNotAllowed:
 			body.Errors[0] = core.NewMsg("route.method", "Method Not Allowed", nil).At("")

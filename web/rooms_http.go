@@ -361,8 +361,8 @@ func joinURL(r *http.Request, code string) string {
 	// A phone that scans the code has none of our cookies: the class opens
 	// the room in the language the presenter's page is in (each viewer can
 	// switch).
-	if l := i18n.LocaleOf(r.Context()); l != i18n.English {
-		u += "?lang=" + string(l)
+	if q := i18n.LangQuery(r.Context()); q != "" {
+		u += "?" + q
 	}
 	return u
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,7 +202,7 @@ func breakDown(evs []traceEvent, url string) (breakdown, error) {
 		}
 	}
 	b.fcp = at(fcpTs)
-	b.rasterFrom = -1
+	commitTs, rasterTs := math.Inf(1), math.Inf(1)
 	for _, e := range evs {
 		if e.Ph != "X" || e.Pid != nav.Pid || e.Ts < nav.Ts || e.Ts > fcpTs {
 			continue
@@ -217,16 +218,19 @@ func breakDown(evs []traceEvent, url string) (breakdown, error) {
 			b.paint += d
 		case main && (e.Name == "v8.evaluateModule" || e.Name == "FunctionCall"):
 			b.script += d
-		case main && e.Name == "ProxyMain::BeginMainFrame::commit" && b.commit == 0 && e.Ts >= parseStart:
-			b.commit = at(e.Ts)
+		case main && e.Name == "ProxyMain::BeginMainFrame::commit" && e.Ts >= parseStart:
+			commitTs = min(commitTs, e.Ts) // the trace is not in time order across threads
 		case e.Name == "RasterTask":
 			b.raster += d
-			if b.rasterFrom < 0 {
-				b.rasterFrom = at(e.Ts)
-			}
+			rasterTs = min(rasterTs, e.Ts)
 			b.rasterTo = max(b.rasterTo, at(e.Ts+e.Dur))
 		}
 	}
-	b.rasterFrom = max(b.rasterFrom, 0)
+	if commitTs <= fcpTs {
+		b.commit = at(commitTs)
+	}
+	if rasterTs <= fcpTs {
+		b.rasterFrom = at(rasterTs)
+	}
 	return b, nil
 }
