@@ -1,6 +1,10 @@
 package compute
 
-import "unsafe"
+import (
+	"os"
+	"strings"
+	"unsafe"
+)
 
 // haveSSE: the SSE2 kernels of stream_amd64.s, non-temporal stores among
 // them, exist.
@@ -25,8 +29,29 @@ func copyRows(dst, src unsafe.Pointer, chunks, rows, srcStride int, wide bool)
 func hasAVX() bool
 
 // useAVX: the kernels that have an AVX path take it. The tests also run
-// them with it off.
-var useAVX = hasAVX()
+// them with it off. GODEBUG=cpu.avx=off (or cpu.all=off), which turns
+// AVX off in the runtime's own copies, turns it off here too.
+var useAVX = hasAVX() && !godebugOff(os.Getenv("GODEBUG"), "avx")
+
+// godebugOff reports whether the GODEBUG value godebug turns the CPU
+// feature off as the runtime reads it: cpu.<feature>=off or cpu.all=off,
+// the last setting that names it winning.
+func godebugOff(godebug, feature string) bool {
+	off := false
+	for _, kv := range strings.Split(godebug, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok || (k != "cpu."+feature && k != "cpu.all") {
+			continue
+		}
+		switch v {
+		case "off":
+			off = true
+		case "on":
+			off = false
+		}
+	}
+	return off
+}
 
 // sfence orders the non-temporal stores before any later store, so that
 // the goroutine that hands dst on publishes them.

@@ -194,4 +194,5 @@ var messagesEN = map[Key]string{
 	"import.text.count":            "{count} numbers; a DirectML tensor has at most {max} dimensions",
 	"route.none":                   "Not Found",
 	"route.method":                 "Method Not Allowed",
+	"page.none":                    "Not Found",
 }

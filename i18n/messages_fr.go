@@ -194,4 +194,5 @@ var messagesFR = map[Key]string{
 	"import.text.count":            "{count} nombres ; un tenseur DirectML a au plus {max} dimensions",
 	"route.none":                   "Introuvable : aucune adresse de l'API ne porte ce nom",
 	"route.method":                 "Méthode non autorisée à cette adresse",
+	"page.none":                    "Introuvable : aucune page ne porte cette adresse",
 }

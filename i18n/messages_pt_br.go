@@ -194,4 +194,5 @@ var messagesPtBR = map[Key]string{
 	"import.text.count":            "{count} números; um tensor DirectML tem no máximo {max} dimensões",
 	"route.none":                   "Não encontrado: nenhum endereço da API tem esse nome",
 	"route.method":                 "Método não permitido neste endereço",
+	"page.none":                    "Não encontrado: nenhuma página tem esse endereço",
 }

@@ -194,4 +194,5 @@ var messagesZhTW = map[Key]string{
 	"import.text.count":            "{count} 個數字；DirectML 張量最多有 {max} 個維度",
 	"route.none":                   "找不到：API 沒有這個位址",
 	"route.method":                 "這個位址不接受這個方法",
+	"page.none":                    "找不到：沒有這個位址的頁面",
 }

@@ -248,7 +248,12 @@ func httpErrorHandler(err error, c echo.Context) {
 		case http.StatusRequestEntityTooLarge:
 			body.Errors[0] = core.NewMsg("body.large.any", "the body is too large", nil).At("")
 		case http.StatusNotFound: // no such route (Echo's router), or a handler's echo.ErrNotFound
-			body.Errors[0] = core.NewMsg("route.none", "Not Found", nil).At("")
+			if strings.HasPrefix(c.Request().URL.Path, "/api/") {
+				body.Errors[0] = core.NewMsg("route.none", "Not Found", nil).At("")
+			} else {
+				// A page (/tour/99) asked for by a client that takes no HTML.
+				body.Errors[0] = core.NewMsg("page.none", "Not Found", nil).At("")
+			}
 		case http.StatusMethodNotAllowed:
 			body.Errors[0] = core.NewMsg("route.method", "Method Not Allowed", nil).At("")
 		}
