@@ -218,6 +218,7 @@ var variants = []variant{
 	{-1, true, false, false}, {int(modeRows), true, false, false}, {int(modeTable), true, false, false}, {int(modeTile), true, false, false}, {-1, false, false, false},
 	{-1, true, true, false}, {int(modeRows), true, true, false}, {int(modeTable), true, true, false}, {int(modeTile), true, true, false},
 	{int(modeRows), true, true, true},
+	{int(modePerm), true, false, false}, {int(modePerm), true, true, false},
 }
 
 func (v variant) String() string {

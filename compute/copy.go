@@ -19,10 +19,11 @@ const (
 	modeRows mode = iota
 	modeTable
 	modeTile
+	modePerm
 )
 
 func (m mode) String() string {
-	return [...]string{"rows", "table", "tile"}[m]
+	return [...]string{"rows", "table", "tile", "permute"}[m]
 }
 
 // Row kernels, chosen once per call from the element size and inner step.
@@ -153,6 +154,11 @@ type exec struct {
 	da        int64
 	// stream: dst written with non-temporal stores (see streams).
 	stream bool
+	// permute mode (perm.go): groups of g elements, dimensions gk..rank-1,
+	// spanning gspan elements from the group's lowest offset, which is
+	// gmin elements from its first; k..gk-1 (blk/g groups) are tabulated.
+	g, gspan, gmin int64
+	gk             int
 }
 
 func abs(v int64) int64 {
@@ -262,6 +268,11 @@ func (x *exec) choose() {
 	// reversed rows of whole 16-byte chunks, which revChunks4 copies
 	// faster: S1 261 -> 177 ns).
 	sseRev := haveSSE && x.kind == kindRev && e == 4 && L%4 == 0
+	if forceMode < 0 && L < 16 && !sseRev || forceMode == int(modePerm) {
+		if x.setPerm() {
+			return
+		}
+	}
 	if forceMode < 0 && L < 16 && !sseRev || forceMode == int(modeTable) {
 		k, blk := r-1, L
 		// At least 8 blocks: below that, building the table costs as much
@@ -500,6 +511,9 @@ func (x *exec) run(dst, src []byte, first, cnt int64) uint64 {
 		default:
 			tableRun[uint64](dst, src, &x.lp, first, cnt, p.base, t)
 		}
+		return 0
+	case modePerm:
+		x.runPerm(dst, src, first, cnt)
 		return 0
 	case modeTile:
 		if x.stream {
@@ -753,6 +767,8 @@ func Explain(w Walk, elemSize int) (string, error) {
 		}
 	case modeTile:
 		desc += fmt.Sprintf(" tile-dim=%d", x.a)
+	case modePerm:
+		desc += fmt.Sprintf(" group=%d groups=%d", x.g, x.blk/x.g)
 	}
 	if x.stream {
 		desc += " streamed"

@@ -509,3 +509,29 @@ func scatterBlock[T elem](dst, src []byte, q, o int64, st, dt []int32) {
 		*(*T)(unsafe.Add(d, dt[j])) = *(*T)(unsafe.Add(p, st[j]))
 	}
 }
+
+// permRun gathers the blocks [first, first+cnt) of the permute mode, the
+// odometer lp giving each block's src offset (from base) and dst offset:
+// the block's groups start at the byte offsets starts from its first
+// element, and group j goes to dst element doff + j*g. Every window lane
+// in lmask lies between two offsets of the walk (the lowest and the
+// highest of its group), so inside src; each group writes its own g
+// elements of dst.
+func permRun(e int64, dst, src []byte, lp *loop, first, cnt, start int64, starts []int32, ctl *[64]byte, g int64, lmask, smask uint64) {
+	if cnt <= 0 {
+		return
+	}
+	var coord [maxDims + 1]int64
+	off, doff := start, int64(0)
+	if lp.n > 0 {
+		off, doff = lp.start(first, start, &coord)
+	}
+	sp, dp := base(src), base(dst)
+	for {
+		permGroups(unsafe.Add(dp, doff*e), unsafe.Add(sp, off*e), &starts[0], len(starts), ctl, int(g*e), lmask, smask, int(e))
+		if cnt--; cnt == 0 {
+			return
+		}
+		off, doff = lp.step(&coord, off, doff)
+	}
+}

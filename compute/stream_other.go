@@ -49,3 +49,10 @@ func gatherRows8(dst, src unsafe.Pointer, chunks, rows, srcStride, step int) {
 
 // useAVX is never true here (no AVX kernels).
 var useAVX = false
+
+// No AVX-512 here: the permute mode never runs.
+var usePerm, usePermBytes = false, false
+
+func permGroups(dst, src unsafe.Pointer, starts *int32, n int, ctl *[64]byte, dstep int, lmask, smask uint64, e int) {
+	panic("compute: no permGroups here")
+}
