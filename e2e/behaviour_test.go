@@ -258,3 +258,32 @@ func TestE2EPresentedTourStepShowsItsExample(t *testing.T) {
 		t.Errorf("presenter after a reload: buffer %q", got)
 	}
 }
+
+// TestE2EStateTheRowsCannotHoldKeepsItsError: a URL with nine dimensions,
+// or with a list longer than the sizes, keeps its error once the page is
+// live; the rows (eight, or as many as the sizes) must not be sent in its
+// place and drawn.
+func TestE2EStateTheRowsCannotHoldKeepsItsError(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	for _, c := range []struct{ path, err string }{
+		{"/?sizes=1,1,1,1,1,1,1,1,9", "sizes: DimensionCount 9 > 8"},
+		{"/?sizes=2,3&strides=3,1,1", "strides"},
+		{"/embed/layout?sizes=1,1,1,1,1,1,1,1,9", "sizes: DimensionCount 9 > 8"},
+		{"/slice?sizes=1,1,1,1,1,1,1,1,2&woff=0,0,0,0,0,0,0,0,0&wsize=1,1,1,1,1,1,1,1,2&wstride=1,1,1,1,1,1,1,1,1", "inputSizes: DimensionCount 9 > 8"},
+		{"/slice?sizes=4,4&woff=0,0,0&wsize=2,2&wstride=1,1", "inputWindowOffsets"},
+	} {
+		do(t, ctx, "open "+c.path, chromedp.Navigate(base+c.path))
+		waitFor(t, ctx, "the live answer to "+c.path, `document.body.dataset.live === 'ready' && ['invalid', 'done'].includes(document.querySelector('#picture').dataset.state)`)
+		if got := eval[string](t, ctx, `document.querySelector('#picture').dataset.state`); got != "invalid" {
+			t.Errorf("%s: picture %q once live, want invalid", c.path, got)
+		}
+		errs := eval[string](t, ctx, `[...document.querySelectorAll('[data-error-for]')].filter(p => !p.hidden).map(p => p.dataset.errorFor + ': ' + p.textContent).join(' | ')`)
+		if !strings.Contains(errs, c.err) {
+			t.Errorf("%s: errors shown once live %q, want %q", c.path, errs, c.err)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('#picture .lc, #picture .bc').length`); n != 0 {
+			t.Errorf("%s: %d cells drawn for a state with errors", c.path, n)
+		}
+	}
+}

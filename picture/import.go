@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -110,7 +111,7 @@ func decodeInto(raw json.RawMessage, prefix string, v any) *ImportError {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return importErr(prefix+te.Field, "import.json.type", "{field} must be {want}; got a JSON {got}", core.Args{"field": prefix + te.Field, "want": jsonKind(te.Type.String()), "got": te.Value})
+			return &ImportError{Violations: []core.Violation{TypeError("import.json.type", prefix+te.Field, prefix+te.Field, te, importKind(te.Type))}}
 		}
 		return importErr(strings.TrimSuffix(prefix, "."), "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
 	}
@@ -120,14 +121,15 @@ func decodeInto(raw json.RawMessage, prefix string, v any) *ImportError {
 	return nil
 }
 
-func jsonKind(goType string) core.Msg {
-	switch {
-	case strings.Contains(goType, "int"):
+// importKind is WantKind, except that the formats take a whole number or
+// a list of them wherever they take either.
+func importKind(t reflect.Type) core.Msg {
+	switch k := WantKind(t); k.Code {
+	case "json.kind.whole.one", "json.kind.wholes":
 		return core.NewMsg("json.kind.whole", "a whole number (or a list of them)", nil)
-	case strings.Contains(goType, "string"):
-		return core.NewMsg("json.kind.string", "a string", nil)
+	default:
+		return k
 	}
-	return core.NewMsg("json.kind.go", "a {type}", core.Args{"type": goType})
 }
 
 // Import converts the request's one format.
@@ -590,7 +592,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	if err := json.Unmarshal(desc, &op); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return nil, importErr(path+"."+te.Field, "import.json.type", "{field} must be {want}; got a JSON {got}", core.Args{"field": path + "." + te.Field, "want": jsonKind(te.Type.String()), "got": te.Value})
+			return nil, &ImportError{Violations: []core.Violation{TypeError("import.json.type", path+"."+te.Field, path+"."+te.Field, te, importKind(te.Type))}}
 		}
 		return nil, importErr(path, "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
 	}

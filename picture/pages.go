@@ -92,7 +92,25 @@ func LayoutFormIn(ctx context.Context, v Validated) views.Form {
 		f.Rank = 1
 		f.Dims[0].Active = true
 	}
+	if overflows(len(st.Sizes), st.Strides) {
+		f.Typed = st.CanonicalQuery(false)
+	}
 	return f
+}
+
+// overflows reports whether the form's rows cannot hold a state of n
+// sizes and the lists: more than MaxRank dimensions, or a list with more
+// entries than the rows that are shown.
+func overflows(n int, lists ...[]string) bool {
+	if n > views.MaxRank {
+		return true
+	}
+	for _, l := range lists {
+		if len(l) > max(n, 1) {
+			return true
+		}
+	}
+	return false
 }
 
 // dataTypeChoices lists the data type picker's options and the selected
@@ -247,6 +265,9 @@ func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 	}
 	if len(st.In.Sizes) == 0 {
 		f.Dims[0].Active = true
+	}
+	if overflows(len(st.In.Sizes), st.In.Strides, st.Off, st.Win, st.Step, st.Out) {
+		f.Typed = st.CanonicalQuery(false)
 	}
 	return f
 }

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, settle, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { showFieldErrors, typedOnce, settle, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -35,7 +35,9 @@ export function start() {
     ws.binaryType = 'arraybuffer';
     // The form holds the state the server drew: the URL's, or a tour
     // step's own when the URL only says how to show it (?room=, ?labels=).
-    ws.onopen = () => { st.retry = 500; st.ws = ws; send(formQuery(), true, false, true); room.open((m) => ws.send(JSON.stringify(m))); };
+    // A state the rows cannot hold (nine dimensions, a list longer than
+    // the sizes) goes as typed, so that its error stays.
+    ws.onopen = () => { st.retry = 500; st.ws = ws; send(typedOnce(form) || formQuery(), true, false, true); room.open((m) => ws.send(JSON.stringify(m))); };
     ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
     ws.onclose = () => {
       st.ws = null; room.closed(); document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('button.apply').hidden = false;

@@ -25,6 +25,15 @@ export function liveSocket(hooks) {
 // jitter spreads a delay over [d/2, d].
 export const jitter = (d) => d / 2 + Math.random() * d / 2;
 
+// typedOnce returns, the first time only, the query of a state the form's
+// rows cannot hold (data-typed: nine dimensions, a list longer than the
+// sizes), which the first live edit sends instead of the rows.
+export function typedOnce(form) {
+  const q = form.dataset.typed || '';
+  delete form.dataset.typed;
+  return q;
+}
+
 // showFieldErrors puts each {field, message} into its field's slot
 // ([data-error-for], [data-warning-for]) and sets aria-invalid on the
 // inputs that name the slot first in aria-describedby.

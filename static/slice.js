@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, typedOnce, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -61,7 +61,7 @@ export function start() {
   liveSocket({
     // The form holds the state the server drew: the URL's, or a tour
     // step's own when the URL only says how to show it (?room=).
-    open(ws) { st.ws = ws; send(formQuery(), true, false, false, true); room.open((m) => ws.send(JSON.stringify(m))); },
+    open(ws) { st.ws = ws; send(typedOnce(form) || formQuery(), true, false, false, true); room.open((m) => ws.send(JSON.stringify(m))); },
     text: onText,
     binary: onBinary,
     closed() {

@@ -74,6 +74,11 @@ type Form struct {
 	Labels    string
 	Sel       string // selected logical element, "1,0,1"
 	Cell      string // selected buffer cell, "7"
+	// Typed is the typed state's query when the rows cannot hold it
+	// (more dimensions than MaxRank, or a list longer than the sizes):
+	// the first live edit sends it rather than the rows, so that the
+	// answer keeps the error instead of drawing the rows' state.
+	Typed string
 	// Errors and Warnings are keyed by the field names of the core rules
 	// and the JSON API: dataType, rank, sizes, strides, sizes[1],
 	// strides[0], totalTensorSizeInBytes, guaranteedBaseOffsetAlignment.

@@ -34,6 +34,7 @@ type SliceForm struct {
 	NumPy         string
 	Values        string
 	T             string // the step-through position
+	Typed         string // as Form.Typed
 	Errors        map[string][]string
 	Warnings      map[string][]string
 }

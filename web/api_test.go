@@ -120,6 +120,20 @@ func TestLayoutAPI(t *testing.T) {
 		{name: "enormous size", body: `{"dataType":"FLOAT32","sizes":[1e40]}`, wantStatus: 400, wantFields: []string{"sizes[0]: sizes[0] must be a whole number; got 1e40"}},
 		{name: "trailing garbage", body: `{"dataType":"FLOAT32","sizes":[2]} x`, wantStatus: 400, wantFields: []string{": the body must hold exactly one JSON object"}},
 		{name: "empty body", body: ``, wantStatus: 400, wantFields: []string{": the body is empty"}},
+		{name: "null body", body: `null`, wantStatus: 400, wantFields: []string{": the body must be an object; got null"}, wantOnly: true},
+		{name: "a list for the body", body: `[]`, wantStatus: 400, wantFields: []string{": the body must be an object; got a list"}, wantOnly: true},
+		{
+			name: "every JSON violation at once", body: `{"dataType":5,"sizes":{}}`,
+			wantStatus: 400, wantFields: []string{"dataType: dataType must be a string; got a number", "sizes: sizes must be a list of whole numbers; got an object"}, wantOnly: true,
+		},
+		{
+			name: "unknown field beside a bad element", body: `{"dataType":"FLOAT32","sizes":[2],"x":1,"strides":[null]}`,
+			wantStatus: 400, wantFields: []string{"strides[0]: strides[0] must be a whole number; got null", "x: unknown field"}, wantOnly: true,
+		},
+		{
+			name: "unknown field and trailing data", body: `{"a":1}{}`,
+			wantStatus: 400, wantFields: []string{"a: unknown field", ": the body must hold exactly one JSON object"}, wantOnly: true,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,16 +46,22 @@ func badRequest(field, code, tmpl string, args core.Args) *apiError {
 
 // decodeStrict reads exactly one JSON object into v, refusing unknown
 // fields and trailing data, and names the offending field where it can.
-// Every integer field is checked first, element by element: encoding/json
-// would read a null inside a list as 0 (a stride of 0 is a broadcast
-// nobody asked for) and names neither the index nor, in an embedded
-// struct, the field as the request spells it.
+// Every field of the object is checked first, on its own, so that every
+// violation is reported at once (encoding/json stops at the first); and
+// integer fields element by element: encoding/json would read a null
+// inside a list as 0 (a stride of 0 is a broadcast nobody asked for) and
+// names neither the index nor, in an embedded struct, the field as the
+// request spells it.
 func decodeStrict(r io.Reader, v any) *apiError {
 	body, err := io.ReadAll(r)
 	if err != nil {
 		return jsonError(err)
 	}
-	if vs := wholeNumberViolations(body, reflect.TypeOf(v)); len(vs) > 0 {
+	if isNull(body) {
+		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{
+			core.NewMsg("json.type", "{field} must be {want}; got {got}", core.Args{"field": orBody(""), "want": picture.WantKind(nil), "got": picture.GotKind("null")}).At("")}}
+	}
+	if vs := objectViolations(body, reflect.TypeOf(v)); len(vs) > 0 {
 		return &apiError{status: http.StatusBadRequest, violations: vs}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -63,78 +70,145 @@ func decodeStrict(r io.Reader, v any) *apiError {
 		return jsonError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return badRequest("", "body.trailing", "the body must hold exactly one JSON object; found more after it", nil)
+		return trailing()
 	}
 	return nil
 }
 
-// intField is a request field that holds whole numbers: one, or a list.
-type intField struct {
-	name string
-	list bool
+func trailing() *apiError {
+	return badRequest("", "body.trailing", "the body must hold exactly one JSON object; found more after it", nil)
 }
 
-// intFields lists t's integer fields by their JSON names, in order,
-// embedded structs' fields in place.
-func intFields(t reflect.Type) []intField {
+// jsonField is a request field by its JSON name; whole: it holds whole
+// numbers (list: a list of them).
+type jsonField struct {
+	name        string
+	typ         reflect.Type
+	whole, list bool
+}
+
+// jsonFields lists t's fields by their JSON names, in order, embedded
+// structs' fields in place.
+func jsonFields(t reflect.Type) []jsonField {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t.Kind() != reflect.Struct {
 		return nil
 	}
-	var out []intField
+	var out []jsonField
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if f.Anonymous && f.Type.Kind() == reflect.Struct {
-			out = append(out, intFields(f.Type)...)
+			out = append(out, jsonFields(f.Type)...)
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "" || name == "-" {
+		if name == "" || name == "-" || !f.IsExported() {
 			continue
 		}
+		jf := jsonField{name: name, typ: f.Type}
 		switch f.Type {
 		case reflect.TypeFor[[]int64]():
-			out = append(out, intField{name, true})
+			jf.whole, jf.list = true, true
 		case reflect.TypeFor[int64](), reflect.TypeFor[*int64]():
-			out = append(out, intField{name, false})
+			jf.whole = true
 		}
+		out = append(out, jf)
 	}
 	return out
 }
 
-// wholeNumberViolations reports every integer field of a request of type
-// t whose value, or list element, is not a whole number that fits int64:
-// null inside a list, a fraction, a string. A null field (or list) is
-// left to mean "not given". A body that is not a JSON object is left to
-// the decoder to report.
-func wholeNumberViolations(body []byte, t reflect.Type) []core.Violation {
+// objectViolations reports, for a body that is one JSON object, every
+// field of a request of type t that would not decode: unknown fields,
+// values of the wrong kind (at their path inside nested objects), and
+// integer fields, or list elements, that are not whole numbers fitting
+// int64 (null inside a list, a fraction, a string); and data after the
+// object. A null field (or list) is left to mean "not given". A body that
+// is not a JSON object is left to the decoder to report.
+func objectViolations(body []byte, t reflect.Type) []core.Violation {
 	var obj map[string]json.RawMessage
-	if json.Unmarshal(body, &obj) != nil {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if dec.Decode(&obj) != nil || obj == nil {
 		return nil
 	}
 	var vs []core.Violation
-	for _, f := range intFields(t) {
+	known := map[string]bool{}
+	for _, f := range jsonFields(t) {
+		known[f.name] = true
 		raw, ok := obj[f.name]
 		if !ok || isNull(raw) {
 			continue
 		}
-		if !f.list {
-			if got := wholeNumber(raw); got != nil {
-				vs = append(vs, notWhole(f.name, *got))
-			}
+		if f.whole {
+			vs = append(vs, wholeViolations(f, raw)...)
 			continue
 		}
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			vs = append(vs, core.NewMsg("json.whole.list", "{field} must be a list of whole numbers; got {got}", core.Args{"field": f.name, "got": jsonKind(raw)}).At(f.name))
-			continue
+		if v := fieldViolation(f, raw); v != nil {
+			vs = append(vs, *v)
 		}
-		for i, it := range items {
-			if got := wholeNumber(it); got != nil {
-				vs = append(vs, notWhole(fmt.Sprintf("%s[%d]", f.name, i), *got))
-			}
+	}
+	var unknown []string
+	for k := range obj {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	for _, k := range unknown {
+		vs = append(vs, core.NewMsg("json.field.unknown", "unknown field {field:q}", core.Args{"field": k}).At(k))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		vs = append(vs, trailing().violations...)
+	}
+	return vs
+}
+
+// fieldViolation decodes one field's value strictly into its type and
+// reports the first thing wrong with it, or nil.
+func fieldViolation(f jsonField, raw json.RawMessage) *core.Violation {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(reflect.New(f.typ).Interface())
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		path := f.name
+		if te.Field != "" {
+			path += "." + te.Field
+		}
+		v := picture.TypeError("json.type", path, path, te, picture.WantKind(te.Type))
+		return &v
+	}
+	if sub, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		path := f.name + "." + strings.Trim(sub, `"`)
+		v := core.NewMsg("json.field.unknown", "unknown field {field:q}", core.Args{"field": path}).At(path)
+		return &v
+	}
+	v := jsonError(err).violations[0]
+	v.Field = f.name
+	return &v
+}
+
+// wholeViolations reports what is not a whole number in an integer field:
+// the value, or each element of a list.
+func wholeViolations(f jsonField, raw json.RawMessage) []core.Violation {
+	if !f.list {
+		if got := wholeNumber(raw); got != nil {
+			return []core.Violation{notWhole(f.name, *got)}
+		}
+		return nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return []core.Violation{core.NewMsg("json.whole.list", "{field} must be a list of whole numbers; got {got}", core.Args{"field": f.name, "got": jsonKind(raw)}).At(f.name)}
+	}
+	var vs []core.Violation
+	for i, it := range items {
+		if got := wholeNumber(it); got != nil {
+			vs = append(vs, notWhole(fmt.Sprintf("%s[%d]", f.name, i), *got))
 		}
 	}
 	return vs
@@ -196,12 +270,7 @@ func jsonError(err error) *apiError {
 	switch {
 	case errors.As(err, &typeErr):
 		field := typeErr.Field
-		var want any = typeErr.Type.String()
-		switch want {
-		case "int64", "*int64", "[]int64":
-			want = core.NewMsg("json.kind.whole.one", "a whole number", nil)
-		}
-		return badRequest(field, "json.type", "{field} must be {want}; got a JSON {got}", core.Args{"field": orBody(field), "want": want, "got": typeErr.Value})
+		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{picture.TypeError("json.type", field, orBody(field), typeErr, picture.WantKind(typeErr.Type))}}
 	case errors.As(err, &syntaxErr):
 		return badRequest("", "json.syntax", "the body is not valid JSON: {detail} (at byte {offset})", core.Args{"detail": picture.JSONDetail(syntaxErr), "offset": syntaxErr.Offset})
 	case errors.As(err, &maxErr):

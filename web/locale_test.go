@@ -96,6 +96,12 @@ func TestAPIMessagesInTheAskedLanguage(t *testing.T) {
 			other: map[string]string{"fr": "sizes[0] doit être un nombre entier ; reçu 2.5", "pt-BR": "sizes[0] deve ser um número inteiro; recebido 2.5", "zh-TW": "sizes[0] 必須是整數；收到的是 2.5"},
 		},
 		{
+			name: "kinds in words", path: "/api/v1/layout", body: `[]`,
+			code: "json.type", field: "", status: 400,
+			en:    "the body must be an object; got a list",
+			other: map[string]string{"fr": "le corps doit être un objet ; reçu une liste", "pt-BR": "deve ser um objeto; recebido uma lista", "zh-TW": "必須是物件；收到的是陣列"},
+		},
+		{
 			name: "numpy", path: "/api/v1/slice1/numpy", body: `{"inputSizes":[4],"expression":"x[::0]"}`,
 			code: "numpy.axis", field: "expression", status: 422,
 			en:    "axis 0: slice step cannot be zero",

@@ -1,0 +1,74 @@
+package picture
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// TypeError is the {field} must be {want}; got {got} violation of a JSON
+// value of the wrong kind, both kinds in words the catalog translates
+// (never a Go type's name).
+func TypeError(code, field string, fieldName any, te *json.UnmarshalTypeError, want core.Msg) core.Violation {
+	return core.NewMsg(code, "{field} must be {want}; got {got}", core.Args{"field": fieldName, "want": want, "got": GotKind(te.Value)}).At(field)
+}
+
+// WantKind names the JSON kind a Go type decodes from.
+func WantKind(t reflect.Type) core.Msg {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	kind := func(code, en string) core.Msg { return core.NewMsg("json.kind."+code, en, nil) }
+	switch {
+	case t == nil:
+		return kind("object", "an object")
+	case isWhole(t):
+		return kind("whole.one", "a whole number")
+	}
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return kind("number", "a number")
+	case reflect.String:
+		return kind("string", "a string")
+	case reflect.Bool:
+		return kind("boolean", "a boolean")
+	case reflect.Slice, reflect.Array:
+		if isWhole(t.Elem()) {
+			return kind("wholes", "a list of whole numbers")
+		}
+		return kind("list", "a list")
+	}
+	return kind("object", "an object")
+}
+
+func isWhole(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
+}
+
+// GotKind names the kind encoding/json reports in UnmarshalTypeError.Value
+// ("array", "bool", "number 1.5", "object", "string").
+func GotKind(value string) core.Msg {
+	kind := func(code, en string) core.Msg { return core.NewMsg("json.kind."+code, en, nil) }
+	switch {
+	case value == "array":
+		return kind("list", "a list")
+	case value == "bool":
+		return kind("boolean", "a boolean")
+	case value == "string":
+		return kind("string", "a string")
+	case value == "object":
+		return kind("object", "an object")
+	case value == "null":
+		return kind("null", "null")
+	case strings.HasPrefix(value, "number"):
+		return kind("number", "a number")
+	}
+	return kind("value", "another JSON value")
+}
