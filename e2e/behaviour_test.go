@@ -260,8 +260,8 @@ func TestE2EPresentedTourStepShowsItsExample(t *testing.T) {
 }
 
 // TestE2EStateTheRowsCannotHoldKeepsItsError: a URL with nine dimensions,
-// or with a list longer than the sizes, keeps its error once the page is
-// live; the rows (eight, or as many as the sizes) must not be sent in its
+// a list longer than the sizes or a rank the select cannot show keeps its
+// error once the page is live; the rows (eight, or as many as the sizes) must not be sent in its
 // place and drawn.
 func TestE2EStateTheRowsCannotHoldKeepsItsError(t *testing.T) {
 	base := startServer(t)
@@ -272,6 +272,8 @@ func TestE2EStateTheRowsCannotHoldKeepsItsError(t *testing.T) {
 		{"/embed/layout?sizes=1,1,1,1,1,1,1,1,9", "sizes: DimensionCount 9 > 8"},
 		{"/slice?sizes=1,1,1,1,1,1,1,1,2&woff=0,0,0,0,0,0,0,0,0&wsize=1,1,1,1,1,1,1,1,2&wstride=1,1,1,1,1,1,1,1,1", "inputSizes: DimensionCount 9 > 8"},
 		{"/slice?sizes=4,4&woff=0,0,0&wsize=2,2&wstride=1,1", "inputWindowOffsets"},
+		{"/?rank=9&sizes=4,5&strides=5,1&mode=explicit", `rank: rank "9"`},
+		{"/slice?rank=abc&sizes=4,4&woff=0,0&wsize=2,2&wstride=1,1", `rank: rank "abc"`},
 	} {
 		do(t, ctx, "open "+c.path, chromedp.Navigate(base+c.path))
 		waitFor(t, ctx, "the live answer to "+c.path, `document.body.dataset.live === 'ready' && ['invalid', 'done'].includes(document.querySelector('#picture').dataset.state)`)

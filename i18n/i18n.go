@@ -361,3 +361,20 @@ func (l Locale) Number(n any) string {
 	}
 	return s
 }
+
+// Count is n things of unit ("elements", "bytes") in ctx's locale, n
+// written as shown (grouped the caller's way): "1 element", "2 elements",
+// "1 élément". French and Portuguese say 0 and 1 in the singular, English
+// 1 only; a half byte is plural everywhere (pass n = 2). Chinese has no
+// plural: its catalog gives the bare number and its templates the words.
+func Count(ctx context.Context, n int64, shown, unit string) string {
+	one := n == 1
+	if l := LocaleOf(ctx); l == French || l == BrazilianPortuguese {
+		one = n == 0 || n == 1
+	}
+	form := ".other"
+	if one {
+		form = ".one"
+	}
+	return T(ctx, Key("count."+unit+form), core.Args{"n": shown})
+}

@@ -92,10 +92,21 @@ func LayoutFormIn(ctx context.Context, v Validated) views.Form {
 		f.Rank = 1
 		f.Dims[0].Active = true
 	}
-	if overflows(len(st.Sizes), st.Strides) {
-		f.Typed = st.CanonicalQuery(false)
+	if r := badRankOf(v.Errors); r != "" || overflows(len(st.Sizes), st.Strides) {
+		f.Typed = st.CanonicalQuery(false) + r
 	}
 	return f
+}
+
+// badRankOf is the "&rank=" part of a query whose rank the select cannot
+// show ("9", "abc"), from its violation, or "".
+func badRankOf(vs []core.Violation) string {
+	for _, v := range vs {
+		if r, ok := v.Args["rank"].(string); ok && v.Code == "query.rank" {
+			return "&rank=" + url.QueryEscape(r)
+		}
+	}
+	return ""
 }
 
 // overflows reports whether the form's rows cannot hold a state of n
@@ -266,8 +277,8 @@ func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 	if len(st.In.Sizes) == 0 {
 		f.Dims[0].Active = true
 	}
-	if overflows(len(st.In.Sizes), st.In.Strides, st.Off, st.Win, st.Step, st.Out) {
-		f.Typed = st.CanonicalQuery(false)
+	if r := badRankOf(v.Errors); r != "" || overflows(len(st.In.Sizes), st.In.Strides, st.Off, st.Win, st.Step, st.Out) {
+		f.Typed = st.CanonicalQuery(false) + r
 	}
 	return f
 }

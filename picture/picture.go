@@ -462,7 +462,7 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 		{Name: t("fact.last"), Value: grouped(ctx, l.IndexOfLastElement()), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
 		{Name: t("fact.implied"), Value: grouped(ctx, l.MinimumImpliedElementCount()), Hint: t("fact.implied.hint"), TestID: "fact-implied"},
 		{Name: t("fact.distinct"), Value: distinct, Hint: t("fact.distinct.hint"), TestID: "fact-distinct"},
-		{Name: t("fact.buffer"), Value: t("fact.bytes.elements", i18n.Args{"bytes": grouped(ctx, l.BufferSizeInBytes()), "elements": grouped(ctx, l.BufferElementCount())}), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
+		{Name: t("fact.buffer"), Value: t("fact.bytes.elements", i18n.Args{"bytes": i18n.Count(ctx, l.BufferSizeInBytes(), grouped(ctx, l.BufferSizeInBytes()), "bytes"), "elements": i18n.Count(ctx, l.BufferElementCount(), grouped(ctx, l.BufferElementCount()), "elements")}), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
 	}
 	f.Badges = []views.Badge{
 		{Name: "packed", State: triState(l.IsPacked()), Why: t("badge.packed.why")},
@@ -494,9 +494,9 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 		}
 	}
 	if l.TotalTensorSizeInBytes != 0 {
-		f.TotalNote = t("total.given", i18n.Args{"total": l.TotalTensorSizeInBytes, "min": steps.Result, "bytes": plain(ctx, l.BufferSizeInBytes()), "cells": plain(ctx, cells), "tail": tail})
+		f.TotalNote = t("total.given", i18n.Args{"total": l.TotalTensorSizeInBytes, "min": steps.Result, "bytes": i18n.Count(ctx, l.BufferSizeInBytes(), plain(ctx, l.BufferSizeInBytes()), "bytes"), "cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "tail": tail})
 	} else {
-		f.TotalNote = t("total.minimum", i18n.Args{"bytes": plain(ctx, steps.Result), "cells": plain(ctx, cells), "tail": tail})
+		f.TotalNote = t("total.minimum", i18n.Args{"bytes": i18n.Count(ctx, steps.Result, plain(ctx, steps.Result), "bytes"), "cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "tail": tail})
 	}
 	for _, w := range l.Warnings {
 		f.Warnings = append(f.Warnings, w.Message)

@@ -433,7 +433,7 @@ func LogicalSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return i18n.T(ctx, "sub.logical", i18n.Args{"sizes": sizesText(m.Sizes, "×"), "count": groupIn(ctx, m.LogicalCount), "labels": "{" + joinStrings(m.Labels) + "}"})
+	return i18n.T(ctx, "sub.logical", i18n.Args{"sizes": sizesText(m.Sizes, "×"), "count": i18n.Count(ctx, m.LogicalCount, groupIn(ctx, m.LogicalCount), "elements"), "labels": "{" + joinStrings(m.Labels) + "}"})
 }
 
 // BufferSubIn is the buffer view's subtitle in ctx's locale.
@@ -441,7 +441,20 @@ func BufferSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return i18n.T(ctx, "sub.buffer", i18n.Args{"cells": groupIn(ctx, m.Cells), "bits": itoa(m.Bits), "bytes": bytesTextIn(ctx, m.Cells, m.Bits)})
+	return i18n.T(ctx, "sub.buffer", i18n.Args{
+		"cells": i18n.Count(ctx, m.Cells, groupIn(ctx, m.Cells), "elements"),
+		"bits":  itoa(m.Bits),
+		"bytes": i18n.Count(ctx, byteCount(m.Cells, m.Bits), bytesTextIn(ctx, m.Cells, m.Bits), "bytes"),
+	})
+}
+
+// byteCount is 1 when cells elements of bits fill exactly one byte, and 2
+// (any plural) otherwise: i18n.Count's n for bytesText.
+func byteCount(cells, bits int64) int64 {
+	if bits == 8 && cells == 1 || bits == 4 && cells == 2 {
+		return 1
+	}
+	return 2
 }
 
 // groupIn is Group in English and the locale's grouping elsewhere.

@@ -3,10 +3,12 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
@@ -172,6 +174,13 @@ func formRedirect(c echo.Context, slice bool) (bool, error) {
 	q, err := parsePageQuery(c, limit)
 	if err != nil || q["rank"] == nil {
 		return false, err
+	}
+	// A rank that is not one is the page's to show at its field; the
+	// canonical URL would drop it without a word.
+	if r := strings.TrimSpace(q.Get("rank")); r != "" {
+		if n, err := strconv.Atoi(r); err != nil || n < 1 || n > core.MaxDimensionCount {
+			return false, nil
+		}
 	}
 	var canon string
 	if slice {

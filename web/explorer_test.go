@@ -480,6 +480,17 @@ func TestFormSubmitRedirectsToTheCanonicalURL(t *testing.T) {
 	if res := get(t, ts, "/?dt=FLOAT32&sizes=2,3&strides=5,1"); res.StatusCode != http.StatusOK {
 		t.Errorf("a canonical URL: %d", res.StatusCode)
 	}
+	// A rank that is not one stays, with its error at the field: the
+	// canonical URL would drop it without a word.
+	for _, path := range []string{"/?rank=9&sizes=4,5&strides=5,1&mode=explicit", "/?rank=abc&sizes=4,5", "/?rank=-2&sizes=4,5", "/slice?rank=12&sizes=4"} {
+		res, d := page(t, path)
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d, want the page with the rank's error", path, res.StatusCode)
+		}
+		if got := d.Find(tid("err-rank")).Text(); !strings.Contains(got, "DimensionCount must be between 1 and 8") {
+			t.Errorf("%s: rank error %q", path, got)
+		}
+	}
 }
 
 // TestFieldsSayWhatTheyMean: the DirectML fields a learner has not met
