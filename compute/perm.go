@@ -18,7 +18,7 @@ const minGroup = 4
 func (x *exec) setPerm() bool {
 	p := &x.p
 	e, r := x.e, p.rank
-	if !usePerm || e == 1 && !usePermBytes {
+	if !useAVX512 || e == 1 && !useAVX512VBMI {
 		return false
 	}
 	lanes := 64 / e

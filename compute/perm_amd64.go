@@ -18,11 +18,11 @@ func permGroups(dst, src unsafe.Pointer, starts *int32, n int, ctl *[64]byte, ds
 // saving its registers (bw), and VBMI besides (vbmi).
 func hasAVX512() (bw, vbmi bool)
 
-// usePerm and usePermBytes: the permute mode runs (for 2-, 4- and 8-byte
+// useAVX512 and useAVX512VBMI: the permute mode runs (for 2-, 4- and 8-byte
 // elements; for 1-byte elements, which need VBMI). GODEBUG's cpu.avx512f,
 // cpu.avx512bw and cpu.avx512vbmi (or cpu.avx, cpu.all) =off turn them off
 // as they do the runtime's own AVX-512 code.
-var usePerm, usePermBytes = avx512Enabled(os.Getenv("GODEBUG"))
+var useAVX512, useAVX512VBMI = avx512Enabled(os.Getenv("GODEBUG"))
 
 func avx512Enabled(godebug string) (perm, permBytes bool) {
 	bw, vbmi := hasAVX512()

@@ -18,7 +18,7 @@ var permWalks = []Walk{
 }
 
 func TestPermModeGathersEveryElementSize(t *testing.T) {
-	if !usePerm {
+	if !useAVX512 {
 		t.Skip("no AVX-512 F and BW here (or GODEBUG turns it off): the table mode runs instead")
 	}
 	setMode(t, variant{mode: -1, fast: true})
@@ -32,7 +32,7 @@ func TestPermModeGathersEveryElementSize(t *testing.T) {
 			_, hi := span(w)
 			// Every walk's trailing group fits the 32 or 64 lanes of
 			// 1- and 2-byte elements.
-			want := e == 2 || e == 1 && usePermBytes
+			want := e == 2 || e == 1 && useAVX512VBMI
 			if got := strings.HasPrefix(d, "permute"); want && !got {
 				t.Errorf("Explain(%+v, %d) = %q, want the permute mode", w, e, d)
 			}
@@ -44,7 +44,7 @@ func TestPermModeGathersEveryElementSize(t *testing.T) {
 // TestPermWindowsStopAtTheBuffersEnd puts src against a page the process
 // may not read: a window lane past the walk's last element would fault.
 func TestPermWindowsStopAtTheBuffersEnd(t *testing.T) {
-	if !usePerm {
+	if !useAVX512 {
 		t.Skip("no AVX-512 here")
 	}
 	setMode(t, variant{mode: int(modePerm), fast: true})

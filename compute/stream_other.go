@@ -51,7 +51,7 @@ func gatherRows8(dst, src unsafe.Pointer, chunks, rows, srcStride, step int) {
 var useAVX = false
 
 // No AVX-512 here: the permute mode never runs.
-var usePerm, usePermBytes = false, false
+var useAVX512, useAVX512VBMI = false, false
 
 func permGroups(dst, src unsafe.Pointer, starts *int32, n int, ctl *[64]byte, dstep int, lmask, smask uint64, e int) {
 	panic("compute: no permGroups here")
