@@ -131,6 +131,14 @@ func TestLayoutAPI(t *testing.T) {
 			wantStatus: 400, wantFields: []string{"strides[0]: strides[0] must be a whole number; got null", "x: unknown field"}, wantOnly: true,
 		},
 		{
+			name: "keys in another case, as encoding/json reads them", body: `{"DataType":"FLOAT32","Sizes":[2,3],"STRIDES":[3,1]}`,
+			wantStatus: 200, wantOffsets: []int64{0, 1, 2, 3, 4, 5},
+		},
+		{
+			name: "a bad value under a key in another case", body: `{"DataType":5,"sizes":[2]}`,
+			wantStatus: 400, wantFields: []string{"dataType: dataType must be a string; got a number"}, wantOnly: true,
+		},
+		{
 			name: "unknown field and trailing data", body: `{"a":1}{}`,
 			wantStatus: 400, wantFields: []string{"a: unknown field", ": the body must hold exactly one JSON object"}, wantOnly: true,
 		},

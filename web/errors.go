@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"reflect"
@@ -132,29 +133,37 @@ func objectViolations(body []byte, t reflect.Type) []core.Violation {
 	if dec.Decode(&obj) != nil || obj == nil {
 		return nil
 	}
+	// Keys match fields as encoding/json matches them: the exact name,
+	// else the name in another case ("DataType" is dataType).
+	fields := jsonFields(t)
+	keys := slices.Sorted(maps.Keys(obj))
 	var vs []core.Violation
-	known := map[string]bool{}
-	for _, f := range jsonFields(t) {
-		known[f.name] = true
-		raw, ok := obj[f.name]
-		if !ok || isNull(raw) {
-			continue
-		}
-		if f.whole {
-			vs = append(vs, wholeViolations(f, raw)...)
-			continue
-		}
-		if v := fieldViolation(f, raw); v != nil {
-			vs = append(vs, *v)
-		}
-	}
 	var unknown []string
-	for k := range obj {
-		if !known[k] {
+	byField := make([][]string, len(fields))
+	for _, k := range keys {
+		i := slices.IndexFunc(fields, func(f jsonField) bool { return f.name == k })
+		if i < 0 {
+			i = slices.IndexFunc(fields, func(f jsonField) bool { return strings.EqualFold(f.name, k) })
+		}
+		if i < 0 {
 			unknown = append(unknown, k)
+			continue
+		}
+		byField[i] = append(byField[i], k)
+	}
+	for i, f := range fields {
+		for _, k := range byField[i] {
+			raw := obj[k]
+			if isNull(raw) {
+				continue
+			}
+			if f.whole {
+				vs = append(vs, wholeViolations(f, raw)...)
+			} else if v := fieldViolation(f, raw); v != nil {
+				vs = append(vs, *v)
+			}
 		}
 	}
-	slices.Sort(unknown)
 	for _, k := range unknown {
 		vs = append(vs, core.NewMsg("json.field.unknown", "unknown field {field:q}", core.Args{"field": k}).At(k))
 	}
