@@ -274,6 +274,8 @@ func TestE2EStateTheRowsCannotHoldKeepsItsError(t *testing.T) {
 		{"/slice?sizes=4,4&woff=0,0,0&wsize=2,2&wstride=1,1", "inputWindowOffsets"},
 		{"/?rank=9&sizes=4,5&strides=5,1&mode=explicit", `rank: rank "9"`},
 		{"/slice?rank=abc&sizes=4,4&woff=0,0&wsize=2,2&wstride=1,1", `rank: rank "abc"`},
+		{"/?sizes=2,3&strides=,,&mode=explicit", "strides"},
+		{"/slice?sizes=4,4&woff=0,0&wsize=4,4&wstride=1,1&out=2", "outputSizes"},
 	} {
 		do(t, ctx, "open "+c.path, chromedp.Navigate(base+c.path))
 		waitFor(t, ctx, "the live answer to "+c.path, `document.body.dataset.live === 'ready' && ['invalid', 'done'].includes(document.querySelector('#picture').dataset.state)`)
@@ -287,5 +289,16 @@ func TestE2EStateTheRowsCannotHoldKeepsItsError(t *testing.T) {
 		if n := eval[int](t, ctx, `document.querySelectorAll('#picture .lc, #picture .bc').length`); n != 0 {
 			t.Errorf("%s: %d cells drawn for a state with errors", c.path, n)
 		}
+	}
+	// Back to the first entry after another edit sends the typed state,
+	// not the rows.
+	do(t, ctx, "open nine dimensions", chromedp.Navigate(base+"/?sizes=1,1,1,1,1,1,1,1,9"))
+	waitFor(t, ctx, "the invalid answer", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'invalid'`)
+	do(t, ctx, "show offsets", chromedp.SetValue(chromedp.CSS(`[data-testid=labels]`), "offset"))
+	waitFor(t, ctx, "the edit's history entry", `location.search.includes('labels=offset')`)
+	do(t, ctx, "go back", chromedp.NavigateBack())
+	waitFor(t, ctx, "the first entry's answer", `document.body.dataset.live === 'ready' && !location.search.includes('labels=offset') && ['invalid', 'done'].includes(document.querySelector('#picture').dataset.state)`)
+	if got := eval[string](t, ctx, `document.querySelector('#picture').dataset.state`); got != "invalid" {
+		t.Errorf("back to nine dimensions: picture %q, want invalid", got)
 	}
 }

@@ -55,6 +55,7 @@ var messagesEN = map[Key]string{
 	"json.kind.nothing":            "nothing",
 	"json.kind.null":               "null",
 	"json.kind.number":             "a number",
+	"json.kind.number.value":       "the number {value}",
 	"json.kind.object":             "an object",
 	"json.kind.string":             "a string",
 	"json.kind.whole":              "a whole number (or a list of them)",

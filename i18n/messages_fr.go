@@ -55,6 +55,7 @@ var messagesFR = map[Key]string{
 	"json.kind.nothing":            "rien",
 	"json.kind.null":               "null",
 	"json.kind.number":             "un nombre",
+	"json.kind.number.value":       "le nombre {value}",
 	"json.kind.object":             "un objet",
 	"json.kind.string":             "une chaîne",
 	"json.kind.whole":              "un nombre entier (ou une liste d'entiers)",

@@ -55,6 +55,7 @@ var messagesPtBR = map[Key]string{
 	"json.kind.nothing":            "nada",
 	"json.kind.null":               "null",
 	"json.kind.number":             "um número",
+	"json.kind.number.value":       "o número {value}",
 	"json.kind.object":             "um objeto",
 	"json.kind.string":             "uma string",
 	"json.kind.whole":              "um número inteiro (ou uma lista deles)",

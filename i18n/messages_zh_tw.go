@@ -55,6 +55,7 @@ var messagesZhTW = map[Key]string{
 	"json.kind.nothing":            "空無一物",
 	"json.kind.null":               "空值（null）",
 	"json.kind.number":             "數字",
+	"json.kind.number.value":       "數字 {value}",
 	"json.kind.object":             "物件",
 	"json.kind.string":             "字串",
 	"json.kind.whole":              "整數（或整數陣列）",

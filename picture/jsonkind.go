@@ -67,8 +67,10 @@ func GotKind(value string) core.Msg {
 		return kind("object", "an object")
 	case value == "null":
 		return kind("null", "null")
-	case strings.HasPrefix(value, "number"):
+	case value == "number":
 		return kind("number", "a number")
+	case strings.HasPrefix(value, "number "):
+		return core.NewMsg("json.kind.number.value", "the number {value}", core.Args{"value": strings.TrimPrefix(value, "number ")})
 	}
 	return kind("value", "another JSON value")
 }

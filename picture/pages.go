@@ -3,6 +3,7 @@ package picture
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,9 +94,18 @@ func LayoutFormIn(ctx context.Context, v Validated) views.Form {
 		f.Dims[0].Active = true
 	}
 	if r := badRankOf(v.Errors); r != "" || overflows(len(st.Sizes), st.Strides) {
-		f.Typed = st.CanonicalQuery(false) + r
+		f.Typed = st.CanonicalQuery(false) + explicit(st) + r
 	}
 	return f
+}
+
+// explicit is the "&mode=explicit" a typed query needs when its strides
+// are all blank: the canonical query would read as packed.
+func explicit(st LayoutState) string {
+	if st.Packed || slices.ContainsFunc(st.Strides, func(s string) bool { return s != "" }) {
+		return ""
+	}
+	return "&mode=explicit"
 }
 
 // badRankOf is the "&rank=" part of a query whose rank the select cannot
@@ -277,8 +287,11 @@ func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 	if len(st.In.Sizes) == 0 {
 		f.Dims[0].Active = true
 	}
-	if r := badRankOf(v.Errors); r != "" || overflows(len(st.In.Sizes), st.In.Strides, st.Off, st.Win, st.Step, st.Out) {
-		f.Typed = st.CanonicalQuery(false) + r
+	// An output list shorter than the sizes too: the rows would fill it
+	// with blanks, which mean the largest output, and lose its error.
+	short := len(st.Out) > 0 && len(st.Out) < len(st.In.Sizes)
+	if r := badRankOf(v.Errors); r != "" || short || overflows(len(st.In.Sizes), st.In.Strides, st.Off, st.Win, st.Step, st.Out) {
+		f.Typed = st.CanonicalQuery(false) + explicit(st.In) + r
 	}
 	return f
 }

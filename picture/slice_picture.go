@@ -327,9 +327,9 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": plain(ctx, cells), "n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells), "read": UpperFirst(readNoteIn(ctx, readCells))})
 	}
 
-	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"sizes": sizesText(in.Sizes), "count": plain(ctx, n), "type": dt,
+	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"sizes": sizesText(in.Sizes), "count": i18n.Count(ctx, n, plain(ctx, n), "elements"), "type": dt,
 		"strides": "{" + JoinCoord(in.Strides) + "}", "offsets": "{" + JoinCoord(s.WindowOffsets) + "}", "wsizes": "{" + JoinCoord(s.WindowSizes) + "}"})
-	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"sizes": sizesText(s.OutputSizes), "count": plain(ctx, outN)})
+	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"sizes": sizesText(s.OutputSizes), "count": i18n.Count(ctx, outN, plain(ctx, outN), "elements")})
 	pv.BufferSub = i18n.T(ctx, "ssub.buffer", i18n.Args{"cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "bits": dt.Bits(), "bytes": i18n.Count(ctx, in.BufferSizeInBytes(), plain(ctx, in.BufferSizeInBytes()), "bytes"), "read": readNoteIn(ctx, readCells)})
 	if cells > used {
 		pv.BufferSub += i18n.T(ctx, "ssub.unused", i18n.Args{"count": plain(ctx, cells-used)})

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, typedOnce, settle, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { showFieldErrors, typed, sent, settle, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -37,7 +37,7 @@ export function start() {
     // step's own when the URL only says how to show it (?room=, ?labels=).
     // A state the rows cannot hold (nine dimensions, a list longer than
     // the sizes) goes as typed, so that its error stays.
-    ws.onopen = () => { st.retry = 500; st.ws = ws; send(typedOnce(form) || formQuery(), true, false, true); room.open((m) => ws.send(JSON.stringify(m))); };
+    ws.onopen = () => { st.retry = 500; st.ws = ws; send(typed(form) || formQuery(), true, false, true); room.open((m) => ws.send(JSON.stringify(m))); };
     ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
     ws.onclose = () => {
       st.ws = null; room.closed(); document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('button.apply').hidden = false;
@@ -49,6 +49,7 @@ export function start() {
   // Forward, the first state) leave the history as it is.
   function send(query, structural = false, push = false, nav = false) {
     if (!st.ws) { return false; }
+    sent(form, query);
     st.seq++;
     if (structural) st.structural.add(st.seq);
     if (push) st.push.add(st.seq);
@@ -60,7 +61,7 @@ export function start() {
   let timer = 0;
   const sendSoon = () => { clearTimeout(timer); timer = setTimeout(() => send(formQuery()), 150); };
   const hist = editHistory(form, { go: (q) => send(q, true, false, true), cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
-  hist.start(formQuery());
+  hist.start(typed(form) || formQuery());
 
   function onText(m) {
     if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; hist.show(); return; }

@@ -25,13 +25,15 @@ export function liveSocket(hooks) {
 // jitter spreads a delay over [d/2, d].
 export const jitter = (d) => d / 2 + Math.random() * d / 2;
 
-// typedOnce returns, the first time only, the query of a state the form's
-// rows cannot hold (data-typed: nine dimensions, a list longer than the
-// sizes), which the first live edit sends instead of the rows.
-export function typedOnce(form) {
-  const q = form.dataset.typed || '';
-  delete form.dataset.typed;
-  return q;
+// typed is the query of a state the form's rows cannot hold (data-typed:
+// nine dimensions, a list longer than the sizes, a rank the select cannot
+// show), which the page sends instead of the rows until something else is
+// sent: on connecting, on reconnecting and as the history's first entry.
+export const typed = (form) => form.dataset.typed || '';
+
+// sent forgets the typed state once another query is sent.
+export function sent(form, query) {
+  if (form.dataset.typed && query !== form.dataset.typed) delete form.dataset.typed;
 }
 
 // showFieldErrors puts each {field, message} into its field's slot

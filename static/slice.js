@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, typedOnce, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, typed, sent, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -61,7 +61,7 @@ export function start() {
   liveSocket({
     // The form holds the state the server drew: the URL's, or a tour
     // step's own when the URL only says how to show it (?room=).
-    open(ws) { st.ws = ws; send(typedOnce(form) || formQuery(), true, false, false, true); room.open((m) => ws.send(JSON.stringify(m))); },
+    open(ws) { st.ws = ws; send(typed(form) || formQuery(), true, false, false, true); room.open((m) => ws.send(JSON.stringify(m))); },
     text: onText,
     binary: onBinary,
     closed() {
@@ -75,6 +75,7 @@ export function start() {
   // history as it is.
   function send(query, structural = false, push = false, np = false, nav = false) {
     if (!st.ws) return false;
+    sent(form, query);
     st.seq++; st.np = np ? form.elements.np.value : '';
     if (nav) st.nav.add(st.seq);
     if (structural) st.structural.add(st.seq);
@@ -239,7 +240,7 @@ export function start() {
     const q = queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value], ['fl', form.elements.fl.value]]);
     if (send(q, true, true)) { hist.picked(q); e.preventDefault(); }
   });
-  hist.start(formQuery()); // here: formQuery needs the helpers above
+  hist.start(typed(form) || formQuery()); // here: formQuery needs the helpers above
 
   // ---- linking the input, its buffer and the output ----
   // A target is a cell of a view, DOM or canvas: {kind: 'in' | 'out' | 'b', i};

@@ -385,6 +385,11 @@ func TestImportRefusals(t *testing.T) {
 			t.Errorf("%s: fields %q, want %q (%v)", tc.name, fields, tc.fields, body["errors"])
 		}
 	}
+	// A value of the wrong kind is named in words, with the number it is.
+	_, body := importBody(t, ts.URL, `{"torch":{"dtype":"torch.float32","size":[2,1.5],"stride":[1,1]}}`)
+	if msg := body["errors"].([]any)[0].(map[string]any)["message"]; msg != "torch.size must be a whole number (or a list of them); got the number 1.5" {
+		t.Errorf("torch.size: %q", msg)
+	}
 }
 
 // TestImportViews: PyTorch and NumPy views and PyTorch's printed text
