@@ -9,6 +9,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/stridescope/stridescope/core"
 )
 
 // done is true once the picture of the last edit is drawn.
@@ -291,9 +293,12 @@ func TestE2EStateTheRowsCannotHoldKeepsItsError(t *testing.T) {
 		}
 	}
 	// Back to the first entry after another edit sends the typed state,
-	// not the rows.
+	// not the rows; the eight rows shown keep their labels and the rank.
 	do(t, ctx, "open nine dimensions", chromedp.Navigate(base+"/?sizes=1,1,1,1,1,1,1,1,9"))
 	waitFor(t, ctx, "the invalid answer", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'invalid'`)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=rank]').value + ' ' + [...document.querySelectorAll('tr.dim:not([hidden]) th')].map(e => e.textContent).join('')`); got != "8 "+strings.Join(core.DimensionLabels(8), "") {
+		t.Errorf("nine dimensions once live: rank and labels %q", got)
+	}
 	do(t, ctx, "show offsets", chromedp.SetValue(chromedp.CSS(`[data-testid=labels]`), "offset"))
 	waitFor(t, ctx, "the edit's history entry", `location.search.includes('labels=offset')`)
 	do(t, ctx, "go back", chromedp.NavigateBack())

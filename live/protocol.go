@@ -183,7 +183,9 @@ func ParseFrameHeader(b []byte) (FrameHeader, bool) {
 func newFormMsg(st picture.LayoutState, l *core.Layout) formMsg {
 	f := formMsg{DT: st.DT, Sizes: nonNilStrings(st.Sizes), Strides: nonNilStrings(st.Strides), Packed: st.Packed,
 		Total: st.Total, Align: st.Align, Labels: st.Labels, Sel: st.Sel, Cell: st.Cell}
-	if n := len(st.Sizes); n >= 1 && n <= core.MaxDimensionCount {
+	// The rows show at most MaxDimensionCount dimensions (a longer state
+	// keeps its error beside them): label those.
+	if n := min(len(st.Sizes), core.MaxDimensionCount); n >= 1 {
 		f.DimLabels = core.DimensionLabels(n)
 	} else {
 		f.DimLabels = []string{}

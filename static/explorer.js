@@ -162,7 +162,7 @@ export function start() {
     });
     if (!all) return;
     const e = form.elements;
-    e.dt.value = f.dt; e.rank.value = String(f.sizes.length); e.mode.value = f.packed ? 'packed' : 'explicit';
+    e.dt.value = f.dt; e.rank.value = String(Math.min(Math.max(f.sizes.length, 1), 8)); e.mode.value = f.packed ? 'packed' : 'explicit';
     e.total.value = f.total; e.align.value = f.align; e.labels.value = f.labels; e.sel.value = f.sel; e.cell.value = f.cell;
   }
   // setURL shows a state in the address bar: how is a history.write's,
