@@ -282,23 +282,13 @@ func (x *exec) choose() {
 			blk *= p.size[k]
 		}
 		// Byte offsets inside the block must fit the int32 table.
-		var span int64
-		for i := k; i < r; i++ {
-			span += (p.size[i] - 1) * abs(p.stride[i]) // <= maxOff-minOff
-		}
+		span := p.spanFrom(k)
 		if k < r-1 && span*e < 1<<31 && (forceMode == int(modeTable) || blk >= 4*L) {
 			x.mode, x.k, x.blk, x.extra = modeTable, k, blk, -1
 			if x.pickExtra(span) {
 				return
 			}
-			x.lp = loop{}
-			for i := range k {
-				x.lp.add(p.size[i], p.stride[i], 0)
-			}
-			for i := range k {
-				x.lp.dstride[i] = blk * x.lp.unitsBelow(i)
-			}
-			x.units = x.lp.units()
+			x.blockLoop(k)
 		}
 	}
 }
@@ -357,6 +347,30 @@ func (x *exec) pickExtra(span int64) bool {
 	return true
 }
 
+// spanFrom is how many elements apart the lowest and the highest offset
+// of dimensions k..rank-1 lie (at most maxOff-minOff).
+func (p *plan) spanFrom(k int) int64 {
+	var span int64
+	for i := k; i < p.rank; i++ {
+		span += (p.size[i] - 1) * abs(p.stride[i])
+	}
+	return span
+}
+
+// blockLoop makes lp the odometer over dimensions 0..k-1, each unit a
+// block of x.blk elements of the packed dst.
+func (x *exec) blockLoop(k int) {
+	p := &x.p
+	x.lp = loop{}
+	for i := range k {
+		x.lp.add(p.size[i], p.stride[i], 0)
+	}
+	for i := range k {
+		x.lp.dstride[i] = x.blk * x.lp.unitsBelow(i)
+	}
+	x.units = x.lp.units()
+}
+
 // packedStrides are the dst strides of the plan's dimensions in the
 // packed output.
 func (p *plan) packedStrides() (ds [maxDims]int64) {
@@ -377,18 +391,7 @@ func (x *exec) tabulate(t []int32) {
 	for c := range t[:n] {
 		t[c] = int32(int64(c) * p.stride[p.rank-1] * e)
 	}
-	for i := p.rank - 2; i >= x.k; i-- {
-		bs := p.stride[i] * e
-		cs := int64(0)
-		for c := int64(1); c < p.size[i]; c++ {
-			cs += bs
-			u := t[c*n : (c+1)*n]
-			for j, v := range t[:n] {
-				u[j] = v + int32(cs)
-			}
-		}
-		n *= p.size[i]
-	}
+	shiftedCopies(t, n, p.size[x.k:p.rank-1], p.stride[x.k:p.rank-1], e)
 }
 
 // runScatter executes the blocks [first, first+cnt) of a table block with

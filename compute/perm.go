@@ -45,22 +45,11 @@ func (x *exec) setPerm() bool {
 		nb *= p.size[k]
 	}
 	// Byte offsets of the group starts must fit the int32 table.
-	var sp int64
-	for i := k; i < r; i++ {
-		sp += (p.size[i] - 1) * abs(p.stride[i])
-	}
-	if sp*e >= 1<<31 {
+	if p.spanFrom(k)*e >= 1<<31 {
 		return false
 	}
 	x.mode, x.k, x.gk, x.g, x.gspan, x.gmin, x.blk = modePerm, k, gk, g, span, lo, g*nb
-	x.lp = loop{}
-	for i := range k {
-		x.lp.add(p.size[i], p.stride[i], 0)
-	}
-	for i := range k {
-		x.lp.dstride[i] = x.blk * x.lp.unitsBelow(i)
-	}
-	x.units = x.lp.units()
+	x.blockLoop(k)
 	return true
 }
 
@@ -72,22 +61,21 @@ func (x *exec) permTables(starts []int32, ctl *[64]byte) {
 	p := &x.p
 	e := x.e
 	starts[0] = int32(x.gmin * e)
-	shiftedCopies(starts, p.size[x.k:x.gk], p.stride[x.k:x.gk], e)
+	shiftedCopies(starts, 1, p.size[x.k:x.gk], p.stride[x.k:x.gk], e)
 	// Lane indexes below 64 wrap correctly in bytes.
 	var idx [64]byte
 	idx[0] = byte(-x.gmin)
-	shiftedCopies(idx[:], p.size[x.gk:p.rank], p.stride[x.gk:p.rank], 1)
+	shiftedCopies(idx[:], 1, p.size[x.gk:p.rank], p.stride[x.gk:p.rank], 1)
 	for j, v := range idx[:x.g] {
 		ctl[int64(j)*e] = v
 	}
 }
 
-// shiftedCopies fills t, whose first entry is set, with the offsets of
-// the row-major elements of the dimensions sizes and strides (times
-// scale) from t[0]: each dimension, the last first, as shifted copies of
-// the part built so far.
-func shiftedCopies[T int32 | byte](t []T, sizes, strides []int64, scale int64) {
-	n := int64(1)
+// shiftedCopies extends the n entries t starts with (the offsets of the
+// trailing dimensions' elements) over the dimensions sizes and strides
+// before them, strides times scale: each dimension, the last first, as
+// shifted copies of the part built so far.
+func shiftedCopies[T int32 | byte](t []T, n int64, sizes, strides []int64, scale int64) {
 	for i := len(sizes) - 1; i >= 0; i-- {
 		bs := T(strides[i] * scale)
 		cs := T(0)

@@ -87,9 +87,9 @@ func LayoutStateFromQuery(q url.Values) (LayoutState, []core.Violation) {
 		}
 	}
 	if r := strings.TrimSpace(q.Get("rank")); r != "" {
-		n, err := strconv.Atoi(r)
+		n, ok := ParseRank(r)
 		switch {
-		case err != nil || n < 1 || n > core.MaxDimensionCount:
+		case !ok:
 			vs = append(vs, badRank(r))
 		case n != len(st.Sizes):
 			st = st.withRank(n)
@@ -396,6 +396,13 @@ const NothingToDraw = "The inputs have errors: fix them to see a picture."
 
 func unknownPreset(name string) core.Violation {
 	return core.NewMsg("query.preset", "unknown example {name:q}", core.Args{"name": name}).At("preset")
+}
+
+// ParseRank reads a typed rank: a DimensionCount from 1 to
+// core.MaxDimensionCount, or ok false.
+func ParseRank(r string) (n int, ok bool) {
+	n, err := strconv.Atoi(r)
+	return n, err == nil && n >= 1 && n <= core.MaxDimensionCount
 }
 
 func badRank(r string) core.Violation {

@@ -120,14 +120,15 @@ func badRankOf(vs []core.Violation) string {
 }
 
 // overflows reports whether the form's rows cannot hold a state of n
-// sizes and the lists: more than MaxRank dimensions, or a list with more
-// entries than the rows that are shown.
+// sizes and the lists: more than MaxRank dimensions, or a given list of
+// another length (more entries than the rows shown, or fewer, which the
+// rows would send as blanks: a blank output size means the largest).
 func overflows(n int, lists ...[]string) bool {
 	if n > views.MaxRank {
 		return true
 	}
 	for _, l := range lists {
-		if len(l) > max(n, 1) {
+		if len(l) > max(n, 1) || len(l) > 0 && len(l) < n {
 			return true
 		}
 	}
@@ -287,10 +288,7 @@ func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 	if len(st.In.Sizes) == 0 {
 		f.Dims[0].Active = true
 	}
-	// An output list shorter than the sizes too: the rows would fill it
-	// with blanks, which mean the largest output, and lose its error.
-	short := len(st.Out) > 0 && len(st.Out) < len(st.In.Sizes)
-	if r := badRankOf(v.Errors); r != "" || short || overflows(len(st.In.Sizes), st.In.Strides, st.Off, st.Win, st.Step, st.Out) {
+	if r := badRankOf(v.Errors); r != "" || overflows(len(st.In.Sizes), st.In.Strides, st.Off, st.Win, st.Step, st.Out) {
 		f.Typed = st.CanonicalQuery(false) + explicit(st.In) + r
 	}
 	return f

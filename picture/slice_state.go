@@ -162,9 +162,9 @@ func SliceStateFromQuery(q url.Values) (SliceState, []core.Violation) {
 		}
 	}
 	if r := strings.TrimSpace(q.Get("rank")); r != "" {
-		n, err := strconv.Atoi(r)
+		n, ok := ParseRank(r)
 		switch {
-		case err != nil || n < 1 || n > core.MaxDimensionCount:
+		case !ok:
 			vs = append(vs, badRank(r))
 		case n != len(st.In.Sizes):
 			st = st.withRank(n)

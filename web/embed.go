@@ -3,12 +3,10 @@ package web
 import (
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
@@ -178,7 +176,7 @@ func formRedirect(c echo.Context, slice bool) (bool, error) {
 	// A rank that is not one is the page's to show at its field; the
 	// canonical URL would drop it without a word.
 	if r := strings.TrimSpace(q.Get("rank")); r != "" {
-		if n, err := strconv.Atoi(r); err != nil || n < 1 || n > core.MaxDimensionCount {
+		if _, ok := picture.ParseRank(r); !ok {
 			return false, nil
 		}
 	}

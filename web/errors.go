@@ -60,7 +60,7 @@ func decodeStrict(r io.Reader, v any) *apiError {
 	}
 	if isNull(body) {
 		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{
-			core.NewMsg("json.type", "{field} must be {want}; got {got}", core.Args{"field": orBody(""), "want": picture.WantKind(nil), "got": picture.GotKind("null")}).At("")}}
+			picture.TypeError("json.type", "", orBody(""), &json.UnmarshalTypeError{Value: "null"}, picture.WantKind(nil))}}
 	}
 	if vs := objectViolations(body, reflect.TypeOf(v)); len(vs) > 0 {
 		return &apiError{status: http.StatusBadRequest, violations: vs}
@@ -74,6 +74,10 @@ func decodeStrict(r io.Reader, v any) *apiError {
 		return trailing()
 	}
 	return nil
+}
+
+func unknownField(path string) core.Violation {
+	return core.NewMsg("json.field.unknown", "unknown field {field:q}", core.Args{"field": path}).At(path)
 }
 
 func trailing() *apiError {
@@ -165,7 +169,7 @@ func objectViolations(body []byte, t reflect.Type) []core.Violation {
 		}
 	}
 	for _, k := range unknown {
-		vs = append(vs, core.NewMsg("json.field.unknown", "unknown field {field:q}", core.Args{"field": k}).At(k))
+		vs = append(vs, unknownField(k))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		vs = append(vs, trailing().violations...)
@@ -192,8 +196,7 @@ func fieldViolation(f jsonField, raw json.RawMessage) *core.Violation {
 		return &v
 	}
 	if sub, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		path := f.name + "." + strings.Trim(sub, `"`)
-		v := core.NewMsg("json.field.unknown", "unknown field {field:q}", core.Args{"field": path}).At(path)
+		v := unknownField(f.name + "." + strings.Trim(sub, `"`))
 		return &v
 	}
 	v := jsonError(err).violations[0]
@@ -250,26 +253,26 @@ func wholeNumber(raw json.RawMessage) *core.Msg {
 	return &m
 }
 
-// jsonKind names the kind of JSON value raw holds.
+// jsonKind names the kind of JSON value raw holds, in picture.GotKind's
+// words.
 func jsonKind(raw json.RawMessage) core.Msg {
 	t := bytes.TrimSpace(raw)
-	kind := func(code, en string) core.Msg { return core.NewMsg("json.kind."+code, en, nil) }
 	if len(t) == 0 {
-		return kind("nothing", "nothing")
+		return core.NewMsg("json.kind.nothing", "nothing", nil)
 	}
 	switch t[0] {
 	case 'n':
-		return kind("null", "null")
+		return picture.GotKind("null")
 	case 't', 'f':
-		return kind("boolean", "a boolean")
+		return picture.GotKind("bool")
 	case '"':
-		return kind("string", "a string")
+		return picture.GotKind("string")
 	case '[':
-		return kind("list", "a list")
+		return picture.GotKind("array")
 	case '{':
-		return kind("object", "an object")
+		return picture.GotKind("object")
 	}
-	return kind("number", "number")
+	return picture.GotKind("number")
 }
 
 func jsonError(err error) *apiError {
@@ -290,8 +293,7 @@ func jsonError(err error) *apiError {
 		return badRequest("", "json.early", "the body is not valid JSON: it ends early", nil)
 	}
 	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		field = strings.Trim(field, `"`)
-		return badRequest(field, "json.field.unknown", "unknown field {field:q}", core.Args{"field": field})
+		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{unknownField(strings.Trim(field, `"`))}}
 	}
 	return badRequest("", "json.invalid", "the body is not valid JSON: {detail}", core.Args{"detail": picture.JSONDetail(err)})
 }
