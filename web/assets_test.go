@@ -277,3 +277,36 @@ func TestEachPageLoadsOnlyItsModules(t *testing.T) {
 		}
 	}
 }
+
+// TestEachPagePreloadsEveryImportOnce checks the preloads: every module a
+// page's scripts import, directly or not, is preloaded or is a script of
+// the page itself, and no module is preloaded twice, however many widgets
+// import it.
+func TestEachPagePreloadsEveryImportOnce(t *testing.T) {
+	ts := newTestServer(t)
+	for _, page := range []string{"/?sizes=2,3", "/slice", "/embed/layout", "/embed/slice", "/tour/1"} {
+		_, body := fetchAs(t, ts, "GET", page, "", "")
+		d, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded := map[string]bool{}
+		d.Find(`script[type=module][src]`).Each(func(_ int, s *goquery.Selection) {
+			loaded[s.AttrOr("src", "")] = true
+		})
+		preloaded := map[string]int{}
+		d.Find(`link[rel=modulepreload]`).Each(func(_ int, s *goquery.Selection) {
+			u := s.AttrOr("href", "")
+			preloaded[u]++
+			loaded[u] = true
+			if preloaded[u] == 2 {
+				t.Errorf("%s preloads %s more than once", page, u)
+			}
+		})
+		for _, n := range modulesOf(t, ts, page) {
+			if !loaded[static.URL(n)] {
+				t.Errorf("%s loads %s without preloading it", page, n)
+			}
+		}
+	}
+}
