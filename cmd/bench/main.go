@@ -259,24 +259,27 @@ func batchFor(f func()) int {
 func runGo(cases []benchCase, o options, np *numpyProc) ([]result, error) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	var results []result
-	srcs := map[string][]byte{}
-	var dst []byte
+	// One input buffer at a time, kept while consecutive cases share it.
+	var src, dst []byte
+	srcKey := ""
+	releaseSrc, releaseDst := func() {}, func() {}
+	defer func() { releaseSrc(); releaseDst() }()
 	for ci := range cases {
 		c := &cases[ci]
-		key := fmt.Sprintf("%d/%d", c.e, c.n)
-		src, ok := srcs[key]
-		if !ok {
-			clear(srcs) // one input buffer at a time
+		if key := fmt.Sprintf("%d/%d", c.e, c.n); key != srcKey {
+			releaseSrc()
+			src, releaseSrc = nil, func() {}
 			debug.FreeOSMemory()
-			src = make([]byte, c.n*int64(c.e))
+			src, releaseSrc = buffer(c.n * int64(c.e))
 			fill(src, c.e)
-			srcs[key] = src
+			srcKey = key
 		}
 		ob := c.outBytes()
 		if int64(cap(dst)) < ob {
-			dst = nil
+			releaseDst()
+			dst, releaseDst = nil, func() {}
 			debug.FreeOSMemory()
-			dst = make([]byte, ob)
+			dst, releaseDst = buffer(ob)
 			for i := range dst {
 				dst[i] = 1 // fault the pages in
 			}
