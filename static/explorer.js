@@ -37,7 +37,14 @@ export function start() {
     // step's own when the URL only says how to show it (?room=, ?labels=).
     // A state the rows cannot hold (nine dimensions, a list longer than
     // the sizes) goes as typed, so that its error stays.
-    ws.onopen = () => { st.retry = 500; st.ws = ws; send(typed(form) || formQuery(), true, false, true); room.open((m) => ws.send(JSON.stringify(m))); };
+    // A state typed while the socket was down is an edit: the address
+    // bar (and the links that follow it) take it once it is answered.
+    ws.onopen = () => {
+      st.retry = 500; st.ws = ws;
+      const q = typed(form) || formQuery();
+      send(q, true, false, st.lastSent === undefined || q === st.lastSent);
+      room.open((m) => ws.send(JSON.stringify(m)));
+    };
     ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
     ws.onclose = () => {
       st.ws = null; room.closed(); document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('button.apply').hidden = false;
@@ -50,6 +57,7 @@ export function start() {
   function send(query, structural = false, push = false, nav = false) {
     if (!st.ws) { return false; }
     sent(form, query);
+    st.lastSent = query;
     st.seq++;
     if (structural) st.structural.add(st.seq);
     if (push) st.push.add(st.seq);

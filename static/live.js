@@ -96,6 +96,37 @@ export function langSuffix() {
   return l ? '&lang=' + encodeURIComponent(l) : '';
 }
 
+// shownQuery is the state the page shows, as a query: the URL's without
+// the classroom room it may name, or, when the URL's state has errors,
+// its last valid state (&last=, the one drawn) with the URL's language;
+// fallback when the URL has none.
+export function shownQuery(fallback = '') {
+  const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room='));
+  const last = parts.find((p) => p.startsWith('last='));
+  const lang = parts.find((p) => p.startsWith('lang='));
+  if (last) return decodeURIComponent(last.slice(5).replace(/\+/g, ' ')) + (lang ? '&' + lang : '');
+  return parts.length ? parts.join('&') : fallback;
+}
+
+// followLinks points the links that carry the page's state at the state
+// the address bar holds now, not the one the page was loaded with: the
+// language switcher (the same state in another language) and the
+// presenter's "Stop presenting" (the same state outside the room).
+export function followLinks() {
+  const here = () => { const u = new URL(location.href); u.hash = ''; return u; };
+  for (const a of $$('nav.lang a[hreflang]')) {
+    const u = here();
+    u.searchParams.set('lang', a.hreflang);
+    a.href = u.pathname + u.search;
+  }
+  const leave = $('[data-testid=room-leave]');
+  if (leave) {
+    const u = here();
+    u.searchParams.delete('room');
+    leave.href = u.pathname + u.search;
+  }
+}
+
 // settle shows whether an edit's result is valid: when it is not, the
 // stale note says the picture is of the last valid <what> (or that there
 // is none yet) and the URL keeps the typed state with that last valid
@@ -182,7 +213,7 @@ export function editHistory(form, { go, cancel, reset }) {
   const h = {
     // start records the page's first state; show reveals the buttons;
     // picked records an example's query, for Reset.
-    start(q) { opened = q; history.replaceState(entry(q), '', location.href); update(); },
+    start(q) { opened = q; history.replaceState(entry(q), '', location.href); update(); followLinks(); },
     picked(q) { example = q; },
     show() { for (const b of [undo, redo, resetBtn]) if (b) b.hidden = false; },
     // write puts an answered state in the address bar: how is 'push' (a
@@ -194,6 +225,7 @@ export function editHistory(form, { go, cancel, reset }) {
       if (how === 'edit' || how === 'push') lastEdit = how === 'edit' ? now : 0; // a burst is of typed edits
       if (push) { cur++; top = cur; history.pushState(entry(q), '', url); } else history.replaceState(entry(q), '', url);
       update();
+      followLinks();
     },
     undo() { if (cur > 0) { cancel(); history.back(); } },
     redo() { if (cur < top) { cancel(); history.forward(); } },
@@ -205,6 +237,7 @@ export function editHistory(form, { go, cancel, reset }) {
     if (!ss) return;
     cur = ss.i; lastEdit = 0;
     update();
+    followLinks();
     go(ss.q);
   });
   form.addEventListener('click', (e) => {

@@ -4,19 +4,12 @@
 // drawn. The server rendered the links for the first state; this follows
 // every edit, reading the URL when a link is about to be used.
 
-import { t } from './live.js';
+import { t, shownQuery } from './live.js';
 
 const bars = document.querySelectorAll('.share');
 
-// query is the state shown: the URL's (without the classroom room it may
-// name), its last valid state when it has errors, or the server's.
-function query(bar) {
-  const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room='));
-  const last = parts.find((p) => p.startsWith('last='));
-  const lang = parts.find((p) => p.startsWith('lang='));
-  if (last) return decodeURIComponent(last.slice(5).replace(/\+/g, ' ')) + (lang ? '&' + lang : '');
-  return parts.length ? parts.join('&') : bar.dataset.shareQuery;
-}
+// query is the state shown (the server's when the URL holds none).
+const query = (bar) => shownQuery(bar.dataset.shareQuery);
 
 const withQuery = (path, q) => (q ? path + '?' + q : path);
 const escapeHTML = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -59,4 +52,19 @@ for (const bar of bars) {
   }
   for (const snippet of bar.querySelectorAll('textarea[data-share=snippet]')) snippet.addEventListener('focus', () => { refresh(bar); snippet.select(); });
   refresh(bar);
+}
+
+// In an embed, a link to one of the site's pages opens in a new tab: those
+// pages refuse to be framed, and the reader keeps the page around the
+// embed. Links the explorer handles itself (data-act), fragments and the
+// embeds' own pages stay.
+if (document.body.classList.contains('embed')) {
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest?.('a[href]');
+    if (!a || a.target || a.dataset.act || a.getAttribute('href').startsWith('#')) return;
+    const u = new URL(a.href, location.href);
+    if (u.origin === location.origin && u.pathname.startsWith('/embed/')) return;
+    a.target = '_blank';
+    a.rel = 'noopener';
+  }, true);
 }

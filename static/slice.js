@@ -61,7 +61,14 @@ export function start() {
   liveSocket({
     // The form holds the state the server drew: the URL's, or a tour
     // step's own when the URL only says how to show it (?room=).
-    open(ws) { st.ws = ws; send(typed(form) || formQuery(), true, false, false, true); room.open((m) => ws.send(JSON.stringify(m))); },
+    // A state typed while the socket was down is an edit: the address
+    // bar (and the links that follow it) take it once it is answered.
+    open(ws) {
+      st.ws = ws;
+      const q = typed(form) || formQuery();
+      send(q, true, false, false, st.lastSent === undefined || q === st.lastSent);
+      room.open((m) => ws.send(JSON.stringify(m)));
+    },
     text: onText,
     binary: onBinary,
     closed() {
@@ -76,6 +83,7 @@ export function start() {
   function send(query, structural = false, push = false, np = false, nav = false) {
     if (!st.ws) return false;
     sent(form, query);
+    st.lastSent = query;
     st.seq++; st.np = np ? form.elements.np.value : '';
     if (nav) st.nav.add(st.seq);
     if (structural) st.structural.add(st.seq);

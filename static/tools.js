@@ -2,7 +2,7 @@
 // follows the page's state (the URL the explorer keeps current), and the
 // import box asks /api/v1/import, then opens what it found.
 
-import { t, langSuffix } from './live.js';
+import { t, langSuffix, shownQuery } from './live.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 
@@ -29,8 +29,9 @@ function list(items, render) {
 export function start() {
   const link = $('[data-testid=dx-download]');
   if (link) {
-    // The explorer changes the URL as it is edited: take it when clicked.
-    const follow = () => { link.href = link.dataset.dxBase + location.search; };
+    // The explorer changes the URL as it is edited: take the state it
+    // shows (the last valid one when the typed one has errors) when clicked.
+    const follow = () => { const q = shownQuery(); link.href = link.dataset.dxBase + (q ? '?' + q : ''); };
     link.addEventListener('click', follow);
     link.addEventListener('focus', follow);
   }

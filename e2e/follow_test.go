@@ -1,0 +1,98 @@
+package e2e
+
+import (
+	"net"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/stridescope/stridescope/web"
+)
+
+// param is a query parameter of the href of the link sel, in the page.
+func param(sel, name string) string {
+	return `new URL(document.querySelector('` + sel + `').href).searchParams.get('` + name + `')`
+}
+
+// TestE2ELinksFollowTheShownState: the links that carry the page's state
+// carry the state shown after edits, not the one the page was loaded with:
+// the language switcher keeps an edit, "Stop presenting" keeps the
+// presenter's edits, and the DxDispatch download of a state with errors is
+// the model of the state drawn (the last valid one).
+func TestE2ELinksFollowTheShownState(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+
+	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1&total=40")
+	typeInto(t, ctx, "type a height stride of 7", `[data-testid=stride-0]`, "7")
+	waitFor(t, ctx, "the edit in the address bar and the switcher", `new URLSearchParams(location.search).get('strides') === '7,1' && `+param(`[data-testid=lang-fr]`, "strides")+` === '7,1' && `+param(`[data-testid=lang-fr]`, "lang")+` === 'fr'`)
+	do(t, ctx, "click FR", chromedp.Click(chromedp.CSS(`[data-testid=lang-fr]`)))
+	waitFor(t, ctx, "the edited state in French", `document.documentElement.lang === 'fr' && document.querySelector('[data-testid=stride-0]').value === '7'`)
+	do(t, ctx, "Back", chromedp.NavigateBack())
+	waitFor(t, ctx, "Back", `!new URLSearchParams(location.search).has('lang') && document.querySelector('#picture').dataset.state === 'done'`)
+	waitFor(t, ctx, "the switcher after Back", param(`[data-testid=lang-pt-BR]`, "strides")+` === new URLSearchParams(location.search).get('strides')`)
+
+	// A presenter's edits survive "Stop presenting".
+	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1")
+	do(t, ctx, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, ctx, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	typeInto(t, ctx, "the presenter types a width of 5", `[data-testid=size-1]`, "5")
+	waitFor(t, ctx, "the leave link to follow", param(`[data-testid=room-leave]`, "sizes")+` === '2,5' && `+param(`[data-testid=room-leave]`, "room")+` === null && `+param(`[data-testid=lang-fr]`, "sizes")+` === '2,5'`)
+	do(t, ctx, "Stop presenting", clickInView(`[data-testid=room-leave]`))
+	waitFor(t, ctx, "the edited state outside the room", `!new URLSearchParams(location.search).has('room') && document.querySelector('[data-testid=size-1]').value === '5' && document.body.dataset.live === 'ready'`)
+
+	// The DxDispatch model of a slice whose typed window has an error is
+	// the model of the window drawn.
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	typeInto(t, ctx, "an offset past the input", `[data-testid=woff-3]`, "3")
+	waitFor(t, ctx, "the error and the last valid state", `new URLSearchParams(location.search).has('last') && !document.querySelector('[data-testid="err-inputWindowOffsets[3]"]').hidden`)
+	do(t, ctx, "focus the download", chromedp.Focus(chromedp.CSS(`[data-testid=dx-download]`)))
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => { const r = await fetch(document.querySelector('[data-testid=dx-download]').href); return r.status + ' ' + ((await r.json()).dispatchables ? 'model' : 'no model'); })()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("fetch the download: %v", err)
+	}
+	if got != "200 model" {
+		t.Errorf("the DxDispatch link of a state with an error answers %q, want 200 model (href %s)", got, eval[string](t, ctx, `document.querySelector('[data-testid=dx-download]').href`))
+	}
+}
+
+// TestE2EEditWhileOfflineReachesTheAddressBar: an edit typed while the
+// server is away is drawn once the page reconnects, and the address bar
+// (which sharing, reloading and the downloads read) holds it too.
+func TestE2EEditWhileOfflineReachesTheAddressBar(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cfg := web.Config{DataDir: t.TempDir(), RoomSecret: []byte("e2e offline secret")}
+	stop := serveOn(t, addr, cfg)
+	base := "http://" + addr
+	ctx := newBrowser(t, false)
+
+	for _, tc := range []struct{ page, field, value, param, want string }{
+		{"/?dt=FLOAT32&sizes=2,3&strides=5,1", `[data-testid=stride-0]`, "4", "strides", "4,1"},
+		{"/slice?dt=INT8&sizes=3,4&strides=0,1&woff=0,0&wsize=3,4&wstride=2,-1", `[data-testid=wstride-1]`, "1", "wstride", "2,1"},
+	} {
+		waitLive(t, ctx, base+tc.page)
+		stop()
+		waitFor(t, ctx, "the page to see the server gone", `document.body.dataset.live === 'offline'`)
+		typeInto(t, ctx, "an edit while offline", tc.field, tc.value)
+		stop = serveOn(t, addr, cfg)
+		waitFor(t, ctx, "the edit drawn and in the address bar", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done' && new URLSearchParams(location.search).get('`+tc.param+`') === '`+tc.want+`'`)
+	}
+}
+
+// TestE2EEmbedLinksLeaveTheFrame: in an embed, a link to one of the site's
+// pages (the glossary) opens in a new tab rather than in the frame, which
+// those pages refuse.
+func TestE2EEmbedLinksLeaveTheFrame(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/embed/layout?dt=FLOAT32&sizes=2,3&strides=5,1&total=40")
+	do(t, ctx, "click the glossary link", clickInView(`[data-testid=glossary-link]`))
+	if got := eval[string](t, ctx, `location.pathname + ' ' + document.querySelector('[data-testid=glossary-link]').target`); got != "/embed/layout _blank" {
+		t.Errorf("after clicking the glossary link: %q, want /embed/layout _blank", got)
+	}
+}
