@@ -96,3 +96,28 @@ func TestE2EEmbedLinksLeaveTheFrame(t *testing.T) {
 		t.Errorf("after clicking the glossary link: %q, want /embed/layout _blank", got)
 	}
 }
+
+// TestE2EPhoneBufferCellsKeepTheirSize: on a 390 px phone a buffer row of
+// 16 cells scrolls sideways; its cells keep one width and their labels
+// are not cut.
+func TestE2EPhoneBufferCellsKeepTheirSize(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	for _, page := range []string{"/?preset=NCDHW", "/?sizes=4,16", "/slice?preset=nhwc"} {
+		waitLive(t, ctx, base+page)
+		got := eval[string](t, ctx, `(() => {
+			const cells = [...document.querySelectorAll('.buffer[data-mode=dom] .bc')];
+			if (!cells.length) return 'no buffer cells';
+			const w = cells.map((c) => c.getBoundingClientRect().width);
+			const cut = cells.filter((c) => { const l = c.querySelector('.lbl'); return l && l.scrollWidth > c.clientWidth; }).length;
+			return Math.round(Math.max(...w) - Math.min(...w)) + ' px apart, ' + cut + ' cut';
+		})()`)
+		if got != "0 px apart, 0 cut" {
+			t.Errorf("%s on a 390 px phone: buffer cells %s", page, got)
+		}
+		if n := eval[float64](t, ctx, overflowX); n > 0 {
+			t.Errorf("%s on a 390 px phone: the page is %g px wider than the screen", page, n)
+		}
+	}
+}
