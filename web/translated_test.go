@@ -169,6 +169,20 @@ func TestRoomLinkKeepsTheLanguage(t *testing.T) {
 			t.Errorf("lang %q: join URL %q, want it to end in /r/%s%s", c.lang, join, code, c.want)
 		}
 	}
+	// The line with the code names /join once, in the sentence of each
+	// language (French with its space before the colon).
+	for _, c := range []struct{ lang, want string }{
+		{"en", "or type the code at /join: "},
+		{"zh-TW", "或在 /join 輸入代碼： "},
+		{"pt-BR", "ou digite o código em /join: "},
+		{"fr", "ou saisir le code sur /join\u00a0: "},
+	} {
+		_, doc := getPage(t, ts.URL+location+"&lang="+c.lang, cookieHeader(cookie))
+		line := doc.Find(tid("room-code")).Parent().Text()
+		if want := c.want + doc.Find(tid("room-code")).Text(); line != want {
+			t.Errorf("lang %s: the code's line %q, want %q", c.lang, line, want)
+		}
+	}
 	_, doc := getPage(t, ts.URL+"/r/"+code+"?lang=fr", nil)
 	if got := doc.Find("html").AttrOr("lang", ""); got != "fr" {
 		t.Errorf("the viewer's page: <html lang=%q>, want fr", got)
