@@ -45,6 +45,7 @@ var siteEN = map[Key]string{
 	"notfound.join":         "a room to join",
 	"notfound.join.rest":    ", with the code the presenter shows.",
 	"error.retry":           "Try again",
+	"error.address":         "This address cannot be opened",
 	"error.busy":            "The server is busy",
 	"error.too-large":       "Too large for this server",
 }
@@ -92,6 +93,7 @@ var siteZhTW = map[Key]string{
 	"notfound.join":         "加入教室",
 	"notfound.join.rest":    "：輸入講者顯示的代碼。",
 	"error.retry":           "再試一次",
+	"error.address":         "無法開啟這個網址",
 	"error.busy":            "伺服器忙碌中",
 	"error.too-large":       "超出這台伺服器的處理量",
 }
@@ -139,6 +141,7 @@ var sitePtBR = map[Key]string{
 	"notfound.join":         "uma sala para entrar",
 	"notfound.join.rest":    ", com o código que quem apresenta mostra.",
 	"error.retry":           "Tentar de novo",
+	"error.address":         "Não foi possível abrir este endereço",
 	"error.busy":            "O servidor está ocupado",
 	"error.too-large":       "Grande demais para este servidor",
 }
@@ -186,6 +189,7 @@ var siteFR = map[Key]string{
 	"notfound.join":         "une salle à rejoindre",
 	"notfound.join.rest":    ", avec le code affiché par la personne qui présente.",
 	"error.retry":           "Réessayer",
+	"error.address":         "Impossible d’ouvrir cette adresse",
 	"error.busy":            "Le serveur est occupé",
 	"error.too-large":       "Trop grand pour ce serveur",
 }

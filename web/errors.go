@@ -344,12 +344,38 @@ func httpErrorHandler(err error, c echo.Context) {
 		_ = c.NoContent(status)
 		return
 	}
-	if !strings.HasPrefix(c.Request().URL.Path, "/api/") && status == http.StatusNotFound && acceptsHTML(c.Request()) {
-		c.SetRequest(c.Request().WithContext(i18n.Translated(c.Request().Context())))
-		_ = render(c, status, views.NotFoundPage(c.Request().URL.Path))
-		return
+	if !strings.HasPrefix(c.Request().URL.Path, "/api/") && acceptsHTML(c.Request()) {
+		ctx := i18n.Translated(c.Request().Context())
+		switch {
+		case status == http.StatusNotFound:
+			c.SetRequest(c.Request().WithContext(ctx))
+			_ = render(c, status, views.NotFoundPage(c.Request().URL.Path))
+			return
+		case status == http.StatusBadRequest || status == http.StatusMethodNotAllowed:
+			// A page address a browser cannot be answered with (a query
+			// that does not parse, a form's route opened as a link): the
+			// reasons in words, and the page without the query to go on.
+			msgs := make([]string, len(body.Errors))
+			for i, v := range body.Errors {
+				msgs[i] = picture.UpperFirst(v.Message) + "."
+			}
+			c.SetRequest(c.Request().WithContext(ctx))
+			_ = render(c, status, views.ErrorPage(i18n.T(ctx, "error.address"), strings.Join(msgs, " "), pageOf(c.Request().URL.Path)))
+			return
+		}
 	}
 	_ = c.JSON(status, body)
+}
+
+// pageOf is the page to go on to from an address that could not be
+// answered: the explorer it names, else the layout explorer.
+func pageOf(path string) string {
+	for _, p := range []string{"/slice", "/embed/layout", "/embed/slice", "/tour", "/join"} {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return p
+		}
+	}
+	return "/"
 }
 
 func acceptsHTML(r *http.Request) bool {

@@ -76,3 +76,60 @@ func TestNotFoundPage(t *testing.T) {
 		t.Errorf("API path from a browser: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
 }
+
+// TestUnreadableAddressPage: a browser opening a page address the server
+// cannot read (a query that does not parse, a form's route as a link) gets
+// the reasons as a page in its language with a way on, not the API's JSON;
+// an API client still gets the JSON.
+func TestUnreadableAddressPage(t *testing.T) {
+	ts := newTestServer(t)
+	const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+	for _, tc := range []struct {
+		path, lang     string
+		status         int
+		title, message string // message: a part of it
+		onward         string
+	}{
+		{"/slice?sizes=2,3&woff=%zz", "fr", http.StatusBadRequest, "Impossible d\u2019ouvrir cette adresse", "%zz", "/slice"},
+		{"/?sizes=2;3", "en", http.StatusBadRequest, "This address cannot be opened", "The query is not valid", "/"},
+		{"/embed/slice?wsize=%", "pt-BR", http.StatusBadRequest, "Não foi possível abrir este endereço", "%", "/embed/slice"},
+		{"/rooms", "zh-TW", http.StatusMethodNotAllowed, "無法開啟這個網址", ".", "/"},
+	} {
+		req, err := http.NewRequest(http.MethodGet, ts.URL+tc.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", browser)
+		req.Header.Set("Accept-Language", tc.lang)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := goquery.NewDocumentFromReader(res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StatusCode != tc.status || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("%s: status %d, %s", tc.path, res.StatusCode, res.Header.Get("Content-Type"))
+			continue
+		}
+		if got := d.Find("html").AttrOr("lang", ""); got != tc.lang {
+			t.Errorf("%s: <html lang=%q>, want %s", tc.path, got, tc.lang)
+		}
+		if got := d.Find("main h1").Text(); got != tc.title {
+			t.Errorf("%s: h1 %q, want %q", tc.path, got, tc.title)
+		}
+		if got := d.Find(tid("error-message")).Text(); !strings.Contains(got, tc.message) {
+			t.Errorf("%s: message %q, want it to contain %q", tc.path, got, tc.message)
+		}
+		if got := d.Find(tid("error-retry")).AttrOr("href", ""); got != tc.onward {
+			t.Errorf("%s: the way on %q, want %q", tc.path, got, tc.onward)
+		}
+		// An API client asking the same gets the JSON error.
+		res, body := fetchAs(t, ts, http.MethodGet, tc.path, "", "")
+		if res.StatusCode != tc.status || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") || !bytes.Contains(body, []byte(`"errors"`)) {
+			t.Errorf("%s without Accept: text/html: status %d, %s", tc.path, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+	}
+}
