@@ -360,17 +360,28 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 }
 
 // SliceStateOf is the canonical state of a valid slice: the numbers as
-// core has them, the output sizes only where they differ from the most.
+// core has them. An output size left blank stays blank (it is
+// MaxCopiedElements, and follows the window) and one typed stays a
+// number; a slice not typed (an import) gives the sizes that differ from
+// the most.
 func SliceStateOf(v SliceValidated) SliceState {
 	s, st := v.Slice, v.State
 	c := SliceState{In: LayoutStateOf(s.Input, ""), FL: s.FeatureLevel.String(), Vals: st.Vals}
 	c.In.Labels = ""
 	c.Off, c.Win, c.Step = formatInts(s.WindowOffsets), formatInts(s.WindowSizes), formatInts(s.WindowStrides)
+	typed := !allEmpty(st.Out)
+	out := make([]string, len(s.OutputSizes))
 	for i, o := range s.OutputSizes {
-		if o != s.MaxCopied[i] {
-			c.Out = formatInts(s.OutputSizes)
-			break
+		given := o != s.MaxCopied[i]
+		if typed {
+			given = i < len(st.Out) && st.Out[i] != ""
 		}
+		if given {
+			out[i] = strconv.FormatInt(o, 10)
+		}
+	}
+	if !allEmpty(out) {
+		c.Out = out
 	}
 	if v.T >= 0 {
 		c.T = strconv.FormatInt(v.T, 10)
