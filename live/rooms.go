@@ -76,9 +76,10 @@ const (
 )
 
 const (
-	maxFocusLen   = 64
-	watchingEvery = 500 * time.Millisecond // how often the presenter's count is checked
-	publishEvery  = 20 * time.Millisecond  // at most 50 shared states a second per presenter
+	maxFocusLen         = 64
+	watchingEvery       = 500 * time.Millisecond // how often the presenter's count is checked
+	viewerWatchingEvery = time.Second            // and a viewer's
+	publishEvery        = 20 * time.Millisecond  // at most 50 shared states a second per presenter
 )
 
 // sessionRoom is the room side of one connection. Only the session's
@@ -301,8 +302,35 @@ func (ss *session) follow(raw string) {
 	ctx, stop := context.WithCancel(ss.ctx)
 	done := make(chan struct{})
 	ss.room.viewer, ss.room.stop, ss.room.done = v, stop, done
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { wg.Wait(); close(done) }()
+	// The viewer's count of watchers follows the room's as the
+	// presenter's does, not only when a state comes (a student joining
+	// or leaving changes it too), checked less often: a room has many
+	// viewers.
 	go func() {
-		defer close(done)
+		defer wg.Done()
+		tick := time.NewTicker(viewerWatchingEvery)
+		defer tick.Stop()
+		watching := replica.Watching(code)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if n := replica.Watching(code); n != watching {
+					watching = n
+					if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "watching", Room: code, Watching: n}) {
+						return
+					}
+				}
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		defer stop()
 		for {
 			ev, err := v.NextEvent(ctx)
 			if err != nil {

@@ -900,3 +900,29 @@ func TestRoomPresenceAcrossReplicas(t *testing.T) {
 	publish(t, p, "q=3", "")
 	readRoomNoPresence(t, vb, "viewer on B", "q=3")
 }
+
+// TestRoomViewersHearTheCountChange: a viewer's count of watchers follows
+// the room's when another viewer joins or leaves, with no state shared in
+// between (before, it changed only with the presenter's next state).
+func TestRoomViewersHearTheCountChange(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, _, cookie := openRoom(t, ts, "dt=FLOAT32&sizes=2,3")
+	p := presentOn(t, ts, code, cookie)
+	defer p.Close()
+	v1, first := followOn(t, ts, code)
+	defer v1.Close()
+	if first.Watching != 1 {
+		t.Fatalf("the first viewer's first state says %d watching, want 1", first.Watching)
+	}
+	v2, _ := followOn(t, ts, code)
+	var w roomIn
+	readType(t, v1, "watching", &w)
+	if w.Watching != 2 {
+		t.Errorf("after a second viewer joined, the first hears %d watching, want 2", w.Watching)
+	}
+	v2.Close()
+	readType(t, v1, "watching", &w)
+	if w.Watching != 1 {
+		t.Errorf("after the second viewer left, the first hears %d watching, want 1", w.Watching)
+	}
+}
