@@ -82,11 +82,25 @@ func newBrowser(t *testing.T, jsOff bool, extra ...chromedp.ExecAllocatorOption)
 		chromedp.WindowSize(1440, 1000),
 	}
 	opts = append(opts, extra...)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelTab(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
+	// On a loaded machine Chromium sometimes fails to start in time (its
+	// launcher prints nothing wrong); that is the machine, not the page,
+	// so it gets two more tries.
+	var ctx context.Context
+	for try := 1; ; try++ {
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		tab, cancelTab := chromedp.NewContext(actx)
+		err := chromedp.Do(tab)
+		if err == nil {
+			ctx = tab
+			t.Cleanup(func() { cancelTab(); cancelAlloc() })
+			break
+		}
+		cancelTab()
+		cancelAlloc()
+		if try == 3 {
+			t.Fatalf("start chromium (3 tries): %v", err)
+		}
+		t.Logf("start chromium, try %d: %v", try, err)
 	}
 	if jsOff {
 		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {

@@ -121,3 +121,33 @@ func TestE2EPhoneBufferCellsKeepTheirSize(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EDetachedViewerKeepsTheirExploration: a viewer who detaches and
+// edits has their edits in the address bar (a reload keeps them, Back
+// steps through them); rejoining puts the room's address back, so a reload
+// follows the room again.
+func TestE2EDetachedViewerKeepsTheirExploration(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	viewer := newBrowserContext(t, presenter)
+	waitLive(t, presenter, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	code := eval[string](t, presenter, `document.querySelector('[data-testid=room-bar]').dataset.room`)
+	waitLive(t, viewer, join)
+	waitFor(t, viewer, "following", roomState+` === 'following'`)
+
+	typeInto(t, viewer, "the viewer types a stride", `[data-testid=stride-0]`, "6")
+	waitFor(t, viewer, "the viewer's own state in the address bar", roomState+` === 'detached' && location.pathname === '/' && new URLSearchParams(location.search).get('strides') === '6,1'`)
+	typeInto(t, viewer, "and another", `[data-testid=stride-0]`, "8")
+	waitFor(t, viewer, "the second edit", `new URLSearchParams(location.search).get('strides') === '8,1'`)
+	do(t, viewer, "rejoin", chromedp.Click(chromedp.CSS(`[data-testid=room-rejoin]`)))
+	waitFor(t, viewer, "the room's address again", roomState+` === 'following' && location.pathname === '/r/`+code+`' && document.querySelector('[data-testid=stride-0]').value === '5'`)
+
+	do(t, viewer, "detach", chromedp.Click(chromedp.CSS(`[data-testid=room-detach]`)))
+	typeInto(t, viewer, "the viewer types a stride", `[data-testid=stride-0]`, "7")
+	waitFor(t, viewer, "the edit in the address bar", `new URLSearchParams(location.search).get('strides') === '7,1'`)
+	do(t, viewer, "reload", chromedp.Reload())
+	waitFor(t, viewer, "the exploration kept", `document.body.dataset.live === 'ready' && document.querySelector('[data-testid=stride-0]').value === '7' && !document.querySelector('[data-testid=room-bar]')`)
+}

@@ -45,6 +45,12 @@ export function roomClient(page, hooks) {
   }
   function follow() {
     following = true; fresh = true; away = false; // the server says again if the presenter is away
+    // A viewer who explored on their own had their edits in the address
+    // bar; following again, a reload follows the room again.
+    if (role === 'viewer' && location.pathname !== '/r/' + code) {
+      const l = new URLSearchParams(location.search).get('lang');
+      history.replaceState(history.state, '', '/r/' + code + (l ? '?lang=' + encodeURIComponent(l) : ''));
+    }
     if (detachBtn) { detachBtn.hidden = false; rejoinBtn.hidden = true; }
     say(FOLLOWING, 'following');
     if (send) send({ v: V, type: 'follow', room: code });
@@ -166,6 +172,10 @@ export function roomClient(page, hooks) {
     local() { if (role === 'viewer' && following) detach(); },
     // urlSuffix keeps the presenter's page in the room across reloads.
     urlSuffix() { return role === 'presenter' ? '&room=' + code : ''; },
+    // path is where the page's own state goes in the address bar: a
+    // viewer's page is at /r/CODE, but what a detached viewer explores is
+    // the page the room showed (a reload then keeps their exploration).
+    path() { return role !== 'viewer' ? location.pathname : page === 'slice' ? '/slice' : page === 'tour' ? '/tour/' + pathStep : '/'; },
   };
 }
 

@@ -213,8 +213,10 @@ export function start() {
   // or 'none' for a state from the history itself.
   function setURL(q, how, sent = q) {
     room.publish({ query: q });
-    if (room.role === 'viewer' || how === 'none') return;
-    hist.write(location.pathname + '?' + q + room.urlSuffix() + langSuffix(), sent, how);
+    // A viewer following the room keeps the room's address; one exploring
+    // on their own has their edits in it, as on the page itself.
+    if (room.following || how === 'none') return;
+    hist.write(room.path() + '?' + q + room.urlSuffix() + langSuffix(), sent, how);
   }
 
   for (const ev of ['input', 'change', 'submit']) form.addEventListener(ev, room.local, true);
