@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"mime"
 	"net/http"
 	"os"
 	"slices"
@@ -462,6 +463,24 @@ func TestImportPage(t *testing.T) {
 			if !strings.Contains(string(b), c) {
 				t.Errorf("%s: the page lacks %s", tc.name, c)
 			}
+		}
+	}
+}
+
+// TestToolsHintNamesTheDownloadedFile: the command the tools panel shows
+// runs the file its link downloads.
+func TestToolsHintNamesTheDownloadedFile(t *testing.T) {
+	ts := newTestServer(t)
+	for _, page := range []string{"/?sizes=2,3", "/slice?preset=example2"} {
+		_, doc := getPage(t, ts.URL+page, nil)
+		href := doc.Find(tid("dx-download")).AttrOr("href", "")
+		res, _ := fetchAs(t, ts, http.MethodGet, href, "", "")
+		_, params, err := mime.ParseMediaType(res.Header.Get("Content-Disposition"))
+		if err != nil {
+			t.Fatalf("%s: %s: Content-Disposition %q: %v", page, href, res.Header.Get("Content-Disposition"), err)
+		}
+		if got, want := doc.Find(tid("tools") + " .hint code").Text(), "dxdispatch.exe "+params["filename"]; got != want {
+			t.Errorf("%s: the hint says %q, want %q", page, got, want)
 		}
 	}
 }
