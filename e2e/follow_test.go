@@ -56,9 +56,10 @@ func TestE2ELinksFollowTheShownState(t *testing.T) {
 	}
 }
 
-// TestE2EEditWhileOfflineReachesTheAddressBar: an edit typed while the
-// server is away is drawn once the page reconnects, and the address bar
-// (which sharing, reloading and the downloads read) holds it too.
+// TestE2EEditWhileOfflineReachesTheAddressBar: while the server is away
+// the page says so; an edit typed meanwhile is drawn once the page
+// reconnects, and the address bar (which sharing, reloading and the
+// downloads read) holds it too.
 func TestE2EEditWhileOfflineReachesTheAddressBar(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -77,10 +78,10 @@ func TestE2EEditWhileOfflineReachesTheAddressBar(t *testing.T) {
 	} {
 		waitLive(t, ctx, base+tc.page)
 		stop()
-		waitFor(t, ctx, "the page to see the server gone", `document.body.dataset.live === 'offline'`)
+		waitFor(t, ctx, "the page to see the server gone and say so", `document.body.dataset.live === 'offline' && !document.querySelector('[data-testid=offline-note]').hidden && document.querySelector('[data-testid=live-note]').hidden`)
 		typeInto(t, ctx, "an edit while offline", tc.field, tc.value)
 		stop = serveOn(t, addr, cfg)
-		waitFor(t, ctx, "the edit drawn and in the address bar", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done' && new URLSearchParams(location.search).get('`+tc.param+`') === '`+tc.want+`'`)
+		waitFor(t, ctx, "the edit drawn and in the address bar", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done' && new URLSearchParams(location.search).get('`+tc.param+`') === '`+tc.want+`' && document.querySelector('[data-testid=offline-note]').hidden`)
 	}
 }
 

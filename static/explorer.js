@@ -47,7 +47,7 @@ export function start() {
     };
     ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
     ws.onclose = () => {
-      st.ws = null; room.closed(); document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('button.apply').hidden = false;
+      st.ws = null; room.closed(); document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('#offline-note').hidden = false; $('button.apply').hidden = false;
       setTimeout(connect, st.retry); st.retry = Math.min(st.retry * 2, 10000);
     };
   }
@@ -72,7 +72,7 @@ export function start() {
   hist.start(typed(form) || formQuery());
 
   function onText(m) {
-    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; hist.show(); return; }
+    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('#offline-note').hidden = true; $('button.apply').hidden = true; hist.show(); return; }
     if (room.message(m)) return;
     if (m.seq !== st.seq) return; // a newer edit supersedes it
     if (m.type === 'done') return finish();

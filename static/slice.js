@@ -73,7 +73,7 @@ export function start() {
     binary: onBinary,
     closed() {
       st.ws = null; room.closed(); document.body.dataset.live = 'offline';
-      $('#live-note').hidden = true; $('button.apply').hidden = false;
+      $('#live-note').hidden = true; $('#offline-note').hidden = false; $('button.apply').hidden = false;
     },
   });
   // send sends an edit: structural ones rewrite every field from the
@@ -98,7 +98,7 @@ export function start() {
   const hist = editHistory(form, { go: (q) => send(q, true, false, false, true), cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
 
   function onText(m) {
-    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('button.apply').hidden = true; hist.show(); showPlayer(); return; }
+    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('#offline-note').hidden = true; $('button.apply').hidden = true; hist.show(); showPlayer(); return; }
     if (room.message(m)) return;
     if (m.seq !== st.seq) return; // a newer edit supersedes it
     if (m.type === 'done') { finish(); return; }
