@@ -479,7 +479,7 @@ func TestToolsHintNamesTheDownloadedFile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %s: Content-Disposition %q: %v", page, href, res.Header.Get("Content-Disposition"), err)
 		}
-		if got, want := doc.Find(tid("tools") + " .hint code").Text(), "dxdispatch.exe "+params["filename"]; got != want {
+		if got, want := doc.Find(tid("tools")+" .hint code").Text(), "dxdispatch.exe "+params["filename"]; got != want {
 			t.Errorf("%s: the hint says %q, want %q", page, got, want)
 		}
 	}
