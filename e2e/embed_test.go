@@ -213,4 +213,18 @@ func TestE2EShareButtons(t *testing.T) {
 		t.Error("no Copy button with JavaScript")
 	}
 	shot(t, ctx, "embed-button")
+
+	// A page opened by an example's name shares the example's numbers,
+	// not its name (an example may change; a published embed should not).
+	waitLive(t, ctx, base+"/slice?preset=example2&lang=fr")
+	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
+	waitFor(t, ctx, "the snippet", `document.querySelector('[data-testid=embed-snippet]').value.includes('/embed/slice?')`)
+	snippet := eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`)
+	if strings.Contains(snippet, "preset=") || !strings.Contains(snippet, "wstride=1,1,-2,2") || !strings.Contains(snippet, "lang=fr") {
+		t.Errorf("the snippet of /slice?preset=example2&lang=fr: %s", snippet)
+	}
+	do(t, ctx, "focus the download", chromedp.Focus(chromedp.CSS(`[data-testid=dx-download]`)))
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=dx-download]').getAttribute('href')`); strings.Contains(got, "preset=") || !strings.Contains(got, "wstride=1,1,-2,2") {
+		t.Errorf("the DxDispatch link of /slice?preset=example2: %s", got)
+	}
 }

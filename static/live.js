@@ -99,12 +99,15 @@ export function langSuffix() {
 // shownQuery is the state the page shows, as a query: the URL's without
 // the classroom room it may name, or, when the URL's state has errors,
 // its last valid state (&last=, the one drawn) with the URL's language;
-// fallback when the URL has none.
+// fallback (the server's spelled-out state) when the URL has none or
+// only names an example (?preset=), whose numbers a shared link should
+// keep even if the example changes.
 export function shownQuery(fallback = '') {
   const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room='));
   const last = parts.find((p) => p.startsWith('last='));
   const lang = parts.find((p) => p.startsWith('lang='));
   if (last) return decodeURIComponent(last.slice(5).replace(/\+/g, ' ')) + (lang ? '&' + lang : '');
+  if (fallback && parts.some((p) => p.startsWith('preset='))) return fallback;
   return parts.length ? parts.join('&') : fallback;
 }
 
