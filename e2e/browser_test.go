@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,7 +79,6 @@ func newBrowser(t *testing.T, jsOff bool, extra ...chromedp.ExecAllocatorOption)
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1440, 1000),
 	}
 	opts = append(opts, extra...)
@@ -86,8 +86,11 @@ func newBrowser(t *testing.T, jsOff bool, extra ...chromedp.ExecAllocatorOption)
 	// launcher prints nothing wrong); that is the machine, not the page,
 	// so it gets two more tries.
 	var ctx context.Context
-	for try := 1; ; try++ {
-		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	for n := 1; ; n++ {
+		// A profile of its own each try: a Chromium that failed may leave
+		// its directory locked.
+		try := append(slices.Clip(opts), chromedp.UserDataDir(t.TempDir()))
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), try...)
 		tab, cancelTab := chromedp.NewContext(actx)
 		err := chromedp.Do(tab)
 		if err == nil {
@@ -97,10 +100,10 @@ func newBrowser(t *testing.T, jsOff bool, extra ...chromedp.ExecAllocatorOption)
 		}
 		cancelTab()
 		cancelAlloc()
-		if try == 3 {
+		if n == 3 {
 			t.Fatalf("start chromium (3 tries): %v", err)
 		}
-		t.Logf("start chromium, try %d: %v", try, err)
+		t.Logf("start chromium, try %d: %v", n, err)
 	}
 	if jsOff {
 		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"net"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -28,9 +29,12 @@ func TestE2ELinksFollowTheShownState(t *testing.T) {
 	waitFor(t, ctx, "the edit in the address bar and the switcher", `new URLSearchParams(location.search).get('strides') === '7,1' && `+param(`[data-testid=lang-fr]`, "strides")+` === '7,1' && `+param(`[data-testid=lang-fr]`, "lang")+` === 'fr'`)
 	do(t, ctx, "click FR", chromedp.Click(chromedp.CSS(`[data-testid=lang-fr]`)))
 	waitFor(t, ctx, "the edited state in French", `document.documentElement.lang === 'fr' && document.querySelector('[data-testid=stride-0]').value === '7'`)
-	do(t, ctx, "Back", chromedp.NavigateBack())
-	waitFor(t, ctx, "Back", `!new URLSearchParams(location.search).has('lang') && document.querySelector('#picture').dataset.state === 'done'`)
-	waitFor(t, ctx, "the switcher after Back", param(`[data-testid=lang-pt-BR]`, "strides")+` === new URLSearchParams(location.search).get('strides')`)
+	// The page before is restored from the back/forward cache where the
+	// browser keeps it: no load event, which chromedp.NavigateBack and
+	// waitFor's chromedp.Poll wait for; evalUntil polls.
+	do(t, ctx, "Back", chromedp.Evaluate[chromedp.Void](`history.back()`))
+	evalUntil(t, ctx, "Back", `!new URLSearchParams(location.search).has('lang') && document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`)
+	evalUntil(t, ctx, "the switcher after Back", param(`[data-testid=lang-pt-BR]`, "strides")+` === new URLSearchParams(location.search).get('strides')`)
 
 	// A presenter's edits survive "Stop presenting".
 	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1")
@@ -98,24 +102,30 @@ func TestE2EEmbedLinksLeaveTheFrame(t *testing.T) {
 	}
 }
 
-// TestE2EPhoneBufferCellsKeepTheirSize: on a 390 px phone a buffer row of
-// 16 cells scrolls sideways; its cells keep one width and their labels
-// are not cut.
+// TestE2EPhoneBufferCellsKeepTheirSize: on a 390 px phone a row of 16
+// cells, of the buffer or of the logical grid, scrolls sideways; its cells
+// keep one width and their labels are not cut.
 func TestE2EPhoneBufferCellsKeepTheirSize(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
 	emulate(t, ctx, phone)
-	for _, page := range []string{"/?preset=NCDHW", "/?sizes=4,16", "/slice?preset=nhwc"} {
+	for _, tc := range []struct{ page, cells string }{
+		{"/?preset=NCDHW", ".buffer[data-mode=dom] .bc"},
+		{"/?sizes=4,16", ".buffer[data-mode=dom] .bc"},
+		{"/?sizes=4,16", ".logical .lc"},
+		{"/slice?preset=nhwc", ".buffer[data-mode=dom] .bc"},
+	} {
+		page := tc.page
 		waitLive(t, ctx, base+page)
 		got := eval[string](t, ctx, `(() => {
-			const cells = [...document.querySelectorAll('.buffer[data-mode=dom] .bc')];
-			if (!cells.length) return 'no buffer cells';
+			const cells = [...document.querySelectorAll('`+tc.cells+`')];
+			if (!cells.length) return 'no cells';
 			const w = cells.map((c) => c.getBoundingClientRect().width);
 			const cut = cells.filter((c) => { const l = c.querySelector('.lbl'); return l && l.scrollWidth > c.clientWidth; }).length;
 			return Math.round(Math.max(...w) - Math.min(...w)) + ' px apart, ' + cut + ' cut';
 		})()`)
 		if got != "0 px apart, 0 cut" {
-			t.Errorf("%s on a 390 px phone: buffer cells %s", page, got)
+			t.Errorf("%s on a 390 px phone: %s %s", page, tc.cells, got)
 		}
 		if n := eval[float64](t, ctx, overflowX); n > 0 {
 			t.Errorf("%s on a 390 px phone: the page is %g px wider than the screen", page, n)
@@ -141,12 +151,18 @@ func TestE2EDetachedViewerKeepsTheirExploration(t *testing.T) {
 
 	typeInto(t, viewer, "the viewer types a stride", `[data-testid=stride-0]`, "6")
 	waitFor(t, viewer, "the viewer's own state in the address bar", roomState+` === 'detached' && location.pathname === '/' && new URLSearchParams(location.search).get('strides') === '6,1'`)
+	// Typed edits within a second of each other make one history entry:
+	// this one is an entry of its own.
+	time.Sleep(1100 * time.Millisecond)
 	typeInto(t, viewer, "and another", `[data-testid=stride-0]`, "8")
 	waitFor(t, viewer, "the second edit", `new URLSearchParams(location.search).get('strides') === '8,1'`)
 	do(t, viewer, "rejoin", chromedp.Click(chromedp.CSS(`[data-testid=room-rejoin]`)))
 	waitFor(t, viewer, "the room's address again", roomState+` === 'following' && location.pathname === '/r/`+code+`' && document.querySelector('[data-testid=stride-0]').value === '5'`)
+	waitFor(t, viewer, "the switcher in the room", `new URL(document.querySelector('[data-testid=lang-fr]').href).pathname === '/r/`+code+`'`)
 
-	do(t, viewer, "detach", chromedp.Click(chromedp.CSS(`[data-testid=room-detach]`)))
+	// Back is the viewer's own move: it detaches and shows their entry.
+	do(t, viewer, "Back", chromedp.Evaluate[chromedp.Void](`history.back()`))
+	evalUntil(t, viewer, "the earlier exploration, detached", roomState+` === 'detached' && document.querySelector('[data-testid=stride-0]').value === '6' && document.querySelector('#picture').dataset.state === 'done'`)
 	typeInto(t, viewer, "the viewer types a stride", `[data-testid=stride-0]`, "7")
 	waitFor(t, viewer, "the edit in the address bar", `new URLSearchParams(location.search).get('strides') === '7,1'`)
 	do(t, viewer, "reload", chromedp.Reload())

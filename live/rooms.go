@@ -313,7 +313,7 @@ func (ss *session) follow(raw string) {
 		defer wg.Done()
 		tick := time.NewTicker(viewerWatchingEvery)
 		defer tick.Stop()
-		watching := replica.Watching(code)
+		watching := -1 // what the page shows came with it; send the count once
 		for {
 			select {
 			case <-ctx.Done():

@@ -3,6 +3,8 @@ package picture
 import (
 	"errors"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stridescope/stridescope/core"
 )
@@ -435,10 +437,16 @@ func NonNil(vs []core.Violation) []core.Violation {
 	return vs
 }
 
-// UpperFirst capitalises a field name's first letter ("sizes" -> "Sizes").
+// UpperFirst capitalises the first letter of a field name or a message
+// ("sizes" -> "Sizes", "élément" -> "Élément"); a script without case
+// (中文) is left as it is.
 func UpperFirst(s string) string {
 	if s == "" {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

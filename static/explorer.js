@@ -37,12 +37,14 @@ export function start() {
     // step's own when the URL only says how to show it (?room=, ?labels=).
     // A state the rows cannot hold (nine dimensions, a list longer than
     // the sizes) goes as typed, so that its error stays.
-    // A state typed while the socket was down is an edit: the address
-    // bar (and the links that follow it) take it once it is answered.
+    // A state typed while the socket was down (or before it first opened,
+    // or sent and never answered) is an edit: the address bar, which
+    // holds the history entry's state, and the links that follow it take
+    // it once it is answered.
     ws.onopen = () => {
       st.retry = 500; st.ws = ws;
       const q = typed(form) || formQuery();
-      send(q, true, false, st.lastSent === undefined || q === st.lastSent);
+      send(q, true, false, q === history.state?.ss?.q);
       room.open((m) => ws.send(JSON.stringify(m)));
     };
     ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
@@ -57,7 +59,6 @@ export function start() {
   function send(query, structural = false, push = false, nav = false) {
     if (!st.ws) { return false; }
     sent(form, query);
-    st.lastSent = query;
     st.seq++;
     if (structural) st.structural.add(st.seq);
     if (push) st.push.add(st.seq);
@@ -68,7 +69,9 @@ export function start() {
   }
   let timer = 0;
   const sendSoon = () => { clearTimeout(timer); timer = setTimeout(() => send(formQuery()), 150); };
-  const hist = editHistory(form, { go: (q) => send(q, true, false, true), cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
+  // Back and Forward are the viewer's own moves: a following viewer
+  // detaches first, as with any edit of their own.
+  const hist = editHistory(form, { go: (q) => { room.local(); send(q, true, false, true); }, cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
   hist.start(typed(form) || formQuery());
 
   function onText(m) {

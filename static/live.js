@@ -96,18 +96,15 @@ export function langSuffix() {
   return l ? '&lang=' + encodeURIComponent(l) : '';
 }
 
-// shownQuery is the state the page shows, as a query: the URL's without
-// the classroom room it may name, or, when the URL's state has errors,
-// its last valid state (&last=, the one drawn) with the URL's language;
-// fallback (the server's spelled-out state) when the URL has none or
-// only names an example (?preset=), whose numbers a shared link should
-// keep even if the example changes.
+// shownQuery is the state the page draws, as a query with the URL's
+// language: the form's last valid state (the server's spelled-out numbers,
+// kept by settle), which is also what a room's viewer draws at /r/CODE and
+// what a page opened by an example's name (?preset=) shows; else, when
+// nothing valid was drawn, the URL's typed state, else fallback.
 export function shownQuery(fallback = '') {
+  const drawn = $('form input[name=last]')?.value;
+  if (drawn) return drawn + langSuffix();
   const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room='));
-  const last = parts.find((p) => p.startsWith('last='));
-  const lang = parts.find((p) => p.startsWith('lang='));
-  if (last) return decodeURIComponent(last.slice(5).replace(/\+/g, ' ')) + (lang ? '&' + lang : '');
-  if (fallback && parts.some((p) => p.startsWith('preset='))) return fallback;
   return parts.length ? parts.join('&') : fallback;
 }
 

@@ -5,7 +5,7 @@
 // applies every state it receives exactly like its own edit, until the
 // viewer detaches to explore and rejoins with one click.
 
-import { liveSocket, jitter, t } from './live.js';
+import { liveSocket, jitter, t, followLinks } from './live.js';
 
 const V = 2;
 const DETACHED = t('js.room.detached', 'exploring on your own: the presenter goes on without you');
@@ -50,6 +50,7 @@ export function roomClient(page, hooks) {
     if (role === 'viewer' && location.pathname !== '/r/' + code) {
       const l = new URLSearchParams(location.search).get('lang');
       history.replaceState(history.state, '', '/r/' + code + (l ? '?lang=' + encodeURIComponent(l) : ''));
+      followLinks();
     }
     if (detachBtn) { detachBtn.hidden = false; rejoinBtn.hidden = true; }
     say(FOLLOWING, 'following');
@@ -126,7 +127,7 @@ export function roomClient(page, hooks) {
         return true;
       }
       if (m.type === 'room') {
-        if (count) count.textContent = m.watching;
+        // The count comes in "watching" messages: a state's may be older.
         if (!following) return true;
         if (m.state.page !== page || (page === 'tour' && m.state.step !== pathStep)) { location.assign('/r/' + code); return true; } // the presenter moved to another page
         const f = fresh; fresh = false;

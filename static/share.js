@@ -56,15 +56,15 @@ for (const bar of bars) {
 
 // In an embed, a link to one of the site's pages opens in a new tab: those
 // pages refuse to be framed, and the reader keeps the page around the
-// embed. Links the explorer handles itself (data-act), fragments and the
-// embeds' own pages stay.
+// embed. Links the explorer handles itself (data-act), downloads,
+// fragments and the embeds' own pages stay.
 if (document.body.classList.contains('embed')) {
   document.addEventListener('click', (e) => {
     const a = e.target.closest?.('a[href]');
-    if (!a || a.target || a.dataset.act || a.getAttribute('href').startsWith('#')) return;
+    if (!a || a.target || a.dataset.act || a.hasAttribute('download') || a.getAttribute('href').startsWith('#')) return;
     const u = new URL(a.href, location.href);
     if (u.origin === location.origin && u.pathname.startsWith('/embed/')) return;
     a.target = '_blank';
-    a.rel = 'noopener';
+    a.relList.add('noopener');
   }, true);
 }

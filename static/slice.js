@@ -61,12 +61,14 @@ export function start() {
   liveSocket({
     // The form holds the state the server drew: the URL's, or a tour
     // step's own when the URL only says how to show it (?room=).
-    // A state typed while the socket was down is an edit: the address
-    // bar (and the links that follow it) take it once it is answered.
+    // A state typed while the socket was down (or before it first opened,
+    // or sent and never answered) is an edit: the address bar, which
+    // holds the history entry's state, and the links that follow it take
+    // it once it is answered.
     open(ws) {
       st.ws = ws;
       const q = typed(form) || formQuery();
-      send(q, true, false, false, st.lastSent === undefined || q === st.lastSent);
+      send(q, true, false, false, q === history.state?.ss?.q);
       room.open((m) => ws.send(JSON.stringify(m)));
     },
     text: onText,
@@ -83,7 +85,6 @@ export function start() {
   function send(query, structural = false, push = false, np = false, nav = false) {
     if (!st.ws) return false;
     sent(form, query);
-    st.lastSent = query;
     st.seq++; st.np = np ? form.elements.np.value : '';
     if (nav) st.nav.add(st.seq);
     if (structural) st.structural.add(st.seq);
@@ -95,7 +96,9 @@ export function start() {
   }
   let timer = 0;
   const sendSoon = (np = false) => { clearTimeout(timer); timer = setTimeout(() => send(np ? npQuery() : formQuery(), false, false, np), 150); };
-  const hist = editHistory(form, { go: (q) => send(q, true, false, false, true), cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
+  // Back and Forward are the viewer's own moves: a following viewer
+  // detaches first, as with any edit of their own.
+  const hist = editHistory(form, { go: (q) => { room.local(); send(q, true, false, false, true); }, cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
 
   function onText(m) {
     if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('#offline-note').hidden = true; $('button.apply').hidden = true; hist.show(); showPlayer(); return; }

@@ -31,8 +31,7 @@ export function start() {
   if (link) {
     // The explorer changes the URL as it is edited: take the state it
     // shows (the last valid one when the typed one has errors) when clicked.
-    const drawn = new URL(link.href).search.slice(1); // the server's state
-    const follow = () => { const q = shownQuery(drawn); link.href = link.dataset.dxBase + (q ? '?' + q : ''); };
+    const follow = () => { const q = shownQuery(); link.href = link.dataset.dxBase + (q ? '?' + q : ''); };
     link.addEventListener('click', follow);
     link.addEventListener('focus', follow);
   }

@@ -346,36 +346,36 @@ func httpErrorHandler(err error, c echo.Context) {
 	}
 	if !strings.HasPrefix(c.Request().URL.Path, "/api/") && acceptsHTML(c.Request()) {
 		ctx := i18n.Translated(c.Request().Context())
-		switch {
-		case status == http.StatusNotFound:
+		switch status {
+		case http.StatusNotFound:
 			c.SetRequest(c.Request().WithContext(ctx))
 			_ = render(c, status, views.NotFoundPage(c.Request().URL.Path))
 			return
-		case status == http.StatusBadRequest || status == http.StatusMethodNotAllowed:
+		case http.StatusBadRequest, http.StatusMethodNotAllowed:
 			// A page address a browser cannot be answered with (a query
 			// that does not parse, a form's route opened as a link): the
-			// reasons in words, and the page without the query to go on.
+			// reasons in words, and a way on in the asked language.
 			msgs := make([]string, len(body.Errors))
 			for i, v := range body.Errors {
 				msgs[i] = picture.UpperFirst(v.Message) + "."
 			}
 			c.SetRequest(c.Request().WithContext(ctx))
-			_ = render(c, status, views.ErrorPage(i18n.T(ctx, "error.address"), strings.Join(msgs, " "), pageOf(c.Request().URL.Path)))
+			_ = render(c, status, views.ErrorPage(i18n.T(ctx, "error.address"), strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
 			return
 		}
 	}
 	_ = c.JSON(status, body)
 }
 
-// pageOf is the page to go on to from an address that could not be
-// answered: the explorer it names, else the layout explorer.
-func pageOf(path string) string {
-	for _, p := range []string{"/slice", "/embed/layout", "/embed/slice", "/tour", "/join"} {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return p
-		}
+// onward is where a page address that could not be answered goes on to:
+// the same page without its query, or the layout explorer when the route
+// takes no GET (or the path could leave the site).
+func onward(r *http.Request, status int) string {
+	p := r.URL.EscapedPath()
+	if status != http.StatusBadRequest || r.Method != http.MethodGet || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") {
+		return "/"
 	}
-	return "/"
+	return p
 }
 
 func acceptsHTML(r *http.Request) bool {

@@ -915,14 +915,20 @@ func TestRoomViewersHearTheCountChange(t *testing.T) {
 		t.Fatalf("the first viewer's first state says %d watching, want 1", first.Watching)
 	}
 	v2, _ := followOn(t, ts, code)
-	var w roomIn
-	readType(t, v1, "watching", &w)
-	if w.Watching != 2 {
-		t.Errorf("after a second viewer joined, the first hears %d watching, want 2", w.Watching)
-	}
+	readWatching(t, v1, 2)
 	v2.Close()
-	readType(t, v1, "watching", &w)
-	if w.Watching != 1 {
-		t.Errorf("after the second viewer left, the first hears %d watching, want 1", w.Watching)
+	readWatching(t, v1, 1)
+}
+
+// readWatching reads "watching" messages until one says n (readType
+// fails the test if none does within its deadline).
+func readWatching(t *testing.T, c *websocket.Conn, n int) {
+	t.Helper()
+	for {
+		var w roomIn
+		readType(t, c, "watching", &w)
+		if w.Watching == n {
+			return
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package main
 
-import "syscall"
+import (
+	"fmt"
+	"syscall"
+)
 
 // hugeMin is the size from which NumPy asks Linux for transparent huge
 // pages (madvise MADV_HUGEPAGE on allocations of 4 MiB and more, its
@@ -24,5 +27,9 @@ func buffer(n int64) (b []byte, release func()) {
 	// Without transparent huge pages the advice fails and the pages stay
 	// small, as NumPy's would.
 	_ = syscall.Madvise(m, syscall.MADV_HUGEPAGE)
-	return m, func() { syscall.Munmap(m) }
+	return m, func() {
+		if err := syscall.Munmap(m); err != nil {
+			panic(fmt.Sprintf("release a %d-byte buffer: %v", len(m), err))
+		}
+	}
 }
