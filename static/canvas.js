@@ -141,6 +141,64 @@ export function rowPixels(L, n, C, f) {
     else f(i, len, 0, i); // a strip: item k at pixel floor(k / bin)
   }
 }
+// inputCodes classes each pixel of the slice input's layout L (n elements
+// of the given sizes, rows of the last dimension): 3 where an element the
+// slice copies is (bit i of the Uint32Array copied, null for none), else 2
+// where an element inside the window is (inWin[d][v]: coordinate v of
+// dimension d is inside it), else 1; 0 where no element is. Where elements
+// share a pixel the highest class shows. It works a pixel, not an element,
+// at a time on the window and 32 elements at a time on the copied bitmap:
+// 2^24 elements on a 1024 x 1024 image cost about a million steps.
+export function inputCodes(L, n, sizes, inWin, copied) {
+  const r = sizes.length, C = r ? sizes[r - 1] : 1, last = r ? inWin[r - 1] : [1], bin = L.bin;
+  const code = new Uint8Array(L.w * L.h), co = new Array(r).fill(0);
+  // cum[j]: the columns before j inside the window, so that a pixel's
+  // columns [a, b) hold one iff cum[b] > cum[a].
+  const cum = new Uint32Array(C + 1);
+  for (let j = 0; j < C; j++) cum[j + 1] = cum[j] + (last[j] ? 1 : 0);
+  const rowIn = bin === 1 ? Uint8Array.from({ length: C }, (_, j) => (last[j] ? 2 : 1)) : null;
+  let outer = 0; // outer coordinates of this row outside the window
+  for (let d = 0; d < r - 1; d++) if (!inWin[d][0]) outer++;
+  rowPixels(L, n, C, (i0, len, p0, off) => {
+    // Element i0 + j is at pixel p0 + floor((off + j) / bin).
+    if (bin === 1) {
+      if (outer) code.fill(1, p0 + off, p0 + off + len);
+      else code.set(len === C ? rowIn : rowIn.subarray(0, len), p0 + off);
+    } else {
+      for (let x = Math.floor(off / bin), xe = Math.floor((off + len - 1) / bin); x <= xe; x++) {
+        const a = Math.max(x * bin - off, 0), b = Math.min((x + 1) * bin - off, len);
+        const v = !outer && cum[b] > cum[a] ? 2 : 1;
+        if (v > code[p0 + x]) code[p0 + x] = v;
+      }
+    }
+    if (copied) {
+      const end = i0 + len;
+      for (let w = i0 >>> 5, we = (end - 1) >>> 5; w <= we; w++) {
+        let bits = copied[w];
+        if (!bits) continue;
+        const lo = w * 32;
+        if (lo < i0) bits &= ~0 << (i0 - lo); // bits of the row only
+        if (lo + 32 > end) bits &= ~0 >>> (lo + 32 - end);
+        if (bits === -1 || bits === 0xffffffff) { // 32 elements, a run of pixels
+          code.fill(3, p0 + Math.floor((off + lo - i0) / bin), p0 + Math.floor((off + lo + 31 - i0) / bin) + 1);
+          continue;
+        }
+        while (bits) {
+          const b = 31 - Math.clz32(bits & -bits); // the lowest set bit
+          bits &= bits - 1;
+          code[p0 + Math.floor((off + lo + b - i0) / bin)] = 3;
+        }
+      }
+    }
+    for (let d = r - 2; d >= 0; d--) { // the next row's outer coordinate
+      if (!inWin[d][co[d]]) outer--;
+      if (++co[d] < sizes[d]) { if (!inWin[d][co[d]]) outer++; break; }
+      co[d] = 0;
+      if (!inWin[d][0]) outer++;
+    }
+  });
+  return code;
+}
 // paintStrip colours a strip layout's image px (RGBA bytes) from codeOf(k),
 // the class of each of n items: cols[code] packed (rgba); where items share
 // a pixel the highest code shows, and pixels past the items take cols[0].

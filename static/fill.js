@@ -55,14 +55,21 @@ export function fillInput(meta, offsets) {
 
 // sliceOutput is the output DML_SLICE1 copies from buf: output element k
 // (row-major) reads the input element at CopyStart + InputWindowStrides x
-// its coordinate.
-export function sliceOutput(meta, buf) {
-  const sz = meta.outputSizes, r = sz.length, n = meta.outputCount, out = new buf.constructor(n);
+// its coordinate. It writes into into when that is an array of buf's type
+// and the output's length (an edit's output replaces the last one's),
+// else into a new one. Rows of 16 or more elements at a step of +1 or -1
+// are copied (and reversed) by the typed arrays' own methods: at 2^24
+// elements that is several times faster than element by element.
+export function sliceOutput(meta, buf, into = null) {
+  const sz = meta.outputSizes, r = sz.length, n = meta.outputCount;
+  const out = into && into.constructor === buf.constructor && into.length === n ? into : new buf.constructor(n);
   const step = meta.windowStrides.map((w, d) => w * meta.strides[d]), at = new Array(r).fill(0);
-  const nL = sz[r - 1], sL = step[r - 1];
+  const nL = sz[r - 1], sL = step[r - 1], whole = nL >= 16 && (sL === 1 || sL === -1);
   let off = meta.copyStart.reduce((s, c, d) => s + c * meta.strides[d], 0);
   for (let k = 0; k < n;) {
-    for (let j = 0, o = off; j < nL; j++, o += sL) out[k++] = buf[o];
+    if (!whole) for (let j = 0, o = off; j < nL; j++, o += sL) out[k++] = buf[o];
+    else if (sL === 1) { out.set(buf.subarray(off, off + nL), k); k += nL; }
+    else { out.set(buf.subarray(off - nL + 1, off + 1), k); out.subarray(k, k + nL).reverse(); k += nL; }
     for (let d = r - 2; d >= 0; d--) {
       off += step[d];
       if (++at[d] < sz[d]) break;

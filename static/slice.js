@@ -13,7 +13,7 @@
 import { $, $$, liveSocket, showFieldErrors, typed, sent, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
-import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const V = 2, HDR = 24;
 // The canvases' colours (slice.css gives the legends' swatches the same).
@@ -134,7 +134,7 @@ export function start() {
     st.data = {
       copied: s.copiedFrames ? words(meta.inputCount) : null, offsets,
       counts: bufCv ? (input.counts ??= cellCounts(meta.cells, offsets)) : null, read: s.readFrames ? words(meta.cells) : null,
-      inVals, outVals: vals && outCv ? sliceOutput(meta, inVals) : null,
+      inVals, outVals: vals && outCv ? sliceOutput(meta, inVals, st.data?.outVals) : null,
     };
     st.frames = m.stream ? Object.values(s).reduce((a, b) => a + b, 0) : 0; st.got = 0;
     st.canvases = {}; st.marks = { in: {}, out: {}, b: {} };
@@ -457,25 +457,7 @@ export function start() {
     const m = st.meta, s = m.sizes, r = s.length, n = m.inputCount, L = gridLayout('in', s);
     const inWin = s.map((size, d) => { const a = new Uint8Array(size); a.fill(1, m.windowOffsets[d], m.windowOffsets[d] + m.windowSizes[d]); return a; });
     const c = setup('in', L, n, (px) => {
-      // One pass over the rows of the last axis: the outer axes' odometer
-      // counts those outside the window, the row's own cells add theirs.
-      const code = new Uint8Array(L.w * L.h), co = new Array(r).fill(0), cp = st.data.copied, row = r ? s[r - 1] : 1, last = r ? inWin[r - 1] : [1];
-      let outer = 0;
-      for (let d = 0; d < r - 1; d++) if (!inWin[d][0]) outer++;
-      const bin = L.bin;
-      rowPixels(L, n, row, (i0, len, p0, off) => {
-        for (let j = 0; j < len; j++) {
-          const i = i0 + j, v = cp !== null && (cp[i >>> 5] >>> (i & 31)) & 1 ? 3 : outer || !last[j] ? 1 : 2;
-          const p = bin === 1 ? p0 + off + j : p0 + (((off + j) / bin) | 0);
-          if (v > code[p]) code[p] = v;
-        }
-        for (let d = r - 2; d >= 0; d--) { // the next row's outer coordinate
-          if (!inWin[d][co[d]]) outer--;
-          if (++co[d] < s[d]) { if (!inWin[d][co[d]]) outer++; break; }
-          co[d] = 0;
-          if (!inWin[d][0]) outer++;
-        }
-      });
+      const code = inputCodes(L, n, s, inWin, st.data.copied);
       const px32 = new Uint32Array(px.buffer), cols = [0, rgba(C.outside), rgba(C.win), rgba(C.copied)];
       for (let p = 0; p < code.length; p++) if (code[p]) px32[p] = cols[code[p]];
     });
@@ -512,15 +494,20 @@ export function start() {
     const m = st.meta, n = m.outputCount, L = gridLayout('out', m.outputSizes), vals = st.data.outVals;
     let lo = Infinity, hi = -Infinity, loK = 0, hiK = 0;
     const h16 = m.dataType === 'FLOAT16' ? halves() : null, num = h16 ? (k) => h16[vals[k]] : (k) => Number(vals[k]);
+    // Numbers straight from the typed array, without a call per element,
+    // unless they are halves' bits or BigInts.
+    const plainNums = vals && !h16 && !(vals instanceof BigInt64Array || vals instanceof BigUint64Array);
     // The ramp spans the finite values: FLOAT16 turns values past 65504
     // into infinities, which take the ramp's ends.
-    if (vals) for (let k = 0; k < n; k++) { const v = num(k); if (!Number.isFinite(v)) continue; if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
+    if (plainNums) for (let k = 0; k < n; k++) { const v = vals[k]; if (v - v !== 0) continue; if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
+    else if (vals) for (let k = 0; k < n; k++) { const v = num(k); if (!Number.isFinite(v)) continue; if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
     const c = setup('out', L, n, (px) => {
       const px32 = new Uint32Array(px.buffer), plain = rgba(C.plain), span = hi - lo;
       const colour = !vals ? () => plain : span > 0 ? (k) => rampPacked((num(k) - lo) / span) : () => rampPacked(0.5);
       if (L.bin === 1) {
         const os = m.outputSizes, row = os.length ? os[os.length - 1] : 1;
-        rowPixels(L, n, row, (k0, len, p0, off) => { for (let j = 0; j < len; j++) px32[p0 + off + j] = colour(k0 + j); });
+        if (plainNums && span > 0) rowPixels(L, n, row, (k0, len, p0, off) => { for (let j = 0; j < len; j++) px32[p0 + off + j] = rampPacked((vals[k0 + j] - lo) / span); });
+        else rowPixels(L, n, row, (k0, len, p0, off) => { for (let j = 0; j < len; j++) px32[p0 + off + j] = colour(k0 + j); });
         return;
       }
       // Several elements a pixel: each pixel shows its first.
