@@ -181,9 +181,12 @@ func setMode(t *testing.T, v variant) {
 	t.Helper()
 	oldMode, oldFast, oldMin := forceMode, useFast, parallelMin
 	oldStream, oldTA, oldTB, oldBlock := streamMin, streamTileA, streamTileBytes, streamBlockBytes
-	oldAVX := useAVX
+	oldAVX, oldAVX512 := useAVX, useAVX512
 	forceMode, useFast, parallelMin = v.mode, v.fast && fastArch, 64
 	useAVX = useAVX && !v.narrow
+	// The permute mode needs AVX-512; the rows kernels that have an
+	// AVX-512 path (evenRows4) take the narrow one.
+	useAVX512 = useAVX512 && (!v.narrow || v.mode == int(modePerm))
 	if v.stream {
 		// Small blocks of small tiles, so that the test sizes have
 		// several of each, and their edges.
@@ -192,7 +195,7 @@ func setMode(t *testing.T, v variant) {
 	t.Cleanup(func() {
 		forceMode, useFast, parallelMin = oldMode, oldFast, oldMin
 		streamMin, streamTileA, streamTileBytes, streamBlockBytes = oldStream, oldTA, oldTB, oldBlock
-		useAVX = oldAVX
+		useAVX, useAVX512 = oldAVX, oldAVX512
 	})
 }
 
@@ -948,6 +951,7 @@ func TestStreamDefaultSizes(t *testing.T) {
 		{"960-byte rows", Walk{Sizes: []int64{4600, 240}, Strides: []int64{256, 1}, Base: 8}, 4},
 		{"480-byte rows", Walk{Sizes: []int64{1, 9000, 240}, Strides: []int64{0, 256, 1}, Base: 3}, 2},
 		{"stride-2 gather", Walk{Sizes: []int64{1100000}, Strides: []int64{2}}, 4},
+		{"stride-2 rows to the end of src", Walk{Sizes: []int64{1100, 1000}, Strides: []int64{2001, 2}, Base: 1}, 4},
 		{"strided rows, 8-byte", Walk{Sizes: []int64{700, 1000}, Strides: []int64{-3001, 3}, Base: 700 * 3001}, 8},
 		{"R8's table with an extra dimension", Walk{Sizes: []int64{2, 6, 8, 4, 8, 7, 8, 8},
 			Strides: []int64{-32768, 64, 2097152, 2, -4096, 8, 262144, -512}, Base: 32768 + 4096*7 + 512*7}, 4},
@@ -960,9 +964,10 @@ func TestStreamDefaultSizes(t *testing.T) {
 			_, hi := span(c.w)
 			src := randBytes(rng, (hi+1)*int64(c.e))
 			checkCopy(t, c.w, src, c.e)
-			if useAVX {
-				useAVX = false
-				defer func() { useAVX = true }()
+			if useAVX || useAVX512 {
+				oldAVX, oldAVX512 := useAVX, useAVX512
+				useAVX, useAVX512 = false, false
+				defer func() { useAVX, useAVX512 = oldAVX, oldAVX512 }()
 				checkCopy(t, c.w, src, c.e)
 			}
 		})

@@ -773,6 +773,9 @@ func Explain(w Walk, elemSize int) (string, error) {
 	case modePerm:
 		desc += fmt.Sprintf(" group=%d groups=%d", x.g, x.blk/x.g)
 	}
+	if x.stream && x.mode == modeRows && x.kind == kindGather4 && p.stride[p.rank-1] == 2 && useAVX512 {
+		desc += " avx512" // evenRows4
+	}
 	if x.stream {
 		desc += " streamed"
 	}

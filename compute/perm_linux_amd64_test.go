@@ -72,6 +72,43 @@ func TestPermWindowsStopAtTheBuffersEnd(t *testing.T) {
 	}
 }
 
+// TestEvenRowsStopAtTheBuffersEnd: evenRows4's lines read one element
+// past the last they keep; against a page that faults, a row that ends at
+// src's last element must take its last line from gatherRows4.
+func TestEvenRowsStopAtTheBuffersEnd(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("no AVX-512 here")
+	}
+	setMode(t, variant{mode: int(modeRows), fast: true, stream: true})
+	page := syscall.Getpagesize()
+	size := 16 * page
+	mem, err := syscall.Mmap(-1, 0, size+page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	defer syscall.Munmap(mem)
+	if err := syscall.Mprotect(mem[size:], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	rng := rand.New(rand.NewPCG(25, 26))
+	for _, w := range []Walk{
+		{Sizes: []int64{1000}, Strides: []int64{2}},
+		{Sizes: []int64{64}, Strides: []int64{2}, Base: 7},
+		{Sizes: []int64{5, 48}, Strides: []int64{100, 2}, Base: 3},
+		{Sizes: []int64{5, 48}, Strides: []int64{-100, 2}, Base: 400},
+		{Sizes: []int64{3, 4, 160}, Strides: []int64{1000, 330, 2}},
+	} {
+		if d, err := Explain(w, 4); err != nil || !strings.HasSuffix(d, " avx512 streamed") {
+			t.Errorf("Explain(%+v, 4) = %q, %v: want evenRows4", w, d, err)
+		}
+		_, hi := span(w)
+		n := (hi + 1) * 4
+		src := mem[int64(size)-n : size]
+		copy(src, randBytes(rng, n))
+		checkCopy(t, w, src, 4)
+	}
+}
+
 func TestAVX512FollowsGODEBUG(t *testing.T) {
 	bw, vbmi := hasAVX512()
 	for _, c := range []struct {

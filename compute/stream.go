@@ -205,6 +205,11 @@ func (x *exec) streamGather(dst, src []byte, first, cnt int64) (sink uint64) {
 		gather = gatherRows4
 	}
 	dp, sp := base(dst), base(src)
+	if e == 4 && s == 2 && useAVX512 {
+		p.walkRange(first, cnt, func(d, off, n, rows, rs int64) { sink += x.evenRows4(dst, src, d, off, n, rows, rs) })
+		sfence()
+		return sink
+	}
 	per := 16 / e // elements per chunk
 	p.walkRange(first, cnt, func(d, off, n, rows, rs int64) {
 		if n%per == 0 && (uintptr(dp)+uintptr(d*e))&15 == 0 { // whole chunks: one call
@@ -217,6 +222,30 @@ func (x *exec) streamGather(dst, src []byte, first, cnt int64) (sink uint64) {
 	})
 	sfence()
 	return sink
+}
+
+// evenRows4 streams rows of 4-byte elements at a step of 2 (C3: every
+// other element) with evenLines4, one 64-byte line of dst from two 64-byte
+// loads of src: rows rows of n elements, dst element d+r*n on, src element
+// off+r*rs on. A line reads one element past the last it keeps, which for
+// a row's last line may lie past src: that line is gathered by
+// gatherRows4, which reads only the elements it keeps.
+func (x *exec) evenRows4(dst, src []byte, d, off, n, rows, rs int64) (sink uint64) {
+	dp, sp, elems := base(dst), base(src), int64(len(src))/4
+	// The highest element a batch's lines read is one past the last
+	// element of its highest row.
+	hiRow := off + max(rs*(rows-1), 0)
+	if n%16 == 0 && (uintptr(dp)+uintptr(d*4))&63 == 0 && hiRow+2*n <= elems { // whole lines: one call
+		evenLines4(unsafe.Add(dp, d*4), unsafe.Add(sp, off*4), int(n/16), int(rows), int(rs*4))
+		return 0
+	}
+	return x.perRow(dst, src, d, off, n, rows, rs, 64, 16, func(q, o, lines int64) {
+		if o+32*lines > elems {
+			lines--
+			gatherRows4(unsafe.Add(dp, (q+16*lines)*4), unsafe.Add(sp, (o+32*lines)*4), 4, 1, 0, 8)
+		}
+		evenLines4(unsafe.Add(dp, q*4), unsafe.Add(sp, o*4), int(lines), 1, 0)
+	})
 }
 
 // streamScatter is scatterRun through a buffer: each block is gathered

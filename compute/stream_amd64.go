@@ -96,6 +96,15 @@ func revChunks4(dst, srcLow unsafe.Pointer, chunks, rows, srcStride int)
 //go:noescape
 func gatherRows4(dst, src unsafe.Pointer, chunks, rows, srcStride, step int)
 
+// evenLines4 writes rows rows of lines*64 bytes to the contiguous, 64-byte
+// aligned dst with non-temporal stores (AVX-512 F, useAVX512): row r holds
+// the 4-byte elements at src + r*srcStride + 8*j, j < 16*lines. It reads
+// all 128 bytes from src + r*srcStride on for each line, so the element
+// after a row's last one must be inside src too.
+//
+//go:noescape
+func evenLines4(dst, src unsafe.Pointer, lines, rows, srcStride int)
+
 // gatherRows8 is gatherRows4 for 8-byte elements (two per chunk).
 //
 //go:noescape

@@ -355,6 +355,43 @@ g4chunk:
 g4done:
 	RET
 
+// func evenLines4(dst, src unsafe.Pointer, lines, rows, srcStride int)
+// Writes rows rows of lines*64 bytes to the contiguous, 64-byte aligned dst
+// with non-temporal stores, AVX-512 F: row r holds the 4-byte elements at
+// src + r*srcStride + 8*j, j < 16*lines. Each line is two 64-byte loads,
+// the elements between those kept read too, narrowed by VPMOVQD (the low
+// half of every 8-byte lane is the even element).
+TEXT ·evenLines4(SB), NOSPLIT, $0-40
+	MOVQ	dst+0(FP), DI
+	MOVQ	src+8(FP), R9
+	MOVQ	lines+16(FP), R10
+	MOVQ	rows+24(FP), R11
+	MOVQ	srcStride+32(FP), R12
+	TESTQ	R10, R10
+	JZ	e4done
+	TESTQ	R11, R11
+	JZ	e4done
+e4row:
+	MOVQ	R9, SI
+	MOVQ	R10, CX
+e4line:
+	VMOVDQU64	(SI), Z0
+	VMOVDQU64	64(SI), Z1
+	VPMOVQD	Z0, Y2
+	VPMOVQD	Z1, Y3
+	VINSERTI64X4	$1, Y3, Z2, Z2
+	VMOVNTDQ	Z2, (DI)
+	ADDQ	$128, SI
+	ADDQ	$64, DI
+	DECQ	CX
+	JNZ	e4line
+	ADDQ	R12, R9
+	DECQ	R11
+	JNZ	e4row
+	VZEROUPPER
+e4done:
+	RET
+
 // func gatherRows8(dst, src unsafe.Pointer, chunks, rows, srcStride, step int)
 // gatherRows4 for 8-byte elements: two per 16-byte chunk.
 TEXT ·gatherRows8(SB), NOSPLIT, $0-48

@@ -43,6 +43,10 @@ func gatherRows4(dst, src unsafe.Pointer, chunks, rows, srcStride, step int) {
 	panic("compute: no gatherRows4 here")
 }
 
+func evenLines4(dst, src unsafe.Pointer, lines, rows, srcStride int) {
+	panic("compute: no evenLines4 here")
+}
+
 func gatherRows8(dst, src unsafe.Pointer, chunks, rows, srcStride, step int) {
 	panic("compute: no gatherRows8 here")
 }
