@@ -172,7 +172,8 @@ func TestE2ENoJavaScript(t *testing.T) {
 	do(t, ctx, "edit and submit",
 		chromedp.SetValue(chromedp.CSS(`[data-testid=stride-0]`), "7"),
 		chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=apply]`)), chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
-	waitFor(t, ctx, "the submitted page", `location.search.includes('strides=7')`)
+	// The new document's address comes before its body: wait for the whole page.
+	waitFor(t, ctx, "the submitted page", `location.search.includes('strides=7') && document.readyState === 'complete'`)
 	if got := eval[string](t, ctx, usedCells); got != "0,1,2,3,4,5,7,8,9,10,11,12" {
 		t.Errorf("used cells %q", got)
 	}

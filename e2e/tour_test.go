@@ -102,7 +102,7 @@ func TestE2ETourWithoutJavaScript(t *testing.T) {
 	eval[bool](t, ctx, `(document.querySelector('[data-testid=total]').value = '', true)`)
 	do(t, ctx, "submit", chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=apply]`)), chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
 	// Redirected from the form's raw query to the step's canonical URL.
-	waitFor(t, ctx, "the submitted step", `location.pathname === '/tour/7' && location.search === '?dt=FLOAT32&sizes=2,3&strides=5,1'`)
+	waitFor(t, ctx, "the submitted step", `location.pathname === '/tour/7' && location.search === '?dt=FLOAT32&sizes=2,3&strides=5,1' && document.readyState === 'complete'`)
 	if got := eval[string](t, ctx, bufferLabels); got != "A B C x x D E F" {
 		t.Errorf("without the total %q", got)
 	}
