@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -377,4 +379,23 @@ func Count(ctx context.Context, n int64, shown, unit string) string {
 		form = ".one"
 	}
 	return T(ctx, Key("count."+unit+form), core.Args{"n": shown})
+}
+
+// Sentence makes a message a sentence of ctx's locale: its first letter
+// capitalised where the script has case, and the locale's full stop at
+// the end ("。" in Chinese) unless it ends with one already.
+func Sentence(ctx context.Context, msg string) string {
+	if msg == "" {
+		return msg
+	}
+	if r, n := utf8.DecodeRuneInString(msg); r != utf8.RuneError {
+		msg = string(unicode.ToUpper(r)) + msg[n:]
+	}
+	if last, _ := utf8.DecodeLastRuneInString(msg); strings.ContainsRune(".!?。！？", last) {
+		return msg
+	}
+	if LocaleOf(ctx) == TraditionalChinese {
+		return msg + "。"
+	}
+	return msg + "."
 }

@@ -5,6 +5,7 @@ package i18n
 var messagesEN = map[Key]string{
 	"body.empty":                   "the body is empty; send a JSON object",
 	"body.large":                   "the body is larger than {limit} bytes",
+	"form.invalid":                 "the form's body is not valid: {detail}",
 	"body.trailing":                "the body must hold exactly one JSON object; found more after it",
 	"budget.busy":                  "the server is busy with other heavy work: this needs {need} of its {limit} work budget; try again in {retry} seconds",
 	"budget.too-large":             "this needs {need}, more than the server's whole work budget of {limit}: ask for fewer elements",
@@ -107,6 +108,7 @@ var messagesEN = map[Key]string{
 	"room.many":                    "this address has opened many rooms lately; use one of them, or try again later",
 	"room.origin":                  "another site may not open a room on this server",
 	"room.page":                    "page {page:q} cannot be presented",
+	"room.step":                    "the tour has steps 1 to {n}; {step} is not one of them",
 	"slice.stride.negative":        "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, so it cannot reverse (DML_SLICE1's signed InputWindowStrides can)",
 	"slice.window.span":            "sizes[{axis}] = {size} with strides[{axis}] = {stride}: as DML_SLICE1 the input window spans ({size} - 1) × {stride} + 1 = {span} elements, more than a UINT holds ({max})",
 	"slice.window.span64":          "more than 2^64",

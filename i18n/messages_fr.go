@@ -5,6 +5,7 @@ package i18n
 var messagesFR = map[Key]string{
 	"body.empty":                   "le corps de la requête est vide ; envoyez un objet JSON",
 	"body.large":                   "le corps de la requête dépasse {limit} octets",
+	"form.invalid":                 "le corps du formulaire n’est pas valide : {detail}",
 	"body.trailing":                "le corps doit contenir un seul objet JSON ; il en suit d'autres données",
 	"budget.busy":                  "le serveur est occupé par d'autres calculs lourds : il faut {need} sur son budget de calcul de {limit} ; réessayez dans {retry} secondes",
 	"budget.too-large":             "il faut {need}, plus que tout le budget de calcul du serveur ({limit}) : demandez moins d'éléments",
@@ -107,6 +108,7 @@ var messagesFR = map[Key]string{
 	"room.many":                    "cette adresse a ouvert beaucoup de salles récemment ; utilisez l'une d'elles, ou réessayez plus tard",
 	"room.origin":                  "un autre site ne peut pas ouvrir de salle sur ce serveur",
 	"room.page":                    "la page {page:q} ne peut pas être présentée",
+	"room.step":                    "la visite a les étapes 1 à {n} ; {step} n’en fait pas partie",
 	"slice.stride.negative":        "strides[{axis}] = {value} : DML_SLICE_OPERATOR_DESC::Strides est un const UINT*, il ne peut donc pas inverser le sens (les InputWindowStrides signés de DML_SLICE1 le peuvent)",
 	"slice.window.span":            "sizes[{axis}] = {size} avec strides[{axis}] = {stride} : en DML_SLICE1, la fenêtre d'entrée couvre ({size} - 1) × {stride} + 1 = {span} éléments, plus qu'un UINT ne peut contenir ({max})",
 	"slice.window.span64":          "plus de 2^64",

@@ -5,6 +5,7 @@ package i18n
 var messagesPtBR = map[Key]string{
 	"body.empty":                   "o corpo da requisição está vazio; envie um objeto JSON",
 	"body.large":                   "o corpo da requisição passa de {limit} bytes",
+	"form.invalid":                 "o corpo do formulário não é válido: {detail}",
 	"body.trailing":                "o corpo deve conter exatamente um objeto JSON; há mais dados depois dele",
 	"budget.busy":                  "o servidor está ocupado com outros cálculos pesados: isto precisa de {need} do seu orçamento de cálculo de {limit}; tente de novo em {retry} segundos",
 	"budget.too-large":             "isto precisa de {need}, mais do que todo o orçamento de cálculo do servidor ({limit}): peça menos elementos",
@@ -107,6 +108,7 @@ var messagesPtBR = map[Key]string{
 	"room.many":                    "este endereço abriu muitas salas recentemente; use uma delas ou tente mais tarde",
 	"room.origin":                  "outro site não pode abrir uma sala neste servidor",
 	"room.page":                    "a página {page:q} não pode ser apresentada",
+	"room.step":                    "o tour tem os passos 1 a {n}; {step} não é um deles",
 	"slice.stride.negative":        "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides é const UINT*, então não pode inverter o sentido (os InputWindowStrides com sinal do DML_SLICE1 podem)",
 	"slice.window.span":            "sizes[{axis}] = {size} com strides[{axis}] = {stride}: como DML_SLICE1, a janela de entrada abrange ({size} - 1) × {stride} + 1 = {span} elementos, mais do que cabe em um UINT ({max})",
 	"slice.window.span64":          "mais de 2^64",

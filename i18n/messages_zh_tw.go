@@ -5,6 +5,7 @@ package i18n
 var messagesZhTW = map[Key]string{
 	"body.empty":                   "請求內容是空的；請送出一個 JSON 物件",
 	"body.large":                   "請求內容超過 {limit} 位元組",
+	"form.invalid":                 "表單內容無效：{detail}",
 	"body.trailing":                "請求內容必須剛好是一個 JSON 物件；其後還有其他資料",
 	"budget.busy":                  "伺服器正忙於其他大量運算：這需要其 {limit} 運算預算中的 {need}；請在 {retry} 秒後再試",
 	"budget.too-large":             "這需要 {need}，超過伺服器全部的運算預算 {limit}：請減少元素數量",
@@ -107,6 +108,7 @@ var messagesZhTW = map[Key]string{
 	"room.many":                    "這個位址最近開了很多教室；請使用其中一間，或稍後再試",
 	"room.origin":                  "其他網站不能在這台伺服器上開教室",
 	"room.page":                    "無法展示頁面 {page:q}",
+	"room.step":                    "導覽只有第 1 到第 {n} 步，沒有第 {step} 步",
 	"slice.stride.negative":        "strides[{axis}] = {value}：DML_SLICE_OPERATOR_DESC::Strides 是 const UINT*，所以無法反向（DML_SLICE1 有正負號的 InputWindowStrides 可以）",
 	"slice.window.span":            "sizes[{axis}] = {size} 搭配 strides[{axis}] = {stride}：換成 DML_SLICE1，輸入視窗涵蓋 ({size} - 1) × {stride} + 1 = {span} 個元素，超過 UINT 能容納的 {max}",
 	"slice.window.span64":          "超過 2^64",

@@ -257,7 +257,7 @@ func (ss *session) publish(m roomClientMsg) {
 	st := *m.State
 	st.Version = 0 // the room assigns versions
 	if _, ok := rooms.PagePath(st.Page, st.Step); !ok || len(st.Query) > picture.MaxQueryLen || len(st.Focus) > maxFocusLen || st.Step < 0 {
-		ss.roomError(roomErrBadState, p.Code(), "the state needs a known page, a query of at most 4096 bytes, a focus of at most 64 and a step of 0 or more")
+		ss.roomError(roomErrBadState, p.Code(), "the state needs a known page, a step of 0 or more (of the tour: 1 to 11), a query of at most 4096 bytes and a focus of at most 64")
 		return
 	}
 	ss.room.pub.put(st)

@@ -384,13 +384,7 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		return err
 	}
 	defer release()
-	cst := picture.LayoutStateOf(v.Layout, st.Labels)
-	if v.Sel != nil {
-		cst.Sel = picture.JoinCoord(v.Sel)
-	}
-	if v.Cell >= 0 {
-		cst.Cell = st.Cell
-	}
+	cst := picture.CanonicalState(v)
 	v.State = cst
 	res.Query = cst.CanonicalQuery(false)
 	res.Form = newFormMsg(cst, v.Layout)

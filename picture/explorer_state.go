@@ -348,6 +348,20 @@ func parseSel(s string, l *core.Layout) []int64 {
 	return c
 }
 
+// CanonicalState is the state of a valid layout as every page and answer
+// writes it: the tensor as core read it (FLOAT16, 3 for a typed +3 or 03),
+// the view's keys (labels, selection, cell) kept.
+func CanonicalState(v Validated) LayoutState {
+	st := LayoutStateOf(v.Layout, v.State.Labels)
+	if v.Sel != nil {
+		st.Sel = JoinCoord(v.Sel)
+	}
+	if v.Cell >= 0 {
+		st.Cell = v.State.Cell
+	}
+	return st
+}
+
 // LayoutStateOf is the canonical state of a valid layout.
 func LayoutStateOf(l *core.Layout, labels string) LayoutState {
 	st := LayoutState{DT: l.DataType.String(), Packed: l.StridesImplicit, Labels: labels}
@@ -375,7 +389,7 @@ func Resolve(q url.Values) (v Validated, picture Validated, stale string) {
 	st, qvs := LayoutStateFromQuery(q)
 	v = Validate(st, qvs)
 	if v.Layout != nil {
-		v.State.Last = ""
+		v.State = CanonicalState(v)
 		return v, v, ""
 	}
 	if st.Last != "" && len(st.Last) <= MaxQueryLen {
@@ -383,6 +397,7 @@ func Resolve(q url.Values) (v Validated, picture Validated, stale string) {
 			lst, lvs := LayoutStateFromQuery(lq)
 			lst.Labels = st.Labels
 			if lv := Validate(lst, lvs); lv.Layout != nil {
+				lv.State = CanonicalState(lv)
 				return v, lv, "The inputs have errors: the picture is of the last valid tensor."
 			}
 		}

@@ -9,6 +9,8 @@ import (
 // step) names a path; PageAt maps a path back. A page here gets the
 // "Present this" button, its presenter's ?room=CODE and its viewers'
 // /r/CODE; its script shares and applies the state with static/rooms.js.
+// A tour state's step is 1 to TourSteps (0 stands for 1); another page
+// has no steps and ignores it.
 func PagePath(page string, step int) (string, bool) {
 	switch page {
 	case "layout":
@@ -16,10 +18,14 @@ func PagePath(page string, step int) (string, bool) {
 	case "slice":
 		return "/slice", true
 	case "tour":
-		return "/tour/" + strconv.Itoa(max(step, 1)), true
+		return "/tour/" + strconv.Itoa(max(step, 1)), step >= 0 && step <= TourSteps
 	}
 	return "", false
 }
+
+// TourSteps is how many steps the guided tour has (/tour/1 to /tour/11;
+// web's tests hold it to the tour's own list).
+const TourSteps = 11
 
 func PageAt(path string) (page string, step int, ok bool) {
 	switch path {

@@ -224,6 +224,9 @@ func Names() []string {
 	return out
 }
 
+// Has reports whether Handler serves the path after /static/.
+func Has(path string) bool { return byName[strings.TrimPrefix(path, "/")] != nil }
+
 // Handler serves the files by the path after /static/, gzipped when the
 // client accepts it, with ETags for revalidation.
 func Handler() http.Handler {

@@ -139,6 +139,9 @@ func (s *Server) postImport(c echo.Context) error {
 // result without notes goes straight to its page (303); notes or errors
 // are shown on a page of their own.
 func (s *Server) postImportPage(c echo.Context) error {
+	if err := parseForm(c); err != nil {
+		return err
+	}
 	pasted := c.FormValue("text")
 	res, ierr := picture.Import(picture.ImportRequestOf(pasted))
 	// Both answers, the notes and the errors, are written in the request's

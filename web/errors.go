@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -340,10 +341,6 @@ func httpErrorHandler(err error, c echo.Context) {
 	}
 	// Each coded violation in the request's language (English by default).
 	body.Errors = i18n.LocaleOf(c.Request().Context()).Violations(body.Errors)
-	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(status)
-		return
-	}
 	if !strings.HasPrefix(c.Request().URL.Path, "/api/") && acceptsHTML(c.Request()) {
 		ctx := i18n.Translated(c.Request().Context())
 		switch status {
@@ -351,16 +348,21 @@ func httpErrorHandler(err error, c echo.Context) {
 			c.SetRequest(c.Request().WithContext(ctx))
 			_ = render(c, status, views.NotFoundPage(c.Request().URL.Path))
 			return
-		case http.StatusBadRequest, http.StatusMethodNotAllowed:
+		case http.StatusBadRequest, http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge:
 			// A page address a browser cannot be answered with (a query
-			// that does not parse, a form's route opened as a link): the
-			// reasons in words, and a way on in the asked language.
+			// that does not parse, a form's route opened as a link, a
+			// form's body over the limit): the reasons in words, and a way
+			// on in the asked language.
 			msgs := make([]string, len(body.Errors))
 			for i, v := range body.Errors {
-				msgs[i] = picture.UpperFirst(v.Message) + "."
+				msgs[i] = i18n.Sentence(ctx, v.Message)
+			}
+			title := i18n.T(ctx, "error.address")
+			if status == http.StatusRequestEntityTooLarge {
+				title = i18n.T(ctx, "error.too-large")
 			}
 			c.SetRequest(c.Request().WithContext(ctx))
-			_ = render(c, status, views.ErrorPage(i18n.T(ctx, "error.address"), strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
+			_ = render(c, status, views.ErrorPage(title, strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
 			return
 		}
 	}
@@ -371,6 +373,9 @@ func httpErrorHandler(err error, c echo.Context) {
 // the same page without its query, or the layout explorer when the route
 // takes no GET (or the path could leave the site).
 func onward(r *http.Request, status int) string {
+	if status == http.StatusRequestEntityTooLarge {
+		return sameSiteReferer(r) // back to the page whose form it was
+	}
 	p := r.URL.EscapedPath()
 	if status != http.StatusBadRequest || r.Method != http.MethodGet || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") {
 		return "/"
@@ -380,4 +385,17 @@ func onward(r *http.Request, status int) string {
 
 func acceptsHTML(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// sameSiteReferer is the path and query of r's Referer when it is a page
+// of this site, else the layout explorer.
+func sameSiteReferer(r *http.Request) string {
+	u, err := url.Parse(r.Referer())
+	if err != nil || u.Host != r.Host || !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
+		return "/"
+	}
+	if u.RawQuery != "" {
+		return u.EscapedPath() + "?" + u.RawQuery
+	}
+	return u.EscapedPath()
 }

@@ -466,6 +466,10 @@ func TestFormSubmitRedirectsToTheCanonicalURL(t *testing.T) {
 			"/tour/7?dt=FLOAT32&sizes=2,3&strides=4,1"},
 		{"/slice?dt=FLOAT32&rank=2&mode=packed&sizes=4&sizes=4&total=&align=&np=x%5B%3A%3A-1%5D&use=np&woff=0&woff=0&wsize=4&wsize=4&wstride=1&wstride=1&out=&out=&fl=6_4&vals=&t=&last=",
 			"/slice?dt=FLOAT32&sizes=4,4&woff=0,0&wsize=4,4&wstride=-1,1"},
+		// Numbers and the data type as the live page writes them.
+		{"/?dt=float16&mode=packed&sizes=%2B3&sizes=03&rank=2", "/?dt=FLOAT16&sizes=3,3"},
+		{"/?dt=int8&mode=explicit&sizes=2&sizes=3&strides=%2B05&strides=01&total=008&align=&labels=letters&sel=01,%2B1&rank=2",
+			"/?dt=INT8&sizes=2,3&strides=5,1&total=8&sel=1,1"},
 	} {
 		res, err := noRedirect.Get(ts.URL + c.path)
 		if err != nil {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"github.com/labstack/gommon/bytes"
 	"golang.org/x/time/rate"
 
 	"github.com/stridescope/stridescope/core"
@@ -307,4 +309,56 @@ func (cc *connCounter) addrOpen(ip string) int {
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	return len(cc.byAddr[addrKey(ip)])
+}
+
+// parseLimit reads a body limit in Echo's notation ("64K"); one that does
+// not parse (Config.Validate reports it) takes def.
+func parseLimit(l string, def int64) int64 {
+	if n, err := bytes.Parse(l); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// bodyLimit caps request bodies at limit bytes, the import routes' at
+// importLimit: a body declared larger is refused at once, and one sent in
+// chunks stops at the limit (http.MaxBytesReader), both answered 413 with
+// body.large naming the limit, never as a body that does not parse.
+func bodyLimit(limit, importLimit int64) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			n := limit
+			if p := c.Path(); p == "/import" || p == "/api/v1/import" {
+				n = importLimit
+			}
+			if r.ContentLength > n {
+				return tooLarge(n)
+			}
+			if r.Body != nil && r.Body != http.NoBody {
+				r.Body = http.MaxBytesReader(c.Response(), r.Body, n)
+			}
+			return next(c)
+		}
+	}
+}
+
+// tooLarge is the answer to a body over limit bytes.
+func tooLarge(limit int64) *apiError {
+	return &apiError{status: http.StatusRequestEntityTooLarge, violations: []core.Violation{
+		core.NewMsg("body.large", "the body is larger than {limit} bytes", core.Args{"limit": limit}).At("")}}
+}
+
+// parseForm reads a form body: one over the body limit is tooLarge, one
+// that does not parse a 400 (FormValue would quietly see no fields).
+func parseForm(c echo.Context) error {
+	err := c.Request().ParseForm()
+	var max *http.MaxBytesError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &max):
+		return tooLarge(max.Limit)
+	}
+	return badRequest("", "form.invalid", "the form's body is not valid: {detail}", core.Args{"detail": err.Error()})
 }

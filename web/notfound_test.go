@@ -102,15 +102,7 @@ func TestUnreadableAddressPage(t *testing.T) {
 		}
 		req.Header.Set("Accept", browser)
 		req.Header.Set("Accept-Language", tc.lang)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := goquery.NewDocumentFromReader(res.Body)
-		res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, d := sendForPage(t, req)
 		if res.StatusCode != tc.status || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 			t.Errorf("%s: status %d, %s", tc.path, res.StatusCode, res.Header.Get("Content-Type"))
 			continue
@@ -123,6 +115,10 @@ func TestUnreadableAddressPage(t *testing.T) {
 		}
 		if got := d.Find(tid("error-message")).Text(); !strings.Contains(got, tc.message) {
 			t.Errorf("%s: message %q, want it to contain %q", tc.path, got, tc.message)
+		}
+		// Each sentence ends with the language's full stop.
+		if got, stop := d.Find(tid("error-message")).Text(), map[bool]string{true: "。", false: "."}[tc.lang == "zh-TW"]; !strings.HasSuffix(got, stop) || tc.lang == "zh-TW" && strings.Contains(got, ".") {
+			t.Errorf("%s: message %q, want sentences ending in %q", tc.path, got, stop)
 		}
 		if got := d.Find(tid("error-retry")).AttrOr("href", ""); got != tc.onward {
 			t.Errorf("%s: the way on %q, want %q", tc.path, got, tc.onward)

@@ -191,10 +191,16 @@ func (s *Server) postRooms(c echo.Context) error {
 	if !s.sameSitePost(r) {
 		return &apiError{status: http.StatusForbidden, violations: []core.Violation{core.NewMsg("room.origin", "another site may not open a room on this server", nil).At("Origin")}}
 	}
+	if err := parseForm(c); err != nil {
+		return err
+	}
 	page := c.FormValue("page")
 	step, _ := strconv.Atoi(c.FormValue("step"))
 	path, ok := rooms.PagePath(page, step)
-	if !ok || step < 0 {
+	if _, known := rooms.PagePath(page, 0); known && page == "tour" && !ok {
+		return badRequest("step", "room.step", "the tour has steps 1 to {n}; {step} is not one of them", core.Args{"n": rooms.TourSteps, "step": c.FormValue("step")})
+	}
+	if !ok {
 		return badRequest("page", "room.page", "page {page:q} cannot be presented", core.Args{"page": page})
 	}
 	query := withoutParam(strings.TrimPrefix(c.FormValue("query"), "?"), "room")

@@ -264,6 +264,25 @@ func TestRoomCreateRefusals(t *testing.T) {
 	if res.StatusCode != http.StatusBadRequest {
 		t.Errorf("unknown page: %d", res.StatusCode)
 	}
+	// The tour has steps 1 to 11: another is refused at its field, not
+	// opened as a room whose page does not exist.
+	for _, tc := range []struct {
+		step string
+		want int
+		to   string
+	}{{"99", 400, ""}, {"12", 400, ""}, {"-5", 400, ""}, {"11", 303, "/tour/11?room="}, {"1", 303, "/tour/1?room="}} {
+		res, err := noRedirect.PostForm(ts.URL+"/rooms", url.Values{"page": {"tour"}, "step": {tc.step}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body errorBody
+		_ = json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		if res.StatusCode != tc.want || tc.want == 303 && !strings.HasPrefix(res.Header.Get("Location"), tc.to) ||
+			tc.want == 400 && (len(body.Errors) != 1 || body.Errors[0].Code != "room.step" || body.Errors[0].Field != "step" || !strings.Contains(body.Errors[0].Message, tc.step)) {
+			t.Errorf("tour step %s: %d %q %+v, want %d %s", tc.step, res.StatusCode, res.Header.Get("Location"), body, tc.want, tc.to)
+		}
+	}
 	for _, tc := range []struct {
 		header map[string]string
 		want   int
@@ -288,8 +307,9 @@ func TestRoomCreateRefusals(t *testing.T) {
 			t.Errorf("POST /rooms with %v: %d, want %d", tc.header, res.StatusCode, tc.want)
 		}
 	}
-	// One address opens a few rooms, not thousands.
-	opened := 2
+	// One address opens a few rooms, not thousands (four are open: the
+	// two tour steps and the two same-origin posts above).
+	opened := 4
 	for ; opened < createLimit+5; opened++ {
 		res, err := noRedirect.PostForm(ts.URL+"/rooms", url.Values{"page": {"layout"}})
 		if err != nil {
@@ -312,6 +332,13 @@ func getPage(t *testing.T, u string, h http.Header) (*http.Response, *goquery.Do
 	for k, v := range h {
 		req.Header[k] = v
 	}
+	return sendForPage(t, req)
+}
+
+// sendForPage sends req, following no redirect, and parses the answer as
+// HTML.
+func sendForPage(t *testing.T, req *http.Request) (*http.Response, *goquery.Document) {
+	t.Helper()
 	res, err := noRedirect.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -449,6 +476,8 @@ func TestRoomWebsocketRefusals(t *testing.T) {
 		{"page": "elsewhere", "query": ""},
 		{"page": "layout", "query": strings.Repeat("x", 5000)},
 		{"page": "layout", "focus": strings.Repeat("l", 100)},
+		{"page": "tour", "step": 99},
+		{"page": "tour", "step": -5},
 	} {
 		sendJSON(t, p, map[string]any{"v": 2, "type": "publish", "state": st})
 		readType(t, p, "error", &e)

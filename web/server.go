@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/labstack/gommon/bytes"
 	"log/slog"
 	"net"
 	"net/http"
@@ -33,8 +34,11 @@ type Config struct {
 	TrustedProxies []string
 	// Limits pace clients; zero fields take DefaultLimits.
 	Limits Limits
-	// BodyLimit caps request bodies, in Echo's notation ("64K").
-	BodyLimit string
+	// BodyLimit caps request bodies, in Echo's notation ("64KiB"); the
+	// import routes take ImportBodyLimit ("2MiB" by default): a DxDispatch
+	// model the site exports may hold 65,536 values.
+	BodyLimit       string
+	ImportBodyLimit string
 	// ShutdownTimeout bounds graceful shutdown.
 	ShutdownTimeout time.Duration
 	// ReadHeaderTimeout cuts off clients that send headers too slowly
@@ -77,7 +81,10 @@ func (c *Config) setDefaults() {
 		c.Addr = "127.0.0.1:8080"
 	}
 	if c.BodyLimit == "" {
-		c.BodyLimit = "64K"
+		c.BodyLimit = "64KiB"
+	}
+	if c.ImportBodyLimit == "" {
+		c.ImportBodyLimit = "2MiB"
 	}
 	if c.ShutdownTimeout == 0 {
 		c.ShutdownTimeout = 10 * time.Second
@@ -113,6 +120,14 @@ func (c Config) Validate() error {
 	if c.ShutdownTimeout < 0 {
 		return fmt.Errorf("shutdown timeout %v: want 0 (the default) or more", c.ShutdownTimeout)
 	}
+	for _, l := range []string{c.BodyLimit, c.ImportBodyLimit} {
+		if l == "" {
+			continue
+		}
+		if n, err := bytes.Parse(l); err != nil || n <= 0 {
+			return fmt.Errorf("body limit %q: want a size such as 64K or 2M", l)
+		}
+	}
 	_, err := ipExtractor(c.TrustedProxies)
 	return err
 }
@@ -132,6 +147,8 @@ type Server struct {
 	sessions   sync.WaitGroup // every websocket session's handler
 	rooms      roomService    // classroom rooms (rooms_http.go), started on first use
 	budget     *budget.Budget // what heavy work may allocate at once; nil: unbounded
+
+	bodyLimit, importLimit int64 // bytes: Config.BodyLimit and ImportBodyLimit
 }
 
 // New builds the server and its routes.
@@ -141,6 +158,7 @@ func New(cfg Config) *Server {
 	e.HideBanner = true
 	e.HidePort = true
 	s := &Server{cfg: cfg, echo: e, log: cfg.Logger}
+	s.bodyLimit, s.importLimit = parseLimit(cfg.BodyLimit, 64<<10), parseLimit(cfg.ImportBodyLimit, 2<<20)
 	base, cancel := context.WithCancelCause(context.Background())
 	s.wsShutdown = func() { cancel(live.ErrShuttingDown) }
 	if cfg.WorkBudget > 0 {
@@ -153,6 +171,14 @@ func New(cfg Config) *Server {
 		s.hub.Answers = live.NewAnswers(cmp.Or(cfg.AnswerCache, live.DefaultAnswerBytes))
 	}
 	e.HTTPErrorHandler = httpErrorHandler
+	e.Pre(headAsGet) // head.go: every GET route answers HEAD
+	// /slice/ is /slice: a page's address typed with a trailing slash
+	// redirects rather than 404s (only GET: a POST must not turn into one).
+	e.Pre(middleware.RemoveTrailingSlashWithConfig(middleware.TrailingSlashConfig{
+		RedirectCode: http.StatusMovedPermanently,
+		Skipper:      func(c echo.Context) bool { return c.Request().Method != http.MethodGet },
+	}))
+	e.Use(keepHead)
 	s.conns = newConnCounter(cfg.Limits)
 	extract, err := ipExtractor(cfg.TrustedProxies)
 	if err != nil {
@@ -185,7 +211,7 @@ func New(cfg Config) *Server {
 	e.Use(localeMiddleware()) // locale.go: ?lang=, the lang cookie, Accept-Language
 	e.Use(compress())
 	e.Use(securityHeaders(s.log, cfg.FrameAncestors)) // headers.go: only the embeds may be framed
-	e.Use(middleware.BodyLimit(cfg.BodyLimit))
+	e.Use(bodyLimit(s.bodyLimit, s.importLimit))      // limits.go
 	e.Use(rateLimitMiddleware(cfg.Limits))
 
 	s.routes()
@@ -200,7 +226,14 @@ func (s *Server) routes() {
 	e.GET("/slice", s.budgeted(asPage, s.getSlice))
 	e.GET("/glossary", s.getGlossary)
 	e.GET("/ws", s.getWS)
-	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", static.Handler())))
+	files := http.StripPrefix("/static/", static.Handler())
+	e.GET("/static/*", func(c echo.Context) error {
+		if !static.Has(c.Param("*")) {
+			return echo.ErrNotFound // the site's 404, not the file server's plain text
+		}
+		files.ServeHTTP(c.Response(), c.Request())
+		return nil
+	})
 
 	e.POST("/import", s.postImportPage)
 

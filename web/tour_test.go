@@ -8,6 +8,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/static"
 )
 
@@ -218,5 +219,13 @@ func TestTourStepKeepsItsExampleWithViewKeys(t *testing.T) {
 	_, d := page(t, "/tour/11?room=ABCDEF")
 	if got := strings.Join(texts(d.Find(tid("slice-output")+" .lc"), ".lbl"), " "); got != "14 16 6 8" {
 		t.Errorf("/tour/11?room=: output %q", got)
+	}
+}
+
+// TestRoomsKnowTheTourLength: rooms.TourSteps, which bounds the step a
+// room may show, is the tour's own length.
+func TestRoomsKnowTheTourLength(t *testing.T) {
+	if len(tourSteps) != rooms.TourSteps {
+		t.Errorf("the tour has %d steps, rooms.TourSteps says %d", len(tourSteps), rooms.TourSteps)
 	}
 }

@@ -1,0 +1,129 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stridescope/stridescope/static"
+)
+
+// TestHeadAnswersEveryGetAddress: HEAD gets a GET address's status and
+// headers and no body, pages, the API's GET routes, the static files and
+// the health check alike; an address with no GET still answers 405 and an
+// unknown one 404.
+func TestHeadAnswersEveryGetAddress(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct {
+		path   string
+		status int
+	}{
+		{"/", 200}, {"/slice?preset=example2", 200}, {"/glossary", 200}, {"/tour/1", 200}, {"/join", 200},
+		{"/embed/layout?sizes=2,3", 200}, {"/healthz", 200},
+		{"/api/v1/layout.svg?sizes=2,3", 200}, {"/api/v1/dxdispatch/layout.json?sizes=2,3", 200},
+		{static.URL("app.css"), 200}, {"/rooms", 405}, {"/api/v1/layout", 405}, {"/nope", 404}, {"/static/nope.css", 404},
+	} {
+		get, err := http.Get(ts.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, get.Body)
+		get.Body.Close()
+		req, _ := http.NewRequest(http.MethodHead, ts.URL+c.path, nil)
+		head, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(head.Body)
+		head.Body.Close()
+		if head.StatusCode != c.status || get.StatusCode != c.status {
+			t.Errorf("%s: HEAD %d, GET %d, want %d", c.path, head.StatusCode, get.StatusCode, c.status)
+		}
+		if len(body) != 0 {
+			t.Errorf("%s: HEAD sent a body of %d bytes", c.path, len(body))
+		}
+		if h, g := head.Header.Get("Content-Type"), get.Header.Get("Content-Type"); h != g {
+			t.Errorf("%s: HEAD Content-Type %q, GET %q", c.path, h, g)
+		}
+		if c.status == 405 && head.Header.Get("Allow") == "" {
+			t.Errorf("%s: 405 without Allow", c.path)
+		}
+	}
+}
+
+// TestBodiesOverTheLimit: a body over the limit is a 413 naming the limit
+// whether it declares its length or comes in chunks (which once read as
+// JSON that does not parse); the import routes take the models the site
+// exports, and a browser's import form over its limit gets a page in its
+// language with a way back.
+func TestBodiesOverTheLimit(t *testing.T) {
+	ts := newTestServer(t)
+	big := bytes.Repeat([]byte(" "), 70000)
+	for _, path := range []string{"/api/v1/layout", "/api/v1/slice1", "/api/v1/slice1/numpy", "/api/v1/slice", "/api/v1/dxdispatch"} {
+		for _, chunked := range []bool{false, true} {
+			var body io.Reader = bytes.NewReader(big)
+			if chunked {
+				body = io.MultiReader(bytes.NewReader(big)) // no length: sent in chunks
+			}
+			req, _ := http.NewRequest(http.MethodPost, ts.URL+path, body)
+			req.Header.Set("Accept-Language", "fr")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got errorBody
+			err = json.NewDecoder(res.Body).Decode(&got)
+			res.Body.Close()
+			if err != nil || res.StatusCode != http.StatusRequestEntityTooLarge || len(got.Errors) != 1 || got.Errors[0].Code != "body.large" ||
+				got.Errors[0].Message != "le corps de la requête dépasse 65536 octets" {
+				t.Errorf("%s (chunked %v): %d %+v %v", path, chunked, res.StatusCode, got, err)
+			}
+		}
+	}
+
+	// A DxDispatch model the site exports, its 65,536 values written out
+	// (the padding between them too), imports back.
+	res, err := http.Get(ts.URL + "/api/v1/dxdispatch/layout.json?dt=FLOAT32&sizes=32768&strides=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if len(model) < 300<<10 {
+		t.Fatalf("the exported model is %d bytes; the test wants one over 300 KiB", len(model))
+	}
+	req, _ := json.Marshal(map[string]json.RawMessage{"dxdispatch": model})
+	res, err = http.Post(ts.URL+"/api/v1/import", "application/json", io.MultiReader(bytes.NewReader(req)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(b), `sizes=32768\u0026strides=2"`) {
+		t.Errorf("importing the site's own %d-byte model: %d %.300s", len(req), res.StatusCode, b)
+	}
+
+	// The import box without JavaScript, over its 2 MiB.
+	form := io.MultiReader(strings.NewReader("text="), bytes.NewReader(bytes.Repeat([]byte("x"), 3<<20)))
+	r, _ := http.NewRequest(http.MethodPost, ts.URL+"/import", form)
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Header.Set("Accept", "text/html")
+	r.Header.Set("Accept-Language", "zh-TW")
+	r.Header.Set("Referer", ts.URL+"/slice?preset=example2")
+	res, d := sendForPage(t, r)
+	if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("the import box over its limit: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	if got := d.Find("main h1").Text(); got != "超出這台伺服器的處理量" {
+		t.Errorf("h1 %q", got)
+	}
+	if got := d.Find(tid("error-message")).Text(); !strings.Contains(got, "請求內容超過") || !strings.HasSuffix(got, "。") {
+		t.Errorf("message %q", got)
+	}
+	if got := d.Find(tid("error-retry")).AttrOr("href", ""); got != "/slice?preset=example2&lang=zh-TW" && got != "/slice?preset=example2" {
+		t.Errorf("the way back %q", got)
+	}
+}
