@@ -127,3 +127,27 @@ func TestBodiesOverTheLimit(t *testing.T) {
 		t.Errorf("the way back %q", got)
 	}
 }
+
+// TestTrailingSlashRedirects: a page's address typed with a trailing
+// slash redirects to the page, its query kept; a POST is not redirected.
+func TestTrailingSlashRedirects(t *testing.T) {
+	ts := newTestServer(t)
+	for path, want := range map[string]string{"/slice/": "/slice", "/glossary/": "/glossary", "/tour/3/?lang=fr": "/tour/3?lang=fr"} {
+		res, err := noRedirect.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if loc, _ := res.Location(); res.StatusCode != http.StatusMovedPermanently || loc == nil || loc.RequestURI() != want {
+			t.Errorf("%s: %d to %v, want 301 to %s", path, res.StatusCode, loc, want)
+		}
+	}
+	res, err := noRedirect.Post(ts.URL+"/api/v1/layout/", "application/json", strings.NewReader(`{"dataType":"FLOAT32","sizes":[2]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("POST /api/v1/layout/: %d, want 404", res.StatusCode)
+	}
+}
