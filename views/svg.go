@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/stridescope/stridescope/i18n"
 )
@@ -92,6 +93,9 @@ const (
 	svgGap    = 6
 	svgHead   = 30 // the column of row heads left of a grid
 	svgLine   = 22 // one line of text
+
+	svgLegendWidth = 560 // a legend wraps only past this or the picture's width
+	svgLegendRow   = 26  // from one row of the legend to the next
 )
 
 func (s SVG) viewBox() string { return "0 0 " + itoa(int64(s.Width)) + " " + itoa(int64(s.Height)) }
@@ -209,13 +213,35 @@ func (b *svgBuilder) done() SVG {
 }
 
 // textWidth estimates the width of a line of text; wide is for bold or
-// monospaced text.
+// monospaced text. Latin letters are about 0.6 em wide, but Chinese
+// characters and fullwidth punctuation a whole em, so each counts as one.
 func textWidth(t string, size int, wide bool) int {
-	w := 0.56
+	narrow := 0.56
 	if wide {
-		w = 0.64
+		narrow = 0.64
 	}
-	return int(float64(len([]rune(t)))*w*float64(size)) + 1
+	em := 0.0
+	for _, r := range t {
+		if fullWidth(r) {
+			em++
+		} else {
+			em += narrow
+		}
+	}
+	return int(em*float64(size)) + 1
+}
+
+// fullWidth reports whether r is drawn a whole em wide: East Asian
+// ideographs, kana, hangul and the CJK and fullwidth punctuation that goes
+// with them (，。：（）).
+func fullWidth(r rune) bool {
+	switch {
+	case r >= 0x3000 && r <= 0x303f, // CJK symbols and punctuation
+		r >= 0xff01 && r <= 0xff60, // fullwidth forms
+		r >= 0xffe0 && r <= 0xffe6:
+		return true
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Bopomofo)
 }
 
 // svgPanel is one grid of the last two dimensions, its cells filled in
@@ -300,16 +326,23 @@ func (b *svgBuilder) panel(p svgPanel, x, y int) (int, int) {
 	return right, y + len(p.Cells)*(svgCell+svgGap) - svgGap + 6
 }
 
-// legend draws swatches with their meaning on one line.
+// legend draws swatches with their meaning in rows no wider than the
+// picture so far (or svgLegendWidth, if that is wider), starting a row
+// where the next item would not fit.
 func (b *svgBuilder) legend(items []SVGCell) {
+	right := max(b.w, svgMargin+svgLegendWidth)
 	x := svgMargin
 	for _, it := range items {
+		w := 24 + textWidth(it.Tip, 13, false)
+		if x > svgMargin && x+w > right {
+			x, b.y = svgMargin, b.y+svgLegendRow
+		}
 		it.X, it.Y, it.Size, it.Class = x, b.y, 18, "legend"
 		b.s.Cells = append(b.s.Cells, it)
 		b.s.Texts = append(b.s.Texts, SVGText{X: x + 24, Y: b.y + 14, Text: it.Tip, Size: 13, Fill: svgMuted})
-		x += 24 + textWidth(it.Tip, 13, false) + 18
+		b.grow(x + w)
+		x += w + 18
 	}
-	b.grow(x)
 	b.y += 18 + 14
 }
 

@@ -65,6 +65,9 @@ func LayoutSVG(ctx context.Context, p Picture, id string) SVG {
 	if p.Dot != "" || p.Linked != "" {
 		legend = append(legend, SVGCell{Fill: svgAccent, Stroke: "#9d1c26", Tip: t("svg.legend.linked", nil)})
 	}
+	// The note under the legend widens the picture anyway: let the legend
+	// use that width before it wraps.
+	b.grow(svgMargin + textWidth(f.TotalNote, 13, false))
 	b.legend(legend)
 	b.text(f.TotalNote, 13, false, false, svgMuted)
 	return b.done()

@@ -5,8 +5,13 @@ import (
 	"context"
 	"encoding/xml"
 	"io"
+	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/width"
+
+	"github.com/stridescope/stridescope/i18n"
 )
 
 // svgCells parses a standalone SVG with encoding/xml and counts the cells
@@ -138,8 +143,9 @@ func TestLayoutSVGHasTitleDescAndNoInlineStyle(t *testing.T) {
 	}
 }
 
-func TestSliceSVGNumbersTheCopyOrder(t *testing.T) {
-	// The DML_SLICE1 page's Example 2 on a 4×4 input of 1..16.
+// example2Diagram is the DML_SLICE1 page's Example 2 on a 4×4 input of
+// 1..16.
+func example2Diagram() SliceDiagram {
 	values := make([]string, 16)
 	offsets := make([]int64, 16)
 	for i := range values {
@@ -147,13 +153,16 @@ func TestSliceSVGNumbersTheCopyOrder(t *testing.T) {
 	}
 	order := make([]int64, 16)
 	order[13], order[15], order[5], order[7] = 1, 2, 3, 4
-	d := SliceDiagram{
+	return SliceDiagram{
 		DataType: "FLOAT32", Labels: []string{"H", "W"}, InputSizes: []int64{4, 4}, InputStrides: []int64{4, 1}, InputOffsets: offsets,
 		WindowOffsets: []int64{0, 1}, WindowSizes: []int64{4, 3}, WindowStrides: []int64{-2, 2},
 		CopyStart: []int64{3, 1}, MaxCopied: []int64{2, 2}, OutputSizes: []int64{2, 2},
 		Values: values, ValuesNote: "values 1, 2, 3 … in row-major order", Order: order, Output: []string{"14", "16", "6", "8"},
 	}
-	_, classes, labels := svgCells(t, SliceSVG(context.Background(), d, "s"))
+}
+
+func TestSliceSVGNumbersTheCopyOrder(t *testing.T) {
+	_, classes, labels := svgCells(t, SliceSVG(context.Background(), example2Diagram(), "s"))
 	if n := classes["scell"] + classes["scell in"] + classes["scell in copied"] + classes["scell in copied start"]; n != 16 {
 		t.Errorf("%d input cells, want 16: %v", n, classes)
 	}
@@ -174,4 +183,119 @@ func TestOrdinal(t *testing.T) {
 			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+func TestTextWidthCountsWideCharactersAsAnEm(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		size int
+		wide bool
+		want int
+	}{
+		{"padding", 10, false, 40},   // 7 × 0.56 em
+		{"padding", 10, true, 45},    // 7 × 0.64 em
+		{"CopyStart", 10, false, 51}, // 9 × 0.56 em
+		{"填補", 13, false, 27},        // 2 em
+		{"由多個元素共用", 13, false, 92},   // 7 em
+		// Fullwidth comma and parentheses, an ASCII space and n.
+		{"已複製，依複製順序編號（輸出元素 n）", 10, false, 182},
+		{"尾端：未使用。", 10, false, 71}, // CJK punctuation
+	} {
+		if got := textWidth(c.text, c.size, c.wide); got != c.want {
+			t.Errorf("textWidth(%q, %d, %v) = %d, want %d", c.text, c.size, c.wide, got, c.want)
+		}
+	}
+}
+
+// TestFullWidthAgreesWithUnicode: every character of every catalog is a
+// whole em wide for textWidth exactly when Unicode says it is East Asian
+// wide or fullwidth.
+func TestFullWidthAgreesWithUnicode(t *testing.T) {
+	seen := map[rune]bool{}
+	for _, l := range i18n.Locales {
+		for _, k := range i18n.Keys() {
+			for _, r := range l.T(k, nil) {
+				if seen[r] {
+					continue
+				}
+				seen[r] = true
+				k := width.LookupRune(r).Kind()
+				if want := k == width.EastAsianWide || k == width.EastAsianFullwidth; fullWidth(r) != want {
+					t.Errorf("fullWidth(%q U+%04X) = %v, want %v", r, r, !want, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSVGLegendsFitInEveryLanguage: in every language each legend item
+// (swatch and label, at the estimated width of the label) ends before the
+// next one on its row begins and inside the picture.
+func TestSVGLegendsFitInEveryLanguage(t *testing.T) {
+	layout := padded().Picture
+	layout.Facts.DataType = "FLOAT32"
+	layout.Facts.TotalNote = "TotalTensorSizeInBytes = 40 ≥ 32"
+	selected := layout
+	selected.Dot = "{1,0} · {5,1} = 1×5 + 0×1 = 5" // adds the "linked" item
+	for _, l := range i18n.Locales {
+		ctx := i18n.WithLocale(context.Background(), l)
+		for name, s := range map[string]SVG{
+			"layout":          LayoutSVG(ctx, layout, "pic"),
+			"layout selected": LayoutSVG(ctx, selected, "pic"),
+			"slice":           SliceSVG(ctx, example2Diagram(), "s"),
+		} {
+			items := legendItems(t, s)
+			if len(items) < 4 {
+				t.Fatalf("%s %s: %d legend items", l, name, len(items))
+			}
+			for i, it := range items {
+				if it.right > s.Width-svgMargin || it.y+18 > s.Height-svgMargin {
+					t.Errorf("%s %s: %q ends at (%d, %d), outside the %d×%d picture", l, name, it.text, it.right, it.y+18, s.Width, s.Height)
+				}
+				if i > 0 && items[i-1].y == it.y && items[i-1].right > it.x {
+					t.Errorf("%s %s: %q ends at %d, over %q at %d", l, name, items[i-1].text, items[i-1].right, it.text, it.x)
+				}
+			}
+		}
+	}
+}
+
+type legendItem struct {
+	text        string
+	x, y, right int
+}
+
+// legendItems are the picture's legend items in drawing order, each with
+// the estimated right edge of its label.
+func legendItems(t *testing.T, s SVG) []legendItem {
+	t.Helper()
+	var items []legendItem
+	for _, c := range s.Cells {
+		if c.Class != "legend" {
+			continue
+		}
+		i := slices.IndexFunc(s.Texts, func(tx SVGText) bool { return tx.Text == c.Tip && tx.X > c.X && tx.Y > c.Y && tx.Y < c.Y+c.Size })
+		if i < 0 {
+			t.Fatalf("no label %q beside its swatch", c.Tip)
+		}
+		tx := s.Texts[i]
+		items = append(items, legendItem{text: tx.Text, x: c.X, y: c.Y, right: tx.X + eastAsianWidth(tx.Text, tx.Size)})
+	}
+	return items
+}
+
+// eastAsianWidth estimates the width of a line of plain text as textWidth
+// does, but finds the characters a whole em wide from Unicode's East Asian
+// Width property rather than textWidth's own ranges.
+func eastAsianWidth(text string, size int) int {
+	em := 0.0
+	for _, r := range text {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			em++
+		default:
+			em += 0.56
+		}
+	}
+	return int(em*float64(size)) + 1
 }
