@@ -50,7 +50,7 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	n, cells := l.LogicalElementCount(), l.BufferElementCount()
 	p.View.Meta = views.Meta{
 		Sizes: l.Sizes, Strides: l.Strides, Labels: core.DimensionLabels(l.Rank()), Bits: l.ElementSizeInBits(),
-		LogicalCount: n, Cells: cells, Last: l.IndexOfLastElement(), LabelMode: labelMode, Query: query,
+		LogicalCount: n, Cells: cells, Over: bytesOver(l), Last: l.IndexOfLastElement(), LabelMode: labelMode, Query: query,
 	}
 	p.View.Facts = newFacts(ctx, l)
 	p.View.Logical.Mode = viewMode(n, n, domMax)
@@ -462,7 +462,7 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 		{Name: t("fact.last"), Value: grouped(ctx, l.IndexOfLastElement()), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
 		{Name: t("fact.implied"), Value: grouped(ctx, l.MinimumImpliedElementCount()), Hint: t("fact.implied.hint"), TestID: "fact-implied"},
 		{Name: t("fact.distinct"), Value: distinct, Hint: t("fact.distinct.hint"), TestID: "fact-distinct"},
-		{Name: t("fact.buffer"), Value: t("fact.bytes.elements", i18n.Args{"bytes": i18n.Count(ctx, l.BufferSizeInBytes(), grouped(ctx, l.BufferSizeInBytes()), "bytes"), "elements": i18n.Count(ctx, l.BufferElementCount(), grouped(ctx, l.BufferElementCount()), "elements")}), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
+		{Name: t("fact.buffer"), Value: bufferFact(ctx, l, grouped), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
 	}
 	f.Badges = []views.Badge{
 		{Name: "packed", State: triState(l.IsPacked()), Why: t("badge.packed.why")},
@@ -494,7 +494,12 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 		}
 	}
 	if l.TotalTensorSizeInBytes != 0 {
-		f.TotalNote = t("total.given", i18n.Args{"total": l.TotalTensorSizeInBytes, "min": steps.Result, "bytes": i18n.Count(ctx, l.BufferSizeInBytes(), plain(ctx, l.BufferSizeInBytes()), "bytes"), "cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "tail": tail})
+		args := i18n.Args{"total": l.TotalTensorSizeInBytes, "min": steps.Result, "bytes": i18n.Count(ctx, l.BufferSizeInBytes(), plain(ctx, l.BufferSizeInBytes()), "bytes"), "cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "tail": tail}
+		key := i18n.Key("total.given")
+		if over := bytesOver(l); over > 0 {
+			key, args["over"] = "total.given.over", i18n.Count(ctx, over, plain(ctx, over), "bytes")
+		}
+		f.TotalNote = t(key, args)
 	} else {
 		f.TotalNote = t("total.minimum", i18n.Args{"bytes": i18n.Count(ctx, steps.Result, plain(ctx, steps.Result), "bytes"), "cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "tail": tail})
 	}
@@ -502,6 +507,31 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 		f.Warnings = append(f.Warnings, w.Message)
 	}
 	return f
+}
+
+// bytesOver is how many bytes of l's buffer lie past its last whole
+// element. DirectML asks only that TotalTensorSizeInBytes be at least
+// DMLCalcBufferTensorSize, so it need not be a whole number of elements;
+// 4-bit elements, two to a byte, always fill it.
+func bytesOver(l *core.Layout) int64 {
+	bits := l.ElementSizeInBits()
+	if bits < 8 {
+		return 0
+	}
+	return l.BufferSizeInBytes() - l.BufferElementCount()*(bits/8)
+}
+
+// bufferFact is the facts panel's buffer size of l, "40 bytes = 10
+// elements", with the bytes past the last element when there are any;
+// num writes the numbers.
+func bufferFact(ctx context.Context, l *core.Layout, num func(context.Context, int64) string) string {
+	bytes, cells := l.BufferSizeInBytes(), l.BufferElementCount()
+	args := i18n.Args{"bytes": i18n.Count(ctx, bytes, num(ctx, bytes), "bytes"), "elements": i18n.Count(ctx, cells, num(ctx, cells), "elements")}
+	if over := bytesOver(l); over > 0 {
+		args["over"] = i18n.Count(ctx, over, num(ctx, over), "bytes")
+		return i18n.T(ctx, "fact.bytes.elements.over", args)
+	}
+	return i18n.T(ctx, "fact.bytes.elements", args)
 }
 
 // helperNotes says where the published C++ helpers return something other

@@ -330,7 +330,13 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"sizes": sizesText(in.Sizes), "count": i18n.Count(ctx, n, plain(ctx, n), "elements"), "type": dt,
 		"strides": "{" + JoinCoord(in.Strides) + "}", "offsets": "{" + JoinCoord(s.WindowOffsets) + "}", "wsizes": "{" + JoinCoord(s.WindowSizes) + "}"})
 	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"sizes": sizesText(s.OutputSizes), "count": i18n.Count(ctx, outN, plain(ctx, outN), "elements")})
-	pv.BufferSub = i18n.T(ctx, "ssub.buffer", i18n.Args{"cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "bits": dt.Bits(), "bytes": i18n.Count(ctx, in.BufferSizeInBytes(), plain(ctx, in.BufferSizeInBytes()), "bytes"), "read": readNoteIn(ctx, readCells)})
+	sub := i18n.Args{"cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "bits": dt.Bits(), "bytes": i18n.Count(ctx, in.BufferSizeInBytes(), plain(ctx, in.BufferSizeInBytes()), "bytes"), "read": readNoteIn(ctx, readCells)}
+	if over := bytesOver(in); over > 0 { // the cells alone do not make the bytes
+		sub["over"] = i18n.Count(ctx, over, plain(ctx, over), "bytes")
+		pv.BufferSub = i18n.T(ctx, "ssub.buffer.over", sub)
+	} else {
+		pv.BufferSub = i18n.T(ctx, "ssub.buffer", sub)
+	}
 	if cells > used {
 		pv.BufferSub += i18n.T(ctx, "ssub.unused", i18n.Args{"count": plain(ctx, cells-used)})
 	}
@@ -561,7 +567,7 @@ func sliceFacts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fa
 		{Name: t("sfact.instrides"), Value: "{" + JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
 		{Name: t("sfact.base"), Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: t("sfact.base.hint"), TestID: "fact-base"},
 		{Name: t("sfact.walk"), Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: t("sfact.walk.hint"), TestID: "fact-walk"},
-		{Name: t("sfact.inbuffer"), Value: t("fact.bytes.elements", i18n.Args{"bytes": i18n.Count(ctx, in.BufferSizeInBytes(), plain(ctx, in.BufferSizeInBytes()), "bytes"), "elements": i18n.Count(ctx, in.BufferElementCount(), plain(ctx, in.BufferElementCount()), "elements")}), Hint: buffer, TestID: "fact-buffer"},
+		{Name: t("sfact.inbuffer"), Value: bufferFact(ctx, in, plain), Hint: buffer, TestID: "fact-buffer"},
 		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: t("sfact.align.hint"), TestID: "fact-align"},
 		{Name: t("sfact.read"), Value: read, Hint: t("sfact.read.hint"), TestID: "fact-read"},
 		{Name: t("sfact.fl"), Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: t("sfact.fl.hint"), TestID: "fact-fl"},

@@ -155,6 +155,7 @@ type Meta struct {
 	Bits         int64
 	LogicalCount int64
 	Cells        int64 // buffer elements drawn
+	Over         int64 // bytes past the last whole element (TotalTensorSizeInBytes need not end on one)
 	Last         int64 // index of the last element
 	LabelMode    string
 	Query        string // canonical query of this picture
@@ -441,11 +442,21 @@ func BufferSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return i18n.T(ctx, "sub.buffer", i18n.Args{
+	args := i18n.Args{
 		"cells": i18n.Count(ctx, m.Cells, groupIn(ctx, m.Cells), "elements"),
 		"bits":  itoa(m.Bits),
 		"bytes": i18n.Count(ctx, byteCount(m.Cells, m.Bits), bytesTextIn(ctx, m.Cells, m.Bits), "bytes"),
-	})
+	}
+	if m.Over == 0 {
+		return i18n.T(ctx, "sub.buffer", args)
+	}
+	// The elements' bytes alone would fall short of the buffer size the
+	// facts give: add the bytes left over (only ever with elements of
+	// whole bytes; 4-bit ones fill every byte).
+	bytes := m.Cells*(m.Bits/8) + m.Over
+	args["bytes"] = i18n.Count(ctx, bytes, groupIn(ctx, bytes), "bytes")
+	args["over"] = i18n.Count(ctx, m.Over, groupIn(ctx, m.Over), "bytes")
+	return i18n.T(ctx, "sub.buffer.over", args)
 }
 
 // byteCount is 1 when cells elements of bits fill exactly one byte, and 2

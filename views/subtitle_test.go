@@ -39,3 +39,27 @@ func TestSubtitlesCountInTheSingular(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferSubCountsTheBytesLeftOver: a TotalTensorSizeInBytes that is
+// not a whole number of elements keeps its extra bytes in the subtitle,
+// so that it gives the buffer size the facts give.
+func TestBufferSubCountsTheBytesLeftOver(t *testing.T) {
+	float32s := Meta{Sizes: []int64{2, 3}, Labels: []string{"H", "W"}, Bits: 32, LogicalCount: 6, Cells: 11, Over: 2}
+	float16s := Meta{Sizes: []int64{2, 3}, Labels: []string{"H", "W"}, Bits: 16, LogicalCount: 6, Cells: 17, Over: 1}
+	for _, c := range []struct {
+		locale i18n.Locale
+		m      Meta
+		want   string
+	}{
+		{i18n.English, float32s, "11 elements of 32 bits + 2 bytes left over = 46 bytes"},
+		{i18n.English, float16s, "17 elements of 16 bits + 1 byte left over = 35 bytes"},
+		{i18n.TraditionalChinese, float32s, "11 個 32 位元的元素 + 餘下 2 位元組 = 46 位元組"},
+		{i18n.BrazilianPortuguese, float32s, "11 elementos de 32 bits + 2 bytes de sobra = 46 bytes"},
+		{i18n.French, float16s, "17 éléments de 16 bits + 1 octet en trop = 35 octets"},
+	} {
+		ctx := i18n.WithLocale(context.Background(), c.locale)
+		if got := BufferSubIn(ctx, c.m); got != c.want {
+			t.Errorf("%v, %d elements of %d bits and %d bytes: %q, want %q", c.locale, c.m.Cells, c.m.Bits, c.m.Over, got, c.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -388,6 +389,54 @@ func TestHugeTotalTensorSizeIsAHugeBuffer(t *testing.T) {
 		}
 		if !strings.Contains(d.Find(tid("buffer-too-large")).Text(), "too large to draw") {
 			t.Errorf("total %s: no too-large note on the buffer", c.total)
+		}
+	}
+}
+
+// TestBufferSizeIsTheSameWithBytesLeftOver: DirectML takes a
+// TotalTensorSizeInBytes that is not a whole number of elements (46 bytes
+// of FLOAT32 are 11 elements and 2 bytes). The views' subtitle, the
+// buffer fact and the note give the same size and say what is left over,
+// in every language; they said 44 and 46 bytes.
+func TestBufferSizeIsTheSameWithBytesLeftOver(t *testing.T) {
+	ts := newTestServer(t)
+	const layout, slice = "/?sizes=2,3&strides=5,1&total=46", "/slice?dt=FLOAT16&sizes=4,4&total=35"
+	for _, c := range []struct {
+		loc  i18n.Locale
+		path string
+		want map[string]string // data-testid: a text it contains
+	}{
+		{i18n.English, layout, map[string]string{
+			"buffer-sub":  "11 elements of 32 bits + 2 bytes left over = 46 bytes",
+			"fact-buffer": "46 bytes = 11 elements and 2 bytes left over",
+			"total-note":  "the buffer is 46 bytes, 11 elements and 2 bytes left over;"}},
+		{i18n.TraditionalChinese, layout, map[string]string{
+			"buffer-sub":  "11 個 32 位元的元素 + 餘下 2 位元組 = 46 位元組",
+			"fact-buffer": "46 位元組 = 11 個元素，餘 2 位元組",
+			"total-note":  "緩衝區有 46 位元組、11 個元素，餘 2 位元組；"}},
+		{i18n.BrazilianPortuguese, layout, map[string]string{
+			"buffer-sub":  "11 elementos de 32 bits + 2 bytes de sobra = 46 bytes",
+			"fact-buffer": "46 bytes = 11 elementos e 2 bytes de sobra",
+			"total-note":  "o buffer tem 46 bytes, 11 elementos e 2 bytes de sobra;"}},
+		{i18n.French, layout, map[string]string{
+			"buffer-sub":  "11 éléments de 32 bits + 2 octets en trop = 46 octets",
+			"fact-buffer": "46 octets = 11 éléments et 2 octets en trop",
+			"total-note":  "le tampon fait 46 octets, 11 éléments et 2 octets en trop"}},
+		{i18n.English, slice, map[string]string{
+			"buffer-sub":  "17 elements of 16 bits + 1 byte left over = 35 bytes;",
+			"fact-buffer": "35 bytes = 17 elements and 1 byte left over"}},
+		{i18n.TraditionalChinese, slice, map[string]string{
+			"buffer-sub":  "17 個 16 位元的元素 + 餘下 1 位元組 = 35 位元組；",
+			"fact-buffer": "35 位元組 = 17 個元素，餘 1 位元組"}},
+		{i18n.French, slice, map[string]string{
+			"buffer-sub":  "17 éléments de 16 bits + 1 octet en trop = 35 octets ;",
+			"fact-buffer": "35 octets = 17 éléments et 1 octet en trop"}},
+	} {
+		_, d := getPage(t, ts.URL+c.path+"&lang="+string(c.loc), nil)
+		for id, want := range c.want {
+			if got := d.Find(tid(id)).Text(); !strings.Contains(got, want) {
+				t.Errorf("%s %s: %s %q lacks %q", c.loc, c.path, id, got, want)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +21,7 @@ type svgDoc struct {
 	ViewBox string   `xml:"viewBox,attr"`
 	Title   string   `xml:"title"`
 	Desc    string   `xml:"desc"`
+	Texts   []string `xml:"text"` // the lines outside the cells
 	Groups  []struct {
 		Class string   `xml:"class,attr"`
 		Texts []string `xml:"text"`
@@ -112,6 +114,36 @@ func TestLayoutSVGFollowsTheExplorerQuery(t *testing.T) {
 		}
 		if n, _ := d.cells(tc.want); n == 0 {
 			t.Errorf("%s: no %s cell", tc.query, tc.want)
+		}
+	}
+}
+
+// TestLayoutSVGKeepsTheBytesLeftOver: the picture's buffer heading, its
+// note and its description give the same buffer size when
+// TotalTensorSizeInBytes is not a whole number of elements (the heading
+// said 32 bytes, the note 34).
+func TestLayoutSVGKeepsTheBytesLeftOver(t *testing.T) {
+	for _, c := range []struct {
+		query             string
+		heading, note     string
+		inDesc, notInDesc string
+	}{
+		{"sizes=2,3&strides=5,1&total=34", "Physical buffer: 8 elements of 32 bits + 2 bytes left over = 34 bytes",
+			"TotalTensorSizeInBytes = 34 ≥ 32: the buffer is 34 bytes, 8 elements and 2 bytes left over.", "= 34 bytes", "= 32 bytes"},
+		{"dt=FLOAT64&sizes=2,3&strides=5,1&total=69", "Physical buffer: 8 elements of 64 bits + 5 bytes left over = 69 bytes",
+			"TotalTensorSizeInBytes = 69 ≥ 64: the buffer is 69 bytes, 8 elements and 5 bytes left over.", "= 69 bytes", "= 64 bytes"},
+		{"lang=zh-TW&sizes=2,3&strides=5,1&total=34", "實體緩衝區：8 個 32 位元的元素 + 餘下 2 位元組 = 34 位元組",
+			"TotalTensorSizeInBytes = 34 ≥ 32：緩衝區有 34 位元組、8 個元素，餘 2 位元組。", "= 34 位元組", "= 32 位元組"},
+	} {
+		res, d := getSVG(t, "/api/v1/layout.svg?"+c.query)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d", c.query, res.StatusCode)
+		}
+		if !slices.Contains(d.Texts, c.heading) || !slices.Contains(d.Texts, c.note) {
+			t.Errorf("%s: no %q and %q in %q", c.query, c.heading, c.note, d.Texts)
+		}
+		if !strings.Contains(d.Desc, c.inDesc) || strings.Contains(d.Desc, c.notInDesc) {
+			t.Errorf("%s: description %q", c.query, d.Desc)
 		}
 	}
 }

@@ -612,6 +612,37 @@ func TestWSSubtitlesSpeakThePagesLanguage(t *testing.T) {
 	}
 }
 
+// TestWSBufferSizeKeepsTheBytesLeftOver: an edit to a
+// TotalTensorSizeInBytes that is not a whole number of elements sends a
+// subtitle and facts that give the same buffer size.
+func TestWSBufferSizeKeepsTheBytesLeftOver(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	for _, tc := range []struct {
+		header            http.Header
+		query             string
+		buffered, inFacts string
+	}{
+		{nil, "dt=FLOAT32&sizes=2,3&strides=5,1&total=46",
+			"11 elements of 32 bits + 2 bytes left over = 46 bytes", "46 bytes = 11 elements and 2 bytes left over"},
+		{http.Header{"Cookie": {"lang=zh-TW"}}, "dt=FLOAT16&sizes=2,3&strides=5,1&total=35",
+			"17 個 16 位元的元素 + 餘下 1 位元組 = 35 位元組", "35 位元組 = 17 個元素，餘 1 位元組"},
+	} {
+		c := dial(t, ts, tc.header)
+		sendEdit(t, c, 1, tc.query)
+		got := collect(t, c, 1).result
+		if !got.OK || got.HTML == nil {
+			t.Fatalf("%s: %+v", tc.query, got)
+		}
+		if got.HTML.BufferSub != tc.buffered {
+			t.Errorf("%s: buffer subtitle %q, want %q", tc.query, got.HTML.BufferSub, tc.buffered)
+		}
+		if !strings.Contains(got.HTML.Facts, tc.inFacts) {
+			t.Errorf("%s: facts lack %q", tc.query, tc.inFacts)
+		}
+		c.Close()
+	}
+}
+
 // TestWSSliceDimsSpeakThePagesLanguage: the slice explorer's window table
 // an edit sends back (defaults, verdicts, the E2 erratum) is in the
 // page's language.
