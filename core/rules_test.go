@@ -1358,3 +1358,63 @@ func TestDWORDWarningSuggestsAMultipleOf4(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesNameTheirField: a tensor's violations name the field they
+// are reported at, whether core names the tensor's fields (sizes,
+// inputStrides) or a request renames them afterwards (torch.size).
+func TestMessagesNameTheirField(t *testing.T) {
+	slice := func(in TensorDesc) error {
+		n := len(in.Sizes)
+		ones := slices.Repeat([]int64{1}, n)
+		_, err := NewSlice1(Slice1Desc{Input: in, WindowOffsets: make([]int64, n), WindowSizes: ones, WindowStrides: ones})
+		return err
+	}
+	layout := func(in TensorDesc) error { _, err := NewLayout(in); return err }
+	for _, c := range []struct {
+		name     string
+		validate func(TensorDesc) error
+		in       TensorDesc
+		rename   string // "" keeps core's field
+		field    string
+		message  string
+	}{
+		{"layout strides count", layout, TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{1}}, "",
+			"strides", "strides must have DimensionCount (2) entries, got 1"},
+		{"slice input strides count", slice, TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{1}}, "",
+			"inputStrides", "inputStrides must have DimensionCount (2) entries, got 1"},
+		{"slice input size zero", slice, TensorDesc{DataType: Float32, Sizes: []int64{0, 3}}, "",
+			"inputSizes[0]", "inputSizes[0] == 0: specifying a size of zero in any dimension is invalid"},
+		{"renamed size zero", layout, TensorDesc{DataType: Float32, Sizes: []int64{2, 0}}, "torch.size[1]",
+			"torch.size[1]", "torch.size[1] == 0: specifying a size of zero in any dimension is invalid"},
+		{"renamed strides count", layout, TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{1}}, "numpy.strides",
+			"numpy.strides", "numpy.strides must have DimensionCount (2) entries, got 1"},
+		{"renamed negative stride", layout, TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{-1, 1}}, "inputStrides[0]",
+			"inputStrides[0]", "inputStrides[0] = -1: DML_BUFFER_TENSOR_DESC::Strides is const UINT*, so negative strides cannot be expressed (use DML_SLICE1 negative window strides to reverse)"},
+		{"renamed total", layout, TensorDesc{DataType: Float32, Sizes: []int64{2}, TotalTensorSizeInBytes: new(int64(4))}, "InputTensor.TotalTensorSizeInBytes",
+			"InputTensor.TotalTensorSizeInBytes", "InputTensor.TotalTensorSizeInBytes 4 < DMLCalcBufferTensorSize 8: the buffer must hold every element"},
+		// A message that does not name its field keeps its words.
+		{"renamed rank", layout, TensorDesc{DataType: Float32}, "inputSizes",
+			"inputSizes", "DimensionCount 0 < 1: a tensor has at least one dimension"},
+	} {
+		vs := validationViolations(t, c.validate(c.in))
+		if len(vs) != 1 {
+			t.Fatalf("%s: %d violations: %v", c.name, len(vs), vs)
+		}
+		v := vs[0]
+		if c.rename != "" {
+			v = v.Renamed(c.rename)
+		}
+		if v.Field != c.field || v.Message != c.message {
+			t.Errorf("%s: %s: %q\nwant %s: %q", c.name, v.Field, v.Message, c.field, c.message)
+		}
+		if f, ok := v.Args["field"]; ok && f != c.field {
+			t.Errorf("%s: the field argument is %v, the field %s", c.name, f, c.field)
+		}
+	}
+	// Renaming leaves the original's arguments alone.
+	v := validationViolations(t, layout(TensorDesc{DataType: Float32, Sizes: []int64{0}}))[0]
+	_ = v.Renamed("inputSizes[0]")
+	if v.Args["field"] != "sizes[0]" {
+		t.Errorf("Renamed changed its receiver's arguments: %v", v.Args)
+	}
+}

@@ -104,7 +104,7 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 	// 3. Lengths.
 	stridesLenOK := d.Strides == nil || len(d.Strides) == n
 	if !stridesLenOK {
-		vs.add(f.strides, "tensor.strides.count", "strides must have DimensionCount ({rank}) entries, got {count}", Args{"rank": n, "count": len(d.Strides)})
+		vs.add(f.strides, "tensor.strides.count", "{field} must have DimensionCount ({rank}) entries, got {count}", Args{"field": f.strides, "rank": n, "count": len(d.Strides)})
 	}
 	// 4. Sizes >= 1 and representable as UINT.
 	sizesOK := true

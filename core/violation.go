@@ -16,6 +16,9 @@ type Violation struct {
 	Message string `json:"message"`
 	// Args are not part of the JSON: a value may itself be a Msg.
 	Args Args `json:"-"`
+	// template is the English the message was written from, so Renamed
+	// can write it again for another field.
+	template string
 }
 
 // Args are the values a message uses, by the names its templates give
@@ -47,7 +50,27 @@ func (v Violation) Msg() Msg { return Msg{Code: v.Code, Args: v.Args, text: v.Me
 
 // At places m at a field.
 func (m Msg) At(field string) Violation {
-	return Violation{Field: field, Code: m.Code, Message: m.Error(), Args: m.Args}
+	return Violation{Field: field, Code: m.Code, Message: m.Error(), Args: m.Args, template: m.Template}
+}
+
+// Renamed is v reported at field instead of its own. A request that names
+// a tensor's fields its own way ("inputSizes", "torch.size") reports
+// core's violations there; a message that names its field ({field})
+// names the new one too, in English and, through Args, in every catalog.
+func (v Violation) Renamed(field string) Violation {
+	if f, ok := v.Args["field"].(string); ok && f == v.Field {
+		args := make(Args, len(v.Args))
+		for k, a := range v.Args {
+			args[k] = a
+		}
+		args["field"] = field
+		v.Args = args
+		if v.template != "" {
+			v.Message = Format(v.template, args, nil)
+		}
+	}
+	v.Field = field
+	return v
 }
 
 // ViolationOf places err at field: with its code when it is a Msg, as

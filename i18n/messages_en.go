@@ -142,7 +142,7 @@ var messagesEN = map[Key]string{
 	"tensor.size.zero":             "{field} == 0: specifying a size of zero in any dimension is invalid",
 	"tensor.stride.negative":       "{field} = {value}: DML_BUFFER_TENSOR_DESC::Strides is const UINT*, so negative strides cannot be expressed (use DML_SLICE1 negative window strides to reverse)",
 	"tensor.stride.uint":           "{field} = {value} exceeds the UINT maximum 2^32-1",
-	"tensor.strides.count":         "strides must have DimensionCount ({rank}) entries, got {count}",
+	"tensor.strides.count":         "{field} must have DimensionCount ({rank}) entries, got {count}",
 	"tensor.total.dword":           "{field} {value} is not a multiple of 4: the DirectML helper functions page requires every bound buffer's total size to be DWORD-aligned (use {use})",
 	"tensor.total.negative":        "{field} {value} is negative: it is a UINT64 byte count",
 	"tensor.total.small":           "{field} {value} < DMLCalcBufferTensorSize {min}: the buffer must hold every element",

@@ -142,7 +142,7 @@ var messagesFR = map[Key]string{
 	"tensor.size.zero":             "{field} == 0 : une taille nulle, dans quelque dimension que ce soit, est invalide",
 	"tensor.stride.negative":       "{field} = {value} : DML_BUFFER_TENSOR_DESC::Strides est un const UINT*, un pas négatif ne peut donc pas s'exprimer (utilisez les pas de fenêtre négatifs de DML_SLICE1 pour inverser le sens)",
 	"tensor.stride.uint":           "{field} = {value} dépasse le maximum d'un UINT, 2^32-1",
-	"tensor.strides.count":         "strides doit avoir DimensionCount ({rank}) entrées, il en a {count}",
+	"tensor.strides.count":         "{field} doit avoir DimensionCount ({rank}) entrées, il en a {count}",
 	"tensor.total.dword":           "{field} {value} n'est pas un multiple de 4 : la page des fonctions utilitaires DirectML exige que la taille totale de tout tampon lié soit alignée sur un DWORD (utilisez {use})",
 	"tensor.total.negative":        "{field} {value} est négatif : c'est un nombre d'octets UINT64",
 	"tensor.total.small":           "{field} {value} < DMLCalcBufferTensorSize {min} : le tampon doit contenir chaque élément",

@@ -142,7 +142,7 @@ var messagesPtBR = map[Key]string{
 	"tensor.size.zero":             "{field} == 0: um tamanho zero em qualquer dimensão é inválido",
 	"tensor.stride.negative":       "{field} = {value}: DML_BUFFER_TENSOR_DESC::Strides é const UINT*, então passos negativos não podem ser expressos (use os passos de janela negativos do DML_SLICE1 para inverter)",
 	"tensor.stride.uint":           "{field} = {value} passa do máximo de um UINT, 2^32-1",
-	"tensor.strides.count":         "strides deve ter DimensionCount ({rank}) itens, mas tem {count}",
+	"tensor.strides.count":         "{field} deve ter DimensionCount ({rank}) itens, mas tem {count}",
 	"tensor.total.dword":           "{field} {value} não é múltiplo de 4: a página das funções auxiliares do DirectML exige que o tamanho total de todo buffer vinculado seja alinhado a DWORD (use {use})",
 	"tensor.total.negative":        "{field} {value} é negativo: é uma contagem de bytes UINT64",
 	"tensor.total.small":           "{field} {value} < DMLCalcBufferTensorSize {min}: o buffer deve comportar todos os elementos",

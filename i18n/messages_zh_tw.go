@@ -142,7 +142,7 @@ var messagesZhTW = map[Key]string{
 	"tensor.size.zero":             "{field} == 0：任何維度的大小都不能是零",
 	"tensor.stride.negative":       "{field} = {value}：DML_BUFFER_TENSOR_DESC::Strides 是 const UINT*，無法表示負的步幅（要反向請用 DML_SLICE1 的負視窗步幅）",
 	"tensor.stride.uint":           "{field} = {value} 超過 UINT 的最大值 2^32-1",
-	"tensor.strides.count":         "strides 必須有 DimensionCount（{rank}）項，實際有 {count} 項",
+	"tensor.strides.count":         "{field} 必須有 DimensionCount（{rank}）項，實際有 {count} 項",
 	"tensor.total.dword":           "{field} {value} 不是 4 的倍數：DirectML 輔助函式頁面要求每個繫結緩衝區的總大小對齊 DWORD（請用 {use}）",
 	"tensor.total.negative":        "{field} {value} 是負數：它是 UINT64 的位元組數",
 	"tensor.total.small":           "{field} {value} < DMLCalcBufferTensorSize {min}：緩衝區必須容納每個元素",

@@ -654,12 +654,12 @@ func dxFields(vs []core.Violation, prefix string) []core.Violation {
 	return renameAll(vs, names, prefix)
 }
 
-// renameAll renames every violation's field (renameField) under prefix.
+// renameAll renames every violation's field (renameField) under prefix,
+// and a message that names its field with it.
 func renameAll(vs []core.Violation, names map[string]string, prefix string) []core.Violation {
 	out := make([]core.Violation, len(vs))
 	for i, v := range vs {
-		v.Field = prefix + renameField(v.Field, names)
-		out[i] = v
+		out[i] = v.Renamed(prefix + renameField(v.Field, names))
 	}
 	return out
 }

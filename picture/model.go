@@ -2,6 +2,7 @@ package picture
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -282,7 +283,12 @@ func (r SliceV1Request) SliceV1() (*core.Slice1, *Invalid) {
 		Offsets: r.Offsets, Sizes: r.Sizes, Strides: r.Strides,
 	}, fl)
 	for _, v := range CoreViolations(err) {
-		vs = append(vs, sliceV1Violation(v))
+		v = sliceV1Violation(v)
+		// The window's sizes and the output sizes both come from sizes: a
+		// rule both break (too few entries) is said once.
+		if !slices.ContainsFunc(vs, func(w core.Violation) bool { return w.Field == v.Field && w.Message == v.Message }) {
+			vs = append(vs, v)
+		}
 	}
 	if len(vs) > 0 {
 		return nil, invalid(vs...)
@@ -302,7 +308,9 @@ func sliceV1Violation(v core.Violation) core.Violation {
 		"outputSizes":        "sizes",
 	} {
 		if rest, ok := strings.CutPrefix(v.Field, from); ok && (rest == "" || rest[0] == '[') {
-			v = core.NewMsg("slice.as.slice1", "as DML_SLICE1: {cause}", core.Args{"cause": v.Msg()}).At(to + rest)
+			// The cause names the DML_SLICE field too when it names one.
+			cause := v.Renamed(to + rest).Msg()
+			v = core.NewMsg("slice.as.slice1", "as DML_SLICE1: {cause}", core.Args{"cause": cause}).At(to + rest)
 			break
 		}
 	}

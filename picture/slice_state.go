@@ -3,6 +3,7 @@ package picture
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -291,7 +292,9 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 		strides = parseList(&v, "inputStrides", st.In.Strides, wantStride, 0, false)
 	}
 	if st.UseNP {
-		if !sizes.failed {
+		// A size below 1 is reported at its own field by the tensor rules;
+		// the expression is read only against sizes that can hold it.
+		if !sizes.failed && !slices.ContainsFunc(sizes.vals, func(n int64) bool { return n < 1 }) {
 			w, err := core.ParseNumpy(sizes.vals, st.NP)
 			if err != nil {
 				v.Errors = append(v.Errors, core.ViolationOf("expression", err))
