@@ -17,8 +17,9 @@ import (
 // first, the rule as DirectML's names write it beside them after a dash:
 // "The size of dimension W is 0: no dimension may be empty — sizes[1] ==
 // 0: ...". Both parts are in l, rendered from each violation's code and
-// arguments. rank names the dimensions (H, W, ...). The JSON API keeps
-// the rules as they are.
+// arguments; a form entry that is empty or not a number, which breaks no
+// DirectML rule, reads as words alone. rank names the dimensions (H, W,
+// ...). The JSON API keeps the rules as they are.
 func InWords(l i18n.Locale, vs []core.Violation, rank int) []core.Violation {
 	if len(vs) == 0 {
 		return vs
@@ -26,7 +27,14 @@ func InWords(l i18n.Locale, vs []core.Violation, rank int) []core.Violation {
 	labels := core.DimensionLabels(min(max(rank, 1), core.MaxDimensionCount))
 	out := l.Violations(vs)
 	for i, v := range vs {
-		if w := inWords(l, v, labels); w != "" {
+		w := inWords(l, v, labels)
+		switch {
+		case w == "":
+		case v.Code == "whole.empty" || v.Code == "whole.invalid":
+			// Not a DirectML rule: the words already say all the rule
+			// would (the field, what was typed, what to give).
+			out[i].Message = w
+		default:
 			out[i].Message = w + " — " + out[i].Message
 		}
 	}

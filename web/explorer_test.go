@@ -206,7 +206,7 @@ func TestBadURLShowsEveryFieldErrorAndNoMadeUpTensor(t *testing.T) {
 	if got := ruleOf(d.Find(tid("err-sizes[1]")).Text()); got != "sizes[1] == 0: specifying a size of zero in any dimension is invalid" {
 		t.Errorf("sizes[1]: %q is not core's rule", got)
 	}
-	if !strings.Contains(d.Find(tid("err-sizes[2]")).Text(), `"x" is not a whole number`) {
+	if !strings.Contains(d.Find(tid("err-sizes[2]")).Text(), `"x", is not a whole number`) {
 		t.Errorf("sizes[2]: %q", d.Find(tid("err-sizes[2]")).Text())
 	}
 	// The inputs keep what was typed.
@@ -484,7 +484,6 @@ func ruleOf(msg string) string {
 func TestPageErrorsReadAsWords(t *testing.T) {
 	for _, c := range []struct{ path, field, words string }{
 		{"/?sizes=2,0", "sizes[1]", "The size of dimension W is 0: no dimension may be empty — sizes[1] == 0: "},
-		{"/?sizes=2,x", "sizes[1]", `The size of dimension W, "x", is not a whole number: give a size of at least 1 — `},
 		{"/?sizes=2,3&strides=-1,1", "strides[0]", "The stride of dimension H is negative (-1): "},
 		{"/?sizes=2,3&total=8", "totalTensorSizeInBytes", "TotalTensorSizeInBytes is 8 bytes, fewer than the 24 the tensor's elements need — "},
 		{"/slice?sizes=4,4&woff=0,0&wsize=0,4&wstride=1,1", "inputWindowSizes[0]", "The window's size on axis 0 (H) is 0: the window must hold at least one element — "},
@@ -494,6 +493,18 @@ func TestPageErrorsReadAsWords(t *testing.T) {
 		got := d.Find(tid("err-" + c.field)).Text()
 		if !strings.HasPrefix(got, c.words) || ruleOf(got) == got {
 			t.Errorf("%s: %s: %q, want words first (%q...) and the rule beside them", c.path, c.field, got, c.words)
+		}
+	}
+	// An entry that is empty or not a number breaks no DirectML rule: the
+	// words say it once, with nothing beside them.
+	for _, c := range []struct{ path, field, words string }{
+		{"/?sizes=2,abc", "sizes[1]", `The size of dimension W, "abc", is not a whole number: give a size of at least 1`},
+		{"/?sizes=2,", "sizes[1]", "The size of dimension W is empty: give a size of at least 1"},
+		{"/?sizes=2,abc&lang=fr", "sizes[1]", `La taille de la dimension W, "abc", n'est pas un nombre entier : donnez une taille d'au moins 1`},
+	} {
+		_, d := page(t, c.path)
+		if got := d.Find(tid("err-" + c.field)).Text(); got != c.words {
+			t.Errorf("%s: %s: %q, want %q", c.path, c.field, got, c.words)
 		}
 	}
 }

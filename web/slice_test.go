@@ -255,12 +255,12 @@ func TestSlicePageReportsEveryRuleAtItsField(t *testing.T) {
 	if got := one(t, d, tid("verdict-3")); got != "yes: 1 ≤ 2 ≤ 2" {
 		t.Errorf("verdict 3 %q", got)
 	}
-	// Parse errors name the field and leave the rest of the rules alone.
+	// Parse errors name the field, once, and leave the rest of the rules alone.
 	_, d = page(t, "/slice?sizes=4,x&woff=0,0&wsize=4,2&wstride=1,one")
-	if got := ruleOf(one(t, d, tid("err-inputSizes[1]"))); got != `inputSizes[1] = "x" is not a whole number: give a size of at least 1` {
+	if got := one(t, d, tid("err-inputSizes[1]")); got != `The size of dimension W, "x", is not a whole number: give a size of at least 1` {
 		t.Errorf("sizes[1]: %q", got)
 	}
-	if got := ruleOf(one(t, d, tid("err-inputWindowStrides[1]"))); got != `inputWindowStrides[1] = "one" is not a whole number: give a signed window stride, not 0` {
+	if got := one(t, d, tid("err-inputWindowStrides[1]")); got != `The window's stride on axis 1 (W), "one", is not a whole number: give a signed window stride, not 0` {
 		t.Errorf("wstride[1]: %q", got)
 	}
 	if d.Find(".field-error:not([hidden])").Length() != 2 {
