@@ -62,7 +62,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 		explicit--
 	}
 	if explicit > n {
-		return nil, NewMsg("numpy.indices", "too many indices for array: array is {rank}-dimensional, but {count} were indexed", Args{"rank": n, "count": explicit})
+		return nil, NewMsg("numpy.indices", "too many indices for array: the array has {rank}, but {count} were indexed", Args{"rank": Count{int64(n), "dimensions"}, "count": explicit})
 	}
 	var axes []numpyItem
 	for _, it := range items {

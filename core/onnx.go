@@ -22,7 +22,7 @@ func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix strin
 	}
 	r := len(inputSizes)
 	if r == 0 || r > MaxDimensionCount {
-		bad("inputShape", "onnx.rank", "the input has {rank} dimensions; DML_SLICE1 takes 1 to {max}", Args{"rank": r, "max": MaxDimensionCount})
+		bad("inputShape", "onnx.rank", "the input has {rank}; DML_SLICE1 takes 1 to {max}", Args{"rank": Count{int64(r), "dimensions"}, "max": MaxDimensionCount})
 	}
 	for i, s := range inputSizes {
 		if s < 1 || s > math.MaxUint32 {
@@ -30,13 +30,13 @@ func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix strin
 		}
 	}
 	if len(ends) != len(starts) {
-		bad("ends", "onnx.ends.count", "ends has {count} values and starts {starts}: ONNX Slice needs one end per start", Args{"count": len(ends), "starts": len(starts)})
+		bad("ends", "onnx.ends.count", "ends has {count} and starts {starts}: ONNX Slice needs one end per start", Args{"count": Count{int64(len(ends)), "values"}, "starts": len(starts)})
 	}
 	if axes != nil && len(axes) != len(starts) {
-		bad("axes", "onnx.axes.count", "axes has {count} values and starts {starts}: ONNX Slice needs one axis per start", Args{"count": len(axes), "starts": len(starts)})
+		bad("axes", "onnx.axes.count", "axes has {count} and starts {starts}: ONNX Slice needs one axis per start", Args{"count": Count{int64(len(axes)), "values"}, "starts": len(starts)})
 	}
 	if steps != nil && len(steps) != len(starts) {
-		bad("steps", "onnx.steps.count", "steps has {count} values and starts {starts}: ONNX Slice needs one step per start", Args{"count": len(steps), "starts": len(starts)})
+		bad("steps", "onnx.steps.count", "steps has {count} and starts {starts}: ONNX Slice needs one step per start", Args{"count": Count{int64(len(steps)), "values"}, "starts": len(starts)})
 	}
 	if len(vs) > 0 {
 		return nil, vs
@@ -62,7 +62,7 @@ func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix strin
 				axis += int64(r)
 			}
 			if axis < 0 || axis >= int64(r) {
-				bad(fmt.Sprintf("axes[%d]", k), "onnx.axis.range", "axes[{k}] = {value} is not an axis of a {rank}-dimensional input (-{rank} to {last})", Args{"k": k, "value": axes[k], "rank": r, "last": r - 1})
+				bad(fmt.Sprintf("axes[%d]", k), "onnx.axis.range", "axes[{k}] = {value} is not an axis of an input of {dims} (-{rank} to {last})", Args{"k": k, "value": axes[k], "dims": Count{int64(r), "dimensions"}, "rank": r, "last": r - 1})
 				continue
 			}
 			if seen[axis] > 0 {
@@ -70,7 +70,7 @@ func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix strin
 				continue
 			}
 		} else if k >= r {
-			bad(fmt.Sprintf("starts[%d]", k), "onnx.starts.count", "starts has {count} values for a {rank}-dimensional input; without axes there is one per axis", Args{"count": len(starts), "rank": r})
+			bad(fmt.Sprintf("starts[%d]", k), "onnx.starts.count", "starts has {count} for an input of {rank}; without axes there is one per axis", Args{"count": Count{int64(len(starts)), "values"}, "rank": Count{int64(r), "dimensions"}})
 			break
 		}
 		seen[axis] = k + 1

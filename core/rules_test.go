@@ -1379,15 +1379,15 @@ func TestMessagesNameTheirField(t *testing.T) {
 		message  string
 	}{
 		{"layout strides count", layout, TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{1}}, "",
-			"strides", "strides must have DimensionCount (2) entries, got 1"},
+			"strides", "strides must have DimensionCount entries (2), got 1 entry"},
 		{"slice input strides count", slice, TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{1}}, "",
-			"inputStrides", "inputStrides must have DimensionCount (2) entries, got 1"},
+			"inputStrides", "inputStrides must have DimensionCount entries (2), got 1 entry"},
 		{"slice input size zero", slice, TensorDesc{DataType: Float32, Sizes: []int64{0, 3}}, "",
 			"inputSizes[0]", "inputSizes[0] == 0: specifying a size of zero in any dimension is invalid"},
 		{"renamed size zero", layout, TensorDesc{DataType: Float32, Sizes: []int64{2, 0}}, "torch.size[1]",
 			"torch.size[1]", "torch.size[1] == 0: specifying a size of zero in any dimension is invalid"},
 		{"renamed strides count", layout, TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{1}}, "numpy.strides",
-			"numpy.strides", "numpy.strides must have DimensionCount (2) entries, got 1"},
+			"numpy.strides", "numpy.strides must have DimensionCount entries (2), got 1 entry"},
 		{"renamed negative stride", layout, TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{-1, 1}}, "inputStrides[0]",
 			"inputStrides[0]", "inputStrides[0] = -1: DML_BUFFER_TENSOR_DESC::Strides is const UINT*, so negative strides cannot be expressed (use DML_SLICE1 negative window strides to reverse)"},
 		{"renamed total", layout, TensorDesc{DataType: Float32, Sizes: []int64{2}, TotalTensorSizeInBytes: new(int64(4))}, "InputTensor.TotalTensorSizeInBytes",

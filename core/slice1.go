@@ -136,7 +136,7 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 		}
 		if len(a.vals) != n {
 			lensOK = false
-			vs.add(a.field, "slice1.rank.mismatch", "{field} has {count} entries: DimensionCount must match the DimensionCount of the input and output tensors ({rank})", Args{"field": a.field, "count": len(a.vals), "rank": n})
+			vs.add(a.field, "slice1.rank.mismatch", "{field} has {count}: DimensionCount must match the DimensionCount of the input and output tensors ({rank})", Args{"field": a.field, "count": Count{int64(len(a.vals)), "entries"}, "rank": n})
 		}
 	}
 	// 2. DimensionCount range at the feature level.

@@ -104,7 +104,7 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 	// 3. Lengths.
 	stridesLenOK := d.Strides == nil || len(d.Strides) == n
 	if !stridesLenOK {
-		vs.add(f.strides, "tensor.strides.count", "{field} must have DimensionCount ({rank}) entries, got {count}", Args{"field": f.strides, "rank": n, "count": len(d.Strides)})
+		vs.add(f.strides, "tensor.strides.count", "{field} must have DimensionCount entries ({rank}), got {count}", Args{"field": f.strides, "rank": n, "count": Count{int64(len(d.Strides)), "entries"}})
 	}
 	// 4. Sizes >= 1 and representable as UINT.
 	sizesOK := true
@@ -166,7 +166,7 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 		case a < 0 || a&(a-1) != 0:
 			vs.add(f.alignment, "tensor.alignment.pow2", "{field} {value} must be 0 or a power of two", Args{"field": f.alignment, "value": a})
 		case typeOK && a*8 < d.DataType.Bits():
-			vs.add(f.alignment, "tensor.alignment.element", "{field} {value} must be at least the element size ({bytes} bytes)", Args{"field": f.alignment, "value": a, "bytes": d.DataType.Bits() / 8})
+			vs.add(f.alignment, "tensor.alignment.element", "{field} {value} must be at least the element size ({bytes})", Args{"field": f.alignment, "value": a, "bytes": Count{d.DataType.Bits() / 8, "bytes"}})
 		}
 	}
 }

@@ -112,6 +112,9 @@ func Format(tmpl string, args Args, nested func(Msg) string) string {
 			continue
 		}
 		b.WriteString(tmpl[:open])
+		if c, isCount := v.(Count); isCount {
+			v = c.Msg()
+		}
 		if m, isMsg := v.(Msg); isMsg && nested != nil {
 			v = nested(m)
 		} else if isMsg {
@@ -155,3 +158,30 @@ func (vs violations) err() error {
 }
 
 func indexed(field string, i int) string { return fmt.Sprintf("%s[%d]", field, i) }
+
+// Count is n things of a unit ("entries", "values", "bytes", "elements",
+// "dimensions") as a message's argument, so that each language can agree
+// the words with n: "1 entry", "2 entries", "1 entrée", "1 item". Format
+// renders it as the Msg "count.<unit>" with n, which a catalog writes as
+// i18n.Count does; String is the English.
+type Count struct {
+	N    int64
+	Unit string
+}
+
+// singular is each unit's English for one.
+var singular = map[string]string{
+	"entries": "entry", "values": "value", "bytes": "byte", "elements": "element", "dimensions": "dimension",
+}
+
+func (c Count) String() string {
+	if one, ok := singular[c.Unit]; ok && c.N == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", c.N, c.Unit)
+}
+
+// Msg is c as Format nests it: code "count.<unit>", argument n.
+func (c Count) Msg() Msg {
+	return Msg{Code: "count." + c.Unit, Args: Args{"n": c.N}, text: c.String()}
+}

@@ -71,6 +71,13 @@ func (l Locale) T(key Key, args core.Args) string {
 }
 
 func (l Locale) msg(m core.Msg) string {
+	// A core.Count: its words agree with its number in l (a message's
+	// counts are plain numbers, as its other numbers are).
+	if unit, ok := strings.CutPrefix(m.Code, "count."); ok {
+		if n, ok := m.Args["n"].(int64); ok {
+			return l.Count(n, fmt.Sprint(n), unit)
+		}
+	}
 	if !Has(Key(m.Code)) {
 		return m.Error() // no code the catalogs know: its English
 	}
@@ -370,15 +377,20 @@ func (l Locale) Number(n any) string {
 // 1 only; a half byte is plural everywhere (pass n = 2). Chinese has no
 // plural: its catalog gives the bare number and its templates the words.
 func Count(ctx context.Context, n int64, shown, unit string) string {
+	return LocaleOf(ctx).Count(n, shown, unit)
+}
+
+// Count is Count in l.
+func (l Locale) Count(n int64, shown, unit string) string {
 	one := n == 1
-	if l := LocaleOf(ctx); l == French || l == BrazilianPortuguese {
+	if l == French || l == BrazilianPortuguese {
 		one = n == 0 || n == 1
 	}
 	form := ".other"
 	if one {
 		form = ".one"
 	}
-	return T(ctx, Key("count."+unit+form), core.Args{"n": shown})
+	return l.T(Key("count."+unit+form), core.Args{"n": shown})
 }
 
 // Sentence makes a message a sentence of ctx's locale: its first letter

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/stridescope/stridescope/core"
 )
 
 // TestEveryLocaleHasEveryKey fails when a locale lacks a key English has,
@@ -140,6 +142,43 @@ func TestButtonLabelsNameTheirVisibleText(t *testing.T) {
 			if visible == "" || !strings.Contains(" "+label+" ", " "+visible+" ") {
 				t.Errorf("%s in %s: aria-label %q does not contain the visible %q", key, l, label, visible)
 			}
+		}
+	}
+}
+
+// TestCountsAgreeWithTheirNumber: a core.Count in a message, nested or
+// not, is singular for one in English, for zero and one in French and
+// Portuguese, and bare in Chinese (whose templates write the unit).
+func TestCountsAgreeWithTheirNumber(t *testing.T) {
+	for _, c := range []struct {
+		l    Locale
+		n    int64
+		unit string
+		want string
+	}{
+		{English, 0, "entries", "0 entries"}, {English, 1, "entries", "1 entry"}, {English, 2, "entries", "2 entries"},
+		{English, 1, "values", "1 value"}, {English, 1, "dimensions", "1 dimension"}, {English, 1, "bytes", "1 byte"}, {English, -1, "bytes", "-1 bytes"},
+		{French, 0, "entries", "0 entrée"}, {French, 1, "values", "1 valeur"}, {French, 2, "dimensions", "2 dimensions"}, {French, 1, "bytes", "1 octet"},
+		{BrazilianPortuguese, 0, "dimensions", "0 dimensão"}, {BrazilianPortuguese, 1, "entries", "1 item"}, {BrazilianPortuguese, 2, "values", "2 valores"},
+		{TraditionalChinese, 1, "entries", "1"}, {TraditionalChinese, 2, "values", "2"},
+	} {
+		cnt := core.Count{N: c.n, Unit: c.unit}
+		if got := c.l.T("slice1.rank.mismatch", core.Args{"field": "f", "count": cnt, "rank": 2}); !strings.Contains(got, " "+c.want) && !strings.Contains(got, "有 "+c.want+" 項") {
+			t.Errorf("%s %d %s: %q, want %q in it", c.l, c.n, c.unit, got, c.want)
+		}
+		// Nested in another message, and English as core writes it.
+		nested := core.NewMsg("slice.as.slice1", "as DML_SLICE1: {cause}", core.Args{"cause": core.NewMsg("onnx.rank", "the input has {rank}; DML_SLICE1 takes 1 to {max}", core.Args{"rank": cnt, "max": 8})})
+		if c.l == English && c.unit == "dimensions" {
+			want := "as DML_SLICE1: the input has " + c.want + "; DML_SLICE1 takes 1 to 8"
+			if got := c.l.T("slice.as.slice1", nested.Args); got != want {
+				t.Errorf("nested: %q, want %q", got, want)
+			}
+			if got := nested.Error(); got != want {
+				t.Errorf("core's English: %q, want %q", got, want)
+			}
+		}
+		if c.l == English && cnt.String() != c.want {
+			t.Errorf("core.Count%v = %q, want %q", cnt, cnt.String(), c.want)
 		}
 	}
 }

@@ -90,7 +90,7 @@ var messagesZhTW = map[Key]string{
 	"numpy.step.zero":              "切片的間隔不能是零",
 	"numpy.subscript.empty":        "下標是空的：要取整個張量請寫 x[...] 或 x[:]",
 	"onnx.axes.count":              "axes 有 {count} 個值，starts 有 {starts} 個：ONNX Slice 每個起點需要一個軸",
-	"onnx.axis.range":              "axes[{k}] = {value} 不是 {rank} 維輸入的軸（-{rank} 到 {last}）",
+	"onnx.axis.range":              "axes[{k}] = {value} 不是 {dims} 維輸入的軸（-{rank} 到 {last}）",
 	"onnx.axis.repeat":             "axes[{k}] = {value} 重複了軸 {axis}（axes[{first}]）：ONNX Slice 的軸不能重複",
 	"onnx.empty":                   "軸 {axis}：starts[{k}] = {start}、ends[{k}] = {end}、間隔 {step} 在 {size} 個元素中一個也沒選到（限制範圍後起點 {cstart}、終點 {cend}）：DML_SLICE1 沒有空視窗，所以空的 ONNX Slice 沒有對應的 DML_SLICE1",
 	"onnx.ends.count":              "ends 有 {count} 個值，starts 有 {starts} 個：ONNX Slice 每個起點需要一個終點",

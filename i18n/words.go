@@ -24,7 +24,7 @@ var wordsEN = map[Key]string{
 	"words.range":               "{subject} is out of the range DirectML takes",
 	"words.window.past":         "{subject} runs past the input: it ends at {end}, the input has {size}",
 	"words.output.range":        "{subject} is {value}, but the window gives at most {max}",
-	"words.total.small":         "TotalTensorSizeInBytes is {value} bytes, fewer than the {min} the tensor's elements need",
+	"words.total.small":         "TotalTensorSizeInBytes is {value}, fewer than the {min} the tensor's elements need",
 	"words.alignment.pow2":      "The alignment must be 0 or a power of two (1, 2, 4, 8, 16, …)",
 }
 
@@ -74,7 +74,7 @@ var wordsPtBR = map[Key]string{
 	"words.range":               "{subject} está fora do intervalo que o DirectML aceita",
 	"words.window.past":         "{subject} ultrapassa a entrada: termina em {end}, a entrada tem {size}",
 	"words.output.range":        "{subject} é {value}, mas a janela dá no máximo {max}",
-	"words.total.small":         "TotalTensorSizeInBytes é {value} bytes, menos que os {min} de que os elementos do tensor precisam",
+	"words.total.small":         "TotalTensorSizeInBytes é {value}, menos que os {min} de que os elementos do tensor precisam",
 	"words.alignment.pow2":      "O alinhamento deve ser 0 ou uma potência de dois (1, 2, 4, 8, 16, …)",
 }
 
@@ -99,6 +99,6 @@ var wordsFR = map[Key]string{
 	"words.range":               "{subject} est hors de la plage que DirectML accepte",
 	"words.window.past":         "{subject} dépasse l'entrée : elle finit à {end}, l'entrée en a {size}",
 	"words.output.range":        "{subject} vaut {value}, mais la fenêtre en donne au plus {max}",
-	"words.total.small":         "TotalTensorSizeInBytes vaut {value} octets, moins que les {min} dont les éléments du tenseur ont besoin",
+	"words.total.small":         "TotalTensorSizeInBytes vaut {value}, moins que les {min} dont les éléments du tenseur ont besoin",
 	"words.alignment.pow2":      "L'alignement doit valoir 0 ou une puissance de deux (1, 2, 4, 8, 16, …)",
 }

@@ -279,7 +279,7 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 		notes = append(notes, core.NewMsg("import.note.torch.float32", "no dtype given: torch.float32 assumed.", nil))
 	}
 	if t.StorageOffset > 0 {
-		notes = append(notes, offsetNote(t.StorageOffset*(dt.Bits()/8), core.NewMsg("import.note.storage", "storage_offset {count} elements", core.Args{"count": t.StorageOffset})))
+		notes = append(notes, offsetNote(t.StorageOffset*(dt.Bits()/8), core.NewMsg("import.note.storage", "storage_offset {count}", core.Args{"count": core.Count{N: t.StorageOffset, Unit: "elements"}})))
 	}
 	req := LayoutRequest{DataType: dt.String(), Sizes: t.Size, Strides: t.Stride}
 	return layoutImport(req, map[string]string{"dataType": prefix + "dtype", "sizes": prefix + "size", "strides": prefix + "stride"}, notes)
@@ -288,11 +288,11 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 // offsetNote explains where a view's offset goes in DirectML: not into the
 // tensor description but into the buffer binding.
 func offsetNote(bytes int64, what any) core.Msg {
-	args := core.Args{"what": what, "bytes": bytes}
+	args := core.Args{"what": what, "size": core.Count{N: bytes, Unit: "bytes"}, "bytes": bytes}
 	if bytes%16 != 0 {
-		return core.NewMsg("import.note.offset.unaligned", "{what} = {bytes} bytes: DirectML tensor descriptions have no offset; bind the buffer at that byte offset (DML_BUFFER_BINDING::Offset = {bytes}) and the description below applies from there. DirectML requires binding offsets that are multiples of DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT (16 bytes), and {bytes} is not: copy the view into a buffer of its own first.", args)
+		return core.NewMsg("import.note.offset.unaligned", "{what} = {size}: DirectML tensor descriptions have no offset; bind the buffer at that byte offset (DML_BUFFER_BINDING::Offset = {bytes}) and the description below applies from there. DirectML requires binding offsets that are multiples of DML_MINIMUM_BUFFER_TENSOR_ALIGNMENT (16 bytes), and {bytes} is not: copy the view into a buffer of its own first.", args)
 	}
-	return core.NewMsg("import.note.offset", "{what} = {bytes} bytes: DirectML tensor descriptions have no offset; bind the buffer at that byte offset (DML_BUFFER_BINDING::Offset = {bytes}) and the description below applies from there.", args)
+	return core.NewMsg("import.note.offset", "{what} = {size}: DirectML tensor descriptions have no offset; bind the buffer at that byte offset (DML_BUFFER_BINDING::Offset = {bytes}) and the description below applies from there.", args)
 }
 
 // numpyTypes maps NumPy dtype names and array-interface codes ('<f4') to
@@ -329,15 +329,15 @@ func importNumpy(n NumpyImport) (*ImportResponse, *ImportError) {
 	for i, s := range n.Strides {
 		switch {
 		case s < 0:
-			vs = append(vs, core.NewMsg("import.numpy.stride.negative", "strides[{axis}] = {value} bytes: DirectML strides are UINT, so a layout cannot step backwards (a DML_SLICE1 with a negative InputWindowStrides can read the base array reversed)", core.Args{"axis": i, "value": s}).At(fmt.Sprintf("numpy.strides[%d]", i)))
+			vs = append(vs, core.NewMsg("import.numpy.stride.negative", "strides[{axis}] = {value}: DirectML strides are UINT, so a layout cannot step backwards (a DML_SLICE1 with a negative InputWindowStrides can read the base array reversed)", core.Args{"axis": i, "value": core.Count{N: s, Unit: "bytes"}}).At(fmt.Sprintf("numpy.strides[%d]", i)))
 		case dt.Valid() && s%elem != 0:
-			vs = append(vs, core.NewMsg("import.numpy.stride.element", "strides[{axis}] = {value} bytes is not a multiple of the {element}-byte element: DirectML strides count elements", core.Args{"axis": i, "value": s, "element": elem}).At(fmt.Sprintf("numpy.strides[%d]", i)))
+			vs = append(vs, core.NewMsg("import.numpy.stride.element", "strides[{axis}] = {value} is not a multiple of the {element}-byte element: DirectML strides count elements", core.Args{"axis": i, "value": core.Count{N: s, Unit: "bytes"}, "element": elem}).At(fmt.Sprintf("numpy.strides[%d]", i)))
 		default:
 			strides[i] = s / elem
 		}
 	}
 	if n.Offset < 0 || (dt.Valid() && n.Offset%elem != 0) {
-		vs = append(vs, core.NewMsg("import.numpy.offset", "offset = {value} bytes must be a non-negative multiple of the {element}-byte element", core.Args{"value": n.Offset, "element": elem}).At("numpy.offset"))
+		vs = append(vs, core.NewMsg("import.numpy.offset", "offset = {value} must be a non-negative multiple of the {element}-byte element", core.Args{"value": core.Count{N: n.Offset, Unit: "bytes"}, "element": elem}).At("numpy.offset"))
 	}
 	if len(vs) > 0 {
 		return nil, &ImportError{Violations: vs}
@@ -347,7 +347,7 @@ func importNumpy(n NumpyImport) (*ImportResponse, *ImportError) {
 		notes = append(notes, core.NewMsg("import.note.numpy.float32", "no dtype given: float32 assumed.", nil))
 	}
 	if len(n.Strides) > 0 {
-		notes = append(notes, core.NewMsg("import.note.numpy.bytes", "NumPy strides are in bytes; DirectML's count elements: divided by the element size, {bytes} bytes.", core.Args{"bytes": elem}))
+		notes = append(notes, core.NewMsg("import.note.numpy.bytes", "NumPy strides are in bytes; DirectML's count elements: divided by the element size, {bytes}.", core.Args{"bytes": core.Count{N: elem, Unit: "bytes"}}))
 	}
 	if n.Offset > 0 {
 		notes = append(notes, offsetNote(n.Offset, "offset"))
@@ -496,7 +496,7 @@ func (t *dxTensorIn) read(raw json.RawMessage, path string) *ImportError {
 		*t = inner
 	}
 	if t.DimensionCount != nil && *t.DimensionCount != int64(len(t.Sizes)) {
-		return importErr(path+".DimensionCount", "import.dx.rank", "{path}.DimensionCount = {rank} but Sizes has {count} values", core.Args{"path": path, "rank": *t.DimensionCount, "count": len(t.Sizes)})
+		return importErr(path+".DimensionCount", "import.dx.rank", "{path}.DimensionCount = {rank} but Sizes has {count}", core.Args{"path": path, "rank": *t.DimensionCount, "count": core.Count{N: int64(len(t.Sizes)), Unit: "values"}})
 	}
 	return nil
 }
@@ -637,7 +637,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		InputWindowOffsets: op.InputWindowOffsets, InputWindowSizes: op.InputWindowSizes, InputWindowStrides: op.InputWindowStrides, OutputSizes: out.Sizes,
 	}}
 	if op.DimensionCount != nil && *op.DimensionCount != int64(len(in.Sizes)) {
-		return nil, importErr(prefix+"DimensionCount", "import.dx.op.rank", "DimensionCount = {rank} but InputTensor.Sizes has {count} values", core.Args{"rank": *op.DimensionCount, "count": len(in.Sizes)})
+		return nil, importErr(prefix+"DimensionCount", "import.dx.op.rank", "DimensionCount = {rank} but InputTensor.Sizes has {count}", core.Args{"rank": *op.DimensionCount, "count": core.Count{N: int64(len(in.Sizes)), Unit: "values"}})
 	}
 	return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
 }

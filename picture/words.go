@@ -87,7 +87,8 @@ func inWords(l i18n.Locale, v core.Violation, labels []string) string {
 	a := v.Args
 	switch v.Code {
 	case "tensor.total.small":
-		return l.T("words.total.small", i18n.Args{"value": groupedIn(l, a["value"]), "min": groupedIn(l, a["min"])})
+		n, _ := a["value"].(int64)
+		return l.T("words.total.small", i18n.Args{"value": l.Count(n, groupedIn(l, n), "bytes"), "min": groupedIn(l, a["min"])})
 	case "tensor.alignment.pow2":
 		return l.T("words.alignment.pow2", nil)
 	}
