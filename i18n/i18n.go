@@ -380,6 +380,16 @@ func Count(ctx context.Context, n int64, shown, unit string) string {
 	return LocaleOf(ctx).Count(n, shown, unit)
 }
 
+// Extent is a tensor's sizes and its element count, as the views'
+// subtitles give them ("2×3 = 6 elements"); one dimension's size is its
+// count, said once ("300 elements"). count is what Count wrote.
+func Extent(ctx context.Context, rank int, sizes, count string) string {
+	if rank == 1 {
+		return T(ctx, "sub.extent.one", core.Args{"count": count})
+	}
+	return T(ctx, "sub.extent", core.Args{"sizes": sizes, "count": count})
+}
+
 // Count is Count in l.
 func (l Locale) Count(n int64, shown, unit string) string {
 	one := n == 1

@@ -327,9 +327,9 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": plain(ctx, cells), "n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells), "read": UpperFirst(readNoteIn(ctx, readCells))})
 	}
 
-	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"sizes": sizesText(in.Sizes), "count": i18n.Count(ctx, n, plain(ctx, n), "elements"), "type": dt,
+	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"extent": i18n.Extent(ctx, len(in.Sizes), sizesText(in.Sizes), i18n.Count(ctx, n, plain(ctx, n), "elements")), "type": dt,
 		"strides": "{" + JoinCoord(in.Strides) + "}", "offsets": "{" + JoinCoord(s.WindowOffsets) + "}", "wsizes": "{" + JoinCoord(s.WindowSizes) + "}"})
-	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"sizes": sizesText(s.OutputSizes), "count": i18n.Count(ctx, outN, plain(ctx, outN), "elements")})
+	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"extent": i18n.Extent(ctx, len(s.OutputSizes), sizesText(s.OutputSizes), i18n.Count(ctx, outN, plain(ctx, outN), "elements"))})
 	sub := i18n.Args{"cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "bits": dt.Bits(), "bytes": i18n.Count(ctx, in.BufferSizeInBytes(), plain(ctx, in.BufferSizeInBytes()), "bytes"), "read": readNoteIn(ctx, readCells)}
 	if over := bytesOver(in); over > 0 { // the cells alone do not make the bytes
 		sub["over"] = i18n.Count(ctx, over, plain(ctx, over), "bytes")

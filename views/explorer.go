@@ -434,7 +434,8 @@ func LogicalSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	return i18n.T(ctx, "sub.logical", i18n.Args{"sizes": sizesText(m.Sizes, "×"), "count": i18n.Count(ctx, m.LogicalCount, groupIn(ctx, m.LogicalCount), "elements"), "labels": "{" + joinStrings(m.Labels) + "}"})
+	count := i18n.Count(ctx, m.LogicalCount, groupIn(ctx, m.LogicalCount), "elements")
+	return i18n.T(ctx, "sub.logical", i18n.Args{"extent": i18n.Extent(ctx, len(m.Sizes), sizesText(m.Sizes, "×"), count), "labels": "{" + joinStrings(m.Labels) + "}"})
 }
 
 // BufferSubIn is the buffer view's subtitle in ctx's locale.

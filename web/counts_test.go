@@ -81,12 +81,21 @@ func TestImportNotesCountInTheSingular(t *testing.T) {
 }
 
 // TestPageCountsInTheSingular: the pages' worded field errors count bytes
-// as the API does.
+// as the API does, and a one-dimensional tensor's subtitle gives its
+// element count once instead of "300 = 300 elements".
 func TestPageCountsInTheSingular(t *testing.T) {
 	for _, c := range []struct{ path, id, want string }{
 		{"/?sizes=2&total=1", "err-totalTensorSizeInBytes", "TotalTensorSizeInBytes is 1 byte, fewer than the 8 "},
 		{"/?sizes=2&total=1&lang=fr", "err-totalTensorSizeInBytes", "TotalTensorSizeInBytes vaut 1 octet, moins que les 8 "},
 		{"/?sizes=2&total=4", "err-totalTensorSizeInBytes", "TotalTensorSizeInBytes is 4 bytes, fewer than the 8 "},
+		{"/?sizes=300", "logical-sub", "300 elements, {W}"},
+		{"/?sizes=1", "logical-sub", "1 element, {W}"},
+		{"/?sizes=2,3", "logical-sub", "2×3 = 6 elements, {H,W}"},
+		{"/?sizes=300&lang=zh-TW", "logical-sub", "300 個元素，{W}"},
+		{"/slice?sizes=300&woff=0&wsize=300&wstride=1", "input-sub", "300 elements, FLOAT32, strides {1}, window {0} + {300}"},
+		{"/slice?sizes=300&woff=0&wsize=300&wstride=1", "output-sub", "300 elements, packed"},
+		{"/slice?sizes=300&woff=0&wsize=300&wstride=1&lang=pt-BR", "output-sub", "300 elementos, compacto"},
+		{"/slice?sizes=4,4&woff=0,0&wsize=4,4&wstride=1,1", "output-sub", "4×4 = 16 elements, packed"},
 	} {
 		_, d := page(t, c.path)
 		if got := strings.TrimSpace(d.Find(tid(c.id)).Text()); !strings.HasPrefix(got, c.want) {
