@@ -69,7 +69,7 @@ func parseValue(w string, dt core.DataType) (SliceValue, *core.Msg) {
 	if dt.IsFloat() {
 		f, err := strconv.ParseFloat(w, 64)
 		limit := map[core.DataType]float64{core.Float16: 65504, core.Float32: math.MaxFloat32, core.Float64: math.MaxFloat64}[dt]
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > limit {
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !finiteIn(dt, f) {
 			m := core.NewMsg("values.float", "value {value:q} is not a finite {type} (at most ±{limit})", core.Args{"value": w, "type": dt, "limit": strconv.FormatFloat(limit, 'g', -1, 64)})
 			return SliceValue{}, &m
 		}
@@ -96,6 +96,20 @@ func parseValue(w string, dt core.DataType) (SliceValue, *core.Msg) {
 	return SliceValue{bits: uint64(n)}, nil
 }
 
+// finiteIn says whether f, rounded to the nearest dt (ties to even), is
+// finite: a value past the largest one rounds down to it until half an
+// ulp above it, so FLOAT16 takes every |f| < 65520 (65519 is stored as
+// 65504) and FLOAT32 the printed maximum 3.4028235e38.
+func finiteIn(dt core.DataType, f float64) bool {
+	switch dt {
+	case core.Float16:
+		return f64ToF16(f)&0x7fff != 0x7c00
+	case core.Float32:
+		return !math.IsInf(float64(float32(f)), 0)
+	}
+	return true // ParseFloat already refused what a float64 cannot hold
+}
+
 // putValue writes v as one element of dt at the start of b.
 func putValue(b []byte, dt core.DataType, v SliceValue) {
 	if dt.IsFloat() {
@@ -105,7 +119,7 @@ func putValue(b []byte, dt core.DataType, v SliceValue) {
 		}
 		switch dt {
 		case core.Float16:
-			binary.LittleEndian.PutUint16(b, f32ToF16(float32(f)))
+			binary.LittleEndian.PutUint16(b, f64ToF16(f))
 		case core.Float32:
 			binary.LittleEndian.PutUint32(b, math.Float32bits(float32(f)))
 		default:
@@ -233,19 +247,21 @@ func valuePattern(dt core.DataType, vals []SliceValue) string {
 	return base64.StdEncoding.EncodeToString(b)
 }
 
-// f32ToF16 rounds a float32 to the nearest IEEE half (ties to even).
-func f32ToF16(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23) & 0xff
-	mant := b & 0x7fffff
-	if exp == 0xff {
+// f64ToF16 rounds a float64 to the nearest IEEE half (ties to even) in
+// one step: through a float32, a value just below a tie between two halves
+// (65519.999) would round up to the tie and then away from it (to +Inf).
+func f64ToF16(f float64) uint16 {
+	b := math.Float64bits(f)
+	sign := uint16(b>>48) & 0x8000
+	exp := int(b>>52) & 0x7ff
+	mant := b & (1<<52 - 1)
+	if exp == 0x7ff {
 		if mant != 0 {
 			return sign | 0x7e00
 		}
 		return sign | 0x7c00
 	}
-	e := exp - 127 + 15
+	e := exp - 1023 + 15
 	switch {
 	case e >= 0x1f:
 		return sign | 0x7c00
@@ -253,17 +269,17 @@ func f32ToF16(f float32) uint16 {
 		if e < -10 {
 			return sign
 		}
-		mant |= 0x800000
-		shift := uint(14 - e)
-		h, rem, mid := mant>>shift, mant&(1<<shift-1), uint32(1)<<(shift-1)
+		mant |= 1 << 52
+		shift := uint(43 - e)
+		h, rem, mid := mant>>shift, mant&(1<<shift-1), uint64(1)<<(shift-1)
 		if rem > mid || rem == mid && h&1 == 1 {
 			h++
 		}
 		return sign | uint16(h)
 	}
-	h := uint32(e)<<10 | mant>>13
-	if rem := mant & 0x1fff; rem > 0x1000 || rem == 0x1000 && h&1 == 1 {
-		h++ // a carry into the exponent is still the right rounding
+	h := uint64(e)<<10 | mant>>42
+	if rem := mant & (1<<42 - 1); rem > 1<<41 || rem == 1<<41 && h&1 == 1 {
+		h++ // a carry into the exponent is still the right rounding, up to +Inf
 	}
 	return sign | uint16(h)
 }

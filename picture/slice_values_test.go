@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"runtime"
 	"testing"
+
+	"github.com/stridescope/stridescope/core"
 )
 
 // The page and the edit draw the same picture and read only the cells
@@ -83,5 +85,87 @@ func TestSlicePageOfALargeSliceAllocatesLittle(t *testing.T) {
 	}
 	if len(pg.Meta.Values) != 4096 || pg.Meta.Values[4095] != "4096" {
 		t.Errorf("%d values, the last %q", len(pg.Meta.Values), pg.Meta.Values[len(pg.Meta.Values)-1])
+	}
+}
+
+// TestTypedFloatValuesRoundAsIEEE: a typed value is refused only when the
+// data type would store it as infinity. IEEE rounding (to nearest, ties to
+// even) takes every FLOAT16 value below 65520 to at most 65504, and the
+// printed FLOAT32 maximum 3.4028235e38 (above math.MaxFloat32) to it.
+func TestTypedFloatValuesRoundAsIEEE(t *testing.T) {
+	for _, c := range []struct {
+		dt   core.DataType
+		in   string
+		bits uint64 // the stored element; unused when refused
+		ok   bool
+	}{
+		{core.Float16, "65504", 0x7bff, true},
+		{core.Float16, "65519", 0x7bff, true},
+		{core.Float16, "65519.99", 0x7bff, true},
+		{core.Float16, "65519.999", 0x7bff, true}, // through a float32 it would round to 65520, then to +Inf
+		{core.Float16, "65520", 0, false},
+		{core.Float16, "65536", 0, false},
+		{core.Float16, "-65504", 0xfbff, true},
+		{core.Float16, "-65519.99", 0xfbff, true},
+		{core.Float16, "-65520", 0, false},
+		{core.Float16, "0.1", 0x2e66, true},
+		{core.Float16, "5.960464477539063e-08", 0x0001, true},   // the smallest subnormal
+		{core.Float16, "2.9803e-08", 0x0001, true},              // just above half of it
+		{core.Float16, "2.98023223876953125e-08", 0x0000, true}, // half of it: a tie, to even
+		{core.Float16, "inf", 0, false},
+		{core.Float16, "nan", 0, false},
+		{core.Float32, "3.4028235e38", uint64(math.Float32bits(math.MaxFloat32)), true},
+		{core.Float32, "-3.4028235e38", uint64(math.Float32bits(-math.MaxFloat32)), true},
+		{core.Float32, "3.41e38", 0, false},
+		{core.Float64, "1.7976931348623157e308", math.Float64bits(math.MaxFloat64), true},
+		{core.Float64, "1.8e308", 0, false},
+	} {
+		vals, vs := ParseValues(c.in, c.dt)
+		if !c.ok {
+			if len(vs) != 1 || vs[0].Code != "values.bad1" {
+				t.Errorf("%s %s: accepted (%v)", c.dt, c.in, vs)
+			}
+			continue
+		}
+		if len(vs) != 0 {
+			t.Errorf("%s %s: refused: %v", c.dt, c.in, vs[0].Message)
+			continue
+		}
+		b := make([]byte, 8)
+		putValue(b, c.dt, vals[0])
+		if got := binary.LittleEndian.Uint64(b); got != c.bits {
+			t.Errorf("%s %s: stored %#x, want %#x", c.dt, c.in, got, c.bits)
+		}
+	}
+}
+
+// TestF64ToF16RoundsToNearestEven: every finite half is kept, and a value
+// between two halves goes to the nearer, a tie to the even one; past the
+// largest half the next would be 65536, so from 65520 on it is infinity.
+func TestF64ToF16RoundsToNearestEven(t *testing.T) {
+	for h := uint16(0); h < 0x7c00; h++ {
+		v := float64(f16ToF32(h))
+		next := 65536.0
+		if h < 0x7bff {
+			next = float64(f16ToF32(h + 1))
+		}
+		mid := (v + next) / 2 // exact: a half has 11 significant bits
+		even := h
+		if h&1 == 1 {
+			even = h + 1
+		}
+		for _, c := range []struct {
+			f    float64
+			want uint16
+		}{
+			{v, h}, {mid, even}, {math.Nextafter(mid, 0), h}, {math.Nextafter(mid, math.Inf(1)), h + 1},
+		} {
+			if got := f64ToF16(c.f); got != c.want {
+				t.Fatalf("f64ToF16(%v) = %#x, want %#x", c.f, got, c.want)
+			}
+			if got := f64ToF16(-c.f); got != c.want|0x8000 {
+				t.Fatalf("f64ToF16(%v) = %#x, want %#x", -c.f, got, c.want|0x8000)
+			}
+		}
 	}
 }

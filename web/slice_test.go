@@ -309,10 +309,27 @@ func TestSlicePageValues(t *testing.T) {
 	if got := strings.Join(texts(d.Find("#slice-output .lc"), ".lbl"), ","); got != "65504,0.099975586" {
 		t.Errorf("FLOAT16 output %s", got)
 	}
+	// Below 65520 a FLOAT16 rounds to at most 65504 (to nearest, ties to
+	// even); from 65520 on it would be infinity.
+	for _, tc := range []struct{ vals, want string }{
+		{"65519", "65504,65504,65504,65504"},
+		{"65519.99,-65519.99", "65504,-65504,65504,-65504"},
+		{"65504,-65504", "65504,-65504,65504,-65504"},
+	} {
+		_, d = page(t, "/slice?dt=FLOAT16&sizes=2,2&woff=0,0&wsize=2,2&wstride=1,1&vals="+tc.vals)
+		if e := d.Find(tid("err-values")); strings.TrimSpace(e.Text()) != "" {
+			t.Errorf("vals=%s: refused: %q", tc.vals, e.Text())
+		}
+		if got := strings.Join(texts(d.Find("#slice-output .lc"), ".lbl"), ","); got != tc.want {
+			t.Errorf("vals=%s: output %s, want %s", tc.vals, got, tc.want)
+		}
+	}
 	for _, tc := range []struct{ q, want string }{
 		{"dt=INT8&sizes=2&vals=1,300", `value "300" is not an INT8 (a whole number from -128 to 127)`},
 		{"dt=UINT16&sizes=2&vals=-1,2", `value "-1" is not a UINT16 (a whole number from 0 to 65535)`},
 		{"dt=FLOAT16&sizes=2&vals=1e6", `value "1e6" is not a finite FLOAT16 (at most ±65504)`},
+		{"dt=FLOAT16&sizes=2&vals=65520", `value "65520" is not a finite FLOAT16 (at most ±65504)`},
+		{"dt=FLOAT16&sizes=2&vals=1,-65520", `value "-65520" is not a finite FLOAT16 (at most ±65504)`},
 		{"dt=INT32&sizes=2&vals=1.5", `value "1.5" is not an INT32 (a whole number from -2147483648 to 2147483647)`},
 		{"sizes=2&vals=" + strings.Repeat("1,", 4097), "4097 values: the page takes at most 4096 (they repeat to fill the input); leave the box empty for 1..N"},
 	} {
