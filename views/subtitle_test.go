@@ -8,7 +8,8 @@ import (
 )
 
 // TestSubtitlesCountInTheSingular: one element is "1 element", one byte
-// "1 byte", in each language's own way.
+// "1 byte", in each language's own way (a one-dimensional tensor's count
+// said once: not "1 = 1 element").
 func TestSubtitlesCountInTheSingular(t *testing.T) {
 	for _, c := range []struct {
 		locale          i18n.Locale
@@ -16,19 +17,19 @@ func TestSubtitlesCountInTheSingular(t *testing.T) {
 		logical, buffer string
 	}{
 		{i18n.English, Meta{Sizes: []int64{1}, Labels: []string{"W"}, Bits: 32, LogicalCount: 1, Cells: 1},
-			"1 = 1 element, {W}", "1 element of 32 bits = 4 bytes"},
+			"1 element, {W}", "1 element of 32 bits = 4 bytes"},
 		{i18n.English, Meta{Sizes: []int64{1}, Labels: []string{"W"}, Bits: 8, LogicalCount: 1, Cells: 1},
-			"1 = 1 element, {W}", "1 element of 8 bits = 1 byte"},
+			"1 element, {W}", "1 element of 8 bits = 1 byte"},
 		{i18n.English, Meta{Sizes: []int64{2}, Labels: []string{"W"}, Bits: 4, LogicalCount: 2, Cells: 2},
-			"2 = 2 elements, {W}", "2 elements of 4 bits = 1 byte"},
+			"2 elements, {W}", "2 elements of 4 bits = 1 byte"},
 		{i18n.English, Meta{Sizes: []int64{2, 3}, Labels: []string{"H", "W"}, Bits: 32, LogicalCount: 6, Cells: 6},
 			"2×3 = 6 elements, {H,W}", "6 elements of 32 bits = 24 bytes"},
 		{i18n.French, Meta{Sizes: []int64{1}, Labels: []string{"W"}, Bits: 8, LogicalCount: 1, Cells: 1},
-			"1 = 1 élément, {W}", "1 élément de 8 bits = 1 octet"},
+			"1 élément, {W}", "1 élément de 8 bits = 1 octet"},
 		{i18n.BrazilianPortuguese, Meta{Sizes: []int64{1}, Labels: []string{"W"}, Bits: 16, LogicalCount: 1, Cells: 1},
-			"1 = 1 elemento, {W}", "1 elemento de 16 bits = 2 bytes"},
+			"1 elemento, {W}", "1 elemento de 16 bits = 2 bytes"},
 		{i18n.TraditionalChinese, Meta{Sizes: []int64{1}, Labels: []string{"W"}, Bits: 32, LogicalCount: 1, Cells: 1},
-			"1 = 1 個元素，{W}", "1 個 32 位元的元素 = 4 位元組"},
+			"1 個元素，{W}", "1 個 32 位元的元素 = 4 位元組"},
 	} {
 		ctx := i18n.WithLocale(context.Background(), c.locale)
 		if got := LogicalSubIn(ctx, c.m); got != c.logical {
