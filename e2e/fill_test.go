@@ -35,6 +35,8 @@ func TestE2ESliceValuesComputedByThePage(t *testing.T) {
 		{"INT8 wraps", "dt=INT8&sizes=20,30"},
 		{"FLOAT32 rows copied whole", "dt=FLOAT32&sizes=6,40&strides=48,1&woff=1,3&wsize=5,30&wstride=2,1"},
 		{"UINT16 rows reversed whole", "dt=UINT16&sizes=3,5,33&woff=0,1,0&wsize=3,4,33&wstride=-1,1,-1"},
+		{"INT32 permuted, outer dimensions reordered", "dt=INT32&sizes=5,4,6&strides=1,30,5&woff=1,0,2&wsize=3,4,4&wstride=-1,2,1"},
+		{"FLOAT32 whole rows, outer dimensions reordered", "dt=FLOAT32&sizes=4,3,40&strides=40,160,1&woff=0,0,2&wsize=4,3,36&wstride=1,-1,-1"},
 		{"UINT8 wraps", "dt=UINT8&sizes=300,3&strides=3,1"},
 		{"INT16 broadcast typed", "dt=INT16&sizes=300,50&strides=0,1&woff=0,0&wsize=300,50&wstride=-3,2&vals=" + url.QueryEscape("7,-8,9")},
 		{"UINT16 NHWC", "dt=UINT16&sizes=1,3,20,20&strides=1200,1,60,3&woff=0,1,2,0&wsize=1,2,18,20&wstride=1,1,1,-1"},

@@ -59,21 +59,33 @@ export function fillInput(meta, offsets) {
 // and the output's length (an edit's output replaces the last one's),
 // else into a new one. Rows of 16 or more elements at a step of +1 or -1
 // are copied (and reversed) by the typed arrays' own methods: at 2^24
-// elements that is several times faster than element by element.
+// elements that is several times faster than element by element. The
+// rows are visited with the outer dimension of the smallest input step
+// innermost: an NHWC input read as NCHW then reads each of its rows once
+// for all its channels, not once per channel (16 passes over 32 MiB at
+// 1x16x1024x1024).
 export function sliceOutput(meta, buf, into = null) {
   const sz = meta.outputSizes, r = sz.length, n = meta.outputCount;
   const out = into && into.constructor === buf.constructor && into.length === n ? into : new buf.constructor(n);
-  const step = meta.windowStrides.map((w, d) => w * meta.strides[d]), at = new Array(r).fill(0);
+  if (n === 0) return out;
+  const step = meta.windowStrides.map((w, d) => w * meta.strides[d]);
   const nL = sz[r - 1], sL = step[r - 1], whole = nL >= 16 && (sL === 1 || sL === -1);
-  let off = meta.copyStart.reduce((s, c, d) => s + c * meta.strides[d], 0);
-  for (let k = 0; k < n;) {
-    if (!whole) for (let j = 0, o = off; j < nL; j++, o += sL) out[k++] = buf[o];
-    else if (sL === 1) { out.set(buf.subarray(off, off + nL), k); k += nL; }
-    else { out.set(buf.subarray(off - nL + 1, off + 1), k); out.subarray(k, k + nL).reverse(); k += nL; }
-    for (let d = r - 2; d >= 0; d--) {
-      off += step[d];
+  // ostep[d]: the output elements from one index of dimension d to the next.
+  const ostep = new Array(r);
+  for (let d = r - 1, p = 1; d >= 0; d--) { ostep[d] = p; p *= sz[d]; }
+  // The outer dimensions, largest input step outermost.
+  const order = sz.slice(0, r - 1).map((_, d) => d).sort((a, b) => Math.abs(step[b]) - Math.abs(step[a]) || a - b);
+  const at = new Array(r).fill(0);
+  let off = meta.copyStart.reduce((s, c, d) => s + c * meta.strides[d], 0), k = 0;
+  for (let rows = n / nL; rows > 0; rows--) {
+    if (!whole) for (let j = 0, o = off, q = k; j < nL; j++, o += sL) out[q++] = buf[o];
+    else if (sL === 1) out.set(buf.subarray(off, off + nL), k);
+    else { out.set(buf.subarray(off - nL + 1, off + 1), k); out.subarray(k, k + nL).reverse(); }
+    for (let i = order.length - 1; i >= 0; i--) {
+      const d = order[i];
+      off += step[d]; k += ostep[d];
       if (++at[d] < sz[d]) break;
-      off -= step[d] * sz[d]; at[d] = 0;
+      off -= step[d] * sz[d]; k -= ostep[d] * sz[d]; at[d] = 0;
     }
   }
   return out;
