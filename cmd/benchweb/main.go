@@ -8,6 +8,7 @@
 //	go run ./cmd/benchweb -url http://127.0.0.1:8080 -runs 7
 //	go run ./cmd/benchweb -cases layout/2x3,slice/4096x4096
 //	go run ./cmd/benchweb -cases slice/4096x4096 -profile   # where the page's time goes
+//	go run ./cmd/benchweb -runs 25 -fcp '/?sizes=2,3 /slice?sizes=2,3'  # first paints, pages alternating
 //
 // It is a benchmark, not a test: nothing fails because the machine is busy.
 // What each figure is:
@@ -83,6 +84,7 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 	fs.IntVar(&c.height, "height", 1000, "window height in CSS pixels")
 	prof := fs.Bool("profile", false, "run the cases under V8's sampling profiler and print where their time goes instead of the table")
 	traceDir := fs.String("trace", "", "trace one navigation of each case with Chromium's tracing into this directory (one JSON file per case, for chrome://tracing or ui.perfetto.dev) and print where the time to the first paint went instead of the table")
+	fcpPages := fs.String("fcp", "", "space-separated page paths or full URLs (a path is taken on the server): time each one's first contentful paint -runs times, the pages alternating, and print min / median / max instead of the table (to compare two builds, serve each on its port and give full URLs)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -141,6 +143,9 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 			}
 		}
 		return nil
+	}
+	if *fcpPages != "" {
+		return compareFCP(tab, c, strings.Fields(*fcpPages), out)
 	}
 	if *prof {
 		for _, bc := range cases {

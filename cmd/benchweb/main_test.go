@@ -91,3 +91,24 @@ func TestBenchWebTraceBreaksDownTheFirstPaint(t *testing.T) {
 		t.Errorf("the trace file holds %d events (%v)", len(doc.TraceEvents), err)
 	}
 }
+
+// TestBenchWebComparesFirstPaints: -fcp times every page given, path or
+// full URL, and prints a row of positive figures for each.
+func TestBenchWebComparesFirstPaints(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("no chromium on PATH; install Debian's browser with `apt-get install chromium`")
+	}
+	var out, log bytes.Buffer
+	if err := run(context.Background(), []string{"-runs", "2", "-fcp", "/?sizes=2,3 /slice?sizes=2,3"}, &out, &log); err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	for _, page := range []string{"/?sizes=2,3", "/slice?sizes=2,3"} {
+		row := regexp.MustCompile(`(?m)^\| http://127\.0\.0\.1:\d+` + regexp.QuoteMeta(page) + ` \| [1-9]\d*(\.\d)? \| [1-9]\d*(\.\d)? \| [1-9]\d*(\.\d)? \|$`)
+		if !row.MatchString(out.String()) {
+			t.Errorf("no row of first paints for %s in\n%s", page, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "2 navigations each") {
+		t.Errorf("the report does not say how many navigations:\n%s", out.String())
+	}
+}
