@@ -5,7 +5,7 @@ package i18n
 var messagesEN = map[Key]string{
 	"body.empty":                   "the body is empty; send a JSON object",
 	"body.large":                   "the body is larger than {limit} bytes",
-	"form.invalid":                 "the form's body is not valid: {detail}",
+	"form.invalid":                 "the form is not valid: {detail}",
 	"body.trailing":                "the body must hold exactly one JSON object; found more after it",
 	"budget.busy":                  "the server is busy with other heavy work: this needs {need} of its {limit} work budget; try again in {retry} seconds",
 	"budget.too-large":             "this needs {need}, more than the server's whole work budget of {limit}: ask for fewer elements",

@@ -5,7 +5,7 @@ package i18n
 var messagesFR = map[Key]string{
 	"body.empty":                   "le corps de la requête est vide ; envoyez un objet JSON",
 	"body.large":                   "le corps de la requête dépasse {limit} octets",
-	"form.invalid":                 "le corps du formulaire n’est pas valide : {detail}",
+	"form.invalid":                 "le formulaire n’est pas valide : {detail}",
 	"body.trailing":                "le corps doit contenir un seul objet JSON ; il en suit d'autres données",
 	"budget.busy":                  "le serveur est occupé par d'autres calculs lourds : il faut {need} sur son budget de calcul de {limit} ; réessayez dans {retry} secondes",
 	"budget.too-large":             "il faut {need}, plus que tout le budget de calcul du serveur ({limit}) : demandez moins d'éléments",

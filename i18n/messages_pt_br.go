@@ -5,7 +5,7 @@ package i18n
 var messagesPtBR = map[Key]string{
 	"body.empty":                   "o corpo da requisição está vazio; envie um objeto JSON",
 	"body.large":                   "o corpo da requisição passa de {limit} bytes",
-	"form.invalid":                 "o corpo do formulário não é válido: {detail}",
+	"form.invalid":                 "o formulário não é válido: {detail}",
 	"body.trailing":                "o corpo deve conter exatamente um objeto JSON; há mais dados depois dele",
 	"budget.busy":                  "o servidor está ocupado com outros cálculos pesados: isto precisa de {need} do seu orçamento de cálculo de {limit}; tente de novo em {retry} segundos",
 	"budget.too-large":             "isto precisa de {need}, mais do que todo o orçamento de cálculo do servidor ({limit}): peça menos elementos",

@@ -5,7 +5,7 @@ package i18n
 var messagesZhTW = map[Key]string{
 	"body.empty":                   "請求內容是空的；請送出一個 JSON 物件",
 	"body.large":                   "請求內容超過 {limit} 位元組",
-	"form.invalid":                 "表單內容無效：{detail}",
+	"form.invalid":                 "表單無效：{detail}",
 	"body.trailing":                "請求內容必須剛好是一個 JSON 物件；其後還有其他資料",
 	"budget.busy":                  "伺服器正忙於其他大量運算：這需要其 {limit} 運算預算中的 {need}；請在 {retry} 秒後再試",
 	"budget.too-large":             "這需要 {need}，超過伺服器全部的運算預算 {limit}：請減少元素數量",

@@ -10,13 +10,13 @@ import (
 // "Present this" button, its presenter's ?room=CODE and its viewers'
 // /r/CODE; its script shares and applies the state with static/rooms.js.
 // A tour state's step is 1 to TourSteps (0 stands for 1); another page
-// has no steps and ignores it.
+// has no steps and ignores one, but never takes a negative one.
 func PagePath(page string, step int) (string, bool) {
 	switch page {
 	case "layout":
-		return "/", true
+		return "/", step >= 0
 	case "slice":
-		return "/slice", true
+		return "/slice", step >= 0
 	case "tour":
 		return "/tour/" + strconv.Itoa(max(step, 1)), step >= 0 && step <= TourSteps
 	}
@@ -35,7 +35,7 @@ func PageAt(path string) (page string, step int, ok bool) {
 		return "slice", 0, true
 	}
 	if n, ok := strings.CutPrefix(path, "/tour/"); ok {
-		if step, err := strconv.Atoi(n); err == nil && step >= 1 && strconv.Itoa(step) == n {
+		if step, err := strconv.Atoi(n); err == nil && step >= 1 && step <= TourSteps && strconv.Itoa(step) == n {
 			return "tour", step, true
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"math"
 	"net/http"
-	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -374,7 +373,10 @@ func httpErrorHandler(err error, c echo.Context) {
 // takes no GET (or the path could leave the site).
 func onward(r *http.Request, status int) string {
 	if status == http.StatusRequestEntityTooLarge {
-		return sameSiteReferer(r) // back to the page whose form it was
+		// A form's body over the limit: the pages send no Referer
+		// (Referrer-Policy: no-referrer, so that a room's code in an
+		// address never leaves it), so the way on is the explorer.
+		return "/"
 	}
 	p := r.URL.EscapedPath()
 	if status != http.StatusBadRequest || r.Method != http.MethodGet || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") {
@@ -385,17 +387,4 @@ func onward(r *http.Request, status int) string {
 
 func acceptsHTML(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/html")
-}
-
-// sameSiteReferer is the path and query of r's Referer when it is a page
-// of this site, else the layout explorer.
-func sameSiteReferer(r *http.Request) string {
-	u, err := url.Parse(r.Referer())
-	if err != nil || u.Host != r.Host || !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
-		return "/"
-	}
-	if u.RawQuery != "" {
-		return u.EscapedPath() + "?" + u.RawQuery
-	}
-	return u.EscapedPath()
 }

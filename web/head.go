@@ -14,7 +14,8 @@ const headKey = "stridescope.head"
 // resource answer HEAD too, and health checks use it. The router reads the
 // connection's own request, so its method is GET while the route is found
 // and HEAD again from keepHead on: the handlers see HEAD, and net/http
-// writes the headers and drops the body.
+// writes the headers and drops the body. Nothing may replace the request
+// before it: the router reads the one the connection gave.
 func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if r := c.Request(); r.Method == http.MethodHead {

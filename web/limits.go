@@ -349,8 +349,9 @@ func tooLarge(limit int64) *apiError {
 		core.NewMsg("body.large", "the body is larger than {limit} bytes", core.Args{"limit": limit}).At("")}}
 }
 
-// parseForm reads a form body: one over the body limit is tooLarge, one
-// that does not parse a 400 (FormValue would quietly see no fields).
+// parseForm reads a form (its body and its address's query): a body over
+// the limit is tooLarge, a form that does not parse a 400 (FormValue
+// would quietly see no fields).
 func parseForm(c echo.Context) error {
 	err := c.Request().ParseForm()
 	var max *http.MaxBytesError
@@ -360,5 +361,5 @@ func parseForm(c echo.Context) error {
 	case errors.As(err, &max):
 		return tooLarge(max.Limit)
 	}
-	return badRequest("", "form.invalid", "the form's body is not valid: {detail}", core.Args{"detail": err.Error()})
+	return badRequest("", "form.invalid", "the form is not valid: {detail}", core.Args{"detail": err.Error()})
 }

@@ -196,8 +196,11 @@ func (s *Server) postRooms(c echo.Context) error {
 	}
 	page := c.FormValue("page")
 	step, _ := strconv.Atoi(c.FormValue("step"))
+	if page != "tour" {
+		step = 0 // only the tour has steps
+	}
 	path, ok := rooms.PagePath(page, step)
-	if _, known := rooms.PagePath(page, 0); known && page == "tour" && !ok {
+	if page == "tour" && !ok {
 		return badRequest("step", "room.step", "the tour has steps 1 to {n}; {step} is not one of them", core.Args{"n": rooms.TourSteps, "step": c.FormValue("step")})
 	}
 	if !ok {
