@@ -279,7 +279,9 @@ func TestE2ESliceNoJavaScript(t *testing.T) {
 		t.Errorf("output %q", got)
 	}
 	do(t, ctx, "step forward", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
-	waitFor(t, ctx, "step 7", `location.search.includes('t=6')`)
+	// Each wait after a submit or a link waits for the whole new page: its
+	// address comes before its body.
+	waitFor(t, ctx, "step 7", `location.search.includes('t=6') && document.readyState === 'complete'`)
 	if got := text(t, ctx, `[data-testid=step-count]`); got != "step 7 of 9" {
 		t.Errorf("count %q", got)
 	}
@@ -291,7 +293,7 @@ func TestE2ESliceNoJavaScript(t *testing.T) {
 		chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=use-np]`)), chromedp.Click(chromedp.CSS(`[data-testid=use-np]`)))
 	// The form's raw query is redirected to the canonical URL: the
 	// window the expression fills.
-	waitFor(t, ctx, "the expression's page", `location.search.includes('woff=0,0,0,3&wsize=1,1,4,1&wstride=1,1,-1,1') && !location.search.includes('use=np')`)
+	waitFor(t, ctx, "the expression's page", `location.search.includes('woff=0,0,0,3&wsize=1,1,4,1&wstride=1,1,-1,1') && !location.search.includes('use=np') && document.readyState === 'complete'`)
 	if got := eval[string](t, ctx, outputRows); got != "16;12;8;4" {
 		t.Errorf("x[..., ::-1, 3] gives %q", got)
 	}
@@ -299,7 +301,7 @@ func TestE2ESliceNoJavaScript(t *testing.T) {
 	do(t, ctx, "submit a bad output size",
 		chromedp.SetValue(chromedp.CSS(`[data-testid=out-3]`), "2"),
 		chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=apply]`)), chromedp.Click(chromedp.CSS(`[data-testid=apply]`)))
-	waitFor(t, ctx, "the error page", `location.search.includes('out=,,,2')`)
+	waitFor(t, ctx, "the error page", `location.search.includes('out=,,,2') && document.readyState === 'complete'`)
 	if got := ruleOf(text(t, ctx, `[data-testid="err-outputSizes[3]"]`)); !strings.HasPrefix(got, "axis 3: OutputSizes[3] = 2 not in [1, MaxCopiedElements = 1]") {
 		t.Errorf("error %q", got)
 	}

@@ -67,5 +67,5 @@ func TestE2EDirectMLTools(t *testing.T) {
 	do(t, nojs, "import", chromedp.Click(chromedp.CSS("[data-testid=import-submit]")))
 	waitFor(t, nojs, "the notes page", `document.querySelector('[data-testid=import-open]') !== null`)
 	do(t, nojs, "open", chromedp.Click(chromedp.CSS("[data-testid=import-open]")))
-	waitFor(t, nojs, "the slice", `location.pathname === '/slice' && new URLSearchParams(location.search).get('wstride') === '1,-2'`)
+	waitFor(t, nojs, "the slice", `location.pathname === '/slice' && new URLSearchParams(location.search).get('wstride') === '1,-2' && document.readyState === 'complete'`)
 }

@@ -107,6 +107,6 @@ func TestE2ETourWithoutJavaScript(t *testing.T) {
 		t.Errorf("without the total %q", got)
 	}
 	do(t, ctx, "previous", chromedp.Click(chromedp.CSS(`[data-testid=tour-prev]`)))
-	waitFor(t, ctx, "step 6", `location.pathname === '/tour/6'`)
+	waitFor(t, ctx, "step 6", `location.pathname === '/tour/6' && document.readyState === 'complete'`)
 	shot(t, ctx, "tour-nojs")
 }
