@@ -403,16 +403,25 @@ func (l Locale) Count(n int64, shown, unit string) string {
 	return l.T(Key("count."+unit+form), core.Args{"n": shown})
 }
 
+// UpperFirst capitalises the first letter of a field name or a message
+// ("sizes" -> "Sizes", "élément" -> "Élément"); a script without case
+// (中文) is left as it is.
+func UpperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError { // "" too
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
 // Sentence makes a message a sentence of ctx's locale: its first letter
-// capitalised where the script has case, and the locale's full stop at
-// the end ("。" in Chinese) unless it ends with one already.
+// capitalised where the script has case (UpperFirst), and the locale's
+// full stop at the end ("。" in Chinese) unless it ends with one already.
 func Sentence(ctx context.Context, msg string) string {
 	if msg == "" {
 		return msg
 	}
-	if r, n := utf8.DecodeRuneInString(msg); r != utf8.RuneError {
-		msg = string(unicode.ToUpper(r)) + msg[n:]
-	}
+	msg = UpperFirst(msg)
 	if last, _ := utf8.DecodeLastRuneInString(msg); strings.ContainsRune(".!?。！？", last) {
 		return msg
 	}

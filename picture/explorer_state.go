@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -210,7 +211,7 @@ func (st LayoutState) parseBuffer(prefix string) (total *int64, align int64, err
 		if prefix == "" {
 			return name
 		}
-		return prefix + UpperFirst(name)
+		return prefix + i18n.UpperFirst(name)
 	}
 	if st.Total != "" {
 		f := field("totalTensorSizeInBytes")

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/stridescope/stridescope/core"
 )
@@ -443,18 +441,4 @@ func NonNil(vs []core.Violation) []core.Violation {
 		return []core.Violation{}
 	}
 	return vs
-}
-
-// UpperFirst capitalises the first letter of a field name or a message
-// ("sizes" -> "Sizes", "élément" -> "Élément"); a script without case
-// (中文) is left as it is.
-func UpperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
 }

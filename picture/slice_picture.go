@@ -324,7 +324,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			pv.Buffer.Note += i18n.T(ctx, "note.sbuf.tail", i18n.Args{"from": plain(ctx, used), "to": plain(ctx, cells-1)})
 		}
 	} else {
-		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": plain(ctx, cells), "n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells), "read": UpperFirst(readNoteIn(ctx, readCells))})
+		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": plain(ctx, cells), "n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells), "read": i18n.UpperFirst(readNoteIn(ctx, readCells))})
 	}
 
 	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"extent": i18n.Extent(ctx, len(in.Sizes), sizesText(in.Sizes), i18n.Count(ctx, n, plain(ctx, n), "elements")), "type": dt,

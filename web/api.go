@@ -76,7 +76,7 @@ func (s *Server) postSlice1Numpy(c echo.Context) error {
 	// The input sizes obey the tensor rules; report them all together.
 	if _, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: req.InputSizes}); err != nil {
 		for _, v := range picture.CoreViolations(err) {
-			vs = append(vs, v.Renamed("input"+picture.UpperFirst(v.Field)))
+			vs = append(vs, v.Renamed("input"+i18n.UpperFirst(v.Field)))
 		}
 	}
 	if len(vs) > 0 {

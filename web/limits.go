@@ -311,10 +311,16 @@ func (cc *connCounter) addrOpen(ip string) int {
 	return len(cc.byAddr[addrKey(ip)])
 }
 
-// parseLimit reads a body limit in Echo's notation ("64K"); one that does
-// not parse (Config.Validate reports it) takes def.
+// limitBytes reads a body limit in Echo's notation ("64KiB", "2MiB").
+func limitBytes(l string) (int64, bool) {
+	n, err := bytes.Parse(l)
+	return n, err == nil && n > 0
+}
+
+// parseLimit is limitBytes, or def for a limit that does not parse
+// (Config.Validate reports it).
 func parseLimit(l string, def int64) int64 {
-	if n, err := bytes.Parse(l); err == nil && n > 0 {
+	if n, ok := limitBytes(l); ok {
 		return n
 	}
 	return def

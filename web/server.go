@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/labstack/gommon/bytes"
 	"log/slog"
 	"net"
 	"net/http"
@@ -124,8 +123,8 @@ func (c Config) Validate() error {
 		if l == "" {
 			continue
 		}
-		if n, err := bytes.Parse(l); err != nil || n <= 0 {
-			return fmt.Errorf("body limit %q: want a size such as 64K or 2M", l)
+		if _, ok := limitBytes(l); !ok {
+			return fmt.Errorf("body limit %q: want a size such as 64KiB or 2MiB", l)
 		}
 	}
 	_, err := ipExtractor(c.TrustedProxies)

@@ -1,4 +1,4 @@
-package picture
+package i18n
 
 import "testing"
 
