@@ -103,6 +103,14 @@ func TestRoomStateEncodedOnceForEveryFollower(t *testing.T) {
 	if err := p.WriteJSON(map[string]any{"v": ProtocolVersion, "type": "present", "room": code}); err != nil {
 		t.Fatal(err)
 	}
+	// A state carries the room's count when it is shared: wait until
+	// every follower is counted (the count follows the joins on the bus).
+	replica, _ := h.Rooms()
+	for deadline := time.Now().Add(5 * time.Second); replica.Watching(code) != followers; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the room counts %d watching, want %d", replica.Watching(code), followers)
+		}
+	}
 	before := h.roomEncodes.Load()
 	for step := 1; step <= states; step++ {
 		query := fmt.Sprintf("dt=FLOAT32&sizes=2,%d", 3+step)
