@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/stridescope/stridescope/compute"
+	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -33,6 +37,7 @@ func TestE2ESliceValuesComputedByThePage(t *testing.T) {
 		{"FLOAT16 typed", "dt=FLOAT16&sizes=30,30&vals=" + url.QueryEscape("0.1, 65504, -2.5, 1e-7")},
 		{"FLOAT64 reversed", "dt=FLOAT64&sizes=2,3,50&woff=0,0,0&wsize=2,3,50&wstride=-1,-2,-3"},
 		{"INT8 wraps", "dt=INT8&sizes=20,30"},
+		{"INT8 below its wrap, reversed", "dt=INT8&sizes=10,12&woff=0,0&wsize=10,12&wstride=-1,-3"},
 		{"FLOAT32 rows copied whole", "dt=FLOAT32&sizes=6,40&strides=48,1&woff=1,3&wsize=5,30&wstride=2,1"},
 		{"UINT16 rows reversed whole", "dt=UINT16&sizes=3,5,33&woff=0,1,0&wsize=3,4,33&wstride=-1,1,-1"},
 		{"INT32 permuted, outer dimensions reordered", "dt=INT32&sizes=5,4,6&strides=1,30,5&woff=1,0,2&wsize=3,4,4&wstride=-1,2,1"},
@@ -84,11 +89,16 @@ func TestE2ESliceValuesComputedByThePage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := pageFill(t, ctx, string(meta))
+			got, ends := pageFill(t, ctx, string(meta))
+			checkEnds(t, ends, in.DataType, wantOut)
 			for _, c := range []struct {
 				what      string
 				got, want []byte
-			}{{"input buffer", got[0], wantBuf}, {"output", got[1], wantOut}, {"output into a used array", got[3], wantOut}, {"counts", got[2], wantCounts}} {
+			}{{"input buffer", got[0], wantBuf}, {"output", got[1], wantOut}, {"output into a used array", got[3], wantOut}, {"counts", got[2], wantCounts},
+				{"input buffer by rows", got[4], wantBuf}, {"counts by rows", got[5], wantCounts}} {
+				if c.got == nil && c.what[len(c.what)-4:] == "rows" {
+					continue // an overlapping layout: offsets only
+				}
 				if !bytes.Equal(c.got, c.want) {
 					k := 0
 					for k < min(len(c.got), len(c.want)) && c.got[k] == c.want[k] {
@@ -102,9 +112,11 @@ func TestE2ESliceValuesComputedByThePage(t *testing.T) {
 }
 
 // pageFill runs fill.js in the page on meta: the input buffer, the output,
-// the counts and the output written into an array of junk of its type and
-// length (as an edit reuses the last output's), as raw bytes.
-func pageFill(t *testing.T, ctx context.Context, meta string) [4][]byte {
+// the counts, the output written into an array of junk of its type and
+// length (as an edit reuses the last output's), and for a disjoint layout
+// the input buffer and the counts made without offsets (else nil), as
+// raw bytes; and the output's ends (outputEnds), as JSON.
+func pageFill(t *testing.T, ctx context.Context, meta string) ([6][]byte, string) {
 	t.Helper()
 	expr := fmt.Sprintf(`(async () => {
   const { offsetsOf } = await import('/static/live.js');
@@ -122,21 +134,98 @@ func pageFill(t *testing.T, ctx context.Context, meta string) [4][]byte {
   new Uint8Array(used.buffer).fill(0x5a);
   const into = f.sliceOutput(meta, buf, used);
   if (into !== used) throw new Error('sliceOutput did not write into the array it was given');
-  return [b64(buf), b64(f.sliceOutput(meta, buf)), b64(f.cellCounts(meta.cells, off)), b64(into)];
+  const ends = f.outputEnds(meta, into);
+  // A disjoint layout is filled and counted by walking its rows, without
+  // the offsets: the same bytes.
+  const apart = f.disjoint(meta.sizes, meta.strides);
+  return [b64(buf), b64(f.sliceOutput(meta, buf)), b64(f.cellCounts(meta.cells, off)), b64(into), JSON.stringify([String(ends[0]), String(ends[1]), ends[2], ends[3]]),
+    apart ? b64(f.fillInput(meta)) : '', apart ? b64(f.cellCounts(meta.cells, null, meta)) : ''];
 })()`, meta)
 	res, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("fill.js: %v", err)
 	}
-	var out [4][]byte
-	for i, s := range res {
+	var out [6][]byte
+	for i, s := range append(res[:4:4], res[5:]...) {
+		if s == "" {
+			continue
+		}
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out[i] = b
 	}
-	return out
+	return out, res[4]
+}
+
+// checkEnds checks the page's outputEnds (JSON: lo and hi as JavaScript
+// writes numbers, then an output index holding each) against the least
+// and greatest finite values of out, the output compute.Slice copied.
+func checkEnds(t *testing.T, ends string, dt core.DataType, out []byte) {
+	t.Helper()
+	var got []any
+	if err := json.Unmarshal([]byte(ends), &got); err != nil || len(got) != 4 {
+		t.Fatalf("outputEnds: %s (%v)", ends, err)
+	}
+	e := dt.Bits() / 8
+	at := func(k int64) float64 {
+		b := out[k*e : (k+1)*e]
+		switch dt {
+		case core.Float16:
+			return float64(f16(binary.LittleEndian.Uint16(b)))
+		case core.Float32:
+			return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+		case core.Float64:
+			return math.Float64frombits(binary.LittleEndian.Uint64(b))
+		case core.Int8:
+			return float64(int8(b[0]))
+		case core.UInt8:
+			return float64(b[0])
+		case core.Int16:
+			return float64(int16(binary.LittleEndian.Uint16(b)))
+		case core.UInt16:
+			return float64(binary.LittleEndian.Uint16(b))
+		case core.Int32:
+			return float64(int32(binary.LittleEndian.Uint32(b)))
+		case core.UInt32:
+			return float64(binary.LittleEndian.Uint32(b))
+		case core.Int64:
+			return float64(int64(binary.LittleEndian.Uint64(b)))
+		default:
+			return float64(binary.LittleEndian.Uint64(b))
+		}
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	n := int64(len(out)) / e
+	for k := range n {
+		if v := at(k); !math.IsInf(v, 0) && !math.IsNaN(v) {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	gotLo, err1 := strconv.ParseFloat(got[0].(string), 64)
+	gotHi, err2 := strconv.ParseFloat(got[1].(string), 64)
+	loK, hiK := int64(got[2].(float64)), int64(got[3].(float64))
+	if err1 != nil || err2 != nil || gotLo != lo || gotHi != hi {
+		t.Errorf("outputEnds: lo %v, hi %v; want %v, %v", got[0], got[1], lo, hi)
+	}
+	if lo <= hi && (loK < 0 || loK >= n || hiK < 0 || hiK >= n || at(loK) != lo || at(hiK) != hi) {
+		t.Errorf("outputEnds: elements %d and %d do not hold %v and %v", loK, hiK, lo, hi)
+	}
+}
+
+// f16 widens an IEEE half's bits.
+func f16(h uint16) float32 {
+	sign, exp, frac := uint32(h>>15), uint32(h>>10)&31, uint32(h&1023)
+	switch {
+	case exp == 31:
+		return math.Float32frombits(sign<<31 | 0xff<<23 | frac<<13)
+	case exp == 0 && frac == 0:
+		return math.Float32frombits(sign << 31)
+	case exp == 0:
+		return float32(math.Ldexp(float64(frac), -24)) * float32(1-2*int(sign))
+	}
+	return math.Float32frombits(sign<<31 | (exp+112)<<23 | frac<<13)
 }
 
 // TestE2EInputCodesMatchAnElementByElementReference: canvas.js's
@@ -147,10 +236,7 @@ func pageFill(t *testing.T, ctx context.Context, meta string) [4][]byte {
 // several, windows of every shape and copied bitmaps with whole words,
 // partial words and none.
 func TestE2EInputCodesMatchAnElementByElementReference(t *testing.T) {
-	base := startServer(t)
-	ctx := newBrowser(t, false)
-	waitLive(t, ctx, base+"/slice?preset=example2")
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+	got := onSlicePage(t, `(async () => {
   const { strip, panels, inputCodes } = await import('/static/canvas.js');
   let seed = 7;
   const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
@@ -186,11 +272,137 @@ func TestE2EInputCodesMatchAnElementByElementReference(t *testing.T) {
     if (got.length !== want.length || k >= 0) bad.push('sizes ' + sizes + ' bin ' + L.bin + (L.panelAt ? ' panels' : ' strip') + ' copied ' + kind + ': pixel ' + k + ' is ' + got[k] + ', want ' + want[k]);
   }
   return bad.length ? bad.join('; ') : 'ok ' + cases;
-})()`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatal(err)
-	}
+})()`)
 	if got != "ok 400" {
 		t.Error(got)
 	}
+}
+
+// TestE2EPixelRunsMatchFromPixel: canvas.js's pixelRuns, which the
+// canvases are drawn with, names every pixel's item as L.fromPixel does
+// (and no pixel that fromPixel leaves empty), on panels with and without
+// caption bands and on strips, one item a pixel and several.
+func TestE2EPixelRunsMatchFromPixel(t *testing.T) {
+	got := onSlicePage(t, `(async () => {
+  const { strip, panels, pixelRuns } = await import('/static/canvas.js');
+  let seed = 11;
+  const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
+  const bad = [];
+  let cases = 0, binned = 0, paneled = 0;
+  for (let c = 0; c < 400 && bad.length < 5; c++) {
+    const r = 1 + rnd(4), sizes = Array.from({ length: r }, () => 1 + rnd(r === 1 ? 3000 : r === 2 ? 200 : 20));
+    const n = sizes.reduce((a, b) => a * b, 1);
+    const W = 1 + rnd(120), H = 1 + rnd(80);
+    const L = (r > 1 && rnd(3) > 0 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, rnd(2) ? 14 : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
+    const want = new Float64Array(L.w * L.h).fill(-1), got = new Float64Array(L.w * L.h).fill(-1);
+    for (let y = 0; y < L.h; y++) for (let x = 0; x < L.w; x++) want[y * L.w + x] = L.fromPixel(x, y);
+    let twice = -1;
+    pixelRuns(L, n, (p, k0, len) => { for (let j = 0; j < len; j++) { if (got[p + j] !== -1) twice = p + j; got[p + j] = k0 + j * L.bin; } });
+    cases++; if (L.bin > 1) binned++; if (L.panelAt) paneled++;
+    const k = want.findIndex((v, p) => got[p] !== v);
+    if (k >= 0 || twice >= 0) bad.push('sizes ' + sizes + ' bin ' + L.bin + (L.panelAt ? ' panels' : ' strip') + ': pixel ' + (k >= 0 ? k + ' is ' + got[k] + ', want ' + want[k] : twice + ' drawn twice'));
+  }
+  return bad.length ? bad.join('; ') : 'ok ' + cases + ' ' + (binned > 20 && paneled > 20 && binned < cases ? 'mixed' : 'one-sided ' + binned + ' ' + paneled);
+})()`)
+	if got != "ok 400 mixed" {
+		t.Error(got)
+	}
+}
+
+// TestE2EValueEndsMatchAnElementByElementPass: fill.js's finiteEnds and
+// halfEnds, which give the output legend its least and greatest values,
+// find the finite ends and the first index of each as a pass that
+// compares element by element does, with NaNs, infinities, -0 and +0,
+// every typed array the slice explorer fills, halves among them.
+func TestE2EValueEndsMatchAnElementByElementPass(t *testing.T) {
+	got := onSlicePage(t, `(async () => {
+  const { finiteEnds, halfEnds } = await import('/static/fill.js');
+  const half = (h) => { const e = (h >> 10) & 31, f = h & 1023, s = h & 0x8000 ? -1 : 1; if (e === 31) return f ? NaN : s * Infinity; return e ? s * 2 ** (e - 15) * (1 + f / 1024) : s * 2 ** -14 * (f / 1024); };
+  const h16 = Float64Array.from({ length: 65536 }, (_, h) => half(h));
+  let seed = 5;
+  const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
+  const specials = [NaN, Infinity, -Infinity, 0, -0];
+  const bad = [];
+  let cases = 0, nulls = 0;
+  const want = (n, num) => {
+    let lo = Infinity, hi = -Infinity, loK = 0, hiK = 0;
+    for (let k = 0; k < n; k++) { const v = num(k); if (!Number.isFinite(v)) continue; if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
+    return [lo, hi, loK, hiK];
+  };
+  const same = (a, b) => a.every((v, i) => Object.is(v, b[i]) || (v === 0 && b[i] === 0 && i < 2));
+  for (let c = 0; c < 300 && bad.length < 5; c++) {
+    const len = 1 + rnd(300), n = rnd(3) ? len : rnd(len + 1);
+    if (c % 3 === 2) { // halves
+      const bits = Uint16Array.from({ length: len }, () => (rnd(4) ? rnd(65536) : [0x7c00, 0xfc00, 0x7e00, 0, 0x8000][rnd(5)]));
+      const w = want(n, (k) => h16[bits[k]]), g = halfEnds(bits, n, h16);
+      cases++;
+      if (g === null) { nulls++; if (w[0] !== Infinity) bad.push('halves: null, want ' + w); }
+      else if (!same(g, w)) bad.push('halves n ' + n + ': ' + g + ', want ' + w);
+      continue;
+    }
+    const T = [Float32Array, Float64Array, Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array][rnd(8)];
+    const vals = new T(len);
+    for (let k = 0; k < len; k++) vals[k] = rnd(8) ? rnd(2000) - 1000 + (rnd(2) ? 0.5 : 0) : specials[rnd(5)];
+    const w = want(n, (k) => vals[k]), g = finiteEnds(vals, n);
+    cases++;
+    if (g === null) { nulls++; continue; } // the caller passes element by element
+    if (!same(g, w)) bad.push(T.name + ' n ' + n + ': ' + g + ', want ' + w);
+  }
+  return bad.length ? bad.join('; ') : 'ok ' + cases + (nulls > 10 && nulls < cases / 2 ? ' mixed' : ' nulls ' + nulls);
+})()`)
+	if got != "ok 300 mixed" {
+		t.Error(got)
+	}
+}
+
+// TestE2EHolderOfMatchesTheOffsets: on disjoint layouts (fill.js's
+// disjoint says so), holderOf names the element every buffer cell holds,
+// and -1 for padding, as a scan of the offsets does; disjoint refuses
+// every layout where two elements share a cell.
+func TestE2EHolderOfMatchesTheOffsets(t *testing.T) {
+	got := onSlicePage(t, `(async () => {
+  const { offsetsOf } = await import('/static/live.js');
+  const { disjoint, holderOf } = await import('/static/fill.js');
+  let seed = 3;
+  const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
+  const bad = [];
+  let apart = 0, shared = 0;
+  for (let c = 0; c < 600 && bad.length < 5; c++) {
+    const r = 1 + rnd(4), sizes = Array.from({ length: r }, () => 1 + rnd(6));
+    // Packed strides in a random order of dimensions, padded at random; or any strides.
+    let strides;
+    if (rnd(2)) {
+      const order = sizes.map((_, d) => d).sort(() => rnd(3) - 1);
+      strides = new Array(r);
+      let p = 1 + rnd(2);
+      for (const d of order) { strides[d] = p; p = p * sizes[d] + rnd(3); }
+    } else strides = sizes.map(() => rnd(12));
+    const n = sizes.reduce((a, b) => a * b, 1), off = offsetsOf(sizes, strides, n);
+    const cells = Math.max(...off) + 3, holders = new Array(cells).fill(-1), count = new Array(cells).fill(0);
+    for (let i = n - 1; i >= 0; i--) { holders[off[i]] = i; count[off[i]]++; }
+    const overlap = count.some((k) => k > 1);
+    if (!disjoint(sizes, strides)) { shared++; continue; }
+    apart++;
+    if (overlap) { bad.push('sizes ' + sizes + ' strides ' + strides + ': disjoint, but cells are shared'); continue; }
+    for (let o = 0; o < cells; o++) if (holderOf(sizes, strides, o) !== holders[o]) { bad.push('sizes ' + sizes + ' strides ' + strides + ': cell ' + o + ' held by ' + holderOf(sizes, strides, o) + ', want ' + holders[o]); break; }
+  }
+  return bad.length ? bad.join('; ') : 'ok ' + (apart > 100 && shared > 100 ? 'both' : apart + ' ' + shared);
+})()`)
+	if got != "ok both" {
+		t.Error(got)
+	}
+}
+
+// onSlicePage runs script (an async function's call that imports the
+// page's modules and returns a string) on a live slice page in Chromium.
+func onSlicePage(t *testing.T, script string) string {
+	t.Helper()
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](script, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

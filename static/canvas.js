@@ -34,6 +34,26 @@ export function strip(n, pitch, W, H) {
     at: (k) => Math.floor(k / bin),
     fromPixel: (x, y) => { const k = (y * cols + x) * bin; return k < n ? k : -1; } };
 }
+// pixelRuns calls f(p, k0, len) for each run of image pixels p .. p+len-1
+// that show items k0, k0+bin, k0+2*bin, ... (a pixel shows its first
+// item, as L.fromPixel says; pixels that show none are skipped): a canvas
+// of a million pixels is drawn without a lookup per pixel.
+export function pixelRuns(L, n, f) {
+  const bin = L.bin;
+  if (!L.panelAt) {
+    for (let y = 0; y < L.h; y++) {
+      const k0 = y * L.w * bin, len = Math.min(L.w, Math.ceil((n - k0) / bin));
+      if (len > 0) f(y * L.w, k0, len);
+    }
+    return;
+  }
+  const { R, C, pc, py, pw, ph, cap, P, gap } = L;
+  for (let y = 0; y < L.h; y++) {
+    const yi = (y % py) - cap;
+    if (yi < 0 || yi >= ph || yi * bin >= R) continue;
+    for (let c = 0, p = Math.floor(y / py) * pc; c < pc && p < P; c++, p++) f(y * L.w + c * (pw + gap), p * R * C + yi * bin * C, pw);
+  }
+}
 // panels draws P grids of R x C items (the last two dimensions, one grid
 // per index of the outer ones) wrapped like the DOM view's small
 // multiples, with a band of cap CSS pixels above each for its caption
@@ -52,7 +72,7 @@ export function panels(P, R, C, W, H, cap = 0) {
     }
     if (pw <= W && h <= H) {
       const py = ph + gap + ch;
-      return { w, h, px, bin, step: C, P, pw, ph, cap: ch,
+      return { w, h, px, bin, step: C, P, pw, ph, cap: ch, pc, py, R, C, gap,
         panelAt: (p) => [(p % pc) * (pw + gap), Math.floor(p / pc) * py + ch],
         toPixel: (i) => { const p = Math.floor(i / (R * C)), q = i % (R * C); return [(p % pc) * (pw + gap) + Math.floor((q % C) / bin), Math.floor(p / pc) * py + ch + Math.floor(Math.floor(q / C) / bin)]; },
         at: (i) => { const p = Math.floor(i / (R * C)), q = i % (R * C); return (Math.floor(p / pc) * py + ch + Math.floor(Math.floor(q / C) / bin)) * w + (p % pc) * (pw + gap) + Math.floor((q % C) / bin); },
@@ -173,6 +193,8 @@ export function inputCodes(L, n, sizes, inWin, copied) {
     }
     if (copied) {
       const end = i0 + len;
+      // Whole words next to each other make one run of pixels, filled once.
+      let runA = 0, runB = -1;
       for (let w = i0 >>> 5, we = (end - 1) >>> 5; w <= we; w++) {
         let bits = copied[w];
         if (!bits) continue;
@@ -180,7 +202,9 @@ export function inputCodes(L, n, sizes, inWin, copied) {
         if (lo < i0) bits &= ~0 << (i0 - lo); // bits of the row only
         if (lo + 32 > end) bits &= ~0 >>> (lo + 32 - end);
         if (bits === -1 || bits === 0xffffffff) { // 32 elements, a run of pixels
-          code.fill(3, p0 + Math.floor((off + lo - i0) / bin), p0 + Math.floor((off + lo + 31 - i0) / bin) + 1);
+          const a = p0 + Math.floor((off + lo - i0) / bin), b = p0 + Math.floor((off + lo + 31 - i0) / bin) + 1;
+          if (a > runB) { if (runB > runA) code.fill(3, runA, runB); runA = a; }
+          runB = b;
           continue;
         }
         while (bits) {
@@ -189,6 +213,7 @@ export function inputCodes(L, n, sizes, inWin, copied) {
           code[p0 + Math.floor((off + lo + b - i0) / bin)] = 3;
         }
       }
+      if (runB > runA) code.fill(3, runA, runB);
     }
     for (let d = r - 2; d >= 0; d--) { // the next row's outer coordinate
       if (!inWin[d][co[d]]) outer--;

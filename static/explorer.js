@@ -7,7 +7,7 @@
 
 import { roomClient, roomFocus } from './rooms.js';
 import { showFieldErrors, typed, sent, settle, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
-import { clamp, strip, panels, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { clamp, strip, panels, pixelRuns, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => [...r.querySelectorAll(s)];
@@ -315,11 +315,8 @@ export function start() {
     const m = st.meta, s = m.sizes, r = s.length, n = m.logicalCount, span = Math.max(1, m.last);
     const { W, H } = bounds(), L = (r > 1 && panels(n / (s[r - 1] * s[r - 2]), s[r - 2], s[r - 1], W, H, r > 2 ? CAPTION : 0)) || strip(n, r > 1 ? s[r - 1] : 0, W, H);
     setupCanvas('logical', L, n, (px) => {
-      const px32 = new Uint32Array(px.buffer), offs = st.offsets;
-      for (let y = 0, p = 0; y < L.h; y++) for (let x = 0; x < L.w; x++, p++) {
-        const i = L.fromPixel(x, y);
-        if (i >= 0) px32[p] = rampPacked(offs[i] / span);
-      }
+      const px32 = new Uint32Array(px.buffer), offs = st.offsets, bin = L.bin;
+      pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += bin) px32[p + j] = rampPacked(offs[i] / span); });
     });
   }
   function drawBuffer() {

@@ -46,11 +46,52 @@ export function patternOf(meta) {
 // fillInput fills the input's buffer of meta.cells cells: element i
 // (row-major, at offsets[i]) gets its value, written last to first so
 // that a cell several elements share holds the first one's. Padding
-// stays 0.
-export function fillInput(meta, offsets) {
+// stays 0. Without offsets the layout must be disjoint: each element is
+// written where the layout's rows put it, and no array of 2^24 offsets
+// is made (a fresh array of that size costs more than the filling).
+export function fillInput(meta, offsets = null) {
   const buf = new ARRAYS[meta.dataType](meta.cells), value = valueOf(meta.dataType, patternOf(meta));
-  for (let i = meta.inputCount - 1; i >= 0; i--) buf[offsets[i]] = value(i);
+  if (offsets) for (let i = meta.inputCount - 1; i >= 0; i--) buf[offsets[i]] = value(i);
+  else forRows(meta.sizes, meta.strides, meta.inputCount, (i0, o0, len, s) => { for (let j = 0, o = o0; j < len; j++, o += s) buf[o] = value(i0 + j); });
   return buf;
+}
+
+// forRows calls f(i0, o0, len, s) for each row of the last dimension of
+// the first n elements of a layout: elements i0 .. i0+len-1, row-major,
+// at buffer offsets o0, o0+s, o0+2s, ...
+export function forRows(sizes, strides, n, f) {
+  const r = sizes.length;
+  if (n === 0) return;
+  if (r === 0) { f(0, 0, 1, 0); return; }
+  const at = new Array(r).fill(0), s = strides[r - 1], nL = sizes[r - 1];
+  for (let i = 0, off = 0; i < n;) {
+    const len = Math.min(nL, n - i);
+    f(i, off, len, s);
+    i += len;
+    for (let d = r - 2; d >= 0; d--) {
+      off += strides[d];
+      if (++at[d] < sizes[d]) break;
+      off -= strides[d] * sizes[d]; at[d] = 0;
+    }
+  }
+}
+
+// holderOf is the element at buffer offset o of a disjoint layout (the
+// one element whose coordinates times the strides make o), or -1 for a
+// cell no element holds. Taken by stride from the largest, each
+// coordinate is the whole number of that stride in what is left, as the
+// smaller strides together reach less than it.
+export function holderOf(sizes, strides, o) {
+  const dims = sizes.map((size, d) => d).filter((d) => sizes[d] > 1).sort((a, b) => strides[b] - strides[a]);
+  const co = new Array(sizes.length).fill(0);
+  let rest = o;
+  for (const d of dims) {
+    const c = Math.floor(rest / strides[d]);
+    if (c >= sizes[d]) return -1;
+    co[d] = c; rest -= c * strides[d];
+  }
+  if (rest !== 0 || sizes.some((s) => s === 0)) return -1;
+  return co.reduce((i, v, d) => i * sizes[d] + v, 0);
 }
 
 // sliceOutput is the output DML_SLICE1 copies from buf: output element k
@@ -91,10 +132,107 @@ export function sliceOutput(meta, buf, into = null) {
   return out;
 }
 
+// half widens an IEEE half's bits.
+export function half(h) {
+  const e = (h >> 10) & 31, f = h & 1023, s = h & 0x8000 ? -1 : 1;
+  if (e === 31) return f ? NaN : s * Infinity;
+  return e ? s * 2 ** (e - 15) * (1 + f / 1024) : s * 2 ** -14 * (f / 1024);
+}
+// halves is every half's value by its bits, built once: the output of a
+// FLOAT16 slice looks up millions of them.
+let halfTable = null;
+export function halves() {
+  if (!halfTable) { halfTable = new Float64Array(65536); for (let h = 0; h < 65536; h++) halfTable[h] = half(h); }
+  return halfTable;
+}
+
+// outputEnds is [lo, hi, loK, hiK] of the output vals (sliceOutput's, of
+// meta): its least and greatest finite values and an output element that
+// holds each (lo Infinity and hi -Infinity when none is finite).
+//
+// With the values 1, 2, 3 ... N (no pattern) on an input whose elements
+// have cells of their own, element e's cell holds e+1 as its type stores
+// it, which never decreases as e grows while the type does not wrap. The
+// output reads element CopyStart + InputWindowStrides x its coordinate,
+// which is least and greatest at two corners of the output: the ends are
+// there, and 2^24 values need not be looked at. Otherwise (and when a
+// corner's value is not finite) every value is.
+export function outputEnds(meta, vals) {
+  const h16 = meta.dataType === 'FLOAT16' ? halves() : null, n = meta.outputCount, num = h16 ? (k) => h16[vals[k]] : (k) => Number(vals[k]);
+  if (n > 0 && !meta.pattern && meta.inputCount <= (WRAP[meta.dataType] ?? 0) && disjoint(meta.sizes, meta.strides)) {
+    const os = meta.outputSizes, ws = meta.windowStrides, r = os.length;
+    let loK = 0, hiK = 0;
+    for (let d = 0, step = n; d < r; d++) {
+      step /= os[d];
+      const far = (os[d] - 1) * step; // the output's last index along d
+      if (ws[d] < 0) loK += far; else hiK += far;
+    }
+    const lo = num(loK), hi = num(hiK);
+    if (Number.isFinite(lo) && Number.isFinite(hi)) return [lo, hi, loK, hiK];
+  }
+  const plain = !h16 && !(vals instanceof BigInt64Array || vals instanceof BigUint64Array);
+  const ends = plain ? finiteEnds(vals, n) : h16 ? halfEnds(vals, n, h16) : null;
+  if (ends) return ends;
+  let lo = Infinity, hi = -Infinity, loK = 0, hiK = 0;
+  for (let k = 0; k < n; k++) { const v = num(k); if (!Number.isFinite(v)) continue; if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
+  return [lo, hi, loK, hiK];
+}
+
+// WRAP is the most elements each type numbers 1 ... N without wrapping.
+const WRAP = { FLOAT32: Infinity, FLOAT64: Infinity, FLOAT16: Infinity, INT8: 127, UINT8: 255, INT16: 32767, UINT16: 65535,
+  INT32: 2 ** 31 - 1, UINT32: 2 ** 32 - 1, INT64: Infinity, UINT64: Infinity };
+
+// disjoint says no two elements of the layout share a cell: taken by
+// stride, each dimension's stride passes every offset the dimensions of
+// smaller strides reach. (Layouts it refuses may still be disjoint: they
+// take the long way.)
+export function disjoint(sizes, strides) {
+  const dims = sizes.map((s, d) => [strides[d], s]).filter(([, s]) => s > 1).sort((a, b) => a[0] - b[0]);
+  let reach = 0;
+  for (const [stride, size] of dims) {
+    if (stride <= reach) return false;
+    reach += stride * (size - 1);
+  }
+  return true;
+}
+
+// finiteEnds is [lo, hi, loK, hiK]: the least and greatest of the first n
+// numbers of vals and the first index of each, or null when one of them
+// is not finite (the caller's element-by-element pass then skips those).
+// Math.min and Math.max over two lanes, then the typed array's own
+// indexOf: at 2^24 values several times faster than comparing and
+// keeping indices element by element.
+export function finiteEnds(vals, n) {
+  let lo0 = Infinity, hi0 = -Infinity, lo1 = Infinity, hi1 = -Infinity, k = 0;
+  for (; k + 1 < n; k += 2) { const v = vals[k], w = vals[k + 1]; lo0 = Math.min(lo0, v); hi0 = Math.max(hi0, v); lo1 = Math.min(lo1, w); hi1 = Math.max(hi1, w); }
+  if (k < n) { lo0 = Math.min(lo0, vals[k]); hi0 = Math.max(hi0, vals[k]); }
+  const lo = Math.min(lo0, lo1), hi = Math.max(hi0, hi1);
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return null; // NaN, an infinity, or no values
+  const sub = n === vals.length ? vals : vals.subarray(0, n);
+  return [lo, hi, sub.indexOf(lo), sub.indexOf(hi)];
+}
+// halfEnds is finiteEnds for FLOAT16 bits (h16: each half's value by its
+// bits): which of the 65,536 halves occur, then the finite least and
+// greatest among them; null when none is finite.
+export function halfEnds(bits, n, h16) {
+  const seen = new Uint8Array(65536);
+  for (let k = 0; k < n; k++) seen[bits[k]] = 1;
+  let lo = Infinity, hi = -Infinity;
+  for (let h = 0; h < 65536; h++) if (seen[h]) { const v = h16[h]; if (v - v === 0) { if (v < lo) lo = v; if (v > hi) hi = v; } }
+  if (lo > hi) return null;
+  const sub = n === bits.length ? bits : bits.subarray(0, n), first = (v) => {
+    let at = -1; // the first element of value v, whichever of its bits (±0) it has
+    for (let h = 0; h < 65536; h++) if (seen[h] && h16[h] === v) { const i = sub.indexOf(h); if (i >= 0 && (at < 0 || i < at)) at = i; }
+    return at;
+  };
+  return [lo, hi, first(lo), first(hi)];
+}
 // cellCounts is how many elements each buffer cell holds, 255 meaning
-// 255 or more.
-export function cellCounts(cells, offsets) {
+// 255 or more. Without offsets the layout (meta's) must be disjoint:
+// each cell its rows reach holds one.
+export function cellCounts(cells, offsets, meta = null) {
   const c = new Uint8Array(cells);
-  for (let i = 0; i < offsets.length; i++) if (c[offsets[i]] < 255) c[offsets[i]]++;
+  if (offsets) for (let i = 0; i < offsets.length; i++) { if (c[offsets[i]] < 255) c[offsets[i]]++; }
+  else forRows(meta.sizes, meta.strides, meta.inputCount, (i0, o0, len, s) => { if (s === 1) c.fill(1, o0, o0 + len); else for (let j = 0, o = o0; j < len; j++, o += s) c[o] = 1; });
   return c;
 }

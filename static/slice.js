@@ -12,8 +12,8 @@
 
 import { $, $$, liveSocket, showFieldErrors, typed, sent, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
-import { fillInput, sliceOutput, cellCounts } from './fill.js';
-import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { fillInput, sliceOutput, cellCounts, outputEnds, disjoint, holderOf, half, halves } from './fill.js';
+import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const V = 2, HDR = 24;
 // The canvases' colours (slice.css gives the legends' swatches the same).
@@ -21,19 +21,6 @@ const C = { outside: [233, 236, 239], win: [189, 215, 245], copied: [42, 157, 14
   hole: [222, 226, 230], tail: [250, 251, 252], plain: [168, 218, 220], cur: [255, 224, 102], mark: [230, 57, 70] };
 const bit = (bm, k) => bm !== null && (bm[k >>> 5] >>> (k & 31)) & 1;
 
-// half widens an IEEE half's bits.
-function half(h) {
-  const e = (h >> 10) & 31, f = h & 1023, s = h & 0x8000 ? -1 : 1;
-  if (e === 31) return f ? NaN : s * Infinity;
-  return e ? s * 2 ** (e - 15) * (1 + f / 1024) : s * 2 ** -14 * (f / 1024);
-}
-// halves is every half's value by its bits, built once: the output of a
-// FLOAT16 slice looks up millions of them.
-let halfTable = null;
-function halves() {
-  if (!halfTable) { halfTable = new Float64Array(65536); for (let h = 0; h < 65536; h++) halfTable[h] = half(h); }
-  return halfTable;
-}
 // goText writes a float as the server does (Go's strconv 'g', shortest;
 // f32: the shortest that reads back as the same float32).
 function goText(x, f32) {
@@ -129,11 +116,14 @@ export function start() {
     const vals = meta.fill && (inCv || bufCv || outCv);
     const key = JSON.stringify([meta.dataType, meta.sizes, meta.strides, meta.inputCount, meta.cells, meta.pattern || '']);
     const input = st.input && st.input.key === key ? st.input : (st.input = { key });
-    const offsets = inCv || bufCv || vals ? (input.offsets ??= offsetsOf(meta.sizes, meta.strides, meta.inputCount)) : null;
+    // A disjoint layout (each element a cell of its own) needs no array
+    // of offsets: its rows are walked, its holders worked out.
+    input.apart ??= disjoint(meta.sizes, meta.strides);
+    const offsets = !input.apart && (inCv || bufCv || vals) ? (input.offsets ??= offsetsOf(meta.sizes, meta.strides, meta.inputCount)) : null;
     const inVals = vals ? (input.values ??= fillInput(meta, offsets)) : null;
     st.data = {
-      copied: s.copiedFrames ? words(meta.inputCount) : null, offsets,
-      counts: bufCv ? (input.counts ??= cellCounts(meta.cells, offsets)) : null, read: s.readFrames ? words(meta.cells) : null,
+      copied: s.copiedFrames ? words(meta.inputCount) : null, offsets, apart: input.apart,
+      counts: bufCv ? (input.counts ??= cellCounts(meta.cells, offsets, meta)) : null, read: s.readFrames ? words(meta.cells) : null,
       inVals, outVals: vals && outCv ? sliceOutput(meta, inVals, st.data?.outVals) : null,
     };
     st.frames = m.stream ? Object.values(s).reduce((a, b) => a + b, 0) : 0; st.got = 0;
@@ -304,7 +294,8 @@ export function start() {
   function holders(o) {
     if (st.meta.inputMode === 'dom') return $$(`#slice-input .lc[data-o="${o}"]`).map((h) => +h.dataset.i);
     const offs = st.data.offsets, out = [];
-    if (offs) for (let i = 0; i < offs.length; i++) if (offs[i] === o) out.push(i);
+    if (offs) { for (let i = 0; i < offs.length; i++) if (offs[i] === o) out.push(i); }
+    else if (st.data.apart) { const i = holderOf(st.meta.sizes, st.meta.strides, o); if (i >= 0 && i < st.meta.inputCount) out.push(i); }
     return out;
   }
   const isRead = (o) => { const c = cellOf('b', o); return c ? c.classList.contains('read') : !!bit(st.data.read, o); };
@@ -492,15 +483,13 @@ export function start() {
   // values the page did not compute leave it plain.
   function drawOutput() {
     const m = st.meta, n = m.outputCount, L = gridLayout('out', m.outputSizes), vals = st.data.outVals;
-    let lo = Infinity, hi = -Infinity, loK = 0, hiK = 0;
     const h16 = m.dataType === 'FLOAT16' ? halves() : null, num = h16 ? (k) => h16[vals[k]] : (k) => Number(vals[k]);
     // Numbers straight from the typed array, without a call per element,
     // unless they are halves' bits or BigInts.
     const plainNums = vals && !h16 && !(vals instanceof BigInt64Array || vals instanceof BigUint64Array);
     // The ramp spans the finite values: FLOAT16 turns values past 65504
     // into infinities, which take the ramp's ends.
-    if (plainNums) for (let k = 0; k < n; k++) { const v = vals[k]; if (v - v !== 0) continue; if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
-    else if (vals) for (let k = 0; k < n; k++) { const v = num(k); if (!Number.isFinite(v)) continue; if (v < lo) { lo = v; loK = k; } if (v > hi) { hi = v; hiK = k; } }
+    const [lo, hi, loK, hiK] = vals ? outputEnds(m, vals) : [Infinity, -Infinity, 0, 0];
     const c = setup('out', L, n, (px) => {
       const px32 = new Uint32Array(px.buffer), plain = rgba(C.plain), span = hi - lo;
       const colour = !vals ? () => plain : span > 0 ? (k) => rampPacked((num(k) - lo) / span) : () => rampPacked(0.5);
@@ -511,10 +500,9 @@ export function start() {
         return;
       }
       // Several elements a pixel: each pixel shows its first.
-      for (let y = 0; y < L.h; y++) for (let x = 0; x < L.w; x++) {
-        const k = L.fromPixel(x, y);
-        if (k >= 0) px32[y * L.w + x] = colour(k);
-      }
+      const bin = L.bin;
+      if (plainNums && span > 0) pixelRuns(L, n, (p, k0, len) => { for (let j = 0, k = k0; j < len; j++, k += bin) px32[p + j] = rampPacked((vals[k] - lo) / span); });
+      else pixelRuns(L, n, (p, k0, len) => { for (let j = 0, k = k0; j < len; j++, k += bin) px32[p + j] = colour(k); });
     });
     if (c) panelCaptions(c.ov, L, m.outputSizes, m.labels);
     const legend = $('[data-testid=slice-out-legend]');
