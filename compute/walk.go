@@ -307,6 +307,17 @@ func (p *plan) walkRange(first, n int64, visit func(d, off, cnt, rows, rs int64)
 	}
 	g := r - 2
 	G, rs := p.size[g], p.stride[g]
+	if r == 3 && first == 0 && n == p.count {
+		// The whole of a 3-D walk: a batch a plane, the odometer one
+		// counter (a small call makes few batches, and advance's loop
+		// was a fifth of its cost).
+		off, ps := p.base, p.stride[0]
+		for d := int64(0); d < n; d += G * L {
+			visit(d, off, L, G, rs)
+			off += ps
+		}
+		return
+	}
 	var coord [maxDims]int64
 	off := p.base
 	var col int64
