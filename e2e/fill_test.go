@@ -137,7 +137,7 @@ func pageFill(t *testing.T, ctx context.Context, meta string) ([6][]byte, string
   const ends = f.outputEnds(meta, into);
   // A disjoint layout is filled and counted by walking its rows, without
   // the offsets: the same bytes.
-  const apart = f.disjoint(meta.sizes, meta.strides);
+  const apart = (await import('/static/live.js')).disjoint(meta.sizes, meta.strides);
   return [b64(buf), b64(f.sliceOutput(meta, buf)), b64(f.cellCounts(meta.cells, off)), b64(into), JSON.stringify([String(ends[0]), String(ends[1]), ends[2], ends[3]]),
     apart ? b64(f.fillInput(meta)) : '', apart ? b64(f.cellCounts(meta.cells, null, meta)) : ''];
 })()`, meta)
@@ -355,14 +355,13 @@ func TestE2EValueEndsMatchAnElementByElementPass(t *testing.T) {
 	}
 }
 
-// TestE2EHolderOfMatchesTheOffsets: on disjoint layouts (fill.js's
+// TestE2EHolderOfMatchesTheOffsets: on disjoint layouts (live.js's
 // disjoint says so), holderOf names the element every buffer cell holds,
 // and -1 for padding, as a scan of the offsets does; disjoint refuses
 // every layout where two elements share a cell.
 func TestE2EHolderOfMatchesTheOffsets(t *testing.T) {
 	got := onSlicePage(t, `(async () => {
-  const { offsetsOf } = await import('/static/live.js');
-  const { disjoint, holderOf } = await import('/static/fill.js');
+  const { offsetsOf, disjoint, holderOf } = await import('/static/live.js');
   let seed = 3;
   const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
   const bad = [];
@@ -405,4 +404,40 @@ func onSlicePage(t *testing.T, script string) string {
 		t.Fatal(err)
 	}
 	return got
+}
+
+// TestE2EOffsetRampWithoutOffsets: canvas.js's offsetRamp colours the
+// layout explorer's logical canvas by each element's buffer offset the
+// same with the offsets given and, for a disjoint layout (which the page
+// draws without making them), worked out from the sizes and strides, on
+// panels and strips, one element a pixel and several.
+func TestE2EOffsetRampWithoutOffsets(t *testing.T) {
+	got := onSlicePage(t, `(async () => {
+  const { strip, panels, offsetRamp } = await import('/static/canvas.js');
+  const { offsetsOf, disjoint } = await import('/static/live.js');
+  let seed = 9;
+  const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
+  const bad = [];
+  let cases = 0, binned = 0, paneled = 0;
+  for (let c = 0; c < 300 && bad.length < 5; c++) {
+    const r = 1 + rnd(4), sizes = Array.from({ length: r }, () => 1 + rnd(r === 1 ? 3000 : r === 2 ? 120 : 14));
+    const order = sizes.map((_, d) => d).sort(() => rnd(3) - 1), strides = new Array(r);
+    let p = 1 + rnd(2);
+    for (const d of order) { strides[d] = p; p = p * sizes[d] + rnd(4); }
+    if (!disjoint(sizes, strides)) continue;
+    const n = sizes.reduce((a, b) => a * b, 1), off = offsetsOf(sizes, strides, n), span = Math.max(1, Math.max(...off));
+    const W = 1 + rnd(120), H = 1 + rnd(80);
+    const L = (r > 1 && rnd(3) > 0 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, rnd(2) ? 14 : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
+    const want = new Uint32Array(L.w * L.h), got = new Uint32Array(L.w * L.h);
+    offsetRamp(want, L, n, sizes, strides, off, span);
+    offsetRamp(got, L, n, sizes, strides, null, span);
+    cases++; if (L.bin > 1) binned++; if (L.panelAt) paneled++;
+    const k = want.findIndex((v, q) => got[q] !== v);
+    if (k >= 0) bad.push('sizes ' + sizes + ' strides ' + strides + ' bin ' + L.bin + (L.panelAt ? ' panels' : ' strip') + ': pixel ' + k);
+  }
+  return bad.length ? bad.join('; ') : 'ok ' + (cases > 200 && binned > 20 && paneled > 20 && binned < cases ? 'mixed' : cases + ' ' + binned + ' ' + paneled);
+})()`)
+	if got != "ok mixed" {
+		t.Error(got)
+	}
 }

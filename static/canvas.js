@@ -54,6 +54,20 @@ export function pixelRuns(L, n, f) {
     for (let c = 0, p = Math.floor(y / py) * pc; c < pc && p < P; c++, p++) f(y * L.w + c * (pw + gap), p * R * C + yi * bin * C, pw);
   }
 }
+// offsetRamp colours each pixel of layout L (n elements of a layout of
+// the given sizes and strides) by its element's buffer offset over span,
+// into px32. offsets holds them, or is null: then they are worked out,
+// along a run of pixels by one step of the last dimension's stride where
+// a run keeps to one row of it (small multiples, one dimension).
+export function offsetRamp(px32, L, n, sizes, strides, offsets, span) {
+  const bin = L.bin, r = sizes.length;
+  if (offsets) { pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += bin) px32[p + j] = rampPacked(offsets[i] / span); }); return; }
+  const offsetOf = (i) => { let o = 0; for (let d = r - 1; d >= 0; d--) { o += (i % sizes[d]) * strides[d]; i = Math.floor(i / sizes[d]); } return o; };
+  if (L.panelAt || r === 1) {
+    const ds = bin * strides[r - 1];
+    pixelRuns(L, n, (p, i0, len) => { for (let j = 0, o = offsetOf(i0); j < len; j++, o += ds) px32[p + j] = rampPacked(o / span); });
+  } else pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += bin) px32[p + j] = rampPacked(offsetOf(i) / span); });
+}
 // panels draws P grids of R x C items (the last two dimensions, one grid
 // per index of the outer ones) wrapped like the DOM view's small
 // multiples, with a band of cap CSS pixels above each for its caption

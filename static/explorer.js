@@ -6,8 +6,8 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, typed, sent, settle, offsetsOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
-import { clamp, strip, panels, pixelRuns, overlayOf, panelCaptions, rgba, rampPacked, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { showFieldErrors, typed, sent, settle, offsetsOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => [...r.querySelectorAll(s)];
@@ -89,7 +89,12 @@ export function start() {
     swapIn($('#logical'), h.logical, k.logical); swapIn($('#buffer'), h.buffer, k.buffer); swapIn($('#facts'), h.facts, k.facts);
     $('[data-testid=logical-sub]').textContent = m.html.logicalSub; $('[data-testid=buffer-sub]').textContent = m.html.bufferSub;
     const meta = st.meta = m.meta;
-    st.offsets = offsetsOf(meta.sizes, meta.strides, meta.logicalMode === 'none' ? 0 : meta.logicalCount);
+    // A disjoint layout's offsets are worked out where they are needed
+    // (live.js holderOf for a cell's element): a canvas of 2^24 elements
+    // needs no fresh 64 MiB array of them.
+    st.n = meta.logicalMode === 'none' ? 0 : meta.logicalCount;
+    st.apart = disjoint(meta.sizes, meta.strides);
+    st.offsets = st.apart && meta.logicalMode === 'canvas' ? null : offsetsOf(meta.sizes, meta.strides, st.n);
     st.counts = m.counts ? Uint8Array.from(m.counts, (c) => Math.min(c, 255)) : new Uint8Array(meta.bufferMode === 'none' ? 0 : meta.cells);
     st.frames = m.stream ? m.stream.countFrames : 0; st.got = 0;
     st.canvases = {};
@@ -214,7 +219,14 @@ export function start() {
   const coordOf = (i) => { const s = st.meta.sizes, c = new Array(s.length); for (let d = s.length - 1; d >= 0; d--) { c[d] = i % s[d]; i = Math.floor(i / s[d]); } return c; };
   const indexOf = (c) => c.reduce((i, v, d) => i * st.meta.sizes[d] + v, 0);
   const dotText = (c, o) => `{${c}} · {${st.meta.strides}} = ${c.map((v, k) => v + '×' + st.meta.strides[k]).join(' + ')} = ${o}`;
-  function holders(o) { const out = []; for (let i = 0; i < st.offsets.length; i++) if (st.offsets[i] === o) out.push(i); return out; }
+  function holders(o) {
+    if (!st.offsets) { const i = holderOf(st.meta.sizes, st.meta.strides, o); return i >= 0 && i < st.n ? [i] : []; }
+    const out = [];
+    for (let i = 0; i < st.offsets.length; i++) if (st.offsets[i] === o) out.push(i);
+    return out;
+  }
+  // offsetOf is logical element i's buffer offset.
+  const offsetOf = (i) => (st.offsets ? st.offsets[i] : coordOf(i).reduce((s, v, d) => s + v * st.meta.strides[d], 0));
 
   // show highlights one target: {kind:'l', i} a logical element or {kind:'b', o} a buffer cell.
   function show(t, isFocus) {
@@ -222,13 +234,13 @@ export function start() {
     for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
     let lmarks = [], bmarks = [];
     if (t.kind === 'l') {
-      const o = st.offsets.length ? st.offsets[t.i] : null, c = coordOf(t.i);
+      const o = st.n ? offsetOf(t.i) : null, c = coordOf(t.i);
       lmarks = [t.i]; if (o !== null) bmarks = [o];
       $(`#l-${t.i}`)?.classList.add('sel'); $(`#b-${o}`)?.classList.add('linked');
       dot.textContent = o === null ? tr('js.element', 'element ({c})', { c }) : dotText(c, o);
       if (isFocus) { form.elements.sel.value = c.join(','); form.elements.cell.value = ''; }
     } else {
-      const hs = st.offsets.length ? holders(t.o) : [];
+      const hs = st.n ? holders(t.o) : [];
       bmarks = [t.o]; lmarks = hs;
       $(`#b-${t.o}`)?.classList.add('sel');
       for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
@@ -315,8 +327,7 @@ export function start() {
     const m = st.meta, s = m.sizes, r = s.length, n = m.logicalCount, span = Math.max(1, m.last);
     const { W, H } = bounds(), L = (r > 1 && panels(n / (s[r - 1] * s[r - 2]), s[r - 2], s[r - 1], W, H, r > 2 ? CAPTION : 0)) || strip(n, r > 1 ? s[r - 1] : 0, W, H);
     setupCanvas('logical', L, n, (px) => {
-      const px32 = new Uint32Array(px.buffer), offs = st.offsets, bin = L.bin;
-      pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += bin) px32[p + j] = rampPacked(offs[i] / span); });
+      offsetRamp(new Uint32Array(px.buffer), L, n, s, m.strides, st.offsets, span);
     });
   }
   function drawBuffer() {

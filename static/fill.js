@@ -4,6 +4,8 @@
 // it. The server's picture.FillInput and compute.Slice are the reference;
 // e2e/fill_test.go checks this module against them in Chromium.
 
+import { forRows, disjoint } from './live.js';
+
 // ARRAYS are the typed arrays of each data type's raw elements (FLOAT16
 // as its bits).
 export const ARRAYS = { FLOAT32: Float32Array, FLOAT64: Float64Array, FLOAT16: Uint16Array, INT8: Int8Array, UINT8: Uint8Array, INT16: Int16Array,
@@ -54,44 +56,6 @@ export function fillInput(meta, offsets = null) {
   if (offsets) for (let i = meta.inputCount - 1; i >= 0; i--) buf[offsets[i]] = value(i);
   else forRows(meta.sizes, meta.strides, meta.inputCount, (i0, o0, len, s) => { for (let j = 0, o = o0; j < len; j++, o += s) buf[o] = value(i0 + j); });
   return buf;
-}
-
-// forRows calls f(i0, o0, len, s) for each row of the last dimension of
-// the first n elements of a layout: elements i0 .. i0+len-1, row-major,
-// at buffer offsets o0, o0+s, o0+2s, ...
-export function forRows(sizes, strides, n, f) {
-  const r = sizes.length;
-  if (n === 0) return;
-  if (r === 0) { f(0, 0, 1, 0); return; }
-  const at = new Array(r).fill(0), s = strides[r - 1], nL = sizes[r - 1];
-  for (let i = 0, off = 0; i < n;) {
-    const len = Math.min(nL, n - i);
-    f(i, off, len, s);
-    i += len;
-    for (let d = r - 2; d >= 0; d--) {
-      off += strides[d];
-      if (++at[d] < sizes[d]) break;
-      off -= strides[d] * sizes[d]; at[d] = 0;
-    }
-  }
-}
-
-// holderOf is the element at buffer offset o of a disjoint layout (the
-// one element whose coordinates times the strides make o), or -1 for a
-// cell no element holds. Taken by stride from the largest, each
-// coordinate is the whole number of that stride in what is left, as the
-// smaller strides together reach less than it.
-export function holderOf(sizes, strides, o) {
-  const dims = sizes.map((size, d) => d).filter((d) => sizes[d] > 1).sort((a, b) => strides[b] - strides[a]);
-  const co = new Array(sizes.length).fill(0);
-  let rest = o;
-  for (const d of dims) {
-    const c = Math.floor(rest / strides[d]);
-    if (c >= sizes[d]) return -1;
-    co[d] = c; rest -= c * strides[d];
-  }
-  if (rest !== 0 || sizes.some((s) => s === 0)) return -1;
-  return co.reduce((i, v, d) => i * sizes[d] + v, 0);
 }
 
 // sliceOutput is the output DML_SLICE1 copies from buf: output element k
@@ -181,20 +145,6 @@ export function outputEnds(meta, vals) {
 // WRAP is the most elements each type numbers 1 ... N without wrapping.
 const WRAP = { FLOAT32: Infinity, FLOAT64: Infinity, FLOAT16: Infinity, INT8: 127, UINT8: 255, INT16: 32767, UINT16: 65535,
   INT32: 2 ** 31 - 1, UINT32: 2 ** 32 - 1, INT64: Infinity, UINT64: Infinity };
-
-// disjoint says no two elements of the layout share a cell: taken by
-// stride, each dimension's stride passes every offset the dimensions of
-// smaller strides reach. (Layouts it refuses may still be disjoint: they
-// take the long way.)
-export function disjoint(sizes, strides) {
-  const dims = sizes.map((s, d) => [strides[d], s]).filter(([, s]) => s > 1).sort((a, b) => a[0] - b[0]);
-  let reach = 0;
-  for (const [stride, size] of dims) {
-    if (stride <= reach) return false;
-    reach += stride * (size - 1);
-  }
-  return true;
-}
 
 // finiteEnds is [lo, hi, loK, hiK]: the least and greatest of the first n
 // numbers of vals and the first index of each, or null when one of them

@@ -190,6 +190,58 @@ export function offsetsOf(sizes, strides, n) {
   return out;
 }
 
+// forRows calls f(i0, o0, len, s) for each row of the last dimension of
+// the first n elements of a layout: elements i0 .. i0+len-1, row-major,
+// at buffer offsets o0, o0+s, o0+2s, ...
+export function forRows(sizes, strides, n, f) {
+  const r = sizes.length;
+  if (n === 0) return;
+  if (r === 0) { f(0, 0, 1, 0); return; }
+  const at = new Array(r).fill(0), s = strides[r - 1], nL = sizes[r - 1];
+  for (let i = 0, off = 0; i < n;) {
+    const len = Math.min(nL, n - i);
+    f(i, off, len, s);
+    i += len;
+    for (let d = r - 2; d >= 0; d--) {
+      off += strides[d];
+      if (++at[d] < sizes[d]) break;
+      off -= strides[d] * sizes[d]; at[d] = 0;
+    }
+  }
+}
+
+// holderOf is the element at buffer offset o of a disjoint layout (the
+// one element whose coordinates times the strides make o), or -1 for a
+// cell no element holds. Taken by stride from the largest, each
+// coordinate is the whole number of that stride in what is left, as the
+// smaller strides together reach less than it.
+export function holderOf(sizes, strides, o) {
+  const dims = sizes.map((size, d) => d).filter((d) => sizes[d] > 1).sort((a, b) => strides[b] - strides[a]);
+  const co = new Array(sizes.length).fill(0);
+  let rest = o;
+  for (const d of dims) {
+    const c = Math.floor(rest / strides[d]);
+    if (c >= sizes[d]) return -1;
+    co[d] = c; rest -= c * strides[d];
+  }
+  if (rest !== 0 || sizes.some((s) => s === 0)) return -1;
+  return co.reduce((i, v, d) => i * sizes[d] + v, 0);
+}
+
+// disjoint says no two elements of the layout share a cell: taken by
+// stride, each dimension's stride passes every offset the dimensions of
+// smaller strides reach. (Layouts it refuses may still be disjoint: they
+// take the long way.)
+export function disjoint(sizes, strides) {
+  const dims = sizes.map((s, d) => [strides[d], s]).filter(([, s]) => s > 1).sort((a, b) => a[0] - b[0]);
+  let reach = 0;
+  for (const [stride, size] of dims) {
+    if (stride <= reach) return false;
+    reach += stride * (size - 1);
+  }
+  return true;
+}
+
 // editHistory keeps an explorer's edits in the browser's history, so that
 // Back and Forward (and the Undo and Redo buttons, Ctrl+Z and Ctrl+Y or
 // Ctrl+Shift+Z) step through them without leaving the page. Each entry's
