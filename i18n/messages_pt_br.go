@@ -108,7 +108,7 @@ var messagesPtBR = map[Key]string{
 	"room.many":                    "este endereço abriu muitas salas recentemente; use uma delas ou tente mais tarde",
 	"room.origin":                  "outro site não pode abrir uma sala neste servidor",
 	"room.page":                    "a página {page:q} não pode ser apresentada",
-	"room.step":                    "o tour tem os passos 1 a {n}; {step} não é um deles",
+	"room.step":                    "o tour tem as etapas 1 a {n}; {step} não é uma delas",
 	"slice.stride.negative":        "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides é const UINT*, então não pode inverter o sentido (os InputWindowStrides com sinal do DML_SLICE1 podem)",
 	"slice.window.span":            "sizes[{axis}] = {size} com strides[{axis}] = {stride}: como DML_SLICE1, a janela de entrada abrange ({size} - 1) × {stride} + 1 = {span} elementos, mais do que cabe em um UINT ({max})",
 	"slice.window.span64":          "mais de 2^64",

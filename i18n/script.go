@@ -99,9 +99,9 @@ var scriptZhTW = map[Key]string{
 }
 
 var scriptPtBR = map[Key]string{
-	"js.step.intro":                 "Reproduzir, ou Avançar, executa a cópia um passo de cada vez: primeiro o CopyStart, depois cada elemento da saída, linha por linha.",
+	"js.step.intro":                 "Reproduzir, ou Avançar, executa a cópia uma etapa de cada vez: primeiro o CopyStart, depois cada elemento da saída, linha por linha.",
 	"js.step.neg":                   "eixo {i}: InputWindowStrides[{i}] = {s} < 0, então CopyStart[{i}] += InputWindowSizes[{i}] - 1: {off} + {size} - 1 = {cs}",
-	"js.step.e1":                    "Errata E1: neste passo, o Exemplo 2 da página do DirectML escreve InputWindowSizes[0]; o termo certo é InputWindowSizes[{i}], o tamanho do mesmo eixo (a própria conta da página, 0 + 4 - 1 = 3, usa esse valor).",
+	"js.step.e1":                    "Errata E1: nesta etapa, o Exemplo 2 da página do DirectML escreve InputWindowSizes[0]; o termo certo é InputWindowSizes[{i}], o tamanho do mesmo eixo (a própria conta da página, 0 + 4 - 1 = 3, usa esse valor).",
 	"js.step.pos":                   "eixo {i}: InputWindowStrides[{i}] = {s} > 0, então CopyStart[{i}] continua InputWindowOffsets[{i}] = {off}",
 	"js.step.sub":                   "deslocamento no buffer de entrada {dot}",
 	"stale.tensor":                  "As entradas têm erros: o desenho é do último tensor válido.",
@@ -135,8 +135,8 @@ var scriptPtBR = map[Key]string{
 	"js.slice.readby.many":          "lido pelos elementos {list} da saída",
 	"js.slice.read":                 "lido pela fatia",
 	"js.slice.notread":              "não lido pela fatia",
-	"js.step.of":                    "passo {n} de {total}",
-	"js.steps":                      "{total} passos",
+	"js.step.of":                    "etapa {n} de {total}",
+	"js.steps":                      "{total} etapas",
 	"js.room.err.not-presenter":     "só quem apresenta pode mudar a sala",
 	"js.room.err.no-room":           "essa sala não existe: o código está errado ou a sala expirou",
 	"js.room.err.too-many-attempts": "códigos de sala errados demais vindos deste endereço; espere um pouco",

@@ -113,7 +113,7 @@ var sitePtBR = map[Key]string{
 	"room.join.at":          "Entre em",
 	"room.join.code":        "ou digite o código em /join:",
 	"room.watching":         "assistindo",
-	"room.presenting":       "você está apresentando: cada edição, cada foco e cada passo são compartilhados",
+	"room.presenting":       "você está apresentando: cada edição, cada foco e cada etapa são compartilhados",
 	"room.stop":             "Parar de apresentar",
 	"room.room":             "Sala",
 	"room.following":        "acompanhando quem apresenta",

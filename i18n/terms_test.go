@@ -55,3 +55,35 @@ func TestOneWordPerConcept(t *testing.T) {
 		}
 	}
 }
+
+// TestStepIsNotStride: where a word means a step (of the tour, of the
+// copy the slice page plays), it is not the word the locale uses for a
+// stride: pt-BR's "passo" is stride, so a step is an "etapa", as French
+// has pas and étape (its "pas" is also "not", so French is not scanned)
+// and Chinese 步幅 and 步. ("passo a passo", step by step, is an idiom
+// and stays.)
+func TestStepIsNotStride(t *testing.T) {
+	steps := []Key{"tour.nav.label", "tour.steps.label", "tour.count", "tour.keys", "js.step.of", "js.steps", "js.step.intro",
+		"js.step.e1", "step.back.label", "step.next.label", "step.speed.label", "room.step", "room.presenting"}
+	stride := map[Locale]*regexp.Regexp{
+		BrazilianPortuguese: regexp.MustCompile(`(?i)\bpassos?\b`),
+		TraditionalChinese:  regexp.MustCompile(`步幅`),
+	}
+	for l, re := range stride {
+		for _, k := range steps {
+			v, ok := "", false
+			for _, m := range catalogs[l] {
+				if w, found := m[k]; found {
+					v, ok = w, true
+				}
+			}
+			if !ok {
+				t.Errorf("%s has no %s", l, k)
+				continue
+			}
+			if s := re.FindString(v); s != "" {
+				t.Errorf("%s %s uses the stride's word %q: %s", l, k, s, v)
+			}
+		}
+	}
+}

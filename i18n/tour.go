@@ -162,7 +162,7 @@ var tourZhTW = map[Key]string{
 }
 
 var tourPtBR = map[Key]string{
-	"tour.nav.label":      "passo anterior e próximo",
+	"tour.nav.label":      "etapa anterior e próxima",
 	"tour.1.title":        "Lógico versus físico",
 	"tour.1.p1":           "Os tamanhos de um tensor dão a sua forma lógica: este tem 2 de altura e 3 de largura, seis elementos de A a F. Os passos dão o layout físico: quantos elementos do buffer é preciso pular para chegar ao próximo elemento em cada dimensão.",
 	"tour.1.p2":           "A grade é a vista lógica; a fileira de células embaixo dela, o buffer na memória. Aponte para uma célula em qualquer uma das vistas para ver onde ela fica na outra.",
@@ -222,15 +222,15 @@ var tourPtBR = map[Key]string{
 	"tour.e2":             "A página imprime MaxCopiedElements = 1 + (InputWindowSize − 1) / InputWindowStrides com o passo com sinal: no eixo 2 isso dá 1 + 3 / (−2) = 0 na divisão inteira, o que rejeitaria o próprio Exemplo 2. Vale o valor absoluto: 1 + 3 / |−2| = 2, como calcula o dml::Slice do DirectMLX.",
 	"tour.e3":             "A seção Members tipa InputWindowStrides como const UINT*; a struct e o operador recebem const INT*, e é isso que permite ao próximo exemplo copiar de trás para a frente.",
 	"tour.page.title":     "{title} · tour guiado",
-	"tour.steps.label":    "passos do tour",
-	"tour.count":          "Passo {n} de {total}",
+	"tour.steps.label":    "etapas do tour",
+	"tour.count":          "Etapa {n} de {total}",
 	"tour.try":            "Experimente.",
 	"tour.answer":         "Resposta",
 	"tour.prev":           "← Anterior",
 	"tour.reset":          "Recomeçar este exemplo",
 	"tour.next":           "Próximo: {title} →",
 	"tour.next.slice":     "o explorador de fatias",
-	"tour.keys":           "As teclas ← e → passam de um passo a outro.",
+	"tour.keys":           "As teclas ← e → passam de uma etapa a outra.",
 	"tour.worked.label":   "o exemplo da página do DirectML, calculado",
 	"tour.worked":         "O exemplo da página, calculado",
 	"tour.wrong":          "Onde a página do DirectML erra",

@@ -34,7 +34,7 @@ func TestProseNumbersInTheLocale(t *testing.T) {
 			"steps": "= 362,404", "helper-note-doc-page": "362,404 位元 = 45,301 位元組"}},
 		{i18n.English, "/slice?sizes=1,1,100,100&wsize=1,1,100,100", map[string]string{"step-count": "10005 steps"}},
 		{i18n.French, "/slice?sizes=1,1,100,100&wsize=1,1,100,100", map[string]string{"step-count": "10" + nb + "005 étapes"}},
-		{i18n.BrazilianPortuguese, "/slice?sizes=1,1,100,100&wsize=1,1,100,100", map[string]string{"step-count": "10.005 passos"}},
+		{i18n.BrazilianPortuguese, "/slice?sizes=1,1,100,100&wsize=1,1,100,100", map[string]string{"step-count": "10.005 etapas"}},
 		{i18n.TraditionalChinese, "/slice?sizes=1,1,100,100&wsize=1,1,100,100", map[string]string{"step-count": "共 10,005 步"}},
 	} {
 		_, d := getPage(t, ts.URL+c.path+"&lang="+string(c.loc), nil)
