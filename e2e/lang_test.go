@@ -83,8 +83,8 @@ func TestE2ELayoutExplorerInFrench(t *testing.T) {
 	hover(t, ctx, "#b-4")
 	waitFor(t, ctx, "the caption of buffer cell 4 in French", `document.querySelector('#dot').textContent === "le décalage 4 du tampon contient l'élément (1,0)"`)
 	hover(t, ctx, "#b-3")
-	waitFor(t, ctx, "the caption of the padding cell 3 in French", `document.querySelector('#dot').textContent === "le décalage 3 du tampon est du remplissage : aucun élément n'y est"`)
+	waitFor(t, ctx, "the caption of the padding cell 3 in French", `document.querySelector('#dot').textContent === "le décalage 3 du tampon est du remplissage\u00a0: aucun élément n'y est"`)
 	typeInto(t, ctx, "a size that is no number", "[data-testid=size-0]", "x")
-	waitFor(t, ctx, "the stale note in French", `document.querySelector('#stale').textContent === 'Les entrées contiennent des erreurs : le dessin est celui du dernier tenseur valide.'`)
+	waitFor(t, ctx, "the stale note in French", `document.querySelector('#stale').textContent === 'Les entrées contiennent des erreurs\u00a0: le dessin est celui du dernier tenseur valide.'`)
 	do(t, ctx, "move the mouse away", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
 }

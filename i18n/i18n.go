@@ -51,6 +51,33 @@ var catalogs = map[Locale][]map[Key]string{
 	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR, wordsFR, svgFR},
 }
 
+// The French catalog and glossary are written with plain spaces before
+// : ; ? and !; French typography puts a no-break space before a colon
+// and a narrow one before the others, so that no line (on a phone's
+// narrow screen most of all) starts with the mark. They are set once,
+// here, rather than typed invisibly into every string.
+func init() {
+	for _, m := range catalogs[French] {
+		for k, v := range m {
+			m[k] = FrenchSpacing(v)
+		}
+	}
+	for _, t := range Glossary {
+		t.Word[French], t.Means[French] = FrenchSpacing(t.Word[French]), FrenchSpacing(t.Means[French])
+	}
+	for _, p := range LocalizedPages {
+		for _, w := range p.Words {
+			w.Literal[French] = FrenchSpacing(w.Literal[French])
+		}
+	}
+}
+
+var frenchMarks = strings.NewReplacer(" :", "\u00a0:", " ;", "\u202f;", " ?", "\u202f?", " !", "\u202f!")
+
+// FrenchSpacing puts French typography's no-break spaces before : ; ? and
+// ! where s has a plain space.
+func FrenchSpacing(s string) string { return frenchMarks.Replace(s) }
+
 // lookup is l's text for key, or English's when l lacks it (a test keeps
 // every locale complete), or the key itself.
 func (l Locale) lookup(key Key) string {

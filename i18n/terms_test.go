@@ -87,3 +87,38 @@ func TestStepIsNotStride(t *testing.T) {
 		}
 	}
 }
+
+// TestFrenchSpacing: every French string, as served, has French
+// typography's no-break space before a colon and a narrow one before
+// ; ? and ! (set at startup: FrenchSpacing), never a plain space that a
+// narrow screen may break the line at, and no ; ? or ! glued to the word
+// before it (a colon may be, in code and times: "nullptr:", "{x}:").
+func TestFrenchSpacing(t *testing.T) {
+	plain := regexp.MustCompile(` [:;?!]`)
+	glued := regexp.MustCompile(`[^\s\x{a0}\x{202f}][;?!](\s|$)|^[;?!]`)
+	check := func(where, v string) {
+		if s := plain.FindString(v); s != "" {
+			t.Errorf("%s: a plain space before %q: %s", where, s[1:], v)
+		}
+		if s := glued.FindString(v); s != "" {
+			t.Errorf("%s: %q with no space before it: %s", where, s, v)
+		}
+	}
+	n := 0
+	for _, m := range catalogs[French] {
+		for k, v := range m {
+			check(string(k), v)
+			n++
+		}
+	}
+	for _, term := range Glossary {
+		check("glossary "+term.ID, term.Word[French]+" "+term.Means[French])
+		n++
+	}
+	if n < 500 {
+		t.Fatalf("only %d French strings scanned", n)
+	}
+	if got, want := French.T("page.none", nil), "Introuvable\u00a0: aucune page ne porte cette adresse"; got != want {
+		t.Errorf("page.none in French is %q, want %q", got, want)
+	}
+}

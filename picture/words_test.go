@@ -89,13 +89,13 @@ func TestInWordsInEveryLocale(t *testing.T) {
 		want  string
 	}{
 		{i18n.French, "sizes=2,0", false,
-			"La taille de la dimension W vaut 0 : aucune dimension ne peut être vide — sizes[1] == 0 : une taille nulle, dans quelque dimension que ce soit, est invalide"},
+			"La taille de la dimension W vaut 0\u00a0: aucune dimension ne peut être vide — sizes[1] == 0\u00a0: une taille nulle, dans quelque dimension que ce soit, est invalide"},
 		{i18n.BrazilianPortuguese, "sizes=2,0", false,
 			"O tamanho da dimensão W é 0: nenhuma dimensão pode ser vazia — sizes[1] == 0: um tamanho zero em qualquer dimensão é inválido"},
 		{i18n.TraditionalChinese, "sizes=2,0", false,
 			"維度 W 的大小是 0：任何維度都不能是空的 — sizes[1] == 0：任何維度的大小都不能是零"},
 		{i18n.French, "sizes=4096,4096&total=8", false,
-			"TotalTensorSizeInBytes vaut 8 octets, moins que les 67\u202f108\u202f864 dont les éléments du tenseur ont besoin — totalTensorSizeInBytes 8 < DMLCalcBufferTensorSize 67108864 : le tampon doit contenir chaque élément"},
+			"TotalTensorSizeInBytes vaut 8 octets, moins que les 67\u202f108\u202f864 dont les éléments du tenseur ont besoin — totalTensorSizeInBytes 8 < DMLCalcBufferTensorSize 67108864\u00a0: le tampon doit contenir chaque élément"},
 		{i18n.BrazilianPortuguese, "sizes=4096,4096&total=8", false,
 			"TotalTensorSizeInBytes é 8 bytes, menos que os 67.108.864 de que os elementos do tensor precisam — totalTensorSizeInBytes 8 < DMLCalcBufferTensorSize 67108864: o buffer deve comportar todos os elementos"},
 		{i18n.TraditionalChinese, "sizes=4,4&woff=0,2&wsize=4,4&wstride=1,1", true,

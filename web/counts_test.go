@@ -21,17 +21,17 @@ func TestMessagesCountInTheSingular(t *testing.T) {
 		{"two strides for one size", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[3],"strides":[1,1]}`, "strides", map[string]string{
 			"en": "strides must have DimensionCount entries (1), got 2 entries", "fr": "il a 2 entrées", "pt-BR": "mas tem 2 itens"}},
 		{"one window offset", "/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4],"inputWindowOffsets":[0],"inputWindowSizes":[1,1],"inputWindowStrides":[1,1]}`, "inputWindowOffsets", map[string]string{
-			"en": "inputWindowOffsets has 1 entry: ", "fr": "inputWindowOffsets a 1 entrée : ", "pt-BR": "inputWindowOffsets tem 1 item: ", "zh-TW": "inputWindowOffsets 有 1 項"}},
+			"en": "inputWindowOffsets has 1 entry: ", "fr": "inputWindowOffsets a 1 entrée\u00a0: ", "pt-BR": "inputWindowOffsets tem 1 item: ", "zh-TW": "inputWindowOffsets 有 1 項"}},
 		{"a one-dimensional array indexed twice", "/api/v1/slice1/numpy", `{"inputSizes":[4],"expression":"x[1, 2]"}`, "expression", map[string]string{
 			"en": "the array has 1 dimension, but 2 were indexed", "fr": "il a 1 dimension, mais", "pt-BR": "ele tem 1 dimensão, mas", "zh-TW": "陣列是 1 維"}},
 		{"a one-byte NumPy offset", "/api/v1/import", `{"numpy":{"dtype":"int16","shape":[2],"offset":1}}`, "numpy.offset", map[string]string{
 			"en": "offset = 1 byte must be", "fr": "offset = 1 octet doit", "pt-BR": "offset = 1 byte deve", "zh-TW": "offset = 1 位元組"}},
 		{"ONNX starts for one dimension", "/api/v1/import", `{"onnx":{"inputShape":[4],"starts":[0,0],"ends":[1,1]}}`, "onnx.starts[1]", map[string]string{
-			"en": "starts has 2 values for an input of 1 dimension;", "fr": "pour une entrée à 1 dimension ;", "pt-BR": "para uma entrada de 1 dimensão;", "zh-TW": "輸入是 1 維"}},
+			"en": "starts has 2 values for an input of 1 dimension;", "fr": "pour une entrée à 1 dimension\u202f;", "pt-BR": "para uma entrada de 1 dimensão;", "zh-TW": "輸入是 1 維"}},
 		{"one ONNX axis", "/api/v1/import", `{"onnx":{"inputShape":[4,4],"starts":[0,0],"ends":[1,1],"axes":[0]}}`, "onnx.axes", map[string]string{
 			"en": "axes has 1 value and starts 2", "fr": "axes a 1 valeur et", "pt-BR": "axes tem 1 valor e"}},
 		{"an ONNX input of no dimension", "/api/v1/import", `{"onnx":{"inputShape":[],"starts":[],"ends":[]}}`, "onnx.inputShape", map[string]string{
-			"en": "the input has 0 dimensions;", "fr": "l'entrée a 0 dimension ;", "pt-BR": "a entrada tem 0 dimensão;"}},
+			"en": "the input has 0 dimensions;", "fr": "l'entrée a 0 dimension\u202f;", "pt-BR": "a entrada tem 0 dimensão;"}},
 	} {
 		for lang, want := range c.want {
 			_, vs := postLang(t, ts, c.path, "?lang="+lang, "", c.body)
@@ -57,7 +57,7 @@ func TestImportNotesCountInTheSingular(t *testing.T) {
 	ts := newTestServer(t)
 	for _, c := range []struct{ lang, body, want string }{
 		{"en", `{"torch":{"dtype":"torch.int8","size":[4],"stride":[1],"storage_offset":1}}`, "storage_offset 1 element = 1 byte: "},
-		{"fr", `{"torch":{"dtype":"torch.int8","size":[4],"stride":[1],"storage_offset":1}}`, "storage_offset de 1 élément = 1 octet : "},
+		{"fr", `{"torch":{"dtype":"torch.int8","size":[4],"stride":[1],"storage_offset":1}}`, "storage_offset de 1 élément = 1 octet\u00a0: "},
 		{"pt-BR", `{"torch":{"dtype":"torch.int8","size":[4],"stride":[1],"storage_offset":1}}`, "storage_offset de 1 elemento = 1 byte: "},
 		{"en", `{"torch":{"dtype":"torch.int8","size":[4],"stride":[1],"storage_offset":2}}`, "storage_offset 2 elements = 2 bytes: "},
 		{"en", `{"numpy":{"dtype":"int8","shape":[4],"strides":[1]}}`, "divided by the element size, 1 byte."},

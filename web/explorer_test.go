@@ -429,7 +429,7 @@ func TestBufferSizeIsTheSameWithBytesLeftOver(t *testing.T) {
 			"buffer-sub":  "17 個 16 位元的元素 + 餘下 1 位元組 = 35 位元組；",
 			"fact-buffer": "35 位元組 = 17 個元素，餘 1 位元組"}},
 		{i18n.French, slice, map[string]string{
-			"buffer-sub":  "17 éléments de 16 bits + 1 octet en trop = 35 octets ;",
+			"buffer-sub":  "17 éléments de 16 bits + 1 octet en trop = 35 octets\u202f;",
 			"fact-buffer": "35 octets = 17 éléments et 1 octet en trop"}},
 	} {
 		_, d := getPage(t, ts.URL+c.path+"&lang="+string(c.loc), nil)
@@ -500,7 +500,7 @@ func TestPageErrorsReadAsWords(t *testing.T) {
 	for _, c := range []struct{ path, field, words string }{
 		{"/?sizes=2,abc", "sizes[1]", `The size of dimension W, "abc", is not a whole number: give a size of at least 1`},
 		{"/?sizes=2,", "sizes[1]", "The size of dimension W is empty: give a size of at least 1"},
-		{"/?sizes=2,abc&lang=fr", "sizes[1]", `La taille de la dimension W, "abc", n'est pas un nombre entier : donnez une taille d'au moins 1`},
+		{"/?sizes=2,abc&lang=fr", "sizes[1]", "La taille de la dimension W, \"abc\", n'est pas un nombre entier\u00a0: donnez une taille d'au moins 1"},
 	} {
 		_, d := page(t, c.path)
 		if got := d.Find(tid("err-" + c.field)).Text(); got != c.words {

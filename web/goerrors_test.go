@@ -65,10 +65,10 @@ func TestUnknownRoutesInTheRequestsLanguage(t *testing.T) {
 		status                         int
 	}{
 		{"GET", "/api/v1/nope", "en", "route.none", "Not Found", http.StatusNotFound},
-		{"GET", "/api/v1/nope", "fr", "route.none", "Introuvable : aucune adresse de l'API ne porte ce nom", http.StatusNotFound},
+		{"GET", "/api/v1/nope", "fr", "route.none", "Introuvable\u00a0: aucune adresse de l'API ne porte ce nom", http.StatusNotFound},
 		// A page that does not exist, asked for by a client that takes no
 		// HTML, is not called an API address.
-		{"GET", "/tour/99", "fr", "page.none", "Introuvable : aucune page ne porte cette adresse", http.StatusNotFound},
+		{"GET", "/tour/99", "fr", "page.none", "Introuvable\u00a0: aucune page ne porte cette adresse", http.StatusNotFound},
 		{"GET", "/nope", "pt-BR", "page.none", "Não encontrado: nenhuma página tem esse endereço", http.StatusNotFound},
 		{"DELETE", "/api/v1/layout", "en", "route.method", "Method Not Allowed", http.StatusMethodNotAllowed},
 		{"DELETE", "/api/v1/layout", "zh-TW", "route.method", "這個位址不接受這個方法", http.StatusMethodNotAllowed},

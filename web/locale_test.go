@@ -68,7 +68,7 @@ func TestAPIMessagesInTheAskedLanguage(t *testing.T) {
 			code: "tensor.size.zero", field: "sizes[0]", status: 422,
 			en: "sizes[0] == 0: specifying a size of zero in any dimension is invalid",
 			other: map[string]string{
-				"fr":                "sizes[0] == 0 : une taille nulle, dans quelque dimension que ce soit, est invalide",
+				"fr":                "sizes[0] == 0\u00a0: une taille nulle, dans quelque dimension que ce soit, est invalide",
 				"fr-CA,fr;q=0.9":    "une taille nulle",
 				"pt-BR":             "sizes[0] == 0: um tamanho zero em qualquer dimensão é inválido",
 				"pt":                "um tamanho zero",
@@ -87,25 +87,25 @@ func TestAPIMessagesInTheAskedLanguage(t *testing.T) {
 			body: `{"dataType":"FLOAT32","inputSizes":[4],"inputWindowOffsets":[3],"inputWindowSizes":[2],"inputWindowStrides":[1]}`,
 			code: "slice1.window.outside", field: "inputWindowOffsets[0]", status: 422,
 			en:    "axis 0: InputWindowOffsets[0] + InputWindowSizes[0] = 5 > InputTensor.Sizes[0] = 4",
-			other: map[string]string{"fr": "axe 0 : InputWindowOffsets[0]", "pt-BR": "eixo 0: InputWindowOffsets[0]", "zh-TW": "軸 0：InputWindowOffsets[0]"},
+			other: map[string]string{"fr": "axe 0\u00a0: InputWindowOffsets[0]", "pt-BR": "eixo 0: InputWindowOffsets[0]", "zh-TW": "軸 0：InputWindowOffsets[0]"},
 		},
 		{
 			name: "whole number", path: "/api/v1/layout", body: `{"dataType":"FLOAT32","sizes":[2.5]}`,
 			code: "json.whole", field: "sizes[0]", status: 400,
 			en:    "sizes[0] must be a whole number; got 2.5",
-			other: map[string]string{"fr": "sizes[0] doit être un nombre entier ; reçu 2.5", "pt-BR": "sizes[0] deve ser um número inteiro; recebido 2.5", "zh-TW": "sizes[0] 必須是整數；收到的是 2.5"},
+			other: map[string]string{"fr": "sizes[0] doit être un nombre entier\u202f; reçu 2.5", "pt-BR": "sizes[0] deve ser um número inteiro; recebido 2.5", "zh-TW": "sizes[0] 必須是整數；收到的是 2.5"},
 		},
 		{
 			name: "kinds in words", path: "/api/v1/layout", body: `[]`,
 			code: "json.type", field: "", status: 400,
 			en:    "the body must be an object; got a list",
-			other: map[string]string{"fr": "le corps doit être un objet ; reçu une liste", "pt-BR": "deve ser um objeto; recebido uma lista", "zh-TW": "必須是物件；收到的是陣列"},
+			other: map[string]string{"fr": "le corps doit être un objet\u202f; reçu une liste", "pt-BR": "deve ser um objeto; recebido uma lista", "zh-TW": "必須是物件；收到的是陣列"},
 		},
 		{
 			name: "numpy", path: "/api/v1/slice1/numpy", body: `{"inputSizes":[4],"expression":"x[::0]"}`,
 			code: "numpy.axis", field: "expression", status: 422,
 			en:    "axis 0: slice step cannot be zero",
-			other: map[string]string{"fr": "axe 0 : le pas d'une tranche ne peut pas être nul", "pt-BR": "eixo 0: o passo de uma fatia não pode ser zero", "zh-TW": "軸 0：切片的間隔不能是零"},
+			other: map[string]string{"fr": "axe 0\u00a0: le pas d'une tranche ne peut pas être nul", "pt-BR": "eixo 0: o passo de uma fatia não pode ser zero", "zh-TW": "軸 0：切片的間隔不能是零"},
 		},
 		{
 			name: "warning", path: "/api/v1/layout", body: `{"dataType":"FLOAT32","sizes":[1],"totalTensorSizeInBytes":6}`,

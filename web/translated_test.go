@@ -225,7 +225,7 @@ func TestImportNotesInTheRequestsLanguage(t *testing.T) {
 	body := `{"numpy":{"shape":[2,3],"strides":[12,4],"offset":8}}`
 	for l, want := range map[i18n.Locale]string{
 		i18n.English: "NumPy strides are in bytes; DirectML's count elements: divided by the element size, 4 bytes.",
-		i18n.French:  "Les strides de NumPy sont en octets ; les pas de DirectML comptent des éléments : divisés par la taille d'un élément, 4 octets.",
+		i18n.French:  "Les strides de NumPy sont en octets\u202f; les pas de DirectML comptent des éléments\u00a0: divisés par la taille d'un élément, 4 octets.",
 	} {
 		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/v1/import", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -263,7 +263,7 @@ func TestEmbedSnippetsInTheLanguage(t *testing.T) {
 	ts := newTestServer(t)
 	for _, c := range []struct{ path, embed, picture string }{
 		{"/?sizes=2,3", `title="stridescope: DirectML tensor layout"`, `alt="stridescope: DirectML tensor layout"`},
-		{"/?sizes=2,3&lang=fr", `title="stridescope : disposition d&#39;un tenseur DirectML"`, `alt="stridescope : disposition d&#39;un tenseur DirectML"`},
+		{"/?sizes=2,3&lang=fr", "title=\"stridescope\u00a0: disposition d&#39;un tenseur DirectML\"", "alt=\"stridescope\u00a0: disposition d&#39;un tenseur DirectML\""},
 		{"/slice?lang=zh-TW", `title="stridescope：DirectML 張量切片"`, `alt="stridescope：DirectML 張量切片"`},
 		{"/slice?lang=pt-BR", `title="stridescope: fatia de tensor do DirectML"`, `alt="stridescope: fatia de tensor do DirectML"`},
 	} {

@@ -559,7 +559,7 @@ func TestWSErrorsSpeakThePagesLanguage(t *testing.T) {
 		{http.Header{"Accept-Language": {"pt-BR"}}, false, "dt=FLOAT32&sizes=2,0",
 			"O tamanho da dimensão W é 0: nenhuma dimensão pode ser vazia — sizes[1] == 0: um tamanho zero em qualquer dimensão é inválido"},
 		{http.Header{"Cookie": {"lang=fr"}}, true, "dt=FLOAT32&sizes=4,4&woff=0,0&wsize=4,4&wstride=1,0",
-			"Le pas de la fenêtre sur l'axe 1 (W) vaut 0 : la fenêtre doit avancer ou reculer — axe 1 : InputWindowStrides[1] == 0 (un pas ne peut pas être nul)"},
+			"Le pas de la fenêtre sur l'axe 1 (W) vaut 0\u00a0: la fenêtre doit avancer ou reculer — axe 1\u00a0: InputWindowStrides[1] == 0 (un pas ne peut pas être nul)"},
 	} {
 		c := dial(t, ts, tc.header)
 		msg := map[string]any{"v": live.ProtocolVersion, "type": "edit", "seq": 1, "query": tc.query}
