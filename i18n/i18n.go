@@ -59,24 +59,24 @@ var catalogs = map[Locale][]map[Key]string{
 func init() {
 	for _, m := range catalogs[French] {
 		for k, v := range m {
-			m[k] = FrenchSpacing(v)
+			m[k] = frenchSpacing(v)
 		}
 	}
 	for _, t := range Glossary {
-		t.Word[French], t.Means[French] = FrenchSpacing(t.Word[French]), FrenchSpacing(t.Means[French])
+		t.Word[French], t.Means[French] = frenchSpacing(t.Word[French]), frenchSpacing(t.Means[French])
 	}
 	for _, p := range LocalizedPages {
 		for _, w := range p.Words {
-			w.Literal[French] = FrenchSpacing(w.Literal[French])
+			w.Literal[French] = frenchSpacing(w.Literal[French])
 		}
 	}
 }
 
 var frenchMarks = strings.NewReplacer(" :", "\u00a0:", " ;", "\u202f;", " ?", "\u202f?", " !", "\u202f!")
 
-// FrenchSpacing puts French typography's no-break spaces before : ; ? and
+// frenchSpacing puts French typography's no-break spaces before : ; ? and
 // ! where s has a plain space.
-func FrenchSpacing(s string) string { return frenchMarks.Replace(s) }
+func frenchSpacing(s string) string { return frenchMarks.Replace(s) }
 
 // lookup is l's text for key, or English's when l lacks it (a test keeps
 // every locale complete), or the key itself.

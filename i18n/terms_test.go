@@ -90,7 +90,7 @@ func TestStepIsNotStride(t *testing.T) {
 
 // TestFrenchSpacing: every French string, as served, has French
 // typography's no-break space before a colon and a narrow one before
-// ; ? and ! (set at startup: FrenchSpacing), never a plain space that a
+// ; ? and ! (set at startup: frenchSpacing), never a plain space that a
 // narrow screen may break the line at, and no ; ? or ! glued to the word
 // before it (a colon may be, in code and times: "nullptr:", "{x}:").
 func TestFrenchSpacing(t *testing.T) {

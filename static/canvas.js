@@ -4,7 +4,7 @@
 // there are more items than pixels, bin items share one. px is the CSS
 // scale of an image pixel.
 
-import { coordOf as coordIn, indexOf, moveCoord } from './live.js';
+import { coordOf as coordIn, indexOf, moveCoord, offsetOf } from './live.js';
 
 export const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 // canvasKey is where a key moves a canvas's cursor from item k of n: over
@@ -62,11 +62,10 @@ export function pixelRuns(L, n, f) {
 export function offsetRamp(px32, L, n, sizes, strides, offsets, span) {
   const bin = L.bin, r = sizes.length;
   if (offsets) { pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += bin) px32[p + j] = rampPacked(offsets[i] / span); }); return; }
-  const offsetOf = (i) => { let o = 0; for (let d = r - 1; d >= 0; d--) { o += (i % sizes[d]) * strides[d]; i = Math.floor(i / sizes[d]); } return o; };
   if (L.panelAt || r === 1) {
     const ds = bin * strides[r - 1];
-    pixelRuns(L, n, (p, i0, len) => { for (let j = 0, o = offsetOf(i0); j < len; j++, o += ds) px32[p + j] = rampPacked(o / span); });
-  } else pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += bin) px32[p + j] = rampPacked(offsetOf(i) / span); });
+    pixelRuns(L, n, (p, i0, len) => { for (let j = 0, o = offsetOf(sizes, strides, i0); j < len; j++, o += ds) px32[p + j] = rampPacked(o / span); });
+  } else pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += bin) px32[p + j] = rampPacked(offsetOf(sizes, strides, i) / span); });
 }
 // panels draws P grids of R x C items (the last two dimensions, one grid
 // per index of the outer ones) wrapped like the DOM view's small

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, typed, sent, settle, offsetsOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { showFieldErrors, typed, sent, settle, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -226,7 +226,7 @@ export function start() {
     return out;
   }
   // offsetOf is logical element i's buffer offset.
-  const offsetOf = (i) => (st.offsets ? st.offsets[i] : coordOf(i).reduce((s, v, d) => s + v * st.meta.strides[d], 0));
+  const offsetOf = (i) => (st.offsets ? st.offsets[i] : offsetAt(st.meta.sizes, st.meta.strides, i));
 
   // show highlights one target: {kind:'l', i} a logical element or {kind:'b', o} a buffer cell.
   function show(t, isFocus) {

@@ -176,18 +176,17 @@ export const dotText = (c, strides) => `{${c}} · {${strides}} = ${c.map((v, k) 
 // sends no offsets: every DirectML layout is strided, so they follow from
 // these). A valid layout's offsets are below 2^32.
 export function offsetsOf(sizes, strides, n) {
-  const out = new Uint32Array(n), r = sizes.length;
-  if (n === 0 || r === 0) return out;
-  const at = new Array(r).fill(0), sL = strides[r - 1], nL = sizes[r - 1];
-  for (let i = 0, off = 0; i < n;) {
-    for (let k = 0, o = off; k < nL && i < n; k++, o += sL) out[i++] = o;
-    for (let d = r - 2; d >= 0; d--) {
-      off += strides[d];
-      if (++at[d] < sizes[d]) break;
-      off -= strides[d] * sizes[d]; at[d] = 0;
-    }
-  }
+  const out = new Uint32Array(n);
+  forRows(sizes, strides, n, (i0, o0, len, s) => { for (let j = 0, o = o0; j < len; j++, o += s) out[i0 + j] = o; });
   return out;
+}
+
+// offsetOf is element i's buffer offset (row-major i, a layout's sizes
+// and strides): the dot product of its coordinates and the strides.
+export function offsetOf(sizes, strides, i) {
+  let o = 0;
+  for (let d = sizes.length - 1; d >= 0; d--) { o += (i % sizes[d]) * strides[d]; i = Math.floor(i / sizes[d]); }
+  return o;
 }
 
 // forRows calls f(i0, o0, len, s) for each row of the last dimension of

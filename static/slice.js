@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, typed, sent, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, typed, sent, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -268,7 +268,7 @@ export function start() {
     const c = cellOf('in', i);
     if (c) return +c.dataset.o;
     if (st.data.offsets) return st.data.offsets[i];
-    return coordOf(st.meta.sizes, i).reduce((s, v, d) => s + v * st.meta.strides[d], 0);
+    return offsetOf(st.meta.sizes, st.meta.strides, i);
   }
   const bufValue = (o) => label(cellOf('b', o)) ?? (st.data.inVals ? valueAt(st.data.inVals, o) : '·');
   const inValue = (i) => label(cellOf('in', i)) ?? bufValue(inOffset(i));
