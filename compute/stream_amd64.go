@@ -109,3 +109,9 @@ func evenLines4(dst, src unsafe.Pointer, lines, rows, srcStride int)
 //
 //go:noescape
 func gatherRows8(dst, src unsafe.Pointer, chunks, rows, srcStride, step int)
+
+// prefetchRows asks for the lines at p+offs[0], p+offs[step], ... (n of
+// them, offsets in bytes) to be brought into L2 ahead of their loads.
+//
+//go:noescape
+func prefetchRows(p unsafe.Pointer, offs *int32, n, step int)

@@ -441,3 +441,23 @@ TEXT ·hasAVX(SB), NOSPLIT, $0-1
 no:
 	MOVB	$0, ret+0(FP)
 	RET
+
+// func prefetchRows(p unsafe.Pointer, offs *int32, n, step int)
+// PREFETCHT1 (into L2) of the lines at p+offs[0], p+offs[step], ... (n of
+// them).
+TEXT ·prefetchRows(SB), NOSPLIT, $0-32
+	MOVQ	p+0(FP), SI
+	MOVQ	offs+8(FP), DI
+	MOVQ	n+16(FP), CX
+	MOVQ	step+24(FP), DX
+	SHLQ	$2, DX
+	TESTQ	CX, CX
+	JLE	done
+loop:
+	MOVLQSX	(DI), AX
+	PREFETCHT1	(SI)(AX*1)
+	ADDQ	DX, DI
+	DECQ	CX
+	JNZ	loop
+done:
+	RET

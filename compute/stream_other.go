@@ -60,3 +60,5 @@ var useAVX512, useAVX512VBMI = false, false
 func permGroups(dst, src unsafe.Pointer, starts *int32, n int, ctl *[64]byte, dstep int, lmask, smask uint64, e int) {
 	panic("compute: no permGroups here")
 }
+
+func prefetchRows(p unsafe.Pointer, offs *int32, n, step int) {}
