@@ -83,6 +83,13 @@ func traceNavigation(tab context.Context, c config, bc benchCase, dir string, ou
 	if navErr == nil {
 		drawnAt, navErr = waitValue[float64](tab, c.timeout, drawn)
 	}
+	if navErr == nil {
+		// The first contentful paint is reported when the frame is
+		// presented, which can come after the drawn stamp (a task after
+		// the frame's main-thread work): end the trace only once the page
+		// has its entry, or the trace may lack the event.
+		_, navErr = waitValue[float64](tab, c.timeout, `(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: 0}).startTime`)
+	}
 	if _, err := chromedp.Call(tab, tracing.End, cdp.Empty{}); err != nil {
 		return fmt.Errorf("end tracing: %w", err)
 	}
