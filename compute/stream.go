@@ -249,11 +249,9 @@ func (x *exec) evenRows4(dst, src []byte, d, off, n, rows, rs int64) (sink uint6
 }
 
 // scatterAhead is how many elements ahead of the block it copies
-// streamScatter asks for src lines: 14 of R8's blocks of 256. Alternating
-// runs of R8 (2026-11-27) put 14 blocks ahead at 0.33 / 0.56 x memcpy
-// on one / two threads (medians of 8), 28 and 56 at 0.29-0.31 /
-// 0.50-0.53, none at 0.23 / 0.40; PREFETCHT0 (into L1) did less than
-// PREFETCHT1 in the runs that tried both.
+// streamScatter asks for src lines: 14 of R8's blocks of 256, which did
+// better than 7, 21, 28 or 56, and PREFETCHT1 (into L2) better than
+// PREFETCHT0 (docs/benchmarks.md, "R8 with its rows asked for ahead").
 const scatterAhead = 14 * 256
 
 // streamScatter is scatterRun through a buffer: each block is gathered
