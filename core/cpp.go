@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -9,6 +10,12 @@ func cppList(vals []int64) string {
 	parts := make([]string, len(vals))
 	for i, v := range vals {
 		parts[i] = fmt.Sprint(v)
+		if v == math.MinInt32 {
+			// -2147483648 is the unary minus of 2147483648, which MSVC
+			// types unsigned long (warning C4146, then error C2397 in a
+			// brace initializer of INT).
+			parts[i] = "-2147483647 - 1"
+		}
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -1057,6 +1057,18 @@ func TestCPPText(t *testing.T) {
 	if strings.Count(cpp, "{") != strings.Count(cpp, "}") {
 		t.Errorf("unbalanced braces:\n%s", cpp)
 	}
+	// INT_MIN as a literal MSVC compiles: -2147483648 is the negation of
+	// an unsigned long there.
+	low, err := NewSlice1(Slice1Desc{
+		Input:         TensorDesc{DataType: Float32, Sizes: []int64{4}},
+		WindowOffsets: []int64{0}, WindowSizes: []int64{4}, WindowStrides: []int64{math.MinInt32},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cpp := low.CPP(); !strings.Contains(cpp, "INT inputWindowStrides[1] = {-2147483647 - 1};") {
+		t.Errorf("INT_MIN window stride not written as -2147483647 - 1:\n%s", cpp)
+	}
 	// The feature level named is the oldest that accepts the slice.
 	for _, c := range []struct {
 		dt    DataType
