@@ -52,9 +52,10 @@ func (s *Server) getEmbedSlice(c echo.Context) error {
 }
 
 // viewKeys are the query keys that change how a state is shown, or where,
-// but not the state itself: the classroom room, the cell labels, the
-// focused cell and the step-through position.
-var viewKeys = map[string]bool{"room": true, "labels": true, "sel": true, "cell": true, "t": true}
+// but not the state itself: the classroom room, the page's language (the
+// switcher's links add it), the cell labels, the focused cell and the
+// step-through position.
+var viewKeys = map[string]bool{"room": true, "lang": true, "labels": true, "sel": true, "cell": true, "t": true}
 
 // queryOr is the explorer state in the request's URL, or own when the
 // URL has none (a tour step's own state). Only an edit changes a step's
@@ -75,7 +76,7 @@ func queryOr(c echo.Context, limit int, own string) (url.Values, error) {
 		return nil, err
 	}
 	for k, v := range q {
-		if k != "room" {
+		if k != "room" && k != "lang" {
 			oq[k] = v
 		}
 	}

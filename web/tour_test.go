@@ -190,7 +190,7 @@ func TestNested(t *testing.T) {
 }
 
 // TestTourStepKeepsItsExampleWithViewKeys: a query that only says how to
-// show a step (a classroom room, the cell labels) keeps the step's own
+// show a step (a classroom room, the page's language, the cell labels) keeps the step's own
 // example; an edit replaces it (issue #13, 2).
 func TestTourStepKeepsItsExampleWithViewKeys(t *testing.T) {
 	for _, c := range []struct {
@@ -200,7 +200,11 @@ func TestTourStepKeepsItsExampleWithViewKeys(t *testing.T) {
 		{"/tour/7?room=ABCDEF", "10 elements", ""},
 		{"/tour/7?labels=offset", "10 elements", "offset"},
 		{"/tour/7?labels=index&room=ABCDEF", "10 elements", "index"},
+		// The language switcher's links: the page's language is not its state.
+		{"/tour/7?lang=fr", "10 ", ""},
+		{"/tour/7?lang=zh-TW&labels=offset", "10 ", "offset"},
 		{"/tour/7?sizes=2,3", "6 elements", ""}, // an edit
+		{"/tour/7?lang=pt-BR&sizes=2,3", "6 ", ""},
 	} {
 		res, d := page(t, c.path)
 		if res.StatusCode != http.StatusOK {
@@ -216,9 +220,11 @@ func TestTourStepKeepsItsExampleWithViewKeys(t *testing.T) {
 		}
 	}
 	// The slice steps too.
-	_, d := page(t, "/tour/11?room=ABCDEF")
-	if got := strings.Join(texts(d.Find(tid("slice-output")+" .lc"), ".lbl"), " "); got != "14 16 6 8" {
-		t.Errorf("/tour/11?room=: output %q", got)
+	for _, path := range []string{"/tour/11?room=ABCDEF", "/tour/11?lang=fr"} {
+		_, d := page(t, path)
+		if got := strings.Join(texts(d.Find(tid("slice-output")+" .lc"), ".lbl"), " "); got != "14 16 6 8" {
+			t.Errorf("%s: output %q", path, got)
+		}
 	}
 }
 
