@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, typed, sent, settle, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { showFieldErrors, typed, sent, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -59,7 +59,7 @@ export function start() {
   function send(query, structural = false, push = false, nav = false) {
     if (!st.ws) { return false; }
     sent(form, query);
-    st.seq++;
+    st.seq++; st.again = () => send(query, structural, push, nav);
     if (structural) st.structural.add(st.seq);
     if (push) st.push.add(st.seq);
     if (nav) st.nav.add(st.seq);
@@ -79,7 +79,11 @@ export function start() {
     if (room.message(m)) return;
     if (m.seq !== st.seq) return; // a newer edit supersedes it
     if (m.type === 'done') return finish();
-    if (m.type === 'error') { console.warn('stridescope:', m.message); return; }
+    if (m.type === 'error') {
+      const again = st.again;
+      if (!refused(m, picture, () => { if (st.seq === m.seq) again(); })) console.warn('stridescope:', m.message);
+      return;
+    }
     if (m.type !== 'result') return;
     showFieldErrors(form, m.errors, m.warnings);
     refill(m.form, st.structural.has(m.seq));

@@ -150,6 +150,26 @@ export function settle(m, form, picture, what, setURL, how) {
   return true;
 }
 
+// refused shows why the server's work budget refused an edit
+// (docs/protocol.md, codes "busy" and "too-large") and keeps the last
+// picture; a busy edit is sent again, by again, after retryAfter seconds.
+// It reports false for a code it does not know.
+export function refused(m, picture, again) {
+  const stale = $('#stale');
+  if (m.code === 'busy') {
+    const s = m.retryAfter > 0 ? m.retryAfter : 2;
+    stale.textContent = t('js.busy', 'The server is busy with other large pictures: this one is asked for again in {s} s.', { s: num(s) });
+    setTimeout(again, s * 1000);
+  } else if (m.code === 'too-large') {
+    stale.textContent = t('js.too-large', 'This picture needs more memory than the server gives one picture: ask for fewer elements.');
+  } else {
+    return false;
+  }
+  stale.hidden = false;
+  picture.dataset.state = 'refused';
+  return true;
+}
+
 // queryOf writes [key, value] pairs as a query, commas unescaped as the
 // server's canonical queries have them.
 export const queryOf = (pairs) => pairs.map(([k, v]) => k + '=' + encodeURIComponent(v).replace(/%2C/gi, ',')).join('&');

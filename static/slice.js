@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, typed, sent, settle, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, typed, sent, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -72,7 +72,7 @@ export function start() {
   function send(query, structural = false, push = false, np = false, nav = false) {
     if (!st.ws) return false;
     sent(form, query);
-    st.seq++; st.np = np ? form.elements.np.value : '';
+    st.seq++; st.np = np ? form.elements.np.value : ''; st.again = () => send(query, structural, push, np, nav);
     if (nav) st.nav.add(st.seq);
     if (structural) st.structural.add(st.seq);
     if (push) st.push.add(st.seq);
@@ -92,7 +92,11 @@ export function start() {
     if (room.message(m)) return;
     if (m.seq !== st.seq) return; // a newer edit supersedes it
     if (m.type === 'done') { finish(); return; }
-    if (m.type === 'error') { console.warn('stridescope:', m.message); return; }
+    if (m.type === 'error') {
+      const again = st.again;
+      if (!refused(m, picture, () => { if (st.seq === m.seq) again(); })) console.warn('stridescope:', m.message);
+      return;
+    }
     if (m.type !== 'result' || m.page !== 'slice') return;
     showFieldErrors(form, m.errors, m.warnings);
     refill(m.form, st.structural.has(m.seq) || st.npSeqs.has(m.seq), st.npSeqs.has(m.seq));

@@ -73,6 +73,10 @@ type Config struct {
 	// WorkBudgetWait is how long a request waits for its share of the
 	// budget before it is answered 503; 0 takes DefaultWorkBudgetWait.
 	WorkBudgetWait time.Duration
+	// Budget, when set, is the work budget itself, and WorkBudget and
+	// WorkBudgetWait are unused: servers in one process can share one,
+	// and a test can hold part of it.
+	Budget *budget.Budget
 }
 
 func (c *Config) setDefaults() {
@@ -160,7 +164,9 @@ func New(cfg Config) *Server {
 	s.bodyLimit, s.importLimit = parseLimit(cfg.BodyLimit, 64<<10), parseLimit(cfg.ImportBodyLimit, 2<<20)
 	base, cancel := context.WithCancelCause(context.Background())
 	s.wsShutdown = func() { cancel(live.ErrShuttingDown) }
-	if cfg.WorkBudget > 0 {
+	if cfg.Budget != nil {
+		s.budget = cfg.Budget
+	} else if cfg.WorkBudget > 0 {
 		s.budget = budget.New(cfg.WorkBudget, cfg.WorkBudgetWait)
 	}
 	s.hub = &live.Hub{Log: cfg.Logger, Timings: live.DefaultTimings, Base: base,

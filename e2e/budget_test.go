@@ -1,0 +1,95 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/stridescope/stridescope/budget"
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/web"
+)
+
+// serveBudget runs a server whose work budget is b and returns its URL.
+func serveBudget(t *testing.T, b *budget.Budget) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	serveOn(t, addr, web.Config{Budget: b, AnswerCache: -1})
+	return "http://" + addr
+}
+
+// TestE2EBudgetRefusalKeepsThePicture: an edit the server's work budget
+// refuses (docs/protocol.md, codes "busy" and "too-large") leaves the
+// last picture and its address as they were and says why, in the page's
+// language; a busy edit is sent again by the page itself and drawn once
+// the budget has room.
+func TestE2EBudgetRefusalKeepsThePicture(t *testing.T) {
+	big, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: []int64{4096, 4096}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := picture.LayoutCost(big, picture.InEdit)
+	ctx := newBrowser(t, false)
+	stale := `document.querySelector('#stale')`
+	askBig := func(what string) {
+		t.Helper()
+		do(t, ctx, what, chromedp.Evaluate[chromedp.Void](`(() => {
+			for (const id of ['f-size-0', 'f-size-1']) document.getElementById(id).value = '4096';
+			document.getElementById('f-size-1').dispatchEvent(new Event('input', { bubbles: true }));
+		})()`))
+	}
+	kept := func(when string) {
+		t.Helper()
+		if n := eval[int](t, ctx, `document.querySelectorAll('#logical .lc').length`); n != 6 {
+			t.Errorf("%s: %d logical cells, want the 2x3 picture's 6", when, n)
+		}
+		if got := eval[string](t, ctx, `location.search`); !strings.Contains(got, "sizes=2,3") || strings.Contains(got, "4096") {
+			t.Errorf("%s: address %q, want the last picture's", when, got)
+		}
+	}
+
+	t.Run("too-large", func(t *testing.T) {
+		base := serveBudget(t, budget.New(need-1, 100*time.Millisecond))
+		waitLive(t, ctx, base+"/?lang=fr&sizes=2,3")
+		askBig("ask for 4096x4096")
+		waitFor(t, ctx, "the refusal", `document.querySelector('#picture').dataset.state === 'refused' && !`+stale+`.hidden`)
+		want := i18n.French.T("js.too-large", nil)
+		if got := eval[string](t, ctx, stale+`.textContent`); got != want {
+			t.Errorf("note %q, want %q", got, want)
+		}
+		kept("refused as too large")
+	})
+
+	t.Run("busy", func(t *testing.T) {
+		b := budget.New(2*need, 100*time.Millisecond)
+		release, err := b.Take(context.Background(), 2*need-need/2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		base := serveBudget(t, b)
+		waitLive(t, ctx, base+"/?lang=en&sizes=2,3")
+		askBig("ask for 4096x4096 while the budget is held")
+		waitFor(t, ctx, "the refusal", `document.querySelector('#picture').dataset.state === 'refused' && !`+stale+`.hidden`)
+		want := i18n.English.T("js.busy", core.Args{"s": fmt.Sprint(budget.RetryAfter)})
+		if got := eval[string](t, ctx, stale+`.textContent`); got != want {
+			t.Errorf("note %q, want %q", got, want)
+		}
+		kept("refused as busy")
+		release()
+		// No key pressed: the page asks again after retryAfter seconds.
+		waitFor(t, ctx, "the picture drawn after the retry", done+` && `+stale+`.hidden && location.search.includes('sizes=4096,4096') && !!document.querySelector('#logical-canvas')`)
+	})
+}
