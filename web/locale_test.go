@@ -211,3 +211,16 @@ func TestImportWithoutJavaScriptKeepsTheLanguage(t *testing.T) {
 		t.Errorf("the notes page links %q", got)
 	}
 }
+
+// TestStridesLegendInThePageLanguage: the legend of the packed/explicit
+// choice is the glossary's word for stride, on both explorers.
+func TestStridesLegendInThePageLanguage(t *testing.T) {
+	for _, c := range []struct{ lang, want string }{{"en", "Strides"}, {"zh-TW", "步幅"}, {"pt-BR", "Passos"}, {"fr", "Pas"}} {
+		for _, path := range []string{"/?lang=", "/slice?lang="} {
+			_, d := page(t, path+c.lang)
+			if got := d.Find(tid("mode") + " legend").Text(); got != c.want {
+				t.Errorf("%s%s: legend %q, want %q", path, c.lang, got, c.want)
+			}
+		}
+	}
+}

@@ -1122,3 +1122,25 @@ func TestPagesUseNoGoNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSliceSignedFieldsGetAMinusKey: a window stride may be negative, so
+// its field does not ask phones for the numeric keypad (iOS's has no
+// minus key); the unsigned fields do.
+func TestSliceSignedFieldsGetAMinusKey(t *testing.T) {
+	_, d := page(t, "/slice?preset=example2")
+	for _, name := range []string{"sizes", "strides", "woff", "wsize", "wstride", "out"} {
+		fields := d.Find(`#controls input[name="` + name + `"]`)
+		if fields.Length() == 0 {
+			t.Fatalf("no %s fields", name)
+		}
+		fields.Each(func(_ int, f *goquery.Selection) {
+			mode, has := f.Attr("inputmode")
+			if name == "wstride" && has {
+				t.Errorf("%s (%s): inputmode=%q on a signed field", name, f.AttrOr("id", ""), mode)
+			}
+			if name != "wstride" && mode != "numeric" {
+				t.Errorf("%s (%s): inputmode=%q, want numeric", name, f.AttrOr("id", ""), mode)
+			}
+		})
+	}
+}
