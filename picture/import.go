@@ -315,6 +315,9 @@ func importNumpy(n NumpyImport) (*ImportResponse, *ImportError) {
 	switch {
 	case strings.HasPrefix(name, ">"):
 		vs = append(vs, core.NewMsg("import.numpy.endian", "{name:q} is big-endian; DirectML buffers are little-endian (use arr.astype(arr.dtype.newbyteorder('<')))", core.Args{"name": n.Dtype}).At("numpy.dtype"))
+		// Its element size still judges the strides and the offset, so
+		// that every violation is reported at once.
+		dt = numpyTypes[strings.TrimPrefix(name, ">")]
 	case n.Dtype == "":
 		dt = core.Float32
 	default:

@@ -353,6 +353,8 @@ func TestImportRefusals(t *testing.T) {
 	}{
 		{"numpy negative and uneven strides, odd offset", `{"numpy":{"dtype":"<f4","shape":[2,3],"strides":[6,-4],"offset":2}}`, []string{"numpy.strides[0]", "numpy.strides[1]", "numpy.offset"}},
 		{"numpy big-endian", `{"numpy":{"dtype":">f4","shape":[2,3]}}`, []string{"numpy.dtype"}},
+		// Its element size still judges the strides and the offset.
+		{"numpy big-endian, uneven stride and offset", `{"numpy":{"dtype":">f4","shape":[2,3],"strides":[3,4],"offset":2}}`, []string{"numpy.dtype", "numpy.strides[0]", "numpy.offset"}},
 		{"numpy unknown dtype", `{"numpy":{"dtype":"complex64","shape":[2,3]}}`, []string{"numpy.dtype"}},
 		{"numpy zero size", `{"numpy":{"dtype":"float32","shape":[2,0]}}`, []string{"numpy.shape[1]"}},
 		{"torch bool", `{"torch":{"dtype":"torch.bool","size":[2],"stride":[1]}}`, []string{"torch.dtype"}},
