@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -70,6 +69,33 @@ func TestE2EBudgetRefusalKeepsThePicture(t *testing.T) {
 			t.Errorf("note %q, want %q", got, want)
 		}
 		kept("refused as too large")
+		// The next answer clears the note.
+		do(t, ctx, "ask for 2x4", chromedp.Evaluate[chromedp.Void](`(() => {
+			document.getElementById('f-size-0').value = '2'; document.getElementById('f-size-1').value = '4';
+			document.getElementById('f-size-1').dispatchEvent(new Event('input', { bubbles: true }));
+		})()`))
+		waitFor(t, ctx, "the 2x4 picture", done+` && `+stale+`.hidden && document.querySelectorAll('#logical .lc').length === 8`)
+	})
+
+	t.Run("slice too-large", func(t *testing.T) {
+		s, err := core.NewSlice1(core.Slice1Desc{Input: core.TensorDesc{DataType: core.Float32, Sizes: []int64{4096, 4096}},
+			WindowOffsets: []int64{0, 0}, WindowSizes: []int64{4096, 4096}, WindowStrides: []int64{1, 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := serveBudget(t, budget.New(picture.SliceCost(s, true)-1, 100*time.Millisecond))
+		waitLive(t, ctx, base+"/slice?lang=pt-BR&dt=FLOAT32&rank=2&sizes=4,4&mode=packed&woff=0,0&wsize=4,4&wstride=1,1")
+		do(t, ctx, "ask for a 4096x4096 window", chromedp.Evaluate[chromedp.Void](`(() => {
+			for (const id of ['f-size-0', 'f-size-1', 'f-wsize-0', 'f-wsize-1']) document.getElementById(id).value = '4096';
+			document.getElementById('f-wsize-1').dispatchEvent(new Event('input', { bubbles: true }));
+		})()`))
+		waitFor(t, ctx, "the refusal", `document.querySelector('#picture').dataset.state === 'refused' && !`+stale+`.hidden`)
+		if got, want := eval[string](t, ctx, stale+`.textContent`), i18n.BrazilianPortuguese.T("js.too-large", nil); got != want {
+			t.Errorf("note %q, want %q", got, want)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('#slice-input .lc').length`); n != 16 {
+			t.Errorf("%d input cells, want the 4x4 picture's 16", n)
+		}
 	})
 
 	t.Run("busy", func(t *testing.T) {
@@ -83,7 +109,7 @@ func TestE2EBudgetRefusalKeepsThePicture(t *testing.T) {
 		waitLive(t, ctx, base+"/?lang=en&sizes=2,3")
 		askBig("ask for 4096x4096 while the budget is held")
 		waitFor(t, ctx, "the refusal", `document.querySelector('#picture').dataset.state === 'refused' && !`+stale+`.hidden`)
-		want := i18n.English.T("js.busy", core.Args{"s": fmt.Sprint(budget.RetryAfter)})
+		want := i18n.English.T("js.busy", nil)
 		if got := eval[string](t, ctx, stale+`.textContent`); got != want {
 			t.Errorf("note %q, want %q", got, want)
 		}

@@ -68,7 +68,7 @@ export function start() {
     return true;
   }
   let timer = 0;
-  const sendSoon = () => { clearTimeout(timer); timer = setTimeout(() => send(formQuery()), 150); };
+  const sendSoon = () => { clearTimeout(timer); timer = setTimeout(() => { timer = 0; send(formQuery()); }, 150); };
   // Back and Forward are the viewer's own moves: a following viewer
   // detaches first, as with any edit of their own.
   const hist = editHistory(form, { go: (q) => { room.local(); send(q, true, false, true); }, cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
@@ -81,7 +81,8 @@ export function start() {
     if (m.type === 'done') return finish();
     if (m.type === 'error') {
       const again = st.again;
-      if (!refused(m, picture, () => { if (st.seq === m.seq) again(); })) console.warn('stridescope:', m.message);
+      // Not sent again once a newer edit went, or is about to (typing).
+      if (!refused(m, picture, () => { if (st.seq === m.seq && !timer) again(); })) console.warn('stridescope:', m.message);
       return;
     }
     if (m.type !== 'result') return;

@@ -152,20 +152,24 @@ export function settle(m, form, picture, what, setURL, how) {
 
 // refused shows why the server's work budget refused an edit
 // (docs/protocol.md, codes "busy" and "too-large") and keeps the last
-// picture; a busy edit is sent again, by again, after retryAfter seconds.
-// It reports false for a code it does not know.
+// picture; a busy edit is sent again, by again, after retryAfter to
+// 1.5 x retryAfter seconds (spread, so that the pages the server refused
+// together do not all come back at once). It reports false for a code
+// it does not know.
 export function refused(m, picture, again) {
   const stale = $('#stale');
   if (m.code === 'busy') {
     const s = m.retryAfter > 0 ? m.retryAfter : 2;
-    stale.textContent = t('js.busy', 'The server is busy with other large pictures: this one is asked for again in {s} s.', { s: num(s) });
-    setTimeout(again, s * 1000);
+    stale.textContent = t('js.busy', 'The server is busy with other large pictures: this one is asked for again in a few seconds.');
+    setTimeout(again, (1 + Math.random() / 2) * s * 1000);
   } else if (m.code === 'too-large') {
     stale.textContent = t('js.too-large', 'This picture needs more memory than the server gives one picture: ask for fewer elements.');
   } else {
     return false;
   }
   stale.hidden = false;
+  // A picture still streaming when the refused edit went out stops here.
+  for (const p of $$('.progress', picture)) p.hidden = true;
   picture.dataset.state = 'refused';
   return true;
 }

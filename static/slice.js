@@ -69,10 +69,12 @@ export function start() {
   // answer, push ones always make a history entry, np ones come from the
   // expression box, nav ones (Back, Forward, the first state) leave the
   // history as it is.
-  function send(query, structural = false, push = false, np = false, nav = false) {
+  // npText is the expression sent, when it is not the box's (a retry).
+  function send(query, structural = false, push = false, np = false, nav = false, npText = form.elements.np.value) {
     if (!st.ws) return false;
     sent(form, query);
-    st.seq++; st.np = np ? form.elements.np.value : ''; st.again = () => send(query, structural, push, np, nav);
+    st.seq++; st.np = np ? npText : ''; const sentNp = st.np;
+    st.again = () => send(query, structural, push, np, nav, sentNp);
     if (nav) st.nav.add(st.seq);
     if (structural) st.structural.add(st.seq);
     if (push) st.push.add(st.seq);
@@ -82,7 +84,7 @@ export function start() {
     return true;
   }
   let timer = 0;
-  const sendSoon = (np = false) => { clearTimeout(timer); timer = setTimeout(() => send(np ? npQuery() : formQuery(), false, false, np), 150); };
+  const sendSoon = (np = false) => { clearTimeout(timer); timer = setTimeout(() => { timer = 0; send(np ? npQuery() : formQuery(), false, false, np); }, 150); };
   // Back and Forward are the viewer's own moves: a following viewer
   // detaches first, as with any edit of their own.
   const hist = editHistory(form, { go: (q) => { room.local(); send(q, true, false, false, true); }, cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
@@ -94,7 +96,8 @@ export function start() {
     if (m.type === 'done') { finish(); return; }
     if (m.type === 'error') {
       const again = st.again;
-      if (!refused(m, picture, () => { if (st.seq === m.seq) again(); })) console.warn('stridescope:', m.message);
+      // Not sent again once a newer edit went, or is about to (typing).
+      if (!refused(m, picture, () => { if (st.seq === m.seq && !timer) again(); })) console.warn('stridescope:', m.message);
       return;
     }
     if (m.type !== 'result' || m.page !== 'slice') return;
