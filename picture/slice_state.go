@@ -45,6 +45,15 @@ type SliceState struct {
 // must stay below the websocket's read limit.
 const MaxSliceQuery = 12 << 10
 
+// MaxQueryOf is the longest query the page a room presents accepts
+// (rooms.PagePath's names): the slice explorer's carries typed values.
+func MaxQueryOf(page string) int {
+	if page == "slice" {
+		return MaxSliceQuery
+	}
+	return MaxQueryLen
+}
+
 // maxSliceValues is how many numbers the values box takes.
 const maxSliceValues = 4096
 

@@ -207,8 +207,8 @@ func (s *Server) postRooms(c echo.Context) error {
 		return badRequest("page", "room.page", "page {page:q} cannot be presented", core.Args{"page": page})
 	}
 	query := withoutParam(strings.TrimPrefix(c.FormValue("query"), "?"), "room")
-	if len(query) > picture.MaxQueryLen {
-		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": picture.MaxQueryLen})
+	if limit := picture.MaxQueryOf(page); len(query) > limit {
+		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": limit})
 	}
 	replica, err := s.roomsReady()
 	if err != nil {
@@ -222,6 +222,8 @@ func (s *Server) postRooms(c echo.Context) error {
 	switch {
 	case errors.Is(err, rooms.ErrRoomsFull):
 		return unavailable(c, core.NewMsg("room.full", "every room on this server is in use; try again later", nil))
+	case errors.Is(err, rooms.ErrRoomState):
+		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": picture.MaxQueryOf(page)})
 	case errors.Is(err, rooms.ErrBusDown):
 		s.log.Warn("rooms: cannot open a room", "err", err)
 		return unavailable(c, core.NewMsg("room.down", "the room service is not reachable right now; try again in a moment", nil))

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -475,6 +476,7 @@ func TestRoomWebsocketRefusals(t *testing.T) {
 	for _, st := range []map[string]any{
 		{"page": "elsewhere", "query": ""},
 		{"page": "layout", "query": strings.Repeat("x", 5000)},
+		{"page": "slice", "query": strings.Repeat("x", 13000)},
 		{"page": "layout", "focus": strings.Repeat("l", 100)},
 		{"page": "tour", "step": 99},
 		{"page": "tour", "step": -5},
@@ -483,6 +485,46 @@ func TestRoomWebsocketRefusals(t *testing.T) {
 		readType(t, p, "error", &e)
 		if e.Code != "bad-room-state" {
 			t.Errorf("state %.60v: %+v", st, e)
+		}
+	}
+}
+
+// TestRoomSliceStateWithTypedValues: a slice state longer than the layout
+// explorer's 4 KiB (typed values; /slice takes 12 KiB) opens a room and is
+// published to its followers; the layout explorer's limit stays.
+func TestRoomSliceStateWithTypedValues(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	vals := make([]string, 1500)
+	for i := range vals {
+		vals[i] = strconv.Itoa(i % 100)
+	}
+	query := "dt=FLOAT32&sizes=1500&woff=0&wsize=1500&wstride=-1&vals=" + strings.Join(vals, ",")
+	if len(query) <= 4096 {
+		t.Fatalf("query of %d bytes: not past the layout limit", len(query))
+	}
+	for _, tc := range []struct {
+		page string
+		want int
+	}{{"slice", http.StatusSeeOther}, {"layout", http.StatusBadRequest}} {
+		res, err := noRedirect.PostForm(ts.URL+"/rooms", url.Values{"page": {tc.page}, "query": {query}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != tc.want {
+			t.Errorf("POST /rooms page=%s with a %d-byte query: %d, want %d", tc.page, len(query), res.StatusCode, tc.want)
+		}
+	}
+	code, _, cookie := openRoom(t, ts, "")
+	p := presentOn(t, ts, code, cookie)
+	v := dial(t, ts, nil)
+	sendJSON(t, v, map[string]any{"v": 2, "type": "follow", "room": code})
+	sendJSON(t, p, map[string]any{"v": 2, "type": "publish", "state": map[string]any{"page": "slice", "query": query}})
+	for {
+		var m roomIn
+		readType(t, v, "room", &m)
+		if m.State.Query == query {
+			break
 		}
 	}
 }
