@@ -877,6 +877,14 @@ func TestSliceDescToSlice1(t *testing.T) {
 			t.Fatalf("%+v reads %v", v1, got)
 		}
 	}
+	// A UINT stride past INT on an axis of one element is never applied:
+	// the DML_SLICE1 is exact with stride 1.
+	one := SliceDesc{Input: TensorDesc{DataType: Float32, Sizes: []int64{8, 4}}, Offsets: []int64{2, 0}, Sizes: []int64{1, 4}, Strides: []int64{MaxUINT, 1}}
+	if s, err := NewSliceV1(one, NewestFeatureLevel); err != nil {
+		t.Errorf("%+v: %v", one, err)
+	} else if got := mustCoords(t, s); !coordsEqual(got, naiveSliceV1Reads(one.Offsets, one.Sizes, one.Strides)) || s.WindowStrides[0] != 1 {
+		t.Errorf("%+v reads %v with window strides %v", one, got, s.WindowStrides)
+	}
 	// Values DML_SLICE cannot hold are reported by NewSlice1.
 	bad := []SliceDesc{
 		{Input: TensorDesc{DataType: Float32, Sizes: []int64{4}}, Offsets: []int64{0}, Sizes: []int64{-2}, Strides: []int64{1}},

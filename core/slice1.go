@@ -322,12 +322,20 @@ func (d SliceDesc) ToSlice1(fl FeatureLevel) Slice1Desc {
 			}
 		}
 	}
+	strides := append([]int64(nil), d.Strides...)
+	for i := range min(n, len(strides)) {
+		// One element read: its stride is never applied, so a UINT
+		// stride past INT has the exact DML_SLICE1 stride 1.
+		if d.Sizes[i] == 1 && strides[i] > math.MaxInt32 && strides[i] <= MaxUINT {
+			strides[i] = 1
+		}
+	}
 	return Slice1Desc{
 		Input:         d.Input,
 		FeatureLevel:  fl,
 		WindowOffsets: append([]int64(nil), d.Offsets...),
 		WindowSizes:   win,
-		WindowStrides: append([]int64(nil), d.Strides...),
+		WindowStrides: strides,
 		OutputSizes:   append([]int64(nil), d.Sizes...),
 	}
 }
