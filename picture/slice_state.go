@@ -353,8 +353,13 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 			v.Errors = append(v.Errors, cv)
 		}
 	}
-	if s != nil {
-		vals, vvs := ParseValues(st.Vals, s.Input.DataType)
+	// The values are judged against the data type asked for, whatever
+	// else is wrong, so that their errors come with the others at once.
+	if dt, err := core.ParseDataType(req.DataType); s != nil || err == nil {
+		if s != nil {
+			dt = s.Input.DataType
+		}
+		vals, vvs := ParseValues(st.Vals, dt)
 		v.Errors = append(v.Errors, vvs...)
 		v.Values = vals
 	}

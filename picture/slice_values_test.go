@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/url"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/stridescope/stridescope/core"
@@ -166,6 +167,36 @@ func TestF64ToF16RoundsToNearestEven(t *testing.T) {
 			if got := f64ToF16(-c.f); got != c.want|0x8000 {
 				t.Fatalf("f64ToF16(%v) = %#x, want %#x", -c.f, got, c.want|0x8000)
 			}
+		}
+	}
+}
+
+// TestSliceValueErrorsComeWithTheWindowsErrors: the values are judged
+// against the data type asked for even when the window is wrong, so that
+// every violation is reported at once.
+func TestSliceValueErrorsComeWithTheWindowsErrors(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		// One violation names both bad values (values.bad2).
+		{"dt=INT8&sizes=4&woff=0&wsize=4&wstride=0&vals=1,2,x,300", []string{"inputWindowStrides[0]", "values"}},
+		{"dt=INT8&sizes=4&woff=0&wsize=4&wstride=1&vals=1,2,x,300", []string{"values"}},
+		{"dt=INT8&sizes=4&woff=0&wsize=4&wstride=0&vals=1,2", []string{"inputWindowStrides[0]"}},
+	} {
+		q, err := url.ParseQuery(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, qvs := SliceStateFromQuery(q)
+		v := ValidateSlice(st, qvs)
+		var got []string
+		for _, e := range v.Errors {
+			got = append(got, e.Field)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: errors at %q, want %q (%v)", c.query, got, c.want, v.Errors)
 		}
 	}
 }
