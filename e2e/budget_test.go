@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -118,4 +119,20 @@ func TestE2EBudgetRefusalKeepsThePicture(t *testing.T) {
 		// No key pressed: the page asks again after retryAfter seconds.
 		waitFor(t, ctx, "the picture drawn after the retry", done+` && `+stale+`.hidden && location.search.includes('sizes=4096,4096') && !!document.querySelector('#logical-canvas')`)
 	})
+}
+
+// TestE2ESliceWindowPastTheInputMarksItsSize: typing a window size that
+// runs out of the input marks that size invalid, not only the offset the
+// rule is reported at.
+func TestE2ESliceWindowPastTheInputMarksItsSize(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	typeInto(t, ctx, "a window size past the input", `[data-testid=wsize-3]`, "9")
+	waitFor(t, ctx, "the invalid slice", `document.querySelector('#picture').dataset.state === 'invalid'`)
+	for id, want := range map[string]string{"f-woff-3": "true", "f-wsize-3": "true", "f-wsize-2": "false"} {
+		if got := eval[string](t, ctx, fmt.Sprintf(`document.getElementById(%q).getAttribute('aria-invalid')`, id)); got != want {
+			t.Errorf("%s: aria-invalid %q, want %q", id, got, want)
+		}
+	}
 }

@@ -217,6 +217,11 @@ func EmptySlicePicture(ctx context.Context) views.SlicePicture {
 	}
 }
 
+// WindowOutside is the code of a window that runs out of the input
+// (core's rule, reported at the window's offset): the page marks the
+// window's size invalid too.
+const WindowOutside = "slice1.window.outside"
+
 // SliceFormIn is the slice form as typed, with the errors of each field,
 // its messages in ctx's locale.
 func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
@@ -231,6 +236,12 @@ func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 		Values:   st.Vals,
 		Errors:   violationMap(Worded(ctx, v.Errors, len(st.In.Sizes))),
 		Warnings: violationMap(Localised(ctx, v.Warnings)),
+		Blamed:   map[string]bool{},
+	}
+	for _, e := range v.Errors {
+		if i, ok := strings.CutPrefix(e.Field, "inputWindowOffsets"); ok && e.Code == WindowOutside {
+			f.Blamed["inputWindowSizes"+i] = true
+		}
 	}
 	if v.T >= 0 {
 		f.T = strconv.FormatInt(v.T, 10)

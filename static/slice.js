@@ -102,6 +102,12 @@ export function start() {
     }
     if (m.type !== 'result' || m.page !== 'slice') return;
     showFieldErrors(form, m.errors, m.warnings);
+    // A window that runs out of the input is reported at its offset; its
+    // size is as much to blame (picture.WindowOutside).
+    for (const e of m.errors || []) {
+      const i = e.code === 'slice1.window.outside' && /^inputWindowOffsets\[(\d+)\]$/.exec(e.field);
+      if (i) form.querySelector('#f-wsize-' + i[1])?.setAttribute('aria-invalid', 'true');
+    }
     refill(m.form, st.structural.has(m.seq) || st.npSeqs.has(m.seq), st.npSeqs.has(m.seq));
     swapIn($('#slice-dims'), m.html.dims, (m.html.keys || {}).dims);
     // An expression that does not parse changes no window: the URL stays.

@@ -37,6 +37,10 @@ type SliceForm struct {
 	Typed         string // as Form.Typed
 	Errors        map[string][]string
 	Warnings      map[string][]string
+	// Blamed are fields marked invalid for an error reported at another:
+	// a window that runs out of the input is reported at its offset, and
+	// its size is as much to blame.
+	Blamed map[string]bool
 }
 
 // ErrorsFor returns the errors of one field.
@@ -60,7 +64,9 @@ type SliceDimRow struct {
 func field(name string, i int) string { return name + "[" + itoa(int64(i)) + "]" }
 
 // invalid is aria-invalid for a field.
-func (f SliceForm) invalid(name string) string { return boolAttr(len(f.Errors[name]) > 0) }
+func (f SliceForm) invalid(name string) string {
+	return boolAttr(len(f.Errors[name]) > 0 || f.Blamed[name])
+}
 
 // SliceDims is the per-dimension table.
 type SliceDims struct {

@@ -1347,7 +1347,7 @@ func SliceFormView(m SlicePage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = numInput(numField{Name: "wsize", ID: "f-wsize-" + itoa(int64(d.Index)), Value: d.Win, TestID: "wsize-" + itoa(int64(d.Index)), Label: i18n.T(ctx, "slice.form.wsize", i18n.Args{"dim": d.Label}),
-				Err: field("inputWindowSizes", d.Index), Invalid: len(m.Form.ErrorsFor(field("inputWindowSizes", d.Index))) > 0, Disabled: !d.Active}).Render(ctx, templ_7745c5c3_Buffer)
+				Err: field("inputWindowSizes", d.Index), Invalid: len(m.Form.ErrorsFor(field("inputWindowSizes", d.Index))) > 0 || m.Form.Blamed[field("inputWindowSizes", d.Index)], Disabled: !d.Active}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

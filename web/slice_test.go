@@ -1144,3 +1144,15 @@ func TestSliceSignedFieldsGetAMinusKey(t *testing.T) {
 		})
 	}
 }
+
+// TestSliceWindowPastTheInputMarksItsSize: a window that runs out of the
+// input is reported at its offset, and the page marks its size invalid
+// too (the learner typed either).
+func TestSliceWindowPastTheInputMarksItsSize(t *testing.T) {
+	_, d := page(t, "/slice?dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,2&wsize=1,1,4,3&wstride=1,1,1,1")
+	for id, want := range map[string]string{"f-woff-3": "true", "f-wsize-3": "true", "f-wsize-2": "false", "f-woff-2": "false"} {
+		if got := d.Find("#"+id).AttrOr("aria-invalid", ""); got != want {
+			t.Errorf("%s: aria-invalid %q, want %q", id, got, want)
+		}
+	}
+}
