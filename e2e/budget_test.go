@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"strings"
@@ -30,6 +31,18 @@ func serveBudget(t *testing.T, b *budget.Budget) string {
 	return "http://" + addr
 }
 
+// setFields types value into the inputs ids at once, as one edit: their
+// values change, then one input event goes out from the last.
+func setFields(t *testing.T, ctx context.Context, what, value string, ids ...string) {
+	t.Helper()
+	list, _ := json.Marshal(ids)
+	do(t, ctx, what, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		const ids = %s;
+		for (const id of ids) document.getElementById(id).value = %q;
+		document.getElementById(ids[ids.length - 1]).dispatchEvent(new Event('input', { bubbles: true }));
+	})()`, list, value)))
+}
+
 // TestE2EBudgetRefusalKeepsThePicture: an edit the server's work budget
 // refuses (docs/protocol.md, codes "busy" and "too-large") leaves the
 // last picture and its address as they were and says why, in the page's
@@ -43,13 +56,7 @@ func TestE2EBudgetRefusalKeepsThePicture(t *testing.T) {
 	need := picture.LayoutCost(big, picture.InEdit)
 	ctx := newBrowser(t, false)
 	stale := `document.querySelector('#stale')`
-	askBig := func(what string) {
-		t.Helper()
-		do(t, ctx, what, chromedp.Evaluate[chromedp.Void](`(() => {
-			for (const id of ['f-size-0', 'f-size-1']) document.getElementById(id).value = '4096';
-			document.getElementById('f-size-1').dispatchEvent(new Event('input', { bubbles: true }));
-		})()`))
-	}
+	askBig := func(what string) { setFields(t, ctx, what, "4096", "f-size-0", "f-size-1") }
 	kept := func(when string) {
 		t.Helper()
 		if n := eval[int](t, ctx, `document.querySelectorAll('#logical .lc').length`); n != 6 {
@@ -71,10 +78,8 @@ func TestE2EBudgetRefusalKeepsThePicture(t *testing.T) {
 		}
 		kept("refused as too large")
 		// The next answer clears the note.
-		do(t, ctx, "ask for 2x4", chromedp.Evaluate[chromedp.Void](`(() => {
-			document.getElementById('f-size-0').value = '2'; document.getElementById('f-size-1').value = '4';
-			document.getElementById('f-size-1').dispatchEvent(new Event('input', { bubbles: true }));
-		})()`))
+		setFields(t, ctx, "ask for 2x4", "2", "f-size-0")
+		setFields(t, ctx, "ask for 2x4", "4", "f-size-1")
 		waitFor(t, ctx, "the 2x4 picture", done+` && `+stale+`.hidden && document.querySelectorAll('#logical .lc').length === 8`)
 	})
 
@@ -86,10 +91,7 @@ func TestE2EBudgetRefusalKeepsThePicture(t *testing.T) {
 		}
 		base := serveBudget(t, budget.New(picture.SliceCost(s, true)-1, 100*time.Millisecond))
 		waitLive(t, ctx, base+"/slice?lang=pt-BR&dt=FLOAT32&rank=2&sizes=4,4&mode=packed&woff=0,0&wsize=4,4&wstride=1,1")
-		do(t, ctx, "ask for a 4096x4096 window", chromedp.Evaluate[chromedp.Void](`(() => {
-			for (const id of ['f-size-0', 'f-size-1', 'f-wsize-0', 'f-wsize-1']) document.getElementById(id).value = '4096';
-			document.getElementById('f-wsize-1').dispatchEvent(new Event('input', { bubbles: true }));
-		})()`))
+		setFields(t, ctx, "ask for a 4096x4096 window", "4096", "f-size-0", "f-size-1", "f-wsize-0", "f-wsize-1")
 		waitFor(t, ctx, "the refusal", `document.querySelector('#picture').dataset.state === 'refused' && !`+stale+`.hidden`)
 		if got, want := eval[string](t, ctx, stale+`.textContent`), i18n.BrazilianPortuguese.T("js.too-large", nil); got != want {
 			t.Errorf("note %q, want %q", got, want)

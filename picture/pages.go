@@ -217,10 +217,10 @@ func EmptySlicePicture(ctx context.Context) views.SlicePicture {
 	}
 }
 
-// WindowOutside is the code of a window that runs out of the input
+// windowOutside is the code of a window that runs out of the input
 // (core's rule, reported at the window's offset): the page marks the
-// window's size invalid too.
-const WindowOutside = "slice1.window.outside"
+// window's size invalid too, as static/slice.js does live.
+const windowOutside = "slice1.window.outside"
 
 // SliceFormIn is the slice form as typed, with the errors of each field,
 // its messages in ctx's locale.
@@ -239,7 +239,7 @@ func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 		Blamed:   map[string]bool{},
 	}
 	for _, e := range v.Errors {
-		if i, ok := strings.CutPrefix(e.Field, "inputWindowOffsets"); ok && e.Code == WindowOutside {
+		if i, ok := strings.CutPrefix(e.Field, "inputWindowOffsets"); ok && e.Code == windowOutside {
 			f.Blamed["inputWindowSizes"+i] = true
 		}
 	}

@@ -354,11 +354,9 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 		}
 	}
 	// The values are judged against the data type asked for, whatever
-	// else is wrong, so that their errors come with the others at once.
-	if dt, err := core.ParseDataType(req.DataType); s != nil || err == nil {
-		if s != nil {
-			dt = s.Input.DataType
-		}
+	// else is wrong, so that their errors come with the others at once
+	// (a valid slice parsed the same name).
+	if dt, err := core.ParseDataType(req.DataType); err == nil {
 		vals, vvs := ParseValues(st.Vals, dt)
 		v.Errors = append(v.Errors, vvs...)
 		v.Values = vals

@@ -82,7 +82,7 @@ export function start() {
     if (m.type === 'error') {
       const again = st.again;
       // Not sent again once a newer edit went, or is about to (typing).
-      if (!refused(m, picture, () => { if (st.seq === m.seq && !timer) again(); })) console.warn('stridescope:', m.message);
+      refused(m, picture, () => { if (st.seq === m.seq && !timer) again(); });
       return;
     }
     if (m.type !== 'result') return;

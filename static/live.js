@@ -150,12 +150,12 @@ export function settle(m, form, picture, what, setURL, how) {
   return true;
 }
 
-// refused shows why the server's work budget refused an edit
-// (docs/protocol.md, codes "busy" and "too-large") and keeps the last
-// picture; a busy edit is sent again, by again, after retryAfter to
-// 1.5 x retryAfter seconds (spread, so that the pages the server refused
-// together do not all come back at once). It reports false for a code
-// it does not know.
+// refused handles an error message m: one the server's work budget
+// refused an edit with (docs/protocol.md, codes "busy" and "too-large")
+// keeps the last picture and says why; a busy edit is sent again, by
+// again, after retryAfter to 1.5 x retryAfter seconds (spread, so that
+// the pages the server refused together do not all come back at once).
+// Any other error is logged.
 export function refused(m, picture, again) {
   const stale = $('#stale');
   if (m.code === 'busy') {
@@ -165,13 +165,13 @@ export function refused(m, picture, again) {
   } else if (m.code === 'too-large') {
     stale.textContent = t('js.too-large', 'This picture needs more memory than the server gives one picture: ask for fewer elements.');
   } else {
-    return false;
+    console.warn('stridescope:', m.message);
+    return;
   }
   stale.hidden = false;
   // A picture still streaming when the refused edit went out stops here.
   for (const p of $$('.progress', picture)) p.hidden = true;
   picture.dataset.state = 'refused';
-  return true;
 }
 
 // queryOf writes [key, value] pairs as a query, commas unescaped as the

@@ -97,13 +97,13 @@ export function start() {
     if (m.type === 'error') {
       const again = st.again;
       // Not sent again once a newer edit went, or is about to (typing).
-      if (!refused(m, picture, () => { if (st.seq === m.seq && !timer) again(); })) console.warn('stridescope:', m.message);
+      refused(m, picture, () => { if (st.seq === m.seq && !timer) again(); });
       return;
     }
     if (m.type !== 'result' || m.page !== 'slice') return;
     showFieldErrors(form, m.errors, m.warnings);
     // A window that runs out of the input is reported at its offset; its
-    // size is as much to blame (picture.WindowOutside).
+    // size is as much to blame (as picture.SliceFormIn marks it).
     for (const e of m.errors || []) {
       const i = e.code === 'slice1.window.outside' && /^inputWindowOffsets\[(\d+)\]$/.exec(e.field);
       if (i) form.querySelector('#f-wsize-' + i[1])?.setAttribute('aria-invalid', 'true');
