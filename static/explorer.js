@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, typed, sent, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { showFieldErrors, typed, sent, ownAnswer, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -43,8 +43,10 @@ export function start() {
     // it once it is answered.
     ws.onopen = () => {
       st.retry = 500; st.ws = ws;
-      const q = typed(form) || formQuery();
-      send(q, true, false, q === history.state?.ss?.q);
+      // The page's own answer (ownAnswer) needs no asking again.
+      const q = typed(form) || formQuery(), own = q === st.own;
+      st.own = null;
+      if (!own) send(q, true, false, q === history.state?.ss?.q);
       room.open((m) => ws.send(JSON.stringify(m)));
     };
     ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
@@ -90,9 +92,12 @@ export function start() {
     refill(m.form, st.structural.has(m.seq));
     const how = st.nav.has(m.seq) ? 'none' : st.push.has(m.seq) || st.structural.has(m.seq) ? 'push' : 'edit';
     if (!settle(m, form, picture, 'tensor', setURL, how)) return;
-    const h = m.html, k = h.keys || {};
-    swapIn($('#logical'), h.logical, k.logical); swapIn($('#buffer'), h.buffer, k.buffer); swapIn($('#facts'), h.facts, k.facts);
-    $('[data-testid=logical-sub]').textContent = m.html.logicalSub; $('[data-testid=buffer-sub]').textContent = m.html.bufferSub;
+    const h = m.html; // none in the page's own answer: the page is its html
+    if (h) {
+      const k = h.keys || {};
+      swapIn($('#logical'), h.logical, k.logical); swapIn($('#buffer'), h.buffer, k.buffer); swapIn($('#facts'), h.facts, k.facts);
+      $('[data-testid=logical-sub]').textContent = h.logicalSub; $('[data-testid=buffer-sub]').textContent = h.bufferSub;
+    }
     const meta = st.meta = m.meta;
     // A disjoint layout's offsets are worked out where they are needed
     // (live.js holderOf for a cell's element): a canvas of 2^24 elements
@@ -343,5 +348,13 @@ export function start() {
     });
   }
 
+  // The picture the server drew is linked now when the page carries its
+  // answer; the socket, once open, is asked only for what changed since.
+  const own = ownAnswer(form);
+  if (own) {
+    st.own = formQuery();
+    st.seq++; st.structural.add(st.seq); st.nav.add(st.seq);
+    onText({ ...own, seq: st.seq });
+  }
   connect();
 }

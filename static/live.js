@@ -36,6 +36,24 @@ export function sent(form, query) {
   if (form.dataset.typed && query !== form.dataset.typed) delete form.dataset.typed;
 }
 
+// ownAnswer is the socket's answer to the state the server drew, which
+// the page carries when that picture is all in its HTML (#answer,
+// docs/protocol.md): the page takes it as the answer to its first edit
+// and links its cells without waiting for the socket. It is null when
+// there is none, or when the form no longer holds that state (something
+// was typed before the modules ran): the socket is asked then, as always.
+export function ownAnswer(form) {
+  const el = document.getElementById('answer');
+  if (!el || typed(form)) return null;
+  for (const e of form.elements) {
+    const same = e.type === 'radio' || e.type === 'checkbox' ? e.checked === e.defaultChecked
+      : e.tagName === 'SELECT' ? [...e.options].every((o) => o.selected === o.defaultSelected)
+        : !('defaultValue' in e) || e.value === e.defaultValue;
+    if (!same) return null;
+  }
+  return JSON.parse(el.textContent);
+}
+
 // showFieldErrors puts each {field, message} into its field's slot
 // ([data-error-for], [data-warning-for]) and sets aria-invalid on the
 // inputs that name the slot first in aria-describedby.

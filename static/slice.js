@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, typed, sent, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, typed, sent, ownAnswer, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -54,8 +54,10 @@ export function start() {
     // it once it is answered.
     open(ws) {
       st.ws = ws;
-      const q = typed(form) || formQuery();
-      send(q, true, false, false, q === history.state?.ss?.q);
+      // The page's own answer (ownAnswer) needs no asking again.
+      const q = typed(form) || formQuery(), own = q === st.own;
+      st.own = null;
+      if (!own) send(q, true, false, false, q === history.state?.ss?.q);
       room.open((m) => ws.send(JSON.stringify(m)));
     },
     text: onText,
@@ -109,15 +111,18 @@ export function start() {
       if (i) form.querySelector('#f-wsize-' + i[1])?.setAttribute('aria-invalid', 'true');
     }
     refill(m.form, st.structural.has(m.seq) || st.npSeqs.has(m.seq), st.npSeqs.has(m.seq));
-    swapIn($('#slice-dims'), m.html.dims, (m.html.keys || {}).dims);
+    const h = m.html; // none in the page's own answer: the page is its html
+    if (h) swapIn($('#slice-dims'), h.dims, (h.keys || {}).dims);
     // An expression that does not parse changes no window: the URL stays.
     const how = st.nav.has(m.seq) || (!m.ok && st.npSeqs.has(m.seq)) ? 'none' : st.push.has(m.seq) || st.structural.has(m.seq) ? 'push' : 'edit';
     if (!settle(m, form, picture, 'slice', setURL, how)) return;
     stop();
-    const h = m.html, k = h.keys || {};
-    swapIn($('#slice-input'), h.input, k.input); swapIn($('#slice-output'), h.output, k.output); swapIn($('#slice-buffer'), h.buffer, k.buffer);
-    swapIn($('#slice-facts'), h.facts, k.facts); swapIn(steps, h.steps, k.steps);
-    $('#input-sub').textContent = h.inputSub; $('#output-sub').textContent = h.outputSub; $('#buffer-sub').textContent = h.bufferSub;
+    if (h) {
+      const k = h.keys || {};
+      swapIn($('#slice-input'), h.input, k.input); swapIn($('#slice-output'), h.output, k.output); swapIn($('#slice-buffer'), h.buffer, k.buffer);
+      swapIn($('#slice-facts'), h.facts, k.facts); swapIn(steps, h.steps, k.steps);
+      $('#input-sub').textContent = h.inputSub; $('#output-sub').textContent = h.outputSub; $('#buffer-sub').textContent = h.bufferSub;
+    }
     const meta = st.meta = m.meta;
     picture.dataset.seq = m.seq;
     // The arrays the canvases are drawn from: the bitmaps from the
@@ -634,5 +639,15 @@ export function start() {
     if (again) { st.roomQuery = s.query; send(s.query, true); }
     else if (s.step !== undefined && s.step !== st.t) setStep(s.step, false);
     focus.take(s, !again && picture.dataset.state === 'done'); // else shown when the picture is drawn
+  }
+
+  // The picture the server drew is linked now when the page carries its
+  // answer; the socket, once open, is asked only for what changed since.
+  const own = ownAnswer(form);
+  if (own) {
+    st.own = formQuery();
+    st.seq++; st.structural.add(st.seq); st.nav.add(st.seq);
+    onText({ ...own, seq: st.seq });
+    onText({ type: 'done', seq: st.seq });
   }
 }

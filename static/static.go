@@ -62,7 +62,7 @@ type assets struct {
 }
 
 var byName, hashed, deps = func() (map[string]*asset, map[string]string, map[string][]string) {
-	a, err := load(files)
+	a, err := load(files, siteBundles)
 	if err != nil {
 		panic("static: " + err.Error())
 	}
@@ -73,7 +73,14 @@ var byName, hashed, deps = func() (map[string]*asset, map[string]string, map[str
 // `from './live.js'`, `import './x.js'`, `import('./slice.js')`.
 var importSpec = regexp.MustCompile(`(\bfrom\s*|\bimport\s*\(?\s*)(['"])\./([A-Za-z0-9_-]+\.js)(['"])`)
 
-func load(fsys fs.FS) (*assets, error) {
+// siteBundles are the stylesheets served as one: a page loads site.css,
+// not its four parts, because every stylesheet is a request its first
+// paint waits for. The parts keep their own names too.
+var siteBundles = map[string][]string{"site.css": {"app.css", "rooms.css", "docs.css", "slice.css"}}
+
+// load reads and names the files of fsys, and each bundle (a name made of
+// files concatenated in order).
+func load(fsys fs.FS, bundles map[string][]string) (*assets, error) {
 	byName, hashed, deps := map[string]*asset{}, map[string]string{}, map[string][]string{}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
@@ -98,6 +105,18 @@ func load(fsys fs.FS) (*assets, error) {
 				deps[e.Name()] = append(deps[e.Name()], dep)
 			}
 		}
+	}
+	for name, parts := range bundles {
+		var b bytes.Buffer
+		for _, p := range parts {
+			body, ok := raw[p]
+			if !ok {
+				return nil, fmt.Errorf("bundle %s: %s is not here", name, p)
+			}
+			b.Write(body)
+			b.WriteByte('\n')
+		}
+		raw[name] = b.Bytes()
 	}
 	var visit func(name string, seen []string) error
 	visit = func(name string, seen []string) error {

@@ -1,6 +1,7 @@
 package static
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -50,19 +51,23 @@ func TestHashedModulesImportHashedNames(t *testing.T) {
 
 func TestLoadRefusesWhatItCannotHash(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		files fstest.MapFS
-		err   string
+		name    string
+		files   fstest.MapFS
+		bundles map[string][]string
+		err     string
 	}{
 		{"cycle", fstest.MapFS{
 			"a.js": {Data: []byte("import { b } from './b.js';")},
 			"b.js": {Data: []byte("import { a } from './a.js';")},
-		}, "import cycle"},
+		}, nil, "import cycle"},
 		{"missing", fstest.MapFS{
 			"a.js": {Data: []byte("import('./gone.js');")},
-		}, "not here"},
+		}, nil, "not here"},
+		{"bundle part missing", fstest.MapFS{
+			"a.css": {Data: []byte("a {}")},
+		}, map[string][]string{"ab.css": {"a.css", "b.css"}}, "bundle ab.css: b.css is not here"},
 	} {
-		if _, err := load(tc.files); err == nil || !strings.Contains(err.Error(), tc.err) {
+		if _, err := load(tc.files, tc.bundles); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
 		}
 	}
@@ -76,5 +81,25 @@ func TestDirectoriesAndUnknownNamesAre404(t *testing.T) {
 		if w.Code != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404", p, w.Code)
 		}
+	}
+}
+
+func TestSiteBundleIsItsPartsInOrder(t *testing.T) {
+	var want []byte
+	for _, p := range siteBundles["site.css"] {
+		b, err := FS.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(append(want, b...), '\n')
+	}
+	for _, name := range []string{"site.css", strings.TrimPrefix(URL("site.css"), "/static/")} {
+		a := byName[name]
+		if a == nil || !bytes.Equal(a.body, want) {
+			t.Errorf("%s is not app.css, rooms.css, docs.css and slice.css in order", name)
+		}
+	}
+	if URL("site.css") == "/static/site.css" {
+		t.Error("site.css has no hashed name")
 	}
 }

@@ -57,6 +57,10 @@ type Explorer struct {
 	// LastValid is the canonical query of the picture, carried in the
 	// form so that a bad submission keeps showing it.
 	LastValid string
+	// Answer, when set, is the websocket's answer to the picture's state
+	// (docs/protocol.md), embedded so that the page links the cells it
+	// shows without asking for them again; any value encoding/json takes.
+	Answer any
 	// Mount is where the explorer is shown: the tour and the embed
 	// submit the form to themselves.
 	Mount

@@ -12,6 +12,8 @@ type SlicePage struct {
 	Picture   SlicePicture
 	Stale     string
 	LastValid string
+	// Answer is as the layout explorer's (Explorer.Answer).
+	Answer any
 	// Mount is where the explorer is shown: the tour and the embed
 	// submit the form to themselves.
 	Mount

@@ -31,7 +31,7 @@ func (s *Server) getEmbedLayout(c echo.Context) error {
 	if done, err := formRedirect(c, false); done || err != nil {
 		return err
 	}
-	m, err := layoutAt(c, "", "/embed/layout", true)
+	m, err := s.layoutAt(c, "", "/embed/layout", true)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (s *Server) getEmbedSlice(c echo.Context) error {
 	if done, err := formRedirect(c, true); done || err != nil {
 		return err
 	}
-	m, err := sliceAt(c, "", "/embed/slice", true)
+	m, err := s.sliceAt(c, "", "/embed/slice", true)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func queryOr(c echo.Context, limit int, own string) (url.Values, error) {
 // layoutAt is the layout explorer of the request's state (own when the
 // URL has none) shown at path ("/", a tour step, the embed): its form
 // and its presets lead there. inEmbed gives it the embed's buttons.
-func layoutAt(c echo.Context, own, path string, inEmbed bool) (views.Explorer, error) {
+func (s *Server) layoutAt(c echo.Context, own, path string, inEmbed bool) (views.Explorer, error) {
 	q, err := queryOr(c, picture.MaxQueryLen, own)
 	if err != nil {
 		return views.Explorer{}, err
@@ -98,12 +98,15 @@ func layoutAt(c echo.Context, own, path string, inEmbed bool) (views.Explorer, e
 	m.Action = path
 	rebasePresets(m.Presets, path)
 	m.Share = shareOf(c, "layout", m.LastValid, inEmbed)
+	if m.Stale == "" && m.LastValid != "" && drawnWhole(m.Picture.Logical.Mode, m.Picture.Buffer.Mode) {
+		m.Answer = s.hub.FirstAnswer(c.Request().Context(), "layout", m.LastValid)
+	}
 	return m, nil
 }
 
 // sliceAt is layoutAt for the DML_SLICE1 explorer ("/slice"), whose
 // step-through links lead to path too.
-func sliceAt(c echo.Context, own, path string, inEmbed bool) (views.SlicePage, error) {
+func (s *Server) sliceAt(c echo.Context, own, path string, inEmbed bool) (views.SlicePage, error) {
 	q, err := queryOr(c, picture.MaxSliceQuery, own)
 	if err != nil {
 		return views.SlicePage{}, err
@@ -117,7 +120,23 @@ func sliceAt(c echo.Context, own, path string, inEmbed bool) (views.SlicePage, e
 	st := &m.Picture.Steps
 	st.Prev, st.Next = rebase(st.Prev, path), rebase(st.Next, path)
 	m.Share = shareOf(c, "slice", m.LastValid, inEmbed)
+	if p := m.Picture; m.Stale == "" && m.LastValid != "" && drawnWhole(p.Input.Mode, p.Output.Mode, p.Buffer.Mode) {
+		m.Answer = s.hub.FirstAnswer(c.Request().Context(), "slice", m.LastValid)
+	}
 	return m, nil
+}
+
+// drawnWhole reports whether a picture of views in these modes is all in
+// the page's HTML: no view is a canvas, whose cells come in binary frames.
+// Its page embeds the socket's answer (live.Hub.FirstAnswer), so that it
+// links its cells without asking for what it already shows.
+func drawnWhole(modes ...string) bool {
+	for _, m := range modes {
+		if m == views.ModeCanvas {
+			return false
+		}
+	}
+	return true
 }
 
 func rebasePresets(ps []views.Preset, path string) {

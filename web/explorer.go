@@ -14,7 +14,7 @@ func (s *Server) getIndex(c echo.Context) error {
 	if done, err := formRedirect(c, false); done || err != nil {
 		return err
 	}
-	m, err := layoutAt(c, "", "/", false)
+	m, err := s.layoutAt(c, "", "/", false)
 	if err != nil {
 		return err
 	}

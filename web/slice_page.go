@@ -14,7 +14,7 @@ func (s *Server) getSlice(c echo.Context) error {
 	if done, err := formRedirect(c, true); done || err != nil {
 		return err
 	}
-	m, err := sliceAt(c, "", "/slice", false)
+	m, err := s.sliceAt(c, "", "/slice", false)
 	if err != nil {
 		return err
 	}

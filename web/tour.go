@@ -119,14 +119,14 @@ func (s *Server) getTourStep(c echo.Context) error {
 	if done, err := formRedirect(c, tourSteps[n-1].slice != nil); done || err != nil {
 		return err
 	}
-	t, err := tourModel(c, n)
+	t, err := s.tourModel(c, n)
 	if err != nil {
 		return err
 	}
 	return renderTranslated(c, http.StatusOK, views.TourPage(t))
 }
 
-func tourModel(c echo.Context, n int) (views.Tour, error) {
+func (s *Server) tourModel(c echo.Context, n int) (views.Tour, error) {
 	ctx := c.Request().Context()
 	step := tourSteps[n-1]
 	t := views.Tour{
@@ -150,11 +150,11 @@ func tourModel(c echo.Context, n int) (views.Tour, error) {
 			return t, err
 		}
 		t.Slice = &ts
-		m, err := sliceAt(c, "preset="+step.slice.preset, tourHref(n), false)
+		m, err := s.sliceAt(c, "preset="+step.slice.preset, tourHref(n), false)
 		t.SliceExplorer = &m
 		return t, err
 	}
-	m, err := layoutAt(c, step.query, tourHref(n), false)
+	m, err := s.layoutAt(c, step.query, tourHref(n), false)
 	t.Explorer = &m
 	return t, err
 }

@@ -41,7 +41,7 @@ type traceEvent struct {
 // paint went.
 func traceNavigation(tab context.Context, c config, bc benchCase, dir string, out io.Writer) error {
 	url := c.url + bc.path
-	drawn := `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done' && __bench.painted > 0 ? __bench.painted : 0`
+	drawn := drawnAndLive
 	for _, u := range []string{url, "about:blank"} {
 		if err := step(tab, c.timeout, chromedp.Navigate(u)); err != nil {
 			return err
