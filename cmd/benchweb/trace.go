@@ -196,10 +196,12 @@ func breakDown(evs []traceEvent, url string) (breakdown, error) {
 	if fcpTs == 0 {
 		return b, fmt.Errorf("no first contentful paint of %s in the trace", url)
 	}
-	// The page's, not the blank document's that the navigation replaced.
+	// The page's is the last: not the blank documents' that the
+	// navigation replaced. It may come after the first paint: the parser
+	// yields to a frame once the stylesheet is in.
 	for _, ts := range interactive {
-		if ts >= nav.Ts && ts <= fcpTs {
-			b.parsed = at(ts)
+		if ts >= nav.Ts {
+			b.parsed = max(b.parsed, at(ts))
 		}
 	}
 	parseStart := fcpTs
