@@ -85,6 +85,9 @@ func (b *Budget) Take(ctx context.Context, n int64) (release func(), err error) 
 		return nil, &Error{Need: n, Limit: b.limit}
 	}
 	if !b.sem.TryAcquire(n) {
+		if ctx.Value(noWaitKey{}) != nil {
+			return nil, &Error{Need: n, Limit: b.limit, Busy: true}
+		}
 		wctx, cancel := context.WithTimeout(ctx, b.wait)
 		err := b.sem.Acquire(wctx, n)
 		cancel()
@@ -97,6 +100,14 @@ func (b *Budget) Take(ctx context.Context, n int64) (release func(), err error) 
 	}
 	var once sync.Once
 	return func() { once.Do(func() { b.sem.Release(n) }) }, nil
+}
+
+type noWaitKey struct{}
+
+// WithoutWait marks ctx's work as optional: Take with it takes only what
+// is free at once, and refuses as busy rather than wait.
+func WithoutWait(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noWaitKey{}, true)
 }
 
 // grant is what one request holds of a budget.

@@ -61,3 +61,26 @@ func TestGrantReleasesEverythingItTook(t *testing.T) {
 		r()
 	}
 }
+
+// TestWithoutWaitRefusesWhatIsNotFree: optional work takes the budget only
+// when its share is free at once; with a wait of an hour, a Take that
+// waited would hang the test.
+func TestWithoutWaitRefusesWhatIsNotFree(t *testing.T) {
+	b := New(100, time.Hour)
+	ctx := context.Background()
+	hold, err := b.Take(ctx, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var be *Error
+	if _, err := b.Take(WithoutWait(ctx), 30); !errors.As(err, &be) || !be.Busy {
+		t.Errorf("30 of 20 free, without waiting: %v, want busy at once", err)
+	}
+	release, err := b.Take(WithoutWait(ctx), 20)
+	if err != nil {
+		t.Errorf("20 of 20 free, without waiting: %v", err)
+	} else {
+		release()
+	}
+	hold()
+}

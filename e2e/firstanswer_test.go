@@ -16,10 +16,13 @@ new MutationObserver((ms) => {
   for (const m of ms) if (m.type === 'childList' && m.target.id) window.__replaced.add(m.target.id);
 }).observe(document, { childList: true, subtree: true });`
 
-// TestE2EFirstAnswerKeepsTheDrawnPicture: the page's first edit asks for
+// TestE2EFirstAnswerKeepsTheDrawnPicture: the page's first answer is of
 // the state the server drew, and the page keeps every fragment it already
 // has (each container keeps its data-key) instead of laying out and
-// painting the same picture again. An edit after it replaces them.
+// painting the same picture again. A picture drawn whole takes the answer
+// the page carries (ownanswer_test.go); the canvas cases here (and a
+// reconnect) ask the socket, whose answer has the same keys. An edit
+// after it replaces them.
 func TestE2EFirstAnswerKeepsTheDrawnPicture(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)

@@ -92,12 +92,15 @@ func TestE2EOwnAnswerLinksBeforeTheSocket(t *testing.T) {
 
 	// Typed before the modules ran: the form no longer holds the drawn
 	// state, so the page does not take the answer it carries; it asks the
-	// socket for what the form holds.
+	// socket for what the form holds, as an edit: into the address bar,
+	// with the drawn state one step back.
 	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=4,1#early")
-	waitFor(t, ctx, "the typed stride drawn", `document.querySelectorAll('#buffer .bc.hole').length === 2`)
+	waitFor(t, ctx, "the typed stride drawn, in the address bar", `document.querySelectorAll('#buffer .bc.hole').length === 2 && new URLSearchParams(location.search).get('strides') === '5,1'`)
 	if n := eval[int](t, ctx, `window.__edits`); n != 1 {
 		t.Errorf("a page typed into before its modules ran sent %d edits, want 1", n)
 	}
+	do(t, ctx, "Back", chromedp.NavigateBack())
+	waitFor(t, ctx, "Back to the drawn state", `new URLSearchParams(location.search).get('strides') === '4,1' && document.querySelector('#picture').dataset.state === 'done' && document.querySelectorAll('#buffer .bc.hole').length === 1 && document.querySelector('#f-stride-0').value === '4'`)
 }
 
 // hoverInView scrolls sel to the middle of the viewport and hovers it.

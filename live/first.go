@@ -6,6 +6,8 @@ import (
 	"errors"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/stridescope/stridescope/budget"
 )
 
 // errHaveResult stops an edit once FirstAnswer has its result message.
@@ -18,7 +20,8 @@ var errHaveResult = errors.New("first answer: result taken")
 // shows. It has no html (the page is that html) and no seq. It is nil
 // when the answer is not worth embedding: the state is not valid (the
 // page shows its errors, or a stale picture), the picture needs binary
-// frames (a canvas), or the work budget refused it.
+// frames (a canvas), or the work budget had not its share free at once
+// (the page is complete without it, so it does not wait).
 func (h *Hub) FirstAnswer(ctx context.Context, page, query string) json.RawMessage {
 	var first []byte
 	emit := func(f frame) error {
@@ -28,7 +31,8 @@ func (h *Hub) FirstAnswer(ctx context.Context, page, query string) json.RawMessa
 		first = f.data
 		return errHaveResult
 	}
-	err := h.runEdit(ctx, clientMsg{Page: page, Query: query}, emit)
+	// The page is drawn already: its answer waits for no one's budget.
+	err := h.runEdit(budget.WithoutWait(ctx), clientMsg{Page: page, Query: query}, emit)
 	if first == nil || (err != nil && !errors.Is(err, errHaveResult)) {
 		return nil
 	}

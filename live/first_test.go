@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -75,5 +76,25 @@ func TestFirstAnswerHoldsTheBudget(t *testing.T) {
 	h := &Hub{Budget: b}
 	if got := h.FirstAnswer(context.Background(), "layout", "dt=FLOAT32&sizes=2,3"); got != nil {
 		t.Errorf("an answer past the work budget: %s", got)
+	}
+}
+
+// TestFirstAnswerDoesNotWaitForTheBudget: with the budget's share taken
+// by other work, the page gets no answer rather than wait (the budget's
+// wait here is an hour: a FirstAnswer that waited would hang the test).
+func TestFirstAnswerDoesNotWaitForTheBudget(t *testing.T) {
+	b := budget.New(1<<30, time.Hour)
+	hold, err := b.Take(context.Background(), 1<<30-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold()
+	h := &Hub{Budget: b}
+	if got := h.FirstAnswer(context.Background(), "layout", "dt=FLOAT32&sizes=2,3"); got != nil {
+		t.Errorf("an answer from a busy budget: %s", got)
+	}
+	hold()
+	if got := h.FirstAnswer(context.Background(), "layout", "dt=FLOAT32&sizes=2,3"); got == nil {
+		t.Error("no answer once the budget is free")
 	}
 }

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, typed, sent, ownAnswer, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { showFieldErrors, typed, sent, ownAnswer, openedQuery, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -74,7 +74,7 @@ export function start() {
   // Back and Forward are the viewer's own moves: a following viewer
   // detaches first, as with any edit of their own.
   const hist = editHistory(form, { go: (q) => { room.local(); send(q, true, false, true); }, cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
-  hist.start(typed(form) || formQuery());
+  hist.start(openedQuery(form, formQuery));
 
   function onText(m) {
     if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('#offline-note').hidden = true; $('button.apply').hidden = true; hist.show(); return; }
@@ -348,13 +348,14 @@ export function start() {
     });
   }
 
+  connect();
   // The picture the server drew is linked now when the page carries its
-  // answer; the socket, once open, is asked only for what changed since.
+  // answer; the socket (whose open comes after this) is asked only for
+  // what changed since.
   const own = ownAnswer(form);
   if (own) {
     st.own = formQuery();
     st.seq++; st.structural.add(st.seq); st.nav.add(st.seq);
     onText({ ...own, seq: st.seq });
   }
-  connect();
 }

@@ -44,15 +44,26 @@ export function sent(form, query) {
 // was typed before the modules ran): the socket is asked then, as always.
 export function ownAnswer(form) {
   const el = document.getElementById('answer');
-  if (!el || typed(form)) return null;
+  return el && !typed(form) && pristine(form) ? JSON.parse(el.textContent) : null;
+}
+
+// pristine reports whether the form still holds what the server drew.
+export function pristine(form) {
   for (const e of form.elements) {
     const same = e.type === 'radio' || e.type === 'checkbox' ? e.checked === e.defaultChecked
       : e.tagName === 'SELECT' ? [...e.options].every((o) => o.selected === o.defaultSelected)
         : !('defaultValue' in e) || e.value === e.defaultValue;
-    if (!same) return null;
+    if (!same) return false;
   }
-  return JSON.parse(el.textContent);
+  return true;
 }
+
+// openedQuery is the state the page opened on, for the history's first
+// entry: the form's, or, when something was typed before the page's
+// module ran, the valid state the server drew (the form's last), so that
+// what was typed goes in as an edit, into the address bar.
+export const openedQuery = (form, formQuery) =>
+  typed(form) || (pristine(form) || $('#stale')?.hidden === false || !form.elements.last.value ? formQuery() : form.elements.last.value);
 
 // showFieldErrors puts each {field, message} into its field's slot
 // ([data-error-for], [data-warning-for]) and sets aria-invalid on the

@@ -1,11 +1,21 @@
 package web
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/stridescope/stridescope/budget"
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 )
 
 var answerScript = regexp.MustCompile(`<script id="answer" type="application/json">([^<]*)</script>`)
@@ -61,5 +71,36 @@ func TestPagesCarryTheAnswerToAPictureDrawnWhole(t *testing.T) {
 		if a.Type != "result" || !a.OK || !slices.Equal(a.Meta.Sizes, tc.sizes) || a.HTML != nil {
 			t.Errorf("%s: answer %s, want an ok result of sizes %v without html", tc.path, m[0][1], tc.sizes)
 		}
+	}
+}
+
+// TestPageWithoutRoomForItsAnswerCarriesNone: when the work budget has
+// room for the page but not for its answer, the page is served at once,
+// whole, without an answer (not with "null"): its module asks the socket.
+func TestPageWithoutRoomForItsAnswerCarriesNone(t *testing.T) {
+	l, err := core.NewLayout(core.TensorDesc{DataType: core.Float32, Sizes: []int64{2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, edit := picture.LayoutCost(l, picture.OnPage), picture.LayoutCost(l, picture.InEdit)
+	const limit = 64 << 20
+	b := budget.New(limit, time.Hour) // a page or answer that waited would hang the test
+	hold, err := b.Take(context.Background(), limit-page-edit/2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold()
+	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Budget: b})
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	res, body := fetchAs(t, ts, "GET", "/?dt=FLOAT32&sizes=2,3", "", "")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	if bytes.Contains(body, []byte(`id="answer"`)) {
+		t.Errorf("a page with no room for its answer carries one: %s", answerScript.Find(body))
+	}
+	if !bytes.Contains(body, []byte(`id="b-5"`)) {
+		t.Error("the page is not drawn whole")
 	}
 }

@@ -99,7 +99,9 @@ func (s *Server) layoutAt(c echo.Context, own, path string, inEmbed bool) (views
 	rebasePresets(m.Presets, path)
 	m.Share = shareOf(c, "layout", m.LastValid, inEmbed)
 	if m.Stale == "" && m.LastValid != "" && drawnWhole(m.Picture.Logical.Mode, m.Picture.Buffer.Mode) {
-		m.Answer = s.hub.FirstAnswer(c.Request().Context(), "layout", m.LastValid)
+		if a := s.hub.FirstAnswer(c.Request().Context(), "layout", m.LastValid); a != nil {
+			m.Answer = a // not a nil json.RawMessage, which would render "null"
+		}
 	}
 	return m, nil
 }
@@ -121,7 +123,9 @@ func (s *Server) sliceAt(c echo.Context, own, path string, inEmbed bool) (views.
 	st.Prev, st.Next = rebase(st.Prev, path), rebase(st.Next, path)
 	m.Share = shareOf(c, "slice", m.LastValid, inEmbed)
 	if p := m.Picture; m.Stale == "" && m.LastValid != "" && drawnWhole(p.Input.Mode, p.Output.Mode, p.Buffer.Mode) {
-		m.Answer = s.hub.FirstAnswer(c.Request().Context(), "slice", m.LastValid)
+		if a := s.hub.FirstAnswer(c.Request().Context(), "slice", m.LastValid); a != nil {
+			m.Answer = a
+		}
 	}
 	return m, nil
 }
