@@ -157,9 +157,12 @@ export const rgba = ([r, g, b]) => (r | (g << 8) | (b << 16) | (255 << 24)) >>> 
 // RAMP_STEPS levels of ramp, packed: a canvas of millions of values looks
 // each one up rather than building a colour per pixel. Neighbouring levels
 // differ by at most one unit of a channel; both ends are exact.
+// The table is made on first use: a page without a canvas never needs it,
+// and making it was 3-5 ms of every page's module start on a slow core.
 const RAMP_STEPS = 4096;
-const RAMP = Uint32Array.from({ length: RAMP_STEPS + 1 }, (_, k) => rgba(ramp(k / RAMP_STEPS)));
+let RAMP = null;
 export function rampPacked(t) {
+  RAMP ??= Uint32Array.from({ length: RAMP_STEPS + 1 }, (_, k) => rgba(ramp(k / RAMP_STEPS)));
   if (!(t > 0)) return RAMP[0]; // NaN too, as in ramp
   return RAMP[t >= 1 ? RAMP_STEPS : Math.round(t * RAMP_STEPS)];
 }
@@ -260,8 +263,9 @@ export function paintStrip(px, L, n, codeOf, cols) {
   px32.fill(cols[0], p);
 }
 // ramp maps 0..1 to a dark-blue -> teal -> yellow scale.
+const RAMP_STOPS = [[29, 53, 87], [33, 113, 181], [42, 157, 143], [233, 196, 106]];
 export function ramp(t) {
   if (Number.isNaN(t)) t = 0; // a NaN value (FLOAT16 NaN) takes the low end rather than breaking the index
-  const s = [[29, 53, 87], [33, 113, 181], [42, 157, 143], [233, 196, 106]], x = Math.min(Math.max(t, 0), 1) * (s.length - 1), k = Math.min(Math.floor(x), s.length - 2), f = x - k;
+  const s = RAMP_STOPS, x = Math.min(Math.max(t, 0), 1) * (s.length - 1), k = Math.min(Math.floor(x), s.length - 2), f = x - k;
   return s[k].map((v, j) => Math.round(v + (s[k + 1][j] - v) * f));
 }

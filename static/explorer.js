@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, typed, sent, ownAnswer, openedQuery, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { showFieldErrors, typed, sent, ownAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -179,17 +179,17 @@ export function start() {
     const rows = $$('tr.dim', form), errs = $$('tr.dim-errors', form);
     rows.forEach((row, i) => {
       const on = i < f.sizes.length, [size, stride] = $$('input', row);
-      row.hidden = errs[i].hidden = !on; size.disabled = stride.disabled = !on;
-      $('th', row).textContent = f.dimLabels[i] || '';
-      if (all) size.value = f.sizes[i] || '';
-      if (f.packed) stride.value = f.packedStrides ? f.packedStrides[i] ?? '' : '';
-      else if (all) stride.value = f.strides[i] ?? '';
-      stride.readOnly = false; // typing one makes the strides explicit
+      put(row, 'hidden', !on); put(errs[i], 'hidden', !on); put(size, 'disabled', !on); put(stride, 'disabled', !on);
+      put($('th', row), 'textContent', f.dimLabels[i] || '');
+      if (all) put(size, 'value', f.sizes[i] || '');
+      if (f.packed) put(stride, 'value', f.packedStrides ? String(f.packedStrides[i] ?? '') : '');
+      else if (all) put(stride, 'value', f.strides[i] ?? '');
+      put(stride, 'readOnly', false); // typing one makes the strides explicit
     });
     if (!all) return;
     const e = form.elements;
-    e.dt.value = f.dt; e.rank.value = String(Math.min(Math.max(f.sizes.length, 1), 8)); e.mode.value = f.packed ? 'packed' : 'explicit';
-    e.total.value = f.total; e.align.value = f.align; e.labels.value = f.labels; e.sel.value = f.sel; e.cell.value = f.cell;
+    put(e.dt, 'value', f.dt); put(e.rank, 'value', String(Math.min(Math.max(f.sizes.length, 1), 8))); e.mode.value = f.packed ? 'packed' : 'explicit';
+    put(e.total, 'value', f.total); put(e.align, 'value', f.align); put(e.labels, 'value', f.labels); put(e.sel, 'value', f.sel); put(e.cell, 'value', f.cell);
   }
   // setURL shows a state in the address bar: how is a history.write's,
   // or 'none' for a state from the history itself.

@@ -36,6 +36,11 @@ export function sent(form, query) {
   if (form.dataset.typed && query !== form.dataset.typed) delete form.dataset.typed;
 }
 
+// put sets el[k] to v unless it holds v already: writing the same value
+// back (a refill from an answer that changed nothing) would still
+// invalidate the element's style or layout.
+export const put = (el, k, v) => { if (el && el[k] !== v) el[k] = v; };
+
 // ownAnswer is the socket's answer to the state the server drew, which
 // the page carries when that picture is all in its HTML (#answer,
 // docs/protocol.md): the page takes it as the answer to its first edit

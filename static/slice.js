@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, typed, sent, ownAnswer, openedQuery, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, typed, sent, ownAnswer, openedQuery, put, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -201,24 +201,21 @@ export function start() {
     const n = f.sizes.length;
     for (const row of $$('tr.dim, tr.dim-errors', form)) {
       const i = +row.dataset.dim, on = i < n;
-      row.hidden = !on;
-      for (const el of $$('input', row)) el.disabled = !on;
-      const th = $('th', row);
-      if (th) th.textContent = f.dimLabels[i] || '';
-      const set = (name, v) => { const el = $(`[name=${name}]`, row); if (el && (all || name === 'strides' && f.packed)) el.value = v ?? ''; };
+      put(row, 'hidden', !on);
+      for (const el of $$('input', row)) put(el, 'disabled', !on);
+      put($('th', row), 'textContent', f.dimLabels[i] || '');
+      const set = (name, v) => { if (all || name === 'strides' && f.packed) put($(`[name=${name}]`, row), 'value', v ?? ''); };
       set('sizes', f.sizes[i]); set('strides', f.strides[i]); set('woff', f.woff[i]); set('wsize', f.wsize[i]); set('wstride', f.wstride[i]); set('out', f.out[i]);
-      const out = $('[name=out]', row);
-      if (out) out.placeholder = f.outMax[i] || '';
-      const stride = $('[name=strides]', row);
-      if (stride) stride.readOnly = false; // typing one makes the strides explicit
+      put($('[name=out]', row), 'placeholder', f.outMax[i] || '');
+      put($('[name=strides]', row), 'readOnly', false); // typing one makes the strides explicit
     }
     const e = form.elements;
     // An invalid window has no expression: the box keeps the last one.
-    if (f.np !== '' && (!typingNP || document.activeElement !== e.np)) e.np.value = f.np;
+    if (f.np !== '' && (!typingNP || document.activeElement !== e.np)) put(e.np, 'value', f.np);
     if (!all) return;
-    e.dt.value = f.dt; e.rank.value = String(n); e.mode.value = f.packed ? 'packed' : 'explicit'; e.fl.value = f.fl;
-    e.total.value = f.total; e.align.value = f.align;
-    e.vals.value = f.vals; e.t.value = f.t;
+    put(e.dt, 'value', f.dt); put(e.rank, 'value', String(n)); e.mode.value = f.packed ? 'packed' : 'explicit'; put(e.fl, 'value', f.fl);
+    put(e.total, 'value', f.total); put(e.align, 'value', f.align);
+    put(e.vals, 'value', f.vals); put(e.t, 'value', f.t);
   }
   // setURL shows a state in the address bar: how is a history.write's,
   // or 'none' for a state from the history itself.

@@ -19,8 +19,8 @@
 //     the websocket's answer and every binary frame are in and the
 //     canvases are drawn, or, for a picture the server drew whole (no
 //     canvas), as soon as its module has taken the answer the page
-//     carries (#answer). FCP, the browser's first contentful paint, is
-//     the server-rendered page.
+//     carries (#answer), and not before the first contentful paint (FCP,
+//     the server-rendered page on the screen).
 //   - navigation -> live: to the moment the websocket greeted the page
 //     (body's data-live becomes ready): edits go from then.
 //   - edit -> painted: from the moment the page sends the edit on its
@@ -430,13 +430,17 @@ func measure(tab context.Context, c config, bc benchCase) (result, error) {
 		if err != nil {
 			return r, err
 		}
-		r.nav, r.live = append(r.nav, drawn), append(r.live, live)
 		// The paint entry can be reported a moment after the frame.
 		fcp, err := waitValue[float64](tab, 2*time.Second, `(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: 0}).startTime`)
 		if err != nil {
 			fcp = math.NaN()
+		} else {
+			// The main thread can be done with the frame that shows a
+			// picture taken from the page's own answer before the
+			// first frame is on the screen: nothing is seen before FCP.
+			drawn = max(drawn, fcp)
 		}
-		r.fcp = append(r.fcp, fcp)
+		r.nav, r.live, r.fcp = append(r.nav, drawn), append(r.live, live), append(r.fcp, fcp)
 	}
 	var err error
 	if r.nodes, err = eval[int](tab, c.timeout, `document.getElementsByTagName('*').length`); err != nil {
