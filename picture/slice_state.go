@@ -46,9 +46,10 @@ type SliceState struct {
 const MaxSliceQuery = 12 << 10
 
 // MaxQueryOf is the longest query the page a room presents accepts
-// (rooms.PagePath's names): the slice explorer's carries typed values.
+// (rooms.PagePath's names): the slice explorer's carries typed values,
+// and so do the tour's steps that show it.
 func MaxQueryOf(page string) int {
-	if page == "slice" {
+	if page == "slice" || page == "tour" {
 		return MaxSliceQuery
 	}
 	return MaxQueryLen

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, typed, sent, ownAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -43,7 +43,7 @@ export function start() {
     // it once it is answered.
     ws.onopen = () => {
       st.retry = 500; st.ws = ws;
-      // The page's own answer (ownAnswer) needs no asking again.
+      // The page's own answer (takeOwnAnswer) needs no asking again.
       const q = typed(form) || formQuery(), own = q === st.own;
       st.own = null;
       if (!own) send(q, true, false, q === history.state?.ss?.q);
@@ -352,10 +352,5 @@ export function start() {
   // The picture the server drew is linked now when the page carries its
   // answer; the socket (whose open comes after this) is asked only for
   // what changed since.
-  const own = ownAnswer(form);
-  if (own) {
-    st.own = formQuery();
-    st.seq++; st.structural.add(st.seq); st.nav.add(st.seq);
-    onText({ ...own, seq: st.seq });
-  }
+  takeOwnAnswer(form, st, formQuery, onText);
 }

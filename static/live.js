@@ -52,6 +52,20 @@ export function ownAnswer(form) {
   return el && !typed(form) && pristine(form) ? JSON.parse(el.textContent) : null;
 }
 
+// takeOwnAnswer gives onText the page's own answer, when it carries one
+// (ownAnswer), as the socket gives an answer: the result, then done, for
+// a first edit of the form's state (st: the explorer's seq and its sets
+// of structural and nav edits). st.own keeps that state's query, which
+// the socket's open then need not send.
+export function takeOwnAnswer(form, st, formQuery, onText) {
+  const own = ownAnswer(form);
+  if (!own) return;
+  st.own = formQuery();
+  st.seq++; st.structural.add(st.seq); st.nav.add(st.seq);
+  onText({ ...own, seq: st.seq });
+  onText({ type: 'done', seq: st.seq });
+}
+
 // pristine reports whether the form still holds what the server drew.
 export function pristine(form) {
   for (const e of form.elements) {

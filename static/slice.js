@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, showFieldErrors, typed, sent, ownAnswer, openedQuery, put, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
@@ -54,7 +54,7 @@ export function start() {
     // it once it is answered.
     open(ws) {
       st.ws = ws;
-      // The page's own answer (ownAnswer) needs no asking again.
+      // The page's own answer (takeOwnAnswer) needs no asking again.
       const q = typed(form) || formQuery(), own = q === st.own;
       st.own = null;
       if (!own) send(q, true, false, false, q === history.state?.ss?.q);
@@ -640,11 +640,5 @@ export function start() {
 
   // The picture the server drew is linked now when the page carries its
   // answer; the socket, once open, is asked only for what changed since.
-  const own = ownAnswer(form);
-  if (own) {
-    st.own = formQuery();
-    st.seq++; st.structural.add(st.seq); st.nav.add(st.seq);
-    onText({ ...own, seq: st.seq });
-    onText({ type: 'done', seq: st.seq });
-  }
+  takeOwnAnswer(form, st, formQuery, onText);
 }

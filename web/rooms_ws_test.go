@@ -490,8 +490,9 @@ func TestRoomWebsocketRefusals(t *testing.T) {
 }
 
 // TestRoomSliceStateWithTypedValues: a slice state longer than the layout
-// explorer's 4 KiB (typed values; /slice takes 12 KiB) opens a room and is
-// published to its followers; the layout explorer's limit stays.
+// explorer's 4 KiB (typed values; /slice takes 12 KiB) opens a room, on
+// the slice page or a tour step that shows it, and is published to its
+// followers; the layout explorer's limit stays.
 func TestRoomSliceStateWithTypedValues(t *testing.T) {
 	_, ts := roomServer(t, Config{})
 	vals := make([]string, 1500)
@@ -503,10 +504,10 @@ func TestRoomSliceStateWithTypedValues(t *testing.T) {
 		t.Fatalf("query of %d bytes: not past the layout limit", len(query))
 	}
 	for _, tc := range []struct {
-		page string
-		want int
-	}{{"slice", http.StatusSeeOther}, {"layout", http.StatusBadRequest}} {
-		res, err := noRedirect.PostForm(ts.URL+"/rooms", url.Values{"page": {tc.page}, "query": {query}})
+		page, step string
+		want       int
+	}{{"slice", "", http.StatusSeeOther}, {"tour", "10", http.StatusSeeOther}, {"layout", "", http.StatusBadRequest}} {
+		res, err := noRedirect.PostForm(ts.URL+"/rooms", url.Values{"page": {tc.page}, "step": {tc.step}, "query": {query}})
 		if err != nil {
 			t.Fatal(err)
 		}
