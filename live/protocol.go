@@ -68,6 +68,7 @@ type ResultMsg struct {
 	Seq      int64            `json:"seq"`
 	OK       bool             `json:"ok"`
 	Query    string           `json:"query"`
+	Last     string           `json:"last,omitempty"` // when not ok: the query of the last valid state drawn
 	Form     formMsg          `json:"form"`
 	Errors   []core.Violation `json:"errors"`
 	Warnings []core.Violation `json:"warnings"`

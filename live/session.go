@@ -373,22 +373,35 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 	v := picture.Validate(st, qvs)
 	res := ResultMsg{V: ProtocolVersion, Type: "result", Seq: msg.Seq, OK: v.Layout != nil,
 		Errors: picture.NonNil(picture.Worded(ctx, v.Errors, len(st.Sizes))), Warnings: picture.NonNil(picture.Localised(ctx, v.Warnings))}
+	drawn := v
 	if v.Layout == nil {
 		res.Query = st.CanonicalQuery(false)
 		res.Form = newFormMsg(st, nil)
-		return emit(text(res))
+		// A state with errors that carries its last valid one (an entry
+		// of the page's history) is drawn as its page draws it: that
+		// picture under these errors.
+		lv, ok := picture.LastValid(st)
+		if !ok {
+			return emit(text(res))
+		}
+		drawn = lv
 	}
 	// The budget is held until the last frame is queued.
-	release, err := h.Budget.Take(ctx, picture.LayoutCost(v.Layout, picture.InEdit))
+	release, err := h.Budget.Take(ctx, picture.LayoutCost(drawn.Layout, picture.InEdit))
 	if err != nil {
 		return err
 	}
 	defer release()
-	cst := picture.CanonicalState(v)
-	v.State = cst
-	res.Query = cst.CanonicalQuery(false)
-	res.Form = newFormMsg(cst, v.Layout)
-	pic, err := picture.New(ctx, v, res.Query)
+	cst := picture.CanonicalState(drawn)
+	drawn.State = cst
+	query := cst.CanonicalQuery(false)
+	if res.OK {
+		res.Query = query
+		res.Form = newFormMsg(cst, drawn.Layout)
+	} else {
+		res.Last = query
+	}
+	pic, err := picture.New(ctx, drawn, query)
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@ type SliceResultMsg struct {
 	Seq      int64              `json:"seq"`
 	OK       bool               `json:"ok"`
 	Query    string             `json:"query"`
+	Last     string             `json:"last,omitempty"` // when not ok: the query of the last valid slice drawn
 	Form     sliceFormMsg       `json:"form"`
 	Errors   []core.Violation   `json:"errors"`
 	Warnings []core.Violation   `json:"warnings"`
@@ -118,21 +119,34 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 	res := SliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
 	keys := fragments{}
 	var pic *picture.SlicePicture
-	if v.Slice != nil {
+	drawn := v
+	if v.Slice == nil {
+		// As its page does, a slice with errors that carries its last
+		// valid one is answered with that picture under its errors.
+		if lv, ok := picture.LastValidSlice(v.State); ok {
+			drawn = lv
+		}
+	}
+	if drawn.Slice != nil {
 		// The budget is held until the last frame is queued.
-		release, err := h.Budget.Take(ctx, picture.SliceCost(v.Slice, true))
+		release, err := h.Budget.Take(ctx, picture.SliceCost(drawn.Slice, true))
 		if err != nil {
 			return err
 		}
 		defer release()
-		cst, query, p, err := picture.DrawSlice(ctx, v)
+		cst, query, p, err := picture.DrawSlice(ctx, drawn)
 		if err != nil {
 			return err
 		}
 		pic = p
-		v.State = cst
-		v.Warnings = append(v.Warnings, pic.Warnings...)
-		res.Query, res.Meta = query, &pic.Meta
+		if res.OK {
+			v.State = cst
+			v.Warnings = append(v.Warnings, pic.Warnings...)
+			res.Query = query
+		} else {
+			res.Last = query
+		}
+		res.Meta = &pic.Meta
 		if st := sliceStream(pic); st.Total() > 0 {
 			res.Stream = &st
 		}
@@ -146,14 +160,15 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 			OutputSub: pic.View.OutputSub,
 			BufferSub: pic.View.BufferSub,
 		}
-	} else {
+	}
+	if !res.OK {
 		res.Query = v.State.CanonicalQuery(false)
 	}
 	res.Errors, res.Warnings = picture.NonNil(picture.Worded(ctx, v.Errors, len(v.State.In.Sizes))), picture.NonNil(picture.Localised(ctx, v.Warnings))
 	res.Form = newSliceFormMsg(picture.SliceFormIn(ctx, v))
 	res.HTML.Dims = keys.render(ctx, "dims", views.SliceDimsView(picture.SliceDimsIn(ctx, v.State)))
 	res.HTML.Keys = keys
-	if err := emit(text(res)); err != nil || !res.OK {
+	if err := emit(text(res)); err != nil || pic == nil {
 		return err
 	}
 	if res.Stream != nil {

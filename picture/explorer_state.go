@@ -393,17 +393,31 @@ func Resolve(q url.Values) (v Validated, picture Validated, stale string) {
 		v.State = CanonicalState(v)
 		return v, v, ""
 	}
-	if st.Last != "" && len(st.Last) <= MaxQueryLen {
-		if lq, err := url.ParseQuery(st.Last); err == nil {
-			lst, lvs := LayoutStateFromQuery(lq)
-			lst.Labels = st.Labels
-			if lv := Validate(lst, lvs); lv.Layout != nil {
-				lv.State = CanonicalState(lv)
-				return v, lv, "The inputs have errors: the picture is of the last valid tensor."
-			}
-		}
+	if lv, ok := LastValid(st); ok {
+		return v, lv, "The inputs have errors: the picture is of the last valid tensor."
 	}
 	return v, Validated{State: st, Cell: -1}, NothingToDraw
+}
+
+// LastValid is the last valid state st carries (its Last), validated and
+// canonical, shown with st's labels: what a state with errors still draws,
+// on its page and over the websocket alike. ok is false when st carries
+// none, or one that is not valid either.
+func LastValid(st LayoutState) (lv Validated, ok bool) {
+	if st.Last == "" || len(st.Last) > MaxQueryLen {
+		return Validated{}, false
+	}
+	lq, err := url.ParseQuery(st.Last)
+	if err != nil {
+		return Validated{}, false
+	}
+	lst, lvs := LayoutStateFromQuery(lq)
+	lst.Labels = st.Labels
+	if lv = Validate(lst, lvs); lv.Layout == nil {
+		return Validated{}, false
+	}
+	lv.State = CanonicalState(lv)
+	return lv, true
 }
 
 // NothingToDraw is the stale note of a state with errors and no last

@@ -413,15 +413,29 @@ func ResolveSlice(q url.Values) (v, picture SliceValidated, stale string) {
 	if v.Slice != nil {
 		return v, v, ""
 	}
-	if st.Last != "" && len(st.Last) <= MaxSliceQuery {
-		if lq, err := url.ParseQuery(st.Last); err == nil {
-			lst, lvs := SliceStateFromQuery(lq)
-			if lv := ValidateSlice(lst, lvs); lv.Slice != nil {
-				return v, lv, "The inputs have errors: the picture is of the last valid slice."
-			}
-		}
+	if lv, ok := LastValidSlice(st); ok {
+		return v, lv, "The inputs have errors: the picture is of the last valid slice."
 	}
 	return v, SliceValidated{State: st, T: -1}, NothingToDraw
+}
+
+// LastValidSlice is the last valid slice st carries (its Last),
+// validated: what a state with errors still draws, on its page and over
+// the websocket alike. ok is false when st carries none, or one that is
+// not valid either.
+func LastValidSlice(st SliceState) (lv SliceValidated, ok bool) {
+	if st.Last == "" || len(st.Last) > MaxSliceQuery {
+		return SliceValidated{}, false
+	}
+	lq, err := url.ParseQuery(st.Last)
+	if err != nil {
+		return SliceValidated{}, false
+	}
+	lst, lvs := SliceStateFromQuery(lq)
+	if lv = ValidateSlice(lst, lvs); lv.Slice == nil {
+		return SliceValidated{}, false
+	}
+	return lv, true
 }
 
 // feature level.

@@ -46,7 +46,8 @@ export function start() {
       // The page's own answer (takeOwnAnswer) needs no asking again.
       const q = typed(form) || formQuery(), own = q === st.own;
       st.own = null;
-      if (!own) send(q, true, false, q === history.state?.ss?.q);
+      // The state the page shows, sent again, is no new history entry.
+      if (!own) send(q, true, false, q === history.state?.ss?.q || q === st.shown);
       room.open((m) => ws.send(JSON.stringify(m)));
     };
     ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
@@ -90,8 +91,12 @@ export function start() {
     if (m.type !== 'result') return;
     showFieldErrors(form, m.errors, m.warnings);
     refill(m.form, st.structural.has(m.seq));
+    st.shown = typed(form) || formQuery(); // the form as this answer left it
     const how = st.nav.has(m.seq) ? 'none' : st.push.has(m.seq) || st.structural.has(m.seq) ? 'push' : 'edit';
-    if (!settle(m, form, picture, 'tensor', setURL, how)) return;
+    // A state with errors is drawn only when the answer carries the
+    // picture of its last valid state (an entry of the history).
+    st.invalid = !settle(m, form, picture, 'tensor', setURL, how);
+    if (st.invalid && !m.meta) return;
     const h = m.html; // none in the page's own answer: the page is its html
     if (h) {
       const k = h.keys || {};
@@ -137,8 +142,10 @@ export function start() {
     progress();
     if (st.meta.logicalMode === 'canvas') drawLogical();
     if (st.meta.bufferMode === 'canvas') drawBuffer();
-    picture.dataset.state = 'done';
-    const sel = form.elements.sel.value, cell = form.elements.cell.value;
+    picture.dataset.state = st.invalid ? 'invalid' : 'done';
+    // The form's focus is the typed state's, not the picture's, when the
+    // picture is the last valid state.
+    const sel = st.invalid ? '' : form.elements.sel.value, cell = st.invalid ? '' : form.elements.cell.value;
     if (sel) show({ kind: 'l', i: indexOf(sel.split(',').map(Number)) }, false);
     else if (cell) show({ kind: 'b', o: +cell }, false);
     focus.drawn();

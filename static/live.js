@@ -182,7 +182,11 @@ export function followLinks() {
 // how the history takes the state (editHistory's write, or 'none'). It
 // returns m.ok.
 export function settle(m, form, picture, what, setURL, how) {
-  const stale = $('#stale'), last = form.elements.last.value;
+  const stale = $('#stale');
+  // An answer with errors that draws the last valid state the edit
+  // carried (m.last) makes that state the last valid one.
+  if (!m.ok && m.last) form.elements.last.value = m.last;
+  const last = form.elements.last.value;
   if (!m.ok) {
     stale.textContent = !last ? t('stale.none', 'The inputs have errors: fix them to see a picture.')
       : what === 'slice' ? t('stale.slice', 'The inputs have errors: the picture is of the last valid slice.')
@@ -329,9 +333,19 @@ export function editHistory(form, { go, cancel, reset }) {
   let cur = history.state?.ss?.i ?? 0, top = cur, lastEdit = 0, opened = '', example = '';
   const undo = $('[data-act=undo]', form), redo = $('[data-act=redo]', form), resetBtn = $('[data-act=reset]', form);
   const entry = (q) => ({ ...(history.state || {}), ss: { i: cur, q } });
+  // ahead is whether Redo has an entry of this page to go to. The
+  // Navigation API knows the history as it is: after Back and a link the
+  // entries ahead are another page's (top is stale), after a reload the
+  // page's own entries are still ahead (top starts again at cur).
+  function ahead() {
+    const n = globalThis.navigation, at = n?.currentEntry;
+    if (!at || at.index < 0) return cur < top;
+    const next = n.entries()[at.index + 1];
+    return !!next?.url && new URL(next.url).pathname === location.pathname;
+  }
   function update() {
     if (undo) undo.disabled = cur <= 0;
-    if (redo) redo.disabled = cur >= top;
+    if (redo) redo.disabled = !ahead();
   }
   const h = {
     // start records the page's first state; show reveals the buttons;
@@ -351,7 +365,7 @@ export function editHistory(form, { go, cancel, reset }) {
       followLinks();
     },
     undo() { if (cur > 0) { cancel(); history.back(); } },
-    redo() { if (cur < top) { cancel(); history.forward(); } },
+    redo() { if (ahead()) { cancel(); history.forward(); } },
   };
   window.addEventListener('popstate', (e) => {
     // An entry without a state is the same state at another fragment (a
@@ -361,8 +375,14 @@ export function editHistory(form, { go, cancel, reset }) {
     cur = ss.i; lastEdit = 0;
     update();
     followLinks();
-    go(ss.q);
+    // An entry with errors names the last valid state its picture was
+    // of; the server draws that under the errors, as the page would.
+    const last = new URLSearchParams(location.search).get('last');
+    go(last ? ss.q + '&last=' + encodeURIComponent(last) : ss.q);
   });
+  // Back to this page from the browser's cache: what lies ahead may have
+  // changed (a link followed from an earlier entry drops the later ones).
+  window.addEventListener('pageshow', (e) => { if (e.persisted) update(); });
   form.addEventListener('click', (e) => {
     const b = e.target.closest('[data-act=undo], [data-act=redo], [data-act=reset]');
     if (!b) return;

@@ -57,7 +57,8 @@ export function start() {
       // The page's own answer (takeOwnAnswer) needs no asking again.
       const q = typed(form) || formQuery(), own = q === st.own;
       st.own = null;
-      if (!own) send(q, true, false, false, q === history.state?.ss?.q);
+      // The state the page shows, sent again, is no new history entry.
+      if (!own) send(q, true, false, false, q === history.state?.ss?.q || q === st.shown);
       room.open((m) => ws.send(JSON.stringify(m)));
     },
     text: onText,
@@ -111,11 +112,15 @@ export function start() {
       if (i) form.querySelector('#f-wsize-' + i[1])?.setAttribute('aria-invalid', 'true');
     }
     refill(m.form, st.structural.has(m.seq) || st.npSeqs.has(m.seq), st.npSeqs.has(m.seq));
+    st.shown = typed(form) || formQuery(); // the form as this answer left it
     const h = m.html; // none in the page's own answer: the page is its html
     if (h) swapIn($('#slice-dims'), h.dims, (h.keys || {}).dims);
     // An expression that does not parse changes no window: the URL stays.
     const how = st.nav.has(m.seq) || (!m.ok && st.npSeqs.has(m.seq)) ? 'none' : st.push.has(m.seq) || st.structural.has(m.seq) ? 'push' : 'edit';
-    if (!settle(m, form, picture, 'slice', setURL, how)) return;
+    // A slice with errors is drawn only when the answer carries the
+    // picture of its last valid slice (an entry of the history).
+    st.invalid = !settle(m, form, picture, 'slice', setURL, how);
+    if (st.invalid && !m.meta) return;
     stop();
     if (h) {
       const k = h.keys || {};
@@ -169,7 +174,7 @@ export function start() {
     if (m.inputMode === 'canvas') drawInput();
     if (m.outputMode === 'canvas') drawOutput();
     if (m.bufferMode === 'canvas') drawBuffer();
-    picture.dataset.state = 'done';
+    picture.dataset.state = st.invalid ? 'invalid' : 'done';
     setStep(st.t, false);
     if (st.focus) link(targetOf(st.focus), false);
     focus.drawn();
