@@ -338,13 +338,19 @@ func look(t *testing.T, ctx context.Context, name string) {
 func tap(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
 	xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, sel))
+	tapAt(t, ctx, sel, xy[0], xy[1])
+}
+
+// tapAt touches the point x, y of the viewport (what names it).
+func tapAt(t *testing.T, ctx context.Context, what string, x, y float64) {
+	t.Helper()
 	for _, typ := range []input.DispatchTouchEventType{input.DispatchTouchEventTypeTouchStart, input.DispatchTouchEventTypeTouchEnd} {
 		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{}}
 		if typ == input.DispatchTouchEventTypeTouchStart {
-			p.TouchPoints = []*input.TouchPoint{{X: xy[0], Y: xy[1]}}
+			p.TouchPoints = []*input.TouchPoint{{X: x, Y: y}}
 		}
 		if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, p); err != nil {
-			t.Fatalf("tap %s: %v", sel, err)
+			t.Fatalf("tap %s: %v", what, err)
 		}
 	}
 }

@@ -71,20 +71,37 @@ export function offsetRamp(px32, L, n, sizes, strides, offsets, span) {
 // per index of the outer ones) wrapped like the DOM view's small
 // multiples, with a band of cap CSS pixels above each for its caption
 // when that fits without a coarser bin. null: too many panels.
+// The bin is the finest at which the panels fit W x H at all (as many to
+// a row as fit); at one item a pixel, fewer to a row are taken when that
+// gives each item more CSS pixels (16 grids of 8x8 on a 320 px phone: 3
+// to a row at 8 px, not 16 at 1 px), the fewest rows of those, then the
+// fewest to a row; at the same scale, as many to a row as fit.
 export function panels(P, R, C, W, H, cap = 0) {
   const gap = 3;
   for (let bin = 1; ; bin++) {
-    const pw = Math.ceil(C / bin), ph = Math.ceil(R / bin), pc = clamp(Math.floor((W + gap) / (pw + gap)), 1, P), pr = Math.ceil(P / pc);
-    const w = pc * (pw + gap) - gap, scale = (h) => (bin > 1 ? 1 : clamp(Math.floor(Math.min(W / w, H / h)), 1, 16));
-    let ch = 0, h = pr * (ph + gap) - gap, px = scale(h);
-    if (cap && P > 1 && P <= 512 && pw <= W && h <= H) {
-      // Caption rows: enough image rows for cap CSS pixels at the scale
-      // they leave, on panels wide enough to read.
-      for (let k = 0; k < 4 && ch * px < cap; k++) { ch = Math.ceil(cap / px); h = pr * (ph + gap + ch) - gap; px = scale(h); }
-      if (h > H || ch * px < cap || pw * px < 28) { ch = 0; h = pr * (ph + gap) - gap; px = scale(h); }
-    }
-    if (pw <= W && h <= H) {
-      const py = ph + gap + ch;
+    const pw = Math.ceil(C / bin), ph = Math.ceil(R / bin), most = clamp(Math.floor((W + gap) / (pw + gap)), 1, P);
+    // fit lays the panels out pc to a row: its image size, scale and caption rows.
+    const fit = (pc) => {
+      const pr = Math.ceil(P / pc), w = pc * (pw + gap) - gap, scale = (h) => (bin > 1 ? 1 : clamp(Math.floor(Math.min(W / w, H / h)), 1, 16));
+      let ch = 0, h = pr * (ph + gap) - gap, px = scale(h);
+      if (cap && P > 1 && P <= 512 && pw <= W && h <= H) {
+        // Caption rows: enough image rows for cap CSS pixels at the scale
+        // they leave, on panels wide enough to read.
+        for (let k = 0; k < 4 && ch * px < cap; k++) { ch = Math.ceil(cap / px); h = pr * (ph + gap + ch) - gap; px = scale(h); }
+        if (h > H || ch * px < cap || pw * px < 28) { ch = 0; h = pr * (ph + gap) - gap; px = scale(h); }
+      }
+      return { pc, pr, w, h, px, ch };
+    };
+    let best = fit(most);
+    if (pw <= W && best.h <= H) {
+      // Fewer panels to a row are taller: they fit only if these do.
+      if (bin === 1) {
+        for (let pc = most - 1, first = best; pc >= 1; pc--) {
+          const f = fit(pc);
+          if (f.h <= H && (f.px > best.px || (f.px === best.px && best !== first && f.pr === best.pr))) best = f;
+        }
+      }
+      const { pc, w, h, px, ch } = best, py = ph + gap + ch;
       return { w, h, px, bin, step: C, P, pw, ph, cap: ch, pc, py, R, C, gap,
         panelAt: (p) => [(p % pc) * (pw + gap), Math.floor(p / pc) * py + ch],
         toPixel: (i) => { const p = Math.floor(i / (R * C)), q = i % (R * C); return [(p % pc) * (pw + gap) + Math.floor((q % C) / bin), Math.floor(p / pc) * py + ch + Math.floor(Math.floor(q / C) / bin)]; },
