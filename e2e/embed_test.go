@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // hostPage is a documentation page on another site: it frames the embed,
@@ -226,5 +227,60 @@ func TestE2EShareButtons(t *testing.T) {
 	do(t, ctx, "focus the download", chromedp.Focus(chromedp.CSS(`[data-testid=dx-download]`)))
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=dx-download]').getAttribute('href')`); strings.Contains(got, "preset=") || !strings.Contains(got, "wstride=1,1,-2,2") {
 		t.Errorf("the DxDispatch link of /slice?preset=example2: %s", got)
+	}
+}
+
+// TestE2EEscapeClosesTheEmbedPopover: with the keyboard, Enter on Embed
+// opens its popover, which covers part of the picture, and Escape closes
+// it, from its button and from its snippet, the focus back on the button;
+// with the focus elsewhere on the page (a picture's cell) Escape closes it
+// too and leaves the focus there. On both explorers and a tour step, at
+// 1400x1000.
+func TestE2EEscapeClosesTheEmbedPopover(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, desktop)
+	const (
+		open    = `document.querySelector('[data-testid=embed]').open`
+		closed  = `!document.querySelector('[data-testid=embed]').open`
+		focused = `document.activeElement?.dataset.testid`
+	)
+	for _, path := range []string{"/?sizes=2,3", "/slice?preset=example2", "/tour/6"} {
+		t.Run(path, func(t *testing.T) {
+			waitLive(t, ctx, base+path)
+			enter := func(what string) {
+				t.Helper()
+				do(t, ctx, "focus Embed", chromedp.Focus(chromedp.CSS(`[data-testid=embed-button]`)))
+				do(t, ctx, "Enter on Embed", chromedp.KeyEvent("\r"))
+				waitFor(t, ctx, "the popover open "+what, open)
+			}
+			escape := func(what, want string) {
+				t.Helper()
+				do(t, ctx, "Escape "+what, chromedp.KeyEvent(kb.Escape))
+				waitFor(t, ctx, "the popover closed by Escape "+what, closed)
+				if got := eval[string](t, ctx, focused+` ?? document.activeElement?.id ?? ''`); got != want {
+					t.Errorf("after Escape %s the focus is on %q, want %q", what, got, want)
+				}
+			}
+
+			enter("from its button")
+			escape("on the button", "embed-button")
+
+			enter("to tab into")
+			do(t, ctx, "Tab into the popover", chromedp.KeyEvent("\t"))
+			if got := eval[string](t, ctx, focused); got != "embed-snippet" {
+				t.Fatalf("Tab from Embed reached %q, not the snippet", got)
+			}
+			escape("in the snippet", "embed-button")
+
+			enter("to leave")
+			cell := eval[string](t, ctx, `document.querySelector('#picture [role=gridcell][tabindex="0"]').id`)
+			do(t, ctx, "focus the picture", chromedp.Focus(chromedp.CSS("#"+cell)))
+			do(t, ctx, "Escape on the picture", chromedp.KeyEvent(kb.Escape))
+			waitFor(t, ctx, "the popover closed by Escape on the picture", closed)
+			if got := eval[string](t, ctx, `document.activeElement.id`); got != cell {
+				t.Errorf("after Escape on the picture the focus is on %q, want %q", got, cell)
+			}
+		})
 	}
 }

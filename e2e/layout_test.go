@@ -192,6 +192,13 @@ var everyPage = []pageCheck{
 	{name: "unreadable-address", path: "/slice?sizes=2,3&woff=%zz"},
 	{name: "room-presenter", open: openPresenter},
 	{name: "room-viewer", open: openViewer},
+	// Buffer cells that several elements share ("A ×2"), whose names must
+	// hold the text they show (WCAG 2.5.3), in both explorers and the tour.
+	{name: "layout-broadcast", path: "/?preset=broadcast"},
+	{name: "slice-broadcast", path: "/slice?preset=broadcast"},
+	{name: "tour-broadcast", path: "/tour/6"},
+	// A title that is one long DirectML name.
+	{name: "tour-buffer-desc", path: "/tour/8"},
 }
 
 // openPresenter presents the layout explorer in a room of its own.
@@ -422,6 +429,42 @@ func TestE2EPhoneTourCard(t *testing.T) {
 	}
 	if top := eval[float64](t, ctx, `document.querySelector('[data-testid=tour-title]').getBoundingClientRect().bottom`); top > float64(phone.height)/2 {
 		t.Errorf("the step's title ends %g px down the %d px screen", top, phone.height)
+	}
+}
+
+// TestE2EPhoneEveryTourStepFits: on a 390 px phone no step of the tour,
+// in any language, and not the glossary, is wider than the screen: a
+// title that is one long DirectML name (DML_BUFFER_TENSOR_DESC: NCHW,
+// steps 8 and 9) wraps inside its card instead of running past it.
+func TestE2EPhoneEveryTourStepFits(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	do(t, ctx, "navigate /tour/1", chromedp.Navigate(base+"/tour/1"))
+	waitFor(t, ctx, "the tour", settled)
+	steps := eval[int](t, ctx, `document.querySelectorAll('[data-testid^=tour-step-]').length`)
+	if steps < 11 {
+		t.Fatalf("the tour lists %d steps", steps)
+	}
+	paths := []string{"/glossary"}
+	for n := 1; n <= steps; n++ {
+		paths = append(paths, fmt.Sprintf("/tour/%d", n))
+	}
+	for _, l := range i18n.Locales {
+		for _, path := range paths {
+			do(t, ctx, "navigate "+path, chromedp.Navigate(base+withLang(path, l)))
+			waitFor(t, ctx, path+" in "+string(l), settled)
+			if px := eval[float64](t, ctx, overflow(phone.width)); px > 0 {
+				// The innermost elements whose content runs past their box,
+				// not in a box that scrolls sideways on its own (the steps).
+				wide := eval[string](t, ctx, `(() => {
+					const inScroller = (e) => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return true; return false; };
+					const over = [...document.querySelectorAll('main *')].filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible' && !inScroller(e));
+					return over.filter(e => !over.some(c => c !== e && e.contains(c))).slice(0, 3).map(e => e.tagName + '.' + e.className + ' ' + JSON.stringify(e.textContent.slice(0, 40))).join('; ');
+				})()`)
+				t.Errorf("%s in %s is %g px wider than the %d px screen: %s", path, l, px, phone.width, wide)
+			}
+		}
 	}
 }
 

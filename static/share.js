@@ -54,6 +54,22 @@ for (const bar of bars) {
   refresh(bar);
 }
 
+// Escape closes an open Embed popover, which covers part of the picture,
+// wherever the focus is (on its button, in its snippets, or elsewhere on
+// the page); the focus, when it was in the popover, goes back to its
+// button, so that the keyboard user is where they opened it.
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  const open = document.querySelectorAll('details.share-embed[open]');
+  if (!open.length) return;
+  e.preventDefault();
+  for (const pop of open) {
+    const inside = pop.contains(document.activeElement);
+    pop.open = false;
+    if (inside) pop.querySelector('summary')?.focus();
+  }
+});
+
 // In an embed, a link to one of the site's pages opens in a new tab: those
 // pages refuse to be framed, and the reader keeps the page around the
 // embed. Links the explorer handles itself (data-act), downloads,

@@ -341,11 +341,32 @@ type BufferCell struct {
 	Aria     string // the accessible name, when not the explorer's
 }
 
+// CountText is the mark of a cell that several elements share: "×2".
+func (c BufferCell) CountText() string { return "×" + utoa(c.Count) }
+
+// Shown is the text a shared cell shows, as its accessible name starts:
+// its label and its count, "A ×2".
+func (c BufferCell) Shown() string { return c.Label + " " + c.CountText() }
+
 // AriaLabelIn is the cell's accessible name in ctx's locale.
 func (c BufferCell) AriaLabelIn(ctx context.Context) string {
-	if c.Aria != "" {
-		return c.Aria
+	name := c.Aria
+	if name == "" {
+		name = c.describeIn(ctx)
 	}
+	// A shared cell's name starts with the text it shows, "A ×2", as a
+	// logical cell's does (WCAG 2.5.3, label in name): a description
+	// ("2 elements share it, the first A") alone does not hold it. The
+	// other cells' names hold their label already ("element A", "holds
+	// 7"); padding and the tail show an "x" that stands for the word.
+	if c.State == CellShared {
+		name = c.Shown() + ", " + name
+	}
+	return name
+}
+
+// describeIn is the explorer's description of the cell in ctx's locale.
+func (c BufferCell) describeIn(ctx context.Context) string {
 	s := i18n.T(ctx, "aria.buf", i18n.Args{"offset": c.Offset, "byte": c.Byte})
 	switch c.State {
 	case CellUsed:

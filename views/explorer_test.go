@@ -9,6 +9,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
+	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/static"
 )
 
@@ -200,6 +201,54 @@ func TestBufferCellsMarkPaddingTailAndSharing(t *testing.T) {
 	}
 	if got := d.Find(".ruler .rm").Eq(2).Text(); got != "8" {
 		t.Errorf("ruler mark %q, want byte 8", got)
+	}
+}
+
+// TestBufferCellNamesHoldTheirText: in every language a buffer cell's
+// accessible name holds the text the cell shows (WCAG 2.5.3, axe's
+// label-content-name-mismatch): "A ×2" of a shared cell included, with
+// the explorer's description and with a page's own (the slice's).
+// Padding and the tail show an "x" standing for the word they are named.
+func TestBufferCellNamesHoldTheirText(t *testing.T) {
+	b := padded().Picture.Buffer
+	b.Rows[0].Cells[1].State, b.Rows[0].Cells[1].Count = CellShared, 2
+	slice := padded().Picture.Buffer
+	for j := range slice.Rows[0].Cells {
+		c := &slice.Rows[0].Cells[j]
+		c.Label, c.Aria = "7", "buffer offset, holds 7, read by the slice"
+		if j < 3 {
+			c.State, c.Count = CellShared, 3
+		}
+	}
+	for _, l := range i18n.Locales {
+		for name, view := range map[string]Buffer{"explorer": b, "slice": slice} {
+			var out bytes.Buffer
+			if err := BufferView(view).Render(i18n.WithLocale(context.Background(), l), &out); err != nil {
+				t.Fatal(err)
+			}
+			d, err := goquery.NewDocumentFromReader(&out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shared := 0
+			d.Find(tid("bcell")).Each(func(_ int, c *goquery.Selection) {
+				c.Find("[aria-hidden]").Remove()
+				text := strings.Join(strings.Fields(c.Text()), " ")
+				aria := c.AttrOr("aria-label", "")
+				if c.HasClass(CellShared) {
+					shared++
+					if !strings.HasPrefix(aria, text+", ") {
+						t.Errorf("%s in %s: the shared cell %s shows %q, named %q", name, l, c.AttrOr("id", ""), text, aria)
+					}
+				}
+				if text != "x" && !strings.Contains(aria, text) {
+					t.Errorf("%s in %s: the cell %s shows %q, named %q", name, l, c.AttrOr("id", ""), text, aria)
+				}
+			})
+			if shared == 0 {
+				t.Errorf("%s in %s: no shared cell", name, l)
+			}
+		}
 	}
 }
 

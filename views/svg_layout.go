@@ -90,7 +90,7 @@ func bufferSVGCell(ctx context.Context, c BufferCell) SVGCell {
 	case CellUsed:
 		s.Fill, s.Stroke = svgSoft, svgSoftInk
 	case CellShared:
-		s.Fill, s.Stroke, s.Badge = svgShared, svgSharedInk, "×"+utoa(c.Count)
+		s.Fill, s.Stroke, s.Badge = svgShared, svgSharedInk, c.CountText()
 	case CellHole:
 		s.Hatched, s.Stroke, s.Ink = true, svgPadLine, svgPadInk
 	default:
