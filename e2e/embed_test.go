@@ -234,8 +234,8 @@ func TestE2EShareButtons(t *testing.T) {
 // opens its popover, which covers part of the picture, and Escape closes
 // it, from its button and from its snippet, the focus back on the button;
 // with the focus elsewhere on the page (a picture's cell) Escape closes it
-// too and leaves the focus there. On both explorers and a tour step, at
-// 1400x1000.
+// too and leaves the focus there; a click outside closes it, one inside
+// does not. On both explorers and a tour step, at 1400x1000.
 func TestE2EEscapeClosesTheEmbedPopover(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
@@ -281,6 +281,15 @@ func TestE2EEscapeClosesTheEmbedPopover(t *testing.T) {
 			if got := eval[string](t, ctx, `document.activeElement.id`); got != cell {
 				t.Errorf("after Escape on the picture the focus is on %q, want %q", got, cell)
 			}
+
+			// A click elsewhere closes it as well; one inside does not.
+			enter("to click around")
+			do(t, ctx, "click inside the popover", chromedp.Click(chromedp.CSS(`[data-testid=embed-snippet]`)))
+			if !eval[bool](t, ctx, open) {
+				t.Errorf("a click in the popover's snippet closed it")
+			}
+			do(t, ctx, "click the page's heading", chromedp.Click(chromedp.CSS(`h1`)))
+			waitFor(t, ctx, "the popover closed by a click outside", closed)
 		})
 	}
 }

@@ -537,16 +537,17 @@ func TestE2EReducedMotion(t *testing.T) {
 	}
 }
 
-// TestE2ELinksAThumbCanHit: on a phone the site's links and the tour's
-// reset link are at least 24 x 24 CSS px (WCAG 2.2, 2.5.8), in every
-// language (the two-letter language links are the narrowest).
+// TestE2ELinksAThumbCanHit: on a phone the site's links, the tour's reset,
+// Previous and Next links and the summaries that open an answer or the
+// JSON are at least 24 x 24 CSS px (WCAG 2.2, 2.5.8), in every language
+// (the two-letter language links are the narrowest).
 func TestE2ELinksAThumbCanHit(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
 	emulate(t, ctx, phone)
 	for _, path := range []string{"/?lang=en", "/slice?lang=pt-BR", "/tour/3?lang=fr", "/glossary?lang=zh-TW"} {
 		do(t, ctx, "open "+path, chromedp.Navigate(base+path))
-		small := eval[[]string](t, ctx, `[...document.querySelectorAll('header.site nav a, .tour-reset')]
+		small := eval[[]string](t, ctx, `[...document.querySelectorAll('header.site nav a, .tour-reset, .tour-nav a[rel], .tour-a summary, details.api summary')]
 			.map(a => [a, a.getBoundingClientRect()]).filter(([, r]) => r.width > 0 && (r.width < 24 || r.height < 24))
 			.map(([a, r]) => a.textContent.trim() + ' ' + r.width.toFixed(1) + 'x' + r.height.toFixed(1))`)
 		if len(small) > 0 {

@@ -97,9 +97,9 @@ func TestE2EPhonePanelsReadable(t *testing.T) {
 		// Already wrapped at one pixel an element: no worse.
 		{name: "phone-2x16x64x64", path: "/?sizes=2,16,64,64", phone: true, canvas: "#logical-canvas", R: 64, C: 64, minPitch: 1},
 		// The slice page's input and output draw their panels the same way.
-		{name: "phone-slice-in-16x8x8", path: "/slice?dt=FLOAT32&sizes=16,8,8&woff=0,0,0&wsize=16,8,8&wstride=1,1,1", phone: true, canvas: "#slice-in-canvas", R: 8, C: 8, minPitch: 4,
+		{name: "phone-slice-in-16x8x8", path: "/slice?dt=FLOAT32&sizes=16,8,8&woff=0,0,0&wsize=16,8,8&wstride=1,1,1", phone: true, canvas: "#slice-in-canvas", R: 8, C: 8, minPitch: 6,
 			caption: "D=15", dot: "input (15,6,1) = "},
-		{name: "phone-slice-out-16x8x8", path: "/slice?dt=FLOAT32&sizes=16,8,8&woff=0,0,0&wsize=16,8,8&wstride=1,1,1", phone: true, canvas: "#slice-out-canvas", R: 8, C: 8, minPitch: 4},
+		{name: "phone-slice-out-16x8x8", path: "/slice?dt=FLOAT32&sizes=16,8,8&woff=0,0,0&wsize=16,8,8&wstride=1,1,1", phone: true, canvas: "#slice-out-canvas", R: 8, C: 8, minPitch: 6},
 		{name: "desktop-nhwc-1x16x8x8", path: "/?dt=FLOAT16&sizes=1,16,8,8&strides=1024,1,128,16", canvas: "#logical-canvas", R: 8, C: 8, minPitch: 5,
 			caption: "C=15", sel: "0,15,6,1", dot: "{0,15,6,1} · {1024,1,128,16} = ", up: "0,15,5,1"},
 		{name: "desktop-2x16x64x64", path: "/?sizes=2,16,64,64", canvas: "#logical-canvas", R: 64, C: 64, minPitch: 1},

@@ -70,6 +70,12 @@ document.addEventListener('keydown', (e) => {
   }
 });
 
+// A click or tap anywhere else closes it too, as a menu would: it covers
+// the picture the reader may be reaching for.
+document.addEventListener('click', (e) => {
+  for (const pop of document.querySelectorAll('details.share-embed[open]')) if (!pop.contains(e.target)) pop.open = false;
+});
+
 // In an embed, a link to one of the site's pages opens in a new tab: those
 // pages refuse to be framed, and the reader keeps the page around the
 // embed. Links the explorer handles itself (data-act), downloads,

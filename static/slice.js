@@ -409,7 +409,9 @@ export function start() {
   // and the output share a row (.io wraps them) unless one needs more.
   function bounds(kind, wide = false) {
     const w = picture.clientWidth;
-    if (kind === 'b' || wide) return { W: clamp(w - 60, 320, 1100), H: kind === 'b' ? 420 : 480 };
+    // Where two views do not fit side by side (a phone), each has a row
+    // of its own: half the width would only make its elements smaller.
+    if (kind === 'b' || wide || Math.floor(w / 2) - 60 < 240) return { W: clamp(w - 60, 320, 1100), H: kind === 'b' ? 420 : 480 };
     return { W: clamp(Math.floor(w / 2) - 60, 240, 900), H: 480 };
   }
   // gridLayout lays a tensor out as the layout explorer's canvas does:
