@@ -213,6 +213,9 @@ func TestGuaranteedBaseOffsetAlignmentRule(t *testing.T) {
 		{Float16, 2, ""}, {Float16, 1, "element size"}, {Float16, 3, "power of two"},
 		{UInt8, 1, ""}, {Int4, 1, ""},
 		{Float32, 24, "power of two"}, {Float32, -8, "power of two"}, {Float32, 12, "power of two"},
+		// A UINT: the largest power of two it holds is 2^31; 2^32 and up
+		// (2^62 once wrapped into "less than the element size") are not.
+		{Float64, 1 << 31, ""}, {Float32, 1 << 32, "UINT maximum"}, {Float64, 1 << 60, "UINT maximum"}, {Float64, 1 << 62, "UINT maximum"},
 	}
 	for _, c := range cases {
 		_, err := NewLayout(TensorDesc{DataType: c.dt, Sizes: []int64{4}, GuaranteedBaseOffsetAlignment: c.alignment})

@@ -165,6 +165,9 @@ func checkTensor(vs *violations, d TensorDesc, f fieldNames) {
 		switch {
 		case a < 0 || a&(a-1) != 0:
 			vs.add(f.alignment, "tensor.alignment.pow2", "{field} {value} must be 0 or a power of two", Args{"field": f.alignment, "value": a})
+		case a > MaxUINT:
+			// A UINT: 2^32 and above cannot be written into the struct.
+			vs.add(f.alignment, "tensor.alignment.uint", "{field} = {value} exceeds the UINT maximum 2^32-1", Args{"field": f.alignment, "value": a})
 		case typeOK && a*8 < d.DataType.Bits():
 			vs.add(f.alignment, "tensor.alignment.element", "{field} {value} must be at least the element size ({bytes})", Args{"field": f.alignment, "value": a, "bytes": Count{d.DataType.Bits() / 8, "bytes"}})
 		}

@@ -127,7 +127,7 @@ func inWords(l i18n.Locale, v core.Violation, labels []string) string {
 				key = "words.negative.stride"
 			}
 		}
-	case "tensor.size.uint", "tensor.stride.uint", "slice1.stride.int":
+	case "tensor.size.uint", "tensor.stride.uint", "tensor.alignment.uint", "slice1.stride.int":
 		key = "words.range"
 	case "slice1.window.outside":
 		key, args["subject"] = "words.window.past", subject(l, v.Field, labels, "words.field.window")

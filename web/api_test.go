@@ -116,6 +116,22 @@ func TestLayoutAPI(t *testing.T) {
 		{name: "missing data type", body: `{"sizes":[2]}`, wantStatus: 422, wantFields: []string{"dataType: dataType is required"}},
 		{name: "malformed JSON", body: `{"dataType":`, wantStatus: 400, wantFields: []string{": the body is not valid JSON"}},
 		{name: "unknown field", body: `{"dataType":"FLOAT32","sizes":[2],"stride":[1]}`, wantStatus: 400, wantFields: []string{"stride: unknown field"}},
+		// Keys match fields in any case, and encoding/json keeps the last
+		// of two: a key given twice, at any depth, is refused rather than
+		// one of its values dropped.
+		{
+			name: "a key twice", body: `{"dataType":"FLOAT32","sizes":[2],"strides":[5,1],"strides":null}`,
+			wantStatus: 400, wantFields: []string{`strides: "strides" is given more than once (also as "strides")`}, wantOnly: true,
+		},
+		{
+			name: "a key twice in another case", body: `{"dataType":"FLOAT32","sizes":[2],"DATATYPE":"INT8"}`,
+			wantStatus: 400, wantFields: []string{`DATATYPE: "DATATYPE" is given more than once (also as "dataType")`}, wantOnly: true,
+		},
+		{name: "a key in another case alone", body: `{"DataType":"FLOAT32","Sizes":[2,3]}`, wantStatus: 200, wantSize: 24},
+		{
+			name: "a key twice and a bad element", body: `{"dataType":"FLOAT32","sizes":[2,null],"Sizes":[3]}`,
+			wantStatus: 400, wantFields: []string{`Sizes: "Sizes" is given more than once (also as "sizes")`, "sizes[1]: sizes[1] must be a whole number; got null"},
+		},
 		{name: "fractional size", body: `{"dataType":"FLOAT32","sizes":[2.5]}`, wantStatus: 400, wantFields: []string{"sizes[0]: sizes[0] must be a whole number; got 2.5"}},
 		{name: "enormous size", body: `{"dataType":"FLOAT32","sizes":[1e40]}`, wantStatus: 400, wantFields: []string{"sizes[0]: sizes[0] must be a whole number; got 1e40"}},
 		{name: "trailing garbage", body: `{"dataType":"FLOAT32","sizes":[2]} x`, wantStatus: 400, wantFields: []string{": the body must hold exactly one JSON object"}},
@@ -655,8 +671,13 @@ func TestSliceAPIsInputTotalAndAlignment(t *testing.T) {
 				if fields != "" && fields[0] != ',' {
 					fields = "," + fields
 				}
+				base := ep.body
+				if strings.Contains(fields, `"dataType":`) {
+					// A key given twice is refused (json.field.duplicate).
+					base = strings.Replace(base, `"dataType":"FLOAT32",`, "", 1)
+				}
 				start := time.Now()
-				status, body := post(t, ts, ep.path, fmt.Sprintf(ep.body, fields))
+				status, body := post(t, ts, ep.path, fmt.Sprintf(base, fields))
 				if d := time.Since(start); d > 2*time.Second {
 					t.Errorf("took %v", d)
 				}

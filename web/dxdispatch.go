@@ -28,7 +28,7 @@ func dxCost(l *core.Layout) int64 {
 func (s *Server) postDxDispatch(c echo.Context) error {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
-		return jsonError(err)
+		return readError(err)
 	}
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(body, &keys); err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"net"
 	"net/http"
 	"reflect"
 	"slices"
@@ -56,13 +57,13 @@ func badRequest(field, code, tmpl string, args core.Args) *apiError {
 func decodeStrict(r io.Reader, v any) *apiError {
 	body, err := io.ReadAll(r)
 	if err != nil {
-		return jsonError(err)
+		return readError(err)
 	}
 	if isNull(body) {
 		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{
 			picture.TypeError("json.type", "", orBody(""), &json.UnmarshalTypeError{Value: "null"}, picture.WantKind(nil))}}
 	}
-	if vs := objectViolations(body, reflect.TypeOf(v)); len(vs) > 0 {
+	if vs := append(duplicateKeys(body), objectViolations(body, reflect.TypeOf(v))...); len(vs) > 0 {
 		return &apiError{status: http.StatusBadRequest, violations: vs}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -74,6 +75,60 @@ func decodeStrict(r io.Reader, v any) *apiError {
 		return trailing()
 	}
 	return nil
+}
+
+// duplicateKeys reports every object in body, at any depth, that names a
+// key twice, exactly or in another case ("strides" and "Strides"):
+// encoding/json keeps the last of them, and matches keys in any case, so
+// one of two values given would be dropped without a word. A body that
+// is not valid JSON is left to the decoder to report.
+func duplicateKeys(body []byte) []core.Violation {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var vs []core.Violation
+	// walk reads one value at path; false on a syntax error.
+	var walk func(path string) bool
+	walk = func(path string) bool {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]string{} // folded key: the key as first written
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				k, _ := kt.(string)
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				if first, dup := seen[strings.ToLower(k)]; dup {
+					vs = append(vs, core.NewMsg("json.field.duplicate", "{field:q} is given more than once (also as {first:q}): only one value can be taken", core.Args{"field": p, "first": first}).At(p))
+				} else {
+					seen[strings.ToLower(k)] = k
+				}
+				if !walk(p) {
+					return false
+				}
+			}
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if !walk(path + "[" + strconv.Itoa(i) + "]") {
+					return false
+				}
+			}
+		default:
+			return true
+		}
+		_, err = dec.Token() // the closing delimiter
+		return err == nil
+	}
+	walk("")
+	return vs
 }
 
 func unknownField(path string) core.Violation {
@@ -296,6 +351,23 @@ func jsonError(err error) *apiError {
 		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{unknownField(strings.Trim(field, `"`))}}
 	}
 	return badRequest("", "json.invalid", "the body is not valid JSON: {detail}", core.Args{"detail": picture.JSONDetail(err)})
+}
+
+// readError is the answer to a body that could not be read whole: over
+// the limit (413), not all there within the server's read timeout (408),
+// or cut off. The transport's own error names socket addresses and is in
+// English: the log has it, the client gets the rule.
+func readError(err error) *apiError {
+	var maxErr *http.MaxBytesError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &maxErr):
+		return tooLarge(maxErr.Limit)
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return &apiError{status: http.StatusRequestTimeout, violations: []core.Violation{
+			core.NewMsg("body.timeout", "the body did not arrive in time: send all of it at once", nil).At("")}}
+	}
+	return badRequest("", "body.read", "the body could not be read: it was cut off", nil)
 }
 
 // orBody is field, or "the body" for the request's whole body.

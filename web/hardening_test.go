@@ -363,16 +363,22 @@ func TestHardenSlowReaderBlocksNoOne(t *testing.T) {
 	}
 }
 
-func TestHardenSlowlorisIsCutOff(t *testing.T) {
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ReadHeaderTimeout: 500 * time.Millisecond})
+// serveOnLoopback serves s with its own http.Server settings (timeouts)
+// on a loopback port until the test ends, and gives the address.
+func serveOnLoopback(t *testing.T, s *Server) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	go s.Serve(ctx, ln, nil)
-	addr := ln.Addr().String()
+	return ln.Addr().String()
+}
+
+func TestHardenSlowlorisIsCutOff(t *testing.T) {
+	addr := serveOnLoopback(t, New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ReadHeaderTimeout: 500 * time.Millisecond}))
 
 	var wg sync.WaitGroup
 	cut := make([]time.Duration, 5)
@@ -492,5 +498,54 @@ func TestHardenNoCompression(t *testing.T) {
 	defer c.Close()
 	if ext := res.Header.Get("Sec-WebSocket-Extensions"); ext != "" {
 		t.Errorf("the server negotiated %q; compression must stay off", ext)
+	}
+}
+
+// TestHardenBodiesThatDoNotArrive: a body declared larger than the limit
+// is refused at once, though none of it is sent (net/http would wait to
+// read it before answering); one that stalls is answered 408
+// body.timeout once the read timeout passes, in the request's language
+// and without the transport's error (socket addresses).
+func TestHardenBodiesThatDoNotArrive(t *testing.T) {
+	addr := serveOnLoopback(t, New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ReadTimeout: 400 * time.Millisecond}))
+	for _, tc := range []struct {
+		name, path, lang string
+		length           int
+		status           int
+		code, word       string
+		within           time.Duration
+	}{
+		{"declared over 64 KiB", "/api/v1/layout", "en", 100_000, 413, "body.large", "65536", 300 * time.Millisecond},
+		{"declared over 64 KiB, slice1", "/api/v1/slice1", "en", 70_000, 413, "body.large", "65536", 300 * time.Millisecond},
+		{"stalled", "/api/v1/layout", "en", 100, 408, "body.timeout", "in time", 3 * time.Second},
+		{"stalled, in French", "/api/v1/slice1", "fr", 100, 408, "body.timeout", "à temps", 3 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			start := time.Now()
+			// Only the first byte of the body is sent.
+			fmt.Fprintf(c, "POST %s?lang=%s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", tc.path, tc.lang, tc.length)
+			_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			res, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatalf("no answer: %v", err)
+			}
+			defer res.Body.Close()
+			took := time.Since(start)
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.status || !strings.Contains(string(body), `"code":"`+tc.code+`"`) || !strings.Contains(string(body), tc.word) {
+				t.Errorf("%d %s, want %d %s naming %q", res.StatusCode, body, tc.status, tc.code, tc.word)
+			}
+			if strings.Contains(string(body), "127.0.0.1") || strings.Contains(string(body), "i/o timeout") {
+				t.Errorf("the answer shows the transport's error: %s", body)
+			}
+			if took > tc.within {
+				t.Errorf("answered after %v, want within %v", took, tc.within)
+			}
+		})
 	}
 }

@@ -339,6 +339,10 @@ func bodyLimit(limit, importLimit int64) echo.MiddlewareFunc {
 				n = importLimit
 			}
 			if r.ContentLength > n {
+				// Closing the connection spares the wait for a body
+				// that will not be read: net/http would otherwise read
+				// up to 256 KiB of it before answering.
+				c.Response().Header().Set("Connection", "close")
 				return tooLarge(n)
 			}
 			if r.Body != nil && r.Body != http.NoBody {

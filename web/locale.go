@@ -25,7 +25,7 @@ func keepingLang(c echo.Context, target string) string {
 }
 
 // localeMiddleware puts the request's locale in its context: ?lang=
-// wins (and is remembered in the lang cookie), then that cookie, then the
+// wins (and, on a page, is remembered in the lang cookie), then that cookie, then the
 // Accept-Language header matched against the catalogs' locales; English
 // when none fits. Pages, API messages and errors read it from there.
 func localeMiddleware() echo.MiddlewareFunc {
@@ -40,13 +40,20 @@ func localeMiddleware() echo.MiddlewareFunc {
 			c.Response().Header().Add("Vary", "Accept-Language")
 			c.Response().Header().Add("Vary", "Cookie")
 			loc, ok := i18n.Parse(r.URL.Query().Get("lang"))
-			if ok {
+			// Only a page a person opens remembers the language: the API,
+			// the SVG pictures and the embeds are fetched by other sites'
+			// pages and cached publicly, and must not set a cookie.
+			remember := !strings.HasPrefix(r.URL.Path, "/api/") && !strings.HasPrefix(r.URL.Path, "/embed/")
+			if ok && remember {
 				c.SetCookie(&http.Cookie{
 					Name: langCookie, Value: string(loc), Path: "/",
 					MaxAge: 365 * 24 * 3600, HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteLaxMode,
 				})
-			} else if ck, err := r.Cookie(langCookie); err == nil {
-				loc, ok = i18n.Parse(ck.Value)
+			}
+			if !ok {
+				if ck, err := r.Cookie(langCookie); err == nil {
+					loc, ok = i18n.Parse(ck.Value)
+				}
 			}
 			if !ok {
 				loc = i18n.Match(r.Header.Values("Accept-Language")...)

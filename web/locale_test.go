@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -221,6 +222,39 @@ func TestStridesLegendInThePageLanguage(t *testing.T) {
 			if got := d.Find(tid("mode") + " legend").Text(); got != c.want {
 				t.Errorf("%s%s: legend %q, want %q", path, c.lang, got, c.want)
 			}
+		}
+	}
+}
+
+// TestOnlyPagesRememberTheLanguage: ?lang= on a page sets the lang cookie
+// (the next page opens in it); on the API, an SVG picture or an embed,
+// which other sites' pages fetch and shared caches keep (Cache-Control
+// public), it sets none, and the answer is still in that language.
+func TestOnlyPagesRememberTheLanguage(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		path   string
+		cookie bool
+		word   string // a piece of the answer in French
+	}{
+		{"/?sizes=2,3&lang=fr", true, `lang="fr"`},
+		{"/glossary?lang=fr", true, `lang="fr"`},
+		{"/api/v1/layout.svg?sizes=2,3&lang=fr", false, "éléments"},
+		{"/embed/layout?sizes=2,3&lang=fr", false, `lang="fr"`},
+		{"/api/v1/dxdispatch/layout.json?sizes=0&lang=fr", false, "une taille nulle"},
+	} {
+		res, err := http.Get(ts.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		set := res.Header.Get("Set-Cookie")
+		if got := strings.HasPrefix(set, "lang="); got != tc.cookie {
+			t.Errorf("%s: Set-Cookie %q, want a lang cookie: %v", tc.path, set, tc.cookie)
+		}
+		if !strings.Contains(string(body), tc.word) {
+			t.Errorf("%s: the answer lacks %q, not in French", tc.path, tc.word)
 		}
 	}
 }

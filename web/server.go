@@ -43,6 +43,10 @@ type Config struct {
 	// ReadHeaderTimeout cuts off clients that send headers too slowly
 	// (slowloris); default 5s.
 	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a whole request, its body included; a
+	// body that has not arrived by then is answered 408 (body.timeout);
+	// default 15s.
+	ReadTimeout time.Duration
 	// FrameAncestors is the CSP frame-ancestors of the embeds (/embed/...
 	// and the SVG pictures): which sites may frame them; default * (any).
 	// Every other page may never be framed.
@@ -94,6 +98,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.ReadHeaderTimeout == 0 {
 		c.ReadHeaderTimeout = 5 * time.Second
+	}
+	if c.ReadTimeout == 0 {
+		c.ReadTimeout = 15 * time.Second
 	}
 	if c.FrameAncestors == "" {
 		c.FrameAncestors = DefaultFrameAncestors
@@ -289,7 +296,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 	srv := &http.Server{
 		Handler:           s.echo,
 		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
-		ReadTimeout:       15 * time.Second,
+		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
