@@ -1441,3 +1441,35 @@ func TestMessagesNameTheirField(t *testing.T) {
 		t.Errorf("Renamed changed its receiver's arguments: %v", v.Args)
 	}
 }
+
+// TestSlice1ReportsEveryValueWhateverTheLengths: a list of the wrong
+// length (DimensionCount) hides no other violation: every offset, window
+// size, window stride and output size is checked against its own type,
+// and an output size below 1 is reported even where its axis's window is
+// invalid (there MaxCopiedElements is unknown, so the range cannot be).
+func TestSlice1ReportsEveryValueWhateverTheLengths(t *testing.T) {
+	in := TensorDesc{DataType: Float32, Sizes: []int64{4, 4, 4}}
+	for _, tc := range []struct {
+		name string
+		d    Slice1Desc
+		want []string // fields, in order
+	}{
+		{"lengths differ", Slice1Desc{Input: in,
+			WindowOffsets: []int64{1 << 32, -1}, WindowSizes: []int64{0, 1 << 32, 5}, WindowStrides: []int64{0, 1 << 31, -1<<31 - 1}, OutputSizes: []int64{0, 1, 9}},
+			[]string{"inputWindowOffsets", "inputWindowOffsets[0]", "inputWindowOffsets[1]", "inputWindowSizes[0]", "inputWindowSizes[1]",
+				"inputWindowStrides[0]", "inputWindowStrides[1]", "inputWindowStrides[2]", "outputSizes[0]"}},
+		{"an output size of 0 on an axis with a zero stride", Slice1Desc{Input: in,
+			WindowOffsets: []int64{0, 0, 0}, WindowSizes: []int64{4, 4, 4}, WindowStrides: []int64{0, 1, 1}, OutputSizes: []int64{0, 4, 5}},
+			[]string{"inputWindowStrides[0]", "outputSizes[0]", "outputSizes[2]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewSlice1(tc.d)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if got := fieldsOf(validationViolations(t, err)); !slices.Equal(got, tc.want) {
+				t.Errorf("violations at %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -165,41 +165,57 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 		}
 		vs.add("dataType", code, tmpl, Args{"type": d.Input.DataType, "level": fl})
 	}
-	// 4-7 per dimension, only where the arrays line up.
+	// 4. Each value against its own type, whether or not the arrays line
+	// up: a wrong length hides no other violation.
+	for i, off := range d.WindowOffsets {
+		if off < 0 || off > MaxUINT {
+			vs.add(indexed("inputWindowOffsets", i), "slice1.offset.uint", "InputWindowOffsets[{axis}] = {value} is not a UINT (0 to 2^32-1)", Args{"axis": i, "value": off})
+		}
+	}
+	sizeOK := make([]bool, len(d.WindowSizes))
+	for i, size := range d.WindowSizes {
+		switch {
+		case size == 0:
+			vs.add(indexed("inputWindowSizes", i), "slice1.window.empty", "axis {axis}: InputWindowSizes[{axis}] == 0 (the window must not be empty)", Args{"axis": i})
+		case size < 0 || size > MaxUINT:
+			vs.add(indexed("inputWindowSizes", i), "slice1.window.uint", "InputWindowSizes[{axis}] = {value} is not a UINT of at least 1", Args{"axis": i, "value": size})
+		default:
+			sizeOK[i] = true
+		}
+	}
+	strideOK := make([]bool, len(d.WindowStrides))
+	for i, stride := range d.WindowStrides {
+		switch {
+		case stride == 0:
+			vs.add(indexed("inputWindowStrides", i), "slice1.stride.zero", "axis {axis}: InputWindowStrides[{axis}] == 0 (strides may not be 0)", Args{"axis": i})
+		case stride < -1<<31 || stride > 1<<31-1:
+			vs.add(indexed("inputWindowStrides", i), "slice1.stride.int", "InputWindowStrides[{axis}] = {value} is not an INT (-2^31 to 2^31-1)", Args{"axis": i, "value": stride})
+		default:
+			strideOK[i] = true
+		}
+	}
+	lined := lensOK && n <= MaxDimensionCount
+	for i, o := range d.OutputSizes {
+		// An axis whose MaxCopiedElements is known says the whole range (7).
+		if o < 1 && !(lined && sizeOK[i] && strideOK[i]) {
+			vs.add(indexed("outputSizes", i), "slice1.output.min", "OutputSizes[{axis}] = {value}: an output size is at least 1", Args{"axis": i, "value": o})
+		}
+	}
+	// 5-7 per dimension, only where the arrays line up.
 	s := &Slice1{FeatureLevel: fl}
-	if lensOK && n <= MaxDimensionCount {
+	if lined {
 		s.MaxCopied = make([]int64, n)
 		s.CopyStart = make([]int64, n)
 		s.OutputSizes = make([]int64, n)
 		for i := range n {
 			off, size, stride := d.WindowOffsets[i], d.WindowSizes[i], d.WindowStrides[i]
-			sizeOK, strideOK := true, true
-			if off < 0 || off > MaxUINT {
-				vs.add(indexed("inputWindowOffsets", i), "slice1.offset.uint", "InputWindowOffsets[{axis}] = {value} is not a UINT (0 to 2^32-1)", Args{"axis": i, "value": off})
-			}
-			switch {
-			case size == 0:
-				sizeOK = false
-				vs.add(indexed("inputWindowSizes", i), "slice1.window.empty", "axis {axis}: InputWindowSizes[{axis}] == 0 (the window must not be empty)", Args{"axis": i})
-			case size < 0 || size > MaxUINT:
-				sizeOK = false
-				vs.add(indexed("inputWindowSizes", i), "slice1.window.uint", "InputWindowSizes[{axis}] = {value} is not a UINT of at least 1", Args{"axis": i, "value": size})
-			}
-			switch {
-			case stride == 0:
-				strideOK = false
-				vs.add(indexed("inputWindowStrides", i), "slice1.stride.zero", "axis {axis}: InputWindowStrides[{axis}] == 0 (strides may not be 0)", Args{"axis": i})
-			case stride < -1<<31 || stride > 1<<31-1:
-				strideOK = false
-				vs.add(indexed("inputWindowStrides", i), "slice1.stride.int", "InputWindowStrides[{axis}] = {value} is not an INT (-2^31 to 2^31-1)", Args{"axis": i, "value": stride})
-			}
 			// 5. The window stays inside the input (no 32-bit wrap: int64).
-			if sizeOK && off >= 0 && off <= MaxUINT && i < len(d.Input.Sizes) {
+			if sizeOK[i] && off >= 0 && off <= MaxUINT && i < len(d.Input.Sizes) {
 				if in := d.Input.Sizes[i]; in >= 1 && off+size > in {
 					vs.add(indexed("inputWindowOffsets", i), "slice1.window.outside", "axis {axis}: InputWindowOffsets[{axis}] + InputWindowSizes[{axis}] = {end} > InputTensor.Sizes[{axis}] = {size}", Args{"axis": i, "end": off + size, "size": in})
 				}
 			}
-			if !sizeOK || !strideOK {
+			if !sizeOK[i] || !strideOK[i] {
 				continue
 			}
 			s.MaxCopied[i] = MaxCopiedElements(size, stride)

@@ -121,6 +121,7 @@ var messagesEN = map[Key]string{
 	"slice1.datatype.output":       "outputDataType {output} != dataType {input}: InputTensor and OutputTensor must have the same DataType",
 	"slice1.level.old":             "DML_SLICE1 was introduced in DML_FEATURE_LEVEL_2_1; {level} is older",
 	"slice1.offset.uint":           "InputWindowOffsets[{axis}] = {value} is not a UINT (0 to 2^32-1)",
+	"slice1.output.min":            "OutputSizes[{axis}] = {value}: an output size is at least 1",
 	"slice1.output.range":          "axis {axis}: OutputSizes[{axis}] = {value} not in [1, MaxCopiedElements = {max}] (1 + ({size} - 1) / |{stride}|)",
 	"slice1.rank.level":            "DimensionCount {rank}: DimensionCount must be 4 or 5 before DML_FEATURE_LEVEL_3_0 (this is {level})",
 	"slice1.rank.mismatch":         "{field} has {count}: DimensionCount must match the DimensionCount of the input and output tensors ({rank})",

@@ -121,6 +121,7 @@ var messagesFR = map[Key]string{
 	"slice1.datatype.output":       "outputDataType {output} != dataType {input} : InputTensor et OutputTensor doivent avoir le même DataType",
 	"slice1.level.old":             "DML_SLICE1 est apparu au niveau DML_FEATURE_LEVEL_2_1 ; {level} est plus ancien",
 	"slice1.offset.uint":           "InputWindowOffsets[{axis}] = {value} n'est pas un UINT (0 à 2^32-1)",
+	"slice1.output.min":            "OutputSizes[{axis}] = {value} : une taille de sortie vaut au moins 1",
 	"slice1.output.range":          "axe {axis} : OutputSizes[{axis}] = {value} hors de [1, MaxCopiedElements = {max}] (1 + ({size} - 1) / |{stride}|)",
 	"slice1.rank.level":            "DimensionCount {rank} : DimensionCount doit valoir 4 ou 5 avant DML_FEATURE_LEVEL_3_0 (ici {level})",
 	"slice1.rank.mismatch":         "{field} a {count} : DimensionCount doit être celui des tenseurs d'entrée et de sortie ({rank})",

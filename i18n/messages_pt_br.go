@@ -121,6 +121,7 @@ var messagesPtBR = map[Key]string{
 	"slice1.datatype.output":       "outputDataType {output} != dataType {input}: InputTensor e OutputTensor devem ter o mesmo DataType",
 	"slice1.level.old":             "o DML_SLICE1 surgiu no DML_FEATURE_LEVEL_2_1; {level} é anterior",
 	"slice1.offset.uint":           "InputWindowOffsets[{axis}] = {value} não é um UINT (0 a 2^32-1)",
+	"slice1.output.min":            "OutputSizes[{axis}] = {value}: um tamanho de saída é no mínimo 1",
 	"slice1.output.range":          "eixo {axis}: OutputSizes[{axis}] = {value} fora de [1, MaxCopiedElements = {max}] (1 + ({size} - 1) / |{stride}|)",
 	"slice1.rank.level":            "DimensionCount {rank}: DimensionCount deve ser 4 ou 5 antes do DML_FEATURE_LEVEL_3_0 (este é {level})",
 	"slice1.rank.mismatch":         "{field} tem {count}: DimensionCount deve ser igual ao DimensionCount dos tensores de entrada e de saída ({rank})",

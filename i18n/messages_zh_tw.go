@@ -121,6 +121,7 @@ var messagesZhTW = map[Key]string{
 	"slice1.datatype.output":       "outputDataType {output} != dataType {input}：InputTensor 與 OutputTensor 的 DataType 必須相同",
 	"slice1.level.old":             "DML_SLICE1 從 DML_FEATURE_LEVEL_2_1 開始提供；{level} 比它舊",
 	"slice1.offset.uint":           "InputWindowOffsets[{axis}] = {value} 不是 UINT（0 到 2^32-1）",
+	"slice1.output.min":            "OutputSizes[{axis}] = {value}：輸出大小至少要是 1",
 	"slice1.output.range":          "軸 {axis}：OutputSizes[{axis}] = {value} 不在 [1, MaxCopiedElements = {max}] 之內（1 + ({size} - 1) / |{stride}|）",
 	"slice1.rank.level":            "DimensionCount {rank}：在 DML_FEATURE_LEVEL_3_0 之前，DimensionCount 必須是 4 或 5（目前是 {level}）",
 	"slice1.rank.mismatch":         "{field} 有 {count} 項：DimensionCount 必須與輸入及輸出張量的 DimensionCount（{rank}）相同",
