@@ -103,6 +103,16 @@ func importErr(field, code, tmpl string, args core.Args) *ImportError {
 	return &ImportError{Violations: []core.Violation{core.NewMsg(code, tmpl, args).At(field)}}
 }
 
+// fieldPath is the path of a field inside the value at path ("" for the
+// value itself, which encoding/json's type errors give for a value of the
+// wrong kind at the top).
+func fieldPath(path, field string) string {
+	if field == "" {
+		return path
+	}
+	return path + "." + field
+}
+
 // Decode reads one of the request's formats, strictly: unknown fields and
 // values of the wrong JSON type are reported at their path.
 func decodeInto(raw json.RawMessage, prefix string, v any) *ImportError {
@@ -111,7 +121,8 @@ func decodeInto(raw json.RawMessage, prefix string, v any) *ImportError {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return &ImportError{Violations: []core.Violation{TypeError("import.json.type", prefix+te.Field, prefix+te.Field, te, importKind(te.Type))}}
+			f := fieldPath(strings.TrimSuffix(prefix, "."), te.Field)
+			return &ImportError{Violations: []core.Violation{TypeError("import.json.type", f, f, te, importKind(te.Type))}}
 		}
 		return importErr(strings.TrimSuffix(prefix, "."), "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
 	}
@@ -595,7 +606,8 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	if err := json.Unmarshal(desc, &op); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return nil, &ImportError{Violations: []core.Violation{TypeError("import.json.type", path+"."+te.Field, path+"."+te.Field, te, importKind(te.Type))}}
+			f := fieldPath(path, te.Field)
+			return nil, &ImportError{Violations: []core.Violation{TypeError("import.json.type", f, f, te, importKind(te.Type))}}
 		}
 		return nil, importErr(path, "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
 	}

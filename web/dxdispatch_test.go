@@ -372,6 +372,7 @@ func TestImportRefusals(t *testing.T) {
 			[]string{"dxdispatch.dispatchables.s.desc.InputWindowOffsets"}},
 		{"dxdispatch Desc in a Desc", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"Type":"BUFFER","Desc":{"DataType":"FLOAT32","Sizes":[4],"Desc":{}}},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"InputWindowOffsets":[0],"InputWindowSizes":[3],"InputWindowStrides":[2]}}},"commands":[]}}`,
 			[]string{"dxdispatch.dispatchables.s.desc.InputTensor.Desc.Desc"}},
+		{"dxdispatch model as a string", `{"dxdispatch":"{\"a\":1}"}`, []string{"dxdispatch"}},
 		// A key given twice, in any case, at any depth: one value would be dropped.
 		{"torch stride twice", `{"torch":{"dtype":"torch.float16","size":[2,3],"stride":[3,1],"STRIDE":[1,2]}}`, []string{"torch.STRIDE"}},
 		{"dxdispatch window strides twice", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[4]},"InputWindowOffsets":[0],"InputWindowSizes":[4],"InputWindowStrides":[1],"InputWindowStrides":[-1]}}},"commands":[]}}`,

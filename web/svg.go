@@ -49,9 +49,19 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 	}
 	l := v.Layout
 	if n, cells := l.LogicalElementCount(), l.BufferElementCount(); n > svgMaxCells || cells > svgMaxCells {
+		// The field to change: the sizes for too many elements, else
+		// what makes the buffer long: the strides, or a total past them.
+		field := "sizes"
+		switch {
+		case n > svgMaxCells:
+		case l.IndexOfLastElement() < svgMaxCells:
+			field = "totalTensorSizeInBytes"
+		default:
+			field = "strides"
+		}
 		return invalid(core.NewMsg("svg.layout.large",
 			"the SVG picture draws at most {max} logical elements and {max} buffer cells; this tensor has {count} logical elements in a buffer of {cells} cells (the explorer draws up to {explorer})",
-			core.Args{"max": svgMaxCells, "count": n, "cells": cells, "explorer": int64(picture.MaxInteractive)}).At("sizes"))
+			core.Args{"max": svgMaxCells, "count": n, "cells": cells, "explorer": int64(picture.MaxInteractive)}).At(field))
 	}
 	if err := budget.Take(c.Request().Context(), picture.LayoutCost(l, picture.InSVG)); err != nil {
 		return err

@@ -182,12 +182,17 @@ func TestSVGInvalidStateIs422WithEveryViolation(t *testing.T) {
 
 func TestSVGRefusesMoreThanItsCellLimit(t *testing.T) {
 	errs := apiErrors(t, "/api/v1/layout.svg?sizes=65,64")
-	if len(errs) != 1 || !strings.Contains(errs[0]["message"], "at most 4096") || !strings.Contains(errs[0]["message"], "4160 logical elements") {
+	if len(errs) != 1 || !strings.Contains(errs[0]["message"], "at most 4096") || !strings.Contains(errs[0]["message"], "4160 logical elements") || errs[0]["field"] != "sizes" {
 		t.Errorf("errors %v", errs)
 	}
-	// The logical count fits, the buffer does not.
+	// The logical count fits, the buffer does not: the field named is
+	// what makes it long, the strides or a total past them.
 	errs = apiErrors(t, "/api/v1/layout.svg?sizes=2,2&strides=5000,1")
-	if len(errs) != 1 || !strings.Contains(errs[0]["message"], "5002 cells") {
+	if len(errs) != 1 || !strings.Contains(errs[0]["message"], "5002 cells") || errs[0]["field"] != "strides" {
+		t.Errorf("errors %v", errs)
+	}
+	errs = apiErrors(t, "/api/v1/layout.svg?sizes=2,3&strides=5,1&total=9223372036854775807")
+	if len(errs) != 1 || errs[0]["field"] != "totalTensorSizeInBytes" {
 		t.Errorf("errors %v", errs)
 	}
 	errs = apiErrors(t, "/api/v1/slice1.svg?sizes=100,100")
