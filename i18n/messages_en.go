@@ -199,6 +199,8 @@ var messagesEN = map[Key]string{
 	"json.detail.other":            "{text}",
 	"query.detail.escape":          "invalid URL escape {escape:q}",
 	"query.detail.semicolon":       "invalid semicolon separator in query",
+	"import.text.range":            "{text:q} is past the 64-bit range the import reads (at most 9223372036854775807)",
+	"import.text.rank0":            "torch.Size([]) is a scalar: a DirectML tensor has at least one dimension",
 	"import.text.whole":            "{text:q} is not a whole number",
 	"import.text.count":            "{count} numbers; a DirectML tensor has at most {max} dimensions",
 	"route.none":                   "Not Found",

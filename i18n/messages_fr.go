@@ -199,6 +199,8 @@ var messagesFR = map[Key]string{
 	"json.detail.other":            "{text}",
 	"query.detail.escape":          "séquence d'échappement d'URL invalide {escape:q}",
 	"query.detail.semicolon":       "un point-virgule ne peut pas séparer les paramètres",
+	"import.text.range":            "{text:q} dépasse la plage 64 bits que l'import lit (au plus 9223372036854775807)",
+	"import.text.rank0":            "torch.Size([]) est un scalaire : un tenseur DirectML a au moins une dimension",
 	"import.text.whole":            "{text:q} n'est pas un nombre entier",
 	"import.text.count":            "{count} nombres ; un tenseur DirectML a au plus {max} dimensions",
 	"route.none":                   "Introuvable : aucune adresse de l'API ne porte ce nom",

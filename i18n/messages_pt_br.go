@@ -199,6 +199,8 @@ var messagesPtBR = map[Key]string{
 	"json.detail.other":            "{text}",
 	"query.detail.escape":          "sequência de escape de URL inválida {escape:q}",
 	"query.detail.semicolon":       "um ponto e vírgula não pode separar os parâmetros",
+	"import.text.range":            "{text:q} passa do intervalo de 64 bits que a importação lê (no máximo 9223372036854775807)",
+	"import.text.rank0":            "torch.Size([]) é um escalar: um tensor DirectML tem pelo menos uma dimensão",
 	"import.text.whole":            "{text:q} não é um número inteiro",
 	"import.text.count":            "{count} números; um tensor DirectML tem no máximo {max} dimensões",
 	"route.none":                   "Não encontrado: nenhum endereço da API tem esse nome",

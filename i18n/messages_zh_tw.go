@@ -199,6 +199,8 @@ var messagesZhTW = map[Key]string{
 	"json.detail.other":            "{text}",
 	"query.detail.escape":          "無效的 URL 跳脫序列 {escape:q}",
 	"query.detail.semicolon":       "參數之間不能用分號分隔",
+	"import.text.range":            "{text:q} 超出匯入讀取的 64 位元範圍（最大 9223372036854775807）",
+	"import.text.rank0":            "torch.Size([]) 是純量：DirectML 張量至少要有一個維度",
 	"import.text.whole":            "{text:q} 不是整數",
 	"import.text.count":            "{count} 個數字；DirectML 張量最多有 {max} 個維度",
 	"route.none":                   "找不到：API 沒有這個位址",

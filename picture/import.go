@@ -396,6 +396,9 @@ func parseTorchText(text string) (TorchImport, *ImportError) {
 	if t.Size, err = intList(text[m[2]:m[3]]); err != nil {
 		return t, importErr("text", "import.text.size.list", "torch.Size: {detail}", core.Args{"detail": err})
 	}
+	if len(t.Size) == 0 {
+		return t, importErr("text", "import.text.rank0", "torch.Size([]) is a scalar: a DirectML tensor has at least one dimension", nil)
+	}
 	rest := text[:m[0]] + " " + text[m[1]:]
 	if o := torchOffsetRE.FindStringSubmatch(rest); o != nil {
 		t.StorageOffset, _ = strconv.ParseInt(o[1], 10, 64)
@@ -425,6 +428,9 @@ func intList(s string) ([]int64, error) {
 			continue
 		}
 		v, err := strconv.ParseInt(f, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, core.NewMsg("import.text.range", "{text:q} is past the 64-bit range the import reads (at most 9223372036854775807)", core.Args{"text": f})
+		}
 		if err != nil {
 			return nil, core.NewMsg("import.text.whole", "{text:q} is not a whole number", core.Args{"text": f})
 		}

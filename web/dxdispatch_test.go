@@ -377,6 +377,8 @@ func TestImportRefusals(t *testing.T) {
 		{"torch stride twice", `{"torch":{"dtype":"torch.float16","size":[2,3],"stride":[3,1],"STRIDE":[1,2]}}`, []string{"torch.STRIDE"}},
 		{"dxdispatch window strides twice", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[4]},"InputWindowOffsets":[0],"InputWindowSizes":[4],"InputWindowStrides":[1],"InputWindowStrides":[-1]}}},"commands":[]}}`,
 			[]string{"dxdispatch.dispatchables.s.desc.InputWindowStrides"}},
+		{"text with a size past 64 bits", `{"text":"torch.Size([18446744073709551616, 3]) (3, 1)"}`, []string{"text"}},
+		{"text of a scalar", `{"text":"torch.Size([]) ()"}`, []string{"text"}},
 		{"text with nine sizes", `{"text":"torch.Size([1, 1, 1, 1, 1, 1, 1, 1, 2]) (1, 1, 1, 1, 1, 1, 1, 1, 1)"}`, []string{"text"}},
 		{"two formats", `{"text":"x","torch":{}}`, []string{""}},
 	} {
@@ -391,6 +393,18 @@ func TestImportRefusals(t *testing.T) {
 		}
 		if !slices.Equal(fields, tc.fields) {
 			t.Errorf("%s: fields %q, want %q (%v)", tc.name, fields, tc.fields, body["errors"])
+		}
+	}
+	// What is wrong with a pasted text is said as it is: a number too
+	// large is not "not a whole number", a scalar has no stride tuple to miss.
+	for text, want := range map[string]string{
+		"torch.Size([18446744073709551616, 3]) (3, 1)": "past the 64-bit range",
+		"torch.Size([]) ()":                            "is a scalar",
+	} {
+		b, _ := json.Marshal(map[string]string{"text": text})
+		_, body := importBody(t, ts.URL, string(b))
+		if got, _ := body["errors"].([]any)[0].(map[string]any)["message"].(string); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want it to say %q", text, got, want)
 		}
 	}
 	// A value of the wrong kind is named in words, with the number it is.
