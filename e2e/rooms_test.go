@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -195,6 +196,34 @@ func TestE2ERoomTourFollowsPresenter(t *testing.T) {
 	do(t, presenter, "next step", chromedp.Click(chromedp.CSS(`[data-testid=tour-next]`)))
 	waitFor(t, presenter, "step 2, still presenting", `document.querySelector('[data-testid=tour]')?.dataset.step === '2' && `+roomState+` === 'presenting'`)
 	waitFor(t, viewer, "the viewer on step 2", `document.querySelector('[data-testid=tour]')?.dataset.step === '2' && document.querySelector('[data-testid=room-bar]')?.dataset.role === 'viewer'`)
+}
+
+// TestE2ERoomTourSliceStepThrough: on the tour's DML_SLICE1 steps (10
+// and 11) the presenter's step-through is followed on the same tour step:
+// it once went out as the room's step, which on a tour page is the tour's,
+// and sent every viewer to step 1 of the tour, reloading without end.
+func TestE2ERoomTourSliceStepThrough(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	viewer := newBrowserContext(t, presenter)
+
+	waitLive(t, presenter, base+"/tour/11")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	waitLive(t, viewer, join)
+	waitFor(t, viewer, "tour step 11, following", `document.querySelector('[data-testid=tour]')?.dataset.step === '11' && `+roomState+` === 'following'`)
+	do(t, viewer, "mark the document", chromedp.Evaluate[chromedp.Void](`window.__same = true`))
+	for want := 0; want < 3; want++ {
+		do(t, presenter, "step", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
+		w := fmt.Sprint(want)
+		waitFor(t, presenter, "the presenter at step "+w, `document.querySelector('form').elements.t.value === '`+w+`'`)
+		waitFor(t, viewer, "the viewer at step "+w, `document.querySelector('form').elements.t.value === '`+w+`' && document.querySelector('#picture').dataset.state === 'done'`)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if got := eval[string](t, viewer, `(window.__same ? 'same document' : 'reloaded') + ' on tour step ' + document.querySelector('[data-testid=tour]')?.dataset.step + ', ' + location.pathname`); !strings.HasPrefix(got, "same document on tour step 11, /r/") {
+		t.Errorf("the viewer after the presenter's steps: %s", got)
+	}
 }
 
 // TestE2ERoomSliceFocusAndViewerLeaving: on the slice explorer the

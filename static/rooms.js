@@ -132,7 +132,9 @@ export function roomClient(page, hooks) {
         if (m.state.page !== page || (page === 'tour' && m.state.step !== pathStep)) { location.assign('/r/' + code); return true; } // the presenter moved to another page
         const f = fresh; fresh = false;
         if (!away && bar.dataset.state !== 'following') say(FOLLOWING, 'following');
-        hooks.apply(m.state, f);
+        // On a tour page step is the tour's step, not the explorer's
+        // step-through (that is in the query's t).
+        hooks.apply(page === 'tour' ? { ...m.state, step: undefined } : m.state, f);
         return true;
       }
       if (m.type === 'presence') {
@@ -165,6 +167,10 @@ export function roomClient(page, hooks) {
     // {step}) and shares it soon; a viewer's page shares nothing.
     publish(part) {
       if (role !== 'presenter') return;
+      // A tour step's step is its path's: the slice explorer's step-through
+      // (10 and 11) goes in the query's t, or every viewer would be sent to
+      // another step, again and again.
+      if (page === 'tour' && 'step' in part) { part = { ...part }; delete part.step; }
       Object.assign(cur, part); dirty = true;
       if (timer) return;
       timer = setTimeout(share, Math.max(0, SHARE_EVERY - (Date.now() - last)));
