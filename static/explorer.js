@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, wsURL, t as tr } from './live.js';
+import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -16,7 +16,7 @@ const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 
 
 export function start() {
   const form = $('#controls'), picture = $('#picture'), dot = $('#dot');
-  const st = { seq: 0, ws: null, retry: 500, meta: null, offsets: null, counts: null, frames: 0, got: 0,
+  const st = { seq: 0, ws: null, meta: null, offsets: null, counts: null, frames: 0, got: 0,
     structural: new Set(), push: new Set(), nav: new Set(), focus: null, hover: null, canvases: {} };
   document.body.dataset.live = 'connecting';
   copyButtons();
@@ -30,31 +30,32 @@ export function start() {
   });
 
   // ---- the websocket ----
+  // connect opens the socket; liveSocket opens it again after a drop,
+  // with the jittered backoff every page uses (a class whose server
+  // restarts does not come back all at once, nor 10 s late).
   function connect() {
-    const ws = new WebSocket(wsURL());
-    ws.binaryType = 'arraybuffer';
-    // The form holds the state the server drew: the URL's, or a tour
-    // step's own when the URL only says how to show it (?room=, ?labels=).
-    // A state the rows cannot hold (nine dimensions, a list longer than
-    // the sizes) goes as typed, so that its error stays.
-    // A state typed while the socket was down (or before it first opened,
-    // or sent and never answered) is an edit: the address bar, which
-    // holds the history entry's state, and the links that follow it take
-    // it once it is answered.
-    ws.onopen = () => {
-      st.retry = 500; st.ws = ws;
-      // The page's own answer (takeOwnAnswer) needs no asking again.
-      const q = typed(form) || formQuery(), own = q === st.own;
-      st.own = null;
-      // The state the page shows, sent again, is no new history entry.
-      if (!own) send(q, true, false, q === history.state?.ss?.q || q === st.shown);
-      room.open((m) => ws.send(JSON.stringify(m)));
-    };
-    ws.onmessage = (e) => typeof e.data === 'string' ? onText(JSON.parse(e.data)) : onBinary(e.data);
-    ws.onclose = () => {
-      st.ws = null; room.closed(); document.body.dataset.live = 'offline'; $('#live-note').hidden = true; $('#offline-note').hidden = false; $('button.apply').hidden = false;
-      setTimeout(connect, st.retry); st.retry = Math.min(st.retry * 2, 10000);
-    };
+    liveSocket({
+      // The form holds the state the server drew: the URL's, or a tour
+      // step's own when the URL only says how to show it (?room=, ?labels=).
+      // A state the rows cannot hold (nine dimensions, a list longer than
+      // the sizes) goes as typed, so that its error stays.
+      // A state typed while the socket was down (or before it first opened,
+      // or sent and never answered) is an edit: the address bar, which
+      // holds the history entry's state, and the links that follow it take
+      // it once it is answered.
+      open(ws) {
+        st.ws = ws;
+        // The page's own answer (takeOwnAnswer) needs no asking again.
+        const q = typed(form) || formQuery(), own = q === st.own;
+        st.own = null;
+        // The state the page shows, sent again, is no new history entry.
+        if (!own) send(q, true, false, q === history.state?.ss?.q || q === st.shown);
+        room.open((m) => ws.send(JSON.stringify(m)));
+      },
+      text: onText,
+      binary: onBinary,
+      closed: () => wentOffline(st, room),
+    });
   }
   // send sends an edit: structural ones rewrite every field from the
   // answer, push ones always make a history entry, nav ones (Back,

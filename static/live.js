@@ -22,6 +22,14 @@ export function liveSocket(hooks) {
   connect();
 }
 
+// wentOffline is what a dropped socket does to a live page (st its state,
+// room its roomClient): it says so, and its Apply button submits the
+// form as a page without JavaScript does until the socket is back.
+export function wentOffline(st, room) {
+  st.ws = null; room.closed(); document.body.dataset.live = 'offline';
+  $('#live-note').hidden = true; $('#offline-note').hidden = false; $('button.apply').hidden = false;
+}
+
 // jitter spreads a delay over [d/2, d].
 export const jitter = (d) => d / 2 + Math.random() * d / 2;
 
