@@ -16,8 +16,9 @@ type RoomBar struct {
 	Code     string // 8 symbols, shown as ABCD-2345
 	Page     string // the page shown: layout, slice or tour
 	Step     int    // the tour's step, which is in the page's path
-	JoinURL  string // presenter: the absolute URL viewers open
-	QR       QRCode // presenter: JoinURL as a QR code
+	JoinURL  string // presenter: the absolute URL viewers open, as shown
+	JoinLink string // presenter: JoinURL with the room's join ticket, for the link and the QR code
+	QR       QRCode // presenter: JoinLink as a QR code
 	Watching int
 	LeaveURL string // presenter: the same page outside the room
 	Hint     string // presenter: why the class may not reach JoinURL

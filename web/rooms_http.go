@@ -170,8 +170,13 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			case err != nil:
 				return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code)
 			}
+			// The link and the QR code carry the room's join ticket: a
+			// class behind one address that a hostile page has filled
+			// with wrong codes still joins at once (the code typed on
+			// /join goes through the guard).
 			join := joinURL(r, code)
-			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, QR: qrCode(join),
+			link := withTicket(join, replica.Ticket(code))
+			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, JoinLink: link, QR: qrCode(link),
 				Watching: replica.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
 			if isLoopback(r.Host) {
 				bar.Hint = i18n.T(r.Context(), "room.hint.loopback", i18n.Args{"port": portOf(r.Host)})
@@ -306,9 +311,10 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request
 	if ck, err := r.Cookie(joinCookie(code)); err == nil {
 		ticket = ck.Value
 	}
-	// A browser that has found the room before (its join ticket) is not
+	// A browser that has found the room before (its join ticket), or
+	// that opens the presenter's join link or QR code (its ?k=), is not
 	// guessing: the guard is for codes it has not found.
-	if !replica.ValidTicket(code, ticket) {
+	if !replica.ValidTicket(code, ticket) && !replica.ValidTicket(code, r.URL.Query().Get("k")) {
 		if err := s.rooms.joins.Admit(ctx, key); err != nil {
 			return "", http.StatusTooManyRequests, i18n.T(ctx, "join.err.guessing")
 		}
@@ -376,6 +382,15 @@ func joinURL(r *http.Request, code string) string {
 		u += "?" + q
 	}
 	return u
+}
+
+// withTicket is the join URL u with the room's join ticket.
+func withTicket(u, ticket string) string {
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	return u + sep + "k=" + url.QueryEscape(ticket)
 }
 
 // isLoopback says whether a Host header names this computer only.

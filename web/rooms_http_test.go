@@ -98,7 +98,9 @@ func TestRoomFailover(t *testing.T) {
 // the websocket at once, every time.
 func TestRoomJoinTicketOutlastsAFlood(t *testing.T) {
 	_, ts := roomServer(t, Config{})
-	code, _, _ := openRoom(t, ts, "q=live")
+	code, location, presenter := openRoom(t, ts, "q=live")
+	_, doc := getPage(t, ts.URL+location, cookieHeader(presenter))
+	link := doc.Find(`[data-testid=room-join-url]`).AttrOr("href", "")
 	res, _ := getPage(t, ts.URL+"/r/"+code, nil)
 	var ticket *http.Cookie
 	for _, c := range res.Cookies() {
@@ -155,6 +157,28 @@ func TestRoomJoinTicketOutlastsAFlood(t *testing.T) {
 		readType(t, c, "room", &m)
 		c.Close()
 		time.Sleep(300 * time.Millisecond)
+	}
+	// The presenter's join link (and QR code) carries the ticket: a
+	// browser that never found the room gets in at once all the same,
+	// and gets the cookie.
+	if !strings.Contains(link, "k=") {
+		t.Fatalf("the join link %q has no ticket", link)
+	}
+	u, _ := url.Parse(link)
+	for i := range 3 {
+		start := time.Now()
+		res, _ := getPage(t, ts.URL+u.RequestURI(), nil)
+		got := false
+		for _, c := range res.Cookies() {
+			got = got || c.Name == joinCookie(code)
+		}
+		if res.StatusCode != http.StatusOK || !got || time.Since(start) > time.Second {
+			t.Errorf("new browser %d opening the join link during the flood: %d, cookie %v, after %v", i, res.StatusCode, got, time.Since(start))
+		}
+	}
+	// A ticket of another room is no ticket.
+	if res, _ := getPage(t, ts.URL+"/r/"+code+"?k=AAAAAAAAAAAAAAAAAAAAAA", nil); res.StatusCode == http.StatusOK {
+		t.Errorf("a made-up ticket got in during the flood")
 	}
 	close(stop)
 	t.Logf("the class got in 5 times out of 5 while %d wrong codes came from its address", <-flooded)

@@ -164,9 +164,13 @@ func TestRoomLinkKeepsTheLanguage(t *testing.T) {
 			u += "&lang=" + c.lang
 		}
 		_, doc := getPage(t, u, cookieHeader(cookie))
-		join := doc.Find(tid("room-join-url")).AttrOr("href", "")
+		// The text shown, and the link (which adds the room's join ticket).
+		join := doc.Find(tid("room-join-url")).Text()
 		if !strings.HasSuffix(join, "/r/"+code+c.want) {
 			t.Errorf("lang %q: join URL %q, want it to end in /r/%s%s", c.lang, join, code, c.want)
+		}
+		if href := doc.Find(tid("room-join-url")).AttrOr("href", ""); !strings.HasPrefix(href, join) || !strings.Contains(href, "k=") {
+			t.Errorf("lang %q: join link %q, want %q with the join ticket", c.lang, href, join)
 		}
 	}
 	// The line with the code names /join once, in the sentence of each
