@@ -276,6 +276,20 @@ func (s *Server) getRoom(c echo.Context) error {
 		return renderJoin(c, status, views.Join{Code: c.Param("code"), Error: msg})
 	}
 	replica, _ := s.roomsReady()
+	// The presenter's own browser (its cookie) opening the join link, as
+	// after losing their tab, goes back to presenting the room where it
+	// is, not to watching it.
+	if replica.Authorize(code, presenterToken(r, code)) == nil {
+		if st, err := replica.Current(code); err == nil {
+			if path, ok := rooms.PagePath(st.Page, st.Step); ok {
+				q := st.Query
+				if q != "" {
+					q += "&"
+				}
+				return redirectKeepingLang(c, http.StatusSeeOther, path+"?"+q+"room="+code)
+			}
+		}
+	}
 	c.SetCookie(&http.Cookie{Name: joinCookie(code), Value: replica.Ticket(code), Path: "/", MaxAge: int(rooms.Lifetime / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
 	st, _ := replica.Current(code)

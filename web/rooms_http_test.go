@@ -242,3 +242,43 @@ func TestHintsNameTheServersAddress(t *testing.T) {
 		t.Errorf("JSON example %q, want %s", got, ts.URL)
 	}
 }
+
+// TestRoomPresenterBackThroughTheJoinLink: the presenter's own browser
+// (its cookie) opening the join link, as after losing the tab, goes back
+// to presenting the room's current page and state, in the language asked;
+// another browser opening it is a viewer.
+func TestRoomPresenterBackThroughTheJoinLink(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	for _, tc := range []struct {
+		form url.Values
+		lang string
+		want string // the redirect, before room=CODE
+	}{
+		{url.Values{"page": {"layout"}, "query": {"dt=FLOAT32&sizes=4,4"}}, "", "/?dt=FLOAT32&sizes=4,4&"},
+		{url.Values{"page": {"slice"}, "query": {"sizes=5,6&woff=0,0&wsize=5,6&wstride=1,1"}}, "fr", "/slice?sizes=5,6&woff=0,0&wsize=5,6&wstride=1,1&"},
+		{url.Values{"page": {"tour"}, "query": {""}, "step": {"6"}}, "", "/tour/6?"},
+	} {
+		code, _, presenter := openRoomWith(t, ts, tc.form)
+		u := ts.URL + "/r/" + code
+		if tc.lang != "" {
+			u += "?lang=" + tc.lang
+		}
+		req, _ := http.NewRequest(http.MethodGet, u, nil)
+		req.Header = cookieHeader(presenter)
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		want := tc.want + "room=" + code
+		if tc.lang != "" {
+			want += "&lang=" + tc.lang
+		}
+		if got := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || got != want {
+			t.Errorf("%v: the presenter opening the join link: %d to %q, want 303 to %q", tc.form, res.StatusCode, got, want)
+		}
+		if res, _ := getPage(t, ts.URL+"/r/"+code, nil); res.StatusCode != http.StatusOK {
+			t.Errorf("%v: a viewer opening the join link: %d", tc.form, res.StatusCode)
+		}
+	}
+}
