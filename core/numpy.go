@@ -27,6 +27,7 @@ type numpyItem struct {
 	ellipsis bool
 	isIndex  bool
 	index    int64
+	typed    string // the index as written, for one past int64 (index is clamped)
 	start    *int64
 	stop     *int64
 	step     *int64
@@ -97,7 +98,12 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 				idx += size
 			}
 			if idx < 0 || idx >= size {
-				return nil, NewMsg("numpy.index.bounds", "index {index} is out of bounds for axis {axis} with size {size}", Args{"index": it.index, "axis": i, "size": size})
+				// The index as typed, not as clamped into int64.
+				var index any = it.index
+				if it.typed != "" {
+					index = it.typed
+				}
+				return nil, NewMsg("numpy.index.bounds", "index {index} is out of bounds for axis {axis} with size {size}", Args{"index": index, "axis": i, "size": size})
 			}
 			w.WindowOffsets[i], w.WindowSizes[i], w.WindowStrides[i], w.OutputSizes[i] = idx, 1, 1, 1
 			w.Indices[i] = [3]int64{idx, idx + 1, 1}
@@ -232,7 +238,11 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 			if err != nil {
 				return nil, NewMsg("numpy.entry", "entry {entry}: {cause}", Args{"entry": pos, "cause": err})
 			}
-			items = append(items, numpyItem{isIndex: true, index: v})
+			it := numpyItem{isIndex: true, index: v}
+			if v == math.MaxInt64 || v == math.MinInt64+1 {
+				it.typed = strings.TrimSpace(p)
+			}
+			items = append(items, it)
 		default:
 			fields := strings.Split(p, ":")
 			if len(fields) > 3 {

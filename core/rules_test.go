@@ -1183,6 +1183,9 @@ func TestParseNumpyErrors(t *testing.T) {
 		{[]int64{4}, "x[4]", "out of bounds"},
 		{[]int64{4}, "x[-5]", "out of bounds"},
 		{[]int64{4, 3}, "x[:, 3]", "out of bounds for axis 1"},
+		// Past int64 the index is named as typed, not as clamped.
+		{[]int64{4}, "x[-99999999999999999999999]", "index -99999999999999999999999 is out of bounds"},
+		{[]int64{4}, "x[0x1_0000_0000_0000_0000]", "index 0x1_0000_0000_0000_0000 is out of bounds"},
 		{[]int64{4}, "x[3:1]", "selection is empty"},
 		{[]int64{4, 4}, "x[:, 5:]", "selection is empty on axis 1"},
 		{[]int64{4}, "x[a]", ""},
