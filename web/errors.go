@@ -81,14 +81,20 @@ func decodeStrict(r io.Reader, v any) *apiError {
 // key twice, exactly or in another case ("strides" and "Strides"):
 // encoding/json keeps the last of them, and matches keys in any case, so
 // one of two values given would be dropped without a word. A body that
-// is not valid JSON is left to the decoder to report.
+// is not valid JSON is left to the decoder to report, and so is one
+// nested deeper than any request is (maxKeyDepth): json.Decoder.Token
+// slows with the depth, and a 2 MiB body of brackets took it hours.
 func duplicateKeys(body []byte) []core.Violation {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var vs []core.Violation
-	// walk reads one value at path; false on a syntax error.
-	var walk func(path string) bool
-	walk = func(path string) bool {
+	// walk reads one value at path, depth levels down; false on a syntax
+	// error or past maxKeyDepth.
+	var walk func(path string, depth int) bool
+	walk = func(path string, depth int) bool {
+		if depth > maxKeyDepth {
+			return false
+		}
 		tok, err := dec.Token()
 		if err != nil {
 			return false
@@ -111,13 +117,13 @@ func duplicateKeys(body []byte) []core.Violation {
 				} else {
 					seen[strings.ToLower(k)] = k
 				}
-				if !walk(p) {
+				if !walk(p, depth+1) {
 					return false
 				}
 			}
 		case json.Delim('['):
 			for i := 0; dec.More(); i++ {
-				if !walk(path + "[" + strconv.Itoa(i) + "]") {
+				if !walk(path+"["+strconv.Itoa(i)+"]", depth+1) {
 					return false
 				}
 			}
@@ -127,9 +133,13 @@ func duplicateKeys(body []byte) []core.Violation {
 		_, err = dec.Token() // the closing delimiter
 		return err == nil
 	}
-	walk("")
+	walk("", 0)
 	return vs
 }
+
+// maxKeyDepth is deeper than any request body nests (a DxDispatch model's
+// tensor desc inside a desc is 6 levels down).
+const maxKeyDepth = 32
 
 func unknownField(path string) core.Violation {
 	return core.NewMsg("json.field.unknown", "unknown field {field:q}", core.Args{"field": path}).At(path)

@@ -52,12 +52,11 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 		// The field to change: the sizes for too many elements, else
 		// what makes the buffer long: the strides, or a total past them.
 		field := "sizes"
-		switch {
-		case n > svgMaxCells:
-		case l.IndexOfLastElement() < svgMaxCells:
-			field = "totalTensorSizeInBytes"
-		default:
+		if n <= svgMaxCells {
 			field = "strides"
+			if l.IndexOfLastElement() < svgMaxCells {
+				field = "totalTensorSizeInBytes"
+			}
 		}
 		return invalid(core.NewMsg("svg.layout.large",
 			"the SVG picture draws at most {max} logical elements and {max} buffer cells; this tensor has {count} logical elements in a buffer of {cells} cells (the explorer draws up to {explorer})",
