@@ -277,3 +277,85 @@ func TestRoomLivesWhereItsClassIs(t *testing.T) {
 		t.Errorf("the room outlived its class: %v, want ErrNoRoom", err)
 	}
 }
+
+// TestStoreSweepEndsRoomsNobodyHolds: after every replica that held a room
+// restarted (or died), the room is still in the store; a replica's store
+// sweep ends it once nobody has been in it for longer than emptyTTL, and
+// leaves alone rooms someone is in elsewhere and rooms it holds itself.
+func TestStoreSweepEndsRoomsNobodyHolds(t *testing.T) {
+	a, b, _ := twoReplicas(t)
+	stored := func(code string) bool {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_, err := b.bus.GetRoom(ctx, code)
+		if err != nil && !errors.Is(err, ErrNoRoom) {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+	open := func(present bool) (string, time.Time) {
+		t.Helper()
+		code, token, err := a.Create(State{Page: "layout", Query: "sizes=2,3"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now()
+		if present {
+			p, _, err := a.Present(code, token)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(p.Close)
+		}
+		return code, at
+	}
+	long := a.emptyTTL + touchEvery + time.Second
+
+	// The class was in the room when its replica went away: the room
+	// lives until nobody has been in it for emptyTTL (and a touch).
+	gone, at := open(true)
+	a.sweep(at) // A stamps the room
+	b.sweepStore(at.Add(a.emptyTTL))
+	if !stored(gone) {
+		t.Fatal("a room whose class may still come back was ended")
+	}
+	b.sweepStore(at.Add(long))
+	if stored(gone) || stored(gone+activeSuffix) {
+		t.Error("a room nobody has been in for longer than emptyTTL is still in the store")
+	}
+	if _, err := b.Current(gone); !errors.Is(err, ErrNoRoom) {
+		t.Errorf("its code still opens it: %v", err)
+	}
+
+	// A room someone is in on A (A stamps it each touchEvery) stays.
+	used, at := open(true)
+	a.sweep(at)
+	a.sweep(at.Add(a.emptyTTL)) // still someone there ten minutes on
+	b.sweepStore(at.Add(long))
+	if !stored(used) {
+		t.Error("a room in use on another replica was ended")
+	}
+
+	// A room never stamped (its presenter never came) counts from its
+	// creation.
+	unused, at := open(false)
+	b.sweepStore(at.Add(a.emptyTTL))
+	if !stored(unused) {
+		t.Fatal("a room opened less than emptyTTL ago was ended")
+	}
+	b.sweepStore(at.Add(long))
+	if stored(unused) {
+		t.Error("a room nobody ever entered outlived emptyTTL")
+	}
+
+	// A room B holds is B's own sweep's to end, whatever the store says.
+	held, at := open(false)
+	if _, err := b.Current(held); err != nil { // B indexes it
+		t.Fatal(err)
+	}
+	b.sweepStore(at.Add(long))
+	if !stored(held) {
+		t.Error("the store sweep ended a room this replica holds")
+	}
+}

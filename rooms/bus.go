@@ -37,6 +37,8 @@ type Bus interface {
 	GetRoom(ctx context.Context, code string) ([]byte, error)
 	// DeleteRoom ends a room.
 	DeleteRoom(ctx context.Context, code string) error
+	// ListRooms returns the keys of every stored record.
+	ListRooms(ctx context.Context) ([]string, error)
 
 	// Up reports whether the bus is connected now.
 	Up() bool
@@ -278,6 +280,14 @@ func (b *natsBus) DeleteRoom(ctx context.Context, code string) error {
 		return nil
 	}
 	return err
+}
+
+func (b *natsBus) ListRooms(ctx context.Context) ([]string, error) {
+	keys, err := b.kv.Keys(ctx)
+	if errors.Is(err, jetstream.ErrNoKeysFound) {
+		return nil, nil
+	}
+	return keys, err
 }
 
 func (b *natsBus) Close() error {

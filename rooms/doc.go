@@ -45,5 +45,7 @@
 // the other holders. A replica subscribes to a room only while someone on
 // it presents or follows; an index entry remains for rooms it opened, and
 // at the cap the room empty for longest gives way. A room ends when it has
-// been empty for 10 minutes on every replica, or at its expiry.
+// been empty for 10 minutes on every replica, or at its expiry; a room no
+// replica holds any more (all of them restarted) is ended by the store
+// sweep once its last occupant's stamp is that old.
 package rooms

@@ -304,15 +304,26 @@ func (r *Replica) watchingLocked(rm *room) int {
 // Run keeps the rooms healthy until ctx ends: it re-announces viewer
 // counts and presence, and ends rooms that have been empty for longer
 // than emptyTTL, or have expired.
+//
+// It also looks through the store, at once and then every
+// storeSweepEvery, for rooms no replica holds (their replicas restarted,
+// or died) and ends those nobody has been in for longer than emptyTTL:
+// else a room whose class never came back would answer its code until its
+// expiry.
 func (r *Replica) Run(ctx context.Context) {
 	t := time.NewTicker(roomCountEvery)
 	defer t.Stop()
+	st := time.NewTicker(storeSweepEvery)
+	defer st.Stop()
+	r.sweepStore(time.Now())
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 			r.sweep(time.Now())
+		case <-st.C:
+			r.sweepStore(time.Now())
 		}
 	}
 }

@@ -135,7 +135,7 @@ func (r *Replica) lookup(code string) (*room, error) {
 func (r *Replica) forget(code string) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	key := code + ".active"
+	key := code + activeSuffix
 	if sealed, err := r.bus.GetRoom(ctx, key); err == nil {
 		if data, ok := r.unseal("store."+key, sealed); ok {
 			replica, at, _ := strings.Cut(string(data), ":")
@@ -157,7 +157,7 @@ func (r *Replica) forget(code string) {
 // touch records in the store that this replica has someone in the room,
 // so that no other replica that has let go of the room ends it meanwhile.
 func (r *Replica) touch(code string, now time.Time) {
-	key := code + ".active"
+	key := code + activeSuffix
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	if err := r.bus.PutRoom(ctx, key, r.seal("store."+key, []byte(r.replica+":"+strconv.FormatInt(now.UnixMicro(), 10)))); err != nil {
@@ -183,4 +183,105 @@ func (r *Replica) refresh(code string) {
 			r.applyState(code, st)
 		}
 	}
+}
+
+// storeSweepEvery is how often a replica looks through the store for rooms
+// nobody holds.
+const storeSweepEvery = 5 * time.Minute
+
+// activeSuffix marks the key of a room's "someone is in it" stamp (touch).
+const activeSuffix = ".active"
+
+// sweepStore ends the stored rooms that no replica has had anyone in for
+// longer than emptyTTL and that this replica does not hold (a room it holds
+// is its own sweep's to end). Who was last in a room is its .active stamp,
+// which every replica with someone in the room renews each touchEvery; a
+// room never stamped counts from its creation. A stamp a touch behind is
+// allowed for, so a room in use elsewhere is never ended here. Records
+// this replica cannot unseal are left alone (the bucket's TTL takes them).
+func (r *Replica) sweepStore(now time.Time) {
+	r.mu.Lock()
+	up := r.busUp
+	r.mu.Unlock()
+	if !up {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*storeTimeout)
+	keys, err := r.bus.ListRooms(ctx)
+	cancel()
+	if err != nil {
+		r.log.Warn("room: list the store", "err", err)
+		return
+	}
+	stored := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		stored[k] = true
+	}
+	ended := 0
+	for _, k := range keys {
+		code, stamp := strings.CutSuffix(k, activeSuffix)
+		if stamp && stored[code] {
+			continue // judged with its record
+		}
+		r.mu.Lock()
+		_, held := r.rooms[code]
+		r.mu.Unlock()
+		if held {
+			continue
+		}
+		last, ok := r.lastIn(code, stamp)
+		if !ok || now.Sub(last) < r.emptyTTL+touchEvery {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		for _, key := range []string{code, code + activeSuffix} {
+			if err := r.bus.DeleteRoom(ctx, key); err != nil {
+				r.log.Warn("room: delete from the store", "room", code, "err", err)
+			}
+		}
+		cancel()
+		if !stamp {
+			ended++
+		}
+	}
+	if ended > 0 {
+		r.log.Info("room: ended rooms nobody has been in", "rooms", ended, "empty for at least", r.emptyTTL)
+	}
+}
+
+// lastIn is when someone was last in the stored room, as its record and
+// its stamp tell: ok is false when neither can be read (not ours, or the
+// store did not answer). onlyStamp: the room has a stamp and no record.
+func (r *Replica) lastIn(code string, onlyStamp bool) (time.Time, bool) {
+	var last time.Time
+	if !onlyStamp {
+		rec, err := r.load(code)
+		if err != nil {
+			return time.Time{}, false // gone meanwhile, expired (the bucket's TTL takes it), not ours, or no answer
+		}
+		last = time.UnixMicro(rec.Created)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	key := code + activeSuffix
+	sealed, err := r.bus.GetRoom(ctx, key)
+	switch {
+	case errors.Is(err, ErrNoRoom):
+		return last, !onlyStamp
+	case err != nil:
+		return time.Time{}, false
+	}
+	data, ok := r.unseal("store."+key, sealed)
+	if !ok {
+		return last, !onlyStamp
+	}
+	_, at, _ := strings.Cut(string(data), ":")
+	t, err := strconv.ParseInt(at, 10, 64)
+	if err != nil {
+		return last, !onlyStamp
+	}
+	if stamped := time.UnixMicro(t); stamped.After(last) {
+		last = stamped
+	}
+	return last, true
 }
