@@ -17,11 +17,23 @@ const (
 
 // distinctOffsets counts the distinct values of dot(coord, strides). It is
 // settled from the structure of the strides where possible (no element is
-// visited) and by enumeration only for small tensors.
-func distinctOffsets(sizes, strides []int64, logical, indexOfLast int64) (int64, bool) {
+// visited) and by enumeration only for small tensors. Size-1 and stride-0
+// (broadcast) dimensions add no offsets, so the enumeration walks the
+// others only: a broadcast of millions of copies of a small odd pattern is
+// small.
+func distinctOffsets(sizes, strides []int64, _, indexOfLast int64) (int64, bool) {
 	if n, ok := distinctFromStructure(sizes, strides); ok {
 		return n, true
 	}
+	var walked, steps []int64
+	logical := int64(1) // of the walked dimensions: at most the tensor's, which fits
+	for i, n := range sizes {
+		if n > 1 && strides[i] > 0 {
+			walked, steps = append(walked, n), append(steps, strides[i])
+			logical *= n
+		}
+	}
+	sizes, strides = walked, steps
 	if logical > distinctEnumerateMaxElements {
 		return 0, false
 	}

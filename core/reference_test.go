@@ -752,6 +752,44 @@ func TestDistinctUnknownGivesUnknownFacts(t *testing.T) {
 	}
 }
 
+// TestDistinctKnownThroughBroadcast: broadcast (stride 0) dimensions add
+// no offsets, so millions of copies of a pattern whose strides neither
+// nest nor progress are counted by walking the pattern once.
+func TestDistinctKnownThroughBroadcast(t *testing.T) {
+	cases := []struct{ sizes, strides []int64 }{
+		// 4096*2048*9 elements; offsets 2a+3b for a, b < 3: 9 distinct.
+		{[]int64{4096, 2048, 3, 3}, []int64{0, 0, 2, 3}},
+		// The broadcast dimension between the others, and a size-1 one.
+		{[]int64{300, 1, 2048, 301}, []int64{1000, 7, 0, 1001}},
+	}
+	for _, c := range cases {
+		if n := naiveProduct(c.sizes); n <= distinctEnumerateMaxElements {
+			t.Fatalf("%v: %d elements, within the enumeration limit already", c.sizes, n)
+		}
+		if _, ok := distinctFromStructure(c.sizes, c.strides); ok {
+			t.Fatalf("%v/%v: settled by the structure; the case tests the walk", c.sizes, c.strides)
+		}
+		l, err := NewLayout(TensorDesc{DataType: Float32, Sizes: c.sizes, Strides: c.strides})
+		if err != nil {
+			t.Fatalf("%v/%v: NewLayout: %v", c.sizes, c.strides, err)
+		}
+		// The same count as the pattern alone, counted naively.
+		var ps, pt []int64
+		for i, n := range c.sizes {
+			if c.strides[i] != 0 {
+				ps, pt = append(ps, n), append(pt, c.strides[i])
+			}
+		}
+		want := naiveLayoutFacts(ps, pt).distinct
+		if n, ok := l.DistinctOffsetCount(); !ok || n != want {
+			t.Errorf("%v/%v: DistinctOffsetCount = (%d, %v), want (%d, true)", c.sizes, c.strides, n, ok, want)
+		}
+		if l.HasOverlap() != TriTrue {
+			t.Errorf("%v/%v: overlap %s, want yes (broadcast)", c.sizes, c.strides, triName(l.HasOverlap()))
+		}
+	}
+}
+
 // TestDistinctKnownForFewElementsWithHugeStrides: a tensor of a handful of
 // elements is small whatever its strides; its distinct count is known.
 func TestDistinctKnownForFewElementsWithHugeStrides(t *testing.T) {
