@@ -16,6 +16,7 @@ var messagesEN = map[Key]string{
 	"dxdispatch.4bit":              "{type}: DxDispatch's models have no 4-bit data types (its initialValuesDataType is one of FLOAT16, FLOAT32, FLOAT64, UINT8 ... INT64), so no model can hold this tensor",
 	"dxdispatch.body":              "the body is neither a slice (the body of /api/v1/slice1, with inputSizes) nor a layout (the body of /api/v1/layout, with sizes)",
 	"dxdispatch.values":            "the input buffer has {cells} cells; a model lists at most {max} initial values, and these are not the sequence 1..N (only a packed input without typed values is)",
+	"dxdispatch.values.exact":      "the input buffer has {cells} cells; a model lists at most {max} initial values, and DxDispatch's sequence 1, 2, 3… is not what the page holds: {type} holds the integers exactly only up to {limit}",
 	"featurelevel.unknown":         "featureLevel {name:q} is not a feature level: give one of {names} (or DML_FEATURE_LEVEL_{newest}), or leave it out for the newest, {newest}",
 	"import.dx.nested":             "{path}.Desc holds another Desc: a DML_TENSOR_DESC has one level, Type and Desc",
 	"import.dx.none":               "the model has no dispatchables",

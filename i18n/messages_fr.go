@@ -16,6 +16,7 @@ var messagesFR = map[Key]string{
 	"dxdispatch.4bit":              "{type} : les modèles DxDispatch n'ont aucun type de données sur 4 bits (initialValuesDataType vaut FLOAT16, FLOAT32, FLOAT64, UINT8 ... INT64), donc aucun modèle ne peut contenir ce tenseur",
 	"dxdispatch.body":              "le corps n'est ni une tranche (le corps de /api/v1/slice1, avec inputSizes) ni une disposition (le corps de /api/v1/layout, avec sizes)",
 	"dxdispatch.values":            "le tampon d'entrée a {cells} cases ; un modèle liste au plus {max} valeurs initiales, et celles-ci ne sont pas la suite 1..N (seule une entrée compacte sans valeurs saisies l'est)",
+	"dxdispatch.values.exact":      "le tampon d'entrée a {cells} cases ; un modèle liste au plus {max} valeurs initiales, et la suite 1, 2, 3… de DxDispatch n'est pas ce que la page contient : {type} ne représente exactement les entiers que jusqu'à {limit}",
 	"featurelevel.unknown":         "featureLevel {name:q} n'est pas un niveau de fonctionnalité : donnez l'un de {names} (ou DML_FEATURE_LEVEL_{newest}), ou omettez-le pour le plus récent, {newest}",
 	"import.dx.nested":             "{path}.Desc contient un autre Desc : un DML_TENSOR_DESC n'a qu'un niveau, Type et Desc",
 	"import.dx.none":               "le modèle n'a aucun dispatchable",

@@ -16,6 +16,7 @@ var messagesPtBR = map[Key]string{
 	"dxdispatch.4bit":              "{type}: os modelos do DxDispatch não têm tipos de dados de 4 bits (initialValuesDataType é FLOAT16, FLOAT32, FLOAT64, UINT8 ... INT64), então nenhum modelo comporta este tensor",
 	"dxdispatch.body":              "o corpo não é nem uma fatia (o corpo de /api/v1/slice1, com inputSizes) nem um layout (o corpo de /api/v1/layout, com sizes)",
 	"dxdispatch.values":            "o buffer de entrada tem {cells} posições; um modelo lista no máximo {max} valores iniciais, e estes não são a sequência 1..N (só uma entrada compacta sem valores digitados é)",
+	"dxdispatch.values.exact":      "o buffer de entrada tem {cells} posições; um modelo lista no máximo {max} valores iniciais, e a sequência 1, 2, 3… do DxDispatch não é o que a página contém: {type} só representa os inteiros exatamente até {limit}",
 	"featurelevel.unknown":         "featureLevel {name:q} não é um nível de recurso: informe um de {names} (ou DML_FEATURE_LEVEL_{newest}), ou omita-o para usar o mais novo, {newest}",
 	"import.dx.nested":             "{path}.Desc contém outro Desc: um DML_TENSOR_DESC tem um só nível, Type e Desc",
 	"import.dx.none":               "o modelo não tem dispatchables",

@@ -16,6 +16,7 @@ var messagesZhTW = map[Key]string{
 	"dxdispatch.4bit":              "{type}：DxDispatch 的模型沒有 4 位元資料型別（其 initialValuesDataType 為 FLOAT16、FLOAT32、FLOAT64、UINT8 ... INT64 之一），因此沒有模型能容納這個張量",
 	"dxdispatch.body":              "請求內容既不是切片（/api/v1/slice1 的內容，含 inputSizes），也不是記憶體配置（/api/v1/layout 的內容，含 sizes）",
 	"dxdispatch.values":            "輸入緩衝區有 {cells} 個格子；模型最多列出 {max} 個初始值，而這些值不是 1..N 的序列（只有不帶自訂值的緊密排列輸入才是）",
+	"dxdispatch.values.exact":      "輸入緩衝區有 {cells} 個格子；模型最多列出 {max} 個初始值，而 DxDispatch 的序列 1, 2, 3… 不是頁面上的值：{type} 只能精確表示到 {limit} 的整數",
 	"featurelevel.unknown":         "featureLevel {name:q} 不是功能層級：請給 {names} 之一（或 DML_FEATURE_LEVEL_{newest}），或省略以使用最新的 {newest}",
 	"import.dx.nested":             "{path}.Desc 內又有一個 Desc：DML_TENSOR_DESC 只有一層，即 Type 與 Desc",
 	"import.dx.none":               "模型沒有任何 dispatchable",

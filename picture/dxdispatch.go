@@ -117,11 +117,19 @@ func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field stri
 	res := DxResource{InitialValuesDataType: in.DataType.String()}
 	cells := in.BufferElementCount()
 	elem := in.DataType.Bits() / 8
-	if packed, ok := in.IsPacked(), len(vals) == 0; packed.Bool() && ok && cells == in.LogicalElementCount() && sequenceExact(in.DataType, cells) {
+	plain := in.IsPacked().Bool() && len(vals) == 0 && cells == in.LogicalElementCount() // the page's 1..N, one per cell
+	limit := sequenceLimit(in.DataType)
+	if plain && cells <= limit {
 		res.InitialValues = json.RawMessage(fmt.Sprintf(`{"valueCount": %d, "valueStart": 1, "valueDelta": 1}`, cells))
 		return res, nil
 	}
-	if cells > MaxDxInitialValues {
+	switch {
+	case cells <= MaxDxInitialValues:
+	case plain:
+		return res, []core.Violation{core.NewMsg("dxdispatch.values.exact",
+			"the input buffer has {cells} cells; a model lists at most {max} initial values, and DxDispatch's sequence 1, 2, 3… is not what the page holds: {type} holds the integers exactly only up to {limit}",
+			core.Args{"cells": cells, "max": MaxDxInitialValues, "type": in.DataType, "limit": limit}).At(field)}
+	default:
 		return res, []core.Violation{core.NewMsg("dxdispatch.values",
 			"the input buffer has {cells} cells; a model lists at most {max} initial values, and these are not the sequence 1..N (only a packed input without typed values is)",
 			core.Args{"cells": cells, "max": MaxDxInitialValues}).At(field)}
@@ -146,15 +154,15 @@ func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field stri
 	return res, nil
 }
 
-// sequenceExact says whether DxDispatch's sequence 1, 2, ... cells holds
-// the same values as the page's 1..N in dt: every value exact in the type.
-func sequenceExact(dt core.DataType, n int64) bool {
-	limit := map[core.DataType]int64{
+// sequenceLimit is the longest DxDispatch sequence 1, 2, ... n that holds
+// the same values as the page's 1..N in dt: up to it every value is exact
+// in the type.
+func sequenceLimit(dt core.DataType) int64 {
+	return map[core.DataType]int64{
 		core.Float16: 2048, core.Float32: 1 << 24, core.Float64: 1 << 53,
 		core.Int8: math.MaxInt8, core.UInt8: math.MaxUint8, core.Int16: math.MaxInt16, core.UInt16: math.MaxUint16,
 		core.Int32: math.MaxInt32, core.UInt32: math.MaxUint32, core.Int64: math.MaxInt64, core.UInt64: math.MaxInt64,
 	}[dt]
-	return n <= limit
 }
 
 // dxNumber writes a value as DxDispatch reads it: a JSON number, or

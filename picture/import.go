@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -618,8 +619,9 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		return nil, importErr(path, "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
 	}
 	var in dxTensorIn
-	if err := in.read(op.InputTensor, path+".InputTensor"); err != nil {
-		return nil, err
+	inErr := in.read(op.InputTensor, path+".InputTensor")
+	if inErr != nil && dxOperatorName(d.Type) != "SLICE1" {
+		return nil, inErr
 	}
 	dt := dxTypeName(in.DataType)
 	notes := []core.Msg{core.NewMsg("import.note.dx.from", "from dispatchable {name:q} ({type}); initial values are not imported: the explorers fill the input with 1..N.", core.Args{"name": chosen, "type": d.Type})}
@@ -650,17 +652,45 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		}}
 		return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
 	}
+	// Every violation at once: both tensors, then the operator's rank.
+	var vs []core.Violation
+	if inErr != nil {
+		vs = inErr.Violations
+	}
 	var out dxTensorIn
 	if err := out.read(op.OutputTensor, path+".OutputTensor"); err != nil {
-		return nil, err
+		vs = append(vs, err.Violations...)
+	}
+	if inErr == nil && op.DimensionCount != nil && *op.DimensionCount != int64(len(in.Sizes)) {
+		vs = append(vs, core.NewMsg("import.dx.op.rank", "DimensionCount = {rank} but InputTensor.Sizes has {count}", core.Args{"rank": *op.DimensionCount, "count": core.Count{N: int64(len(in.Sizes)), Unit: "values"}}).At(prefix+"DimensionCount"))
+	}
+	if len(vs) > 0 {
+		return nil, &ImportError{Violations: vs}
+	}
+	// The explorer's output is packed: an output laid out otherwise is
+	// said, not silently dropped.
+	if packed, ok := packedStridesFit(out.Sizes); ok && out.Strides != nil && len(out.Strides) == len(out.Sizes) && !slices.Equal(out.Strides, packed) {
+		notes = append(notes, core.NewMsg("import.note.dx.outstrides", "OutputTensor.Strides {strides} are not packed: the explorer writes the output packed ({packed}), so they are left out; the elements copied and their order are the same.",
+			core.Args{"strides": "{" + JoinCoord(out.Strides) + "}", "packed": "{" + JoinCoord(packed) + "}"}))
 	}
 	req := Slice1Request{DataType: dt, OutputDataType: dxTypeName(out.DataType), InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: Slice1Window{
 		InputWindowOffsets: op.InputWindowOffsets, InputWindowSizes: op.InputWindowSizes, InputWindowStrides: op.InputWindowStrides, OutputSizes: out.Sizes,
 	}}
-	if op.DimensionCount != nil && *op.DimensionCount != int64(len(in.Sizes)) {
-		return nil, importErr(prefix+"DimensionCount", "import.dx.op.rank", "DimensionCount = {rank} but InputTensor.Sizes has {count}", core.Args{"rank": *op.DimensionCount, "count": core.Count{N: int64(len(in.Sizes)), Unit: "values"}})
-	}
 	return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
+}
+
+// packedStridesFit is core.PackedStrides of sizes when every size is
+// positive and the product fits in 64 bits (the slice checks refuse the
+// rest).
+func packedStridesFit(sizes []int64) ([]int64, bool) {
+	p := int64(1)
+	for _, n := range sizes {
+		if n <= 0 || p > math.MaxInt64/n {
+			return nil, false
+		}
+		p *= n
+	}
+	return core.PackedStrides(sizes), true
 }
 
 // dxFields renames core's slice fields to the desc's own.

@@ -286,6 +286,8 @@ func TestDxDispatchInitialValues(t *testing.T) {
 		values          string // the input's initialValues, compact JSON
 		op              string
 		errField        string
+		errCode         string // the refusal's code
+		errText         string // part of its message
 	}{
 		{name: "padded layout", post: `{"dataType":"FLOAT16","sizes":[2,3],"strides":[5,1]}`, status: 200, values: `[1,2,3,0,0,4,5,6]`, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
 		{name: "broadcast layout", post: `{"dataType":"FLOAT32","sizes":[2,3],"strides":[0,1]}`, status: 200, values: `[1,2,3]`, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
@@ -294,7 +296,9 @@ func TestDxDispatchInitialValues(t *testing.T) {
 		{name: "FLOAT16 1..N past 65504", get: "/api/v1/dxdispatch/layout.json?dt=FLOAT16&sizes=65536", status: 200, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
 		{name: "UINT8 1..300 wraps", get: "/api/v1/dxdispatch/layout.json?dt=UINT8&sizes=300", status: 200, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
 		{name: "a large packed input is a sequence", post: `{"dataType":"FLOAT32","sizes":[4096,4096]}`, status: 200, values: `{"valueCount":16777216,"valueStart":1,"valueDelta":1}`, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
-		{name: "a large padded input", post: `{"dataType":"FLOAT32","sizes":[300,300],"strides":[301,1]}`, status: 422, errField: "sizes"},
+		{name: "a large padded input", post: `{"dataType":"FLOAT32","sizes":[300,300],"strides":[301,1]}`, status: 422, errField: "sizes", errCode: "dxdispatch.values"},
+		// Packed 1..N, but past what FLOAT16 holds exactly: the reason is the type.
+		{name: "a large FLOAT16 input", post: `{"dataType":"FLOAT16","sizes":[70000]}`, status: 422, errField: "sizes", errCode: "dxdispatch.values.exact", errText: "FLOAT16 holds the integers exactly only up to 2048"},
 		{name: "4-bit", post: `{"dataType":"UINT4","sizes":[2,3]}`, status: 422, errField: "dataType"},
 		{name: "neither", post: `{"dataType":"FLOAT32"}`, status: 400},
 	} {
@@ -311,6 +315,12 @@ func TestDxDispatchInitialValues(t *testing.T) {
 		if status != 200 {
 			if tc.errField != "" && !strings.Contains(string(b), `"field":"`+tc.errField+`"`) {
 				t.Errorf("%s: %s does not name %s", tc.name, b, tc.errField)
+			}
+			if tc.errCode != "" && !strings.Contains(string(b), `"code":"`+tc.errCode+`"`) {
+				t.Errorf("%s: %s, want code %s", tc.name, b, tc.errCode)
+			}
+			if !strings.Contains(string(b), tc.errText) {
+				t.Errorf("%s: %s does not say %q", tc.name, b, tc.errText)
 			}
 			continue
 		}
@@ -373,6 +383,11 @@ func TestImportRefusals(t *testing.T) {
 		{"dxdispatch Desc in a Desc", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"Type":"BUFFER","Desc":{"DataType":"FLOAT32","Sizes":[4],"Desc":{}}},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"InputWindowOffsets":[0],"InputWindowSizes":[3],"InputWindowStrides":[2]}}},"commands":[]}}`,
 			[]string{"dxdispatch.dispatchables.s.desc.InputTensor.Desc.Desc"}},
 		{"dxdispatch model as a string", `{"dxdispatch":"{\"a\":1}"}`, []string{"dxdispatch"}},
+		// Both tensors of a SLICE1 are judged, and its rank.
+		{"dxdispatch two bad tensors", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","DimensionCount":3,"Sizes":[4]},"OutputTensor":{"Type":"TEXTURE","Desc":{"DataType":"FLOAT32","Sizes":[2]}},"InputWindowOffsets":[0],"InputWindowSizes":[3],"InputWindowStrides":[2]}}},"commands":[]}}`,
+			[]string{"dxdispatch.dispatchables.s.desc.InputTensor.DimensionCount", "dxdispatch.dispatchables.s.desc.OutputTensor.Type"}},
+		{"dxdispatch no output, wrong rank", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"DimensionCount":2,"InputWindowOffsets":[0],"InputWindowSizes":[3],"InputWindowStrides":[2]}}},"commands":[]}}`,
+			[]string{"dxdispatch.dispatchables.s.desc.OutputTensor", "dxdispatch.dispatchables.s.desc.DimensionCount"}},
 		// A key given twice, in any case, at any depth: one value would be dropped.
 		{"torch stride twice", `{"torch":{"dtype":"torch.float16","size":[2,3],"stride":[3,1],"STRIDE":[1,2]}}`, []string{"torch.STRIDE"}},
 		{"dxdispatch window strides twice", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[4]},"InputWindowOffsets":[0],"InputWindowSizes":[4],"InputWindowStrides":[1],"InputWindowStrides":[-1]}}},"commands":[]}}`,
@@ -502,6 +517,34 @@ func TestToolsHintNamesTheDownloadedFile(t *testing.T) {
 		}
 		if got, want := doc.Find(tid("tools")+" .hint code").Text(), "dxdispatch.exe "+params["filename"]; got != want {
 			t.Errorf("%s: the hint says %q, want %q", page, got, want)
+		}
+	}
+}
+
+// TestImportDxOutputStrides: a SLICE1 model whose output is laid out other
+// than packed is imported (the explorer's output is packed) and the note
+// says what was left out; packed output strides need no note.
+func TestImportDxOutputStrides(t *testing.T) {
+	ts := newTestServer(t)
+	model := func(outStrides string) string {
+		return `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4,4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2,2]` + outStrides + `},"DimensionCount":2,"InputWindowOffsets":[0,0],"InputWindowSizes":[2,2],"InputWindowStrides":[1,1]}}},"commands":[]}}`
+	}
+	for _, tc := range []struct {
+		name, strides string
+		note          bool
+	}{
+		{"column-major output", `,"Strides":[1,2]`, true},
+		{"packed strides written out", `,"Strides":[2,1]`, false},
+		{"no strides", ``, false},
+	} {
+		status, body := importBody(t, ts.URL, model(tc.strides))
+		if status != http.StatusOK {
+			t.Fatalf("%s: status %d: %v", tc.name, status, body)
+		}
+		notes := jsonOf(body["notes"])
+		got := strings.Contains(notes, "OutputTensor.Strides {1,2} are not packed: the explorer writes the output packed ({2,1})")
+		if got != tc.note {
+			t.Errorf("%s: notes %s, want the output strides note: %v", tc.name, notes, tc.note)
 		}
 	}
 }
