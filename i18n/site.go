@@ -161,7 +161,7 @@ var siteFR = map[Key]string{
 	"room.join.at":          "Rejoindre sur",
 	"room.join.code":        "ou saisir le code sur /join :",
 	"room.watching":         "spectateur(s)",
-	"room.presenting":       "vous présentez : chaque modification, survol et étape est partagé",
+	"room.presenting":       "vous présentez : chaque modification, chaque survol et chaque étape sont partagés",
 	"room.stop":             "Arrêter de présenter",
 	"room.room":             "Salle",
 	"room.following":        "vous suivez la présentation",

@@ -50,7 +50,7 @@ var wordsZhTW = map[Key]string{
 	"words.window.past":         "{subject}超出了輸入：它結束於 {end}，輸入只有 {size}",
 	"words.output.range":        "{subject}是 {value}，但視窗最多只給出 {max}",
 	"words.total.small":         "TotalTensorSizeInBytes 是 {value} 位元組，少於張量元素所需的 {min}",
-	"words.alignment.pow2":      "對齊必須是 0 或 2 的次方（1、2、4、8、16、…）",
+	"words.alignment.pow2":      "對齊必須是 0 或 2 的冪次（1、2、4、8、16、…）",
 }
 
 var wordsPtBR = map[Key]string{

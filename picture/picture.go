@@ -479,7 +479,7 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 		f.Steps = append(f.Steps, views.Step{What: t("step.elements.packed"), Expr: sizesProduct, Value: "= " + plain(ctx, steps.ElementCount)})
 	}
 	f.Steps = append(f.Steps,
-		views.Step{What: t("step.times"), Expr: fmt.Sprintf("%d × %d bits", steps.ElementCount, steps.ElementSizeInBits), Value: "= " + plain(ctx, steps.SizeInBits) + " " + t("unit.bits")},
+		views.Step{What: t("step.times"), Expr: fmt.Sprintf("%d × %d %s", steps.ElementCount, steps.ElementSizeInBits, t("unit.bits")), Value: "= " + plain(ctx, steps.SizeInBits) + " " + t("unit.bits")},
 		views.Step{What: t("step.bytes"), Expr: fmt.Sprintf("ceil(%d ÷ 8)", steps.SizeInBits), Value: "= " + plain(ctx, steps.BytesBeforeRounding) + " " + t("unit.bytes")},
 		views.Step{What: t("step.round"), Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: "= " + plain(ctx, steps.Result) + " " + t("unit.bytes")},
 	)
@@ -503,7 +503,7 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 	} else {
 		f.TotalNote = t("total.minimum", i18n.Args{"bytes": i18n.Count(ctx, steps.Result, plain(ctx, steps.Result), "bytes"), "cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "tail": tail})
 	}
-	for _, w := range l.Warnings {
+	for _, w := range Localised(ctx, l.Warnings) {
 		f.Warnings = append(f.Warnings, w.Message)
 	}
 	return f
