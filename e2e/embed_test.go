@@ -75,8 +75,22 @@ func TestE2EEmbedInAnIframeOnAnotherOrigin(t *testing.T) {
 	shot(t, ctx, "embed-host")
 
 	// Interactive: a preset over the websocket of the framed page.
+	hostHistory := eval[int](t, ctx, `history.length`)
 	inFrame[bool](t, ctx, frame, "click the broadcast preset", `(document.querySelector('[data-testid=preset-broadcast]').click(), true)`)
 	inFrame[bool](t, ctx, frame, "the broadcast picture", `document.querySelector('#picture').dataset.state === 'done' && location.search.includes('strides=0,1') && (`+bufferLabels+`) === 'A B C'`)
+	// The frame's edits are not entries of the documentation page's
+	// history (its Back button leaves the page); the embed's own Undo and
+	// Redo step through them.
+	if n := eval[int](t, ctx, `history.length`); n != hostHistory {
+		t.Errorf("an edit in the embed made the host page's history %d entries long, from %d", n, hostHistory)
+	}
+	inFrame[bool](t, ctx, frame, "Undo", `(document.querySelector('[data-testid=undo]').click(), true)`)
+	inFrame[bool](t, ctx, frame, "the padded picture again", `document.querySelector('#picture').dataset.state === 'done' && location.search === '?preset=padded' && (`+bufferLabels+`) === 'A B C x x D E F x x' && !document.querySelector('[data-testid=redo]').disabled`)
+	inFrame[bool](t, ctx, frame, "Redo", `(document.querySelector('[data-testid=redo]').click(), true)`)
+	inFrame[bool](t, ctx, frame, "the broadcast picture again", `document.querySelector('#picture').dataset.state === 'done' && location.search.includes('strides=0,1') && (`+bufferLabels+`) === 'A B C' && document.querySelector('[data-testid=redo]').disabled`)
+	if n := eval[int](t, ctx, `history.length`); n != hostHistory {
+		t.Errorf("Undo and Redo in the embed made the host page's history %d entries long, from %d", n, hostHistory)
+	}
 	// A real pointer over a cell inside the frame links the views.
 	cell := inFrame[[]float64](t, ctx, frame, "cell position", `(() => { const r = document.querySelector('#l-4').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`)
 	off := eval[[]float64](t, ctx, `(() => { const r = document.getElementById('embed').getBoundingClientRect(); return [r.x + 1, r.y + 1]; })()`)
@@ -206,7 +220,7 @@ func TestE2EShareButtons(t *testing.T) {
 	}
 	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
 	waitFor(t, ctx, "the snippet", `document.querySelector('[data-testid=embed-snippet]').value.includes('strides=5,1')`)
-	want := `<iframe src="` + base + `/embed/layout?dt=FLOAT32&amp;sizes=2,3&amp;strides=5,1&amp;total=40" title="stridescope: DirectML tensor layout" width="100%" height="720" style="border:0" loading="lazy"></iframe>`
+	want := `<iframe src="` + base + `/embed/layout?dt=FLOAT32&amp;sizes=2,3&amp;strides=5,1&amp;total=40" title="stridescope: DirectML tensor layout" width="100%" height="800" style="border:0" loading="lazy" allow="clipboard-write"></iframe>`
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`); got != want {
 		t.Errorf("snippet\n%s\nwant\n%s", got, want)
 	}
@@ -291,5 +305,47 @@ func TestE2EEscapeClosesTheEmbedPopover(t *testing.T) {
 			do(t, ctx, "click the page's heading", chromedp.Click(chromedp.CSS(`h1`)))
 			waitFor(t, ctx, "the popover closed by a click outside", closed)
 		})
+	}
+}
+
+// TestE2EEmbedFitsItsSnippet: an embed keeps to its picture. At a
+// documentation column's width the picture of the examples fits the
+// height its snippet gives the frame; it comes before the form in the page
+// (so a narrow frame shows it first and the keyboard reaches it first),
+// and the facts fold away under it.
+func TestE2EEmbedFitsItsSnippet(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	for _, tc := range []struct {
+		path   string
+		height int64 // the snippet's
+	}{
+		{"/embed/layout?preset=DHW", 800},
+		{"/embed/slice?preset=example2", 1120},
+	} {
+		for _, width := range []int64{600, 900} {
+			do(t, ctx, "a frame", chromedp.EmulateViewport(width, tc.height))
+			waitLive(t, ctx, base+tc.path)
+			if got := eval[string](t, ctx, `document.querySelector('iframe') ? '' : (() => { const s = document.querySelector('textarea[data-kind=embed]'); return s ? s.value : ''; })()`); got != "" {
+				t.Fatalf("%s: an embed offers an embed snippet: %q", tc.path, got)
+			}
+			g := eval[[]float64](t, ctx, `[document.querySelector('.stage').getBoundingClientRect().bottom, document.querySelector('#controls').getBoundingClientRect().top,
+				document.querySelector('#picture').compareDocumentPosition(document.querySelector('#controls')) & Node.DOCUMENT_POSITION_FOLLOWING ? 1 : 0,
+				document.querySelector('[data-testid=embed-more]').open ? 1 : 0]`)
+			if g[0] > float64(tc.height) {
+				t.Errorf("%s at %d px: the picture ends at %g px, below the snippet's %d", tc.path, width, g[0], tc.height)
+			}
+			if g[1] < g[0] {
+				t.Errorf("%s at %d px: the form (at %g px) is above the picture's end (%g px)", tc.path, width, g[1], g[0])
+			}
+			if g[2] != 1 || g[3] != 0 {
+				t.Errorf("%s: picture before the form in the page %v, the facts folded %v", tc.path, g[2] == 1, g[3] == 0)
+			}
+		}
+	}
+	// The snippet the full page gives has those heights.
+	waitLive(t, ctx, base+"/slice?preset=example2")
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`); !strings.Contains(got, `height="1120"`) {
+		t.Errorf("slice snippet %q", got)
 	}
 }

@@ -96,6 +96,8 @@ func TestE2EEmbedLinksLeaveTheFrame(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
 	waitLive(t, ctx, base+"/embed/layout?dt=FLOAT32&sizes=2,3&strides=5,1&total=40")
+	// The facts, where the link is, fold under the picture in an embed.
+	do(t, ctx, "open the facts", clickInView(`[data-testid=embed-more] > summary`))
 	do(t, ctx, "click the glossary link", clickInView(`[data-testid=glossary-link]`))
 	if got := eval[string](t, ctx, `location.pathname + ' ' + document.querySelector('[data-testid=glossary-link]').target`); got != "/embed/layout _blank" {
 		t.Errorf("after clicking the glossary link: %q, want /embed/layout _blank", got)

@@ -555,3 +555,31 @@ func TestE2ELinksAThumbCanHit(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EPhoneLinkToThePicture: on a phone both explorers stack their form
+// over the picture; a link in the first screen takes the reader past the
+// form to it. A desktop, with the picture beside the form, shows no link.
+func TestE2EPhoneLinkToThePicture(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	const link = `[data-testid=to-picture]`
+	for _, path := range []string{"/?sizes=2,3", "/slice?sizes=4,4&lang=fr"} {
+		do(t, ctx, "a 390 px phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch))
+		waitLive(t, ctx, base+path)
+		r := eval[[]float64](t, ctx, `(() => { const r = document.querySelector('`+link+`').getBoundingClientRect(); return [r.top, r.bottom, r.height, document.querySelector('#picture').getBoundingClientRect().top]; })()`)
+		if r[2] < 24 || r[1] > 844 {
+			t.Errorf("%s: the link is %g px tall and ends at %g px: want a 24 px target in the first screen", path, r[2], r[1])
+		}
+		if r[3] < 844 {
+			t.Fatalf("%s: the picture starts at %g px, in the first screen: the case tests nothing", path, r[3])
+		}
+		do(t, ctx, "tap the link", chromedp.Click(chromedp.CSS(link)))
+		waitFor(t, ctx, "the picture at the top of the screen", `Math.abs(document.querySelector('#picture').getBoundingClientRect().top) < 2`)
+
+		do(t, ctx, "a desktop", chromedp.EmulateViewport(1400, 1000))
+		waitLive(t, ctx, base+path)
+		if shown := eval[bool](t, ctx, `document.querySelector('`+link+`').getClientRects().length > 0`); shown {
+			t.Errorf("%s: the link shows on a desktop", path)
+		}
+	}
+}

@@ -288,3 +288,48 @@ func evalUntil(t *testing.T, ctx context.Context, what, predicate string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestE2ERoomViewerOnAPhoneSeesThePicture: a student who opens the join
+// link on a phone lands on the picture, not on the form above it (the
+// explorers stack the form first on a narrow screen); on a desktop, where
+// the picture is beside the form, the page stays at its top.
+func TestE2ERoomViewerOnAPhoneSeesThePicture(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	waitLive(t, presenter, base+"/slice?sizes=4,4")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting'`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+
+	const pictureTop = `Math.round(document.querySelector('#picture').getBoundingClientRect().top)`
+	for _, tc := range []struct {
+		name     string
+		viewport chromedp.Action[chromedp.Void]
+		atTop    bool // the page stays at its top
+	}{
+		{"phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch), false},
+		{"desktop", chromedp.EmulateViewport(1400, 1000), true},
+	} {
+		viewer := newBrowserContext(t, presenter)
+		do(t, viewer, "a "+tc.name, tc.viewport)
+		waitLive(t, viewer, join)
+		waitFor(t, viewer, "following", roomState+` === 'following' && document.querySelector('#picture').dataset.state === 'done'`)
+		top, y := eval[int](t, viewer, pictureTop), eval[int](t, viewer, `Math.round(scrollY)`)
+		if tc.atTop {
+			if y != 0 {
+				t.Errorf("%s: the page scrolled to %d", tc.name, y)
+			}
+			continue
+		}
+		if y == 0 || top < 0 || top > 40 {
+			t.Errorf("%s: scrolled to %d, the picture's top at %d px: want it at the top of the screen", tc.name, y, top)
+		}
+		// A reload keeps where the student was, even at the top.
+		do(t, viewer, "scroll to the top", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+		do(t, viewer, "reload", chromedp.Reload())
+		waitFor(t, viewer, "following again", roomState+` === 'following' && document.querySelector('#picture').dataset.state === 'done'`)
+		if y := eval[int](t, viewer, `Math.round(scrollY)`); y != 0 {
+			t.Errorf("%s: a reload at the top scrolled to %d", tc.name, y)
+		}
+	}
+}

@@ -345,7 +345,12 @@ export function editHistory(form, { go, cancel, reset }) {
   // Navigation API knows the history as it is: after Back and a link the
   // entries ahead are another page's (top is stale), after a reload the
   // page's own entries are still ahead (top starts again at cur).
+  // In an embed the page is a frame of someone else's page, whose Back
+  // button must leave that page, not step through the frame's edits: the
+  // edits are kept here (stack: {url, q} each) and the address replaced.
+  const framed = document.body.classList.contains('embed'), stack = [];
   function ahead() {
+    if (framed) return cur < top;
     const n = globalThis.navigation, at = n?.currentEntry;
     if (!at || at.index < 0) return cur < top;
     const next = n.entries()[at.index + 1];
@@ -358,7 +363,11 @@ export function editHistory(form, { go, cancel, reset }) {
   const h = {
     // start records the page's first state; show reveals the buttons;
     // picked records an example's query, for Reset.
-    start(q) { opened = q; history.replaceState(entry(q), '', location.href); update(); followLinks(); },
+    start(q) {
+      opened = q;
+      if (framed) { cur = top = 0; stack[0] = { url: location.href, q }; }
+      history.replaceState(entry(q), '', location.href); update(); followLinks();
+    },
     picked(q) { example = q; },
     show() { for (const b of [undo, redo, resetBtn]) if (b) b.hidden = false; },
     // write puts an answered state in the address bar: how is 'push' (a
@@ -368,13 +377,25 @@ export function editHistory(form, { go, cancel, reset }) {
       const now = Date.now(), same = url === location.pathname + location.search;
       const push = !same && (how === 'push' || (how === 'edit' && now - lastEdit > BURST));
       if (how === 'edit' || how === 'push') lastEdit = how === 'edit' ? now : 0; // a burst is of typed edits
-      if (push) { cur++; top = cur; history.pushState(entry(q), '', url); } else history.replaceState(entry(q), '', url);
+      if (push) { cur++; top = cur; }
+      if (framed) { stack.length = top + 1; stack[cur] = { url, q }; history.replaceState(entry(q), '', url); } else if (push) history.pushState(entry(q), '', url); else history.replaceState(entry(q), '', url);
       update();
       followLinks();
     },
-    undo() { if (cur > 0) { cancel(); history.back(); } },
-    redo() { if (ahead()) { cancel(); history.forward(); } },
+    undo() { if (cur > 0) { cancel(); if (framed) step(cur - 1); else history.back(); } },
+    redo() { if (ahead()) { cancel(); if (framed) step(cur + 1); else history.forward(); } },
   };
+  // step goes to the framed page's edit i, as Back and Forward go to an
+  // entry of the page's history.
+  function step(i) {
+    cur = i; lastEdit = 0;
+    const { url, q } = stack[i];
+    history.replaceState(entry(q), '', url);
+    update();
+    followLinks();
+    const last = new URL(url, location.href).searchParams.get('last');
+    go(last ? q + '&last=' + encodeURIComponent(last) : q);
+  }
   window.addEventListener('popstate', (e) => {
     // An entry without a state is the same state at another fragment (a
     // skip link, #main): nothing to send.

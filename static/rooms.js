@@ -62,6 +62,16 @@ export function roomClient(page, hooks) {
     say(DETACHED, 'detached');
     if (send) send({ v: V, type: 'unfollow' });
   }
+  // A viewer arriving on a phone, or any window that stacks the form over
+  // the picture, is taken to the picture: the explorer's form comes first
+  // on the page (it is where the presenter types), and the class would
+  // open the room on a screenful of it. Once, on arrival; a reload or a
+  // step back keeps where they were, and the tour's text stays first.
+  if (role === 'viewer' && (page === 'layout' || page === 'slice')) {
+    const pic = document.getElementById('picture');
+    const nav = performance.getEntriesByType('navigation')[0];
+    if (pic && scrollY === 0 && (!nav || nav.type === 'navigate') && matchMedia('(max-width: 60rem)').matches) pic.scrollIntoView({ block: 'start' });
+  }
   if (detachBtn) {
     detachBtn.hidden = false;
     detachBtn.addEventListener('click', detach);

@@ -77,5 +77,9 @@ func (s Share) FileName() string { return "stridescope-" + s.Name + ".svg" }
 // its title in ctx's locale.
 func (s Share) Snippet(ctx context.Context) string {
 	return `<iframe src="` + html.EscapeString(s.EmbedURL()) + `" title="` + html.EscapeString(s.title(ctx)) +
-		`" width="100%" height="` + itoa(int64(s.Height)) + `" style="border:0" loading="lazy"></iframe>`
+		`" width="100%" height="` + itoa(int64(s.Height)) + `" style="border:0" loading="lazy" allow="clipboard-write"></iframe>`
 }
+
+// inEmbed says whether s is an embed's share bar (nil: no share bar, not
+// an embed).
+func (s *Share) inEmbed() bool { return s != nil && s.InEmbed }

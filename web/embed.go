@@ -171,11 +171,14 @@ func shareOf(c echo.Context, name, query string, inEmbed bool) *views.Share {
 		query = joinQuery(query, q)
 	}
 	sh := &views.Share{Name: name, Query: query, Origin: c.Scheme() + "://" + c.Request().Host, InEmbed: inEmbed}
+	// The snippet's height holds the picture (the embed puts it first)
+	// at a documentation column's width, 600 to 900 px; the form follows
+	// it inside the frame.
 	switch name {
 	case "slice":
-		sh.SVG, sh.Embed, sh.Open, sh.Height = "/api/v1/slice1.svg", "/embed/slice", "/slice", 760
+		sh.SVG, sh.Embed, sh.Open, sh.Height = "/api/v1/slice1.svg", "/embed/slice", "/slice", 1120
 	default:
-		sh.SVG, sh.Embed, sh.Open, sh.Height = "/api/v1/layout.svg", "/embed/layout", "/", 720
+		sh.SVG, sh.Embed, sh.Open, sh.Height = "/api/v1/layout.svg", "/embed/layout", "/", 800
 	}
 	return sh
 }
