@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"log/slog"
+	"net/http"
 	"regexp"
 	"strings"
 
@@ -84,4 +85,20 @@ func CheckFrameAncestors(v string) error {
 		}
 	}
 	return nil
+}
+
+// apiCORS lets other sites' pages call the API from script (a
+// documentation page that draws a layout it computes, a notebook in the
+// browser): the API answers from the request alone and neither sets nor
+// needs a cookie, so any origin may read its answers, and browsers send no
+// credentials with them. The pages, the rooms and the websocket stay
+// same-origin.
+func apiCORS() echo.MiddlewareFunc {
+	return middleware.CORSWithConfig(middleware.CORSConfig{
+		Skipper:      func(c echo.Context) bool { return !strings.HasPrefix(c.Request().URL.Path, "/api/") },
+		AllowOrigins: []string{"*"},
+		AllowMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost},
+		AllowHeaders: []string{echo.HeaderContentType, echo.HeaderAccept, "Accept-Language"},
+		MaxAge:       86400,
+	})
 }
