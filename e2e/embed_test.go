@@ -60,6 +60,19 @@ func TestE2EEmbedInAnIframeOnAnotherOrigin(t *testing.T) {
 	do(t, ctx, "open the documentation page", chromedp.Navigate(hostURL))
 	waitFor(t, ctx, "the picture", `document.getElementById('svg').complete && document.getElementById('svg').naturalWidth > 0`)
 
+	// The documentation page's own script calls the API (a preflighted
+	// JSON POST) and reads the answer.
+	do(t, ctx, "fetch from the host page", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__api = '';
+		fetch(%q, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({dataType: 'FLOAT32', sizes: [2, 3], strides: [5, 1]})})
+			.then(r => r.json()).then(j => { window.__api = 'min ' + j.minimumImpliedElementCount; }, e => { window.__api = 'refused: ' + e; })`, base+"/api/v1/layout")))
+	waitFor(t, ctx, "the API's answer", `window.__api !== ''`)
+	if got := eval[string](t, ctx, `window.__api`); got != "min 8" {
+		t.Errorf("the host page's fetch of the API: %q", got)
+	}
+	// A picture of a state too large to draw shows why, not a broken image.
+	do(t, ctx, "an image of a 100x100 tensor", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__big = new Image(); window.__big.src = %q; document.body.append(window.__big)`, base+"/api/v1/layout.svg?sizes=100,100")))
+	waitFor(t, ctx, "the refusal's picture", `window.__big.complete && window.__big.naturalWidth === 720 && window.__big.naturalHeight > 40`)
+
 	frames, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#embed")))
 	if err != nil || len(frames) != 1 {
 		t.Fatalf("the iframe: %v", err)
@@ -228,6 +241,21 @@ func TestE2EShareButtons(t *testing.T) {
 		t.Error("no Copy button with JavaScript")
 	}
 	shot(t, ctx, "embed-button")
+	// The picture snippet's alt says what the picture shows, after edits
+	// too, and in the page's language (an apostrophe escaped as the
+	// server escapes it).
+	for _, tc := range []struct{ page, alt string }{
+		{"/", `alt="DirectML tensor layout: FLOAT32, sizes {2,3}, strides {5,1}"`},
+		{"/?lang=fr", "alt=\"Disposition d&#39;un tenseur DirectML\u00a0: FLOAT32, tailles {2,3}, pas {5,1}\""},
+	} {
+		waitLive(t, ctx, base+tc.page)
+		do(t, ctx, "click the padded preset", chromedp.Click(chromedp.CSS(`[data-testid=preset-padded]`)))
+		waitFor(t, ctx, "the padded picture", `document.querySelector('#picture').dataset.state === 'done' && location.search.includes('strides=5,1')`)
+		do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=embed-picture-snippet]').value`); !strings.Contains(got, tc.alt) {
+			t.Errorf("%s: picture snippet %s, want %s", tc.page, got, tc.alt)
+		}
+	}
 
 	// A page opened by an example's name shares the example's numbers,
 	// not its name (an example may change; a published embed should not).

@@ -402,6 +402,11 @@ func TestE2EOrientation(t *testing.T) {
 				if got := eval[string](t, ctx, `document.querySelector('[data-testid=intro-keys]')?.textContent ?? ''`); !strings.Contains(got, "arrow keys") || !strings.Contains(got, "Tab") {
 					t.Errorf("the keys: %q", got)
 				}
+				// The keys show where there is a keyboard and a fine pointer,
+				// not on a touch-only phone.
+				if shown := eval[bool](t, ctx, `document.querySelector('[data-testid=intro-keys]').getClientRects().length > 0`); shown != !vp.phone {
+					t.Errorf("the keys shown %v on a %s", shown, vp.name)
+				}
 				above := fmt.Sprintf(`document.querySelector('[data-testid=intro-hint]').getBoundingClientRect().bottom <= document.querySelector(%q).getBoundingClientRect().top && /Point at, tap or focus a cell/.test(document.querySelector('[data-testid=intro-hint]').textContent)`, tc.picture)
 				if !eval[bool](t, ctx, above) {
 					t.Errorf("the hint is not above the first picture %s", tc.picture)

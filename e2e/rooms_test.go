@@ -301,7 +301,7 @@ func TestE2ERoomViewerOnAPhoneSeesThePicture(t *testing.T) {
 	waitFor(t, presenter, "the room", roomState+` === 'presenting'`)
 	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
 
-	const pictureTop = `Math.round(document.querySelector('#picture').getBoundingClientRect().top)`
+	const pictureTop = `Math.round(document.querySelector('#picture').getBoundingClientRect().top) + 0` // + 0: never -0, which CDP sends as no value
 	for _, tc := range []struct {
 		name     string
 		viewport chromedp.Action[chromedp.Void]

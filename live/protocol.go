@@ -76,6 +76,9 @@ type ResultMsg struct {
 	HTML     *htmlMsg         `json:"html,omitempty"`
 	Counts   []uint32         `json:"counts,omitempty"`
 	Stream   *streamMsg       `json:"stream,omitempty"`
+	// Alt names the picture drawn (views.LayoutTitle): the alt text of
+	// the Embed popover's picture snippet.
+	Alt string `json:"alt,omitempty"`
 }
 
 // formMsg is the state of the inputs, for the page to refill its form

@@ -406,6 +406,7 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		return err
 	}
 	res.Meta = newMetaMsg(pic.View.Meta, pic)
+	res.Alt = views.LayoutTitle(ctx, pic.View)
 	keys := fragments{}
 	res.HTML = &htmlMsg{
 		Logical:    keys.render(ctx, "logical", views.LogicalView(pic.View.Logical)),

@@ -32,6 +32,9 @@ type SliceResultMsg struct {
 	Meta     *picture.SliceMeta `json:"meta,omitempty"`
 	HTML     sliceHTMLMsg       `json:"html"`
 	Stream   *SliceStreamMsg    `json:"stream,omitempty"`
+	// Alt names the slice drawn (views.SliceAlt): the alt text of the
+	// Embed popover's picture snippet.
+	Alt string `json:"alt,omitempty"`
 }
 
 // SliceStreamMsg announces the binary frames that follow a result, per
@@ -147,6 +150,7 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 			res.Last = query
 		}
 		res.Meta = &pic.Meta
+		res.Alt = views.SliceAlt(ctx, pic.View.Title)
 		if st := sliceStream(pic); st.Total() > 0 {
 			res.Stream = &st
 		}

@@ -123,6 +123,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 		InputMode: SliceMode(n), BufferMode: sliceBufferMode(cells, n), OutputMode: SliceMode(outN), Values: []string{}, Query: query,
 	}}
 	pv := &p.View
+	pv.Title = views.SliceTitle(s.WindowOffsets, s.WindowSizes, s.WindowStrides)
 
 	// Which input element each output element reads, and where.
 	var reads []int64 // buffer offset read by each output element

@@ -191,6 +191,8 @@ export function followLinks() {
 // returns m.ok.
 export function settle(m, form, picture, what, setURL, how) {
   const stale = $('#stale');
+  // What the picture shows names the picture snippet's alt (share.js).
+  if (m.alt) for (const bar of $$('.share')) bar.dataset.shareAlt = m.alt;
   // An answer with errors that draws the last valid state the edit
   // carried (m.last) makes that state the last valid one.
   if (!m.ok && m.last) form.elements.last.value = m.last;

@@ -12,7 +12,8 @@ const bars = document.querySelectorAll('.share');
 const query = (bar) => shownQuery(bar.dataset.shareQuery);
 
 const withQuery = (path, q) => (q ? path + '?' + q : path);
-const escapeHTML = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+// As the server escapes (Go's html.EscapeString), so that its text is found.
+const escapeHTML = (s) => s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&#34;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function refresh(bar) {
   const q = query(bar), d = bar.dataset;
@@ -23,10 +24,14 @@ function refresh(bar) {
     else if (kind === 'open') a.href = withQuery(d.shareOpen, q);
     else if (kind === 'embed') a.href = embed;
   }
-  // The server's snippets, with their addresses replaced by the current ones.
+  // The server's snippets, with their addresses replaced by the current
+  // ones, and the picture's alt text by what the picture now shows (the
+  // answers' alt, kept in data-share-alt).
   for (const snippet of bar.querySelectorAll('textarea[data-share=snippet]')) {
     const url = snippet.dataset.kind === 'svg' ? svg : embed;
-    snippet.value = snippet.defaultValue.split(escapeHTML(snippet.dataset.url)).join(escapeHTML(url));
+    let v = snippet.defaultValue.split(escapeHTML(snippet.dataset.url)).join(escapeHTML(url));
+    if (snippet.dataset.alt && d.shareAlt) v = v.split(`alt="${escapeHTML(snippet.dataset.alt)}"`).join(`alt="${escapeHTML(d.shareAlt)}"`);
+    snippet.value = v;
   }
 }
 

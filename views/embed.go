@@ -35,6 +35,10 @@ type Share struct {
 	Open   string // path of the full page: /
 	Origin string // scheme://host of this server, for the snippet
 	Height int    // of the iframe, in pixels
+	// Alt names what the picture shows (LayoutTitle, SliceTitle): the
+	// picture snippet's alt text. The page's script follows it (the
+	// answers' alt, docs/protocol.md).
+	Alt string
 	// InEmbed is the embed itself: an "Open in stridescope" link instead
 	// of the Embed button.
 	InEmbed bool
@@ -62,7 +66,16 @@ func (s Share) SVGURL() string { return s.Origin + s.SVGHref() }
 // PictureSnippet is the HTML a documentation page pastes to show the
 // state's picture only, its alt text in ctx's locale.
 func (s Share) PictureSnippet(ctx context.Context) string {
-	return `<img src="` + html.EscapeString(s.SVGURL()) + `" alt="` + html.EscapeString(s.title(ctx)) + `" style="max-width:100%">`
+	return `<img src="` + html.EscapeString(s.SVGURL()) + `" alt="` + html.EscapeString(s.alt(ctx)) + `" style="max-width:100%">`
+}
+
+// alt is the picture snippet's alt text: what the picture shows (Alt, the
+// SVG's own title), else what it is.
+func (s Share) alt(ctx context.Context) string {
+	if s.Alt != "" {
+		return s.Alt
+	}
+	return s.title(ctx)
 }
 
 // title names the picture or the embed for the page that pastes it.

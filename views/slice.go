@@ -108,6 +108,8 @@ type SlicePicture struct {
 	First  []string
 	Notes  []string
 	Export SliceExport
+	// Title names the slice (SliceTitle), empty when there is none.
+	Title string
 }
 
 // SliceSteps is the step-through: the DirectML page's pseudo-code and one

@@ -280,8 +280,14 @@ func (b *svgBuilder) grids(bands []svgBand) {
 	}
 }
 
+// svgWrap is the most cells a line of a picture holds: a wider grid (a
+// long vector, a wide row) is drawn in bands of columns, one under the
+// other, so that the picture keeps a page's proportions.
+const svgWrap = 32
+
 // panel draws one grid with its top left corner at x, y and returns its
-// right and bottom edges.
+// right and bottom edges. A grid wider than svgWrap columns is drawn in
+// bands of svgWrap columns, each with its column heads and row heads.
 func (b *svgBuilder) panel(p svgPanel, x, y int) (int, int) {
 	if p.Caption != "" {
 		b.s.Texts = append(b.s.Texts, SVGText{X: x, Y: y + 15, Text: p.Caption, Size: 15, Bold: true})
@@ -294,36 +300,45 @@ func (b *svgBuilder) panel(p svgPanel, x, y int) (int, int) {
 	b.s.Texts = append(b.s.Texts, SVGText{X: x, Y: y + 13, Text: corner, Size: 13, Bold: true, Fill: svgMuted})
 	y += 18
 	gx := x + svgHead + 8
-	for j, h := range p.ColHeads {
-		b.s.Texts = append(b.s.Texts, SVGText{X: gx + j*(svgCell+svgGap) + svgCell/2, Y: y + 13, Text: itoa(h), Size: 13, Anchor: "middle", Fill: svgMuted})
-	}
-	y += 18
-	for i, row := range p.Cells {
-		cy := y + i*(svgCell+svgGap)
-		if i < len(p.RowHeads) {
-			b.s.Texts = append(b.s.Texts, SVGText{X: x + svgHead, Y: cy + svgCell/2 + 5, Text: itoa(p.RowHeads[i]), Size: 13, Anchor: "end", Fill: svgMuted})
-		}
-		for j, c := range row {
-			c.X, c.Y, c.Size = gx+j*(svgCell+svgGap), cy, svgCell
-			b.s.Cells = append(b.s.Cells, c)
-		}
-	}
 	cols := 0
 	if len(p.Cells) > 0 {
 		cols = len(p.Cells[0])
 	}
-	if p.Window {
-		r0, r1, c0, c1 := int(p.WindowRows[0]), int(p.WindowRows[1]), int(p.WindowCols[0]), int(p.WindowCols[1])
-		b.s.Frames = append(b.s.Frames, SVGFrame{
-			X: gx + c0*(svgCell+svgGap) - svgGap/2, Y: y + r0*(svgCell+svgGap) - svgGap/2,
-			W: (c1 - c0 + 1) * (svgCell + svgGap), H: (r1 - r0 + 1) * (svgCell + svgGap),
-			Stroke: svgInk, Width: 2, Dashed: true,
-		})
+	for c0 := 0; c0 < max(cols, 1); c0 += svgWrap {
+		c1 := min(c0+svgWrap, cols) // this band's columns: [c0, c1)
+		if c0 > 0 {
+			y += 10
+		}
+		for j := c0; j < c1 && j < len(p.ColHeads); j++ {
+			b.s.Texts = append(b.s.Texts, SVGText{X: gx + (j-c0)*(svgCell+svgGap) + svgCell/2, Y: y + 13, Text: itoa(p.ColHeads[j]), Size: 13, Anchor: "middle", Fill: svgMuted})
+		}
+		y += 18
+		for i, row := range p.Cells {
+			cy := y + i*(svgCell+svgGap)
+			if i < len(p.RowHeads) {
+				b.s.Texts = append(b.s.Texts, SVGText{X: x + svgHead, Y: cy + svgCell/2 + 5, Text: itoa(p.RowHeads[i]), Size: 13, Anchor: "end", Fill: svgMuted})
+			}
+			for j := c0; j < c1 && j < len(row); j++ {
+				c := row[j]
+				c.X, c.Y, c.Size = gx+(j-c0)*(svgCell+svgGap), cy, svgCell
+				b.s.Cells = append(b.s.Cells, c)
+			}
+		}
+		// The window's part in this band.
+		if w0, w1 := max(int(p.WindowCols[0]), c0), min(int(p.WindowCols[1]), c1-1); p.Window && w0 <= w1 {
+			r0, r1 := int(p.WindowRows[0]), int(p.WindowRows[1])
+			b.s.Frames = append(b.s.Frames, SVGFrame{
+				X: gx + (w0-c0)*(svgCell+svgGap) - svgGap/2, Y: y + r0*(svgCell+svgGap) - svgGap/2,
+				W: (w1 - w0 + 1) * (svgCell + svgGap), H: (r1 - r0 + 1) * (svgCell + svgGap),
+				Stroke: svgInk, Width: 2, Dashed: true,
+			})
+		}
+		y += len(p.Cells)*(svgCell+svgGap) - svgGap
 	}
-	right := gx + cols*(svgCell+svgGap) - svgGap
+	right := gx + min(cols, svgWrap)*(svgCell+svgGap) - svgGap
 	right = max(right, x+textWidth(p.Caption, 15, true), x+textWidth(corner, 13, true))
 	b.grow(right + 6)
-	return right, y + len(p.Cells)*(svgCell+svgGap) - svgGap + 6
+	return right, y + 6
 }
 
 // legend draws swatches with their meaning in rows no wider than the
@@ -362,3 +377,13 @@ func (c SVGCell) labelY() string  { return px(c.Y + c.Size/2 + c.labelSize()*7/2
 func (c SVGCell) cornerY() string { return px(c.Y + 12) }
 func (c SVGCell) badgeX() string  { return px(c.X + c.Size - 4) }
 func (c SVGCell) badgeY() string  { return px(c.Y + c.Size - 5) }
+
+// The refusal picture's frame: its width, and the height of a line.
+const (
+	refusalWidth = 720
+	refusalLine  = 22
+	// RefusalPerLine is how many characters a line of RefusalSVG holds.
+	RefusalPerLine = 84
+)
+
+func refusalHeight(lines []string) int { return 24 + refusalLine*len(lines) }

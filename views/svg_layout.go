@@ -7,6 +7,12 @@ import (
 	"github.com/stridescope/stridescope/i18n"
 )
 
+// LayoutTitle names the layout p draws, in ctx's locale: the SVG
+// picture's title, and the alt text of the snippet that shows it.
+func LayoutTitle(ctx context.Context, p Picture) string {
+	return i18n.T(ctx, "svg.layout.title", i18n.Args{"type": p.Facts.DataType, "sizes": braces(p.Meta.Sizes), "strides": braces(p.Meta.Strides)})
+}
+
 // LayoutSVG lays out the standalone picture of one layout: the logical
 // view and the physical buffer as the explorer draws them (the same
 // labels, states and byte ruler), with the classification and the buffer
@@ -15,7 +21,7 @@ import (
 func LayoutSVG(ctx context.Context, p Picture, id string) SVG {
 	m, f := p.Meta, p.Facts
 	t := func(key i18n.Key, args i18n.Args) string { return i18n.T(ctx, key, args) }
-	title := t("svg.layout.title", i18n.Args{"type": f.DataType, "sizes": braces(m.Sizes), "strides": braces(m.Strides)})
+	title := LayoutTitle(ctx, p)
 	b := newSVGBuilder(id, title, layoutDesc(ctx, p))
 	b.text(title, 17, true, false, "")
 	var badges []string
@@ -107,32 +113,41 @@ func bufferSVGCell(ctx context.Context, c BufferCell) SVGCell {
 	return s
 }
 
-// bufferRows draws the buffer rows with their byte rulers.
+// bufferRows draws the buffer rows with their byte rulers, a row longer
+// than svgWrap cells in lines of svgWrap (a ruler mark stays with the
+// line of its first cell).
 func (b *svgBuilder) bufferRows(ctx context.Context, buf Buffer) {
 	gx := svgMargin + svgHead + 8
 	for _, r := range buf.Rows {
-		y := b.y
-		b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: y + svgCell/2 + 5, Text: itoa(r.Start), Size: 12, Anchor: "end", Fill: svgMuted})
-		for j, c := range r.Cells {
-			sc := bufferSVGCell(ctx, c)
-			sc.X, sc.Y, sc.Size = gx+j*(svgCell+svgGap), y, svgCell
-			b.s.Cells = append(b.s.Cells, sc)
-		}
-		ry := y + svgCell + 5
-		b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: ry + 11, Text: i18n.T(ctx, "svg.byte"), Size: 11, Anchor: "end", Fill: svgMuted})
-		x := gx
-		for _, mk := range r.Ruler {
-			w := mk.Span*(svgCell+svgGap) - svgGap
-			b.s.Lines = append(b.s.Lines, SVGLine{X1: x, Y1: ry, X2: x + w, Y2: ry, Stroke: svgPadInk, Width: 2})
-			for t := range mk.Ticks {
-				tx := x + t*w/mk.Ticks
-				b.s.Lines = append(b.s.Lines, SVGLine{X1: tx, Y1: ry, X2: tx, Y2: ry + 5, Stroke: svgPadInk, Width: 1})
+		marks, at := r.Ruler, 0 // the next mark, and the cell it starts at
+		for c0 := 0; c0 < max(len(r.Cells), 1); c0 += svgWrap {
+			c1 := min(c0+svgWrap, len(r.Cells))
+			y := b.y
+			b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: y + svgCell/2 + 5, Text: itoa(r.Start + int64(c0)), Size: 12, Anchor: "end", Fill: svgMuted})
+			for j := c0; j < c1; j++ {
+				sc := bufferSVGCell(ctx, r.Cells[j])
+				sc.X, sc.Y, sc.Size = gx+(j-c0)*(svgCell+svgGap), y, svgCell
+				b.s.Cells = append(b.s.Cells, sc)
 			}
-			b.s.Texts = append(b.s.Texts, SVGText{X: x + 2, Y: ry + 15, Text: mk.Text, Size: 11, Fill: svgMuted})
-			x += w + svgGap
+			ry := y + svgCell + 5
+			b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: ry + 11, Text: i18n.T(ctx, "svg.byte"), Size: 11, Anchor: "end", Fill: svgMuted})
+			x := gx
+			for len(marks) > 0 && (at < c1 || c1 == len(r.Cells)) {
+				mk := marks[0]
+				w := mk.Span*(svgCell+svgGap) - svgGap
+				b.s.Lines = append(b.s.Lines, SVGLine{X1: x, Y1: ry, X2: x + w, Y2: ry, Stroke: svgPadInk, Width: 2})
+				for t := range mk.Ticks {
+					tx := x + t*w/mk.Ticks
+					b.s.Lines = append(b.s.Lines, SVGLine{X1: tx, Y1: ry, X2: tx, Y2: ry + 5, Stroke: svgPadInk, Width: 1})
+				}
+				b.s.Texts = append(b.s.Texts, SVGText{X: x + 2, Y: ry + 15, Text: mk.Text, Size: 11, Fill: svgMuted})
+				x += w + svgGap
+				at += mk.Span
+				marks = marks[1:]
+			}
+			b.grow(max(x, gx+(c1-c0)*(svgCell+svgGap)))
+			b.y = ry + 26
 		}
-		b.grow(max(x, gx+len(r.Cells)*(svgCell+svgGap)))
-		b.y = ry + 26
 	}
 }
 

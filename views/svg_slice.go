@@ -32,12 +32,27 @@ type SliceDiagram struct {
 	Output []string
 }
 
+// SliceTitle names a slice by its window: the SVG picture's title, and
+// the alt text of the snippet that shows it.
+func SliceTitle(offsets, sizes, strides []int64) string {
+	return "DML_SLICE1: InputWindowOffsets " + braces(offsets) + ", InputWindowSizes " + braces(sizes) + ", InputWindowStrides " + braces(strides)
+}
+
+// SliceAlt is the alt text of a slice's picture snippet: what it is, in
+// ctx's locale, and the slice it shows (SliceTitle, title).
+func SliceAlt(ctx context.Context, title string) string {
+	if title == "" {
+		return ""
+	}
+	return i18n.T(ctx, "embed.snippet.slice") + " — " + title
+}
+
 // SliceSVG lays out the picture of a slice: the input grids with the
 // window outlined, the copied elements numbered in copy order and
 // CopyStart marked, then the output grids, in ctx's locale.
 func SliceSVG(ctx context.Context, p SliceDiagram, id string) SVG {
 	t := func(key i18n.Key, args i18n.Args) string { return i18n.T(ctx, key, args) }
-	title := "DML_SLICE1: InputWindowOffsets " + braces(p.WindowOffsets) + ", InputWindowSizes " + braces(p.WindowSizes) + ", InputWindowStrides " + braces(p.WindowStrides)
+	title := SliceTitle(p.WindowOffsets, p.WindowSizes, p.WindowStrides)
 	b := newSVGBuilder(id, title, sliceDesc(ctx, p))
 	b.text(title, 17, true, false, "")
 	b.text(t("svg.slice.copy", i18n.Args{"start": braces(p.CopyStart), "max": braces(p.MaxCopied), "out": braces(p.OutputSizes)}), 13, false, true, svgMuted)

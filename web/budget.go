@@ -10,7 +10,6 @@ import (
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
-	"github.com/stridescope/stridescope/views"
 )
 
 // Defaults of the work budget (Config.WorkBudget, Config.WorkBudgetWait).
@@ -63,7 +62,7 @@ func (s *Server) budgeted(as int, h echo.HandlerFunc) echo.HandlerFunc {
 				title = i18n.T(ctx, "error.busy")
 			}
 			msg := budgetMsg(be)
-			page := views.ErrorPage(title, i18n.Sentence(ctx, i18n.T(ctx, i18n.Key(msg.Code), msg.Args)), r.URL.RequestURI())
+			page := errorPage(r.URL.Path)(title, i18n.Sentence(ctx, i18n.T(ctx, i18n.Key(msg.Code), msg.Args)), r.URL.RequestURI())
 			c.SetRequest(c.Request().WithContext(ctx))
 			return render(c, budgetStatus(be), page)
 		}

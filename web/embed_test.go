@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/stridescope/stridescope/static"
 )
 
@@ -175,6 +177,43 @@ func TestExplorersHaveEmbedAndDownloadButtons(t *testing.T) {
 		pic := d.Find(tid("embed-picture-snippet")).Text()
 		if !strings.HasPrefix(pic, `<img src="http://127.0.0.1:`) || !strings.Contains(pic, strings.ReplaceAll(svg+tc.query, "&", "&amp;")+`"`) {
 			t.Errorf("%s: picture snippet %q", tc.path, pic)
+		}
+	}
+}
+
+// TestEmbedErrorPagesKeepTheEmbedsFrame: an embed's address the server
+// cannot read gets its reasons in the embed's frame, without the site's
+// header (whose pages refuse to be framed); its way on stays in the frame.
+// The full page's keeps the site's frame.
+func TestEmbedErrorPagesKeepTheEmbedsFrame(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		path, retry string
+		embed       bool
+	}{
+		{"/embed/slice?woff=%zz", "/embed/slice", true},
+		{"/embed/layout?sizes=%zz", "/embed/layout", true},
+		{"/slice?woff=%zz", "/slice", false},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+tc.path, nil)
+		req.Header.Set("Accept", "text/html")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := goquery.NewDocumentFromReader(res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StatusCode != http.StatusBadRequest || d.Find(tid("error-page")).Length() != 1 {
+			t.Fatalf("%s: status %d, error page %d", tc.path, res.StatusCode, d.Find(tid("error-page")).Length())
+		}
+		if got := d.Find("header.site").Length() == 0 && d.Find("body.embed").Length() == 1; got != tc.embed {
+			t.Errorf("%s: in the embed's frame %v, want %v", tc.path, got, tc.embed)
+		}
+		if href, _ := d.Find(tid("error-retry")).Attr("href"); href != tc.retry {
+			t.Errorf("%s: the way on %q, want %q", tc.path, href, tc.retry)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
@@ -422,6 +423,14 @@ func httpErrorHandler(err error, c echo.Context) {
 	}
 	// Each coded violation in the request's language (English by default).
 	body.Errors = i18n.LocaleOf(c.Request().Context()).Violations(body.Errors)
+	// A picture refused where a picture was asked for (an <img> on a
+	// documentation page, the Download SVG link): a picture that says
+	// why, with the same status, rather than JSON a browser shows as a
+	// broken image or saves as a .svg.
+	if p := c.Request().URL.Path; strings.HasPrefix(p, "/api/") && strings.HasSuffix(p, ".svg") && acceptsPicture(c.Request()) {
+		_ = writeRefusalSVG(c, status, body.Errors)
+		return
+	}
 	if !strings.HasPrefix(c.Request().URL.Path, "/api/") && acceptsHTML(c.Request()) {
 		ctx := i18n.Translated(c.Request().Context())
 		switch status {
@@ -443,7 +452,7 @@ func httpErrorHandler(err error, c echo.Context) {
 				title = i18n.T(ctx, "error.too-large")
 			}
 			c.SetRequest(c.Request().WithContext(ctx))
-			_ = render(c, status, views.ErrorPage(title, strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
+			_ = render(c, status, errorPage(c.Request().URL.Path)(title, strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
 			return
 		}
 	}
@@ -465,6 +474,22 @@ func onward(r *http.Request, status int) string {
 		return "/"
 	}
 	return p
+}
+
+// errorPage is the error page for a page at path: an embed's has the
+// embed's frame (no site header), whose links stay in the frame.
+func errorPage(path string) func(title, message, retry string) templ.Component {
+	if strings.HasPrefix(path, "/embed/") {
+		return views.EmbedErrorPage
+	}
+	return views.ErrorPage
+}
+
+// acceptsPicture says the client asked for an image or a page (an <img>,
+// a link followed), not for whatever comes (an API client).
+func acceptsPicture(r *http.Request) bool {
+	a := r.Header.Get("Accept")
+	return strings.Contains(a, "image/") || strings.Contains(a, "text/html")
 }
 
 func acceptsHTML(r *http.Request) bool {

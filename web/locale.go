@@ -35,11 +35,14 @@ func localeMiddleware() echo.MiddlewareFunc {
 			if strings.HasPrefix(r.URL.Path, "/static/") {
 				return next(c) // the assets are the same in every language
 			}
-			// The lang cookie chooses as much as the header: a shared cache
-			// (the SVG pictures are public) keeps one answer per both.
-			c.Response().Header().Add("Vary", "Accept-Language")
-			c.Response().Header().Add("Vary", "Cookie")
 			loc, ok := i18n.Parse(r.URL.Query().Get("lang"))
+			if !ok {
+				// The lang cookie chooses as much as the header: a shared
+				// cache (the SVG pictures are public) keeps one answer per
+				// both. With ?lang= the address alone says the language.
+				c.Response().Header().Add("Vary", "Accept-Language")
+				c.Response().Header().Add("Vary", "Cookie")
+			}
 			// Only a page a person opens remembers the language: the API,
 			// the SVG pictures and the embeds are fetched by other sites'
 			// pages and cached publicly, and must not set a cookie.

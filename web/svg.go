@@ -2,8 +2,13 @@ package web
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"net/url"
+	"runtime/debug"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -62,25 +67,91 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 			"the SVG picture draws at most {max} logical elements and {max} buffer cells; this tensor has {count} logical elements in a buffer of {cells} cells (the explorer draws up to {explorer})",
 			core.Args{"max": svgMaxCells, "count": n, "cells": cells, "explorer": int64(picture.MaxInteractive)}).At(field))
 	}
-	if err := budget.Take(c.Request().Context(), picture.LayoutCost(l, picture.InSVG)); err != nil {
+	ctx := c.Request().Context()
+	query := st.CanonicalQuery(false)
+	tag := svgTag(ctx, "layout", query)
+	if notModified(c, tag) {
+		return nil
+	}
+	if err := budget.Take(ctx, picture.LayoutCost(l, picture.InSVG)); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	pic, err := picture.NewSVG(ctx, v, st.CanonicalQuery(false))
+	pic, err := picture.NewSVG(ctx, v, query)
 	if err != nil {
 		return err
 	}
-	return writeSVG(c, "stridescope-layout.svg", views.LayoutSVG(ctx, pic.View, "layout"))
+	return writeSVG(c, "stridescope-layout.svg", tag, views.LayoutSVG(ctx, pic.View, "layout"))
 }
 
-// writeSVG answers with a standalone SVG file that any site may show.
-func writeSVG(c echo.Context, name string, pic views.SVG) error {
+// writeSVG answers with a standalone SVG file that any site may show,
+// its validator tag (svgTag).
+func writeSVG(c echo.Context, name, tag string, pic views.SVG) error {
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "image/svg+xml; charset=utf-8")
 	h.Set(echo.HeaderContentDisposition, `inline; filename="`+name+`"`)
 	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
 	h.Set("Cache-Control", "public, max-age=3600")
+	h.Set("ETag", tag)
 	return renderStatus(c, http.StatusOK, views.SVGDocument(pic))
+}
+
+// svgBuild is part of every SVG picture's validator: what this build
+// draws. A build from a clean checkout is its revision; any other (a
+// modified tree, a test) a value of its own run, so that a picture drawn
+// by other code is never taken for this one's.
+var svgBuild = func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, modified := "", false
+		for _, kv := range bi.Settings {
+			switch kv.Key {
+			case "vcs.revision":
+				rev = kv.Value
+			case "vcs.modified":
+				modified = kv.Value == "true"
+			}
+		}
+		if rev != "" && !modified {
+			return rev
+		}
+	}
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}()
+
+// svgTag is the validator of the picture of the canonical query of kind
+// ("layout", "slice") in ctx's language: the picture is a function of
+// those and of the build, so a page that shows it again after an hour
+// revalidates it (304) before anything is computed, instead of fetching
+// megabytes again. Weak: the gzipped and the plain answer are one picture.
+func svgTag(ctx context.Context, kind, query string) string {
+	sum := sha256.Sum256([]byte(svgBuild + "\x00" + kind + "\x00" + string(i18n.LocaleOf(ctx)) + "\x00" + query))
+	return `W/"` + hex.EncodeToString(sum[:12]) + `"`
+}
+
+// notModified answers 304 when the request already holds the picture
+// tagged tag.
+func notModified(c echo.Context, tag string) bool {
+	if !etagMatches(c.Request().Header.Get("If-None-Match"), tag) {
+		return false
+	}
+	h := c.Response().Header()
+	h.Set("ETag", tag)
+	h.Set("Cache-Control", "public, max-age=3600")
+	_ = c.NoContent(http.StatusNotModified)
+	return true
+}
+
+// etagMatches is If-None-Match's weak comparison of the header's tags
+// with tag.
+func etagMatches(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == strings.TrimPrefix(tag, "W/") {
+			return true
+		}
+	}
+	return false
 }
 
 func renderStatus(c echo.Context, status int, comp templ.Component) error {
@@ -104,14 +175,19 @@ func (s *Server) getSlice1SVG(c echo.Context) error {
 	if err := checkSliceCells(v.Slice); err != nil {
 		return err
 	}
-	if err := budget.Take(c.Request().Context(), picture.SliceSVGCost(v.Slice)); err != nil {
+	ctx := c.Request().Context()
+	tag := svgTag(ctx, "slice", st.CanonicalQuery(false))
+	if notModified(c, tag) {
+		return nil
+	}
+	if err := budget.Take(ctx, picture.SliceSVGCost(v.Slice)); err != nil {
 		return err
 	}
-	pic, err := sliceDiagram(c.Request().Context(), v.Slice, v.Values)
+	pic, err := sliceDiagram(ctx, v.Slice, v.Values)
 	if err != nil {
 		return err
 	}
-	return writeSVG(c, "stridescope-slice.svg", views.SliceSVG(c.Request().Context(), pic, "slice"))
+	return writeSVG(c, "stridescope-slice.svg", tag, views.SliceSVG(ctx, pic, "slice"))
 }
 
 // sliceDiagram computes what the slice picture shows with core and
@@ -173,4 +249,48 @@ func checkSliceCells(s *core.Slice1) *apiError {
 			core.Args{"mib": picture.MaxSliceBytes >> 20, "count": n, "bytes": b}).At("inputStrides"))
 	}
 	return nil
+}
+
+// writeRefusalSVG answers with a picture of the reasons a picture was
+// refused (views.RefusalSVG), each reason wrapped to the picture's width.
+func writeRefusalSVG(c echo.Context, status int, vs []core.Violation) error {
+	var lines []string
+	for _, v := range vs {
+		lines = append(lines, wrapRunes(v.Message, views.RefusalPerLine)...)
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "image/svg+xml; charset=utf-8")
+	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	return renderStatus(c, status, views.RefusalSVG(lines))
+}
+
+// wrapRunes breaks s into lines of at most n runes, at spaces where it has
+// them (a word longer than a line, or a script without spaces, is cut).
+func wrapRunes(s string, n int) []string {
+	var lines []string
+	var cur []rune
+	for _, w := range strings.Fields(s) {
+		r := []rune(w)
+		for len(r) > 0 {
+			room := n - len(cur)
+			if len(cur) > 0 {
+				room-- // the space
+			}
+			switch {
+			case len(r) <= room:
+				if len(cur) > 0 {
+					cur = append(cur, ' ')
+				}
+				cur, r = append(cur, r...), nil
+			case len(cur) > 0:
+				lines, cur = append(lines, string(cur)), nil
+			default:
+				lines, r = append(lines, string(r[:n])), r[n:]
+			}
+		}
+	}
+	if len(cur) > 0 {
+		lines = append(lines, string(cur))
+	}
+	return lines
 }

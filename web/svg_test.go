@@ -12,6 +12,7 @@ import (
 
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/i18n/i18ntest"
+	"github.com/stridescope/stridescope/views"
 )
 
 // svgDoc is what the tests read of a picture: the root and every group
@@ -315,6 +316,148 @@ func TestSVGPicturesSpeakTheLanguage(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSVGRefusalIsAPicture: a picture too large to draw, asked for as a
+// picture (an <img>, a followed link), is refused with a picture of the
+// reason in the request's language, so a documentation page shows why
+// rather than a broken image; an API client still gets the JSON errors.
+func TestSVGRefusalIsAPicture(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		name, path, accept, lang string
+		svg                      bool
+		says                     string
+	}{
+		{"an <img>", "/api/v1/layout.svg?sizes=100,100", "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", "", true, "at most 4096 logical elements"},
+		{"the Download SVG link", "/api/v1/slice1.svg?sizes=100,100", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "", true, "4096"},
+		{"an <img> in French", "/api/v1/layout.svg?sizes=100,100", "image/*", "fr", true, "au plus"},
+		{"an <img> in Chinese, wrapped", "/api/v1/layout.svg?sizes=100,100", "image/*", "zh-TW", true, "4096"},
+		{"an API client", "/api/v1/layout.svg?sizes=100,100", "*/*", "", false, "svg.layout.large"},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+tc.path, nil)
+		req.Header.Set("Accept", tc.accept)
+		if tc.lang != "" {
+			req.Header.Set("Accept-Language", tc.lang)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnprocessableEntity {
+			t.Errorf("%s: status %d, want 422", tc.name, res.StatusCode)
+		}
+		ct := res.Header.Get("Content-Type")
+		if tc.svg != strings.HasPrefix(ct, "image/svg+xml") {
+			t.Errorf("%s: Content-Type %q", tc.name, ct)
+		}
+		if !strings.Contains(string(body), tc.says) {
+			t.Errorf("%s: %s does not say %q", tc.name, body, tc.says)
+		}
+		if !tc.svg {
+			continue
+		}
+		var doc struct {
+			Title string   `xml:"title"`
+			Lines []string `xml:"text"`
+		}
+		if err := xml.Unmarshal(body, &doc); err != nil {
+			t.Fatalf("%s: not XML: %v\n%s", tc.name, err, body)
+		}
+		if len(doc.Lines) < 2 || doc.Title == "" {
+			t.Errorf("%s: %d lines, title %q", tc.name, len(doc.Lines), doc.Title)
+		}
+		for _, l := range doc.Lines {
+			if n := len([]rune(l)); n > views.RefusalPerLine {
+				t.Errorf("%s: a line of %d characters: %q", tc.name, n, l)
+			}
+		}
+	}
+}
+
+// TestSVGRevalidates: a picture carries a validator, so a page that shows
+// it again revalidates it (304, no body) rather than downloading it again;
+// another language is another picture; an address that names its
+// language varies on nothing else.
+func TestSVGRevalidates(t *testing.T) {
+	ts := newTestServer(t)
+	get := func(path, inm string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+path, nil)
+		if inm != "" {
+			req.Header.Set("If-None-Match", inm)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	const fr = "/api/v1/layout.svg?sizes=2,3&strides=5,1&lang=fr"
+	first := get(fr, "")
+	tag := first.Header.Get("ETag")
+	if first.StatusCode != http.StatusOK || !strings.HasPrefix(tag, `W/"`) {
+		t.Fatalf("status %d, ETag %q", first.StatusCode, tag)
+	}
+	if v := first.Header.Values("Vary"); slices.Contains(v, "Cookie") || slices.Contains(v, "Accept-Language") {
+		t.Errorf("an address with ?lang= varies on %q", v)
+	}
+	if res := get(fr, tag); res.StatusCode != http.StatusNotModified || res.ContentLength > 0 {
+		t.Errorf("If-None-Match %s: status %d, %d bytes", tag, res.StatusCode, res.ContentLength)
+	}
+	if res := get(fr, `"other", `+strings.TrimPrefix(tag, "W/")); res.StatusCode != http.StatusNotModified {
+		t.Errorf("a list with the tag: status %d", res.StatusCode)
+	}
+	en := get("/api/v1/layout.svg?sizes=2,3&strides=5,1", tag)
+	if en.StatusCode != http.StatusOK || en.Header.Get("ETag") == tag {
+		t.Errorf("the English picture: status %d, ETag %q (French %q)", en.StatusCode, en.Header.Get("ETag"), tag)
+	}
+	if v := en.Header.Values("Vary"); !slices.Contains(v, "Cookie") || !slices.Contains(v, "Accept-Language") {
+		t.Errorf("an address without ?lang= varies on %q", v)
+	}
+}
+
+// TestSVGLongRowsWrap: a long vector is drawn in bands of columns, not as
+// one row thousands of pixels wide that a documentation column shrinks
+// to a sliver; every cell is still there, and a slice's window outline is
+// drawn in each band it crosses.
+func TestSVGLongRowsWrap(t *testing.T) {
+	for _, tc := range []struct {
+		path       string
+		cells      string // the class of the cells counted
+		n          int
+		minFrames  int
+		maxWidthPx int
+	}{
+		{"/api/v1/layout.svg?sizes=200", `class="lcell`, 200, 0, 1800},
+		{"/api/v1/layout.svg?sizes=3,100&strides=100,1", `class="lcell`, 300, 0, 1800},
+		{"/api/v1/slice1.svg?sizes=200&woff=10&wsize=150&wstride=3", `data-i=`, 0, 5, 1800},
+	} {
+		res, body := fetch(t, tc.path)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", tc.path, res.StatusCode, body)
+		}
+		var doc struct {
+			Width int `xml:"width,attr"`
+		}
+		if err := xml.Unmarshal(body, &doc); err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if doc.Width > tc.maxWidthPx {
+			t.Errorf("%s: %d px wide, want at most %d", tc.path, doc.Width, tc.maxWidthPx)
+		}
+		if tc.n > 0 {
+			if got := strings.Count(string(body), tc.cells); got != tc.n {
+				t.Errorf("%s: %d cells, want %d", tc.path, got, tc.n)
+			}
+		}
+		if got := strings.Count(string(body), `class="window"`); got < tc.minFrames {
+			t.Errorf("%s: %d dashed outlines, want at least %d (the window in each band)", tc.path, got, tc.minFrames)
 		}
 	}
 }

@@ -266,10 +266,12 @@ func TestGlossaryLinkedFromFactsAndTour(t *testing.T) {
 func TestEmbedSnippetsInTheLanguage(t *testing.T) {
 	ts := newTestServer(t)
 	for _, c := range []struct{ path, embed, picture string }{
-		{"/?sizes=2,3", `title="stridescope: DirectML tensor layout"`, `alt="stridescope: DirectML tensor layout"`},
-		{"/?sizes=2,3&lang=fr", "title=\"stridescope\u00a0: disposition d&#39;un tenseur DirectML\"", "alt=\"stridescope\u00a0: disposition d&#39;un tenseur DirectML\""},
-		{"/slice?lang=zh-TW", `title="stridescope：DirectML 張量切片"`, `alt="stridescope：DirectML 張量切片"`},
-		{"/slice?lang=pt-BR", `title="stridescope: fatia de tensor do DirectML"`, `alt="stridescope: fatia de tensor do DirectML"`},
+		// The picture's alt says what it shows: the layout's own title, or
+		// what a slice's picture is and its window.
+		{"/?sizes=2,3", `title="stridescope: DirectML tensor layout"`, `alt="DirectML tensor layout: FLOAT32, sizes {2,3}, strides {3,1}"`},
+		{"/?sizes=2,3&lang=fr", "title=\"stridescope\u00a0: disposition d&#39;un tenseur DirectML\"", "alt=\"Disposition d&#39;un tenseur DirectML\u00a0: FLOAT32, tailles {2,3}, pas {3,1}\""},
+		{"/slice?lang=zh-TW", `title="stridescope：DirectML 張量切片"`, `alt="stridescope：DirectML 張量切片 — DML_SLICE1: InputWindowOffsets {0,0,0,1}, InputWindowSizes {1,1,4,3}, InputWindowStrides {1,1,2,2}"`},
+		{"/slice?lang=pt-BR", `title="stridescope: fatia de tensor do DirectML"`, `alt="stridescope: fatia de tensor do DirectML — DML_SLICE1: InputWindowOffsets {0,0,0,1}`},
 	} {
 		_, d := getPage(t, ts.URL+c.path, nil)
 		if got := d.Find(tid("embed-snippet")).Text(); !strings.Contains(got, c.embed) {
