@@ -62,6 +62,11 @@ export function roomClient(page, hooks) {
     say(DETACHED, 'detached');
     if (send) send({ v: V, type: 'unfollow' });
   }
+  if (detachBtn) {
+    detachBtn.hidden = false;
+    detachBtn.addEventListener('click', detach);
+    rejoinBtn.addEventListener('click', follow);
+  }
   // A viewer arriving on a phone, or any window that stacks the form over
   // the picture, is taken to the picture: the explorer's form comes first
   // on the page (it is where the presenter types), and the class would
@@ -70,13 +75,10 @@ export function roomClient(page, hooks) {
   if (role === 'viewer' && (page === 'layout' || page === 'slice')) {
     const pic = document.getElementById('picture');
     const nav = performance.getEntriesByType('navigation')[0];
-    if (pic && scrollY === 0 && (!nav || nav.type === 'navigate') && matchMedia('(max-width: 60rem)').matches) pic.scrollIntoView({ block: 'start' });
+    // Under the bar, which stays at the top there (rooms.css).
+    if (pic && scrollY === 0 && (!nav || nav.type === 'navigate') && matchMedia('(max-width: 60rem)').matches) scrollTo(0, pic.getBoundingClientRect().top - bar.getBoundingClientRect().height - 8);
   }
-  if (detachBtn) {
-    detachBtn.hidden = false;
-    detachBtn.addEventListener('click', detach);
-    rejoinBtn.addEventListener('click', follow);
-  }
+
   // "Present this" opens the room with the state the page shows now (the
   // URL holds it), not the one it was loaded with.
   const presentForm = document.getElementById('present-form');

@@ -387,3 +387,61 @@ const (
 )
 
 func refusalHeight(lines []string) int { return 24 + refusalLine*len(lines) }
+
+// RefusalLines wraps reasons to the refusal picture's width: at spaces
+// where a text has them, a character at a time where it has none (Chinese),
+// a full-width character taking two columns of RefusalPerLine.
+func RefusalLines(reasons []string) []string {
+	var lines []string
+	for _, r := range reasons {
+		lines = append(lines, wrapColumns(r, RefusalPerLine)...)
+	}
+	return lines
+}
+
+// wrapColumns breaks s into lines of at most n columns.
+func wrapColumns(s string, n int) []string {
+	cols := func(rs []rune) int {
+		c := 0
+		for _, r := range rs {
+			c++
+			if fullWidth(r) {
+				c++
+			}
+		}
+		return c
+	}
+	var lines []string
+	var cur []rune
+	for _, w := range strings.Fields(s) {
+		word := []rune(w)
+		if len(cur) > 0 && cols(cur)+1+cols(word) <= n {
+			cur = append(append(cur, ' '), word...)
+			continue
+		}
+		if len(cur) > 0 {
+			lines, cur = append(lines, string(cur)), nil
+		}
+		// A word wider than a line is cut where the line is full.
+		for cols(word) > n {
+			k, c := 0, 0
+			for k < len(word) {
+				w := 1
+				if fullWidth(word[k]) {
+					w = 2
+				}
+				if c+w > n {
+					break
+				}
+				c += w
+				k++
+			}
+			lines, word = append(lines, string(word[:k])), word[k:]
+		}
+		cur = word
+	}
+	if len(cur) > 0 {
+		lines = append(lines, string(cur))
+	}
+	return lines
+}

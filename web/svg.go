@@ -254,43 +254,12 @@ func checkSliceCells(s *core.Slice1) *apiError {
 // writeRefusalSVG answers with a picture of the reasons a picture was
 // refused (views.RefusalSVG), each reason wrapped to the picture's width.
 func writeRefusalSVG(c echo.Context, status int, vs []core.Violation) error {
-	var lines []string
-	for _, v := range vs {
-		lines = append(lines, wrapRunes(v.Message, views.RefusalPerLine)...)
+	reasons := make([]string, len(vs))
+	for i, v := range vs {
+		reasons[i] = v.Message
 	}
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "image/svg+xml; charset=utf-8")
 	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
-	return renderStatus(c, status, views.RefusalSVG(lines))
-}
-
-// wrapRunes breaks s into lines of at most n runes, at spaces where it has
-// them (a word longer than a line, or a script without spaces, is cut).
-func wrapRunes(s string, n int) []string {
-	var lines []string
-	var cur []rune
-	for _, w := range strings.Fields(s) {
-		r := []rune(w)
-		for len(r) > 0 {
-			room := n - len(cur)
-			if len(cur) > 0 {
-				room-- // the space
-			}
-			switch {
-			case len(r) <= room:
-				if len(cur) > 0 {
-					cur = append(cur, ' ')
-				}
-				cur, r = append(cur, r...), nil
-			case len(cur) > 0:
-				lines, cur = append(lines, string(cur)), nil
-			default:
-				lines, r = append(lines, string(r[:n])), r[n:]
-			}
-		}
-	}
-	if len(cur) > 0 {
-		lines = append(lines, string(cur))
-	}
-	return lines
+	return renderStatus(c, status, views.RefusalSVG(views.RefusalLines(reasons)))
 }
