@@ -382,7 +382,8 @@ func (c SVGCell) badgeY() string  { return px(c.Y + c.Size - 5) }
 const (
 	refusalWidth = 720
 	refusalLine  = 22
-	// RefusalPerLine is how many characters a line of RefusalSVG holds.
+	// RefusalPerLine is how many columns a line of RefusalSVG holds (a
+	// full-width character takes two).
 	RefusalPerLine = 84
 )
 

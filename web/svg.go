@@ -86,13 +86,25 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 // writeSVG answers with a standalone SVG file that any site may show,
 // its validator tag (svgTag).
 func writeSVG(c echo.Context, name, tag string, pic views.SVG) error {
+	h := svgHeaders(c)
+	h.Set(echo.HeaderContentDisposition, `inline; filename="`+name+`"`)
+	cacheHeaders(h, tag)
+	return renderStatus(c, http.StatusOK, views.SVGDocument(pic))
+}
+
+// svgHeaders marks the answer an SVG picture that any site may show, and
+// returns the headers.
+func svgHeaders(c echo.Context) http.Header {
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "image/svg+xml; charset=utf-8")
-	h.Set(echo.HeaderContentDisposition, `inline; filename="`+name+`"`)
 	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	return h
+}
+
+// cacheHeaders lets caches keep a picture an hour and revalidate it by tag.
+func cacheHeaders(h http.Header, tag string) {
 	h.Set("Cache-Control", "public, max-age=3600")
 	h.Set("ETag", tag)
-	return renderStatus(c, http.StatusOK, views.SVGDocument(pic))
 }
 
 // svgBuild is part of every SVG picture's validator: what this build
@@ -135,9 +147,7 @@ func notModified(c echo.Context, tag string) bool {
 	if !etagMatches(c.Request().Header.Get("If-None-Match"), tag) {
 		return false
 	}
-	h := c.Response().Header()
-	h.Set("ETag", tag)
-	h.Set("Cache-Control", "public, max-age=3600")
+	cacheHeaders(c.Response().Header(), tag)
 	_ = c.NoContent(http.StatusNotModified)
 	return true
 }
@@ -258,8 +268,6 @@ func writeRefusalSVG(c echo.Context, status int, vs []core.Violation) error {
 	for i, v := range vs {
 		reasons[i] = v.Message
 	}
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "image/svg+xml; charset=utf-8")
-	h.Set("Cross-Origin-Resource-Policy", "cross-origin")
+	svgHeaders(c)
 	return renderStatus(c, status, views.RefusalSVG(views.RefusalLines(reasons)))
 }
