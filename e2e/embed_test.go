@@ -270,6 +270,26 @@ func TestE2EShareButtons(t *testing.T) {
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=dx-download]').getAttribute('href')`); strings.Contains(got, "preset=") || !strings.Contains(got, "wstride=1,1,-2,2") {
 		t.Errorf("the DxDispatch link of /slice?preset=example2: %s", got)
 	}
+
+	// Past the SVG picture's 4,096 cells the bar says why there is none
+	// instead of offering it, and offers it again once an edit is back
+	// within the limit. In the page's language (French, as the page
+	// before).
+	const svgShown = `JSON.stringify(['download-svg', 'embed-picture-part', 'no-svg'].map(id => { const el = document.querySelector('[data-testid=' + id + ']'); return el.hidden ? '' : id; }))`
+	waitLive(t, ctx, base+"/?sizes=2,3&lang=fr")
+	for _, tc := range []struct{ size, shown, note string }{
+		{"2000", `["","","no-svg"]`, "Pas d'image SVG de cet état\u00a0: l'image SVG dessine au plus 4\u202f096 éléments logiques et 4\u202f096 cases de tampon\u202f; ce tenseur a 6\u202f000 éléments logiques dans un tampon de 6\u202f000 cases"},
+		{"2", `["download-svg","embed-picture-part",""]`, ""},
+	} {
+		typeInto(t, ctx, "type a size", "#f-size-0", tc.size)
+		waitFor(t, ctx, "the picture of size "+tc.size, fmt.Sprintf(`document.querySelector('#picture').dataset.state === 'done' && location.search.includes('sizes=%s,3')`, tc.size))
+		if got := eval[string](t, ctx, svgShown); got != tc.shown {
+			t.Errorf("size %s: shown %s, want %s", tc.size, got, tc.shown)
+		}
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=no-svg]').textContent`); !strings.Contains(got, tc.note) || (tc.note == "") != (got == "") {
+			t.Errorf("size %s: note %q, want %q", tc.size, got, tc.note)
+		}
+	}
 }
 
 // TestE2EEscapeClosesTheEmbedPopover: with the keyboard, Enter on Embed

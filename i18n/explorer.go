@@ -187,6 +187,7 @@ var explorerEN = map[Key]string{
 	"share.embed":             "Embed",
 	"share.embed.label":       "Paste into a documentation page: this explorer, live, in the state shown now.",
 	"share.preview":           "Preview the embed ↗",
+	"share.nosvg":             "No SVG picture of this state: {why}.",
 	"share.picture.label":     "Or the picture only: an image of the state shown now, without the form (not live; up to {max} cells a view).",
 }
 
@@ -373,6 +374,7 @@ var explorerZhTW = map[Key]string{
 	"share.embed":             "嵌入",
 	"share.embed.label":       "貼到說明文件頁面：即時的這個探索器，停在目前顯示的狀態。",
 	"share.preview":           "預覽嵌入 ↗",
+	"share.nosvg":             "這個狀態沒有 SVG 圖：{why}。",
 	"share.picture.label":     "或只要圖：目前狀態的圖片，不含表單（非即時；每個檢視最多 {max} 格）。",
 }
 
@@ -559,6 +561,7 @@ var explorerPtBR = map[Key]string{
 	"share.embed":             "Incorporar",
 	"share.embed.label":       "Cole numa página de documentação: este explorador, ao vivo, no estado mostrado agora.",
 	"share.preview":           "Pré-visualizar a incorporação ↗",
+	"share.nosvg":             "Sem imagem SVG deste estado: {why}.",
 	"share.picture.label":     "Ou só o desenho: uma imagem do estado mostrado agora, sem o formulário (não é ao vivo; até {max} células por vista).",
 }
 
@@ -745,5 +748,6 @@ var explorerFR = map[Key]string{
 	"share.embed":             "Intégrer",
 	"share.embed.label":       "À coller dans une page de documentation : cet explorateur, en direct, dans l'état affiché maintenant.",
 	"share.preview":           "Aperçu de l'intégration ↗",
+	"share.nosvg":             "Pas d'image SVG de cet état : {why}.",
 	"share.picture.label":     "Ou le dessin seul : une image de l'état affiché maintenant, sans le formulaire (pas en direct ; jusqu'à {max} cases par vue).",
 }

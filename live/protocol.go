@@ -79,6 +79,9 @@ type ResultMsg struct {
 	// Alt names the picture drawn (views.LayoutTitle): the alt text of
 	// the Embed popover's picture snippet.
 	Alt string `json:"alt,omitempty"`
+	// NoSVG says why the picture drawn has no SVG picture, in the
+	// session's language; absent when it has one.
+	NoSVG string `json:"noSVG,omitempty"`
 }
 
 // formMsg is the state of the inputs, for the page to refill its form

@@ -407,6 +407,7 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 	}
 	res.Meta = newMetaMsg(pic.View.Meta, pic)
 	res.Alt = views.LayoutTitle(ctx, pic.View)
+	res.NoSVG = pic.View.NoSVG
 	keys := fragments{}
 	res.HTML = &htmlMsg{
 		Logical:    keys.render(ctx, "logical", views.LogicalView(pic.View.Logical)),

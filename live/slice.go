@@ -35,6 +35,9 @@ type SliceResultMsg struct {
 	// Alt names the slice drawn (views.SliceAlt): the alt text of the
 	// Embed popover's picture snippet.
 	Alt string `json:"alt,omitempty"`
+	// NoSVG says why the slice drawn has no SVG picture, in the
+	// session's language; absent when it has one.
+	NoSVG string `json:"noSVG,omitempty"`
 }
 
 // SliceStreamMsg announces the binary frames that follow a result, per
@@ -151,6 +154,7 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 		}
 		res.Meta = &pic.Meta
 		res.Alt = views.SliceAlt(ctx, pic.View.Title)
+		res.NoSVG = pic.View.NoSVG
 		if st := sliceStream(pic); st.Total() > 0 {
 			res.Stream = &st
 		}

@@ -154,7 +154,7 @@ func SliceCost(s *core.Slice1, edit bool) int64 {
 	return c
 }
 
-// SliceSVGCost is what slice1.svg allocates for s (checkSliceCells bounds
+// SliceSVGCost is what slice1.svg allocates for s (SliceSVGLimits bounds
 // its counts): per input and output element, an offset, the first
 // element of its cell, its value as text and its drawing.
 func SliceSVGCost(s *core.Slice1) int64 {

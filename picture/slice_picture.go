@@ -124,6 +124,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	}}
 	pv := &p.View
 	pv.Title = views.SliceTitle(s.WindowOffsets, s.WindowSizes, s.WindowStrides)
+	pv.NoSVG = NoSVG(ctx, SliceSVGLimits(s))
 
 	// Which input element each output element reads, and where.
 	var reads []int64 // buffer offset read by each output element

@@ -191,8 +191,16 @@ export function followLinks() {
 // returns m.ok.
 export function settle(m, form, picture, what, setURL, how) {
   const stale = $('#stale');
-  // What the picture shows names the picture snippet's alt (share.js).
-  if (m.alt) for (const bar of $$('.share')) bar.dataset.shareAlt = m.alt;
+  // What the picture shows names the picture snippet's alt (share.js),
+  // and whether it can be an SVG picture: past the SVG's limits the bar
+  // says why instead of offering a picture that would be refused.
+  if (m.alt) for (const bar of $$('.share')) {
+    bar.dataset.shareAlt = m.alt;
+    const why = m.noSVG || '';
+    for (const el of bar.querySelectorAll('[data-share=svg], [data-share=svg-part]')) el.hidden = !!why;
+    const note = bar.querySelector('[data-share=nosvg]');
+    if (note) { note.textContent = why; note.hidden = !why; }
+  }
   // An answer with errors that draws the last valid state the edit
   // carried (m.last) makes that state the last valid one.
   if (!m.ok && m.last) form.elements.last.value = m.last;

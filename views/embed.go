@@ -39,6 +39,10 @@ type Share struct {
 	// picture snippet's alt text. The page's script follows it (the
 	// answers' alt, docs/protocol.md).
 	Alt string
+	// NoSVG says why the state shown has no SVG picture (its Picture's
+	// NoSVG): the bar says so instead of offering one. The page's script
+	// follows it (the answers' noSVG, docs/protocol.md).
+	NoSVG string
 	// InEmbed is the embed itself: an "Open in stridescope" link instead
 	// of the Embed button.
 	InEmbed bool

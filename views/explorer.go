@@ -149,6 +149,9 @@ type Picture struct {
 	Dot string
 	// Linked says what the selected buffer cell holds, if one is selected.
 	Linked string
+	// NoSVG says why the layout has no standalone SVG picture, in the
+	// page's language; empty when it has one.
+	NoSVG string
 }
 
 // Meta is what the page's script needs to draw and link the views.

@@ -110,6 +110,9 @@ type SlicePicture struct {
 	Export SliceExport
 	// Title names the slice (SliceTitle), empty when there is none.
 	Title string
+	// NoSVG says why the slice has no standalone SVG picture, in the
+	// page's language; empty when it has one.
+	NoSVG string
 }
 
 // SliceSteps is the step-through: the DirectML page's pseudo-code and one

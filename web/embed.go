@@ -98,6 +98,7 @@ func (s *Server) layoutAt(c echo.Context, own, path string, inEmbed bool) (views
 	m.Action = path
 	rebasePresets(m.Presets, path)
 	m.Share = shareOf(c, "layout", m.LastValid, inEmbed)
+	m.Share.NoSVG = m.Picture.NoSVG
 	if m.LastValid != "" {
 		m.Share.Alt = views.LayoutTitle(c.Request().Context(), m.Picture)
 	}
@@ -125,6 +126,7 @@ func (s *Server) sliceAt(c echo.Context, own, path string, inEmbed bool) (views.
 	st := &m.Picture.Steps
 	st.Prev, st.Next = rebase(st.Prev, path), rebase(st.Next, path)
 	m.Share = shareOf(c, "slice", m.LastValid, inEmbed)
+	m.Share.NoSVG = m.Picture.NoSVG
 	m.Share.Alt = views.SliceAlt(c.Request().Context(), m.Picture.Title)
 	if p := m.Picture; m.Stale == "" && m.LastValid != "" && drawnWhole(p.Input.Mode, p.Output.Mode, p.Buffer.Mode) {
 		if a := s.hub.FirstAnswer(c.Request().Context(), "slice", m.LastValid); a != nil {

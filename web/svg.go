@@ -21,11 +21,6 @@ import (
 	"github.com/stridescope/stridescope/views"
 )
 
-// svgMaxCells is the most cells a standalone SVG draws in each of its
-// views (logical elements and buffer cells; input and output elements of
-// a slice). Larger states are refused with a 422 naming the limit.
-const svgMaxCells = views.MaxSVGCells
-
 // parsePageQuery reads a page's URL query (an explorer's state), of at
 // most limit bytes.
 func parsePageQuery(c echo.Context, limit int) (url.Values, error) {
@@ -53,19 +48,8 @@ func (s *Server) getLayoutSVG(c echo.Context) error {
 		return invalid(v.Errors...)
 	}
 	l := v.Layout
-	if n, cells := l.LogicalElementCount(), l.BufferElementCount(); n > svgMaxCells || cells > svgMaxCells {
-		// The field to change: the sizes for too many elements, else
-		// what makes the buffer long: the strides, or a total past them.
-		field := "sizes"
-		if n <= svgMaxCells {
-			field = "strides"
-			if l.IndexOfLastElement() < svgMaxCells {
-				field = "totalTensorSizeInBytes"
-			}
-		}
-		return invalid(core.NewMsg("svg.layout.large",
-			"the SVG picture draws at most {max} logical elements and {max} buffer cells; this tensor has {count} logical elements in a buffer of {cells} cells (the explorer draws up to {explorer})",
-			core.Args{"max": svgMaxCells, "count": n, "cells": cells, "explorer": int64(picture.MaxInteractive)}).At(field))
+	if vs := picture.LayoutSVGLimits(l); vs != nil {
+		return invalid(vs...)
 	}
 	ctx := c.Request().Context()
 	query := st.CanonicalQuery(false)
@@ -182,8 +166,8 @@ func (s *Server) getSlice1SVG(c echo.Context) error {
 	if v.Slice == nil {
 		return invalid(v.Errors...)
 	}
-	if err := checkSliceCells(v.Slice); err != nil {
-		return err
+	if vs := picture.SliceSVGLimits(v.Slice); vs != nil {
+		return invalid(vs...)
 	}
 	ctx := c.Request().Context()
 	tag := svgTag(ctx, "slice", st.CanonicalQuery(false))
@@ -240,25 +224,6 @@ func sliceDiagram(ctx context.Context, s *core.Slice1, vals []picture.SliceValue
 		p.Order[picture.RowMajorIndex(in.Sizes, s.InputCoordinate(k))] = k + 1
 	}
 	return p, nil
-}
-
-// checkSliceCells refuses a slice too large for the picture: too many
-// elements to draw, or elements spread (by the strides) over more of the
-// input buffer than the slice explorer computes values for.
-func checkSliceCells(s *core.Slice1) *apiError {
-	n, m := s.Input.LogicalElementCount(), s.OutputElementCount()
-	if n > svgMaxCells || m > svgMaxCells {
-		return invalid(core.NewMsg("svg.slice.large",
-			"the SVG picture draws at most {max} input and {max} output elements; this slice has {input} input and {output} output elements",
-			core.Args{"max": svgMaxCells, "input": n, "output": m}).At("inputSizes"))
-	}
-	e := s.Input.DataType.Bits() / 8
-	if b := (s.Input.IndexOfLastElement() + 1) * e; b > picture.MaxSliceBytes {
-		return invalid(core.NewMsg("svg.slice.bytes",
-			"the SVG picture shows the values of an input buffer of at most {mib} MiB; these strides spread {count} input elements over {bytes} bytes",
-			core.Args{"mib": picture.MaxSliceBytes >> 20, "count": n, "bytes": b}).At("inputStrides"))
-	}
-	return nil
 }
 
 // writeRefusalSVG answers with a picture of the reasons a picture was
