@@ -245,8 +245,8 @@ func TestE2EShareButtons(t *testing.T) {
 	// too, and in the page's language (an apostrophe escaped as the
 	// server escapes it).
 	for _, tc := range []struct{ page, alt string }{
-		{"/", `alt="DirectML tensor layout: FLOAT32, sizes {2,3}, strides {5,1}"`},
-		{"/?lang=fr", "alt=\"Disposition d&#39;un tenseur DirectML\u00a0: FLOAT32, tailles {2,3}, pas {5,1}\""},
+		{"/", `alt="DirectML tensor layout: FLOAT32, sizes {2,3}, strides {5,1}, TotalTensorSizeInBytes 40"`},
+		{"/?lang=fr", "alt=\"Disposition d&#39;un tenseur DirectML\u00a0: FLOAT32, tailles {2,3}, pas {5,1}, TotalTensorSizeInBytes 40\""},
 	} {
 		waitLive(t, ctx, base+tc.page)
 		do(t, ctx, "click the padded preset", chromedp.Click(chromedp.CSS(`[data-testid=preset-padded]`)))

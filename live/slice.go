@@ -153,7 +153,7 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 			res.Last = query
 		}
 		res.Meta = &pic.Meta
-		res.Alt = views.SliceAlt(ctx, pic.View.Title)
+		res.Alt = pic.View.Alt
 		res.NoSVG = pic.View.NoSVG
 		if st := sliceStream(pic); st.Total() > 0 {
 			res.Stream = &st

@@ -53,6 +53,7 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 		LogicalCount: n, Cells: cells, Over: bytesOver(l), Last: l.IndexOfLastElement(), LabelMode: labelMode, Query: query,
 	}
 	p.View.Facts = newFacts(ctx, l)
+	p.View.Total = l.TotalTensorSizeInBytes
 	p.View.NoSVG = NoSVG(ctx, LayoutSVGLimits(l))
 	p.View.Logical.Mode = viewMode(n, n, domMax)
 	p.View.Logical.Count = n

@@ -149,6 +149,9 @@ type Picture struct {
 	Dot string
 	// Linked says what the selected buffer cell holds, if one is selected.
 	Linked string
+	// Total is TotalTensorSizeInBytes as given, 0 when it was not: the
+	// picture's title names it.
+	Total int64
 	// NoSVG says why the layout has no standalone SVG picture, in the
 	// page's language; empty when it has one.
 	NoSVG string

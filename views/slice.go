@@ -110,6 +110,8 @@ type SlicePicture struct {
 	Export SliceExport
 	// Title names the slice (SliceTitle), empty when there is none.
 	Title string
+	// Alt is the picture snippet's alt text (SliceAlt).
+	Alt string
 	// NoSVG says why the slice has no standalone SVG picture, in the
 	// page's language; empty when it has one.
 	NoSVG string

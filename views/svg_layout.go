@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/stridescope/stridescope/i18n"
@@ -10,7 +11,12 @@ import (
 // LayoutTitle names the layout p draws, in ctx's locale: the SVG
 // picture's title, and the alt text of the snippet that shows it.
 func LayoutTitle(ctx context.Context, p Picture) string {
-	return i18n.T(ctx, "svg.layout.title", i18n.Args{"type": p.Facts.DataType, "sizes": braces(p.Meta.Sizes), "strides": braces(p.Meta.Strides)})
+	args := i18n.Args{"type": p.Facts.DataType, "sizes": braces(p.Meta.Sizes), "strides": braces(p.Meta.Strides)}
+	if p.Total > 0 {
+		args["total"] = strconv.FormatInt(p.Total, 10)
+		return i18n.T(ctx, "svg.layout.title.total", args)
+	}
+	return i18n.T(ctx, "svg.layout.title", args)
 }
 
 // LayoutSVG lays out the standalone picture of one layout: the logical

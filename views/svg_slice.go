@@ -38,13 +38,14 @@ func SliceTitle(offsets, sizes, strides []int64) string {
 	return "DML_SLICE1: InputWindowOffsets " + braces(offsets) + ", InputWindowSizes " + braces(sizes) + ", InputWindowStrides " + braces(strides)
 }
 
-// SliceAlt is the alt text of a slice's picture snippet: what it is, in
-// ctx's locale, and the slice it shows (SliceTitle, title).
-func SliceAlt(ctx context.Context, title string) string {
+// SliceAlt is the alt text of a slice's picture snippet, in ctx's
+// locale: what it is, the input it reads (its data type and sizes) and
+// the window (SliceTitle, title).
+func SliceAlt(ctx context.Context, title, dataType string, sizes []int64) string {
 	if title == "" {
 		return ""
 	}
-	return i18n.T(ctx, "embed.snippet.slice") + " — " + title
+	return i18n.T(ctx, "embed.snippet.slice.alt", i18n.Args{"what": i18n.T(ctx, "embed.snippet.slice"), "type": dataType, "sizes": braces(sizes), "title": title})
 }
 
 // SliceSVG lays out the picture of a slice: the input grids with the

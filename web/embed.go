@@ -127,7 +127,7 @@ func (s *Server) sliceAt(c echo.Context, own, path string, inEmbed bool) (views.
 	st.Prev, st.Next = rebase(st.Prev, path), rebase(st.Next, path)
 	m.Share = shareOf(c, "slice", m.LastValid, inEmbed)
 	m.Share.NoSVG = m.Picture.NoSVG
-	m.Share.Alt = views.SliceAlt(c.Request().Context(), m.Picture.Title)
+	m.Share.Alt = m.Picture.Alt
 	if p := m.Picture; m.Stale == "" && m.LastValid != "" && drawnWhole(p.Input.Mode, p.Output.Mode, p.Buffer.Mode) {
 		if a := s.hub.FirstAnswer(c.Request().Context(), "slice", m.LastValid); a != nil {
 			m.Answer = a

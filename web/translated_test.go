@@ -267,11 +267,15 @@ func TestEmbedSnippetsInTheLanguage(t *testing.T) {
 	ts := newTestServer(t)
 	for _, c := range []struct{ path, embed, picture string }{
 		// The picture's alt says what it shows: the layout's own title, or
-		// what a slice's picture is and its window.
+		// what a slice's picture is, its input and its window.
 		{"/?sizes=2,3", `title="stridescope: DirectML tensor layout"`, `alt="DirectML tensor layout: FLOAT32, sizes {2,3}, strides {3,1}"`},
 		{"/?sizes=2,3&lang=fr", "title=\"stridescope\u00a0: disposition d&#39;un tenseur DirectML\"", "alt=\"Disposition d&#39;un tenseur DirectML\u00a0: FLOAT32, tailles {2,3}, pas {3,1}\""},
-		{"/slice?lang=zh-TW", `title="stridescope：DirectML 張量切片"`, `alt="stridescope：DirectML 張量切片 — DML_SLICE1: InputWindowOffsets {0,0,0,1}, InputWindowSizes {1,1,4,3}, InputWindowStrides {1,1,2,2}"`},
-		{"/slice?lang=pt-BR", `title="stridescope: fatia de tensor do DirectML"`, `alt="stridescope: fatia de tensor do DirectML — DML_SLICE1: InputWindowOffsets {0,0,0,1}`},
+		{"/slice?lang=zh-TW", `title="stridescope：DirectML 張量切片"`, `alt="stridescope：DirectML 張量切片 — 輸入 FLOAT32，大小 {1,1,4,4}；DML_SLICE1: InputWindowOffsets {0,0,0,1}, InputWindowSizes {1,1,4,3}, InputWindowStrides {1,1,2,2}"`},
+		{"/slice?lang=pt-BR", `title="stridescope: fatia de tensor do DirectML"`, `alt="stridescope: fatia de tensor do DirectML — entrada FLOAT32 de tamanhos {1,1,4,4}; DML_SLICE1: InputWindowOffsets {0,0,0,1}`},
+		{"/slice?dt=UINT8&sizes=3,5&wsize=2,2", `title="stridescope: DirectML tensor slice"`, `alt="stridescope: DirectML tensor slice — input UINT8 of sizes {3,5}; DML_SLICE1: InputWindowOffsets {0,0}, InputWindowSizes {2,2}, InputWindowStrides {1,1}"`},
+		// A buffer given a size names it: the picture shows the padding.
+		{"/?sizes=2,3&strides=5,1&total=40", `title="stridescope: DirectML tensor layout"`, `alt="DirectML tensor layout: FLOAT32, sizes {2,3}, strides {5,1}, TotalTensorSizeInBytes 40"`},
+		{"/?sizes=2,3&strides=5,1&total=40&lang=fr", "", "alt=\"Disposition d&#39;un tenseur DirectML\u00a0: FLOAT32, tailles {2,3}, pas {5,1}, TotalTensorSizeInBytes 40\""},
 	} {
 		_, d := getPage(t, ts.URL+c.path, nil)
 		if got := d.Find(tid("embed-snippet")).Text(); !strings.Contains(got, c.embed) {
