@@ -319,7 +319,7 @@ func parseWhole(field, s string, want core.Msg) (int64, error) {
 	if s == "" {
 		return 0, core.NewMsg("whole.empty", "{field} is empty: give {want}", core.Args{"field": field, "want": want})
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
+	n, err := strconv.ParseInt(asciiNumber(s), 10, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 			return 0, core.NewMsg("whole.range", "{field} = {value} does not fit in 64 bits: DirectML values are UINT (at most 2^32-1) or UINT64", core.Args{"field": field, "value": s})
@@ -327,6 +327,23 @@ func parseWhole(field, s string, want core.Msg) (int64, error) {
 		return 0, core.NewMsg("whole.invalid", "{field} = {value:q} is not a whole number: give {want}", core.Args{"field": field, "value": s, "want": want})
 	}
 	return n, nil
+}
+
+// typedSigns are the characters a person may type or paste for a sign or
+// a digit that strconv does not read: the minus sign (U+2212) the pages
+// themselves print ("{1,1,−2,2}"), and the full-width digits and signs a
+// Chinese input method types.
+var typedSigns = strings.NewReplacer(
+	"\u2212", "-", "\uff0d", "-", "\uff0b", "+",
+	"\uff10", "0", "\uff11", "1", "\uff12", "2", "\uff13", "3", "\uff14", "4",
+	"\uff15", "5", "\uff16", "6", "\uff17", "7", "\uff18", "8", "\uff19", "9")
+
+// asciiNumber is s with typedSigns in ASCII.
+func asciiNumber(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 }) {
+		return s
+	}
+	return typedSigns.Replace(s)
 }
 
 // parseSel reads "1,0,1" as a coordinate of l, or nil when it is not one.

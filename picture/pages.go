@@ -310,7 +310,7 @@ func SliceFormIn(ctx context.Context, v SliceValidated) views.SliceForm {
 func packedStridesOf(sizes []string) []int64 {
 	n := make([]int64, len(sizes))
 	for i, s := range sizes {
-		v, err := strconv.ParseInt(s, 10, 64)
+		v, err := strconv.ParseInt(asciiNumber(s), 10, 64)
 		if err != nil || v < 1 || v > core.MaxUINT {
 			return nil
 		}

@@ -67,7 +67,7 @@ func ParseValues(text string, dt core.DataType) ([]SliceValue, []core.Violation)
 
 func parseValue(w string, dt core.DataType) (SliceValue, *core.Msg) {
 	if dt.IsFloat() {
-		f, err := strconv.ParseFloat(w, 64)
+		f, err := strconv.ParseFloat(asciiNumber(w), 64)
 		limit := map[core.DataType]float64{core.Float16: 65504, core.Float32: math.MaxFloat32, core.Float64: math.MaxFloat64}[dt]
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !finiteIn(dt, f) {
 			m := core.NewMsg("values.float", "value {value:q} is not a finite {type} (at most ±{limit})", core.Args{"value": w, "type": dt, "limit": strconv.FormatFloat(limit, 'g', -1, 64)})
@@ -77,14 +77,14 @@ func parseValue(w string, dt core.DataType) (SliceValue, *core.Msg) {
 	}
 	bits := dt.Bits()
 	if !dt.IsSigned() {
-		u, err := strconv.ParseUint(w, 10, 64)
+		u, err := strconv.ParseUint(asciiNumber(w), 10, 64)
 		if err != nil || bits < 64 && u >= 1<<bits {
 			m := core.NewMsg("values.uint", "value {value:q} is not a {type} (a whole number from 0 to {max})", core.Args{"value": w, "type": dt, "max": uint64(1)<<bits - 1})
 			return SliceValue{}, &m
 		}
 		return SliceValue{bits: u}, nil
 	}
-	n, err := strconv.ParseInt(w, 10, 64)
+	n, err := strconv.ParseInt(asciiNumber(w), 10, 64)
 	lo, hi := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
 	if bits == 64 {
 		lo, hi = math.MinInt64, math.MaxInt64

@@ -200,6 +200,16 @@ func URL(name string) string {
 	return "/static/" + name
 }
 
+// Inline is the named file's content, for markup that carries a file
+// itself rather than asking for it ("icon.svg" in the site header: an
+// image the first paint would wait for); "" for a name that is not here.
+func Inline(name string) string {
+	if a, ok := byName[name]; ok {
+		return string(a.body)
+	}
+	return ""
+}
+
 // Imports is the URLs of every module the named module imports, directly
 // or not, statically or dynamically, for <link rel=modulepreload>: the
 // browser fetches them at once instead of one level of imports at a time.

@@ -1,0 +1,66 @@
+package picture
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestTypedSignsAndFullWidthDigits: a number typed with the minus sign the
+// pages print (U+2212, "{1,1,−2,2}" in the tour) or with a Chinese input
+// method's full-width digits and signs reads as its ASCII twin, in the
+// form's fields and in the slice's values; anything else in a number is
+// still refused, quoted as typed.
+func TestTypedSignsAndFullWidthDigits(t *testing.T) {
+	for _, c := range []struct {
+		query   string
+		strides []int64 // the window's
+		values  string  // the values read, as text
+		err     string  // a part of the first error; "" when valid
+	}{
+		{"dt=INT32&sizes=４,４&wsize=２,２&wstride=1,\u22122", []int64{1, -2}, "", ""},
+		{"dt=INT32&sizes=4,4&wsize=2,2&wstride=\uff0d1,\uff0b2", []int64{-1, 2}, "", ""},
+		{"dt=INT32&sizes=4,4&vals=\u22121 ２ \uff0d３", []int64{1, 1}, "-1 2 -3", ""},
+		{"dt=FLOAT32&sizes=4,4&vals=\u22121.5 ２.２５", []int64{1, 1}, "-1.5 2.25", ""},
+		{"dt=INT32&sizes=4,4&wsize=2,2&wstride=1,2\u22122", nil, "", "\"2\u22122\""},
+		{"dt=INT32&sizes=4,4&wsize=2,2&wstride=1,\u2013" + "2", nil, "", "\u20132"}, // an en dash is not a minus
+	} {
+		q, err := url.ParseQuery(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := ValidateSlice(SliceStateFromQuery(q))
+		if c.err != "" {
+			if v.Slice != nil || len(v.Errors) == 0 || !strings.Contains(v.Errors[0].Message, c.err) {
+				t.Errorf("%s: errors %v, want one quoting %s", c.query, v.Errors, c.err)
+			}
+			continue
+		}
+		if v.Slice == nil {
+			t.Errorf("%s: refused: %v", c.query, v.Errors)
+			continue
+		}
+		if !slices.Equal(v.Slice.WindowStrides, c.strides) {
+			t.Errorf("%s: window strides %v, want %v", c.query, v.Slice.WindowStrides, c.strides)
+		}
+		var got []string
+		for _, x := range v.Values {
+			if x.isFloat {
+				got = append(got, strconv.FormatFloat(x.f, 'g', -1, 64))
+			} else {
+				got = append(got, strconv.FormatInt(int64(x.bits), 10))
+			}
+		}
+		if s := strings.Join(got, " "); s != c.values {
+			t.Errorf("%s: values %q, want %q", c.query, s, c.values)
+		}
+	}
+	// The layout explorer's fields too.
+	q := url.Values{"dt": {"FLOAT32"}, "sizes": {"２,３"}, "strides": {"５,1"}, "total": {"４０"}, "mode": {"explicit"}}
+	v := Validate(LayoutStateFromQuery(q))
+	if v.Layout == nil || !slices.Equal(v.Layout.Sizes, []int64{2, 3}) || !slices.Equal(v.Layout.Strides, []int64{5, 1}) || v.Layout.TotalTensorSizeInBytes != 40 {
+		t.Errorf("full-width layout: %+v, errors %v", v.Layout, v.Errors)
+	}
+}
