@@ -135,7 +135,7 @@ var sitePtBR = map[Key]string{
 	"notfound.layout":       "o explorador de layout",
 	"notfound.layout.rest":  ": os tamanhos e passos de um tensor, desenhados célula por célula;",
 	"notfound.slice":        "o explorador de DML_SLICE1",
-	"notfound.slice.rest":   ": uma janela de um tensor, copiada passo a passo;",
+	"notfound.slice.rest":   ": uma janela de um tensor, copiada etapa por etapa;",
 	"notfound.tour":         "o tour guiado",
 	"notfound.tour.rest":    ", de um tensor 2 × 3 até o DML_SLICE1;",
 	"notfound.join":         "uma sala para entrar",

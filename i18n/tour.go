@@ -190,7 +190,7 @@ var tourPtBR = map[Key]string{
 	"tour.5.a":            "Continua compacto: 12 elementos em 12 células, cada um na sua. Só mudou a ordem no buffer (os passos viram {1,2,4}).",
 	"tour.6.title":        "Broadcasting com passos",
 	"tour.6.p1":           "Um passo 0 repete uma dimensão: com passo de H igual a 0, as duas linhas leem as mesmas três células, então o tensor lógico 2×3 A B C / A B C precisa de um buffer de só 3 elementos.",
-	"tour.6.p2":           "O buffer é menor que o tamanho lógico, então os elementos precisam dividir células: as células marcadas ×2 contêm dois elementos cada.",
+	"tour.6.p2":           "O buffer é menor que o tamanho lógico, então os elementos precisam compartilhar células: as células marcadas ×2 contêm dois elementos cada.",
 	"tour.6.q":            "Dê foco ao deslocamento 1 do buffer: que elementos o compartilham? Depois experimente os passos {3, 0}: o que o tensor lê?",
 	"tour.6.a":            "(0,1) e (1,1). Com os passos {3, 0}, cada linha repete um valor, A A A / D D D, num buffer de 4 elementos com 2 sem uso entre eles.",
 	"tour.7.title":        "Preenchimento com passos",
@@ -242,7 +242,7 @@ var tourPtBR = map[Key]string{
 
 var tourFR = map[Key]string{
 	"tour.nav.label":      "étape précédente et suivante",
-	"tour.1.title":        "Logique ou physique",
+	"tour.1.title":        "Logique et physique",
 	"tour.1.p1":           "Les tailles d'un tenseur donnent sa forme logique : celui-ci fait 2 de haut et 3 de large, six éléments de A à F. Ses pas donnent sa disposition physique : combien d'éléments du tampon il faut enjamber pour atteindre l'élément suivant le long de chaque dimension.",
 	"tour.1.p2":           "La grille est la vue logique, la rangée de cases en dessous le tampon en mémoire ; pointez une case dans l'une ou l'autre vue pour voir où elle se trouve dans l'autre.",
 	"tour.1.q":            "Pointez E dans la vue logique. Quel décalage du tampon le contient, et quel produit scalaire le trouve ?",

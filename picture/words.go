@@ -132,8 +132,14 @@ func inWords(l i18n.Locale, v core.Violation, labels []string) string {
 	case "slice1.window.outside":
 		key, args["subject"] = "words.window.past", subject(l, v.Field, labels, "words.field.window")
 		args["end"], args["size"] = a["end"], a["size"]
+		if n, ok := a["size"].(int64); ok {
+			args["last"] = n - 1
+		}
 	case "slice1.output.range":
 		key, args["max"] = "words.output.range", a["max"]
+		if n, ok := a["value"].(int64); ok && n < 1 {
+			key = "words.output.low"
+		}
 	default:
 		return ""
 	}

@@ -58,9 +58,12 @@ func TestInWords(t *testing.T) {
 		{"sizes=4,4&woff=0,0&wsize=4,4&wstride=1,-3000000000", true, "inputWindowStrides[1]",
 			"The window's stride on axis 1 (W) is out of the range DirectML takes — InputWindowStrides[1] = -3000000000 is not an INT (-2^31 to 2^31-1)"},
 		{"sizes=4,4&woff=0,2&wsize=4,4&wstride=1,1", true, "inputWindowOffsets[1]",
-			"The window on axis 1 (W) runs past the input: it ends at 6, the input has 4 — axis 1: InputWindowOffsets[1] + InputWindowSizes[1] = 6 > InputTensor.Sizes[1] = 4"},
+			"The window on axis 1 (W) runs past the input: offset + size = 6, but the input has 4 (indices 0 to 3) — axis 1: InputWindowOffsets[1] + InputWindowSizes[1] = 6 > InputTensor.Sizes[1] = 4"},
 		{"sizes=4,4&woff=0,0&wsize=4,4&wstride=1,1&out=4,9", true, "outputSizes[1]",
 			"The output size on axis 1 (W) is 9, but the window gives at most 4 — axis 1: OutputSizes[1] = 9 not in [1, MaxCopiedElements = 4] (1 + (4 - 1) / |1|)"},
+		// Below the range: what is wrong is the 0, not the window.
+		{"sizes=4,4&woff=0,0&wsize=4,4&wstride=1,1&out=4,0", true, "outputSizes[1]",
+			"The output size on axis 1 (W) is 0, but an output has at least 1 element in every dimension — axis 1: OutputSizes[1] = 0 not in [1, MaxCopiedElements = 4] (1 + (4 - 1) / |1|)"},
 	} {
 		found := false
 		for _, v := range wordedErrors(t, i18n.English, c.query, c.slice) {
@@ -98,8 +101,10 @@ func TestInWordsInEveryLocale(t *testing.T) {
 			"TotalTensorSizeInBytes vaut 8 octets, moins que les 67\u202f108\u202f864 dont les éléments du tenseur ont besoin — totalTensorSizeInBytes 8 < DMLCalcBufferTensorSize 67108864\u00a0: le tampon doit contenir chaque élément"},
 		{i18n.BrazilianPortuguese, "sizes=4096,4096&total=8", false,
 			"TotalTensorSizeInBytes é 8 bytes, menos que os 67.108.864 de que os elementos do tensor precisam — totalTensorSizeInBytes 8 < DMLCalcBufferTensorSize 67108864: o buffer deve comportar todos os elementos"},
+		{i18n.BrazilianPortuguese, "sizes=4,4&woff=0,0&wsize=4,4&wstride=1,1&out=4,0", true,
+			"O tamanho da saída no eixo 1 (W) é 0, mas a saída tem pelo menos 1 elemento em cada dimensão — eixo 1: OutputSizes[1] = 0 fora de [1, MaxCopiedElements = 4] (1 + (4 - 1) / |1|)"},
 		{i18n.TraditionalChinese, "sizes=4,4&woff=0,2&wsize=4,4&wstride=1,1", true,
-			"軸 1（W）的視窗超出了輸入：它結束於 6，輸入只有 4 — 軸 1：InputWindowOffsets[1] + InputWindowSizes[1] = 6 > InputTensor.Sizes[1] = 4"},
+			"軸 1（W）的視窗超出了輸入：偏移量 + 大小 = 6，但輸入只有 4 個（索引 0 到 3） — 軸 1：InputWindowOffsets[1] + InputWindowSizes[1] = 6 > InputTensor.Sizes[1] = 4"},
 	} {
 		vs := wordedErrors(t, c.loc, c.query, c.slice)
 		if len(vs) == 0 {

@@ -127,6 +127,16 @@ func TestLayoutAPI(t *testing.T) {
 			name: "a key twice in another case", body: `{"dataType":"FLOAT32","sizes":[2],"DATATYPE":"INT8"}`,
 			wantStatus: 400, wantFields: []string{`DATATYPE: "DATATYPE" is given more than once (also as "dataType")`}, wantOnly: true,
 		},
+		{
+			// encoding/json folds as strings.EqualFold does: U+017F, a
+			// long s, is an s, and the Kelvin sign (U+212A) a k.
+			name: "a key twice in Unicode's case folding", body: `{"dataType":"FLOAT32","sizes":[2,3],"strides":[3,1],"ſtrides":[0,0]}`,
+			wantStatus: 400, wantFields: []string{`ſtrides: "ſtrides" is given more than once (also as "strides")`}, wantOnly: true,
+		},
+		{
+			name: "a key twice in Unicode's case folding, sizes", body: `{"dataType":"FLOAT32","sizes":[2],"ſizes":[3]}`,
+			wantStatus: 400, wantFields: []string{`ſizes: "ſizes" is given more than once (also as "sizes")`}, wantOnly: true,
+		},
 		{name: "a key in another case alone", body: `{"DataType":"FLOAT32","Sizes":[2,3]}`, wantStatus: 200, wantSize: 24},
 		{
 			name: "a key twice and a bad element", body: `{"dataType":"FLOAT32","sizes":[2,null],"Sizes":[3]}`,

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -113,10 +114,10 @@ func duplicateKeys(body []byte) []core.Violation {
 				if path != "" {
 					p = path + "." + k
 				}
-				if first, dup := seen[strings.ToLower(k)]; dup {
+				if first, dup := seen[foldKey(k)]; dup {
 					vs = append(vs, core.NewMsg("json.field.duplicate", "{field:q} is given more than once (also as {first:q}): only one value can be taken", core.Args{"field": p, "first": first}).At(p))
 				} else {
-					seen[strings.ToLower(k)] = k
+					seen[foldKey(k)] = k
 				}
 				if !walk(p, depth+1) {
 					return false
@@ -188,6 +189,20 @@ func jsonFields(t reflect.Type) []jsonField {
 		out = append(out, jf)
 	}
 	return out
+}
+
+// foldKey is k with every letter replaced by the least of its Unicode
+// case-folding orbit: two keys encoding/json takes for one field (it
+// matches names as strings.EqualFold does: "strides", "Strides", and
+// "ſtrides" with U+017F, a long s) fold to one key.
+func foldKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, k)
 }
 
 // objectViolations reports, for a body that is one JSON object, every
