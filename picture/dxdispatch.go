@@ -119,6 +119,12 @@ func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field stri
 	elem := in.DataType.Bits() / 8
 	plain := in.IsPacked().Bool() && len(vals) == 0 && cells == in.LogicalElementCount() // the page's 1..N, one per cell
 	limit := sequenceLimit(in.DataType)
+	// A buffer longer than its whole elements (TotalTensorSizeInBytes past
+	// them) is bound at its own size: DxDispatch binds a resource's
+	// sizeInBytes, which defaults to its values' bytes rounded up to 4.
+	if total := in.BufferSizeInBytes(); total > cells*elem {
+		res.SizeInBytes = total
+	}
 	if plain && cells <= limit {
 		res.InitialValues = json.RawMessage(fmt.Sprintf(`{"valueCount": %d, "valueStart": 1, "valueDelta": 1}`, cells))
 		return res, nil
@@ -148,9 +154,6 @@ func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field stri
 	}
 	b.WriteByte(']')
 	res.InitialValues = b.Bytes()
-	if total := in.BufferSizeInBytes(); total > cells*elem {
-		res.SizeInBytes = total
-	}
 	return res, nil
 }
 

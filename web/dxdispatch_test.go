@@ -284,6 +284,7 @@ func TestDxDispatchInitialValues(t *testing.T) {
 		name, post, get string
 		status          int
 		values          string // the input's initialValues, compact JSON
+		size            int64  // the input's sizeInBytes; 0: none
 		op              string
 		errField        string
 		errCode         string // the refusal's code
@@ -296,6 +297,11 @@ func TestDxDispatchInitialValues(t *testing.T) {
 		{name: "FLOAT16 1..N past 65504", get: "/api/v1/dxdispatch/layout.json?dt=FLOAT16&sizes=65536", status: 200, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
 		{name: "UINT8 1..300 wraps", get: "/api/v1/dxdispatch/layout.json?dt=UINT8&sizes=300", status: 200, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
 		{name: "a large packed input is a sequence", post: `{"dataType":"FLOAT32","sizes":[4096,4096]}`, status: 200, values: `{"valueCount":16777216,"valueStart":1,"valueDelta":1}`, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
+		// A buffer longer than its elements is bound at its size, a
+		// sequence's too: DxDispatch would bind 8 bytes of a 10-byte tensor.
+		{name: "a sequence in a longer buffer", post: `{"dataType":"FLOAT32","sizes":[2],"totalTensorSizeInBytes":10}`, status: 200, values: `{"valueCount":2,"valueStart":1,"valueDelta":1}`, size: 10, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
+		{name: "a slice's sequence in a longer buffer", post: `{"dataType":"FLOAT32","inputSizes":[1,1,4,4],"inputTotalTensorSizeInBytes":66,"inputWindowOffsets":[0,0,0,1],"inputWindowSizes":[1,1,4,3],"inputWindowStrides":[1,1,-2,2]}`, status: 200, values: `{"valueCount":16,"valueStart":1,"valueDelta":1}`, size: 66, op: "DML_OPERATOR_SLICE1"},
+		{name: "values in a longer buffer", post: `{"dataType":"FLOAT32","sizes":[2,3],"strides":[5,1],"totalTensorSizeInBytes":34}`, status: 200, values: `[1,2,3,0,0,4,5,6]`, size: 34, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
 		{name: "a large padded input", post: `{"dataType":"FLOAT32","sizes":[300,300],"strides":[301,1]}`, status: 422, errField: "sizes", errCode: "dxdispatch.values"},
 		// Packed 1..N, but past what FLOAT16 holds exactly: the reason is the type.
 		{name: "a large FLOAT16 input", post: `{"dataType":"FLOAT16","sizes":[70000]}`, status: 422, errField: "sizes", errCode: "dxdispatch.values.exact", errText: "FLOAT16 holds the integers exactly only up to 2048"},
@@ -334,6 +340,9 @@ func TestDxDispatchInitialValues(t *testing.T) {
 		}
 		if tc.values != "" && jsonOf(in) != jsonOf(want) {
 			t.Errorf("%s: input %s, want %s", tc.name, jsonOf(in), tc.values)
+		}
+		if got, _ := m["resources"].(map[string]any)["input"].(map[string]any)["sizeInBytes"].(float64); int64(got) != tc.size {
+			t.Errorf("%s: the input's sizeInBytes %v, want %d", tc.name, got, tc.size)
 		}
 		if tc.name == "FLOAT16 1..N past 65504" {
 			vals := in.([]any)
