@@ -21,6 +21,8 @@ var messagesEN = map[Key]string{
 	"import.dx.nested":             "{path}.Desc holds another Desc: a DML_TENSOR_DESC has one level, Type and Desc",
 	"import.dx.none":               "the model has no dispatchables",
 	"import.dx.op.rank":            "DimensionCount = {rank} but InputTensor.Sizes has {count}",
+	"import.dx.output.sizes":       "{field} = {got}, but {op} writes an output of sizes {want}",
+	"import.dx.output.type":        "{field} = {got}, but {op} writes {want}, its input's data type",
 	"import.dx.operator":           "no DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE or DML_OPERATOR_ELEMENT_WISE_IDENTITY among the model's dispatchables ({types})",
 	"import.dx.rank":               "{path}.DimensionCount = {rank} but Sizes has {count}",
 	"import.dx.tensortype":         "{field} is {type:q}; DirectML operators here take DML_TENSOR_TYPE_BUFFER",

@@ -21,6 +21,8 @@ var messagesFR = map[Key]string{
 	"import.dx.nested":             "{path}.Desc contient un autre Desc : un DML_TENSOR_DESC n'a qu'un niveau, Type et Desc",
 	"import.dx.none":               "le modèle n'a aucun dispatchable",
 	"import.dx.op.rank":            "DimensionCount = {rank} mais InputTensor.Sizes a {count}",
+	"import.dx.output.sizes":       "{field} = {got}, mais {op} écrit une sortie de tailles {want}",
+	"import.dx.output.type":        "{field} = {got}, mais {op} écrit du {want}, le type de données de son entrée",
 	"import.dx.operator":           "aucun DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE ni DML_OPERATOR_ELEMENT_WISE_IDENTITY parmi les dispatchables du modèle ({types})",
 	"import.dx.rank":               "{path}.DimensionCount = {rank} mais Sizes a {count}",
 	"import.dx.tensortype":         "{field} vaut {type:q} ; les opérateurs DirectML pris en charge ici prennent DML_TENSOR_TYPE_BUFFER",

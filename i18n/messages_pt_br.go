@@ -21,6 +21,8 @@ var messagesPtBR = map[Key]string{
 	"import.dx.nested":             "{path}.Desc contém outro Desc: um DML_TENSOR_DESC tem um só nível, Type e Desc",
 	"import.dx.none":               "o modelo não tem dispatchables",
 	"import.dx.op.rank":            "DimensionCount = {rank}, mas InputTensor.Sizes tem {count}",
+	"import.dx.output.sizes":       "{field} = {got}, mas {op} escreve uma saída de tamanhos {want}",
+	"import.dx.output.type":        "{field} = {got}, mas {op} escreve {want}, o tipo de dados da sua entrada",
 	"import.dx.operator":           "nenhum DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE ou DML_OPERATOR_ELEMENT_WISE_IDENTITY entre os dispatchables do modelo ({types})",
 	"import.dx.rank":               "{path}.DimensionCount = {rank}, mas Sizes tem {count}",
 	"import.dx.tensortype":         "{field} é {type:q}; os operadores DirectML tratados aqui recebem DML_TENSOR_TYPE_BUFFER",

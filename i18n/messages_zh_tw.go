@@ -21,6 +21,8 @@ var messagesZhTW = map[Key]string{
 	"import.dx.nested":             "{path}.Desc 內又有一個 Desc：DML_TENSOR_DESC 只有一層，即 Type 與 Desc",
 	"import.dx.none":               "模型沒有任何 dispatchable",
 	"import.dx.op.rank":            "DimensionCount = {rank}，但 InputTensor.Sizes 有 {count} 個值",
+	"import.dx.output.sizes":       "{field} = {got}，但 {op} 寫出的輸出大小是 {want}",
+	"import.dx.output.type":        "{field} = {got}，但 {op} 寫出的是 {want}，即其輸入的資料類型",
 	"import.dx.operator":           "模型的 dispatchable 中沒有 DML_OPERATOR_SLICE1、DML_OPERATOR_SLICE 或 DML_OPERATOR_ELEMENT_WISE_IDENTITY（{types}）",
 	"import.dx.rank":               "{path}.DimensionCount = {rank}，但 Sizes 有 {count} 個值",
 	"import.dx.tensortype":         "{field} 為 {type:q}；此處的 DirectML 運算子只接受 DML_TENSOR_TYPE_BUFFER",

@@ -635,6 +635,9 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		if op.ScaleBias != nil && string(op.ScaleBias) != "null" {
 			notes = append(notes, core.NewMsg("import.note.dx.scalebias", "the ScaleBias is not part of the layout and is left out.", nil))
 		}
+		if vs := dxOutputOf(op.OutputTensor, path+".OutputTensor", d.Type, in, in.Sizes); vs != nil {
+			return nil, &ImportError{Violations: vs}
+		}
 		req := LayoutRequest{DataType: dt, Sizes: in.Sizes, Strides: in.Strides, TotalTensorSizeInBytes: buf.InputTotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
 		return layoutImport(req, map[string]string{
 			"dataType": prefix + "InputTensor.DataType", "sizes": prefix + "InputTensor.Sizes", "strides": prefix + "InputTensor.Strides",
@@ -643,8 +646,12 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	case "SLICE":
 		v1 := SliceV1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Offsets: op.Offsets, Sizes: op.Sizes, Strides: op.Strides}
 		s, inv := v1.SliceV1()
+		outVs := dxOutputOf(op.OutputTensor, path+".OutputTensor", d.Type, in, op.Sizes)
 		if inv != nil {
-			return nil, &ImportError{Violations: dxFields(inv.Violations, prefix)}
+			return nil, &ImportError{Violations: append(dxFields(inv.Violations, prefix), outVs...)}
+		}
+		if outVs != nil {
+			return nil, &ImportError{Violations: outVs}
 		}
 		notes = append(notes, core.NewMsg("import.note.dx.slice", "DML_SLICE's Sizes are the output sizes: the DML_SLICE1 window of each axis spans (Sizes[i] - 1) * Strides[i] + 1 input elements.", nil))
 		req := Slice1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: Slice1Window{
@@ -677,6 +684,30 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		InputWindowOffsets: op.InputWindowOffsets, InputWindowSizes: op.InputWindowSizes, InputWindowStrides: op.InputWindowStrides, OutputSizes: out.Sizes,
 	}}
 	return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
+}
+
+// dxOutputOf checks the OutputTensor of a DML_SLICE or element-wise
+// identity desc, which the explorers do not read but DirectML does: the
+// operator writes an output of the input's data type and of sizes (the
+// input's, or DML_SLICE's Sizes). Nil when it fits, or is not given.
+func dxOutputOf(raw json.RawMessage, path, opType string, in dxTensorIn, sizes []int64) []core.Violation {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var out dxTensorIn
+	if err := out.read(raw, path); err != nil {
+		return err.Violations
+	}
+	var vs []core.Violation
+	if !slices.Equal(out.Sizes, sizes) {
+		vs = append(vs, core.NewMsg("import.dx.output.sizes", "{field} = {got}, but {op} writes an output of sizes {want}",
+			core.Args{"field": path + ".Sizes", "got": "{" + JoinCoord(out.Sizes) + "}", "op": opType, "want": "{" + JoinCoord(sizes) + "}"}).At(path+".Sizes"))
+	}
+	if got, want := dxTypeName(out.DataType), dxTypeName(in.DataType); got != want && want != "" {
+		vs = append(vs, core.NewMsg("import.dx.output.type", "{field} = {got}, but {op} writes {want}, its input's data type",
+			core.Args{"field": path + ".DataType", "got": got, "op": opType, "want": want}).At(path+".DataType"))
+	}
+	return vs
 }
 
 // packedStridesFit is core.PackedStrides of sizes when every size is

@@ -397,6 +397,15 @@ func TestImportRefusals(t *testing.T) {
 			[]string{"dxdispatch.dispatchables.s.desc.InputTensor.DimensionCount", "dxdispatch.dispatchables.s.desc.OutputTensor.Type"}},
 		{"dxdispatch no output, wrong rank", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"DimensionCount":2,"InputWindowOffsets":[0],"InputWindowSizes":[3],"InputWindowStrides":[2]}}},"commands":[]}}`,
 			[]string{"dxdispatch.dispatchables.s.desc.OutputTensor", "dxdispatch.dispatchables.s.desc.DimensionCount"}},
+		// A DML_SLICE or an identity writes its output: one of other sizes
+		// or another type breaks DirectML's rules, even though the
+		// explorers draw no output tensor of theirs.
+		{"dxdispatch SLICE output of another rank and type", `{"dxdispatch":{"dispatchables":{"s":{"type":"DML_OPERATOR_SLICE","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4,4]},"OutputTensor":{"DataType":"FLOAT16","Sizes":[2,2,1]},"DimensionCount":2,"Offsets":[0,1],"Sizes":[2,2],"Strides":[2,2]}}}}}`,
+			[]string{"dxdispatch.dispatchables.s.desc.OutputTensor.Sizes", "dxdispatch.dispatchables.s.desc.OutputTensor.DataType"}},
+		{"dxdispatch SLICE output larger, and a window out of the input", `{"dxdispatch":{"dispatchables":{"s":{"type":"DML_OPERATOR_SLICE","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4,4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[3,3]},"DimensionCount":2,"Offsets":[0,3],"Sizes":[2,2],"Strides":[2,2]}}}}}`,
+			[]string{"dxdispatch.dispatchables.s.desc.Offsets[1]", "dxdispatch.dispatchables.s.desc.OutputTensor.Sizes"}},
+		{"dxdispatch identity output of another shape and type", `{"dxdispatch":{"dispatchables":{"i":{"type":"DML_OPERATOR_ELEMENT_WISE_IDENTITY","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[2,3]},"OutputTensor":{"DataType":"FLOAT16","Sizes":[3,2]}}}}}}`,
+			[]string{"dxdispatch.dispatchables.i.desc.OutputTensor.Sizes", "dxdispatch.dispatchables.i.desc.OutputTensor.DataType"}},
 		// A key given twice, in any case, at any depth: one value would be dropped.
 		{"torch stride twice", `{"torch":{"dtype":"torch.float16","size":[2,3],"stride":[3,1],"STRIDE":[1,2]}}`, []string{"torch.STRIDE"}},
 		{"dxdispatch window strides twice", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[4]},"InputWindowOffsets":[0],"InputWindowSizes":[4],"InputWindowStrides":[1],"InputWindowStrides":[-1]}}},"commands":[]}}`,
