@@ -184,6 +184,11 @@ func TestE2ESliceOutputSizeTooLarge(t *testing.T) {
 
 func TestE2ESliceStepThrough(t *testing.T) {
 	ctx := onExample2(t)
+	// Back and Step say when they have nowhere to go.
+	const stepEnds = `[...document.querySelectorAll('[data-testid=step-back], [data-testid=step-next]')].map(b => b.getAttribute('aria-disabled')).join(',')`
+	if got := eval[string](t, ctx, stepEnds); got != "true,false" {
+		t.Errorf("before the first step Back and Step are disabled %s, want true,false", got)
+	}
 	step := func(n int) {
 		for range n {
 			do(t, ctx, "step", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
@@ -233,6 +238,10 @@ func TestE2ESliceStepThrough(t *testing.T) {
 	waitFor(t, ctx, "the last step", `document.querySelector('[data-testid=step-count]').textContent === 'step 9 of 9' && document.querySelector('#slice-steps').dataset.playing === 'false'`)
 	if got := text(t, ctx, `[data-testid=step-text]`); got != "Output[{0,0,1,1}] = Input[{0,0,3,1} + {1,1,-2,2} * {0,0,1,1}] = Input[{0,0,1,3}] = 8" {
 		t.Errorf("last step %q", got)
+	}
+	// At the last step, Step has nowhere to go and says so; Back does.
+	if got := eval[string](t, ctx, stepEnds); got != "false,true" {
+		t.Errorf("at the last step Back and Step are disabled %s, want false,true", got)
 	}
 	// Play from the end starts over; pause stops.
 	do(t, ctx, "speed 1", chromedp.SetValue(chromedp.CSS(`[data-testid=step-speed]`), "1"))

@@ -575,6 +575,8 @@ export function start() {
     $('[data-testid=step-sub]', steps).textContent = s.sub;
     const note = $('[data-testid=step-note]', steps);
     note.textContent = s.note; note.hidden = !s.note;
+    $('[data-act=back]', steps)?.setAttribute('aria-disabled', String(t < 0));
+    $('[data-act=step]', steps)?.setAttribute('aria-disabled', String(t >= total - 1));
     $('[data-testid=step-count]', steps).textContent = t >= 0 ? tr('js.step.of', 'step {n} of {total}', { n: num(t + 1), total: num(total) }) : tr('js.steps', '{total} steps', { total: num(total) });
     const cur = { in: [], out: [], b: [] };
     if (t >= 0) {
