@@ -158,6 +158,7 @@ var messagesEN = map[Key]string{
 	"values.bad2":                  "{v0}\n{v1}",
 	"values.bad3":                  "{v0}\n{v1}\n{v2}",
 	"values.count":                 "{count} values: the page takes at most {max} (they repeat to fill the input); leave the box empty for 1..N",
+	"values.comma":                 "{text:q} is read as two values, {a} and {b}: a comma separates values; write a decimal with a point ({a}.{b})",
 	"values.float":                 "value {value:q} is not a finite {type} (at most ±{limit})",
 	"values.int":                   "value {value:q} is not an {type} (a whole number from {min} to {max})",
 	"values.shared":                "element ({coord}) shares buffer cell {cell} with an earlier element, so it reads {reads}, not {typed}: a cell holds one value (the first element's)",

@@ -366,7 +366,7 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 		return v
 	}
 	v.Slice = s
-	v.Warnings = s.Input.Warnings
+	v.Warnings = append(slices.Clip(s.Input.Warnings), decimalCommas(st.Vals)...)
 	if st.T != "" {
 		if t, err := strconv.ParseInt(st.T, 10, 64); err == nil && t >= 0 && t < sliceStepCount(s) {
 			v.T = t

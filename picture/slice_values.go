@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,25 @@ func defaultValue(i int64, dt core.DataType) SliceValue {
 
 // ParseValues reads the values box: numbers separated by commas, spaces
 // or newlines (brackets are ignored, so a pasted NumPy array works), at
+
+// decimalComma is a value written as a decimal with a comma ("1,5"), as
+// French and Portuguese write 1.5: a token of the values box, between
+// spaces (or alone), of digits, one comma and digits. "1,2,3" is a list.
+var decimalComma = regexp.MustCompile(`(?:^|\s)(-?[0-9]+),([0-9]+)(?:\s|$)`)
+
+// decimalCommas warns, at the values box, of the first value written with
+// a decimal comma: the box reads a comma as a separator, so "1,5 2,5" is
+// four values, which nothing else would say.
+func decimalCommas(text string) []core.Violation {
+	m := decimalComma.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	return []core.Violation{core.NewMsg("values.comma",
+		"{text:q} is read as two values, {a} and {b}: a comma separates values; write a decimal with a point ({a}.{b})",
+		core.Args{"text": m[1] + "," + m[2], "a": m[1], "b": m[2]}).At("values")}
+}
+
 // most maxSliceValues, each a value of dt.
 func ParseValues(text string, dt core.DataType) ([]SliceValue, []core.Violation) {
 	if strings.TrimSpace(text) == "" {

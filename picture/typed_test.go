@@ -64,3 +64,33 @@ func TestTypedSignsAndFullWidthDigits(t *testing.T) {
 		t.Errorf("full-width layout: %+v, errors %v", v.Layout, v.Errors)
 	}
 }
+
+// TestDecimalCommaWarns: the values box reads a comma as a separator;
+// a value written with a decimal comma, as French and Portuguese write
+// 1.5, is read as two values and a warning at the box says so. A list
+// written with commas is not warned of.
+func TestDecimalCommaWarns(t *testing.T) {
+	for _, c := range []struct{ vals, warn string }{
+		{"1,5 2,5 3,5", `"1,5" is read as two values, 1 and 5: a comma separates values; write a decimal with a point (1.5)`},
+		{"-0,25", `"-0,25" is read as two values, -0 and 25`},
+		{"7 1,5", `"1,5" is read as two values`},
+		{"1,2,3,4", ""},
+		{"1, 5", ""},
+		{"1.5 2.5", ""},
+		{"", ""},
+	} {
+		v := ValidateSlice(SliceStateFromQuery(url.Values{"dt": {"FLOAT32"}, "sizes": {"2,3"}, "vals": {c.vals}}))
+		if v.Slice == nil {
+			t.Fatalf("%q: refused: %v", c.vals, v.Errors)
+		}
+		var got string
+		for _, w := range v.Warnings {
+			if w.Field == "values" {
+				got = w.Message
+			}
+		}
+		if !strings.Contains(got, c.warn) || (c.warn == "") != (got == "") {
+			t.Errorf("%q: warning %q, want %q", c.vals, got, c.warn)
+		}
+	}
+}
