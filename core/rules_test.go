@@ -906,6 +906,15 @@ func TestSliceDescToSlice1(t *testing.T) {
 	if !errors.As(err, &ve) || ve.Violations[0].Field != "strides[0]" || !strings.Contains(ve.Violations[0].Message, "UINT") {
 		t.Errorf("negative DML_SLICE stride: got %v, want a strides[0] violation naming UINT", err)
 	}
+	// A stride past a UINT is said once, at the stride, whether or not
+	// its axis would apply it: not as a window too long at the sizes.
+	for _, size := range []int64{1, 2} {
+		past := SliceDesc{Input: TensorDesc{DataType: Float32, Sizes: []int64{4}}, Offsets: []int64{0}, Sizes: []int64{size}, Strides: []int64{MaxUINT + 1}}
+		_, err := NewSliceV1(past, NewestFeatureLevel)
+		if !errors.As(err, &ve) || len(ve.Violations) != 1 || ve.Violations[0].Field != "strides[0]" || ve.Violations[0].Code != "slice.stride.uint" {
+			t.Errorf("a DML_SLICE stride of 2^32 on an axis of %d: got %v, want one strides[0] slice.stride.uint", size, err)
+		}
+	}
 }
 
 // naiveONNXAxis is ONNX Slice (opset 13) on one axis as its operator page

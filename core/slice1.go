@@ -365,10 +365,18 @@ func NewSliceV1(d SliceDesc, fl FeatureLevel) (*Slice1, error) {
 		if st < 0 {
 			vs.add(indexed("strides", i), "slice.stride.negative", "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, so it cannot reverse (DML_SLICE1's signed InputWindowStrides can)", Args{"axis": i, "value": st})
 		}
+		if st > MaxUINT {
+			vs.add(indexed("strides", i), "slice.stride.uint", "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, at most 2^32-1", Args{"axis": i, "value": st})
+		}
 	}
 	desc := d.ToSlice1(fl)
 	for i := range min(len(d.Sizes), len(d.Strides)) {
 		size, st := d.Sizes[i], d.Strides[i]
+		if st > MaxUINT {
+			// Said at the stride: the axis is neutral for the rest.
+			desc.WindowSizes[i], desc.WindowStrides[i], desc.OutputSizes[i] = 1, 1, 1
+			continue
+		}
 		if size < 1 || st < 1 {
 			continue
 		}

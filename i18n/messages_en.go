@@ -116,6 +116,7 @@ var messagesEN = map[Key]string{
 	"room.page":                    "page {page:q} cannot be presented",
 	"room.step":                    "the tour has steps 1 to {n}; {step} is not one of them",
 	"slice.stride.negative":        "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, so it cannot reverse (DML_SLICE1's signed InputWindowStrides can)",
+	"slice.stride.uint":            "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, at most 2^32-1",
 	"slice.window.span":            "sizes[{axis}] = {size} with strides[{axis}] = {stride}: as DML_SLICE1 the input window spans ({size} - 1) × {stride} + 1 = {span} elements, more than a UINT holds ({max})",
 	"slice.window.span64":          "more than 2^64",
 	"slice1.datatype.4bit":         "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level} (no feature level supports 4-bit types for DML_SLICE1)",

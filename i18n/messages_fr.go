@@ -116,6 +116,7 @@ var messagesFR = map[Key]string{
 	"room.page":                    "la page {page:q} ne peut pas être présentée",
 	"room.step":                    "la visite a les étapes 1 à {n} ; {step} n’en fait pas partie",
 	"slice.stride.negative":        "strides[{axis}] = {value} : DML_SLICE_OPERATOR_DESC::Strides est un const UINT*, il ne peut donc pas inverser le sens (les InputWindowStrides signés de DML_SLICE1 le peuvent)",
+	"slice.stride.uint":            "strides[{axis}] = {value} : DML_SLICE_OPERATOR_DESC::Strides est un const UINT*, au plus 2^32-1",
 	"slice.window.span":            "sizes[{axis}] = {size} avec strides[{axis}] = {stride} : en DML_SLICE1, la fenêtre d'entrée couvre ({size} - 1) × {stride} + 1 = {span} éléments, plus qu'un UINT ne peut contenir ({max})",
 	"slice.window.span64":          "plus de 2^64",
 	"slice1.datatype.4bit":         "DataType {type} non pris en charge par DML_OPERATOR_SLICE1 au niveau de fonctionnalité {level} (aucun niveau ne prend en charge les types sur 4 bits pour DML_SLICE1)",

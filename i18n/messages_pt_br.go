@@ -116,6 +116,7 @@ var messagesPtBR = map[Key]string{
 	"room.page":                    "a página {page:q} não pode ser apresentada",
 	"room.step":                    "o tour tem as etapas 1 a {n}; {step} não é uma delas",
 	"slice.stride.negative":        "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides é const UINT*, então não pode inverter o sentido (os InputWindowStrides com sinal do DML_SLICE1 podem)",
+	"slice.stride.uint":            "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides é const UINT*, no máximo 2^32-1",
 	"slice.window.span":            "sizes[{axis}] = {size} com strides[{axis}] = {stride}: como DML_SLICE1, a janela de entrada abrange ({size} - 1) × {stride} + 1 = {span} elementos, mais do que cabe em um UINT ({max})",
 	"slice.window.span64":          "mais de 2^64",
 	"slice1.datatype.4bit":         "DataType {type} não é aceito pelo DML_OPERATOR_SLICE1 no nível de recurso {level} (nenhum nível aceita tipos de 4 bits no DML_SLICE1)",

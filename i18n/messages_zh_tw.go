@@ -116,6 +116,7 @@ var messagesZhTW = map[Key]string{
 	"room.page":                    "無法展示頁面 {page:q}",
 	"room.step":                    "導覽只有第 1 到第 {n} 步，沒有第 {step} 步",
 	"slice.stride.negative":        "strides[{axis}] = {value}：DML_SLICE_OPERATOR_DESC::Strides 是 const UINT*，所以無法反向（DML_SLICE1 有正負號的 InputWindowStrides 可以）",
+	"slice.stride.uint":            "strides[{axis}] = {value}：DML_SLICE_OPERATOR_DESC::Strides 是 const UINT*，最大為 2^32-1",
 	"slice.window.span":            "sizes[{axis}] = {size} 搭配 strides[{axis}] = {stride}：換成 DML_SLICE1，輸入視窗涵蓋 ({size} - 1) × {stride} + 1 = {span} 個元素，超過 UINT 能容納的 {max}",
 	"slice.window.span64":          "超過 2^64",
 	"slice1.datatype.4bit":         "DML_OPERATOR_SLICE1 在功能層級 {level} 不支援 DataType {type}（沒有任何功能層級讓 DML_SLICE1 支援 4 位元型別）",

@@ -282,9 +282,13 @@ func (r SliceV1Request) SliceV1() (*core.Slice1, *Invalid) {
 	}, fl)
 	for _, v := range CoreViolations(err) {
 		v = sliceV1Violation(v)
-		// The window's sizes and the output sizes both come from sizes: a
-		// rule both break (too few entries) is said once.
-		if !slices.ContainsFunc(vs, func(w core.Violation) bool { return w.Field == v.Field && w.Message == v.Message }) {
+		// The window's sizes and the output sizes both come from sizes:
+		// what is wrong with one of them is said once, at its first rule
+		// (a size of 0 is an empty window and an empty output).
+		fromSizes := strings.HasPrefix(v.Field, "sizes") && v.Code == "slice.as.slice1"
+		if !slices.ContainsFunc(vs, func(w core.Violation) bool {
+			return w.Field == v.Field && (w.Message == v.Message || fromSizes && w.Code == v.Code)
+		}) {
 			vs = append(vs, v)
 		}
 	}
