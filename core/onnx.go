@@ -38,7 +38,10 @@ func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix strin
 	if steps != nil && len(steps) != len(starts) {
 		bad("steps", "onnx.steps.count", "steps has {count} and starts {starts}: ONNX Slice needs one step per start", Args{"count": Count{int64(len(steps)), "values"}, "starts": len(starts)})
 	}
-	if len(vs) > 0 {
+	// A rank out of range, or lists that do not pair up, leave nothing to
+	// judge per axis; a size out of range still leaves each axis's step and axis to judge, and
+	// they are reported with it, all at once.
+	if r == 0 || r > MaxDimensionCount || len(ends) != len(starts) || axes != nil && len(axes) != len(starts) || steps != nil && len(steps) != len(starts) {
 		return nil, vs
 	}
 
@@ -83,6 +86,9 @@ func ONNXSliceWindow(inputSizes, starts, ends, axes, steps []int64, prefix strin
 			continue
 		}
 		dim := inputSizes[axis]
+		if dim < 1 || dim > math.MaxUint32 {
+			continue // reported above
+		}
 		start, end := onnxClamp(starts[k], dim, step, true), onnxClamp(ends[k], dim, step, false)
 		w.Indices[axis] = [3]int64{start, end, step}
 		n := sliceLen(start, end, step)

@@ -283,7 +283,17 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 	if t.StorageOffset < 0 {
 		vs = append(vs, core.NewMsg("import.torch.offset", "storage_offset = {value}: an offset into the storage is never negative", core.Args{"value": t.StorageOffset}).At(prefix+"storage_offset"))
 	}
+	names := map[string]string{"dataType": prefix + "dtype", "sizes": prefix + "size", "strides": prefix + "stride"}
 	if len(vs) > 0 {
+		// The sizes are judged on their own too, so that what is wrong
+		// with them comes with the rest, all at once.
+		if _, err := layoutImport(LayoutRequest{DataType: core.Float32.String(), Sizes: t.Size}, names, nil); err != nil {
+			for _, v := range err.Violations {
+				if strings.HasPrefix(v.Field, prefix+"size") {
+					vs = append(vs, v)
+				}
+			}
+		}
 		return nil, &ImportError{Violations: vs}
 	}
 	var notes []core.Msg
@@ -294,7 +304,7 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 		notes = append(notes, offsetNote(t.StorageOffset*(dt.Bits()/8), core.NewMsg("import.note.storage", "storage_offset {count}", core.Args{"count": core.Count{N: t.StorageOffset, Unit: "elements"}})))
 	}
 	req := LayoutRequest{DataType: dt.String(), Sizes: t.Size, Strides: t.Stride}
-	return layoutImport(req, map[string]string{"dataType": prefix + "dtype", "sizes": prefix + "size", "strides": prefix + "stride"}, notes)
+	return layoutImport(req, names, notes)
 }
 
 // offsetNote explains where a view's offset goes in DirectML: not into the
