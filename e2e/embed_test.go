@@ -222,6 +222,12 @@ func TestE2EShareButtons(t *testing.T) {
 	waitLive(t, ctx, base+"/")
 	do(t, ctx, "click the padded preset", chromedp.Click(chromedp.CSS(`[data-testid=preset-padded]`)))
 	waitFor(t, ctx, "the padded picture", `document.querySelector('#picture').dataset.state === 'done' && location.search.includes('strides=5,1')`)
+	// The example shown is the one chip marked current; an edit away
+	// from it leaves none marked.
+	const current = `[...document.querySelectorAll('a.preset[aria-current=true]')].map(a => a.dataset.preset).join(',')`
+	if got := eval[string](t, ctx, current); got != "padded" {
+		t.Errorf("current examples %q, want padded", got)
+	}
 	hover(t, ctx, `[data-testid=download-svg]`)
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=download-svg]').getAttribute('href')`); got != "/api/v1/layout.svg?dt=FLOAT32&sizes=2,3&strides=5,1&total=40" {
 		t.Errorf("SVG link %q", got)
@@ -283,6 +289,9 @@ func TestE2EShareButtons(t *testing.T) {
 	} {
 		typeInto(t, ctx, "type a size", "#f-size-0", tc.size)
 		waitFor(t, ctx, "the picture of size "+tc.size, fmt.Sprintf(`document.querySelector('#picture').dataset.state === 'done' && location.search.includes('sizes=%s,3')`, tc.size))
+		if got := eval[string](t, ctx, current); got != "" {
+			t.Errorf("size %s: current examples %q, want none", tc.size, got)
+		}
 		if got := eval[string](t, ctx, svgShown); got != tc.shown {
 			t.Errorf("size %s: shown %s, want %s", tc.size, got, tc.shown)
 		}

@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"net/url"
 	"strconv"
 
 	"github.com/stridescope/stridescope/core"
@@ -78,9 +79,28 @@ func PresetLinks(st LayoutState) []views.Preset {
 	if _, err := core.ParseDataType(base.DT); err != nil || base.DT == "" {
 		base.DT = "FLOAT32"
 	}
+	cur := stateKey(st.CanonicalQuery(false))
 	out := make([]views.Preset, len(presets))
 	for i, p := range presets {
-		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.layout." + p.name, Page: p.page, Href: "/?" + p.apply(base).CanonicalQuery(false)}
+		q := p.apply(base).CanonicalQuery(false)
+		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.layout." + p.name, Page: p.page, Href: "/?" + q, Current: stateKey(q) == cur}
 	}
 	return out
+}
+
+// viewKeys are the query keys that change how a state is shown, not what
+// it is (static/live.js stateOf reads the same).
+var viewKeys = []string{"labels", "sel", "cell", "t", "lang", "last", "room", "preset"}
+
+// stateKey is a canonical query without its viewKeys: an example is
+// current whatever they hold.
+func stateKey(query string) string {
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return query
+	}
+	for _, k := range viewKeys {
+		q.Del(k)
+	}
+	return q.Encode()
 }

@@ -447,9 +447,11 @@ func SlicePresetLinks(st SliceState) []views.Preset {
 	if _, err := core.ParseFeatureLevel(base.FL); err != nil {
 		base.FL = ""
 	}
+	cur := stateKey(st.CanonicalQuery(false))
 	out := make([]views.Preset, len(SlicePresets))
 	for i, p := range SlicePresets {
-		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.slice." + p.name, Page: p.page, Href: "/slice?" + p.apply(base).CanonicalQuery(false)}
+		q := p.apply(base).CanonicalQuery(false)
+		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.slice." + p.name, Page: p.page, Href: "/slice?" + q, Current: stateKey(q) == cur}
 	}
 	return out
 }

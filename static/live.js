@@ -211,13 +211,32 @@ export function settle(m, form, picture, what, setURL, how) {
         : t('stale.tensor', `The inputs have errors: the picture is of the last valid ${what}.`);
     stale.hidden = false;
     setURL(m.query + (last ? '&last=' + encodeURIComponent(last) : ''), how, m.query);
+    markPresets(null);
     picture.dataset.state = 'invalid';
     return false;
   }
   stale.hidden = true;
   form.elements.last.value = m.query;
   setURL(m.query, how);
+  markPresets(m.query);
   return true;
+}
+
+// viewKeys are the query keys that change how a state is shown, not what
+// it is: an example is the state whatever they hold.
+const viewKeys = ['labels', 'sel', 'cell', 't', 'lang', 'last', 'room', 'preset'];
+function stateOf(query) {
+  const p = new URLSearchParams(query);
+  for (const k of viewKeys) p.delete(k);
+  p.sort();
+  return p.toString();
+}
+
+// markPresets marks the example chip the state query is, if any
+// (aria-current, as the server marks it); none for an invalid state.
+export function markPresets(query) {
+  const cur = query == null ? null : stateOf(query);
+  for (const a of $$('a.preset')) a.setAttribute('aria-current', String(cur !== null && stateOf(new URL(a.href, location.href).search) === cur));
 }
 
 // refused handles an error message m: one the server's work budget

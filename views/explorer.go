@@ -118,6 +118,9 @@ type Preset struct {
 	Href  string
 	Page  bool   // one of the DirectML strides page's own examples
 	Key   string // Title's catalog key
+	// Current: the state shown is this example (its tensor and window,
+	// however it is shown).
+	Current bool
 }
 
 // presetLabel is the chip's text: its word in ctx's locale where the
