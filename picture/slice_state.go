@@ -367,6 +367,11 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 	}
 	v.Slice = s
 	v.Warnings = append(slices.Clip(s.Input.Warnings), decimalCommas(st.Vals)...)
+	if len(v.Dropped) > 0 {
+		v.Warnings = append(v.Warnings, core.NewMsg("numpy.drops.kept",
+			"the integer index keeps axis {axes} as a window of one element: DML_SLICE1 keeps every axis, where NumPy drops it afterwards (a reshape)",
+			core.Args{"axes": joinInts(v.Dropped)}).At("expression"))
+	}
 	if st.T != "" {
 		if t, err := strconv.ParseInt(st.T, 10, 64); err == nil && t >= 0 && t < sliceStepCount(s) {
 			v.T = t
@@ -454,4 +459,13 @@ func SlicePresetLinks(st SliceState) []views.Preset {
 		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.slice." + p.name, Page: p.page, Href: "/slice?" + q, Current: stateKey(q) == cur}
 	}
 	return out
+}
+
+// joinInts is "0, 1, 3".
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -94,3 +94,27 @@ func TestDecimalCommaWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestNumpyIntegerIndexSaysItKeepsTheAxis: an integer index of a NumPy
+// expression is a window of one element on that axis, which DML_SLICE1
+// keeps; a warning at the expression says so (NumPy would drop it).
+func TestNumpyIntegerIndexSaysItKeepsTheAxis(t *testing.T) {
+	for _, c := range []struct{ np, warn string }{
+		{"x[0, 0, 1:3, 2]", "the integer index keeps axis 0, 1, 3 as a window of one element"},
+		{"x[:, :, 1:3, ::2]", ""},
+	} {
+		v := ValidateSlice(SliceStateFromQuery(url.Values{"dt": {"FLOAT32"}, "sizes": {"1,1,4,4"}, "np": {c.np}, "use": {"np"}}))
+		if v.Slice == nil {
+			t.Fatalf("%s: refused: %v", c.np, v.Errors)
+		}
+		var got string
+		for _, w := range v.Warnings {
+			if w.Field == "expression" {
+				got = w.Message
+			}
+		}
+		if !strings.Contains(got, c.warn) || (c.warn == "") != (got == "") {
+			t.Errorf("%s: warning %q, want %q", c.np, got, c.warn)
+		}
+	}
+}
