@@ -23,8 +23,9 @@ func TestE2ETour(t *testing.T) {
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=tour-title]').textContent`); got != "Logical versus physical" {
 		t.Errorf("step 1 %q", got)
 	}
-	// The step's explorer is live: E is selected, its offset shown.
-	if got := eval[string](t, ctx, `document.querySelector('#dot').textContent`); got != "{1,1} · {3,1} = 1×3 + 1×1 = 4" {
+	// The step's explorer is live: B is selected, its offset shown (the
+	// step asks for E's, which it does not give away).
+	if got := eval[string](t, ctx, `document.querySelector('#dot').textContent`); got != "{0,1} · {3,1} = 0×3 + 1×1 = 1" {
 		t.Errorf("dot %q", got)
 	}
 
