@@ -79,19 +79,7 @@ func TestDecimalCommaWarns(t *testing.T) {
 		{"1.5 2.5", ""},
 		{"", ""},
 	} {
-		v := ValidateSlice(SliceStateFromQuery(url.Values{"dt": {"FLOAT32"}, "sizes": {"2,3"}, "vals": {c.vals}}))
-		if v.Slice == nil {
-			t.Fatalf("%q: refused: %v", c.vals, v.Errors)
-		}
-		var got string
-		for _, w := range v.Warnings {
-			if w.Field == "values" {
-				got = w.Message
-			}
-		}
-		if !strings.Contains(got, c.warn) || (c.warn == "") != (got == "") {
-			t.Errorf("%q: warning %q, want %q", c.vals, got, c.warn)
-		}
+		checkWarning(t, url.Values{"dt": {"FLOAT32"}, "sizes": {"2,3"}, "vals": {c.vals}}, "values", c.warn)
 	}
 }
 
@@ -103,18 +91,25 @@ func TestNumpyIntegerIndexSaysItKeepsTheAxis(t *testing.T) {
 		{"x[0, 0, 1:3, 2]", "the integer index keeps axis 0, 1, 3 as a window of one element"},
 		{"x[:, :, 1:3, ::2]", ""},
 	} {
-		v := ValidateSlice(SliceStateFromQuery(url.Values{"dt": {"FLOAT32"}, "sizes": {"1,1,4,4"}, "np": {c.np}, "use": {"np"}}))
-		if v.Slice == nil {
-			t.Fatalf("%s: refused: %v", c.np, v.Errors)
+		checkWarning(t, url.Values{"dt": {"FLOAT32"}, "sizes": {"1,1,4,4"}, "np": {c.np}, "use": {"np"}}, "expression", c.warn)
+	}
+}
+
+// checkWarning checks that the valid slice of q warns at field with a
+// message holding want, or, for want "", that it does not warn there.
+func checkWarning(t *testing.T, q url.Values, field, want string) {
+	t.Helper()
+	v := ValidateSlice(SliceStateFromQuery(q))
+	if v.Slice == nil {
+		t.Fatalf("%s: refused: %v", q.Encode(), v.Errors)
+	}
+	var got string
+	for _, w := range v.Warnings {
+		if w.Field == field {
+			got = w.Message
 		}
-		var got string
-		for _, w := range v.Warnings {
-			if w.Field == "expression" {
-				got = w.Message
-			}
-		}
-		if !strings.Contains(got, c.warn) || (c.warn == "") != (got == "") {
-			t.Errorf("%s: warning %q, want %q", c.np, got, c.warn)
-		}
+	}
+	if !strings.Contains(got, want) || (want == "") != (got == "") {
+		t.Errorf("%s: warning at %s %q, want %q", q.Encode(), field, got, want)
 	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -74,28 +75,29 @@ func TestShareBarSaysWhenThereIsNoSVG(t *testing.T) {
 // page follows it (static/live.js settle).
 func TestWSResultSaysWhenThereIsNoSVG(t *testing.T) {
 	_, ts := wsServer(t, Config{}, nil)
-	c := dial(t, ts, http.Header{"Cookie": {"lang=fr"}})
-	for i, tc := range []struct{ query, why string }{
-		{"dt=FLOAT32&sizes=100,100", "Pas d'image SVG de cet état\u00a0: l'image SVG dessine au plus 4\u202f096 éléments logiques"},
-		{"dt=FLOAT32&sizes=2,3", ""},
-		// Invalid: the last valid state is drawn, and said of.
-		{"dt=FLOAT32&sizes=2,x", ""},
+	fr, en := dial(t, ts, http.Header{"Cookie": {"lang=fr"}}), dial(t, ts, nil)
+	for i, tc := range []struct {
+		slice      bool
+		query, why string
+	}{
+		{false, "dt=FLOAT32&sizes=100,100", "Pas d'image SVG de cet état\u00a0: l'image SVG dessine au plus 4\u202f096 éléments logiques"},
+		{false, "dt=FLOAT32&sizes=2,3", ""},
+		// Invalid: the last valid state it carries is drawn, and said of.
+		{false, "dt=FLOAT32&sizes=2,x&last=" + url.QueryEscape("dt=FLOAT32&sizes=100,100"), "Pas d'image SVG de cet état"},
+		{true, "dt=FLOAT32&sizes=100,100", "this slice has 10\u202f000 input and 10\u202f000 output elements"},
+		{true, "dt=FLOAT32&sizes=2,3", ""},
 	} {
-		sendEdit(t, c, int64(i+1), tc.query)
-		got := collect(t, c, int64(i+1)).result
-		if !strings.Contains(got.NoSVG, tc.why) || (tc.why == "") != (got.NoSVG == "") {
-			t.Errorf("%s: noSVG %q, want %q", tc.query, got.NoSVG, tc.why)
+		seq := int64(i + 1)
+		var got string
+		if tc.slice {
+			sendSliceEdit(t, en, seq, tc.query)
+			got = collectSlice(t, en, seq).result.NoSVG
+		} else {
+			sendEdit(t, fr, seq, tc.query)
+			got = collect(t, fr, seq).result.NoSVG
 		}
-	}
-	s := dial(t, ts, nil)
-	for i, tc := range []struct{ query, why string }{
-		{"dt=FLOAT32&sizes=100,100", "this slice has 10\u202f000 input and 10\u202f000 output elements"},
-		{"dt=FLOAT32&sizes=2,3", ""},
-	} {
-		sendSliceEdit(t, s, int64(i+1), tc.query)
-		got := collectSlice(t, s, int64(i+1)).result
-		if !strings.Contains(got.NoSVG, tc.why) || (tc.why == "") != (got.NoSVG == "") {
-			t.Errorf("slice %s: noSVG %q, want %q", tc.query, got.NoSVG, tc.why)
+		if !strings.Contains(got, tc.why) || (tc.why == "") != (got == "") {
+			t.Errorf("%s: noSVG %q, want %q", tc.query, got, tc.why)
 		}
 	}
 }
