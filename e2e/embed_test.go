@@ -228,6 +228,17 @@ func TestE2EShareButtons(t *testing.T) {
 	if got := eval[string](t, ctx, current); got != "padded" {
 		t.Errorf("current examples %q, want padded", got)
 	}
+	// The chips follow the data type, as the server writes them: padded
+	// in FLOAT16 is still the padded example, and its link keeps FLOAT16.
+	do(t, ctx, "choose FLOAT16", chromedp.SetValue(chromedp.CSS(`#f-dt`), "FLOAT16"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#f-dt').dispatchEvent(new Event('change', {bubbles: true}))`))
+	waitFor(t, ctx, "the FLOAT16 picture", `document.querySelector('#picture').dataset.state === 'done' && location.search.includes('dt=FLOAT16')`)
+	if got := eval[string](t, ctx, current+` + ' ' + document.querySelector('[data-testid=preset-padded]').getAttribute('href')`); got != "padded /?dt=FLOAT16&sizes=2,3&strides=5,1&total=40" {
+		t.Errorf("after choosing FLOAT16: current example and its link %q", got)
+	}
+	do(t, ctx, "choose FLOAT32", chromedp.SetValue(chromedp.CSS(`#f-dt`), "FLOAT32"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#f-dt').dispatchEvent(new Event('change', {bubbles: true}))`))
+	waitFor(t, ctx, "the FLOAT32 picture", `document.querySelector('#picture').dataset.state === 'done' && location.search.includes('dt=FLOAT32')`)
 	hover(t, ctx, `[data-testid=download-svg]`)
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=download-svg]').getAttribute('href')`); got != "/api/v1/layout.svg?dt=FLOAT32&sizes=2,3&strides=5,1&total=40" {
 		t.Errorf("SVG link %q", got)

@@ -28,6 +28,17 @@ func TestE2ETour(t *testing.T) {
 	if got := eval[string](t, ctx, `document.querySelector('#dot').textContent`); got != "{0,1} · {3,1} = 0×3 + 1×1 = 1" {
 		t.Errorf("dot %q", got)
 	}
+	// Selecting E moves the selection a screen reader is told of too.
+	const selected = `[...document.querySelectorAll('#picture [aria-selected=true]')].map(e => e.id).join(',')`
+	if got := eval[string](t, ctx, selected); got != "l-1" {
+		t.Errorf("selected %q, want l-1 (B)", got)
+	}
+	do(t, ctx, "click E", chromedp.Click(chromedp.CSS("#l-4")))
+	waitFor(t, ctx, "E selected", `document.querySelector('#l-4').getAttribute('aria-selected') === 'true'`)
+	if got := eval[string](t, ctx, selected); got != "l-4" {
+		t.Errorf("after focusing E, selected %q, want l-4 alone", got)
+	}
+	do(t, ctx, "blur", chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`))
 
 	// The arrow keys move between steps when the page has the focus...
 	do(t, ctx, "arrow right", chromedp.KeyEvent(kb.ArrowRight))

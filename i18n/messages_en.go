@@ -161,6 +161,7 @@ var messagesEN = map[Key]string{
 	"values.count":                 "{count} values: the page takes at most {max} (they repeat to fill the input); leave the box empty for 1..N",
 	"values.comma":                 "{text:q} is read as two values, {a} and {b}: a comma separates values; write a decimal with a point ({a}.{b})",
 	"numpy.drops.kept":             "the integer index keeps axis {axes} as a window of one element: DML_SLICE1 keeps every axis, where NumPy drops it afterwards (a reshape)",
+	"numpy.drops.kept.many":        "the integer indexes keep axes {axes} as windows of one element: DML_SLICE1 keeps every axis, where NumPy drops them afterwards (a reshape)",
 	"values.float":                 "value {value:q} is not a finite {type} (at most ±{limit})",
 	"values.int":                   "value {value:q} is not an {type} (a whole number from {min} to {max})",
 	"values.shared":                "element ({coord}) shares buffer cell {cell} with an earlier element, so it reads {reads}, not {typed}: a cell holds one value (the first element's)",

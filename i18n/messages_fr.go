@@ -161,6 +161,7 @@ var messagesFR = map[Key]string{
 	"values.count":                 "{count} valeurs : la page en prend au plus {max} (elles se répètent pour remplir l'entrée) ; laissez la case vide pour 1..N",
 	"values.comma":                 "{text:q} se lit comme deux valeurs, {a} et {b} : la virgule sépare les valeurs ; écrivez un nombre décimal avec un point ({a}.{b})",
 	"numpy.drops.kept":             "l'indice entier garde l'axe {axes} comme une fenêtre d'un élément : DML_SLICE1 garde tous les axes, là où NumPy le supprime ensuite (un reshape)",
+	"numpy.drops.kept.many":        "les indices entiers gardent les axes {axes} comme des fenêtres d'un élément : DML_SLICE1 garde tous les axes, là où NumPy les supprime ensuite (un reshape)",
 	"values.float":                 "la valeur {value:q} n'est pas un {type} fini (au plus ±{limit})",
 	"values.int":                   "la valeur {value:q} n'est pas un {type} (un entier de {min} à {max})",
 	"values.shared":                "l'élément ({coord}) partage la case {cell} du tampon avec un élément précédent : il lit donc {reads}, et non {typed} ; une case contient une seule valeur (celle du premier élément)",

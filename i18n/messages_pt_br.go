@@ -161,6 +161,7 @@ var messagesPtBR = map[Key]string{
 	"values.count":                 "{count} valores: a página aceita no máximo {max} (eles se repetem para preencher a entrada); deixe a caixa vazia para 1..N",
 	"values.comma":                 "{text:q} é lido como dois valores, {a} e {b}: a vírgula separa os valores; escreva um decimal com ponto ({a}.{b})",
 	"numpy.drops.kept":             "o índice inteiro mantém o eixo {axes} como uma janela de um elemento: o DML_SLICE1 mantém todos os eixos, enquanto o NumPy o descarta depois (um reshape)",
+	"numpy.drops.kept.many":        "os índices inteiros mantêm os eixos {axes} como janelas de um elemento: o DML_SLICE1 mantém todos os eixos, enquanto o NumPy os descarta depois (um reshape)",
 	"values.float":                 "o valor {value:q} não é um {type} finito (no máximo ±{limit})",
 	"values.int":                   "o valor {value:q} não é um {type} (um inteiro de {min} a {max})",
 	"values.shared":                "o elemento ({coord}) compartilha a posição {cell} do buffer com um elemento anterior, então lê {reads}, e não {typed}: uma posição guarda um só valor (o do primeiro elemento)",

@@ -161,6 +161,7 @@ var messagesZhTW = map[Key]string{
 	"values.count":                 "{count} 個值：頁面最多接受 {max} 個（會重複填滿輸入）；留白則為 1..N",
 	"values.comma":                 "{text:q} 會讀成兩個值 {a} 與 {b}：逗號用來分隔值；小數請用小數點（{a}.{b}）",
 	"numpy.drops.kept":             "整數索引把軸 {axes} 保留為只有一個元素的視窗：DML_SLICE1 保留每一個軸，而 NumPy 之後會去掉它（reshape）",
+	"numpy.drops.kept.many":        "整數索引把軸 {axes} 保留為只有一個元素的視窗：DML_SLICE1 保留每一個軸，而 NumPy 之後會去掉它們（reshape）",
 	"values.float":                 "值 {value:q} 不是有限的 {type}（絕對值最大 {limit}）",
 	"values.int":                   "值 {value:q} 不是 {type}（{min} 到 {max} 的整數）",
 	"values.shared":                "元素 ({coord}) 與先前的元素共用緩衝區格子 {cell}，所以讀到的是 {reads}，而不是 {typed}：一個格子只存一個值（第一個元素的值）",

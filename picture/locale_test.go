@@ -13,7 +13,7 @@ import (
 func TestPresetTitlesAreInTheCatalogs(t *testing.T) {
 	ctx := context.Background()
 	fr := i18n.WithLocale(ctx, i18n.French)
-	for _, p := range append(PresetLinks(LayoutState{}), SlicePresetLinks(SliceState{})...) {
+	for _, p := range append(PresetLinks(LayoutState{}, false), SlicePresetLinks(SliceState{}, false)...) {
 		if got := i18n.T(ctx, i18n.Key(p.Key)); got != p.Title {
 			t.Errorf("%s: catalog English %q, title %q", p.Key, got, p.Title)
 		}

@@ -17,7 +17,7 @@ import (
 func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 	v, pv, stale := Resolve(q)
 	if pv.Layout == nil {
-		return views.Explorer{Form: LayoutFormIn(ctx, v), Presets: PresetLinks(v.State), Picture: EmptyPicture(ctx), Stale: staleIn(ctx, stale)}, nil
+		return views.Explorer{Form: LayoutFormIn(ctx, v), Presets: PresetLinks(v.State, v.Layout != nil), Picture: EmptyPicture(ctx), Stale: staleIn(ctx, stale)}, nil
 	}
 	if err := budget.Take(ctx, LayoutCost(pv.Layout, OnPage)); err != nil {
 		return views.Explorer{}, err
@@ -29,7 +29,7 @@ func LayoutPage(ctx context.Context, q url.Values) (views.Explorer, error) {
 	}
 	m := views.Explorer{
 		Form:      LayoutFormIn(ctx, v),
-		Presets:   PresetLinks(v.State),
+		Presets:   PresetLinks(v.State, v.Layout != nil),
 		Picture:   pic.View,
 		Stale:     staleIn(ctx, stale),
 		LastValid: query,
@@ -177,7 +177,7 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	typed, drawn, stale := ResolveSlice(q)
 	if drawn.Slice == nil {
 		return views.SlicePage{
-			Form: SliceFormIn(ctx, typed), Presets: SlicePresetLinks(typed.State), Dims: SliceDimsIn(ctx, typed.State),
+			Form: SliceFormIn(ctx, typed), Presets: SlicePresetLinks(typed.State, typed.Slice != nil), Dims: SliceDimsIn(ctx, typed.State),
 			Picture: EmptySlicePicture(ctx), Stale: staleIn(ctx, stale),
 		}, nil
 	}
@@ -194,7 +194,7 @@ func SlicePage(ctx context.Context, q url.Values) (views.SlicePage, error) {
 	}
 	return views.SlicePage{
 		Form:      SliceFormIn(ctx, typed),
-		Presets:   SlicePresetLinks(typed.State),
+		Presets:   SlicePresetLinks(typed.State, typed.Slice != nil),
 		Dims:      SliceDimsIn(ctx, typed.State),
 		Picture:   pic.View,
 		Stale:     staleIn(ctx, stale),

@@ -73,8 +73,8 @@ func formatInts(vs []int64) []string {
 }
 
 // PresetLinks are the preset picker's links for the current data type and
-// label mode.
-func PresetLinks(st LayoutState) []views.Preset {
+// label mode, the one st is marked current when st is valid.
+func PresetLinks(st LayoutState, valid bool) []views.Preset {
 	base := LayoutState{DT: st.DT, Labels: st.Labels}
 	if _, err := core.ParseDataType(base.DT); err != nil || base.DT == "" {
 		base.DT = "FLOAT32"
@@ -83,7 +83,7 @@ func PresetLinks(st LayoutState) []views.Preset {
 	out := make([]views.Preset, len(presets))
 	for i, p := range presets {
 		q := p.apply(base).CanonicalQuery(false)
-		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.layout." + p.name, Page: p.page, Href: "/?" + q, Current: stateKey(q) == cur}
+		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.layout." + p.name, Page: p.page, Href: "/?" + q, Current: valid && stateKey(q) == cur}
 	}
 	return out
 }

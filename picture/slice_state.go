@@ -367,10 +367,13 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 	}
 	v.Slice = s
 	v.Warnings = append(slices.Clip(s.Input.Warnings), decimalCommas(st.Vals)...)
-	if len(v.Dropped) > 0 {
+	switch args := (core.Args{"axes": joinInts(v.Dropped)}); {
+	case len(v.Dropped) == 1:
 		v.Warnings = append(v.Warnings, core.NewMsg("numpy.drops.kept",
-			"the integer index keeps axis {axes} as a window of one element: DML_SLICE1 keeps every axis, where NumPy drops it afterwards (a reshape)",
-			core.Args{"axes": joinInts(v.Dropped)}).At("expression"))
+			"the integer index keeps axis {axes} as a window of one element: DML_SLICE1 keeps every axis, where NumPy drops it afterwards (a reshape)", args).At("expression"))
+	case len(v.Dropped) > 1:
+		v.Warnings = append(v.Warnings, core.NewMsg("numpy.drops.kept.many",
+			"the integer indexes keep axes {axes} as windows of one element: DML_SLICE1 keeps every axis, where NumPy drops them afterwards (a reshape)", args).At("expression"))
 	}
 	if st.T != "" {
 		if t, err := strconv.ParseInt(st.T, 10, 64); err == nil && t >= 0 && t < sliceStepCount(s) {
@@ -443,8 +446,10 @@ func LastValidSlice(st SliceState) (lv SliceValidated, ok bool) {
 	return lv, true
 }
 
-// feature level.
-func SlicePresetLinks(st SliceState) []views.Preset {
+// SlicePresetLinks are the slice explorer's example links for the current
+// data type and feature level, the one st is marked current when st is
+// valid.
+func SlicePresetLinks(st SliceState, valid bool) []views.Preset {
 	base := SliceState{In: LayoutState{DT: st.In.DT}, FL: st.FL}
 	if dt, err := core.ParseDataType(base.In.DT); err != nil || !dt.Valid() {
 		base.In.DT = "FLOAT32"
@@ -456,7 +461,7 @@ func SlicePresetLinks(st SliceState) []views.Preset {
 	out := make([]views.Preset, len(SlicePresets))
 	for i, p := range SlicePresets {
 		q := p.apply(base).CanonicalQuery(false)
-		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.slice." + p.name, Page: p.page, Href: "/slice?" + q, Current: stateKey(q) == cur}
+		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.slice." + p.name, Page: p.page, Href: "/slice?" + q, Current: valid && stateKey(q) == cur}
 	}
 	return out
 }

@@ -30,9 +30,6 @@ func defaultValue(i int64, dt core.DataType) SliceValue {
 	return SliceValue{bits: uint64(i + 1), f: float64(i + 1), isFloat: dt.IsFloat()}
 }
 
-// ParseValues reads the values box: numbers separated by commas, spaces
-// or newlines (brackets are ignored, so a pasted NumPy array works), at
-
 // decimalComma is a value written as a decimal with a comma ("1,5"), as
 // French and Portuguese write 1.5: a token of the values box, between
 // spaces (or alone), of digits, one comma and digits. "1,2,3" is a list.
@@ -42,7 +39,7 @@ var decimalComma = regexp.MustCompile(`(?:^|\s)(-?[0-9]+),([0-9]+)(?:\s|$)`)
 // a decimal comma: the box reads a comma as a separator, so "1,5 2,5" is
 // four values, which nothing else would say.
 func decimalCommas(text string) []core.Violation {
-	m := decimalComma.FindStringSubmatch(text)
+	m := decimalComma.FindStringSubmatch(asciiNumber(text))
 	if m == nil {
 		return nil
 	}
@@ -51,6 +48,8 @@ func decimalCommas(text string) []core.Violation {
 		core.Args{"text": m[1] + "," + m[2], "a": m[1], "b": m[2]}).At("values")}
 }
 
+// ParseValues reads the values box: numbers separated by commas, spaces
+// or newlines (brackets are ignored, so a pasted NumPy array works), at
 // most maxSliceValues, each a value of dt.
 func ParseValues(text string, dt core.DataType) ([]SliceValue, []core.Violation) {
 	if strings.TrimSpace(text) == "" {

@@ -74,6 +74,7 @@ func TestDecimalCommaWarns(t *testing.T) {
 		{"1,5 2,5 3,5", `"1,5" is read as two values, 1 and 5: a comma separates values; write a decimal with a point (1.5)`},
 		{"-0,25", `"-0,25" is read as two values, -0 and 25`},
 		{"7 1,5", `"1,5" is read as two values`},
+		{"\uff11,\uff15", `"1,5" is read as two values`}, // full-width digits
 		{"1,2,3,4", ""},
 		{"1, 5", ""},
 		{"1.5 2.5", ""},
@@ -88,7 +89,8 @@ func TestDecimalCommaWarns(t *testing.T) {
 // keeps; a warning at the expression says so (NumPy would drop it).
 func TestNumpyIntegerIndexSaysItKeepsTheAxis(t *testing.T) {
 	for _, c := range []struct{ np, warn string }{
-		{"x[0, 0, 1:3, 2]", "the integer index keeps axis 0, 1, 3 as a window of one element"},
+		{"x[0, 0, 1:3, 2]", "the integer indexes keep axes 0, 1, 3 as windows of one element"},
+		{"x[:, :, 1:3, 2]", "the integer index keeps axis 3 as a window of one element"},
 		{"x[:, :, 1:3, ::2]", ""},
 	} {
 		checkWarning(t, url.Values{"dt": {"FLOAT32"}, "sizes": {"1,1,4,4"}, "np": {c.np}, "use": {"np"}}, "expression", c.warn)

@@ -160,7 +160,7 @@ export function start() {
   }
   // unshow clears the highlight: the page as when nothing is pointed at.
   function unshow() {
-    for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
+    clearMarks();
     markCanvas('logical', []); markCanvas('buffer', []);
     const hint = document.createElement('span');
     hint.className = 'hint'; hint.textContent = tr('dot.hint', 'Point at or focus a cell to see where it lives.');
@@ -246,21 +246,33 @@ export function start() {
   // offsetOf is logical element i's buffer offset.
   const offsetOf = (i) => (st.offsets ? st.offsets[i] : offsetAt(st.meta.sizes, st.meta.strides, i));
 
+  // clearMarks unmarks every cell: none linked, none selected (the
+  // server's aria-selected too, which names the selected cell to a screen
+  // reader as the class shows it).
+  function clearMarks() {
+    for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
+    for (const el of $$('[aria-selected=true]', picture)) el.setAttribute('aria-selected', 'false');
+  }
+  function select(el) {
+    el?.classList.add('sel');
+    el?.setAttribute('aria-selected', 'true');
+  }
+
   // show highlights one target: {kind:'l', i} a logical element or {kind:'b', o} a buffer cell.
   function show(t, isFocus) {
     if (!st.meta || !t || (t.kind === 'l' && !(t.i >= 0 && t.i < st.meta.logicalCount)) || (t.kind === 'b' && !(t.o >= 0 && t.o < st.meta.cells))) return;
-    for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
+    clearMarks();
     let lmarks = [], bmarks = [];
     if (t.kind === 'l') {
       const o = st.n ? offsetOf(t.i) : null, c = coordOf(t.i);
       lmarks = [t.i]; if (o !== null) bmarks = [o];
-      $(`#l-${t.i}`)?.classList.add('sel'); $(`#b-${o}`)?.classList.add('linked');
+      select($(`#l-${t.i}`)); $(`#b-${o}`)?.classList.add('linked');
       dot.textContent = o === null ? tr('js.element', 'element ({c})', { c }) : dotText(c, o);
       if (isFocus) { form.elements.sel.value = c.join(','); form.elements.cell.value = ''; }
     } else {
       const hs = st.n ? holders(t.o) : [];
       bmarks = [t.o]; lmarks = hs;
-      $(`#b-${t.o}`)?.classList.add('sel');
+      select($(`#b-${t.o}`));
       for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
       const list = listOf(hs, (i) => `(${coordOf(i)})`);
       dot.textContent = hs.length === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', 'buffer offset {o} is unused: past the last element', { o: t.o }) : tr('js.buffer.padding', 'buffer offset {o} is padding: no element lives there', { o: t.o }))

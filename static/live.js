@@ -232,11 +232,29 @@ function stateOf(query) {
   return p.toString();
 }
 
-// markPresets marks the example chip the state query is, if any
-// (aria-current, as the server marks it); none for an invalid state.
+// keptKeys are what the examples keep of the state they replace, as the
+// server writes their links (picture.PresetLinks): its data type and, on
+// the slice explorer, its feature level.
+const keptKeys = ['dt', 'fl'];
+
+// markPresets follows a valid state query: the example chips keep its
+// data type and feature level, and the one the state is, if any, is
+// marked (aria-current, as the server marks it); none for an invalid
+// state (query null).
 export function markPresets(query) {
-  const cur = query == null ? null : stateOf(query);
-  for (const a of $$('a.preset')) a.setAttribute('aria-current', String(cur !== null && stateOf(new URL(a.href, location.href).search) === cur));
+  const cur = query == null ? null : new URLSearchParams(query);
+  for (const a of $$('a.preset')) {
+    const u = new URL(a.href, location.href);
+    // Rewritten only when the state changed one: a link left alone keeps
+    // the server's spelling.
+    if (cur && keptKeys.some((k) => cur.get(k) !== u.searchParams.get(k))) {
+      for (const k of keptKeys) {
+        if (cur.has(k)) u.searchParams.set(k, cur.get(k)); else u.searchParams.delete(k);
+      }
+      a.href = u.pathname + u.search.replace(/%2C/g, ',');
+    }
+    a.setAttribute('aria-current', String(cur !== null && stateOf(u.search) === stateOf(query)));
+  }
 }
 
 // refused handles an error message m: one the server's work budget

@@ -20,6 +20,11 @@ func TestPresetChipShowsTheCurrentExample(t *testing.T) {
 		{"/slice?dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,2,2", "example1"}, // typed, not named
 		{"/slice?dt=FLOAT32&sizes=1,1,4,4&woff=0,0,0,1&wsize=1,1,4,3&wstride=1,1,1,2", ""},
 		{"/embed/layout?preset=padded", "padded"},
+		// The chips follow the data type: HW of FLOAT16 is HW.
+		{"/?dt=FLOAT16&sizes=2,3&strides=3,1", "HW"},
+		// An invalid state is no example, even one whose numbers it has
+		// (feature level 1_0 has no negative window strides).
+		{"/slice?dt=INT8&sizes=3,4&woff=0,0&wsize=3,4&wstride=-1,-1&fl=1_0", ""},
 	} {
 		_, d := getPage(t, ts.URL+c.path, nil)
 		var current []string
