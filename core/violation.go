@@ -89,6 +89,12 @@ func ViolationOf(field string, err error) Violation {
 // can translate a message inside another. Braces that name no argument
 // are left as they are.
 func Format(tmpl string, args Args, nested func(Msg) string) string {
+	return FormatQuoted(tmpl, args, nested, nil)
+}
+
+// FormatQuoted is Format with quote writing a {name:q} value, as a
+// language quotes (« x », 「x」); nil quotes as %q does.
+func FormatQuoted(tmpl string, args Args, nested func(Msg) string, quote func(string) string) string {
 	var b strings.Builder
 	for {
 		open := strings.IndexByte(tmpl, '{')
@@ -101,9 +107,9 @@ func Format(tmpl string, args Args, nested func(Msg) string) string {
 			b.WriteString(tmpl)
 			return b.String()
 		}
-		name, quote := tmpl[open+1:open+end], false
+		name, quoted := tmpl[open+1:open+end], false
 		if n, ok := strings.CutSuffix(name, ":q"); ok {
-			name, quote = n, true
+			name, quoted = n, true
 		}
 		v, ok := args[name]
 		if !ok {
@@ -120,7 +126,9 @@ func Format(tmpl string, args Args, nested func(Msg) string) string {
 		} else if isMsg {
 			v = m.Error()
 		}
-		if quote {
+		if quoted && quote != nil {
+			b.WriteString(quote(fmt.Sprint(v)))
+		} else if quoted {
 			fmt.Fprintf(&b, "%q", v)
 		} else {
 			fmt.Fprint(&b, v)

@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -94,7 +95,30 @@ func (l Locale) lookup(key Key) string {
 // T is key's text in l with args filled in; an argument that is itself a
 // core.Msg is rendered in l too.
 func (l Locale) T(key Key, args core.Args) string {
-	return core.Format(l.lookup(key), args, l.msg)
+	s := core.FormatQuoted(l.lookup(key), args, l.msg, quotes[l])
+	if l == TraditionalChinese {
+		s = cornerSpacing.Replace(s) // 「」 carry their own space
+	}
+	return s
+}
+
+var cornerSpacing = strings.NewReplacer(" \u300c", "\u300c", "\u300d ", "\u300d")
+
+// quotes write a quoted value ({name:q}) as each language quotes: French
+// « x » with no-break spaces, Chinese 「x」, Brazilian Portuguese “x”;
+// English keeps Go's "x". What %q escapes (a tab, a control character)
+// stays escaped inside them.
+var quotes = map[Locale]func(string) string{
+	French:              quoteWith("\u00ab\u00a0", "\u00a0\u00bb"),
+	TraditionalChinese:  quoteWith("\u300c", "\u300d"),
+	BrazilianPortuguese: quoteWith("\u201c", "\u201d"),
+}
+
+func quoteWith(open, closing string) func(string) string {
+	return func(s string) string {
+		q := strconv.Quote(s)
+		return open + strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`) + closing
+	}
 }
 
 func (l Locale) msg(m core.Msg) string {

@@ -500,7 +500,10 @@ func TestPageErrorsReadAsWords(t *testing.T) {
 	for _, c := range []struct{ path, field, words string }{
 		{"/?sizes=2,abc", "sizes[1]", `The size of dimension W, "abc", is not a whole number: give a size of at least 1`},
 		{"/?sizes=2,", "sizes[1]", "The size of dimension W is empty: give a size of at least 1"},
-		{"/?sizes=2,abc&lang=fr", "sizes[1]", "La taille de la dimension W, \"abc\", n'est pas un nombre entier\u00a0: donnez une taille d'au moins 1"},
+		// Quoted as each language quotes.
+		{"/?sizes=2,abc&lang=fr", "sizes[1]", "La taille de la dimension W, \u00ab\u00a0abc\u00a0\u00bb, n'est pas un nombre entier\u00a0: donnez une taille d'au moins 1"},
+		{"/?sizes=2,abc&lang=zh-TW", "sizes[1]", "維度 W 的大小「abc」不是整數：請填入至少為 1 的大小"},
+		{"/?sizes=2,a%09b&lang=pt-BR", "sizes[1]", "O tamanho da dimensão W, \u201ca\\tb\u201d, não é um número inteiro: informe um tamanho de no mínimo 1"},
 	} {
 		_, d := page(t, c.path)
 		if got := d.Find(tid("err-" + c.field)).Text(); got != c.words {
