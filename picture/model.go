@@ -100,7 +100,7 @@ type LayoutResponse struct {
 // Slice1Request is the body of POST /api/v1/slice1.
 type Slice1Request struct {
 	DataType       string `json:"dataType"`
-	OutputDataType string `json:"outputDataType"`
+	OutputDataType string `json:"outputDataType,omitempty"` // "": the input's
 	// FeatureLevel nil (absent or null) means the newest.
 	FeatureLevel *string `json:"featureLevel"`
 	InputSizes   []int64 `json:"inputSizes"`
