@@ -73,6 +73,7 @@ var messagesEN = map[Key]string{
 	"json.type":                    "{field} must be {want}; got {got}",
 	"json.whole":                   "{field} must be a whole number; {got}",
 	"json.whole.list":              "{field} must be a list of whole numbers; got {got}",
+	"json.whole.range":             "{field} = {value}: a whole number, but outside the range the API reads (-2^63 to 2^63-1)",
 	"limit.address":                "cannot identify the client address",
 	"limit.rate":                   "too many requests from this address; slow down",
 	"numpy.axis":                   "axis {axis}: {cause}",

@@ -73,6 +73,7 @@ var messagesFR = map[Key]string{
 	"json.type":                    "{field} doit être {want} ; reçu {got}",
 	"json.whole":                   "{field} doit être un nombre entier ; {got}",
 	"json.whole.list":              "{field} doit être une liste de nombres entiers ; reçu {got}",
+	"json.whole.range":             "{field} = {value} : un nombre entier, mais hors de la plage que lit l'API (-2^63 à 2^63-1)",
 	"limit.address":                "impossible d'identifier l'adresse du client",
 	"limit.rate":                   "trop de requêtes depuis cette adresse ; ralentissez",
 	"numpy.axis":                   "axe {axis} : {cause}",

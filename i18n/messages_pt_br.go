@@ -73,6 +73,7 @@ var messagesPtBR = map[Key]string{
 	"json.type":                    "{field} deve ser {want}; recebido {got}",
 	"json.whole":                   "{field} deve ser um número inteiro; {got}",
 	"json.whole.list":              "{field} deve ser uma lista de números inteiros; recebido {got}",
+	"json.whole.range":             "{field} = {value}: um número inteiro, mas fora do intervalo que a API lê (-2^63 a 2^63-1)",
 	"limit.address":                "não foi possível identificar o endereço do cliente",
 	"limit.rate":                   "requisições demais deste endereço; vá mais devagar",
 	"numpy.axis":                   "eixo {axis}: {cause}",

@@ -73,6 +73,7 @@ var messagesZhTW = map[Key]string{
 	"json.type":                    "{field} 必須是{want}；收到的是{got}",
 	"json.whole":                   "{field} 必須是整數；{got}",
 	"json.whole.list":              "{field} 必須是整數陣列；收到的是{got}",
+	"json.whole.range":             "{field} = {value}：是整數，但超出 API 讀取的範圍（-2^63 到 2^63-1）",
 	"limit.address":                "無法辨識用戶端位址",
 	"limit.rate":                   "這個位址的請求太多了；請放慢速度",
 	"numpy.axis":                   "軸 {axis}：{cause}",

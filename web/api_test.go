@@ -757,7 +757,10 @@ func TestAPILooseEdges(t *testing.T) {
 				"sizes[2]: sizes[2] must be a whole number; got 2.0: write it without a fraction or exponent (2)", "strides: strides must be a list of whole numbers; got a string",
 				"totalTensorSizeInBytes: totalTensorSizeInBytes must be a whole number; got 1.5"}},
 		{"past int64", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[9223372036854775808]}`, 400,
-			[]string{"sizes[0]: sizes[0] must be a whole number; got 9223372036854775808, outside the 64-bit range"}},
+			[]string{"sizes[0]: sizes[0] = 9223372036854775808: a whole number, but outside the range the API reads (-2^63 to 2^63-1)"}},
+		// A UINT64 total past 2^63-1 is a whole number too: said as one.
+		{"a total past int64", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[2],"totalTensorSizeInBytes":18446744073709551612}`, 400,
+			[]string{"totalTensorSizeInBytes: totalTensorSizeInBytes = 18446744073709551612: a whole number, but outside the range the API reads (-2^63 to 2^63-1)"}},
 		{"DML_SLICE window past a UINT, converted", "/api/v1/slice", `{"dataType":"FLOAT32","inputSizes":[4294967295],"offsets":[0],"sizes":[2147483653],"strides":[2]}`, 422,
 			[]string{"sizes[0]: sizes[0] = 2147483653 with strides[0] = 2: as DML_SLICE1 the input window spans (2147483653 - 1) × 2 + 1 = 4294967305 elements, more than a UINT holds (4294967295)"}},
 		{"empty feature level", "/api/v1/slice1", `{"dataType":"FLOAT32","featureLevel":"","inputSizes":[4],"inputWindowOffsets":[0],"inputWindowSizes":[4],"inputWindowStrides":[1]}`, 422,

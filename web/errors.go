@@ -310,6 +310,11 @@ func wholeViolations(f jsonField, raw json.RawMessage) []core.Violation {
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 func notWhole(field string, got core.Msg) core.Violation {
+	if got.Code == "json.got.range" {
+		// A whole number all the same: said as one, with the range.
+		return core.NewMsg("json.whole.range", "{field} = {value}: a whole number, but outside the range the API reads (-2^63 to 2^63-1)",
+			core.Args{"field": field, "value": got.Args["value"]}).At(field)
+	}
 	return core.NewMsg("json.whole", "{field} must be a whole number; {got}", core.Args{"field": field, "got": got}).At(field)
 }
 
