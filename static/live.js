@@ -95,11 +95,27 @@ export const openedQuery = (form, formQuery) =>
 // showFieldErrors puts each {field, message} into its field's slot
 // ([data-error-for], [data-warning-for]) and sets aria-invalid on the
 // inputs that name the slot first in aria-describedby.
+// messageLines writes msgs into p a line each, the rule a message cites
+// after its words (" — rule") in a smaller span, as the server does
+// (views.messageLines).
+function messageLines(p, msgs) {
+  p.replaceChildren();
+  (msgs || []).forEach((msg, i) => {
+    if (i) p.append('\n');
+    const k = msg.indexOf(' — ');
+    if (k < 0) { p.append(msg); return; }
+    const rule = document.createElement('span');
+    rule.className = 'rule';
+    rule.textContent = msg.slice(k);
+    p.append(msg.slice(0, k), rule);
+  });
+}
+
 export function showFieldErrors(form, errors, warnings) {
   const group = (vs) => vs.reduce((m, v) => ((m[v.field] ||= []).push(v.message), m), {});
   const e = group(errors), w = group(warnings);
-  for (const p of $$('[data-error-for]', form)) { const m = e[p.dataset.errorFor]; p.textContent = m ? m.join('\n') : ''; p.hidden = !m; }
-  for (const p of $$('[data-warning-for]', form)) { const m = w[p.dataset.warningFor]; p.textContent = m ? m.join('\n') : ''; p.hidden = !m; }
+  for (const p of $$('[data-error-for]', form)) { const m = e[p.dataset.errorFor]; messageLines(p, m); p.hidden = !m; }
+  for (const p of $$('[data-warning-for]', form)) { const m = w[p.dataset.warningFor]; messageLines(p, m); p.hidden = !m; }
   for (const el of $$('input, select, textarea', form)) {
     const id = (el.getAttribute('aria-describedby') || '').split(' ')[0];
     if (id.startsWith('err-')) el.setAttribute('aria-invalid', String(!!e[id.slice(4)]));

@@ -2,9 +2,13 @@ package views
 
 import (
 	"context"
+	"html"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/a-h/templ"
 
 	"github.com/stridescope/stridescope/i18n"
 )
@@ -452,17 +456,6 @@ func tabIndex(tab bool) string {
 	return "-1"
 }
 
-func joinLines(msgs []string) string {
-	out := ""
-	for i, m := range msgs {
-		if i > 0 {
-			out += "\n"
-		}
-		out += m
-	}
-	return out
-}
-
 // LogicalSubIn is the logical view's subtitle in ctx's locale.
 func LogicalSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
@@ -609,4 +602,28 @@ func (m Explorer) origin() string {
 		return ""
 	}
 	return m.Share.Origin
+}
+
+// messageLines writes messages a line each, the rule a message cites after
+// its words (" — rule") in a smaller span: the words are what a learner
+// reads first, and on a phone the rule made each message a long block.
+// static/live.js writes the answers' messages the same way.
+func messageLines(msgs []string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		var b strings.Builder
+		for i, m := range msgs {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			words, rule, ok := strings.Cut(m, " — ")
+			b.WriteString(html.EscapeString(words))
+			if ok {
+				b.WriteString(`<span class="rule">`)
+				b.WriteString(html.EscapeString(" — " + rule))
+				b.WriteString(`</span>`)
+			}
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
 }
