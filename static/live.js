@@ -258,7 +258,7 @@ const keptKeys = ['dt', 'fl'];
 // marked (aria-current, as the server marks it); none for an invalid
 // state (query null).
 export function markPresets(query) {
-  const cur = query == null ? null : new URLSearchParams(query);
+  const cur = query == null ? null : new URLSearchParams(query), want = query == null ? null : stateOf(query);
   for (const a of $$('a.preset')) {
     const u = new URL(a.href, location.href);
     // Rewritten only when the state changed one: a link left alone keeps
@@ -269,7 +269,7 @@ export function markPresets(query) {
       }
       a.href = u.pathname + u.search.replace(/%2C/g, ',');
     }
-    a.setAttribute('aria-current', String(cur !== null && stateOf(u.search) === stateOf(query)));
+    a.setAttribute('aria-current', String(want !== null && stateOf(u.search) === want));
   }
 }
 

@@ -40,20 +40,3 @@ func TestPresetChipShowsTheCurrentExample(t *testing.T) {
 		}
 	}
 }
-
-// TestFieldErrorsSetTheRuleApart: a form error's words come first and the
-// rule it cites after " — " sits in its own smaller span; a message that
-// cites no rule has none.
-func TestFieldErrorsSetTheRuleApart(t *testing.T) {
-	ts := newTestServer(t)
-	for _, c := range []struct{ path, field, rule string }{
-		{"/?sizes=2,0", "sizes[1]", " — sizes[1] == 0: specifying a size of zero in any dimension is invalid"},
-		{"/?sizes=2,abc", "sizes[1]", ""},
-	} {
-		_, d := getPage(t, ts.URL+c.path, nil)
-		p := d.Find(tid("err-" + c.field))
-		if got := p.Find("span.rule").Text(); got != c.rule {
-			t.Errorf("%s: the rule %q, want %q (the message %q)", c.path, got, c.rule, p.Text())
-		}
-	}
-}
