@@ -493,3 +493,60 @@ func TestE2ESliceInputTotalSize(t *testing.T) {
 		t.Errorf("%d unused tail pixels, want at least %d", got, 8192-64)
 	}
 }
+
+// TestE2EPhoneStepBarFloats: on a phone the step-through comes under the
+// input and output. While they are on the screen its bar (the step buttons
+// and the step's text) floats at the screen's foot, clear of the cells a
+// step lights up, and keeps its height reserved in its place; scrolled to,
+// it is back in its place. A desktop, with room for both, never floats it.
+// Six input columns fit a 390 px phone's card without scrolling sideways.
+func TestE2EPhoneStepBarFloats(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	const floating = `document.querySelector('#slice-steps').classList.contains('floating')`
+	const barRect = `(() => { const r = document.querySelector('[data-testid=step-bar]').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, document.documentElement.scrollHeight]; })()`
+	const toGrids = `scrollTo(0, document.querySelector('#slice-input').getBoundingClientRect().top + scrollY - 10), true`
+
+	do(t, ctx, "a 390 px phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	waitLive(t, ctx, base+"/slice?sizes=4,6")
+	if eval[bool](t, ctx, floating) {
+		t.Error("the bar floats over the form, with no picture on the screen")
+	}
+	if got := eval[[]int](t, ctx, `[...document.querySelectorAll('.io .view')].map(v => v.scrollWidth - v.clientWidth)`); len(got) != 2 || got[0] > 0 || got[1] > 0 {
+		t.Errorf("the input and output cards scroll sideways by %v px on a 390 px phone", got)
+	}
+	before := eval[[]float64](t, ctx, barRect)
+	eval[bool](t, ctx, toGrids)
+	waitFor(t, ctx, "the bar floating", floating)
+	r := eval[[]float64](t, ctx, barRect)
+	if r[1] < r[2]-1 || r[1] > r[2]+1 || r[0] >= r[2] {
+		t.Errorf("the floating bar spans %g to %g px of an %g px screen: want it at the foot", r[0], r[1], r[2])
+	}
+	if r[3] != before[3] {
+		t.Errorf("the page is %g px tall with the bar floating, %g px before: its place should keep its height", r[3], before[3])
+	}
+
+	// Step twice by tapping the floating bar: the cells of the step are
+	// lit above it.
+	for range 2 {
+		do(t, ctx, "tap Step", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
+	}
+	waitFor(t, ctx, "step 2", `document.querySelector('[data-testid=step-count]').textContent === 'step 2 of 27'`)
+	cell := eval[[]float64](t, ctx, `(() => { const r = document.querySelector('#slice-input .lc.cur').getBoundingClientRect(); return [r.top, r.bottom]; })()`)
+	if bar := eval[[]float64](t, ctx, barRect); cell[0] < 0 || cell[1] > bar[0] {
+		t.Errorf("the step's input cell is at %g to %g px, the bar from %g px: want the cell on the screen above it", cell[0], cell[1], bar[0])
+	}
+
+	// Scrolled down to its place, the bar is in it again.
+	eval[bool](t, ctx, `scrollTo(0, document.documentElement.scrollHeight), true`)
+	waitFor(t, ctx, "the bar in its place", `!`+floating)
+
+	do(t, ctx, "a desktop", chromedp.EmulateViewport(1400, 1000))
+	waitLive(t, ctx, base+"/slice?sizes=4,6")
+	eval[bool](t, ctx, toGrids)
+	eval[bool](t, ctx, `window.__frames = 0, requestAnimationFrame(() => requestAnimationFrame(() => { window.__frames = 2; })), true`)
+	waitFor(t, ctx, "two frames after the scroll", `window.__frames === 2`)
+	if eval[bool](t, ctx, floating) {
+		t.Error("the bar floats on a desktop")
+	}
+}

@@ -647,4 +647,41 @@ export function start() {
   // The picture the server drew is linked now when the page carries its
   // answer; the socket, once open, is asked only for what changed since.
   takeOwnAnswer(form, st, formQuery, onText);
+  floatStepBar(steps, picture);
+}
+
+// floatStepBar: on a phone the page stacks the step-through under the
+// input and output, a screen below the cells a step lights up. While
+// either picture is on the screen and the bar's own place is below it,
+// the bar (the step buttons and the step's text) floats at the screen's
+// foot; scrolled to, it is back in its place. It is the same element
+// either way, so its focus order and names do not change. An embed,
+// which folds its steps away, and a wider screen keep it in place.
+function floatStepBar(steps, picture) {
+  if (!steps || steps.closest('details')) return;
+  const narrow = matchMedia('(max-width: 40rem)'), root = document.documentElement;
+  let queued = false;
+  const update = () => {
+    queued = false;
+    const side = $('.step-side', steps), bar = $('.step-bar', steps), io = $('.io', picture);
+    let float = false;
+    if (narrow.matches && side && bar && io) {
+      const r = io.getBoundingClientRect(), place = side.getBoundingClientRect().top;
+      float = r.bottom > 0 && r.top < innerHeight && place > innerHeight - bar.offsetHeight;
+    }
+    if (float === steps.classList.contains('floating')) return;
+    // The bar's height stays reserved in its place, so that nothing
+    // under it moves, and (html.bar-floats) a cell reached with the
+    // keyboard is scrolled clear of it.
+    if (float) root.style.setProperty('--bar-h', bar.offsetHeight + 'px');
+    steps.classList.toggle('floating', float);
+    root.classList.toggle('bar-floats', float);
+  };
+  const queue = () => { if (!queued) { queued = true; requestAnimationFrame(update); } };
+  addEventListener('scroll', queue, { passive: true });
+  addEventListener('resize', queue);
+  narrow.addEventListener('change', queue);
+  // A new answer can change the pictures' heights, and so the bar's place.
+  new ResizeObserver(queue).observe(picture);
+  queue();
 }
