@@ -250,7 +250,8 @@ func TestE2EShareButtons(t *testing.T) {
 	}
 	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
 	waitFor(t, ctx, "the snippet", `document.querySelector('[data-testid=embed-snippet]').value.includes('strides=5,1')`)
-	want := `<iframe src="` + base + `/embed/layout?dt=FLOAT32&amp;sizes=2,3&amp;strides=5,1&amp;total=40" title="stridescope: DirectML tensor layout" width="100%" height="800" style="border:0" loading="lazy" allow="clipboard-write"></iframe>`
+	// Pasted into a page written in English, the embed stays English.
+	want := `<iframe src="` + base + `/embed/layout?dt=FLOAT32&amp;sizes=2,3&amp;strides=5,1&amp;total=40&amp;lang=en" title="stridescope: DirectML tensor layout" width="100%" height="800" style="border:0" loading="lazy" allow="clipboard-write"></iframe>`
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`); got != want {
 		t.Errorf("snippet\n%s\nwant\n%s", got, want)
 	}
@@ -280,7 +281,7 @@ func TestE2EShareButtons(t *testing.T) {
 	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
 	waitFor(t, ctx, "the snippet", `document.querySelector('[data-testid=embed-snippet]').value.includes('/embed/slice?')`)
 	snippet := eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`)
-	if strings.Contains(snippet, "preset=") || !strings.Contains(snippet, "wstride=1,1,-2,2") || !strings.Contains(snippet, "lang=fr") {
+	if strings.Contains(snippet, "preset=") || !strings.Contains(snippet, "wstride=1,1,-2,2") || !strings.Contains(snippet, "lang=fr") || strings.Count(snippet, "lang=") != 1 {
 		t.Errorf("the snippet of /slice?preset=example2&lang=fr: %s", snippet)
 	}
 	do(t, ctx, "focus the download", chromedp.Focus(chromedp.CSS(`[data-testid=dx-download]`)))
@@ -415,5 +416,97 @@ func TestE2EEmbedFitsItsSnippet(t *testing.T) {
 	waitLive(t, ctx, base+"/slice?preset=example2")
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`); !strings.Contains(got, `height="1120"`) {
 		t.Errorf("slice snippet %q", got)
+	}
+}
+
+// fittingHost is a documentation page on another site that sizes its
+// frame to the embed with the listener docs/api.md gives (the embed's
+// origin filled in), and keeps the heights it was told.
+const fittingHost = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Docs</title></head>
+<body style="margin:16px">
+<iframe id="embed" src="%s" width="900" height="300" title="stridescope" style="border:0"></iframe>
+<script>
+window.heights = [];
+addEventListener('message', (e) => {
+  if (e.origin !== %q || e.data?.type !== 'stridescope:height') return;
+  for (const f of document.querySelectorAll('iframe')) {
+    if (f.contentWindow === e.source) f.style.height = e.data.height + 'px';
+  }
+  window.heights.push(e.data.height);
+  window.keys = Object.keys(e.data).sort().join(',');
+});
+</script>
+</body></html>`
+
+// TestE2EEmbedToldItsHeight: an embed tells the page that frames it how
+// tall it is, and tells it again as it grows and shrinks; a page with
+// docs/api.md's listener then frames it whole, with nothing to scroll.
+func TestE2EEmbedToldItsHeight(t *testing.T) {
+	base := startServer(t)
+	// The frame runs in the tab's process, so that the test can read its
+	// document (as TestE2EEmbedInAnIframeOnAnotherOrigin).
+	ctx := newBrowser(t, false, chromedp.Flag("disable-site-isolation-trials", true), chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
+	var src string
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, fittingHost, src, base)
+	}))
+	defer host.Close()
+	// fits: the last height told is the frame's, and the embed's
+	// document, as tall as the frame, has nothing to scroll.
+	frame := func() *chromedp.Node {
+		t.Helper()
+		frames, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#embed")))
+		if err != nil || len(frames) != 1 {
+			t.Fatalf("the iframe: %v", err)
+		}
+		return frames[0]
+	}
+	fits := func(what string) float64 {
+		t.Helper()
+		// The embed tells its height more than once as it loads (its
+		// script reveals the Copy buttons, the live note): wait for the
+		// frame to settle on the embed's last word.
+		var h, inner float64
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			waitFor(t, ctx, what, `window.heights && window.heights.length > 0 && Math.abs(document.querySelector('#embed').getBoundingClientRect().height - window.heights.at(-1)) < 1`)
+			h = eval[float64](t, ctx, `window.heights.at(-1)`)
+			inner = inFrame[float64](t, ctx, frame(), "the embed's scroll height", `document.documentElement.scrollHeight`)
+			if inner <= h+1 && eval[float64](t, ctx, `window.heights.at(-1)`) == h || time.Now().After(deadline) {
+				break
+			}
+		}
+		if inner > h+1 {
+			t.Errorf("%s: the embed is %g px tall in a frame of %g px", what, inner, h)
+		}
+		if keys := eval[string](t, ctx, `window.keys`); keys != "height,type" {
+			t.Errorf("%s: the message carries %s, want height and type only", what, keys)
+		}
+		return h
+	}
+	hostURL := strings.Replace(host.URL, "127.0.0.1", "localhost", 1) // another origin
+	src = base + "/embed/layout?sizes=2,3&lang=en"
+	do(t, ctx, "open the host page", chromedp.Navigate(hostURL))
+	small := fits("the 2x3 embed told")
+	if small <= 300 {
+		t.Fatalf("the 2x3 embed is %g px tall, no taller than the snippet's 300: the case tests nothing", small)
+	}
+	src = base + "/embed/layout?sizes=2,3,4,5&lang=en"
+	do(t, ctx, "open the host page", chromedp.Navigate(hostURL))
+	big := fits("the 2x3x4x5 embed told")
+	if big <= small {
+		t.Errorf("the 2x3x4x5 embed told %g px, the 2x3 one %g px", big, small)
+	}
+	// An edit in the frame (its facts unfolded) grows it; folded again, it
+	// shrinks back.
+	for _, open := range []bool{true, false} {
+		n := eval[float64](t, ctx, `window.heights.length`)
+		inFrame[bool](t, ctx, frame(), "fold the facts", fmt.Sprintf(`(document.querySelector('[data-testid=embed-more]').open = %v, true)`, open))
+		waitFor(t, ctx, "a new height", fmt.Sprintf(`window.heights.length > %g`, n))
+		h := fits(fmt.Sprintf("the facts open %v", open))
+		if open && h <= big || !open && h != big {
+			t.Errorf("with the facts open %v the embed told %g px, %g px before", open, h, big)
+		}
 	}
 }

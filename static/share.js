@@ -15,9 +15,15 @@ const withQuery = (path, q) => (q ? path + '?' + q : path);
 // As the server escapes (Go's html.EscapeString), so that its text is found.
 const escapeHTML = (s) => s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&#34;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+// pasted is q naming the page's language even when it is English (which
+// the state leaves out): a snippet goes into a page written in one
+// language, whose readers' browsers may ask for another (views.Share's
+// pastedQuery).
+const pasted = (q) => (/(^|&)lang=/.test(q) ? q : (q ? q + '&' : '') + 'lang=en');
+
 function refresh(bar) {
   const q = query(bar), d = bar.dataset;
-  const embed = location.origin + withQuery(d.shareEmbed, q), svg = location.origin + withQuery(d.shareSvg, q);
+  const embed = location.origin + withQuery(d.shareEmbed, pasted(q)), svg = location.origin + withQuery(d.shareSvg, pasted(q));
   for (const a of bar.querySelectorAll('a[data-share]')) {
     const kind = a.dataset.share;
     if (kind === 'svg') a.href = withQuery(d.shareSvg, q);

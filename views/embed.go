@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"html"
+	"strings"
 
 	"github.com/stridescope/stridescope/i18n"
 )
@@ -61,11 +62,27 @@ func (s Share) SVGHref() string { return withQuery(s.SVG, s.Query) }
 // OpenHref is the full page of the state.
 func (s Share) OpenHref() string { return withQuery(s.Open, s.Query) }
 
-// EmbedURL is the absolute address of the embed of the state.
-func (s Share) EmbedURL() string { return s.Origin + withQuery(s.Embed, s.Query) }
+// EmbedURL is the absolute address of the embed of the state, in the
+// page's language (pastedQuery).
+func (s Share) EmbedURL() string { return s.Origin + withQuery(s.Embed, s.pastedQuery()) }
 
-// SVGURL is the absolute address of the state's SVG picture.
-func (s Share) SVGURL() string { return s.Origin + s.SVGHref() }
+// SVGURL is the absolute address of the state's SVG picture, in the
+// page's language (pastedQuery).
+func (s Share) SVGURL() string { return s.Origin + withQuery(s.SVG, s.pastedQuery()) }
+
+// pastedQuery is Query naming the page's language even when it is
+// English, which Query leaves out: a snippet is pasted into a page
+// written in one language, whose readers' browsers may ask for another.
+// static/share.js does the same as the state changes.
+func (s Share) pastedQuery() string {
+	if strings.HasPrefix(s.Query, "lang=") || strings.Contains(s.Query, "&lang=") {
+		return s.Query
+	}
+	if s.Query == "" {
+		return "lang=en"
+	}
+	return s.Query + "&lang=en"
+}
 
 // PictureSnippet is the HTML a documentation page pastes to show the
 // state's picture only, its alt text in ctx's locale.

@@ -165,7 +165,8 @@ func TestExplorersHaveEmbedAndDownloadButtons(t *testing.T) {
 		if name, _ := d.Find(tid("download-svg")).Attr("download"); name != "stridescope-"+tc.name+".svg" {
 			t.Errorf("%s: download name %q", tc.path, name)
 		}
-		embed := "/embed/" + tc.name + "?" + tc.query
+		// The snippets, pasted into an English page, say it is one.
+		embed := "/embed/" + tc.name + "?" + tc.query + "&lang=en"
 		snippet := d.Find(tid("embed-snippet")).Text()
 		if !strings.HasPrefix(snippet, `<iframe src="http://127.0.0.1:`) || !strings.Contains(snippet, strings.ReplaceAll(embed, "&", "&amp;")+`"`) {
 			t.Errorf("%s: snippet %q", tc.path, snippet)
@@ -175,7 +176,7 @@ func TestExplorersHaveEmbedAndDownloadButtons(t *testing.T) {
 		}
 		// The picture-only option: the state's SVG as an image (issue #13).
 		pic := d.Find(tid("embed-picture-snippet")).Text()
-		if !strings.HasPrefix(pic, `<img src="http://127.0.0.1:`) || !strings.Contains(pic, strings.ReplaceAll(svg+tc.query, "&", "&amp;")+`"`) {
+		if !strings.HasPrefix(pic, `<img src="http://127.0.0.1:`) || !strings.Contains(pic, strings.ReplaceAll(svg+tc.query+"&lang=en", "&", "&amp;")+`"`) {
 			t.Errorf("%s: picture snippet %q", tc.path, pic)
 		}
 	}

@@ -110,8 +110,10 @@ var translatedPaths = []string{"/?sizes=64,64&cell=4095", "/?sizes=300,300", "/s
 
 // TestSharedLinksKeepTheLanguage: a page read in French shares its embed,
 // its picture and its full-page link with lang=fr (an embed on another
-// site has no cookie of ours), and the embed opens in French; an English
-// page's links carry no lang.
+// site has no cookie of ours), and the embed opens in French. An English
+// page's snippets, pasted into a page written in English, carry lang=en,
+// so that they do not follow a reader's browser into another language;
+// its own links (the SVG download, the DxDispatch model) carry no lang.
 func TestSharedLinksKeepTheLanguage(t *testing.T) {
 	ts := newTestServer(t)
 	page := func(url string) *goquery.Document {
@@ -124,12 +126,15 @@ func TestSharedLinksKeepTheLanguage(t *testing.T) {
 	} {
 		d := page(ts.URL + c.path)
 		embed := d.Find("[data-testid=embed-snippet]").AttrOr("data-url", "")
-		links := []string{embed, d.Find("[data-testid=embed-picture-snippet]").AttrOr("data-url", ""),
-			d.Find("[data-testid=download-svg]").AttrOr("href", ""), d.Find("[data-testid=dx-download]").AttrOr("href", "")}
-		for _, u := range links {
-			has := strings.Contains(u, "lang=")
-			if c.lang != "" && !strings.Contains(u, "lang="+c.lang) || c.lang == "" && has {
-				t.Errorf("%s: shared link %q, want lang=%q", c.path, u, c.lang)
+		pasted := []string{embed, d.Find("[data-testid=embed-picture-snippet]").AttrOr("data-url", "")}
+		own := []string{d.Find("[data-testid=download-svg]").AttrOr("href", ""), d.Find("[data-testid=dx-download]").AttrOr("href", "")}
+		for i, u := range append(pasted, own...) {
+			want := c.lang
+			if want == "" && i < len(pasted) {
+				want = "en"
+			}
+			if n := strings.Count(u, "lang="); want != "" && (n != 1 || !strings.HasSuffix(u, "lang="+want) && !strings.Contains(u, "lang="+want+"&")) || want == "" && n > 0 {
+				t.Errorf("%s: shared link %q, want lang=%q", c.path, u, want)
 			}
 		}
 		if !strings.Contains(d.Find("[data-testid=embed-snippet]").Text(), "lang="+c.lang) && c.lang != "" {
