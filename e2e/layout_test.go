@@ -542,6 +542,30 @@ func TestE2EReducedMotion(t *testing.T) {
 	}
 }
 
+// TestE2EPhoneHeaderIsShort: on a phone the site header takes three short
+// lines (name and Present, the site's links, the languages), at most 130
+// of 844 CSS px in every language; the links' line scrolls sideways, and
+// its last link, reached with the keyboard, scrolls into the screen.
+func TestE2EPhoneHeaderIsShort(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	for _, lang := range []string{"en", "zh-TW", "pt-BR", "fr"} {
+		do(t, ctx, "open "+lang, chromedp.Navigate(base+"/slice?lang="+lang))
+		if h := eval[float64](t, ctx, `document.querySelector('header.site').getBoundingClientRect().bottom`); h > 130 {
+			t.Errorf("%s: the header ends at %g px of 844", lang, h)
+		}
+		got := eval[[]float64](t, ctx, `(() => { const nav = document.querySelector('header.site nav:not(.lang)'), last = nav.querySelector('a:last-of-type');
+			last.focus(); const r = last.getBoundingClientRect(); return [nav.scrollWidth - nav.clientWidth, r.left, r.right, innerWidth]; })()`)
+		if got[0] <= 0 {
+			t.Errorf("%s: the links' line does not scroll (it holds %g px more than it shows): the case tests nothing", lang, got[0])
+		}
+		if got[1] < 0 || got[2] > got[3] {
+			t.Errorf("%s: the last link, focused, spans %g to %g px of a %g px screen", lang, got[1], got[2], got[3])
+		}
+	}
+}
+
 // TestE2ELinksAThumbCanHit: on a phone the site's links, the tour's reset,
 // Previous and Next links and the summaries that open an answer or the
 // JSON are at least 24 x 24 CSS px (WCAG 2.2, 2.5.8), in every language

@@ -571,7 +571,9 @@ export function start() {
     for (const el of $$('.lc.cur, .bc.cur, .lc.pending', picture)) el.classList.remove('cur', 'pending');
     const s = t >= 0 ? stepOf(t) : { lines: [], text: tr('js.step.intro', 'Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order.'), sub: '', note: '' };
     for (const li of $$('ol.code li', steps)) li.classList.toggle('active', s.lines.includes(+li.dataset.line));
-    $('[data-testid=step-text]', steps).textContent = s.text;
+    const text = $('[data-testid=step-text]', steps);
+    text.textContent = s.text;
+    text.classList.toggle('prose', t < 0); // words, not a formula
     $('[data-testid=step-sub]', steps).textContent = s.sub;
     const note = $('[data-testid=step-note]', steps);
     note.textContent = s.note; note.hidden = !s.note;
@@ -673,7 +675,7 @@ function floatStepBar(steps, picture) {
     // The bar's height stays reserved in its place, so that nothing
     // under it moves, and (html.bar-floats) a cell reached with the
     // keyboard is scrolled clear of it.
-    if (float) root.style.setProperty('--bar-h', bar.offsetHeight + 'px');
+    if (float) root.style.setProperty('--bar-h', bar.getBoundingClientRect().height + 'px');
     steps.classList.toggle('floating', float);
     root.classList.toggle('bar-floats', float);
   };

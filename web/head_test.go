@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,6 +51,25 @@ func TestHeadAnswersEveryGetAddress(t *testing.T) {
 		}
 		if c.status == 405 && head.Header.Get("Allow") == "" {
 			t.Errorf("%s: 405 without Allow", c.path)
+		}
+	}
+	// A 405's Allow names HEAD wherever GET is allowed, and only there.
+	for _, c := range []struct{ method, path, allow string }{
+		{http.MethodPost, "/glossary", "GET, HEAD, OPTIONS"},
+		{http.MethodDelete, "/api/v1/layout.svg", "GET, HEAD, OPTIONS"},
+		{http.MethodGet, "/rooms", "OPTIONS, POST"},
+		{http.MethodGet, "/api/v1/layout", "OPTIONS, POST"},
+	} {
+		req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		methods := strings.Split(res.Header.Get("Allow"), ", ")
+		slices.Sort(methods)
+		if got := strings.Join(methods, ", "); res.StatusCode != 405 || got != c.allow {
+			t.Errorf("%s %s: %d, Allow %q, want 405 and %q", c.method, c.path, res.StatusCode, got, c.allow)
 		}
 	}
 }

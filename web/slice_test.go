@@ -82,11 +82,19 @@ func TestSlicePageReproducesTheDirectMLExamples(t *testing.T) {
 			if got := one(t, d, tid("fact-outputsizes")+" dd:not(.hint)"); got != "{"+csv(ex.OutputSizes)+"}" {
 				t.Errorf("OutputSizes %s", got)
 			}
+			// Before the first step the step text says what Play and Step
+			// do, in words set as words.
+			if !d.Find(tid("step-text")).HasClass("prose") {
+				t.Errorf("the step text before the first step is not set as prose")
+			}
 			// Every copy line of the page is a step of the step-through.
 			for k, want := range ex.Copies {
 				_, sd := page(t, fmt.Sprintf("/slice?%s&t=%d", ex.query(), 1+len(ex.InputSizes)+k))
 				if got := one(t, sd, tid("step-text")); got != want {
 					t.Errorf("copy %d: %q, want the page's %q", k, got, want)
+				}
+				if sd.Find(tid("step-text")).HasClass("prose") {
+					t.Errorf("copy %d: its formula is set as prose", k)
 				}
 				if sd.Find("ol.code li.active").AttrOr("data-line", "") != "6" {
 					t.Errorf("copy %d does not highlight the copy line", k)
