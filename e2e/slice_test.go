@@ -503,25 +503,45 @@ func TestE2ESliceInputTotalSize(t *testing.T) {
 }
 
 // TestE2EPhoneStepBarFloats: on a phone the step-through comes under the
-// input and output. While they are on the screen its bar (the step buttons
-// and the step's text) floats at the screen's foot, clear of the cells a
-// step lights up, and keeps its height reserved in its place; scrolled to,
-// it is back in its place. A desktop, with room for both, never floats it.
-// Six input columns fit a 390 px phone's card without scrolling sideways.
+// input and output. While a grid is on the screen its bar (the step
+// buttons and the step's text) floats at the screen's foot, clear of the
+// cells a step lights up, and keeps its height reserved in its place;
+// scrolled to, it is back in its place. Its buttons stay where the thumb
+// left them as the step's text changes length; it does not flicker as the
+// page scrolls; it does not float over the form or headings with no grid
+// in sight. A desktop never floats it. Six input columns fit a 360 px
+// phone's card without scrolling sideways. In Portuguese, whose texts are
+// the longest.
 func TestE2EPhoneStepBarFloats(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
 	const floating = `document.querySelector('#slice-steps').classList.contains('floating')`
 	const barRect = `(() => { const r = document.querySelector('[data-testid=step-bar]').getBoundingClientRect(); return [r.top, r.bottom, innerHeight, document.documentElement.scrollHeight]; })()`
 	const toGrids = `scrollTo(0, document.querySelector('#slice-input').getBoundingClientRect().top + scrollY - 10), true`
+	settle := func() {
+		t.Helper()
+		eval[bool](t, ctx, `window.__frames = 0, requestAnimationFrame(() => requestAnimationFrame(() => { window.__frames = 2; })), true`)
+		waitFor(t, ctx, "two frames", `window.__frames === 2`)
+	}
+	phone := func(width int64) {
+		do(t, ctx, fmt.Sprintf("a %d px phone", width), chromedp.EmulateViewport(width, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	}
 
-	do(t, ctx, "a 390 px phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	phone(360)
 	waitLive(t, ctx, base+"/slice?sizes=4,6")
+	if got := eval[[]int](t, ctx, `[...document.querySelectorAll('.io .view')].map(v => v.scrollWidth - v.clientWidth)`); len(got) != 2 || got[0] > 0 || got[1] > 0 {
+		t.Errorf("the input and output cards scroll sideways by %v px on a 360 px phone", got)
+	}
+
+	phone(390)
+	waitLive(t, ctx, base+"/slice?sizes=4,6&lang=pt-BR")
 	if eval[bool](t, ctx, floating) {
 		t.Error("the bar floats over the form, with no picture on the screen")
 	}
-	if got := eval[[]int](t, ctx, `[...document.querySelectorAll('.io .view')].map(v => v.scrollWidth - v.clientWidth)`); len(got) != 2 || got[0] > 0 || got[1] > 0 {
-		t.Errorf("the input and output cards scroll sideways by %v px on a 390 px phone", got)
+	eval[bool](t, ctx, `scrollTo(0, document.querySelector('.io').getBoundingClientRect().top + scrollY - innerHeight + 40), true`)
+	settle()
+	if eval[bool](t, ctx, floating) {
+		t.Error("the bar floats with only the input's heading on the screen")
 	}
 	before := eval[[]float64](t, ctx, barRect)
 	eval[bool](t, ctx, toGrids)
@@ -534,15 +554,49 @@ func TestE2EPhoneStepBarFloats(t *testing.T) {
 		t.Errorf("the page is %g px tall with the bar floating, %g px before: its place should keep its height", r[3], before[3])
 	}
 
-	// Step twice by tapping the floating bar: the cells of the step are
-	// lit above it.
-	for range 2 {
+	// Step by tapping the floating bar: CopyStart, the two axes, then the
+	// copies, whose texts differ in length. The Step button stays put and
+	// each step's cell is lit on the screen above the bar.
+	const stepTop = `document.querySelector('[data-testid=step-next]').getBoundingClientRect().top`
+	const litCell = `(() => { const c = document.querySelector('#slice-output .lc.cur') || document.querySelector('#slice-input .lc.cur'); const r = c.getBoundingClientRect(); return [r.top, r.bottom]; })()`
+	top := eval[float64](t, ctx, stepTop)
+	for n := 1; n <= 9; n++ {
 		do(t, ctx, "tap Step", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
+		waitFor(t, ctx, fmt.Sprintf("step %d", n), fmt.Sprintf(`document.querySelector('[data-testid=t]').value === '%d'`, n-1))
+		settle()
+		if got := eval[float64](t, ctx, stepTop); math.Abs(got-top) > 0.5 {
+			t.Errorf("step %d: the Step button moved from %g to %g px", n, top, got)
+		}
+		cell, bar := eval[[]float64](t, ctx, litCell), eval[[]float64](t, ctx, barRect)
+		if cell[0] < 0 || cell[1] > bar[0]+0.5 {
+			t.Errorf("step %d: the lit cell is at %g to %g px, the bar from %g px: want the cell on the screen above it", n, cell[0], cell[1], bar[0])
+		}
 	}
-	waitFor(t, ctx, "step 2", `document.querySelector('[data-testid=step-count]').textContent === 'step 2 of 27'`)
-	cell := eval[[]float64](t, ctx, `(() => { const r = document.querySelector('#slice-input .lc.cur').getBoundingClientRect(); return [r.top, r.bottom]; })()`)
-	if bar := eval[[]float64](t, ctx, barRect); cell[0] < 0 || cell[1] > bar[0] {
-		t.Errorf("the step's input cell is at %g to %g px, the bar from %g px: want the cell on the screen above it", cell[0], cell[1], bar[0])
+
+	// Scrolled through the page, the bar is in one state at each place,
+	// however many scroll events it is told of there.
+	eval[bool](t, ctx, `(window.__states = null, (async () => {
+		const frame = () => new Promise((f) => requestAnimationFrame(f)), steps = document.querySelector('#slice-steps'), out = [];
+		const from = document.querySelector('.io').getBoundingClientRect().top + scrollY - innerHeight, to = document.querySelector('.step-side').getBoundingClientRect().bottom + scrollY;
+		for (let y = from; y < to; y += 20) {
+			scrollTo(0, y);
+			let seen = '';
+			for (let i = 0; i < 3; i++) { dispatchEvent(new Event('scroll')); await frame(); await frame(); seen += steps.classList.contains('floating') ? 1 : 0; }
+			out.push(seen);
+		}
+		window.__states = out;
+	})(), true)`)
+	waitFor(t, ctx, "the scroll through the page", `window.__states !== null`)
+	states := eval[[]string](t, ctx, `window.__states`)
+	floated := false
+	for i, s := range states {
+		if s != "000" && s != "111" {
+			t.Errorf("scrolled to place %d of %d the bar flickers: %s", i, len(states), s)
+		}
+		floated = floated || s == "111"
+	}
+	if !floated {
+		t.Error("the bar never floated in the scroll: the case tests nothing")
 	}
 
 	// Scrolled down to its place, the bar is in it again.
@@ -552,8 +606,7 @@ func TestE2EPhoneStepBarFloats(t *testing.T) {
 	do(t, ctx, "a desktop", chromedp.EmulateViewport(1400, 1000))
 	waitLive(t, ctx, base+"/slice?sizes=4,6")
 	eval[bool](t, ctx, toGrids)
-	eval[bool](t, ctx, `window.__frames = 0, requestAnimationFrame(() => requestAnimationFrame(() => { window.__frames = 2; })), true`)
-	waitFor(t, ctx, "two frames after the scroll", `window.__frames === 2`)
+	settle()
 	if eval[bool](t, ctx, floating) {
 		t.Error("the bar floats on a desktop")
 	}

@@ -596,6 +596,8 @@ export function start() {
       st.marks[k].cur = cur[k];
       paint(k);
     }
+    // The output cell a copy writes, else the input cell CopyStart is at.
+    if (t >= 0) clearOfStepBar(steps, cellOf(cur.out.length ? 'out' : 'in', cur.out.length ? cur.out[0] : cur.in[0]));
     form.elements.t.value = t >= 0 ? String(t) : '';
     if (share) { setURL(formQuery(), 'replace'); room.publish({ step: t }); }
   }
@@ -654,30 +656,37 @@ export function start() {
 
 // floatStepBar: on a phone the page stacks the step-through under the
 // input and output, a screen below the cells a step lights up. While
-// either picture is on the screen and the bar's own place is below it,
-// the bar (the step buttons and the step's text) floats at the screen's
-// foot; scrolled to, it is back in its place. It is the same element
-// either way, so its focus order and names do not change. An embed,
-// which folds its steps away, and a wider screen keep it in place.
+// either grid is on the screen above the bar and the bar's own place is
+// below the screen's foot, the bar (the step buttons and the step's text)
+// floats at the foot; scrolled to, it is back in its place. It is the same
+// element either way, so its focus order and names do not change. An
+// embed, which folds its steps away, and a wider screen keep it in place.
 function floatStepBar(steps, picture) {
   if (!steps || steps.closest('details')) return;
   const narrow = matchMedia('(max-width: 40rem)'), root = document.documentElement;
-  let queued = false;
+  let queued = false, slot = 0; // the bar's height in its place, kept while it floats
   const update = () => {
     queued = false;
-    const side = $('.step-side', steps), bar = $('.step-bar', steps), io = $('.io', picture);
+    const side = $('.step-side', steps), bar = $('.step-bar', steps), floating = steps.classList.contains('floating');
     let float = false;
-    if (narrow.matches && side && bar && io) {
-      const r = io.getBoundingClientRect(), place = side.getBoundingClientRect().top;
-      float = r.bottom > 0 && r.top < innerHeight && place > innerHeight - bar.offsetHeight;
+    if (narrow.matches && side && bar) {
+      if (!floating) slot = bar.getBoundingClientRect().height;
+      // Floating or not, the same test of the same place and height: the
+      // bar does not flicker at the edge between the two.
+      const place = side.getBoundingClientRect().top, foot = innerHeight - slot;
+      float = place + slot > innerHeight && [...picture.querySelectorAll('#slice-input, #slice-output')].some((g) => {
+        const r = g.getBoundingClientRect();
+        return r.height > 0 && r.bottom > 0 && r.top < foot;
+      });
     }
-    if (float === steps.classList.contains('floating')) return;
+    if (float === floating) return;
     // The bar's height stays reserved in its place, so that nothing
     // under it moves, and (html.bar-floats) a cell reached with the
-    // keyboard is scrolled clear of it.
-    if (float) root.style.setProperty('--bar-h', bar.getBoundingClientRect().height + 'px');
+    // keyboard, or lit by a step, is scrolled clear of it.
+    if (float) root.style.setProperty('--bar-h', slot + 'px');
     steps.classList.toggle('floating', float);
     root.classList.toggle('bar-floats', float);
+    if (float) root.style.setProperty('--bar-float-h', bar.getBoundingClientRect().height + 'px');
   };
   const queue = () => { if (!queued) { queued = true; requestAnimationFrame(update); } };
   addEventListener('scroll', queue, { passive: true });
@@ -686,4 +695,12 @@ function floatStepBar(steps, picture) {
   // A new answer can change the pictures' heights, and so the bar's place.
   new ResizeObserver(queue).observe(picture);
   queue();
+}
+
+// clearOfStepBar scrolls a cell a step lit into the screen above the
+// floating step bar, when the bar or the screen's edge hides it.
+function clearOfStepBar(steps, el) {
+  if (!el || !steps?.classList.contains('floating')) return;
+  const r = el.getBoundingClientRect(), bar = $('.step-bar', steps).getBoundingClientRect();
+  if (r.top < 0 || r.bottom > bar.top) el.scrollIntoView({ block: 'nearest' });
 }
