@@ -564,6 +564,22 @@ func TestE2EPhoneHeaderIsShort(t *testing.T) {
 			t.Errorf("%s: the last link, focused, spans %g to %g px of a %g px screen", lang, got[1], got[2], got[3])
 		}
 	}
+	// The link to the page being read says so, and the line opens
+	// scrolled to it, the join page's link being the last.
+	for _, c := range []struct{ path, current string }{
+		{"/join?lang=pt-BR", "nav-join"}, {"/tour/3?lang=fr", "nav-tour"}, {"/slice", "nav-slice"}, {"/glossary?lang=zh-TW", "nav-glossary"},
+	} {
+		do(t, ctx, "open "+c.path, chromedp.Navigate(base+c.path))
+		got := eval[[]string](t, ctx, `[...document.querySelectorAll('header.site [aria-current=page]')].map(a => a.dataset.testid)`)
+		if len(got) != 1 || got[0] != c.current {
+			t.Errorf("%s: the links marked current are %q, want %s", c.path, got, c.current)
+			continue
+		}
+		r := eval[[]float64](t, ctx, `(() => { const r = document.querySelector('header.site [aria-current=page]').getBoundingClientRect(); return [r.left, r.right, innerWidth]; })()`)
+		if r[0] < 0 || r[1] > r[2] {
+			t.Errorf("%s: the current page's link spans %g to %g px of a %g px screen", c.path, r[0], r[1], r[2])
+		}
+	}
 }
 
 // TestE2ELinksAThumbCanHit: on a phone the site's links, the tour's reset,

@@ -287,6 +287,14 @@ func WithURL(ctx context.Context, u *url.URL) context.Context {
 	return context.WithValue(ctx, urlKey{}, u)
 }
 
+// PagePath is the path of the page ctx renders ("" when ctx has no URL).
+func PagePath(ctx context.Context) string {
+	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil {
+		return u.Path
+	}
+	return ""
+}
+
 // SwitchURL is the page ctx renders, asked for in l: the same path and
 // query with lang=l.
 func SwitchURL(ctx context.Context, l Locale) string {

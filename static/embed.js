@@ -1,5 +1,5 @@
 // stridescope's embeds tell the page that frames them how tall they are,
-// so that it can size the frame to them (docs/embedding.md): a message
+// so that it can size the frame to them (docs/api.md, Embeds): a message
 // { type: 'stridescope:height', height } to the parent window whenever the
 // document's height changes (an edit that adds a dimension, the facts
 // unfolded). The message carries nothing but the height, so it goes to

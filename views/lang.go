@@ -11,6 +11,25 @@ import (
 	"github.com/stridescope/stridescope/i18n"
 )
 
+// navCurrent marks the site link to the page being read (the tour's
+// steps and the rooms count as the tour and the join page): screen
+// readers say so, the link is set apart, and on a phone the links' line
+// opens scrolled to it.
+func navCurrent(ctx context.Context, href string) templ.Attributes {
+	p := i18n.PagePath(ctx)
+	current := p == href
+	switch href {
+	case "/tour":
+		current = p == href || strings.HasPrefix(p, "/tour/")
+	case "/join":
+		current = p == href || strings.HasPrefix(p, "/rooms/")
+	}
+	if current {
+		return templ.Attributes{"aria-current": "page"}
+	}
+	return nil
+}
+
 // langCurrent marks the switcher's link to the language being read.
 func langCurrent(ctx context.Context, l i18n.Locale) string {
 	if i18n.LocaleOf(ctx) == l {

@@ -439,7 +439,6 @@ func httpErrorHandler(err error, c echo.Context) {
 			}
 		case http.StatusMethodNotAllowed:
 			body.Errors[0] = core.NewMsg("route.method", "Method Not Allowed", nil).At("")
-			allowHead(c.Response().Header())
 		}
 	}
 	// Each coded violation in the request's language (English by default).
@@ -515,14 +514,4 @@ func acceptsPicture(r *http.Request) bool {
 
 func acceptsHTML(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/html")
-}
-
-// allowHead adds HEAD to a 405's Allow wherever it lists GET: every GET
-// route answers HEAD (headAsGet), which Echo's router, not knowing it,
-// leaves out.
-func allowHead(h http.Header) {
-	methods := strings.Split(h.Get(echo.HeaderAllow), ", ")
-	if slices.Contains(methods, http.MethodGet) && !slices.Contains(methods, http.MethodHead) {
-		h.Set(echo.HeaderAllow, strings.Join(append(methods, http.MethodHead), ", "))
-	}
 }

@@ -2,6 +2,8 @@ package web
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 )
@@ -18,6 +20,8 @@ const headKey = "stridescope.head"
 // before it: the router reads the one the connection gave.
 func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		res := c.Response()
+		res.Before(func() { allowHead(res.Header()) })
 		if r := c.Request(); r.Method == http.MethodHead {
 			r.Method = http.MethodGet
 			c.Set(headKey, true)
@@ -34,5 +38,15 @@ func keepHead(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Request().Method = http.MethodHead
 		}
 		return next(c)
+	}
+}
+
+// allowHead adds HEAD to an Allow header (a 405's, an OPTIONS answer's)
+// wherever it lists GET: every GET route answers HEAD (headAsGet), which
+// Echo's router, not knowing it, leaves out.
+func allowHead(h http.Header) {
+	methods := strings.Split(h.Get(echo.HeaderAllow), ", ")
+	if slices.Contains(methods, http.MethodGet) && !slices.Contains(methods, http.MethodHead) {
+		h.Set(echo.HeaderAllow, strings.Join(append(methods, http.MethodHead), ", "))
 	}
 }

@@ -53,12 +53,19 @@ func TestHeadAnswersEveryGetAddress(t *testing.T) {
 			t.Errorf("%s: 405 without Allow", c.path)
 		}
 	}
-	// A 405's Allow names HEAD wherever GET is allowed, and only there.
-	for _, c := range []struct{ method, path, allow string }{
-		{http.MethodPost, "/glossary", "GET, HEAD, OPTIONS"},
-		{http.MethodDelete, "/api/v1/layout.svg", "GET, HEAD, OPTIONS"},
-		{http.MethodGet, "/rooms", "OPTIONS, POST"},
-		{http.MethodGet, "/api/v1/layout", "OPTIONS, POST"},
+	// A 405's Allow, and an OPTIONS answer's, name HEAD wherever GET is
+	// allowed, and only there.
+	for _, c := range []struct {
+		method, path string
+		status       int
+		allow        string
+	}{
+		{http.MethodPost, "/glossary", 405, "GET, HEAD, OPTIONS"},
+		{http.MethodDelete, "/api/v1/layout.svg", 405, "GET, HEAD, OPTIONS"},
+		{http.MethodGet, "/rooms", 405, "OPTIONS, POST"},
+		{http.MethodGet, "/api/v1/layout", 405, "OPTIONS, POST"},
+		{http.MethodOptions, "/slice", 204, "GET, HEAD, OPTIONS"},
+		{http.MethodOptions, "/api/v1/layout", 204, "OPTIONS, POST"},
 	} {
 		req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
 		res, err := http.DefaultClient.Do(req)
@@ -68,8 +75,8 @@ func TestHeadAnswersEveryGetAddress(t *testing.T) {
 		res.Body.Close()
 		methods := strings.Split(res.Header.Get("Allow"), ", ")
 		slices.Sort(methods)
-		if got := strings.Join(methods, ", "); res.StatusCode != 405 || got != c.allow {
-			t.Errorf("%s %s: %d, Allow %q, want 405 and %q", c.method, c.path, res.StatusCode, got, c.allow)
+		if got := strings.Join(methods, ", "); res.StatusCode != c.status || got != c.allow {
+			t.Errorf("%s %s: %d, Allow %q, want %d and %q", c.method, c.path, res.StatusCode, got, c.status, c.allow)
 		}
 	}
 }
