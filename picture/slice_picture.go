@@ -124,7 +124,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	}}
 	pv := &p.View
 	pv.Title = views.SliceTitle(s.WindowOffsets, s.WindowSizes, s.WindowStrides)
-	pv.Alt = views.SliceAlt(ctx, pv.Title, dt.String(), in.Sizes)
+	pv.Alt = views.SliceAlt(ctx, pv.Title, dt.String(), in.Sizes, in.Strides, in.TotalTensorSizeInBytes)
 	pv.NoSVG = NoSVG(ctx, SliceSVGLimits(s))
 
 	// Which input element each output element reads, and where.

@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/stridescope/stridescope/i18n"
@@ -39,13 +40,19 @@ func SliceTitle(offsets, sizes, strides []int64) string {
 }
 
 // SliceAlt is the alt text of a slice's picture snippet, in ctx's
-// locale: what it is, the input it reads (its data type and sizes) and
+// locale: what it is, the input it reads (its data type, sizes and
+// strides, and its buffer size when given: 0 is none) and
 // the window (SliceTitle, title).
-func SliceAlt(ctx context.Context, title, dataType string, sizes []int64) string {
+func SliceAlt(ctx context.Context, title, dataType string, sizes, strides []int64, total int64) string {
 	if title == "" {
 		return ""
 	}
-	return i18n.T(ctx, "embed.snippet.slice.alt", i18n.Args{"what": i18n.T(ctx, "embed.snippet.slice"), "type": dataType, "sizes": braces(sizes), "title": title})
+	args := i18n.Args{"what": i18n.T(ctx, "embed.snippet.slice"), "type": dataType, "sizes": braces(sizes), "strides": braces(strides), "title": title}
+	if total > 0 {
+		args["total"] = strconv.FormatInt(total, 10)
+		return i18n.T(ctx, "embed.snippet.slice.alt.total", args)
+	}
+	return i18n.T(ctx, "embed.snippet.slice.alt", args)
 }
 
 // SliceSVG lays out the picture of a slice: the input grids with the

@@ -275,10 +275,12 @@ func TestEmbedSnippetsInTheLanguage(t *testing.T) {
 		// what a slice's picture is, its input and its window.
 		{"/?sizes=2,3", `title="stridescope: DirectML tensor layout"`, `alt="DirectML tensor layout: FLOAT32, sizes {2,3}, strides {3,1}"`},
 		{"/?sizes=2,3&lang=fr", "title=\"stridescope\u00a0: disposition d&#39;un tenseur DirectML\"", "alt=\"Disposition d&#39;un tenseur DirectML\u00a0: FLOAT32, tailles {2,3}, pas {3,1}\""},
-		{"/slice?lang=zh-TW", `title="stridescope：DirectML 張量切片"`, `alt="stridescope：DirectML 張量切片 — 輸入 FLOAT32，大小 {1,1,4,4}；DML_SLICE1: InputWindowOffsets {0,0,0,1}, InputWindowSizes {1,1,4,3}, InputWindowStrides {1,1,2,2}"`},
-		{"/slice?lang=pt-BR", `title="stridescope: fatia de tensor do DirectML"`, `alt="stridescope: fatia de tensor do DirectML — entrada FLOAT32 de tamanhos {1,1,4,4}; DML_SLICE1: InputWindowOffsets {0,0,0,1}`},
-		{"/slice?dt=UINT8&sizes=3,5&wsize=2,2", `title="stridescope: DirectML tensor slice"`, `alt="stridescope: DirectML tensor slice — input UINT8 of sizes {3,5}; DML_SLICE1: InputWindowOffsets {0,0}, InputWindowSizes {2,2}, InputWindowStrides {1,1}"`},
+		{"/slice?lang=zh-TW", `title="stridescope：DirectML 張量切片"`, `alt="stridescope：DirectML 張量切片 — 輸入 FLOAT32，大小 {1,1,4,4}，步幅 {16,16,4,1}；DML_SLICE1: InputWindowOffsets {0,0,0,1}, InputWindowSizes {1,1,4,3}, InputWindowStrides {1,1,2,2}"`},
+		{"/slice?lang=pt-BR", `title="stridescope: fatia de tensor do DirectML"`, `alt="stridescope: fatia de tensor do DirectML — entrada FLOAT32 de tamanhos {1,1,4,4}, passos {16,16,4,1}; DML_SLICE1: InputWindowOffsets {0,0,0,1}`},
+		{"/slice?dt=UINT8&sizes=3,5&wsize=2,2", `title="stridescope: DirectML tensor slice"`, `alt="stridescope: DirectML tensor slice — input UINT8 of sizes {3,5}, strides {5,1}; DML_SLICE1: InputWindowOffsets {0,0}, InputWindowSizes {2,2}, InputWindowStrides {1,1}"`},
 		// A buffer given a size names it: the picture shows the padding.
+		{"/slice?sizes=2,3&strides=4,1&total=40&wsize=2,2", "", `alt="stridescope: DirectML tensor slice — input FLOAT32 of sizes {2,3}, strides {4,1}, TotalTensorSizeInBytes 40; DML_SLICE1: InputWindowOffsets {0,0}`},
+		{"/slice?sizes=2,3&strides=4,1&total=40&wsize=2,2&lang=fr", "", "alt=\"stridescope\u00a0: tranche d&#39;un tenseur DirectML — entrée FLOAT32 de tailles {2,3}, pas {4,1}, TotalTensorSizeInBytes 40\u202f; DML_SLICE1"},
 		{"/?sizes=2,3&strides=5,1&total=40", `title="stridescope: DirectML tensor layout"`, `alt="DirectML tensor layout: FLOAT32, sizes {2,3}, strides {5,1}, TotalTensorSizeInBytes 40"`},
 		{"/?sizes=2,3&strides=5,1&total=40&lang=fr", "", "alt=\"Disposition d&#39;un tenseur DirectML\u00a0: FLOAT32, tailles {2,3}, pas {5,1}, TotalTensorSizeInBytes 40\""},
 	} {
