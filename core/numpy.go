@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -18,8 +19,25 @@ type NumpyWindow struct {
 	// DroppedAxes are the axes an integer index selects; NumPy removes them
 	// after the slice (a reshape, outside DML_SLICE1).
 	DroppedAxes []int
-	// Indices is Python's slice.indices(n) per axis: start, stop, step.
+	// Indices is Python's slice.indices(n) per axis: start, stop, step,
+	// the step clamped into int64 (PythonIndices has it exactly).
 	Indices [][3]int64
+	// exactSteps are the steps written past int64, in decimal, by axis.
+	exactSteps map[int]string
+}
+
+// PythonIndices is Indices in decimal with every step as Python reads it:
+// slice.indices keeps a step past 64 bits whole (start and stop are
+// clamped into the axis, so they always fit).
+func (w *NumpyWindow) PythonIndices() [][3]string {
+	out := make([][3]string, len(w.Indices))
+	for i, ix := range w.Indices {
+		out[i] = [3]string{strconv.FormatInt(ix[0], 10), strconv.FormatInt(ix[1], 10), strconv.FormatInt(ix[2], 10)}
+		if e, ok := w.exactSteps[i]; ok {
+			out[i][2] = e
+		}
+	}
+	return out
 }
 
 // numpyItem is one comma-separated entry of a subscript.
@@ -31,6 +49,9 @@ type numpyItem struct {
 	start    *int64
 	stop     *int64
 	step     *int64
+	// stepExact is the step in decimal when it is past int64 (step is
+	// clamped).
+	stepExact string
 }
 
 // MaxNumpyExpressionLength caps the text ParseNumpy reads.
@@ -115,6 +136,12 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 			return nil, NewMsg("numpy.axis", "axis {axis}: {cause}", Args{"axis": i, "cause": err})
 		}
 		w.Indices[i] = [3]int64{start, stop, step}
+		if it.stepExact != "" {
+			if w.exactSteps == nil {
+				w.exactSteps = map[int]string{}
+			}
+			w.exactSteps[i] = it.stepExact
+		}
 		k := sliceLen(start, stop, step)
 		if k == 0 {
 			empty = append(empty, strconv.Itoa(i))
@@ -260,6 +287,9 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 					return nil, NewMsg("numpy.entry", "entry {entry}: {cause}", Args{"entry": pos, "cause": err})
 				}
 				*targets[k] = &v
+				if k == 2 && (v == math.MaxInt64 || v == math.MinInt64+1) {
+					it.stepExact = pyIntDecimal(f)
+				}
 			}
 			items = append(items, it)
 		}
@@ -307,6 +337,27 @@ func parsePyInt(s string) (int64, error) {
 		return math.MaxInt64, nil
 	}
 	return int64(u), nil
+}
+
+// pyIntDecimal is a Python integer literal parsePyInt read, written in
+// decimal however large.
+func pyIntDecimal(s string) string {
+	body, neg := strings.TrimSpace(s), false
+	for body != "" && (body[0] == '-' || body[0] == '+') {
+		neg = neg != (body[0] == '-')
+		body = strings.TrimSpace(body[1:])
+	}
+	if strings.Trim(body, "0_") == "" {
+		return "0"
+	}
+	var v big.Int
+	if _, ok := v.SetString(body, 0); !ok {
+		return ""
+	}
+	if neg {
+		v.Neg(&v)
+	}
+	return v.String()
 }
 
 func isIdentifier(s string) bool {

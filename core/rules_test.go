@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -1257,6 +1258,36 @@ func TestParseNumpyHugeStep(t *testing.T) {
 	}
 	if offs, err := s.InputOffsets(10); err != nil || !eq(offs, []int64{MaxUINT - 1, MaxUINT - 1 - 1<<31}) {
 		t.Errorf("x[::-2147483648] reads %v, %v", offs, err)
+	}
+}
+
+// TestParseNumpyIndicesKeepAHugeStep: Python's slice.indices keeps a
+// step past 64 bits whole (it clamps start and stop, never the step):
+// PythonIndices says it in decimal however it was written, Indices holds
+// it clamped into int64.
+func TestParseNumpyIndicesKeepAHugeStep(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		want [3]string
+	}{
+		{"x[::100000000000000000000]", [3]string{"0", "5", "100000000000000000000"}},
+		{"x[2:1:-100000000000000000000]", [3]string{"2", "1", "-100000000000000000000"}},
+		{"x[::-0x1_0000_0000_0000_0000]", [3]string{"4", "-1", "-18446744073709551616"}},
+		{"x[::--0b1" + strings.Repeat("0", 70) + "]", [3]string{"0", "5", "1180591620717411303424"}},
+		{"x[::9223372036854775807]", [3]string{"0", "5", "9223372036854775807"}},
+		{"x[1:4:2]", [3]string{"1", "4", "2"}},
+	} {
+		w, err := ParseNumpy([]int64{5}, c.expr)
+		if err != nil {
+			t.Errorf("ParseNumpy(%q): %v", c.expr, err)
+			continue
+		}
+		if got := w.PythonIndices(); len(got) != 1 || got[0] != c.want {
+			t.Errorf("ParseNumpy(%q).PythonIndices() = %v, want %v", c.expr, got, c.want)
+		}
+		if st := w.Indices[0][2]; st != math.MaxInt64 && st != math.MinInt64+1 && strconv.FormatInt(st, 10) != c.want[2] {
+			t.Errorf("ParseNumpy(%q).Indices step %d", c.expr, st)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package picture
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -174,13 +175,15 @@ type NumpyRequest struct {
 
 // NumpyResponse is the canonical tight DML_SLICE1 window of an expression.
 type NumpyResponse struct {
-	InputWindowOffsets []int64    `json:"inputWindowOffsets"`
-	InputWindowSizes   []int64    `json:"inputWindowSizes"`
-	InputWindowStrides []int64    `json:"inputWindowStrides"`
-	OutputSizes        []int64    `json:"outputSizes"`
-	DroppedAxes        []int      `json:"droppedAxes"`
-	PythonSliceIndices [][3]int64 `json:"pythonSliceIndices"`
-	NumPy              string     `json:"numpy"`
+	InputWindowOffsets []int64 `json:"inputWindowOffsets"`
+	InputWindowSizes   []int64 `json:"inputWindowSizes"`
+	InputWindowStrides []int64 `json:"inputWindowStrides"`
+	OutputSizes        []int64 `json:"outputSizes"`
+	DroppedAxes        []int   `json:"droppedAxes"`
+	// PythonSliceIndices are whole JSON numbers, a step past 64 bits
+	// included (core.NumpyWindow.PythonIndices).
+	PythonSliceIndices [][3]json.Number `json:"pythonSliceIndices"`
+	NumPy              string           `json:"numpy"`
 }
 
 // Layout validates a request and returns the core layout, or every

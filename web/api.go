@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -92,7 +93,7 @@ func (s *Server) postSlice1Numpy(c echo.Context) error {
 		InputWindowStrides: w.WindowStrides,
 		OutputSizes:        w.OutputSizes,
 		DroppedAxes:        append([]int{}, w.DroppedAxes...),
-		PythonSliceIndices: w.Indices,
+		PythonSliceIndices: pythonIndices(w),
 		NumPy:              core.FormatNumpy(w.WindowOffsets, w.WindowSizes, w.WindowStrides, w.OutputSizes),
 	})
 }
@@ -103,4 +104,14 @@ func localSlice1Response(c echo.Context, sl *core.Slice1) picture.Slice1Response
 	resp := picture.NewSlice1Response(sl)
 	resp.Warnings = i18n.LocaleOf(c.Request().Context()).Violations(resp.Warnings)
 	return resp
+}
+
+// pythonIndices is w's Python slice.indices as JSON numbers, exact however
+// large a step was written.
+func pythonIndices(w *core.NumpyWindow) [][3]json.Number {
+	out := make([][3]json.Number, 0, len(w.Indices))
+	for _, ix := range w.PythonIndices() {
+		out = append(out, [3]json.Number{json.Number(ix[0]), json.Number(ix[1]), json.Number(ix[2])})
+	}
+	return out
 }

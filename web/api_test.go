@@ -312,6 +312,17 @@ func TestNumpyAPI(t *testing.T) {
 			t.Errorf("%s = %v, want %v", field, got, want)
 		}
 	}
+	// pythonSliceIndices is slice.indices exactly: a step past 64 bits
+	// stays whole, in the JSON's text.
+	res, err := http.Post(ts.URL+"/api/v1/slice1/numpy", "application/json", strings.NewReader(`{"inputSizes":[5,6],"expression":"x[1:4, ::-0x1_0000_0000_0000_0000]"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if want := `"pythonSliceIndices":[[1,4,1],[5,-1,-18446744073709551616]]`; res.StatusCode != 200 || !strings.Contains(string(raw), want) {
+		t.Errorf("a step past 64 bits: %d %s, want %s", res.StatusCode, raw, want)
+	}
 	status, body = post(t, ts, "/api/v1/slice1/numpy", `{"inputSizes":[4],"expression":"x[2:-1:-1]"}`)
 	if status != 422 || !strings.Contains(strings.Join(errorFields(body), "\n"), "expression: the selection is empty on axis 0") {
 		t.Errorf("empty selection: %d %v", status, body)
