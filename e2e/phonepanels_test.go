@@ -154,3 +154,66 @@ func TestE2EPhonePanelsReadable(t *testing.T) {
 		})
 	}
 }
+
+// TestE2EPhoneNudgeButtons: a finger on a dense canvas (a 100x100 tensor
+// at about 3 CSS px an element on a 390 px phone) lands on several
+// elements; the arrow buttons under the canvas then move the selection one
+// element at a time, as the arrow keys do, in both explorers. A desktop,
+// with a mouse and keys, shows no buttons; nor does a page without
+// JavaScript, where they could do nothing.
+func TestE2EPhoneNudgeButtons(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	tapMiddle := func(canvas string) {
+		t.Helper()
+		xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const cv = document.querySelector(%q); cv.scrollIntoView({block: 'center'}); const r = cv.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, canvas))
+		tapAt(t, ctx, canvas, xy[0], xy[1])
+	}
+	const sel = `(new URLSearchParams(location.search).get('sel') || '')`
+	waitLive(t, ctx, base+"/?sizes=100,100")
+	tapMiddle("#logical-canvas")
+	waitFor(t, ctx, "a tapped element", sel+` !== ''`)
+	var r, c int
+	if _, err := fmt.Sscanf(eval[string](t, ctx, sel), "%d,%d", &r, &c); err != nil {
+		t.Fatalf("sel %q: %v", eval[string](t, ctx, sel), err)
+	}
+	for _, m := range []struct {
+		button string
+		dr, dc int
+	}{{"ArrowRight", 0, 1}, {"ArrowRight", 0, 1}, {"ArrowDown", 1, 0}, {"ArrowLeft", 0, -1}, {"ArrowUp", -1, 0}} {
+		do(t, ctx, "tap "+m.button, chromedp.Click(chromedp.CSS(`[data-testid=logical-nudge] [data-nudge=`+m.button+`]`)))
+		r, c = r+m.dr, c+m.dc
+		want := fmt.Sprintf("%d,%d", r, c)
+		waitFor(t, ctx, "the selection at "+want, sel+` === '`+want+`'`)
+		if got := eval[string](t, ctx, `document.querySelector('#dot').textContent`); !strings.HasPrefix(got, "{"+want+"}") {
+			t.Errorf("after %s the caption says %q, want {%s}", m.button, got, want)
+		}
+	}
+
+	// The slice page's input canvas, in French.
+	waitLive(t, ctx, base+"/slice?sizes=100,100&lang=fr")
+	tapMiddle("#slice-in-canvas")
+	waitFor(t, ctx, "a tapped input element", `/^entrée \(\d+,\d+\)/.test(document.querySelector('#dot').textContent)`)
+	before := eval[string](t, ctx, `document.querySelector('#dot').textContent.match(/^entrée \((\d+),(\d+)\)/).slice(1).join(',')`)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=slice-in-nudge] [data-nudge=ArrowRight]').getAttribute('aria-label')`); got != "Sélectionner l'élément à droite" {
+		t.Errorf("the French right button is named %q", got)
+	}
+	do(t, ctx, "tap the right button", chromedp.Click(chromedp.CSS(`[data-testid=slice-in-nudge] [data-nudge=ArrowRight]`)))
+	var br, bc int
+	fmt.Sscanf(before, "%d,%d", &br, &bc)
+	want := fmt.Sprintf("entrée (%d,%d)", br, bc+1)
+	waitFor(t, ctx, want, `document.querySelector('#dot').textContent.startsWith('`+want+`')`)
+
+	emulate(t, ctx, desktop)
+	waitLive(t, ctx, base+"/?sizes=100,100")
+	if n := eval[int](t, ctx, `[...document.querySelectorAll('.nudge')].filter(e => e.getClientRects().length > 0).length`); n != 0 {
+		t.Errorf("a desktop shows %d rows of arrow buttons", n)
+	}
+	off := newBrowser(t, true)
+	emulate(t, off, phone)
+	do(t, off, "open without JavaScript", chromedp.Navigate(base+"/?sizes=100,100"))
+	if n := eval[int](t, off, `[...document.querySelectorAll('.nudge')].filter(e => e.getClientRects().length > 0).length`); n != 0 {
+		t.Errorf("a page without JavaScript shows %d rows of arrow buttons", n)
+	}
+}

@@ -20,6 +20,16 @@ export function canvasKey(key, k, n, L, sizes) {
 }
 // NAV_KEYS are the keys a canvas takes rather than the page (no scrolling).
 export const NAV_KEYS = new Set(['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End']);
+// nudgeButtons makes a canvas's arrow buttons (views.CanvasSlot, shown to
+// a touch screen, which has no arrow keys) move its selection as the
+// arrow keys do: a finger lands on several elements of a dense canvas,
+// the buttons then reach the one meant.
+export function nudgeButtons() {
+  document.addEventListener('click', (e) => {
+    const b = e.target.closest('[data-nudge]'), cv = b?.closest('.canvas-slot')?.querySelector('canvas');
+    if (cv) cv.dispatchEvent(new KeyboardEvent('keydown', { key: b.dataset.nudge, cancelable: true }));
+  });
+}
 // CAPTION is the height, in CSS pixels, of a small multiple's caption.
 export const CAPTION = 14;
 // strip wraps n items in order into rows of at most W x H pixels, cols a

@@ -7,7 +7,7 @@
 
 import { roomClient, roomFocus } from './rooms.js';
 import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
-import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => [...r.querySelectorAll(s)];
@@ -20,6 +20,7 @@ export function start() {
     structural: new Set(), push: new Set(), nav: new Set(), focus: null, hover: null, canvases: {} };
   document.body.dataset.live = 'connecting';
   copyButtons();
+  nudgeButtons();
   const room = roomClient('layout', { apply: applyRoom });
   // Focus ids: 'l:3' logical element 3, 'b:7' buffer cell 7.
   const focusId = (t) => (t.kind === 'l' ? 'l:' + t.i : 'b:' + t.o);

@@ -13,7 +13,7 @@
 import { $, $$, liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
-import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS } from './canvas.js';
+import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
 
 const V = 2, HDR = 24;
 // The canvases' colours (slice.css gives the legends' swatches the same).
@@ -42,6 +42,7 @@ export function start() {
     data: {}, frames: 0, got: 0, canvases: {}, marks: { in: {}, out: {}, b: {} } };
   document.body.dataset.live = 'connecting';
   copyButtons();
+  nudgeButtons();
   const room = roomClient('slice', { apply: applyRoom });
 
   // ---- the websocket ----
