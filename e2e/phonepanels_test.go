@@ -171,6 +171,24 @@ func TestE2EPhoneNudgeButtons(t *testing.T) {
 		tapAt(t, ctx, canvas, xy[0], xy[1])
 	}
 	const sel = `(new URLSearchParams(location.search).get('sel') || '')`
+	nudge := func(view, button, want string) {
+		t.Helper()
+		do(t, ctx, "tap "+button, chromedp.Click(chromedp.CSS(`[data-testid=`+view+`-nudge] [data-nudge=`+button+`]`)))
+		waitFor(t, ctx, "the selection at "+want, sel+` === '`+want+`'`)
+	}
+	// With nothing selected, the first button selects the first element
+	// (the left one would otherwise do nothing, the right one skip it).
+	waitLive(t, ctx, base+"/?sizes=100,100")
+	nudge("logical", "ArrowLeft", "0,0")
+	nudge("logical", "ArrowRight", "0,1")
+	// After an edit that changes the sizes the buttons move from the
+	// selection shown, not from its old flat index.
+	waitLive(t, ctx, base+"/?sizes=100,120&sel=5,5")
+	nudge("logical", "ArrowRight", "5,6")
+	typeInto(t, ctx, "a width of 100", "#f-size-1", "100")
+	waitFor(t, ctx, "the 100x100 picture", `document.querySelector('#picture').dataset.state === 'done' && new URLSearchParams(location.search).get('sizes') === '100,100'`)
+	nudge("logical", "ArrowRight", "5,7")
+
 	waitLive(t, ctx, base+"/?sizes=100,100")
 	tapMiddle("#logical-canvas")
 	waitFor(t, ctx, "a tapped element", sel+` !== ''`)

@@ -147,9 +147,12 @@ export function start() {
     picture.dataset.state = st.invalid ? 'invalid' : 'done';
     // The form's focus is the typed state's, not the picture's, when the
     // picture is the last valid state.
+    // It stays the page's focus (st.focus, which the rooms show again when
+    // the pointer leaves the picture): a flat index kept from before an
+    // edit that changed the sizes would name another element.
     const sel = st.invalid ? '' : form.elements.sel.value, cell = st.invalid ? '' : form.elements.cell.value;
-    if (sel) show({ kind: 'l', i: indexOf(sel.split(',').map(Number)) }, false);
-    else if (cell) show({ kind: 'b', o: +cell }, false);
+    st.focus = sel ? { kind: 'l', i: indexOf(sel.split(',').map(Number)) } : cell ? { kind: 'b', o: +cell } : null;
+    if (st.focus) show(st.focus, false);
     focus.drawn();
   }
 
@@ -328,7 +331,7 @@ export function start() {
     const ctx = cv.getContext('2d'), img = ctx.createImageData(L.w, L.h);
     paint(img.data);
     ctx.putImageData(img, 0, 0);
-    const c = st.canvases[name] = { ctx, img, L, cursor: 0 };
+    const c = st.canvases[name] = { ctx, img, L, cursor: -1 }; // -1: nothing selected on it yet
     const at = (e) => { const r = cv.getBoundingClientRect(); return L.fromPixel(Math.floor(((e.clientX - r.left) / r.width) * L.w), Math.floor(((e.clientY - r.top) / r.height) * L.h)); };
     const target = (k) => (name === 'logical' ? { kind: 'l', i: k } : { kind: 'b', o: k });
     // One lookup per frame, of the latest position (a buffer cell's
@@ -344,10 +347,12 @@ export function start() {
     cv.onkeydown = (e) => {
       if (!NAV_KEYS.has(e.key)) return;
       e.preventDefault();
-      const k = canvasKey(e.key, c.cursor, n, L, name === 'logical' ? st.meta.sizes : null);
+      // With nothing selected yet the first key (or arrow button)
+      // selects the first element rather than moving past it.
+      const k = c.cursor < 0 ? 0 : canvasKey(e.key, c.cursor, n, L, name === 'logical' ? st.meta.sizes : null);
       if (k >= 0) { c.cursor = k; show(target(k), true); }
     };
-    cv.onfocus = () => show(target(c.cursor), true);
+    cv.onfocus = () => show(target(Math.max(0, c.cursor)), true);
   }
   function markCanvas(name, ks) {
     const c = st.canvases[name];

@@ -209,7 +209,11 @@ export function roomClient(page, hooks) {
 // hooks.show(id), and an empty one clears the highlight (hooks.clear()).
 export function roomFocus(room, picture, hooks) {
   let theirs = ''; // the presenter's focus, on a viewer's page
-  picture.addEventListener('pointerleave', () => {
+  picture.addEventListener('pointerleave', (e) => {
+    // A finger that lifts leaves too, after every tap: there is no hover
+    // to undo, and showing the focus again would come before the tap's
+    // own click (an arrow button's, which moves from the focus shown).
+    if (e.pointerType === 'touch') return;
     const f = hooks.focused();
     if (f) hooks.show(f); else room.publish({ focus: '' });
   });

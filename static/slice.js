@@ -430,7 +430,7 @@ export function start() {
     if (!cv) return null;
     const ov = overlayOf(cv, L), ctx = cv.getContext('2d'), img = ctx.createImageData(L.w, L.h);
     fill(img.data);
-    const c = st.canvases[kind] = { cv, ctx, img, L, ov, cursor: 0 };
+    const c = st.canvases[kind] = { cv, ctx, img, L, ov, cursor: -1 }; // -1: nothing selected on it yet
     paint(kind);
     const at = (e) => { const r = cv.getBoundingClientRect(); return L.fromPixel(Math.floor(((e.clientX - r.left) / r.width) * L.w), Math.floor(((e.clientY - r.top) / r.height) * L.h)); };
     // One lookup per frame, of the latest position: a buffer cell's
@@ -446,10 +446,12 @@ export function start() {
     cv.onkeydown = (e) => {
       if (!NAV_KEYS.has(e.key)) return;
       e.preventDefault();
-      const k = canvasKey(e.key, c.cursor, n, L, kind === 'b' ? null : kind === 'in' ? st.meta.sizes : st.meta.outputSizes);
+      // With nothing selected yet the first key (or arrow button)
+      // selects the first element rather than moving past it.
+      const k = c.cursor < 0 ? 0 : canvasKey(e.key, c.cursor, n, L, kind === 'b' ? null : kind === 'in' ? st.meta.sizes : st.meta.outputSizes);
       if (k >= 0) { c.cursor = k; link({ kind, i: k }, true); }
     };
-    cv.onfocus = () => link({ kind, i: c.cursor }, true);
+    cv.onfocus = () => link({ kind, i: Math.max(0, c.cursor) }, true);
     return c;
   }
   // paint puts a canvas's image back with its marks: the step's cells
