@@ -189,6 +189,21 @@ func TestE2EPhoneNudgeButtons(t *testing.T) {
 	waitFor(t, ctx, "the 100x100 picture", `document.querySelector('#picture').dataset.state === 'done' && new URLSearchParams(location.search).get('sizes') === '100,100'`)
 	nudge("logical", "ArrowRight", "5,7")
 
+	// Over small multiples « and » reach the same element in the grid
+	// before and after (the keys' Page Up and Page Down); a canvas of one
+	// grid shows neither.
+	const gridSteps = `[...document.querySelectorAll('[data-testid=logical-nudge] .grid-step')].filter(b => b.getClientRects().length > 0).length`
+	if n := eval[int](t, ctx, gridSteps); n != 0 {
+		t.Errorf("a canvas of one grid shows %d grid buttons", n)
+	}
+	waitLive(t, ctx, base+"/?dt=FLOAT16&sizes=1,16,64,64&sel=0,0,0,63")
+	if n := eval[int](t, ctx, gridSteps); n != 2 {
+		t.Errorf("a canvas of 16 grids shows %d grid buttons, want 2", n)
+	}
+	nudge("logical", "PageDown", "0,1,0,63")
+	nudge("logical", "PageDown", "0,2,0,63")
+	nudge("logical", "PageUp", "0,1,0,63")
+
 	waitLive(t, ctx, base+"/?sizes=100,100")
 	tapMiddle("#logical-canvas")
 	waitFor(t, ctx, "a tapped element", sel+` !== ''`)
