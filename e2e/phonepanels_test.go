@@ -237,6 +237,12 @@ func TestE2EPhoneNudgeButtons(t *testing.T) {
 	fmt.Sscanf(before, "%d,%d", &br, &bc)
 	want := fmt.Sprintf("entrée (%d,%d)", br, bc+1)
 	waitFor(t, ctx, want, `document.querySelector('#dot').textContent.startsWith('`+want+`')`)
+	// The caption is far from the buttons on this page: what they reached
+	// is repeated under them, on the screen with them.
+	echo := eval[[]string](t, ctx, `(() => { const e = document.querySelector('[data-testid=slice-in-nudge-echo]'), r = e.getBoundingClientRect(); return [e.textContent, document.querySelector('#dot').textContent, String(r.height > 0 && r.top >= 0 && r.bottom <= innerHeight)]; })()`)
+	if echo[0] != echo[1] || echo[2] != "true" {
+		t.Errorf("under the buttons %q (on the screen: %s), the caption %q", echo[0], echo[2], echo[1])
+	}
 
 	emulate(t, ctx, desktop)
 	waitLive(t, ctx, base+"/?sizes=100,100")

@@ -24,10 +24,15 @@ export const NAV_KEYS = new Set(['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowU
 // a touch screen, which has no arrow keys) move its selection as the
 // arrow keys do: a finger lands on several elements of a dense canvas,
 // the buttons then reach the one meant.
+// The caption a button's move wrote (#dot, which can be a screen away on
+// a phone) is repeated under the buttons.
 export function nudgeButtons() {
   document.addEventListener('click', (e) => {
-    const b = e.target.closest('[data-nudge]'), cv = b?.closest('.canvas-slot')?.querySelector('canvas');
-    if (cv) cv.dispatchEvent(new KeyboardEvent('keydown', { key: b.dataset.nudge, cancelable: true }));
+    const b = e.target.closest('[data-nudge]'), slot = b?.closest('.canvas-slot'), cv = slot?.querySelector('canvas');
+    if (!cv) return;
+    cv.dispatchEvent(new KeyboardEvent('keydown', { key: b.dataset.nudge, cancelable: true }));
+    const echo = slot.querySelector('.nudge-echo'), dot = document.getElementById('dot');
+    if (echo && dot) echo.textContent = dot.textContent;
   });
 }
 // CAPTION is the height, in CSS pixels, of a small multiple's caption.
