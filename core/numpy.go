@@ -302,12 +302,7 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 // zeros on a decimal. Values past int64 are clamped, which slicing then
 // clamps to the axis anyway.
 func parsePyInt(s string) (int64, error) {
-	// Python applies any run of unary signs: --1 is 1, -+-1 is 1.
-	body, neg := strings.TrimSpace(s), false
-	for body != "" && (body[0] == '-' || body[0] == '+') {
-		neg = neg != (body[0] == '-')
-		body = strings.TrimSpace(body[1:])
-	}
+	body, neg := pySigns(s)
 	bad := NewMsg("numpy.int", "{text:q} is not an integer, a slice or '...' (only basic slicing is supported)", Args{"text": s})
 	if body == "" || body[0] < '0' || body[0] > '9' {
 		return 0, bad
@@ -339,14 +334,21 @@ func parsePyInt(s string) (int64, error) {
 	return int64(u), nil
 }
 
-// pyIntDecimal is a Python integer literal parsePyInt read, written in
-// decimal however large.
-func pyIntDecimal(s string) string {
-	body, neg := strings.TrimSpace(s), false
+// pySigns splits an integer literal's run of unary signs from its digits,
+// as Python applies them: --1 is 1, -+-1 is 1.
+func pySigns(s string) (body string, neg bool) {
+	body = strings.TrimSpace(s)
 	for body != "" && (body[0] == '-' || body[0] == '+') {
 		neg = neg != (body[0] == '-')
 		body = strings.TrimSpace(body[1:])
 	}
+	return body, neg
+}
+
+// pyIntDecimal is a Python integer literal parsePyInt read, written in
+// decimal however large.
+func pyIntDecimal(s string) string {
+	body, neg := pySigns(s)
 	if strings.Trim(body, "0_") == "" {
 		return "0"
 	}

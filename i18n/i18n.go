@@ -287,9 +287,15 @@ func WithURL(ctx context.Context, u *url.URL) context.Context {
 	return context.WithValue(ctx, urlKey{}, u)
 }
 
+// pageURL is the URL WithURL gave ctx, or nil.
+func pageURL(ctx context.Context) *url.URL {
+	u, _ := ctx.Value(urlKey{}).(*url.URL)
+	return u
+}
+
 // PagePath is the path of the page ctx renders ("" when ctx has no URL).
 func PagePath(ctx context.Context) string {
-	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil {
+	if u := pageURL(ctx); u != nil {
 		return u.Path
 	}
 	return ""
@@ -299,7 +305,7 @@ func PagePath(ctx context.Context) string {
 // query with lang=l.
 func SwitchURL(ctx context.Context, l Locale) string {
 	path, q := "/", url.Values{}
-	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil {
+	if u := pageURL(ctx); u != nil {
 		path, q = u.Path, u.Query()
 	}
 	q.Set("lang", string(l))
@@ -308,7 +314,7 @@ func SwitchURL(ctx context.Context, l Locale) string {
 
 // Asked is the locale the page's URL asks for with ?lang=, if it does.
 func Asked(ctx context.Context) (Locale, bool) {
-	if u, ok := ctx.Value(urlKey{}).(*url.URL); ok && u != nil {
+	if u := pageURL(ctx); u != nil {
 		return Parse(u.Query().Get("lang"))
 	}
 	return English, false

@@ -23,9 +23,8 @@ export const NAV_KEYS = new Set(['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowU
 // nudgeButtons makes a canvas's arrow buttons (views.CanvasSlot, shown to
 // a touch screen, which has no arrow keys) move its selection as the
 // arrow keys do: a finger lands on several elements of a dense canvas,
-// the buttons then reach the one meant.
-// The caption a button's move wrote (#dot, which can be a screen away on
-// a phone) is repeated under the buttons.
+// the buttons then reach the one meant. The caption the move wrote (#dot,
+// which can be a screen away on a phone) is repeated under them.
 export function nudgeButtons() {
   document.addEventListener('click', (e) => {
     const b = e.target.closest('[data-nudge]'), slot = b?.closest('.canvas-slot'), cv = slot?.querySelector('canvas');

@@ -50,7 +50,7 @@ func SliceAlt(ctx context.Context, title, dataType string, sizes, strides []int6
 	args := i18n.Args{"what": i18n.T(ctx, "embed.snippet.slice"), "type": dataType, "sizes": braces(sizes), "strides": braces(strides), "title": title}
 	if total > 0 {
 		args["total"] = strconv.FormatInt(total, 10)
-		return i18n.T(ctx, "embed.snippet.slice.alt.total", args)
+		return i18n.T(ctx, "embed.slice.alt.total", args)
 	}
 	return i18n.T(ctx, "embed.snippet.slice.alt", args)
 }
