@@ -41,6 +41,11 @@ func TestBenchWebMeasuresEveryColumn(t *testing.T) {
 	if !strings.Contains(out.String(), "2 runs each") {
 		t.Errorf("the report does not say how many runs:\n%s", out.String())
 	}
+	// The floor is measured in the same run, so a reader can tell a slow
+	// page from a slow minute.
+	if !regexp.MustCompile(`(?m)^The floor in these minutes: a one-line page \(/healthz\) first paints at \d+(\.\d)? ms \(median; \d+(\.\d)? to \d+(\.\d)? ms over 2 navigations\)\.$`).MatchString(out.String()) {
+		t.Errorf("the report does not give the floor page's first paints:\n%s", out.String())
+	}
 }
 
 func TestBenchWebRefusesUnknownCases(t *testing.T) {
