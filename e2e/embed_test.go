@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"fmt"
+	"image/png"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -509,4 +511,98 @@ func TestE2EEmbedToldItsHeight(t *testing.T) {
 			t.Errorf("with the facts open %v the embed told %g px, %g px before", open, h, big)
 		}
 	}
+}
+
+// TestE2EEmbedFollowsItsFramesColourScheme: an embed is light or dark as
+// its reader's system asks, unless the page that frames it says which:
+// the Embed popover's Colours choice writes the iframe's color-scheme
+// into the snippet (for a documentation site with its own theme switch),
+// and the embed, on another site and so in another process, follows it.
+// The snippets are taken from the popover, pasted into a page on another
+// site, and the frames' colours read off the screen.
+func TestE2EEmbedFollowsItsFramesColourScheme(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	waitLive(t, ctx, base+"/?sizes=2,3")
+	// The choice needs the module (it rewrites the snippet): shown by it.
+	if eval[bool](t, ctx, `document.querySelector('[data-testid=embed-scheme-field]').hidden`) {
+		t.Error("the Colours choice is hidden on a live page")
+	}
+	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
+	snippets := map[string]string{}
+	for _, scheme := range []string{"", "light", "dark"} {
+		do(t, ctx, "choose the colours "+scheme, chromedp.SetValue(chromedp.CSS(`[data-testid=embed-scheme]`), scheme))
+		eval[bool](t, ctx, `document.querySelector('[data-testid=embed-scheme]').dispatchEvent(new Event('change')), true`)
+		snippets[scheme] = eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`)
+	}
+	if want := `style="border:0"`; !strings.Contains(snippets[""], want) || strings.Contains(snippets[""], "color-scheme") {
+		t.Errorf("the snippet that follows the reader's system: %s\nwant %s and no color-scheme", snippets[""], want)
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		if want := `style="border:0;color-scheme:` + scheme + `"`; !strings.Contains(snippets[scheme], want) {
+			t.Errorf("the %s snippet: %s\nwant %s", scheme, snippets[scheme], want)
+		}
+	}
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Docs</title></head><body style="margin:0">`)
+		for _, scheme := range []string{"", "light", "dark"} {
+			// Side by side, each with an id to find it by.
+			fmt.Fprintf(w, `<div id="f-%s" style="display:inline-block;width:300px;height:200px;overflow:hidden">%s</div>`, scheme, snippets[scheme])
+		}
+		fmt.Fprint(w, `</body></html>`)
+	}))
+	defer host.Close()
+	// Another site (localhost, not 127.0.0.1): the frames are out of
+	// the host's process, as on the web.
+	hostURL := strings.Replace(host.URL, "127.0.0.1", "localhost", 1)
+	const light, dark = "244,246,248", "15,23,34" // --bg
+	for _, tc := range []struct {
+		system string
+		want   map[string]string
+	}{
+		{"light", map[string]string{"": light, "light": light, "dark": dark}},
+		{"dark", map[string]string{"": dark, "light": light, "dark": dark}},
+	} {
+		t.Run("a "+tc.system+" system", func(t *testing.T) {
+			var extra []chromedp.ExecAllocatorOption
+			if tc.system == "dark" {
+				extra = append(extra, chromedp.Flag("force-dark-mode", true))
+			}
+			ctx := newBrowser(t, false, extra...)
+			do(t, ctx, "open the documentation page", chromedp.Navigate(hostURL))
+			waitFor(t, ctx, "the frames loaded", `document.readyState === 'complete'`)
+			for scheme, want := range tc.want {
+				got := ""
+				// A frame paints its page a moment after its load.
+				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+					if got = framePixel(t, ctx, "f-"+scheme); got == want {
+						break
+					}
+				}
+				if got != want {
+					t.Errorf("the frame of the snippet for %q is painted rgb(%s), want rgb(%s)", scheme, got, want)
+				}
+			}
+		})
+	}
+}
+
+// framePixel is the colour on the screen 4 CSS px inside the top left
+// corner of the element #id, as "r,g,b".
+func framePixel(t *testing.T, ctx context.Context, id string) string {
+	t.Helper()
+	xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const r = document.getElementById(%q).getBoundingClientRect(); return [r.left + 4, r.top + 4]; })()`, id))
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	buf, err := chromedp.Run(tctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, g, b, _ := img.At(int(xy[0]), int(xy[1])).RGBA()
+	return fmt.Sprintf("%d,%d,%d", r>>8, g>>8, b>>8)
 }

@@ -196,6 +196,10 @@ var explorerEN = map[Key]string{
 	"share.embed":             "Embed",
 	"share.embed.label":       "Paste into a documentation page: this explorer, live, in the state shown now.",
 	"share.preview":           "Preview the embed ↗",
+	"share.scheme":            "Colours",
+	"share.scheme.system":     "as the reader's system is set",
+	"share.scheme.light":      "always light",
+	"share.scheme.dark":       "always dark",
 	"share.nosvg":             "No SVG picture of this state: {why}.",
 	"share.picture.label":     "Or the picture only: an image of the state shown now, without the form (not live; up to {max} cells a view).",
 }
@@ -392,6 +396,10 @@ var explorerZhTW = map[Key]string{
 	"share.embed":             "嵌入",
 	"share.embed.label":       "貼到說明文件頁面：即時的這個探索器，停在目前顯示的狀態。",
 	"share.preview":           "預覽嵌入 ↗",
+	"share.scheme":            "配色",
+	"share.scheme.system":     "依讀者的系統設定",
+	"share.scheme.light":      "一律淺色",
+	"share.scheme.dark":       "一律深色",
 	"share.nosvg":             "這個狀態沒有 SVG 圖：{why}。",
 	"share.picture.label":     "或只要圖：目前狀態的圖片，不含表單（非即時；每個檢視最多 {max} 格）。",
 }
@@ -588,6 +596,10 @@ var explorerPtBR = map[Key]string{
 	"share.embed":             "Incorporar",
 	"share.embed.label":       "Cole em uma página de documentação: este explorador, ao vivo, no estado mostrado agora.",
 	"share.preview":           "Pré-visualizar a incorporação ↗",
+	"share.scheme":            "Cores",
+	"share.scheme.system":     "conforme o sistema do leitor",
+	"share.scheme.light":      "sempre claras",
+	"share.scheme.dark":       "sempre escuras",
 	"share.nosvg":             "Sem imagem SVG deste estado: {why}.",
 	"share.picture.label":     "Ou só o desenho: uma imagem do estado mostrado agora, sem o formulário (não é ao vivo; até {max} células por vista).",
 }
@@ -784,6 +796,10 @@ var explorerFR = map[Key]string{
 	"share.embed":             "Intégrer",
 	"share.embed.label":       "À coller dans une page de documentation : cet explorateur, en direct, dans l'état affiché maintenant.",
 	"share.preview":           "Aperçu de l'intégration ↗",
+	"share.scheme":            "Couleurs",
+	"share.scheme.system":     "selon le système du lecteur",
+	"share.scheme.light":      "toujours claires",
+	"share.scheme.dark":       "toujours sombres",
 	"share.nosvg":             "Pas d'image SVG de cet état : {why}.",
 	"share.picture.label":     "Ou le dessin seul : une image de l'état affiché maintenant, sans le formulaire (pas en direct ; jusqu'à {max} cases par vue).",
 }

@@ -33,10 +33,13 @@ function refresh(bar) {
   // The server's snippets, with their addresses replaced by the current
   // ones, and the picture's alt text by what the picture now shows (the
   // answers' alt, kept in data-share-alt).
+  const scheme = bar.querySelector('select[data-share=scheme]')?.value;
   for (const snippet of bar.querySelectorAll('textarea[data-share=snippet]')) {
     const url = snippet.dataset.kind === 'svg' ? svg : embed;
     let v = snippet.defaultValue.split(escapeHTML(snippet.dataset.url)).join(escapeHTML(url));
     if (snippet.dataset.alt && d.shareAlt) v = v.split(`alt="${escapeHTML(snippet.dataset.alt)}"`).join(`alt="${escapeHTML(d.shareAlt)}"`);
+    // The embed follows its frame's color-scheme (docs/api.md).
+    if (scheme && snippet.dataset.kind !== 'svg') v = v.replace('style="border:0"', `style="border:0;color-scheme:${scheme}"`);
     snippet.value = v;
   }
 }
@@ -62,6 +65,11 @@ for (const bar of bars) {
     });
   }
   for (const snippet of bar.querySelectorAll('textarea[data-share=snippet]')) snippet.addEventListener('focus', () => { refresh(bar); snippet.select(); });
+  const scheme = bar.querySelector('select[data-share=scheme]');
+  if (scheme) {
+    scheme.closest('[hidden]')?.removeAttribute('hidden');
+    scheme.addEventListener('change', () => refresh(bar));
+  }
   refresh(bar);
 }
 
