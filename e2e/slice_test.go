@@ -666,3 +666,75 @@ if (meet(v, o)) out.push(c.id + ': value ' + c.querySelector('.lbl').textContent
 		})
 	}
 }
+
+// TestE2EPhoneBarRepeatsTheCaption: on a phone the floating step bar can
+// cover the caption under the output (#dot) that names the cell tapped;
+// while it does, the bar shows the caption in its step's text's place
+// (hidden from screen readers: #dot, the live region, says it; the step's
+// text stays for them), until the next step. With #dot in sight above the
+// bar, the bar shows its step's text.
+func TestE2EPhoneBarRepeatsTheCaption(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	waitLive(t, ctx, base+"/slice?sizes=4,6")
+	settle := func() {
+		t.Helper()
+		eval[bool](t, ctx, `window.__frames = 0, requestAnimationFrame(() => requestAnimationFrame(() => { window.__frames = 2; })), true`)
+		waitFor(t, ctx, "two frames", `window.__frames === 2`)
+	}
+	const echo = `(() => { const e = document.querySelector('[data-testid=bar-dot]'), r = e.getBoundingClientRect(); return [e.hidden ? 0 : 1, r.top, r.bottom, innerHeight]; })()`
+	// The output's last row just above the floating bar: #dot under it.
+	eval[bool](t, ctx, `scrollTo(0, document.querySelector('#slice-output').getBoundingClientRect().bottom + scrollY - innerHeight + 200), true`)
+	settle()
+	waitFor(t, ctx, "the bar floating", `document.querySelector('#slice-steps').classList.contains('floating')`)
+	if got := eval[[]float64](t, ctx, echo); got[0] != 0 {
+		t.Error("the bar repeats a caption before any cell is tapped")
+	}
+	xy := eval[[]float64](t, ctx, `(() => { const r = document.querySelector('#out-19').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`)
+	tapAt(t, ctx, "#out-19", xy[0], xy[1])
+	waitFor(t, ctx, "the tapped cell's caption", `document.querySelector('#dot').textContent.startsWith('Output[{3,1}]')`)
+	settle()
+	if !eval[bool](t, ctx, `document.querySelector('#dot').getBoundingClientRect().bottom > document.querySelector('[data-testid=step-bar]').getBoundingClientRect().top`) {
+		t.Fatalf("#dot is not under the bar: the case tests nothing (#dot's bottom, the bar's top: %v)", eval[[]float64](t, ctx, `[document.querySelector('#dot').getBoundingClientRect().bottom, document.querySelector('[data-testid=step-bar]').getBoundingClientRect().top]`))
+	}
+	got := eval[[]float64](t, ctx, echo)
+	if got[0] != 1 || got[1] < 0 || got[2] > got[3] {
+		t.Fatalf("the repeated caption: shown %v, at %g to %g px of %g", got[0] == 1, got[1], got[2], got[3])
+	}
+	if same := eval[bool](t, ctx, `document.querySelector('[data-testid=bar-dot]').textContent === document.querySelector('#dot').textContent`); !same {
+		t.Errorf("the bar repeats %q, #dot says %q", eval[string](t, ctx, `document.querySelector('[data-testid=bar-dot]').textContent`), eval[string](t, ctx, `document.querySelector('#dot').textContent`))
+	}
+	if hidden := eval[string](t, ctx, `document.querySelector('[data-testid=bar-dot]').getAttribute('aria-hidden')`); hidden != "true" {
+		t.Errorf("the repeated caption's aria-hidden is %q: a screen reader would hear it twice", hidden)
+	}
+	shotOf(t, ctx, "phone-bar-repeats-caption", chromedp.CaptureScreenshot())
+	// In the step's text's place, which a screen reader still has.
+	if shown := eval[bool](t, ctx, `document.querySelector('[data-testid=step-text]').getBoundingClientRect().height > 1`); shown {
+		t.Error("the step's text shows beside the repeated caption")
+	}
+	// A step brings the step's text back.
+	xy = eval[[]float64](t, ctx, `(() => { const r = document.querySelector('[data-testid=step-next]').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`)
+	tapAt(t, ctx, "Step", xy[0], xy[1])
+	waitFor(t, ctx, "step 1", `document.querySelector('[data-testid=t]').value === '0'`)
+	settle()
+	if got := eval[[]float64](t, ctx, echo); got[0] != 0 {
+		t.Error("after a step the bar still repeats the caption")
+	}
+	if shown := eval[bool](t, ctx, `document.querySelector('[data-testid=step-text]').getBoundingClientRect().height > 1`); !shown {
+		t.Error("after a step the step's text is not shown")
+	}
+	// Tapped again, the cell is named at the bar's top again; with #dot
+	// scrolled up into sight, the output still on the screen, it is not.
+	xy = eval[[]float64](t, ctx, `(() => { const r = document.querySelector('#out-20').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`)
+	tapAt(t, ctx, "#out-20", xy[0], xy[1])
+	waitFor(t, ctx, "the caption repeated again", `!document.querySelector('[data-testid=bar-dot]').hidden && document.querySelector('[data-testid=bar-dot]').textContent.startsWith('Output[{3,2}]')`)
+	eval[bool](t, ctx, `scrollTo(0, document.querySelector('#dot').getBoundingClientRect().top + scrollY - 250), true`)
+	settle()
+	if !eval[bool](t, ctx, `document.querySelector('#slice-steps').classList.contains('floating')`) {
+		t.Error("the bar stopped floating: the case tests nothing")
+	}
+	if got := eval[[]float64](t, ctx, echo); got[0] != 0 {
+		t.Error("with #dot in sight above the bar, the bar still repeats it")
+	}
+}

@@ -664,9 +664,11 @@ export function start() {
 // floats at the foot; scrolled to, it is back in its place. It is the same
 // element either way, so its focus order and names do not change. An
 // embed, which folds its steps away, and a wider screen keep it in place.
+// The caption of a tapped cell (#dot, under the output) is repeated at the
+// floating bar's top while the bar covers it or it is below the screen.
 function floatStepBar(steps, picture) {
   if (!steps || steps.closest('details')) return;
-  const narrow = matchMedia('(max-width: 40rem)'), root = document.documentElement;
+  const narrow = matchMedia('(max-width: 40rem)'), root = document.documentElement, dot = $('#dot');
   let queued = false, slot = 0; // the bar's height in its place, kept while it floats
   const update = () => {
     queued = false;
@@ -682,14 +684,30 @@ function floatStepBar(steps, picture) {
         return r.height > 0 && r.bottom > 0 && r.top < foot;
       });
     }
-    if (float === floating) return;
-    // The bar's height stays reserved in its place, so that nothing
-    // under it moves, and (html.bar-floats) a cell reached with the
-    // keyboard, or lit by a step, is scrolled clear of it.
-    if (float) root.style.setProperty('--bar-h', slot + 'px');
-    steps.classList.toggle('floating', float);
-    root.classList.toggle('bar-floats', float);
+    if (float !== floating) {
+      // The bar's height stays reserved in its place, so that nothing
+      // under it moves, and (html.bar-floats) a cell reached with the
+      // keyboard, or lit by a step, is scrolled clear of it.
+      if (float) root.style.setProperty('--bar-h', slot + 'px');
+      steps.classList.toggle('floating', float);
+      root.classList.toggle('bar-floats', float);
+    }
+    echoDot(bar, float);
     if (float) root.style.setProperty('--bar-float-h', bar.getBoundingClientRect().height + 'px');
+  };
+  // echoDot: after a tap named a cell in #dot, and until the next step,
+  // the floating bar shows #dot's caption in place of the step's text
+  // (kept for screen readers) while the bar, as it is with its step's
+  // text, reaches over #dot or #dot is below the screen.
+  let dotLast = false, withText = 0; // the floating bar's height with the step's text
+  const echoDot = (bar, float) => {
+    const echo = bar && $('.bar-dot', bar);
+    if (!echo || !dot) return;
+    if (float && echo.hidden) withText = bar.getBoundingClientRect().height;
+    const show = float && dotLast && dot.getBoundingClientRect().bottom > innerHeight - withText;
+    if (show && echo.textContent !== dot.textContent) echo.textContent = dot.textContent;
+    echo.hidden = !show;
+    bar.classList.toggle('echoing', show);
   };
   const queue = () => { if (!queued) { queued = true; requestAnimationFrame(update); } };
   addEventListener('scroll', queue, { passive: true });
@@ -697,6 +715,12 @@ function floatStepBar(steps, picture) {
   narrow.addEventListener('change', queue);
   // A new answer can change the pictures' heights, and so the bar's place.
   new ResizeObserver(queue).observe(picture);
+  if (dot) new MutationObserver(() => { dotLast = !$('.hint', dot); queue(); }).observe(dot, { childList: true, characterData: true, subtree: true });
+  // A step (or a new answer) writes the bar's own text: it shows again.
+  const inEcho = (n) => !!(n.nodeType === Node.TEXT_NODE ? n.parentElement : n)?.closest('.bar-dot');
+  new MutationObserver((recs) => {
+    if (recs.some((r) => !inEcho(r.target))) { dotLast = false; queue(); }
+  }).observe(steps, { childList: true, characterData: true, subtree: true });
   queue();
 }
 
