@@ -259,6 +259,23 @@ func TestE2ESliceStepThrough(t *testing.T) {
 	if eval[string](t, ctx, `document.querySelector('#slice-steps').dataset.playing`) != "false" {
 		t.Error("still playing after pause")
 	}
+
+	// The reverse example's axes 0 and 1 are reversed: no erratum at
+	// their steps (E1 is the page's Example 2 misprinting axis 2's).
+	do(t, ctx, "the reverse example", chromedp.Click(chromedp.CSS(`[data-testid=preset-reverse]`)))
+	sliceDone(t, ctx, "the reverse example", `location.search.includes('wstride=-1,-1')`)
+	step(2)
+	for axis := range 2 {
+		if axis > 0 {
+			step(1)
+		}
+		if got := text(t, ctx, `[data-testid=step-text]`); !strings.HasPrefix(got, fmt.Sprintf("axis %d: InputWindowStrides[%d] = -1 < 0", axis, axis)) {
+			t.Errorf("reverse, axis %d's step: %q", axis, got)
+		}
+		if !eval[bool](t, ctx, `document.querySelector('[data-testid=step-note]').hidden`) {
+			t.Errorf("reverse, axis %d's step has a note: %q", axis, text(t, ctx, `[data-testid=step-note]`))
+		}
+	}
 }
 
 func TestE2ESlicePresetsReadOtherCells(t *testing.T) {

@@ -474,7 +474,9 @@ func sliceStep(ctx context.Context, s *core.Slice1, t int64, values []string) (l
 		st := s.WindowStrides[i]
 		if st < 0 {
 			text = i18n.T(ctx, "js.step.neg", i18n.Args{"i": i, "s": st, "off": s.WindowOffsets[i], "size": s.WindowSizes[i], "cs": s.CopyStart[i]})
-			note = i18n.T(ctx, "js.step.e1", i18n.Args{"i": i})
+			if i == erratumE1Axis {
+				note = i18n.T(ctx, "js.step.e1", i18n.Args{"i": i})
+			}
 			return []int{2, 3, 4}, text, sub, note
 		}
 		text = i18n.T(ctx, "js.step.pos", i18n.Args{"i": i, "s": st, "off": s.WindowOffsets[i]})
@@ -489,6 +491,13 @@ func sliceStep(ctx context.Context, s *core.Slice1, t int64, values []string) (l
 	}
 	return []int{6}, text, i18n.T(ctx, "js.step.sub", i18n.Args{"dot": DotText(ic, s.Input.Strides)}), ""
 }
+
+// erratumE1Axis is the axis whose step the DirectML page's Example 2
+// misprints (erratum E1: InputWindowSizes[0] for InputWindowSizes[2]):
+// the note comes with a reversed axis's step there only, since at any
+// other axis the page says nothing wrong (and at axis 0 its misprint is
+// the right term).
+const erratumE1Axis = 2
 
 // stepCells are the cells step t marks: the input element at CopyStart as
 // it stands after the step, or the input element that output element k

@@ -556,9 +556,11 @@ export function start() {
       for (let d = 0; d <= i; d++) cs[d] = m.copyStart[d];
       const sub = `CopyStart = {${cs}}`;
       if (s < 0) {
+        // Erratum E1 is the page's Example 2 misprinting axis 2's step
+        // (picture.erratumE1Axis): noted there only.
         return { lines: [2, 3, 4], sub, at: cs,
           text: tr('js.step.neg', 'axis {i}: InputWindowStrides[{i}] = {s} < 0, so CopyStart[{i}] += InputWindowSizes[{i}] - 1: {off} + {size} - 1 = {cs}', { i, s, off: m.windowOffsets[i], size: m.windowSizes[i], cs: m.copyStart[i] }),
-          note: tr('js.step.e1', "Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[{i}], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).", { i }) };
+          note: i !== 2 ? '' : tr('js.step.e1', "Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[{i}], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).", { i }) };
       }
       return { lines: [2, 3], sub, at: cs, note: '', text: tr('js.step.pos', 'axis {i}: InputWindowStrides[{i}] = {s} > 0, so CopyStart[{i}] stays InputWindowOffsets[{i}] = {off}', { i, s, off: m.windowOffsets[i] }) };
     }

@@ -206,6 +206,22 @@ func TestSlicePageStepThroughWithoutJavaScript(t *testing.T) {
 	if got := strings.Join(attrs(d6.Find(".pending"), "id"), " "); got != "out-2 out-3" {
 		t.Errorf("step 7 pending %q", got)
 	}
+	// A reversed axis other than axis 2 has no erratum: the page's
+	// Example 2 misprints axis 2's step only (at axis 0 its misprint,
+	// InputWindowSizes[0], would be the right term).
+	for _, path := range []string{
+		"/slice?dt=FLOAT32&sizes=3,4&woff=0,0&wsize=3,4&wstride=-1,-1&t=1",
+		"/slice?dt=FLOAT32&sizes=3,4&woff=0,0&wsize=3,4&wstride=-1,-1&t=2",
+		"/slice?dt=FLOAT32&sizes=2,2,3,4&woff=0,0,0,0&wsize=2,2,3,4&wstride=1,1,1,-1&t=4",
+	} {
+		_, d := page(t, path)
+		if !strings.Contains(one(t, d, tid("step-text")), "< 0, so CopyStart") {
+			t.Errorf("%s: not a reversed axis's step: %q", path, one(t, d, tid("step-text")))
+		}
+		if _, hidden := d.Find(tid("step-note")).Attr("hidden"); !hidden {
+			t.Errorf("%s: a note %q at a reversed axis other than axis 2", path, one(t, d, tid("step-note")))
+		}
+	}
 	// A positive stride's step says why CopyStart stays, without a note.
 	_, d = page(t, "/slice?preset=example2&t=4")
 	if got := one(t, d, tid("step-text")); got != "axis 3: InputWindowStrides[3] = 2 > 0, so CopyStart[3] stays InputWindowOffsets[3] = 1" {
