@@ -380,6 +380,38 @@ func TestE2EPhoneTapLinksACell(t *testing.T) {
 	waitFor(t, ctx, "the tapped output cell linked", `document.querySelector('#in-13')?.classList.contains('linked') && document.querySelector('#dot').textContent.includes('14')`)
 }
 
+// TestE2EPhoneLinkedCellInSight: on a phone a buffer's rows are wider
+// than the screen and scroll sideways in their box; a tapped element's
+// buffer cell is scrolled into that box, the page not moving. The same
+// for the slice page's buffer.
+func TestE2EPhoneLinkedCellInSight(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	for _, tc := range []struct{ path, tapped, linked string }{
+		// C, (0,0,2), lives at offset 2 * 6 = 12: the 13th of 16 cells a row.
+		{"/?dt=FLOAT32&sizes=2,3,4&strides=1,2,6", "#l-2", "#b-12"},
+		// Output element 3 of the reverse example reads input (2,0) at offset 8.
+		{"/slice?preset=reverse", "#out-3", "#b-8"},
+	} {
+		waitLive(t, ctx, base+tc.path)
+		within := fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth; })()`, tc.linked)
+		if eval[bool](t, ctx, within) {
+			t.Fatalf("%s: %s is on the screen before the tap: the case tests nothing", tc.path, tc.linked)
+		}
+		xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2, scrollY]; })()`, tc.tapped))
+		tapAt(t, ctx, tc.tapped, xy[0], xy[1])
+		waitFor(t, ctx, "the linked cell", fmt.Sprintf(`document.querySelector(%q).classList.contains('linked')`, tc.linked))
+		if !eval[bool](t, ctx, within) {
+			t.Errorf("%s: tapped %s, the linked %s spans %v px of a 390 px screen", tc.path, tc.tapped, tc.linked,
+				eval[[]float64](t, ctx, fmt.Sprintf(`(r => [r.left, r.right])(document.querySelector(%q).getBoundingClientRect())`, tc.linked)))
+		}
+		if y := eval[float64](t, ctx, `scrollY`); y != xy[2] {
+			t.Errorf("%s: the page moved from %g to %g px", tc.path, xy[2], y)
+		}
+	}
+}
+
 // TestE2EOrientation: the explorers say what they are, in an h1 and one
 // line, link to the tour, put the "point at a cell" hint above the first
 // picture and list the keys (issue #13, point 3).

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
+import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, reveal, langSuffix, num, listOf, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -271,6 +271,7 @@ export function start() {
       const o = st.n ? offsetOf(t.i) : null, c = coordOf(t.i);
       lmarks = [t.i]; if (o !== null) bmarks = [o];
       select($(`#l-${t.i}`)); $(`#b-${o}`)?.classList.add('linked');
+      reveal($(`#b-${o}`), picture);
       dot.textContent = o === null ? tr('js.element', 'element ({c})', { c }) : dotText(c, o);
       if (isFocus) { form.elements.sel.value = c.join(','); form.elements.cell.value = ''; }
     } else {
@@ -278,6 +279,7 @@ export function start() {
       bmarks = [t.o]; lmarks = hs;
       select($(`#b-${t.o}`));
       for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
+      if (hs.length) reveal($(`#l-${hs[0]}`), picture);
       const list = listOf(hs, (i) => `(${coordOf(i)})`);
       dot.textContent = hs.length === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', 'buffer offset {o} is unused: past the last element', { o: t.o }) : tr('js.buffer.padding', 'buffer offset {o} is padding: no element lives there', { o: t.o }))
         : hs.length === 1 ? tr('js.buffer.holds', 'buffer offset {o} holds element {list}', { o: t.o, list }) : tr('js.buffer.shared', 'buffer offset {o} is shared by {n} elements: {list}', { o: t.o, n: num(hs.length), list });

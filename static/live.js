@@ -49,6 +49,28 @@ export function sent(form, query) {
 // invalidate the element's style or layout.
 export const put = (el, k, v) => { if (el && el[k] !== v) el[k] = v; };
 
+// reveal scrolls the boxes inside `within` that clip el (a buffer's rows
+// wider than a phone, a tall grid in its own scroll box) until el is in
+// them, as little as it takes; the page itself never moves. A cell linked
+// to the one pointed at may otherwise be lit out of sight.
+export function reveal(el, within) {
+  for (let box = el?.parentElement; box && box !== within && within?.contains(box); box = box.parentElement) {
+    const wide = box.scrollWidth > box.clientWidth, tall = box.scrollHeight > box.clientHeight;
+    if (!wide && !tall) continue;
+    const cs = getComputedStyle(box);
+    const r = el.getBoundingClientRect(), b = box.getBoundingClientRect(), pad = 8;
+    const left = b.left + box.clientLeft, top = b.top + box.clientTop;
+    if (wide && /auto|scroll/.test(cs.overflowX)) {
+      if (r.left < left) box.scrollLeft -= left - r.left + pad;
+      else if (r.right > left + box.clientWidth) box.scrollLeft += Math.min(r.right - left - box.clientWidth + pad, r.left - left - pad);
+    }
+    if (tall && /auto|scroll/.test(cs.overflowY)) {
+      if (r.top < top) box.scrollTop -= top - r.top + pad;
+      else if (r.bottom > top + box.clientHeight) box.scrollTop += Math.min(r.bottom - top - box.clientHeight + pad, r.top - top - pad);
+    }
+  }
+}
+
 // ownAnswer is the socket's answer to the state the server drew, which
 // the page carries when that picture is all in its HTML (#answer,
 // docs/protocol.md): the page takes it as the answer to its first edit

@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, reveal, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
@@ -364,6 +364,7 @@ export function start() {
     if (st.canvases[t.kind]) st.canvases[t.kind].cursor = t.i;
     for (const k of ['in', 'out', 'b']) {
       for (const i of marks[k].slice(0, 4096)) cellOf(k, i)?.classList.add('linked');
+      if (marks[k].length) reveal(cellOf(k, marks[k][0]), picture);
       st.marks[k].linked = marks[k];
       paint(k);
     }
