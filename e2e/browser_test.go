@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -247,4 +248,37 @@ func shotOf(t *testing.T, ctx context.Context, name string, take chromedp.Action
 		t.Fatal(err)
 	}
 	t.Logf("screenshot %s", path)
+}
+
+// textsMeet is a script that says, for the grid cells sel finds, which of
+// a cell's texts meet: its label (.lbl), its corner number (.off, .boff),
+// its share count (.cnt) and its badge (.badge-n). A text is its glyphs'
+// ink (its line box less the font's room above and below the glyphs,
+// which two lines of text may share), a badge its box; two less than a
+// pixel apart meet. It gives "N cells", then the meetings found.
+func textsMeet(sel string) string {
+	return `(() => {
+		const g = document.createElement('canvas').getContext('2d');
+		const ink = (el) => {
+			const text = el.textContent.trim() || el.dataset.o || '', cs = getComputedStyle(el);
+			let r = el.getBoundingClientRect();
+			if (el.textContent.trim()) { const rg = document.createRange(); rg.selectNodeContents(el); r = rg.getBoundingClientRect(); }
+			g.font = cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
+			const m = g.measureText(text);
+			return { left: r.left, right: r.right, top: r.top + m.fontBoundingBoxAscent - m.actualBoundingBoxAscent, bottom: r.top + m.fontBoundingBoxAscent + m.actualBoundingBoxDescent };
+		};
+		const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > -1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > -1;
+		const out = [];
+		let n = 0;
+		for (const c of document.querySelectorAll(` + strconv.Quote(sel) + `)) {
+			n++;
+			const parts = [...c.querySelectorAll('.lbl, .off, .boff, .cnt, .badge-n')].map((el) => ({
+				name: el.className.split(' ')[0] + ' ' + (el.textContent.trim() || el.dataset.o || el.dataset.n),
+				box: el.classList.contains('badge-n') ? el.getBoundingClientRect() : ink(el) }));
+			for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
+				if (meet(parts[i].box, parts[j].box)) out.push(c.id + ': ' + parts[i].name + ' meets ' + parts[j].name);
+			}
+		}
+		return n + ' cells' + (out.length ? ': ' + out.join('; ') : '');
+	})()`
 }

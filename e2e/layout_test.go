@@ -675,3 +675,28 @@ func TestE2EPhoneLinkToThePicture(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ECellTextsApart: a cell of the layout explorer's small pictures
+// holds its label, its corner number and, when elements share it, its
+// count (×2); none meets another, on a phone and a desktop, with letters,
+// two-digit indices or offsets.
+func TestE2ECellTextsApart(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	collisions := textsMeet(`#logical .lc, #buffer .bc`)
+	for _, vp := range []viewport{phone, desktop} {
+		for _, path := range []string{
+			"/?dt=FLOAT32&sizes=3,3&strides=1,1",               // B, C, F shared by 2, 3, 2
+			"/?dt=FLOAT32&sizes=4,6&strides=6,1&labels=offset", // two digits in label and corner
+			"/?dt=FLOAT32&sizes=4,4&strides=1,1&labels=index",  // shared, two-digit indices
+		} {
+			t.Run(vp.name+path, func(t *testing.T) {
+				emulate(t, ctx, vp)
+				waitLive(t, ctx, base+path)
+				if got := eval[string](t, ctx, collisions); strings.Contains(got, "meets") || strings.HasPrefix(got, "0 cells") {
+					t.Errorf("%s", got)
+				}
+			})
+		}
+	}
+}

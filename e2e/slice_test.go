@@ -637,36 +637,7 @@ func TestE2ESliceCellTextsApart(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
 	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
-	// The ink of the value's and the index's digits (their line box less
-	// the font's room above and below the glyphs, which two lines of text
-	// may share) and the badge's box; a pair less than a pixel apart
-	// meets.
-	const collisions = `(() => {
-		const g = document.createElement('canvas').getContext('2d');
-		const ink = (el, text, r) => {
-			const cs = getComputedStyle(el);
-			g.font = cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
-			const m = g.measureText(text);
-			return { left: r.left, right: r.right, top: r.top + m.fontBoundingBoxAscent - m.actualBoundingBoxAscent, bottom: r.top + m.fontBoundingBoxAscent + m.actualBoundingBoxDescent };
-		};
-		const box = (el) => {
-			if (!el) return null;
-			if (el.classList.contains('lbl')) { const r = document.createRange(); r.selectNodeContents(el); return ink(el, el.textContent, r.getBoundingClientRect()); }
-			if (el.classList.contains('off')) return ink(el, el.dataset.o, el.getBoundingClientRect());
-			return el.getBoundingClientRect();
-		};
-		const meet = (a, b) => a && b && Math.min(a.right, b.right) - Math.max(a.left, b.left) > -1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > -1;
-		const out = [];
-		let n = 0;
-		for (const c of document.querySelectorAll('#slice-input .lc, #slice-output .lc')) {
-			const v = box(c.querySelector('.lbl')), o = box(c.querySelector('.off')), b = box(c.querySelector('.badge-n'));
-			n++;
-if (meet(v, o)) out.push(c.id + ': value ' + c.querySelector('.lbl').textContent + ' meets index ' + c.querySelector('.off').dataset.o);
-			if (meet(v, b)) out.push(c.id + ': value meets badge ' + c.querySelector('.badge-n').dataset.n);
-			if (meet(o, b)) out.push(c.id + ': index meets badge');
-		}
-		return n + ' cells' + (out.length ? ': ' + out.join('; ') : '');
-	})()`
+	collisions := textsMeet(`#slice-input .lc, #slice-output .lc`)
 	for _, tc := range []struct {
 		name string
 		vp   chromedp.Action[chromedp.Void]
