@@ -639,16 +639,18 @@ func TestE2ESliceCellTextsApart(t *testing.T) {
 	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
 	collisions := textsMeet(`#slice-input .lc, #slice-output .lc`)
 	for _, tc := range []struct {
-		name string
-		vp   chromedp.Action[chromedp.Void]
+		name, path, cells string
+		vp                chromedp.Action[chromedp.Void]
 	}{
-		{"desktop", chromedp.EmulateViewport(1400, 1000)},
-		{"phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch)},
+		{"desktop", "/slice?sizes=4,6", "48 cells", chromedp.EmulateViewport(1400, 1000)},
+		{"phone", "/slice?sizes=4,6", "48 cells", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch)},
+		{"desktop example2", "/slice?preset=example2", "20 cells", chromedp.EmulateViewport(1400, 1000)},
+		{"embed 700 px fr", "/embed/slice?preset=example2&lang=fr", "20 cells", chromedp.EmulateViewport(700, 900)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			do(t, ctx, "the "+tc.name+"'s viewport", tc.vp)
-			waitLive(t, ctx, base+"/slice?sizes=4,6")
-			if got := eval[string](t, ctx, collisions); got != "48 cells" {
+			waitLive(t, ctx, base+tc.path)
+			if got := eval[string](t, ctx, collisions); got != tc.cells {
 				t.Errorf("%s", got)
 			}
 		})
