@@ -362,3 +362,23 @@ func TestPagesARoomCanShow(t *testing.T) {
 		}
 	}
 }
+
+func TestCodeStrangers(t *testing.T) {
+	for _, tc := range []struct{ typed, want string }{
+		{"ABCD-2345", ""},
+		{"abcd 2345", ""},
+		{"ZZZZ-1111", "1"},
+		{"ABCD-234O", "O"},
+		{"l0oi-ABCD", "L0OI"},
+		{"AB#D-2É45", "#É"},
+		{"", ""},
+	} {
+		if got := string(CodeStrangers(tc.typed)); got != tc.want {
+			t.Errorf("CodeStrangers(%q) = %q, want %q", tc.typed, got, tc.want)
+		}
+	}
+	// Every character a code can hold is no stranger.
+	if got := CodeStrangers(CodeAlphabet); len(got) != 0 {
+		t.Errorf("the code alphabet holds strangers %q", string(got))
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -112,6 +113,19 @@ func NormalizeCode(s string) (string, bool) {
 		}
 	}
 	return s, true
+}
+
+// CodeStrangers lists, once each and in the order typed, the characters
+// of a typed code that no room code holds (spaces and dashes aside, any
+// case): a 0, O, 1, I or L read off a board, a stray symbol.
+func CodeStrangers(s string) []rune {
+	var out []rune
+	for _, c := range strings.ToUpper(s) {
+		if c != ' ' && c != '-' && !strings.ContainsRune(CodeAlphabet, c) && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // randomString draws n symbols uniformly from alphabet with crypto/rand.

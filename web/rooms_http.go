@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
@@ -305,6 +306,25 @@ func (s *Server) getRoom(c echo.Context) error {
 	return c2.Handler()(c2)
 }
 
+// codeProblem says what is wrong with a typed code that no room can
+// have: the characters no code holds (a student who read a 0 for an O
+// learns that codes have neither), and its length when that is wrong too.
+func codeProblem(ctx context.Context, typed string) string {
+	strangers := rooms.CodeStrangers(typed)
+	if len(strangers) == 0 {
+		return i18n.T(ctx, "join.err.format")
+	}
+	quoted := make([]string, len(strangers))
+	for i, c := range strangers {
+		quoted[i] = strconv.Quote(string(c))
+	}
+	msg := i18n.T(ctx, "join.err.chars", i18n.Args{"chars": strings.Join(quoted, ", ")})
+	if bare := strings.NewReplacer(" ", "", "-", "").Replace(typed); utf8.RuneCountInString(bare) != rooms.CodeLen {
+		msg += " " + i18n.T(ctx, "join.err.format")
+	}
+	return msg
+}
+
 // findRoom checks a typed code: 200 and the code, or the status and the
 // message to show. Failed attempts are counted per client address: past
 // the limit, that address's lookups go through a slow lane, so nobody
@@ -318,7 +338,7 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request
 	}
 	code, ok := rooms.NormalizeCode(typed)
 	if !ok {
-		return "", http.StatusBadRequest, i18n.T(ctx, "join.err.format")
+		return "", http.StatusBadRequest, codeProblem(ctx, typed)
 	}
 	key := addrKey(ip)
 	ticket := ""

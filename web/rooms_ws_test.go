@@ -253,6 +253,20 @@ func TestRoomPresentThisAndJoinPages(t *testing.T) {
 			t.Errorf("%s: %d %q, want %d and the reason", path, res.StatusCode, doc.Find(tid("join-error")).Text(), want)
 		}
 	}
+	// A code no room can have says what is wrong with it: the characters
+	// no code holds (a 1 read for an I, an O for a 0), its length.
+	for _, tc := range []struct{ typed, want string }{
+		{"ZZZZ-1111", `A room code never holds "1": codes leave out 0, O, 1, I and L, which look alike. Check it with the presenter.`},
+		{"abcd-234o", `A room code never holds "O": codes leave out 0, O, 1, I and L, which look alike. Check it with the presenter.`},
+		{"AB1", `A room code never holds "1": codes leave out 0, O, 1, I and L, which look alike. Check it with the presenter. A room code has 8 letters and digits, like ABCD-2345.`},
+		{"ABC", "A room code has 8 letters and digits, like ABCD-2345."},
+		{"ABCD-234O&lang=fr", "Un code de salle ne contient jamais \"O\"\u00a0: les codes excluent 0, O, 1, I et L, qui se ressemblent. Vérifiez-le auprès de la personne qui présente."},
+	} {
+		res, doc := getPage(t, ts.URL+"/join?code="+tc.typed, nil)
+		if got := doc.Find(tid("join-error")).Text(); res.StatusCode != http.StatusBadRequest || got != tc.want {
+			t.Errorf("%s: %d %q\nwant 400 %q", tc.typed, res.StatusCode, got, tc.want)
+		}
+	}
 }
 
 func TestRoomCreateRefusals(t *testing.T) {
