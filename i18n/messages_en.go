@@ -212,6 +212,6 @@ var messagesEN = map[Key]string{
 	"import.text.whole":            "{text:q} is not a whole number",
 	"import.text.count":            "{count} numbers; a DirectML tensor has at most {max} dimensions",
 	"route.none":                   "Not Found",
-	"route.method":                 "Method Not Allowed",
+	"route.method":                 "{method} is not allowed at this address: it takes {allow}",
 	"page.none":                    "Not Found",
 }

@@ -212,6 +212,6 @@ var messagesFR = map[Key]string{
 	"import.text.whole":            "{text:q} n'est pas un nombre entier",
 	"import.text.count":            "{count} nombres ; un tenseur DirectML a au plus {max} dimensions",
 	"route.none":                   "Introuvable : aucune adresse de l'API ne porte ce nom",
-	"route.method":                 "Méthode non autorisée à cette adresse",
+	"route.method":                 "Méthode {method} non autorisée à cette adresse : elle accepte {allow}",
 	"page.none":                    "Introuvable : aucune page ne porte cette adresse",
 }

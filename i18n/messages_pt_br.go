@@ -212,6 +212,6 @@ var messagesPtBR = map[Key]string{
 	"import.text.whole":            "{text:q} não é um número inteiro",
 	"import.text.count":            "{count} números; um tensor DirectML tem no máximo {max} dimensões",
 	"route.none":                   "Não encontrado: nenhum endereço da API tem esse nome",
-	"route.method":                 "Método não permitido neste endereço",
+	"route.method":                 "Método {method} não permitido neste endereço: ele aceita {allow}",
 	"page.none":                    "Não encontrado: nenhuma página tem esse endereço",
 }

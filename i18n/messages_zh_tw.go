@@ -212,6 +212,6 @@ var messagesZhTW = map[Key]string{
 	"import.text.whole":            "{text:q} 不是整數",
 	"import.text.count":            "{count} 個數字；DirectML 張量最多有 {max} 個維度",
 	"route.none":                   "找不到：API 沒有這個位址",
-	"route.method":                 "這個位址不接受這個方法",
+	"route.method":                 "這個位址不接受 {method}：它接受 {allow}",
 	"page.none":                    "找不到：沒有這個位址的頁面",
 }

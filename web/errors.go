@@ -438,7 +438,12 @@ func httpErrorHandler(err error, c echo.Context) {
 				body.Errors[0] = core.NewMsg("page.none", "Not Found", nil).At("")
 			}
 		case http.StatusMethodNotAllowed:
-			body.Errors[0] = core.NewMsg("route.method", "Method Not Allowed", nil).At("")
+			// The router has set Allow; HEAD joins it when it is written
+			// (allowHead), and is said here as it will be sent.
+			h := http.Header{echo.HeaderAllow: {c.Response().Header().Get(echo.HeaderAllow)}}
+			allowHead(h)
+			body.Errors[0] = core.NewMsg("route.method", "{method} is not allowed at this address: it takes {allow}",
+				core.Args{"method": c.Request().Method, "allow": h.Get(echo.HeaderAllow)}).At("")
 		}
 	}
 	// Each coded violation in the request's language (English by default).

@@ -70,8 +70,10 @@ func TestUnknownRoutesInTheRequestsLanguage(t *testing.T) {
 		// HTML, is not called an API address.
 		{"GET", "/tour/99", "fr", "page.none", "Introuvable\u00a0: aucune page ne porte cette adresse", http.StatusNotFound},
 		{"GET", "/nope", "pt-BR", "page.none", "Não encontrado: nenhuma página tem esse endereço", http.StatusNotFound},
-		{"DELETE", "/api/v1/layout", "en", "route.method", "Method Not Allowed", http.StatusMethodNotAllowed},
-		{"DELETE", "/api/v1/layout", "zh-TW", "route.method", "這個位址不接受這個方法", http.StatusMethodNotAllowed},
+		{"DELETE", "/api/v1/layout", "en", "route.method", "DELETE is not allowed at this address: it takes OPTIONS, POST", http.StatusMethodNotAllowed},
+		{"GET", "/api/v1/layout", "en", "route.method", "GET is not allowed at this address: it takes OPTIONS, POST", http.StatusMethodNotAllowed},
+		{"DELETE", "/api/v1/layout", "zh-TW", "route.method", "這個位址不接受 DELETE：它接受 OPTIONS, POST", http.StatusMethodNotAllowed},
+		{"PUT", "/api/v1/layout.svg", "fr", "route.method", "Méthode PUT non autorisée à cette adresse\u00a0: elle accepte OPTIONS, GET, HEAD", http.StatusMethodNotAllowed},
 	} {
 		status, errs := askLang(t, c.method, ts.URL+c.path, c.lang, "")
 		if status != c.status || len(errs) != 1 || errs[0].Code != c.code || errs[0].Message != c.want {

@@ -94,7 +94,7 @@ func TestUnreadableAddressPage(t *testing.T) {
 		{"/?sizes=2;3", "en", http.StatusBadRequest, "This address cannot be opened", "The query is not valid", "/"},
 		{"/embed/slice?wsize=%", "pt-BR", http.StatusBadRequest, "Não foi possível abrir este endereço", "%", "/embed/slice"},
 		{"/tour/3?lang=fr&x=%zz", "fr", http.StatusBadRequest, "Impossible d\u2019ouvrir cette adresse", "%zz", "/tour/3?lang=fr"},
-		{"/rooms", "zh-TW", http.StatusMethodNotAllowed, "無法開啟這個網址", "這個位址不接受這個方法", "/"},
+		{"/rooms", "zh-TW", http.StatusMethodNotAllowed, "無法開啟這個網址", "這個位址不接受 GET：它接受 OPTIONS, POST", "/"},
 	} {
 		req, err := http.NewRequest(http.MethodGet, ts.URL+tc.path, nil)
 		if err != nil {
