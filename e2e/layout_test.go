@@ -650,12 +650,14 @@ func TestE2ELinksAThumbCanHit(t *testing.T) {
 
 // TestE2EPhoneLinkToThePicture: on a phone both explorers stack their form
 // over the picture; a link in the first screen takes the reader past the
-// form to it. A desktop, with the picture beside the form, shows no link.
+// form to it, and a tour step's card, whose question is about the
+// picture, has it too. A desktop, with the picture beside the form, shows
+// no link.
 func TestE2EPhoneLinkToThePicture(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
 	const link = `[data-testid=to-picture]`
-	for _, path := range []string{"/?sizes=2,3", "/slice?sizes=4,4&lang=fr"} {
+	for _, path := range []string{"/?sizes=2,3", "/slice?sizes=4,4&lang=fr", "/tour/1?lang=pt-BR", "/tour/10"} {
 		do(t, ctx, "a 390 px phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch))
 		waitLive(t, ctx, base+path)
 		r := eval[[]float64](t, ctx, `(() => { const r = document.querySelector('`+link+`').getBoundingClientRect(); return [r.top, r.bottom, r.height, document.querySelector('#picture').getBoundingClientRect().top]; })()`)
