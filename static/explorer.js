@@ -167,7 +167,7 @@ export function start() {
     clearMarks();
     markCanvas('logical', []); markCanvas('buffer', []);
     const hint = document.createElement('span');
-    hint.className = 'hint'; hint.textContent = tr('dot.hint', 'Point at or focus a cell to see where it lives.');
+    hint.className = 'hint'; hint.textContent = tr('dot.hint', 'Point at, tap or focus a cell to see where it lives.');
     dot.replaceChildren(hint);
   }
 
