@@ -728,3 +728,21 @@ func TestE2EPhoneBarRepeatsTheCaption(t *testing.T) {
 		t.Error("with #dot in sight above the bar, the bar still repeats it")
 	}
 }
+
+// TestE2EPhoneBarKeepsOffThePopover: on a phone the step bar does not
+// float over an open Embed popover, whose snippet and Copy button would
+// be under it; closed, the bar floats again.
+func TestE2EPhoneBarKeepsOffThePopover(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, phone)
+	waitLive(t, ctx, base+"/slice?sizes=4,6")
+	const floating = `document.querySelector('#slice-steps').classList.contains('floating')`
+	// The Embed button at the screen's top, the input's grid under it.
+	eval[bool](t, ctx, `scrollTo(0, document.querySelector('[data-testid=embed-button]').getBoundingClientRect().top + scrollY - 10), true`)
+	waitFor(t, ctx, "the bar floating", floating)
+	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
+	waitFor(t, ctx, "the bar in its place", `document.querySelector('[data-testid=embed]').open && !`+floating)
+	do(t, ctx, "close Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
+	waitFor(t, ctx, "the bar floating again", `!document.querySelector('[data-testid=embed]').open && `+floating)
+}

@@ -682,7 +682,9 @@ function floatStepBar(steps, picture) {
       // Floating or not, the same test of the same place and height: the
       // bar does not flicker at the edge between the two.
       const place = side.getBoundingClientRect().top, foot = innerHeight - slot;
-      float = place + slot > innerHeight && [...picture.querySelectorAll('#slice-input, #slice-output')].some((g) => {
+      // Not over an open Embed popover, which a phone shows at the
+      // picture's top.
+      float = place + slot > innerHeight && !$('details.share-embed[open]') && [...picture.querySelectorAll('#slice-input, #slice-output')].some((g) => {
         const r = g.getBoundingClientRect();
         return r.height > 0 && r.bottom > 0 && r.top < foot;
       });
@@ -716,6 +718,7 @@ function floatStepBar(steps, picture) {
   addEventListener('scroll', queue, { passive: true });
   addEventListener('resize', queue);
   narrow.addEventListener('change', queue);
+  document.addEventListener('toggle', queue, true); // a popover opened or closed
   // A new answer can change the pictures' heights, and so the bar's place.
   new ResizeObserver(queue).observe(picture);
   if (dot) new MutationObserver(() => { dotLast = !$('.hint', dot); queue(); }).observe(dot, { childList: true, characterData: true, subtree: true });
