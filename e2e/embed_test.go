@@ -529,6 +529,14 @@ func TestE2EEmbedFollowsItsFramesColourScheme(t *testing.T) {
 		t.Error("the Colours choice is hidden on a live page")
 	}
 	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
+	// The popover with its Colours choice, light and dark.
+	for _, scheme := range []string{"light", "dark"} {
+		setMedia(t, ctx, scheme, "no-preference")
+		if vs := axeViolations(t, ctx); len(vs) > 0 {
+			t.Errorf("axe, the Embed popover open, %s:\n%s", scheme, strings.Join(vs, "\n"))
+		}
+	}
+	setMedia(t, ctx, "light", "no-preference")
 	snippets := map[string]string{}
 	for _, scheme := range []string{"", "light", "dark"} {
 		do(t, ctx, "choose the colours "+scheme, chromedp.SetValue(chromedp.CSS(`[data-testid=embed-scheme]`), scheme))

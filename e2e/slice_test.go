@@ -699,6 +699,9 @@ func TestE2EPhoneBarRepeatsTheCaption(t *testing.T) {
 		t.Errorf("the repeated caption's aria-hidden is %q: a screen reader would hear it twice", hidden)
 	}
 	shotOf(t, ctx, "phone-bar-repeats-caption", chromedp.CaptureScreenshot())
+	if vs := axeViolations(t, ctx); len(vs) > 0 {
+		t.Errorf("axe, the caption repeated in the bar:\n%s", strings.Join(vs, "\n"))
+	}
 	// In the step's text's place, which a screen reader still has.
 	if shown := eval[bool](t, ctx, `document.querySelector('[data-testid=step-text]').getBoundingClientRect().height > 1`); shown {
 		t.Error("the step's text shows beside the repeated caption")

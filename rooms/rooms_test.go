@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -376,6 +377,15 @@ func TestCodeStrangers(t *testing.T) {
 		if got := string(CodeStrangers(tc.typed)); got != tc.want {
 			t.Errorf("CodeStrangers(%q) = %q, want %q", tc.typed, got, tc.want)
 		}
+	}
+	// A "code" of thousands of distinct characters (a query of 64 KiB,
+	// the server's header limit) is answered with the first five.
+	var long strings.Builder
+	for r := rune(0x4e00); long.Len() < 64<<10; r++ {
+		long.WriteRune(r)
+	}
+	if got := CodeStrangers(long.String()); string(got) != "一丁丂七丄" {
+		t.Errorf("a long code's strangers %q, want the first five", string(got))
 	}
 	// Every character a code can hold is no stranger.
 	if got := CodeStrangers(CodeAlphabet); len(got) != 0 {

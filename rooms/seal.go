@@ -101,9 +101,15 @@ func TokenExpiry(token string) time.Time {
 	return time.Unix(e, 0)
 }
 
+// BareCode is a typed code without the spaces and dashes people write
+// in it ("ABCD-2345", "abcd 2345").
+func BareCode(s string) string { return codeSeparators.Replace(s) }
+
+var codeSeparators = strings.NewReplacer(" ", "", "-", "")
+
 // NormalizeCode upper-cases a typed code and drops spaces and dashes.
 func NormalizeCode(s string) (string, bool) {
-	s = strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(s))
+	s = strings.ToUpper(BareCode(s))
 	if len(s) != CodeLen {
 		return "", false
 	}
@@ -115,18 +121,24 @@ func NormalizeCode(s string) (string, bool) {
 	return s, true
 }
 
-// CodeStrangers lists, once each and in the order typed, the characters
-// of a typed code that no room code holds (spaces and dashes aside, any
-// case): a 0, O, 1, I or L read off a board, a stray symbol.
+// CodeStrangers lists, once each and in the order typed, the first
+// maxStrangers characters of a typed code that no room code holds
+// (spaces and dashes aside, any case): a 0, O, 1, I or L read off a
+// board, a stray symbol. The cap bounds the work and the message for a
+// "code" of thousands of distinct characters.
 func CodeStrangers(s string) []rune {
 	var out []rune
-	for _, c := range strings.ToUpper(s) {
-		if c != ' ' && c != '-' && !strings.ContainsRune(CodeAlphabet, c) && !slices.Contains(out, c) {
-			out = append(out, c)
+	for _, c := range strings.ToUpper(BareCode(s)) {
+		if !strings.ContainsRune(CodeAlphabet, c) && !slices.Contains(out, c) {
+			if out = append(out, c); len(out) == maxStrangers {
+				break
+			}
 		}
 	}
 	return out
 }
+
+const maxStrangers = 5
 
 // randomString draws n symbols uniformly from alphabet with crypto/rand.
 func randomString(n int, alphabet string) string {

@@ -271,7 +271,6 @@ export function start() {
       const o = st.n ? offsetOf(t.i) : null, c = coordOf(t.i);
       lmarks = [t.i]; if (o !== null) bmarks = [o];
       select($(`#l-${t.i}`)); $(`#b-${o}`)?.classList.add('linked');
-      reveal($(`#b-${o}`), picture);
       dot.textContent = o === null ? tr('js.element', 'element ({c})', { c }) : dotText(c, o);
       if (isFocus) { form.elements.sel.value = c.join(','); form.elements.cell.value = ''; }
     } else {
@@ -279,13 +278,16 @@ export function start() {
       bmarks = [t.o]; lmarks = hs;
       select($(`#b-${t.o}`));
       for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
-      if (hs.length) reveal($(`#l-${hs[0]}`), picture);
       const list = listOf(hs, (i) => `(${coordOf(i)})`);
       dot.textContent = hs.length === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', 'buffer offset {o} is unused: past the last element', { o: t.o }) : tr('js.buffer.padding', 'buffer offset {o} is padding: no element lives there', { o: t.o }))
         : hs.length === 1 ? tr('js.buffer.holds', 'buffer offset {o} holds element {list}', { o: t.o, list }) : tr('js.buffer.shared', 'buffer offset {o} is shared by {n} elements: {list}', { o: t.o, n: num(hs.length), list });
       if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }
     }
     markCanvas('logical', lmarks); markCanvas('buffer', bmarks);
+    // Once every mark and the caption are written: reveal reads the
+    // layout, which the next frame then need not work out again.
+    if (t.kind === 'l') reveal(bmarks.length ? $(`#b-${bmarks[0]}`) : null, picture);
+    else if (lmarks.length) reveal($(`#l-${lmarks[0]}`), picture);
     const cur = st.canvases[t.kind === 'l' ? 'logical' : 'buffer'];
     if (cur) cur.cursor = t.kind === 'l' ? t.i : t.o;
     room.publish({ focus: focusId(t) });

@@ -364,10 +364,11 @@ export function start() {
     if (st.canvases[t.kind]) st.canvases[t.kind].cursor = t.i;
     for (const k of ['in', 'out', 'b']) {
       for (const i of marks[k].slice(0, 4096)) cellOf(k, i)?.classList.add('linked');
-      if (marks[k].length) reveal(cellOf(k, marks[k][0]), picture);
       st.marks[k].linked = marks[k];
       paint(k);
     }
+    // Once every mark is written: reveal reads the layout.
+    for (const k of ['in', 'out', 'b']) if (marks[k].length) reveal(cellOf(k, marks[k][0]), picture);
     if (isFocus) st.focus = idOf(t);
     room.publish({ focus: idOf(t) });
   }

@@ -319,7 +319,7 @@ func codeProblem(ctx context.Context, typed string) string {
 		quoted[i] = strconv.Quote(string(c))
 	}
 	msg := i18n.T(ctx, "join.err.chars", i18n.Args{"chars": strings.Join(quoted, ", ")})
-	if bare := strings.NewReplacer(" ", "", "-", "").Replace(typed); utf8.RuneCountInString(bare) != rooms.CodeLen {
+	if utf8.RuneCountInString(rooms.BareCode(typed)) != rooms.CodeLen {
 		msg += " " + i18n.T(ctx, "join.err.format")
 	}
 	return msg
