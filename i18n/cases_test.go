@@ -112,7 +112,7 @@ func violationCases() []core.Violation {
 			out = append(out, vs...)
 		}
 	}
-	// Several bad values: one line each, at most three (values.bad2, bad3).
+	// Several bad values: one violation each, at most three.
 	for _, vals := range []string{"x y", "a b c d"} {
 		_, vs := picture.ParseValues(vals, core.UInt8)
 		out = append(out, vs...)

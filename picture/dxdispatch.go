@@ -115,19 +115,26 @@ func dxCheckType(field string, dt core.DataType) []core.Violation {
 // else up to MaxDxInitialValues values.
 func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field string) (DxResource, []core.Violation) {
 	res := DxResource{InitialValuesDataType: in.DataType.String()}
-	cells := in.BufferElementCount()
+	cells, n := in.BufferElementCount(), in.LogicalElementCount()
 	elem := in.DataType.Bits() / 8
-	plain := in.IsPacked().Bool() && len(vals) == 0 && cells == in.LogicalElementCount() // the page's 1..N, one per cell
+	// Packed, the page's 1..N fill the first N cells, one each; the cells
+	// past them are the buffer's tail (a byte tensor's DWORD rounding, or
+	// TotalTensorSizeInBytes past the minimum), which no element reads.
+	plain := in.IsPacked().Bool() && len(vals) == 0
 	limit := sequenceLimit(in.DataType)
-	// A buffer longer than its whole elements (TotalTensorSizeInBytes past
-	// them) is bound at its own size: DxDispatch binds a resource's
-	// sizeInBytes, which defaults to its values' bytes rounded up to 4.
-	if total := in.BufferSizeInBytes(); total > cells*elem {
-		res.SizeInBytes = total
-	}
-	if plain && cells <= limit {
-		res.InitialValues = json.RawMessage(fmt.Sprintf(`{"valueCount": %d, "valueStart": 1, "valueDelta": 1}`, cells))
+	// A buffer longer than its values is bound at its own size: DxDispatch
+	// binds a resource's sizeInBytes, which defaults to its values' bytes
+	// rounded up to 4.
+	total := in.BufferSizeInBytes()
+	if plain && n <= limit {
+		if total > n*elem {
+			res.SizeInBytes = total
+		}
+		res.InitialValues = json.RawMessage(fmt.Sprintf(`{"valueCount": %d, "valueStart": 1, "valueDelta": 1}`, n))
 		return res, nil
+	}
+	if total > cells*elem {
+		res.SizeInBytes = total
 	}
 	switch {
 	case cells <= MaxDxInitialValues:

@@ -280,8 +280,17 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 			vs = append(vs, core.NewMsg("import.torch.stride", "stride[{axis}] = {value}: DirectML strides are UINT, so a layout cannot step backwards (a DML_SLICE1 with a negative InputWindowStrides can read it reversed)", core.Args{"axis": i, "value": s}).At(fmt.Sprintf("%sstride[%d]", prefix, i)))
 		}
 	}
-	if t.StorageOffset < 0 {
+	width := int64(1)
+	if ok {
+		width = max(dt.Bits()/8, 1)
+	}
+	switch {
+	case t.StorageOffset < 0:
 		vs = append(vs, core.NewMsg("import.torch.offset", "storage_offset = {value}: an offset into the storage is never negative", core.Args{"value": t.StorageOffset}).At(prefix+"storage_offset"))
+	case t.StorageOffset > math.MaxInt64/width:
+		// The note would tell the user to bind at the byte offset, which
+		// wrapped: past 2^63-1 bytes it is no offset any buffer has.
+		vs = append(vs, core.NewMsg("import.torch.offset.range", "storage_offset = {value} elements of {width}: the byte offset is past the 64-bit range the import reads (at most 9223372036854775807 bytes)", core.Args{"value": t.StorageOffset, "width": core.Count{N: width, Unit: "bytes"}}).At(prefix+"storage_offset"))
 	}
 	names := map[string]string{"dataType": prefix + "dtype", "sizes": prefix + "size", "strides": prefix + "stride"}
 	if len(vs) > 0 {
@@ -412,7 +421,11 @@ func parseTorchText(text string) (TorchImport, *ImportError) {
 	}
 	rest := text[:m[0]] + " " + text[m[1]:]
 	if o := torchOffsetRE.FindStringSubmatch(rest); o != nil {
-		t.StorageOffset, _ = strconv.ParseInt(o[1], 10, 64)
+		v, err := strconv.ParseInt(o[1], 10, 64)
+		if err != nil {
+			return t, importErr("text", "import.text.offset", "storage_offset: {detail}", core.Args{"detail": core.NewMsg("import.text.range", "{text:q} is past the 64-bit range the import reads (at most 9223372036854775807)", core.Args{"text": o[1]})})
+		}
+		t.StorageOffset = v
 		rest = strings.Replace(rest, o[0], " ", 1)
 	}
 	tuple := torchTupleRE.FindStringSubmatch(rest)

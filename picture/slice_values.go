@@ -65,24 +65,27 @@ func ParseValues(text string, dt core.DataType) ([]SliceValue, []core.Violation)
 		return nil, nil
 	}
 	out := make([]SliceValue, len(words))
-	// The first three bad values, a line each: codes values.bad1 to 3.
-	args := core.Args{}
+	// The first three bad values, each with its own rule's code (values.int,
+	// values.float): more would crowd the box's warning, and they repeat.
+	var vs []core.Violation
 	for i, w := range words {
 		v, msg := parseValue(w, dt)
 		if msg != nil {
-			if len(args) < 3 {
-				args[fmt.Sprintf("v%d", len(args))] = *msg
+			if len(vs) < maxBadValues {
+				vs = append(vs, msg.At("values"))
 			}
 			continue
 		}
 		out[i] = v
 	}
-	if len(args) > 0 {
-		tmpl := "{v0}\n{v1}\n{v2}"[:len(args)*5-1]
-		return nil, []core.Violation{core.NewMsg(fmt.Sprintf("values.bad%d", len(args)), tmpl, args).At("values")}
+	if len(vs) > 0 {
+		return nil, vs
 	}
 	return out, nil
 }
+
+// maxBadValues is how many bad values ParseValues reports.
+const maxBadValues = 3
 
 func parseValue(w string, dt core.DataType) (SliceValue, *core.Msg) {
 	if dt.IsFloat() {

@@ -123,7 +123,7 @@ func TestTypedFloatValuesRoundAsIEEE(t *testing.T) {
 	} {
 		vals, vs := ParseValues(c.in, c.dt)
 		if !c.ok {
-			if len(vs) != 1 || vs[0].Code != "values.bad1" {
+			if want := map[bool]string{true: "values.float", false: "values.int"}[c.dt.IsFloat()]; len(vs) != 1 || vs[0].Code != want || vs[0].Field != "values" {
 				t.Errorf("%s %s: accepted (%v)", c.dt, c.in, vs)
 			}
 			continue
@@ -179,9 +179,9 @@ func TestSliceValueErrorsComeWithTheWindowsErrors(t *testing.T) {
 		query string
 		want  []string
 	}{
-		// One violation names both bad values (values.bad2).
-		{"dt=INT8&sizes=4&woff=0&wsize=4&wstride=0&vals=1,2,x,300", []string{"inputWindowStrides[0]", "values"}},
-		{"dt=INT8&sizes=4&woff=0&wsize=4&wstride=1&vals=1,2,x,300", []string{"values"}},
+		// A violation for each bad value, each with its rule's code.
+		{"dt=INT8&sizes=4&woff=0&wsize=4&wstride=0&vals=1,2,x,300", []string{"inputWindowStrides[0]", "values", "values"}},
+		{"dt=INT8&sizes=4&woff=0&wsize=4&wstride=1&vals=1,2,x,300", []string{"values", "values"}},
 		{"dt=INT8&sizes=4&woff=0&wsize=4&wstride=0&vals=1,2", []string{"inputWindowStrides[0]"}},
 	} {
 		q, err := url.ParseQuery(c.query)

@@ -810,3 +810,18 @@ func TestAPILooseEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIWritesRulesAsTheyRead: a message quoting a rule keeps its "<"
+// (encoding/json would write \u003c), as the websocket's do.
+func TestAPIWritesRulesAsTheyRead(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.Post(ts.URL+"/api/v1/layout", "application/json", strings.NewReader(`{"dataType":"FLOAT32","sizes":[2,3],"totalTensorSizeInBytes":20}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if !strings.Contains(string(b), "20 < DMLCalcBufferTensorSize 24") || res.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("%s (nosniff: %q)", b, res.Header.Get("X-Content-Type-Options"))
+	}
+}

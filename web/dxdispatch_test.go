@@ -302,6 +302,11 @@ func TestDxDispatchInitialValues(t *testing.T) {
 		{name: "a sequence in a longer buffer", post: `{"dataType":"FLOAT32","sizes":[2],"totalTensorSizeInBytes":10}`, status: 200, values: `{"valueCount":2,"valueStart":1,"valueDelta":1}`, size: 10, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
 		{name: "a slice's sequence in a longer buffer", post: `{"dataType":"FLOAT32","inputSizes":[1,1,4,4],"inputTotalTensorSizeInBytes":66,"inputWindowOffsets":[0,0,0,1],"inputWindowSizes":[1,1,4,3],"inputWindowStrides":[1,1,-2,2]}`, status: 200, values: `{"valueCount":16,"valueStart":1,"valueDelta":1}`, size: 66, op: "DML_OPERATOR_SLICE1"},
 		{name: "values in a longer buffer", post: `{"dataType":"FLOAT32","sizes":[2,3],"strides":[5,1],"totalTensorSizeInBytes":34}`, status: 200, values: `[1,2,3,0,0,4,5,6]`, size: 34, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
+		// Cells past the elements are the tail no element reads: the
+		// sequence is the elements', the tail sizeInBytes's.
+		{name: "a large sequence with a tail", post: `{"dataType":"FLOAT32","sizes":[70001],"totalTensorSizeInBytes":280008}`, status: 200, values: `{"valueCount":70001,"valueStart":1,"valueDelta":1}`, size: 280008, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
+		{name: "a byte tensor's DWORD rounding", post: `{"dataType":"INT8","sizes":[2,3]}`, status: 200, values: `{"valueCount":6,"valueStart":1,"valueDelta":1}`, size: 8, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
+		{name: "UINT8 past 255, rounded up", post: `{"dataType":"UINT8","sizes":[70001]}`, status: 422, errField: "sizes", errCode: "dxdispatch.values.exact", errText: "UINT8 holds the integers exactly only up to 255"},
 		{name: "a large padded input", post: `{"dataType":"FLOAT32","sizes":[300,300],"strides":[301,1]}`, status: 422, errField: "sizes", errCode: "dxdispatch.values"},
 		// Packed 1..N, but past what FLOAT16 holds exactly: the reason is the type.
 		{name: "a large FLOAT16 input", post: `{"dataType":"FLOAT16","sizes":[70000]}`, status: 422, errField: "sizes", errCode: "dxdispatch.values.exact", errText: "FLOAT16 holds the integers exactly only up to 2048"},
@@ -416,6 +421,12 @@ func TestImportRefusals(t *testing.T) {
 			[]string{"dxdispatch.dispatchables.s.desc.InputWindowStrides"}},
 		{"text with a size past 64 bits", `{"text":"torch.Size([18446744073709551616, 3]) (3, 1)"}`, []string{"text"}},
 		{"text of a scalar", `{"text":"torch.Size([]) ()"}`, []string{"text"}},
+		// The byte offset the note would give wraps past 2^63-1: 2^62
+		// float32 elements are 0 bytes, 2^63-1 are -4.
+		{"torch offset past 64 bits in bytes", `{"torch":{"dtype":"torch.float32","size":[2,3],"stride":[3,1],"storage_offset":4611686018427387904}}`, []string{"torch.storage_offset"}},
+		{"torch offset of 2^63-1 elements", `{"torch":{"dtype":"torch.float32","size":[2,3],"stride":[3,1],"storage_offset":9223372036854775807}}`, []string{"torch.storage_offset"}},
+		{"torch float64 offset wrapping to 16 bytes", `{"torch":{"dtype":"torch.float64","size":[2],"stride":[1],"storage_offset":2305843009213693954}}`, []string{"torch.storage_offset"}},
+		{"text with an offset past 64 bits", `{"text":"torch.Size([2, 3]) (3, 1) storage_offset=99999999999999999999"}`, []string{"text"}},
 		{"text with nine sizes", `{"text":"torch.Size([1, 1, 1, 1, 1, 1, 1, 1, 2]) (1, 1, 1, 1, 1, 1, 1, 1, 1)"}`, []string{"text"}},
 		{"two formats", `{"text":"x","torch":{}}`, []string{""}},
 	} {
@@ -435,8 +446,9 @@ func TestImportRefusals(t *testing.T) {
 	// What is wrong with a pasted text is said as it is: a number too
 	// large is not "not a whole number", a scalar has no stride tuple to miss.
 	for text, want := range map[string]string{
-		"torch.Size([18446744073709551616, 3]) (3, 1)": "past the 64-bit range",
-		"torch.Size([]) ()":                            "is a scalar",
+		"torch.Size([18446744073709551616, 3]) (3, 1)":                  "past the 64-bit range",
+		"torch.Size([]) ()":                                             "is a scalar",
+		"torch.Size([2, 3]) (3, 1) storage_offset=99999999999999999999": "storage_offset: \"99999999999999999999\" is past the 64-bit range",
 	} {
 		b, _ := json.Marshal(map[string]string{"text": text})
 		_, body := importBody(t, ts.URL, string(b))

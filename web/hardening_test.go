@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"runtime"
@@ -22,6 +23,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/stridescope/stridescope/core"
 )
 
 // rawWS opens a websocket by hand on a plain TCP connection, so the test
@@ -571,6 +574,62 @@ func TestHardenDeeplyNestedBodiesAreRefusedQuickly(t *testing.T) {
 		}
 		if status != http.StatusBadRequest || len(errorFields(out)) == 0 {
 			t.Errorf("%s, %d deep: %d %v, want a 400 saying why", tc.path, tc.depth, status, out)
+		}
+	}
+}
+
+// TestHardenOneMistakeManyTimesIsAnsweredBriefly: a body that makes the
+// same mistake at thousands of indices is answered with each field's first
+// few violations and a count of the rest, not megabytes of them; and a
+// body of thousands of unknown fields with at most maxReported in all.
+func TestHardenOneMistakeManyTimesIsAnsweredBriefly(t *testing.T) {
+	ts := newTestServer(t)
+	repeat := func(item string, n int) string { return strings.TrimSuffix(strings.Repeat(item+",", n), ",") }
+	var unknown strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&unknown, `"x%d":1,`, i)
+	}
+	for _, tc := range []struct {
+		name, path, body string
+		more             map[string]float64 // field -> the count its errors.more gives
+		total            int
+	}{
+		{"zero sizes and negative strides", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[` + repeat("0", 5000) + `],"strides":[` + repeat("-1", 5000) + `]}`,
+			map[string]float64{"sizes": 5000 + 1 - maxPerField, "strides": 5000 - maxPerField}, 2*maxPerField + 2},
+		{"nulls in a list", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[` + repeat("null", 5000) + `]}`,
+			map[string]float64{"sizes": 5000 - maxPerField}, maxPerField + 1},
+		{"unknown fields", "/api/v1/layout", `{` + unknown.String() + `"sizes":[2]}`, map[string]float64{"": 3000 - maxReported + 1}, maxReported},
+		// Under the caps nothing is counted away: a 9-entry list's every fault.
+		{"nine zero sizes", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[` + repeat("0", 9) + `]}`, nil, 10},
+	} {
+		res, err := http.Post(ts.URL+tc.path, "application/json", strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if len(b) > 32<<10 {
+			t.Errorf("%s: an answer of %d bytes", tc.name, len(b))
+		}
+		var out struct{ Errors []core.Violation }
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatalf("%s: %v: %s", tc.name, err, b)
+		}
+		if len(out.Errors) != tc.total {
+			t.Errorf("%s: %d errors, want %d", tc.name, len(out.Errors), tc.total)
+		}
+		more := map[string]float64{}
+		for _, v := range out.Errors {
+			if strings.HasPrefix(v.Code, "errors.more") {
+				var n float64
+				if _, err := fmt.Sscan(strings.TrimPrefix(v.Message, v.Field+": "), &n); err != nil {
+					t.Errorf("%s: %q gives no count", tc.name, v.Message)
+				}
+				more[v.Field] = n
+			}
+		}
+		if !maps.Equal(more, tc.more) && !(len(more) == 0 && len(tc.more) == 0) {
+			t.Errorf("%s: counted away %v, want %v", tc.name, more, tc.more)
 		}
 	}
 }

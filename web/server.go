@@ -183,6 +183,7 @@ func New(cfg Config) *Server {
 		s.hub.Answers = live.NewAnswers(cmp.Or(cfg.AnswerCache, live.DefaultAnswerBytes))
 	}
 	e.HTTPErrorHandler = httpErrorHandler
+	e.JSONSerializer = plainJSON{}
 	e.Pre(headAsGet) // head.go: every GET route answers HEAD
 	// /slice/ is /slice: a page's address typed with a trailing slash
 	// redirects rather than 404s (only GET: a POST must not turn into one).
