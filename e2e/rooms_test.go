@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 const (
@@ -61,9 +62,12 @@ func TestE2ERoomViewerFollowsPresenter(t *testing.T) {
 	do(t, presenter, "move the mouse off the picture", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
 	waitFor(t, viewer, "the viewer's highlight to clear", noHighlight)
 
-	// Detach: the presenter goes on without the viewer.
-	do(t, viewer, "detach", chromedp.Click(chromedp.CSS(`[data-testid=room-detach]`)))
-	waitFor(t, viewer, "detached", roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden`)
+	// Detach, with the keyboard: the presenter goes on without the viewer,
+	// whose focus is on the button that took Detach's place, and whose bar
+	// no longer counts the class (it hears no count while exploring).
+	do(t, viewer, "focus Detach", chromedp.Focus(chromedp.CSS(`[data-testid=room-detach]`)))
+	do(t, viewer, "press Enter", chromedp.KeyEvent("\r"))
+	waitFor(t, viewer, "detached", roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden && document.activeElement === document.querySelector('[data-testid=room-rejoin]') && document.querySelector('.room-count').hidden`)
 	typeInto(t, presenter, "type a height stride of 3", `[data-testid=stride-0]`, "3")
 	waitFor(t, presenter, "the presenter's new picture", `(`+usedCells+`) === '0,1,2,3,4,5'`)
 	time.Sleep(700 * time.Millisecond)
@@ -71,9 +75,9 @@ func TestE2ERoomViewerFollowsPresenter(t *testing.T) {
 		t.Errorf("a detached viewer followed to %q", got)
 	}
 
-	// Rejoin with one click: the current state at once.
-	do(t, viewer, "rejoin", chromedp.Click(chromedp.CSS(`[data-testid=room-rejoin]`)))
-	waitFor(t, viewer, "caught up", roomState+` === 'following' && (`+usedCells+`) === '0,1,2,3,4,5'`)
+	// Rejoin with one key: the current state at once, the focus on Detach.
+	do(t, viewer, "press Enter on Rejoin", chromedp.KeyEvent("\r"))
+	waitFor(t, viewer, "caught up", roomState+` === 'following' && (`+usedCells+`) === '0,1,2,3,4,5' && document.activeElement === document.querySelector('[data-testid=room-detach]') && !document.querySelector('.room-count').hidden`)
 
 	// A viewer who edits explores on their own: they detach.
 	typeInto(t, viewer, "the viewer types a stride", `[data-testid=stride-0]`, "6")
@@ -84,6 +88,12 @@ func TestE2ERoomViewerFollowsPresenter(t *testing.T) {
 	if got := eval[string](t, viewer, usedCells); got != "0,1,2,6,7,8" {
 		t.Errorf("the exploring viewer was moved to %q", got)
 	}
+
+	// A reload keeps the viewer's exploration and the way back to the room.
+	do(t, viewer, "reload", chromedp.Reload())
+	waitFor(t, viewer, "the exploration, in the room", `document.body.dataset.live === 'ready' && `+roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden && (`+usedCells+`) === '0,1,2,6,7,8'`)
+	do(t, viewer, "rejoin", chromedp.Click(chromedp.CSS(`[data-testid=room-rejoin]`)))
+	waitFor(t, viewer, "caught up again", roomState+` === 'following' && (`+usedCells+`) === '0,1,2,5,6,7' && location.pathname.startsWith('/r/')`)
 }
 
 // noHighlight: nothing is pointed at in the picture.
@@ -137,6 +147,16 @@ func TestE2ERoomPresenterStopsAndReturns(t *testing.T) {
 	waitFor(t, viewer, "following again", roomState+` === 'following'`)
 	typeInto(t, presenter, "type a height stride of 3", `[data-testid=stride-0]`, "3")
 	waitFor(t, viewer, "the viewer to follow the edit", `(`+usedCells+`) === '0,1,2,3,4,5'`)
+
+	// Stopped, then "Present this" on another page: the same room, where
+	// the class is, which follows there.
+	code := eval[string](t, presenter, `document.querySelector('[data-testid=room-bar]').dataset.room`)
+	do(t, presenter, "stop presenting", chromedp.Click(chromedp.CSS(`[data-testid=room-leave]`)))
+	waitFor(t, viewer, "stopped again", roomState+` === 'stopped'`)
+	waitLive(t, presenter, base+"/slice?sizes=4,6")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "presenting the room", roomState+` === 'presenting' && document.querySelector('[data-testid=room-bar]').dataset.room === '`+code+`'`)
+	waitFor(t, viewer, "the class on the slice explorer", `location.pathname === '/r/`+code+`' && `+roomState+` === 'following' && document.querySelector('#picture')?.dataset.state === 'done' && !!document.querySelector('#slice-input')`)
 }
 
 // TestE2ERoomJoinByCode: a viewer types the code shown on the projector.
@@ -196,6 +216,17 @@ func TestE2ERoomTourFollowsPresenter(t *testing.T) {
 	do(t, presenter, "next step", chromedp.Click(chromedp.CSS(`[data-testid=tour-next]`)))
 	waitFor(t, presenter, "step 2, still presenting", `document.querySelector('[data-testid=tour]')?.dataset.step === '2' && `+roomState+` === 'presenting'`)
 	waitFor(t, viewer, "the viewer on step 2", `document.querySelector('[data-testid=tour]')?.dataset.step === '2' && document.querySelector('[data-testid=room-bar]')?.dataset.role === 'viewer'`)
+
+	// The viewer reads ahead, with the tour's own link and its arrow key:
+	// still in the room, exploring, with the way back; not counted.
+	do(t, viewer, "tap Next", chromedp.Click(chromedp.CSS(`[data-testid=tour-next]`)))
+	waitFor(t, viewer, "step 3, exploring", `document.querySelector('[data-testid=tour]')?.dataset.step === '3' && `+roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden && !document.querySelector('[data-testid=present]')`)
+	waitFor(t, presenter, "none watching", watching+` === '0'`)
+	do(t, viewer, "press the right arrow", chromedp.KeyEvent(kb.ArrowRight))
+	waitFor(t, viewer, "step 4, exploring", `document.querySelector('[data-testid=tour]')?.dataset.step === '4' && `+roomState+` === 'detached'`)
+	do(t, viewer, "rejoin", chromedp.Click(chromedp.CSS(`[data-testid=room-rejoin]`)))
+	waitFor(t, viewer, "back on the presenter's step", `document.querySelector('[data-testid=tour]')?.dataset.step === '2' && `+roomState+` === 'following' && location.pathname.startsWith('/r/')`)
+	waitFor(t, presenter, "one watching again", watching+` === '1'`)
 }
 
 // TestE2ERoomTourSliceStepThrough: on the tour's DML_SLICE1 steps (10
@@ -224,6 +255,9 @@ func TestE2ERoomTourSliceStepThrough(t *testing.T) {
 	if got := eval[string](t, viewer, `(window.__same ? 'same document' : 'reloaded') + ' on tour step ' + document.querySelector('[data-testid=tour]')?.dataset.step + ', ' + location.pathname`); !strings.HasPrefix(got, "same document on tour step 11, /r/") {
 		t.Errorf("the viewer after the presenter's steps: %s", got)
 	}
+	// A viewer who steps goes at their own pace: exploring, not following.
+	do(t, viewer, "the viewer steps", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
+	waitFor(t, viewer, "the viewer at step 3, exploring", `document.querySelector('form').elements.t.value === '3' && `+roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden`)
 }
 
 // TestE2ERoomSliceFocusAndViewerLeaving: on the slice explorer the

@@ -163,7 +163,7 @@ var siteFR = map[Key]string{
 	"room.qr":               "Code QR de {url}",
 	"room.join.at":          "Rejoindre sur",
 	"room.join.code":        "ou saisir le code sur /join :",
-	"room.watching":         "spectateur(s)",
+	"room.watching":         "en ligne",
 	"room.presenting":       "vous présentez : chaque modification, chaque survol et chaque étape sont partagés",
 	"room.stop":             "Arrêter de présenter",
 	"room.room":             "Salle",

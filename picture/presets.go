@@ -90,7 +90,7 @@ func PresetLinks(st LayoutState, valid bool) []views.Preset {
 
 // viewKeys are the query keys that change how a state is shown, not what
 // it is (static/live.js stateOf reads the same).
-var viewKeys = []string{"labels", "sel", "cell", "t", "lang", "last", "room", "preset"}
+var viewKeys = []string{"labels", "sel", "cell", "t", "lang", "last", "room", "explore", "preset"}
 
 // stateKey is a canonical query without its viewKeys: an example is
 // current whatever they hold.

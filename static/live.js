@@ -198,7 +198,7 @@ export function langSuffix() {
 export function shownQuery(fallback = '') {
   const drawn = $('form input[name=last]')?.value;
   if (drawn) return drawn + langSuffix();
-  const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room='));
+  const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room=') && p !== 'explore' && !p.startsWith('explore='));
   return parts.length ? parts.join('&') : fallback;
 }
 
@@ -262,7 +262,7 @@ export function settle(m, form, picture, what, setURL, how) {
 
 // viewKeys are the query keys that change how a state is shown, not what
 // it is: an example is the state whatever they hold.
-const viewKeys = ['labels', 'sel', 'cell', 't', 'lang', 'last', 'room', 'preset'];
+const viewKeys = ['labels', 'sel', 'cell', 't', 'lang', 'last', 'room', 'explore', 'preset'];
 function stateOf(query) {
   const p = new URLSearchParams(query);
   for (const k of viewKeys) p.delete(k);

@@ -10,7 +10,7 @@ import { liveSocket, jitter, t, followLinks } from './live.js';
 const V = 2;
 const DETACHED = t('js.room.detached', 'exploring on your own: the presenter goes on without you');
 const FOLLOWING = t('room.following', 'following the presenter');
-const STOPPED = t('js.room.stopped', 'The presenter has stopped presenting: this is their last picture. Detach to explore on your own, or stay: you follow them again when they come back.');
+const STOPPED = t('js.room.stopped', 'The presenter stopped presenting: you follow them again when they are back.');
 const RECONNECTING = t('js.room.reconnecting', 'reconnecting to the room…');
 const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable', 'reconnecting']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
@@ -28,10 +28,12 @@ export function roomClient(page, hooks) {
   const pathStep = page === 'tour' ? +bar.dataset.step : 0;
   const q = (id) => bar && bar.querySelector(`[data-testid=${id}]`);
   const count = q('room-watching'), status = q('room-status'), detachBtn = q('room-detach'), rejoinBtn = q('room-rejoin');
-  let send = null, following = role === 'viewer', fresh = true;
+  // A viewer's page opened with ?explore (another tour step, a kept
+  // exploration) is theirs: it follows again on Rejoin.
+  let send = null, following = role === 'viewer' && !('exploring' in (bar?.dataset || {})), fresh = true;
   let away = false; // the presenter has left the room (a "presence" message)
   // Until the page says otherwise, its state is its URL's (without the room).
-  const cur = { page, query: location.search.slice(1).replace(/(^|&)room=[^&]*/g, '').replace(/^&/, ''), focus: '', step: pathStep };
+  const cur = { page, query: location.search.slice(1).replace(/(^|&)(room=[^&]*|explore(=[^&]*)?)(?=&|$)/g, '').replace(/^&/, ''), focus: '', step: pathStep };
   let shared = '', last = 0, timer = 0, dirty = false; // dirty: the page has said what it shows
 
   function say(text, state) { if (status) status.textContent = text; if (bar) bar.dataset.state = state; }
@@ -52,18 +54,28 @@ export function roomClient(page, hooks) {
       history.replaceState(history.state, '', '/r/' + code + (l ? '?lang=' + encodeURIComponent(l) : ''));
       followLinks();
     }
-    if (detachBtn) { detachBtn.hidden = false; rejoinBtn.hidden = true; }
+    swapButtons(rejoinBtn, detachBtn);
     say(FOLLOWING, 'following');
     if (send) send({ v: V, type: 'follow', room: code });
   }
   function detach() {
     following = false;
-    if (detachBtn) { detachBtn.hidden = true; rejoinBtn.hidden = false; }
+    swapButtons(detachBtn, rejoinBtn);
     say(DETACHED, 'detached');
     if (send) send({ v: V, type: 'unfollow' });
   }
+  // swapButtons shows `on` in the place of `off`, and takes the keyboard's
+  // focus along when it was on `off` (hidden, it would leave it on body).
+  function swapButtons(off, on) {
+    if (!off || !on) return;
+    const had = document.activeElement === off;
+    off.hidden = true; on.hidden = false;
+    if (had) on.focus();
+    // The count is of those following: not this page's while it explores.
+    if (count) count.closest('.room-count').hidden = on === rejoinBtn;
+  }
   if (detachBtn) {
-    detachBtn.hidden = false;
+    if (following) swapButtons(rejoinBtn, detachBtn); else { swapButtons(detachBtn, rejoinBtn); say(DETACHED, 'detached'); }
     detachBtn.addEventListener('click', detach);
     rejoinBtn.addEventListener('click', follow);
   }
@@ -105,6 +117,18 @@ export function roomClient(page, hooks) {
       if (u.pathname === '/tour') u.pathname = '/tour/1';
       u.searchParams.set('room', code);
       a.href = u.pathname + u.search + u.hash;
+    }
+  }
+
+  // A viewer's tour steps stay in the room: another step is theirs to
+  // read (the bar offers to follow again), the presenter's step is where
+  // Rejoin takes them. The arrow keys follow these links (tour.js).
+  if (role === 'viewer' && page === 'tour') {
+    for (const a of document.querySelectorAll('a[data-tour], .tour-steps a[href]')) {
+      const u = new URL(a.href, location.href);
+      if (u.origin !== location.origin || !/^\/tour\/\d+$/.test(u.pathname)) continue;
+      u.searchParams.set('room', code); u.searchParams.set('explore', '');
+      a.href = u.pathname + u.search.replace(/explore=(?=&|$)/, 'explore') + u.hash;
     }
   }
 
@@ -190,7 +214,8 @@ export function roomClient(page, hooks) {
     // local is called when the viewer edits the page: they explore on their own.
     local() { if (role === 'viewer' && following) detach(); },
     // urlSuffix keeps the presenter's page in the room across reloads.
-    urlSuffix() { return role === 'presenter' ? '&room=' + code : ''; },
+    // A viewer exploring on their own keeps the room too, with a way back.
+    urlSuffix() { return role === 'presenter' ? '&room=' + code : role === 'viewer' && !following ? '&room=' + code + '&explore' : ''; },
     // path is where the page's own state goes in the address bar: a
     // viewer's page is at /r/CODE, but what a detached viewer explores is
     // the page the room showed (a reload then keeps their exploration).

@@ -641,6 +641,9 @@ export function start() {
     if (!b || !st.meta) return;
     e.preventDefault();
     const act = b.dataset.act;
+    // A viewer who steps, or plays, goes their own pace: not the
+    // presenter's step any longer, so not "following".
+    if (act !== 'pause') room.local();
     if (act === 'play') play();
     else if (act === 'pause') stop();
     else { stop(); setStep(st.t + (act === 'step' ? 1 : -1)); }

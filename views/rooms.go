@@ -20,8 +20,12 @@ type RoomBar struct {
 	JoinLink string // presenter: JoinURL with the room's join ticket, for the link and the QR code
 	QR       QRCode // presenter: JoinLink as a QR code
 	Watching int
-	LeaveURL string // presenter: the same page outside the room
-	Hint     string // presenter: why the class may not reach JoinURL
+	// Exploring: a viewer who left the room's page for one of their own
+	// (another tour step, an edit kept across a reload); the bar offers
+	// to follow again.
+	Exploring bool
+	LeaveURL  string // presenter: the same page outside the room
+	Hint      string // presenter: why the class may not reach JoinURL
 }
 
 // QRCode is a QR symbol drawn as one SVG path of unit squares.

@@ -165,6 +165,9 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			if err != nil {
 				return next(c)
 			}
+			if r.URL.Query().Has("explore") && replica.Authorize(code, presenterToken(r, code)) != nil {
+				return s.exploring(c, next, replica, code, page, step)
+			}
 			switch err := replica.Authorize(code, presenterToken(r, code)); {
 			case errors.Is(err, rooms.ErrBusDown):
 				return next(c) // cannot tell now: show the page; its socket presents once the bus is back
@@ -187,6 +190,25 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 		c.SetRequest(r.WithContext(views.WithRoom(r.Context(), rc)))
 		return next(c)
 	}
+}
+
+// exploring shows a page a viewer of room code went to on their own
+// (?room=CODE&explore: another tour step, or an explorer's state kept
+// across a reload) with a viewer's bar that offers to follow again. Only
+// a browser that joined the room (its join ticket) is shown it; any other
+// goes to /r/CODE, through the join guard.
+func (s *Server) exploring(c echo.Context, next echo.HandlerFunc, replica *rooms.Replica, code, page string, step int) error {
+	r := c.Request()
+	ck, err := r.Cookie(joinCookie(code))
+	if err != nil || !replica.ValidTicket(code, ck.Value) {
+		return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code)
+	}
+	if _, err := replica.Current(code); err != nil {
+		return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code) // gone: the join page says so
+	}
+	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: page, Step: step, Watching: replica.Watching(code), Exploring: true}
+	c.SetRequest(r.WithContext(views.WithRoom(r.Context(), views.RoomContext{Bar: bar})))
+	return next(c)
 }
 
 // postRooms opens a room with the page's state and sends the presenter to
@@ -220,6 +242,12 @@ func (s *Server) postRooms(c echo.Context) error {
 	if err != nil {
 		return unavailable(c, core.NewMsg("room.off", "rooms are not available on this server", nil))
 	}
+	// A presenter who stopped presenting and presses "Present this" again
+	// presents the room their class is in, not a new one the class knows
+	// nothing of.
+	if code := presentedRoom(r, replica); code != "" {
+		return c.Redirect(http.StatusSeeOther, withQuery(path, joinQuery(query, "room="+code)))
+	}
 	ip, now := addrKey(c.RealIP()), time.Now()
 	if s.rooms.opens.blocked(ip, now) {
 		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.many", "this address has opened many rooms lately; use one of them, or try again later", nil).At("")}}
@@ -243,6 +271,19 @@ func (s *Server) postRooms(c echo.Context) error {
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: isHTTPS(r),
 	})
 	return c.Redirect(http.StatusSeeOther, withQuery(path, joinQuery(query, "room="+code)))
+}
+
+// presentedRoom is the newest room still open that this browser presents
+// (its presenter cookies), or "".
+func presentedRoom(r *http.Request, replica *rooms.Replica) string {
+	var code string
+	var newest time.Time
+	for c, token := range cookiesByRoom(r, presenterCookie("")) {
+		if exp := rooms.TokenExpiry(token); replica.Authorize(c, token) == nil && exp.After(newest) {
+			code, newest = c, exp
+		}
+	}
+	return code
 }
 
 // getJoin is the form where a viewer types a code; with ?code= it sends

@@ -282,3 +282,81 @@ func TestRoomPresenterBackThroughTheJoinLink(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomPresentAgainResumesTheRoom: "Present this" from a browser that
+// presents an open room (it stopped presenting, or presses it on another
+// page) presents that room, where its class is; one that presents none,
+// or only rooms that are gone, opens a new one.
+func TestRoomPresentAgainResumesTheRoom(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, _, presenter := openRoom(t, ts, "sizes=2,3")
+	post := func(h http.Header) string {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/rooms", strings.NewReader(url.Values{"page": {"slice"}, "query": {"sizes=4"}}.Encode()))
+		req.Header = h
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("POST /rooms: %d", res.StatusCode)
+		}
+		return res.Header.Get("Location")
+	}
+	if got, want := post(cookieHeader(presenter)), "/slice?sizes=4&room="+code; got != want {
+		t.Errorf("present again: to %q, want %q (the same room)", got, want)
+	}
+	gone := &http.Cookie{Name: presenterCookie("ABCD2345"), Value: presenter.Value}
+	for name, h := range map[string]http.Header{"no cookie": {}, "a room that is not": cookieHeader(gone)} {
+		if got := post(h); strings.Contains(got, code) || !strings.HasPrefix(got, "/slice?sizes=4&room=") {
+			t.Errorf("%s: to %q, want a new room", name, got)
+		}
+	}
+}
+
+// TestRoomViewerExploresWithAWayBack: a viewer's page opened with
+// ?room=CODE&explore (another tour step, an exploration kept across a
+// reload) has the viewer's bar, exploring, with no count of the class; only
+// for a browser that joined the room; the presenter presents as ever.
+func TestRoomViewerExploresWithAWayBack(t *testing.T) {
+	_, ts := roomServer(t, Config{})
+	code, _, presenter := openRoomWith(t, ts, url.Values{"page": {"tour"}, "step": {"1"}})
+	res, _ := getPage(t, ts.URL+"/r/"+code, nil)
+	var joined *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == joinCookie(code) {
+			joined = c
+		}
+	}
+	if joined == nil {
+		t.Fatalf("joining set no ticket: %v", res.Header["Set-Cookie"])
+	}
+	for _, path := range []string{"/tour/2?room=" + code + "&explore", "/?sizes=2,3&room=" + code + "&explore=", "/slice?room=" + code + "&explore&lang=fr"} {
+		res, doc := getPage(t, ts.URL+path, cookieHeader(joined))
+		bar := doc.Find("[data-testid=room-bar]")
+		if res.StatusCode != http.StatusOK || bar.AttrOr("data-role", "") != "viewer" || bar.AttrOr("data-room", "") != code {
+			t.Errorf("%s: %d, bar %q of %q", path, res.StatusCode, bar.AttrOr("data-role", ""), bar.AttrOr("data-room", ""))
+			continue
+		}
+		if _, ok := bar.Attr("data-exploring"); !ok {
+			t.Errorf("%s: the bar does not say the viewer explores", path)
+		}
+		if _, hidden := bar.Find(".room-count").Attr("hidden"); !hidden {
+			t.Errorf("%s: the bar counts the class", path)
+		}
+		if doc.Find("[data-testid=present]").Length() != 0 {
+			t.Errorf("%s: a viewer is offered to present", path)
+		}
+	}
+	if _, doc := getPage(t, ts.URL+"/?sizes=2,3&room="+code+"&explore", cookieHeader(joined)); doc.Find("[data-testid=logical-sub]").Text() == "" || !strings.Contains(doc.Find("[data-testid=logical-sub]").Text(), "6") {
+		t.Errorf("the explored state is not drawn: %q", doc.Find("[data-testid=logical-sub]").Text())
+	}
+	// Not joined: through /r/CODE and its guard. The presenter: presenting.
+	if res, _ := getPage(t, ts.URL+"/tour/2?room="+code+"&explore", nil); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/r/"+code {
+		t.Errorf("not joined: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if _, doc := getPage(t, ts.URL+"/tour/2?room="+code+"&explore", cookieHeader(presenter)); doc.Find("[data-testid=room-bar]").AttrOr("data-role", "") != "presenter" {
+		t.Errorf("the presenter's page with explore: bar %q", doc.Find("[data-testid=room-bar]").AttrOr("data-role", ""))
+	}
+}

@@ -53,7 +53,7 @@ func run(ctx context.Context, args []string) error {
 	natsCA := fs.String("nats-ca", "", "PEM file of the CAs that sign the NATS servers' certificates; implies TLS (as does a tls:// URL, which without it trusts the system's CAs)")
 	natsCert := fs.String("nats-cert", "", "PEM client certificate for NATS servers that verify clients (with -nats-key)")
 	natsKey := fs.String("nats-key", "", "PEM private key of -nats-cert")
-	roomSecret := fs.String("room-secret", "", "secret that signs presenter tokens; replicas behind one load balancer must share it (or set STRIDESCOPE_ROOM_SECRET; neither: random, so tokens end with the process)")
+	roomSecret := fs.String("room-secret", "", "secret that signs presenter tokens; replicas behind one load balancer must share it (or set STRIDESCOPE_ROOM_SECRET; neither: the one kept in -data's room-secret file, made on first start, or with -data empty a random one, so tokens end with the process)")
 	dataDir := fs.String("data", defaultDataDir(), "directory where the embedded NATS server keeps the rooms, so that they survive a restart (with -nats-url the cluster keeps them); empty: in memory only")
 	answerMB := fs.Int64("answer-cache-mb", 64, "MiB of edits' answers kept to share between sessions that ask the same (a room's viewers); 0: share nothing")
 	budgetMB := fs.Int64("work-budget-mb", web.DefaultWorkBudget>>20, "MiB that heavy work in flight (pages, SVG pictures, websocket edits, the JSON API) may allocate at once, server-wide: past it a request waits up to 2s, then gets 503; 0: no budget")
