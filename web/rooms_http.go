@@ -320,8 +320,9 @@ func (s *Server) getRoom(c echo.Context) error {
 	replica, _ := s.roomsReady()
 	// The presenter's own browser (its cookie) opening the join link, as
 	// after losing their tab, goes back to presenting the room where it
-	// is, not to watching it.
-	if replica.Authorize(code, presenterToken(r, code)) == nil {
+	// is, not to watching it. While it presents in another tab, the link
+	// shows what the class sees: a second presenter would fight the first.
+	if replica.Authorize(code, presenterToken(r, code)) == nil && !replica.Presenting(code) {
 		if st, err := replica.Current(code); err == nil {
 			if path, ok := rooms.PagePath(st.Page, st.Step); ok {
 				q := st.Query

@@ -280,6 +280,14 @@ func TestRoomPresenterBackThroughTheJoinLink(t *testing.T) {
 		if res, _ := getPage(t, ts.URL+"/r/"+code, nil); res.StatusCode != http.StatusOK {
 			t.Errorf("%v: a viewer opening the join link: %d", tc.form, res.StatusCode)
 		}
+		// Presenting in one tab, the presenter's browser opening the join
+		// link in another sees what the class sees: not a second presenter.
+		p := presentOn(t, ts, code, presenter)
+		res, doc := getPage(t, ts.URL+"/r/"+code, cookieHeader(presenter))
+		if role := doc.Find("[data-testid=room-bar]").AttrOr("data-role", ""); res.StatusCode != http.StatusOK || role != "viewer" {
+			t.Errorf("%v: the join link beside the presenting tab: %d, bar %q, want 200 and a viewer's", tc.form, res.StatusCode, role)
+		}
+		p.Close()
 	}
 }
 
