@@ -298,6 +298,21 @@ func checkLayout(t *testing.T, browser context.Context, base string, vp viewport
 		}
 		do(t, ctx, "close Embed", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=embed]').open = false`))
 	}
+	// The room's code shown to the class fills the screen, QR code and
+	// code whole on it, and passes axe.
+	if eval[bool](t, ctx, `!!document.querySelector('[data-testid=room-show]')`) {
+		do(t, ctx, "show the code", chromedp.Click(chromedp.CSS(`[data-testid=room-show]`)))
+		const fits = `(() => { const v = [innerWidth, innerHeight], q = document.querySelector('#room-big .qr').getBoundingClientRect(), c = document.querySelector('[data-testid=room-big-code]').getBoundingClientRect();
+			const off = (r) => r.left < 0 || r.top < 0 || r.right > v[0] + 0.5 || r.bottom > v[1] + 0.5;
+			return !document.querySelector('#room-big').matches(':popover-open') ? 'not open' : off(q) || off(c) ? 'off the screen: ' + JSON.stringify([v, q, c]) : q.width < 0.5 * Math.min(...v) ? 'a QR code of ' + q.width + ' px' : c.height < 40 ? 'a code ' + c.height + ' px tall' : ''; })()`
+		if got := eval[string](t, ctx, fits); got != "" {
+			t.Errorf("the code shown to the class: %s", got)
+		}
+		for _, v := range axeViolations(t, ctx) {
+			t.Errorf("axe, the code shown to the class: %s", v)
+		}
+		do(t, ctx, "close it", chromedp.Click(chromedp.CSS(`[data-testid=room-big-close]`)))
+	}
 	if got := eval[string](t, ctx, formCovered); got != "" {
 		t.Errorf("the form is covered: %s", got)
 	}

@@ -43,6 +43,14 @@ func TestE2ERoomViewerFollowsPresenter(t *testing.T) {
 		t.Error("no QR code")
 	}
 
+	// "Show the code to the class", with the keyboard: the code the bar
+	// shows, then Escape, back on the button.
+	do(t, presenter, "focus Show the code", chromedp.Focus(chromedp.CSS(`[data-testid=room-show]`)))
+	do(t, presenter, "press Enter", chromedp.KeyEvent("\r"))
+	waitFor(t, presenter, "the code on the whole screen", `document.querySelector('#room-big').matches(':popover-open') && document.querySelector('[data-testid=room-big-code]').textContent === document.querySelector('[data-testid=room-code]').textContent`)
+	do(t, presenter, "press Escape", chromedp.KeyEvent(kb.Escape))
+	waitFor(t, presenter, "closed, the focus back", `!document.querySelector('#room-big').matches(':popover-open') && document.activeElement === document.querySelector('[data-testid=room-show]')`)
+
 	// The viewer opens the join URL on their own device.
 	waitLive(t, viewer, join)
 	waitFor(t, viewer, "the room's state", roomState+` === 'following' && (`+usedCells+`) === '0,1,2,5,6,7'`)

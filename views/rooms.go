@@ -19,6 +19,7 @@ type RoomBar struct {
 	JoinURL  string // presenter: the absolute URL viewers open, as shown
 	JoinLink string // presenter: JoinURL with the room's join ticket, for the link and the QR code
 	QR       QRCode // presenter: JoinLink as a QR code
+	JoinPage string // presenter: the absolute address of /join, where a code is typed
 	Watching int
 	// Exploring: a viewer who left the room's page for one of their own
 	// (another tour step, an edit kept across a reload); the bar offers

@@ -180,7 +180,7 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			// /join goes through the guard).
 			join := joinURL(r, code)
 			link := withTicket(join, replica.Ticket(code))
-			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, JoinLink: link, QR: qrCode(link),
+			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, JoinLink: link, QR: qrCode(link), JoinPage: origin(r) + "/join",
 				Watching: replica.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
 			if isLoopback(r.Host) {
 				bar.Hint = i18n.T(r.Context(), "room.hint.loopback", i18n.Args{"port": portOf(r.Host)})
@@ -446,11 +446,7 @@ func isHTTPS(r *http.Request) bool {
 // joinURL is the absolute URL of a room for viewers, on the host the
 // presenter used.
 func joinURL(r *http.Request, code string) string {
-	scheme := "http"
-	if isHTTPS(r) {
-		scheme = "https"
-	}
-	u := scheme + "://" + r.Host + "/r/" + code
+	u := origin(r) + "/r/" + code
 	// A phone that scans the code has none of our cookies: the class opens
 	// the room in the language the presenter's page is in (each viewer can
 	// switch).
@@ -458,6 +454,14 @@ func joinURL(r *http.Request, code string) string {
 		u += "?" + q
 	}
 	return u
+}
+
+// origin is the scheme and host the request came to.
+func origin(r *http.Request) string {
+	if isHTTPS(r) {
+		return "https://" + r.Host
+	}
+	return "http://" + r.Host
 }
 
 // withTicket is the join URL u with the room's join ticket.

@@ -178,17 +178,17 @@ func TestRoomLinkKeepsTheLanguage(t *testing.T) {
 			t.Errorf("lang %q: join link %q, want %q with the join ticket", c.lang, href, join)
 		}
 	}
-	// The line with the code names /join once, in the sentence of each
-	// language (French with its space before the colon).
+	// The line with the code names /join's whole address once, in the
+	// sentence of each language (French with its space before the colon).
 	for _, c := range []struct{ lang, want string }{
-		{"en", "or type the code at /join: "},
-		{"zh-TW", "或在 /join 輸入代碼： "},
-		{"pt-BR", "ou digite o código em /join: "},
-		{"fr", "ou saisir le code sur /join\u00a0: "},
+		{"en", "or type the code at JOIN: "},
+		{"zh-TW", "或在 JOIN 輸入代碼： "},
+		{"pt-BR", "ou digite o código em JOIN: "},
+		{"fr", "ou saisir le code sur JOIN\u00a0: "},
 	} {
 		_, doc := getPage(t, ts.URL+location+"&lang="+c.lang, cookieHeader(cookie))
 		line := doc.Find(tid("room-code")).Parent().Text()
-		if want := c.want + doc.Find(tid("room-code")).Text(); line != want {
+		if want := strings.Replace(c.want, "JOIN", ts.URL+"/join", 1) + doc.Find(tid("room-code")).Text(); line != want {
 			t.Errorf("lang %s: the code's line %q, want %q", c.lang, line, want)
 		}
 	}
