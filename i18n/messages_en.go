@@ -3,6 +3,7 @@ package i18n
 // messages is the English text of every violation code: the words core,
 // picture and web write today (TestEnglishMatchesCore holds them equal).
 var messagesEN = map[Key]string{
+	"api.required":                 "{field} is missing: give one entry for each dimension",
 	"body.empty":                   "the body is empty; send a JSON object",
 	"body.large":                   "the body is larger than {limit} bytes",
 	"body.read":                    "the body could not be read: it was cut off",

@@ -3,6 +3,7 @@ package i18n
 // messagesFR : tenseur, pas (stride), tampon, tranche, fenêtre, élément,
 // dimension ; les noms DirectML et les chemins de champs restent tels quels.
 var messagesFR = map[Key]string{
+	"api.required":                 "{field} manque : donnez une valeur par dimension",
 	"body.empty":                   "le corps de la requête est vide ; envoyez un objet JSON",
 	"body.large":                   "le corps de la requête dépasse {limit} octets",
 	"body.read":                    "le corps de la requête n'a pas pu être lu : il a été coupé",

@@ -3,6 +3,7 @@ package i18n
 // messagesPtBR: tensor, passo (stride), buffer, fatia, janela, elemento,
 // dimensão; nomes do DirectML e caminhos de campos ficam como estão.
 var messagesPtBR = map[Key]string{
+	"api.required":                 "{field} está faltando: dê um valor para cada dimensão",
 	"body.empty":                   "o corpo da requisição está vazio; envie um objeto JSON",
 	"body.large":                   "o corpo da requisição passa de {limit} bytes",
 	"body.read":                    "o corpo da requisição não pôde ser lido: foi cortado",

@@ -3,6 +3,7 @@ package i18n
 // messagesZhTW 採台灣用語：張量、步幅、記憶體、緩衝區、切片、維度、元素、
 // 視窗、位元組；DirectML 名稱與欄位路徑維持原文。
 var messagesZhTW = map[Key]string{
+	"api.required":                 "缺少 {field}：每個維度各給一個值",
 	"body.empty":                   "請求內容是空的；請送出一個 JSON 物件",
 	"body.large":                   "請求內容超過 {limit} 位元組",
 	"body.read":                    "無法讀取請求內容：傳送中斷了",

@@ -204,14 +204,42 @@ func (r LayoutRequest) Layout() (*core.Layout, *Invalid) {
 		}
 		_, err := core.NewLayout(core.TensorDesc{DataType: core.UInt4, Sizes: r.Sizes, Strides: r.Strides,
 			TotalTensorSizeInBytes: total, GuaranteedBaseOffsetAlignment: align})
-		return nil, invalid(append(vs, CoreViolations(err)...)...)
+		return nil, invalid(append(vs, required(CoreViolations(err), list{"sizes", r.Sizes})...)...)
 	}
 	l, err := core.NewLayout(core.TensorDesc{DataType: dt, Sizes: r.Sizes, Strides: r.Strides,
 		TotalTensorSizeInBytes: r.TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: r.GuaranteedBaseOffsetAlignment})
 	if err != nil {
-		return nil, invalid(CoreViolations(err)...)
+		return nil, invalid(required(CoreViolations(err), list{"sizes", r.Sizes})...)
 	}
 	return l, nil
+}
+
+// list is a request's list by its field name.
+type list struct {
+	field  string
+	values []int64
+}
+
+// required says that each list the request left out (absent, or null) is
+// required, in the place of what core says of a list of no entries ("has
+// 0 entries: DimensionCount must match"), which is not what was sent; and
+// keeps vs's other violations.
+func required(vs []core.Violation, lists ...list) []core.Violation {
+	var out []core.Violation
+	for _, l := range lists {
+		if l.values == nil {
+			out = append(out, core.NewMsg("api.required", "{field} is missing: give one entry for each dimension", core.Args{"field": l.field}).At(l.field))
+		}
+	}
+	if len(out) == 0 {
+		return vs
+	}
+	for _, v := range vs {
+		if !slices.ContainsFunc(out, func(m core.Violation) bool { return m.Field == v.Field }) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Slice1 validates a request and returns the core slice, or every
@@ -241,7 +269,8 @@ func (r Slice1Request) Slice1() (*core.Slice1, *Invalid) {
 		WindowStrides:  r.InputWindowStrides,
 		OutputSizes:    r.OutputSizes,
 	})
-	vs = append(vs, CoreViolations(err)...)
+	vs = append(vs, required(CoreViolations(err), list{"inputSizes", r.InputSizes}, list{"inputWindowOffsets", r.InputWindowOffsets},
+		list{"inputWindowSizes", r.InputWindowSizes}, list{"inputWindowStrides", r.InputWindowStrides})...)
 	if len(vs) > 0 {
 		return nil, invalid(vs...)
 	}
@@ -283,8 +312,11 @@ func (r SliceV1Request) SliceV1() (*core.Slice1, *Invalid) {
 		Input:   buf.input(dt, r.InputSizes, r.InputStrides),
 		Offsets: r.Offsets, Sizes: r.Sizes, Strides: r.Strides,
 	}, fl)
-	for _, v := range CoreViolations(err) {
-		v = sliceV1Violation(v)
+	cvs := CoreViolations(err)
+	for i := range cvs {
+		cvs[i] = sliceV1Violation(cvs[i])
+	}
+	for _, v := range required(cvs, list{"inputSizes", r.InputSizes}, list{"offsets", r.Offsets}, list{"sizes", r.Sizes}, list{"strides", r.Strides}) {
 		// The window's sizes and the output sizes both come from sizes:
 		// what is wrong with one of them is said once, at its first rule
 		// (a size of 0 is an empty window and an empty output).

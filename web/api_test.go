@@ -825,3 +825,33 @@ func TestAPIWritesRulesAsTheyRead(t *testing.T) {
 		t.Errorf("%s (nosniff: %q)", b, res.Header.Get("X-Content-Type-Options"))
 	}
 }
+
+// TestAPIMissingListsAreRequired: a list left out is said to be missing,
+// every one at once, not "has 0 entries"; an empty list is judged as
+// DirectML would (a rank of 0).
+func TestAPIMissingListsAreRequired(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		path, body string
+		want       []string // field: code
+	}{
+		{"/api/v1/layout", `{"dataType":"FLOAT32"}`, []string{"sizes: api.required"}},
+		{"/api/v1/layout", `{"dataType":"FLOAT32","sizes":null}`, []string{"sizes: api.required"}},
+		{"/api/v1/layout", `{"dataType":"FLOAT32","sizes":[]}`, []string{"sizes: tensor.rank.zero"}},
+		{"/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[6]}`, []string{"inputWindowOffsets: api.required", "inputWindowSizes: api.required", "inputWindowStrides: api.required"}},
+		// With the other fields' faults.
+		{"/api/v1/slice1", `{"dataType":"FLOAT33","inputSizes":[0],"inputWindowOffsets":[0],"inputWindowSizes":[1],"inputWindowStrides":null}`,
+			[]string{"dataType: datatype.unknown", "inputWindowStrides: api.required", "inputSizes[0]: tensor.size.zero"}},
+		{"/api/v1/slice", `{"dataType":"FLOAT32","inputSizes":[4],"offsets":[0]}`, []string{"sizes: api.required", "strides: api.required"}},
+	} {
+		status, out := post(t, ts, tc.path, tc.body)
+		var got []string
+		for _, e := range out["errors"].([]any) {
+			m := e.(map[string]any)
+			got = append(got, m["field"].(string)+": "+m["code"].(string))
+		}
+		if status != http.StatusUnprocessableEntity || !slices.Equal(got, tc.want) {
+			t.Errorf("%s %s: %d %q, want 422 %q", tc.path, tc.body, status, got, tc.want)
+		}
+	}
+}
