@@ -153,7 +153,7 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 		out = d.Input.DataType
 	}
 	if out != d.Input.DataType {
-		vs.add("outputDataType", "slice1.datatype.output", "outputDataType {output} != dataType {input}: InputTensor and OutputTensor must have the same DataType", Args{"output": out, "input": d.Input.DataType})
+		vs.add("outputDataType", "slice1.datatype.output", "{field} {output} != {of} {input}: InputTensor and OutputTensor must have the same DataType", Args{"field": "outputDataType", "of": slice1InputFields.dataType, "output": out, "input": d.Input.DataType})
 	}
 	if d.Input.DataType.Valid() && fl.AtLeast(fl21) && !containsType(Slice1DataTypes(fl), d.Input.DataType) {
 		code, tmpl := "slice1.datatype.level", "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level}"

@@ -73,6 +73,22 @@ func (v Violation) Renamed(field string) Violation {
 	return v
 }
 
+// WithArg is v with its argument k set to a and its message written
+// again: a message that names another field than its own ({of}) follows
+// that field's renaming too.
+func (v Violation) WithArg(k string, a any) Violation {
+	args := make(Args, len(v.Args)+1)
+	for key, val := range v.Args {
+		args[key] = val
+	}
+	args[k] = a
+	v.Args = args
+	if v.template != "" {
+		v.Message = Format(v.template, args, nil)
+	}
+	return v
+}
+
 // ViolationOf places err at field: with its code when it is a Msg, as
 // plain text otherwise.
 func ViolationOf(field string, err error) Violation {

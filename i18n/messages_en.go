@@ -128,7 +128,7 @@ var messagesEN = map[Key]string{
 	"slice1.datatype.4bit":         "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level} (no feature level supports 4-bit types for DML_SLICE1)",
 	"slice1.datatype.level":        "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level}",
 	"slice1.datatype.level64":      "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level} (64-bit types need 4_1 or later)",
-	"slice1.datatype.output":       "outputDataType {output} != dataType {input}: InputTensor and OutputTensor must have the same DataType",
+	"slice1.datatype.output":       "{field} {output} != {of} {input}: InputTensor and OutputTensor must have the same DataType",
 	"slice1.level.old":             "DML_SLICE1 was introduced in DML_FEATURE_LEVEL_2_1; {level} is older",
 	"slice1.offset.uint":           "InputWindowOffsets[{axis}] = {value} is not a UINT (0 to 2^32-1)",
 	"slice1.output.min":            "OutputSizes[{axis}] = {value}: an output size is at least 1",

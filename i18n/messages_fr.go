@@ -128,7 +128,7 @@ var messagesFR = map[Key]string{
 	"slice1.datatype.4bit":         "DataType {type} non pris en charge par DML_OPERATOR_SLICE1 au niveau de fonctionnalité {level} (aucun niveau ne prend en charge les types sur 4 bits pour DML_SLICE1)",
 	"slice1.datatype.level":        "DataType {type} non pris en charge par DML_OPERATOR_SLICE1 au niveau de fonctionnalité {level}",
 	"slice1.datatype.level64":      "DataType {type} non pris en charge par DML_OPERATOR_SLICE1 au niveau de fonctionnalité {level} (les types sur 64 bits demandent 4_1 ou plus)",
-	"slice1.datatype.output":       "outputDataType {output} != dataType {input} : InputTensor et OutputTensor doivent avoir le même DataType",
+	"slice1.datatype.output":       "{field} {output} != {of} {input} : InputTensor et OutputTensor doivent avoir le même DataType",
 	"slice1.level.old":             "DML_SLICE1 est apparu au niveau DML_FEATURE_LEVEL_2_1 ; {level} est plus ancien",
 	"slice1.offset.uint":           "InputWindowOffsets[{axis}] = {value} n'est pas un UINT (0 à 2^32-1)",
 	"slice1.output.min":            "OutputSizes[{axis}] = {value} : une taille de sortie vaut au moins 1",

@@ -128,7 +128,7 @@ var messagesPtBR = map[Key]string{
 	"slice1.datatype.4bit":         "DataType {type} não é aceito pelo DML_OPERATOR_SLICE1 no nível de recurso {level} (nenhum nível aceita tipos de 4 bits no DML_SLICE1)",
 	"slice1.datatype.level":        "DataType {type} não é aceito pelo DML_OPERATOR_SLICE1 no nível de recurso {level}",
 	"slice1.datatype.level64":      "DataType {type} não é aceito pelo DML_OPERATOR_SLICE1 no nível de recurso {level} (tipos de 64 bits exigem 4_1 ou posterior)",
-	"slice1.datatype.output":       "outputDataType {output} != dataType {input}: InputTensor e OutputTensor devem ter o mesmo DataType",
+	"slice1.datatype.output":       "{field} {output} != {of} {input}: InputTensor e OutputTensor devem ter o mesmo DataType",
 	"slice1.level.old":             "o DML_SLICE1 surgiu no DML_FEATURE_LEVEL_2_1; {level} é anterior",
 	"slice1.offset.uint":           "InputWindowOffsets[{axis}] = {value} não é um UINT (0 a 2^32-1)",
 	"slice1.output.min":            "OutputSizes[{axis}] = {value}: um tamanho de saída é no mínimo 1",

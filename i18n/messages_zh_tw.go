@@ -128,7 +128,7 @@ var messagesZhTW = map[Key]string{
 	"slice1.datatype.4bit":         "DML_OPERATOR_SLICE1 在功能層級 {level} 不支援 DataType {type}（沒有任何功能層級讓 DML_SLICE1 支援 4 位元型別）",
 	"slice1.datatype.level":        "DML_OPERATOR_SLICE1 在功能層級 {level} 不支援 DataType {type}",
 	"slice1.datatype.level64":      "DML_OPERATOR_SLICE1 在功能層級 {level} 不支援 DataType {type}（64 位元型別需要 4_1 或更新）",
-	"slice1.datatype.output":       "outputDataType {output} != dataType {input}：InputTensor 與 OutputTensor 的 DataType 必須相同",
+	"slice1.datatype.output":       "{field} {output} != {of} {input}：InputTensor 與 OutputTensor 的 DataType 必須相同",
 	"slice1.level.old":             "DML_SLICE1 從 DML_FEATURE_LEVEL_2_1 開始提供；{level} 比它舊",
 	"slice1.offset.uint":           "InputWindowOffsets[{axis}] = {value} 不是 UINT（0 到 2^32-1）",
 	"slice1.output.min":            "OutputSizes[{axis}] = {value}：輸出大小至少要是 1",

@@ -765,6 +765,9 @@ func renameAll(vs []core.Violation, names map[string]string, prefix string) []co
 	out := make([]core.Violation, len(vs))
 	for i, v := range vs {
 		out[i] = v.Renamed(prefix + renameField(v.Field, names))
+		if of, ok := v.Args["of"].(string); ok {
+			out[i] = out[i].WithArg("of", prefix+renameField(of, names))
+		}
 	}
 	return out
 }

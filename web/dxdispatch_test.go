@@ -582,3 +582,29 @@ func TestImportDxOutputStrides(t *testing.T) {
 		}
 	}
 }
+
+// TestImportDxNamesTheModelsFields: a rule that compares two fields names
+// both as the model writes them, in the asked language too: the output's
+// data type was "outputDataType FLOAT16 != dataType FLOAT32", the API's
+// names, in a model that has neither.
+func TestImportDxNamesTheModelsFields(t *testing.T) {
+	ts := newTestServer(t)
+	const model = `{"dxdispatch":{"dispatchables":{"s":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT16","Sizes":[2]},"DimensionCount":1,"InputWindowOffsets":[0],"InputWindowSizes":[2],"InputWindowStrides":[1]}}}}}`
+	const at = "dxdispatch.dispatchables.s.desc."
+	for lang, want := range map[string]string{
+		"en": at + "OutputTensor.DataType FLOAT16 != " + at + "InputTensor.DataType FLOAT32: InputTensor and OutputTensor must have the same DataType",
+		"fr": at + "OutputTensor.DataType FLOAT16 != " + at + "InputTensor.DataType FLOAT32\u00a0: InputTensor et OutputTensor doivent avoir le même DataType",
+	} {
+		res, err := http.Post(ts.URL+"/api/v1/import?lang="+lang, "application/json", strings.NewReader(model))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]any
+		err = json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		errs, _ := body["errors"].([]any)
+		if status := res.StatusCode; err != nil || status != http.StatusBadRequest || len(errs) != 1 || errs[0].(map[string]any)["message"] != want {
+			t.Errorf("%s: %d %v, want %q", lang, status, body, want)
+		}
+	}
+}
