@@ -593,7 +593,7 @@ func TestImportDxNamesTheModelsFields(t *testing.T) {
 	const at = "dxdispatch.dispatchables.s.desc."
 	for lang, want := range map[string]string{
 		"en": at + "OutputTensor.DataType FLOAT16 != " + at + "InputTensor.DataType FLOAT32: InputTensor and OutputTensor must have the same DataType",
-		"fr": at + "OutputTensor.DataType FLOAT16 != " + at + "InputTensor.DataType FLOAT32\u00a0: InputTensor et OutputTensor doivent avoir le même DataType",
+		"fr": at + "OutputTensor.DataType FLOAT16\u202f!= " + at + "InputTensor.DataType FLOAT32\u00a0: InputTensor et OutputTensor doivent avoir le même DataType",
 	} {
 		res, err := http.Post(ts.URL+"/api/v1/import?lang="+lang, "application/json", strings.NewReader(model))
 		if err != nil {
@@ -604,7 +604,7 @@ func TestImportDxNamesTheModelsFields(t *testing.T) {
 		res.Body.Close()
 		errs, _ := body["errors"].([]any)
 		if status := res.StatusCode; err != nil || status != http.StatusBadRequest || len(errs) != 1 || errs[0].(map[string]any)["message"] != want {
-			t.Errorf("%s: %d %v, want %q", lang, status, body, want)
+			t.Errorf("%s: %d %q, want %q", lang, status, errs, want)
 		}
 	}
 }
