@@ -366,5 +366,7 @@ func TestRoomViewerExploresWithAWayBack(t *testing.T) {
 	}
 	if _, doc := getPage(t, ts.URL+"/tour/2?room="+code+"&explore", cookieHeader(presenter)); doc.Find("[data-testid=room-bar]").AttrOr("data-role", "") != "presenter" {
 		t.Errorf("the presenter's page with explore: bar %q", doc.Find("[data-testid=room-bar]").AttrOr("data-role", ""))
+	} else if doc.Find("[data-testid=nav-join]").Length() != 0 {
+		t.Error("the presenter's header offers to join a room, which would leave theirs")
 	}
 }
