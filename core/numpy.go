@@ -231,6 +231,9 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 		}
 		s = s[open+1 : len(s)-1]
 	}
+	if strings.Contains(s, "][") {
+		return nil, NewMsg("numpy.chained", "chained indexing ([...][...]): only one subscript, x[...], is read; write the view as one subscript", nil)
+	}
 	if strings.ContainsAny(s, "[]") {
 		return nil, NewMsg("numpy.nested", "nested brackets: only basic slicing (integers, slices and ...) is supported", nil)
 	}

@@ -93,6 +93,7 @@ var messagesEN = map[Key]string{
 	"numpy.int.zeros":              "{text:q}: leading zeros in decimal integer literals are not permitted (Python's rule)",
 	"numpy.length":                 "the expression is {length} characters long; at most {max} are read",
 	"numpy.name":                   "expected a name such as x before '[', found {name:q}",
+	"numpy.chained":                "chained indexing ([...][...]): only one subscript, x[...], is read; write the view as one subscript",
 	"numpy.nested":                 "nested brackets: only basic slicing (integers, slices and ...) is supported",
 	"numpy.newaxis":                "entry {entry}: {item} inserts a new axis of size 1, which DML_SLICE1 cannot: its output has the input's DimensionCount. Slice without it and add the axis by reshaping the output (its sizes and strides)",
 	"numpy.required":               "expression is required (e.g. \"x[1:4, ::-2]\")",

@@ -93,6 +93,7 @@ var messagesFR = map[Key]string{
 	"numpy.int.zeros":              "{text:q} : les zéros en tête sont interdits dans un entier décimal (règle de Python)",
 	"numpy.length":                 "l'expression fait {length} caractères ; au plus {max} sont lus",
 	"numpy.name":                   "un nom comme x est attendu avant '[', trouvé {name:q}",
+	"numpy.chained":                "indexation en chaîne ([...][...]) : un seul indice, x[...], est lu ; écrivez la vue en un seul indice",
 	"numpy.nested":                 "crochets imbriqués : seul le découpage de base (entiers, tranches et ...) est pris en charge",
 	"numpy.newaxis":                "entrée {entry} : {item} insère un nouvel axe de taille 1, ce que DML_SLICE1 ne peut pas faire : sa sortie a le même DimensionCount que son entrée. Découpez sans lui, puis ajoutez l'axe en remodelant la sortie (ses tailles et ses pas)",
 	"numpy.required":               "l'expression est obligatoire (par ex. \"x[1:4, ::-2]\")",

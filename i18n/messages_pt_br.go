@@ -93,6 +93,7 @@ var messagesPtBR = map[Key]string{
 	"numpy.int.zeros":              "{text:q}: zeros à esquerda não são permitidos em inteiros decimais (regra do Python)",
 	"numpy.length":                 "a expressão tem {length} caracteres; são lidos no máximo {max}",
 	"numpy.name":                   "esperava-se um nome como x antes de '[', mas veio {name:q}",
+	"numpy.chained":                "indexação encadeada ([...][...]): só um índice, x[...], é lido; escreva a vista como um único índice",
 	"numpy.nested":                 "colchetes aninhados: só o fatiamento básico (inteiros, fatias e ...) é aceito",
 	"numpy.newaxis":                "item {entry}: {item} insere um novo eixo de tamanho 1, o que o DML_SLICE1 não faz: sua saída tem o mesmo DimensionCount da entrada. Fatie sem ele e acrescente o eixo remodelando a saída (seus tamanhos e passos)",
 	"numpy.required":               "a expressão é obrigatória (por exemplo, \"x[1:4, ::-2]\")",

@@ -93,6 +93,7 @@ var messagesZhTW = map[Key]string{
 	"numpy.int.zeros":              "{text:q}：十進位整數不可有前導零（Python 的規則）",
 	"numpy.length":                 "運算式長 {length} 個字元；最多只讀取 {max} 個",
 	"numpy.name":                   "'[' 前面應該是像 x 這樣的名稱，卻是 {name:q}",
+	"numpy.chained":                "連續索引（[...][...]）：只讀取一個下標 x[...]；請把檢視寫成單一下標",
 	"numpy.nested":                 "巢狀方括號：只支援基本切片（整數、切片與 ...）",
 	"numpy.newaxis":                "第 {entry} 項：{item} 會插入一個大小為 1 的新軸，DML_SLICE1 做不到：它的輸出與輸入有相同的 DimensionCount。請先不加它做切片，再重塑輸出（它的大小與步幅）加上這個軸",
 	"numpy.required":               "運算式為必填（例如 \"x[1:4, ::-2]\"）",
