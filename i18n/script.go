@@ -54,7 +54,7 @@ var scriptEN = map[Key]string{
 }
 
 var scriptZhTW = map[Key]string{
-	"js.step.intro":                 "按「播放」或「下一步」，一次執行一步複製：先算 CopyStart，再依列優先順序處理每個輸出元素。",
+	"js.step.intro":                 "按「播放」或「前進一步」，一次執行一步複製：先算 CopyStart，再依列優先順序處理每個輸出元素。",
 	"js.step.neg":                   "軸 {i}：InputWindowStrides[{i}] = {s} < 0，所以 CopyStart[{i}] += InputWindowSizes[{i}] - 1：{off} + {size} - 1 = {cs}",
 	"js.step.e1":                    "勘誤 E1：在這一步，DirectML 頁面的範例 2 寫的是 InputWindowSizes[0]；正確的項是 InputWindowSizes[{i}]，也就是同一個軸的大小（頁面自己的算式 0 + 4 - 1 = 3 用的就是它）。",
 	"js.step.pos":                   "軸 {i}：InputWindowStrides[{i}] = {s} > 0，所以 CopyStart[{i}] 維持 InputWindowOffsets[{i}] = {off}",
@@ -152,7 +152,7 @@ var scriptPtBR = map[Key]string{
 }
 
 var scriptFR = map[Key]string{
-	"js.step.intro":                 "Lecture, ou Suivante, déroule la copie une étape à la fois : d'abord CopyStart, puis chaque élément de la sortie, ligne par ligne.",
+	"js.step.intro":                 "Lecture, ou Avancer, déroule la copie une étape à la fois : d'abord CopyStart, puis chaque élément de la sortie, ligne par ligne.",
 	"js.step.neg":                   "axe {i} : InputWindowStrides[{i}] = {s} < 0, donc CopyStart[{i}] += InputWindowSizes[{i}] - 1 : {off} + {size} - 1 = {cs}",
 	"js.step.e1":                    "Erratum E1 : à cette étape, l'exemple 2 de la page DirectML écrit InputWindowSizes[0] ; le bon terme est InputWindowSizes[{i}], la taille du même axe (le calcul de la page elle-même, 0 + 4 - 1 = 3, l'utilise).",
 	"js.step.pos":                   "axe {i} : InputWindowStrides[{i}] = {s} > 0, donc CopyStart[{i}] reste InputWindowOffsets[{i}] = {off}",
