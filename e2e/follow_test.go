@@ -136,8 +136,8 @@ func TestE2EPhoneBufferCellsKeepTheirSize(t *testing.T) {
 }
 
 // TestE2EDetachedViewerKeepsTheirExploration: a viewer who detaches and
-// edits has their edits in the address bar (a reload keeps them, Back
-// steps through them); rejoining puts the room's address back, so a reload
+// edits has their edits in the address bar (a reload keeps them, and the
+// room's bar with Rejoin; Back steps through them); rejoining puts the room's address back, so a reload
 // follows the room again.
 func TestE2EDetachedViewerKeepsTheirExploration(t *testing.T) {
 	base := startServer(t)
@@ -168,5 +168,6 @@ func TestE2EDetachedViewerKeepsTheirExploration(t *testing.T) {
 	typeInto(t, viewer, "the viewer types a stride", `[data-testid=stride-0]`, "7")
 	waitFor(t, viewer, "the edit in the address bar", `new URLSearchParams(location.search).get('strides') === '7,1'`)
 	do(t, viewer, "reload", chromedp.Reload())
-	waitFor(t, viewer, "the exploration kept", `document.body.dataset.live === 'ready' && document.querySelector('[data-testid=stride-0]').value === '7' && !document.querySelector('[data-testid=room-bar]')`)
+	// The reload keeps the exploration, and the room with its way back.
+	waitFor(t, viewer, "the exploration kept", `document.body.dataset.live === 'ready' && document.querySelector('[data-testid=stride-0]').value === '7' && `+roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden`)
 }
