@@ -321,3 +321,27 @@ func TestE2ECanvasKeyboard(t *testing.T) {
 	off, _ := l.Offset([]int64{1, 63})
 	waitFor(t, ctx, "buffer cell 128", fmt.Sprintf(`document.querySelector('#dot').textContent === 'buffer offset %d holds element (1,63)'`, off))
 }
+
+// TestE2EDecimalCommaStaysInItsBox: a Brazilian or French learner who
+// types 2,5 in a stride box is told that box's number is not whole, at
+// that box: the comma was read as the list's separator, and the error was
+// a count of strides, under the next box.
+func TestE2EDecimalCommaStaysInItsBox(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	for _, c := range []struct{ page, box, err string }{
+		{"/?lang=pt-BR&dt=FLOAT32&sizes=2,3&strides=3,1", "stride-0", "strides"},
+		{"/slice?lang=fr&preset=example2", "wstride-2", "inputWindowStrides[2]"},
+	} {
+		waitLive(t, ctx, base+c.page)
+		typeInto(t, ctx, "a decimal comma", `[data-testid=`+c.box+`]`, "2,5")
+		waitFor(t, ctx, "the answer", `document.querySelector('#picture').dataset.state === 'invalid'`)
+		errs := eval[string](t, ctx, `[...document.querySelectorAll('[data-error-for]')].filter(p => !p.hidden).map(p => p.dataset.errorFor + ': ' + p.textContent).join(' | ')`)
+		if !strings.Contains(errs, "2.5") || strings.Contains(errs, "DimensionCount") {
+			t.Errorf("%s: %q, want the box's number refused, not a count", c.page, errs)
+		}
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=`+c.box+`]').getAttribute('aria-invalid')`); got != "true" {
+			t.Errorf("%s: the box's aria-invalid %q", c.page, got)
+		}
+	}
+}

@@ -6,7 +6,7 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, reveal, langSuffix, num, listOf, t as tr } from './live.js';
+import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, reveal, boxValue, langSuffix, num, listOf, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
 
 const $ = (s, r = document) => r.querySelector(s);
@@ -175,7 +175,7 @@ export function start() {
   function formQuery() {
     const f = form.elements, parts = [];
     const add = (k, v) => parts.push(k + '=' + encodeURIComponent(v).replace(/%2C/gi, ','));
-    const vals = (name) => $$(`input[name=${name}]:not(:disabled)`, form).map((i) => i.value.trim());
+    const vals = (name) => $$(`input[name=${name}]:not(:disabled)`, form).map(boxValue);
     add('dt', f.dt.value);
     add('sizes', vals('sizes').join(','));
     if (f.mode.value !== 'packed') {

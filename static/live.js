@@ -157,6 +157,14 @@ export function t(key, en, args) {
   return args ? s.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)) : s;
 }
 
+// boxValue is what one dimension's box holds, for the query's list: one
+// number, so a comma in it is a decimal comma (2,5 in Portuguese or
+// French), written as a point; as the list's separator it would make two
+// numbers of one and move every later one a dimension on.
+export function boxValue(input) {
+  return input.value.trim().replaceAll(',', '.');
+}
+
 // num writes a prose number as the server does: digits alone in English,
 // grouped the page's language's way otherwise (1.234, 1 234, 1,234). The
 // formatter is made once (a hover writes numbers; making one is slow).

@@ -10,7 +10,7 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, reveal, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, reveal, boxValue, langSuffix, num, listOf, t as tr } from './live.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
@@ -179,7 +179,7 @@ export function start() {
   }
 
   // ---- the form ----
-  const vals = (name) => $$(`[name=${name}]:not(:disabled)`, form).map((i) => i.value.trim());
+  const vals = (name) => $$(`[name=${name}]:not(:disabled)`, form).map(boxValue);
   function formQuery() {
     const f = form.elements, p = [['dt', f.dt.value], ['sizes', vals('sizes').join(',')]];
     if (f.mode.value !== 'packed') {
