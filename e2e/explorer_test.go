@@ -345,3 +345,22 @@ func TestE2EDecimalCommaStaysInItsBox(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ELongOffsetsKeepToTheirCells: corner numbers of seven to ten
+// digits (a stride of 3,000,000) stay inside their cells, on a phone and
+// a desktop: they ran into each other's, "3000000300000013000002".
+func TestE2ELongOffsetsKeepToTheirCells(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	const overflowing = `[...document.querySelectorAll('.logical .lc')].filter(c => { const o = c.querySelector('.off'), r = o.getBoundingClientRect(), b = c.getBoundingClientRect();
+		return o.scrollWidth > o.clientWidth + 1 || r.left < b.left || r.right > b.right; }).map(c => c.querySelector('.off').dataset.o).join(' ')`
+	for _, vp := range []viewport{phone, desktop} {
+		emulate(t, ctx, vp)
+		for _, strides := range []string{"3000000,1", "300000000,1", "2147483647,1"} {
+			waitLive(t, ctx, base+"/?dt=UINT8&sizes=2,3&strides="+strides)
+			if got := eval[string](t, ctx, overflowing); got != "" {
+				t.Errorf("%s, strides %s: corner numbers past their cells: %s", vp.name, strides, got)
+			}
+		}
+	}
+}

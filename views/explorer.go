@@ -403,6 +403,21 @@ func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
 // lblClass sizes a cell's label by its length, so that values such as
 // 1100 or -3.25 stay inside their cell instead of running into the next.
+// offClass is the class of a logical cell's corner number (its buffer
+// offset): smaller as the number is longer, so that the corners of
+// neighbouring cells (3000000, 3000001) do not run into each other.
+func offClass(offset int64) string {
+	switch n := len(strconv.FormatInt(offset, 10)); {
+	case n <= 4:
+		return "off"
+	case n <= 6:
+		return "off d6"
+	case n <= 8:
+		return "off d8"
+	}
+	return "off d10"
+}
+
 func lblClass(label string) string {
 	switch n := utf8.RuneCountInString(label); {
 	case n <= 3:
