@@ -34,10 +34,10 @@ var pagesEN = map[Key]string{
 	KeyMisreadLiteral: "In everyday language:",
 	KeyMisreadMeant:   "On the page it means:",
 	KeyPageOpen:       "Open the page",
-	KeyPageStridesZh:  "“Using strides to express padding and memory layout”, in Traditional Chinese",
+	KeyPageStridesZh:  "“使用進展來表示填補和記憶體版面配置”, the strides page in Traditional Chinese",
 	KeyPageSliceZh:    "DML_SLICE1_OPERATOR_DESC, in Traditional Chinese",
-	KeyPageStridesPt:  "“Using strides to express padding and memory layout”, in Portuguese",
-	KeyPageStridesFr:  "“Using strides to express padding and memory layout”, in French (the current text and an older translation)",
+	KeyPageStridesPt:  "“Usando progressos para expressar o layout de enchimento e de memória”, the strides page in Portuguese",
+	KeyPageStridesFr:  "“Utilisation de Strides pour exprimer le remplissage et la disposition de la mémoire”, the strides page in French (the current text and an older translation)",
 	KeyGlossaryCounts: "{terms} terms, {words} misleading words on {pages} pages",
 }
 
@@ -54,10 +54,10 @@ var pagesZhTW = map[Key]string{
 	KeyMisreadLiteral: "一般的意思：",
 	KeyMisreadMeant:   "頁面上指的是：",
 	KeyPageOpen:       "開啟頁面",
-	KeyPageStridesZh:  "〈使用步幅表示填補與記憶體配置〉繁體中文版",
+	KeyPageStridesZh:  "〈使用進展來表示填補和記憶體版面配置〉：步幅說明頁的繁體中文版",
 	KeyPageSliceZh:    "DML_SLICE1_OPERATOR_DESC 繁體中文版",
-	KeyPageStridesPt:  "〈使用步幅表示填補與記憶體配置〉葡萄牙文版",
-	KeyPageStridesFr:  "〈使用步幅表示填補與記憶體配置〉法文版（目前的版本與較早的譯本）",
+	KeyPageStridesPt:  "〈Usando progressos para expressar o layout de enchimento e de memória〉：步幅說明頁的葡萄牙文版",
+	KeyPageStridesFr:  "〈Utilisation de Strides pour exprimer le remplissage et la disposition de la mémoire〉：步幅說明頁的法文版（目前的版本與較早的譯本）",
 	KeyGlossaryCounts: "{terms} 個用語；{pages} 個頁面上共 {words} 個容易誤導的詞",
 }
 
@@ -74,10 +74,10 @@ var pagesPtBR = map[Key]string{
 	KeyMisreadLiteral: "No uso comum:",
 	KeyMisreadMeant:   "Na página, quer dizer:",
 	KeyPageOpen:       "Abrir a página",
-	KeyPageStridesZh:  "“Usando passos para expressar preenchimento e layout de memória”, em chinês tradicional",
+	KeyPageStridesZh:  "“使用進展來表示填補和記憶體版面配置”, a página dos passos em chinês tradicional",
 	KeyPageSliceZh:    "DML_SLICE1_OPERATOR_DESC, em chinês tradicional",
-	KeyPageStridesPt:  "“Usando passos para expressar preenchimento e layout de memória”, em português",
-	KeyPageStridesFr:  "“Usando passos para expressar preenchimento e layout de memória”, em francês (o texto atual e uma tradução anterior)",
+	KeyPageStridesPt:  "“Usando progressos para expressar o layout de enchimento e de memória”, a página dos passos em português",
+	KeyPageStridesFr:  "“Utilisation de Strides pour exprimer le remplissage et la disposition de la mémoire”, a página dos passos em francês (o texto atual e uma tradução anterior)",
 	KeyGlossaryCounts: "{terms} termos, {words} palavras que confundem em {pages} páginas",
 }
 
@@ -94,9 +94,9 @@ var pagesFR = map[Key]string{
 	KeyMisreadLiteral: "Dans la langue courante :",
 	KeyMisreadMeant:   "Sur la page, cela désigne :",
 	KeyPageOpen:       "Ouvrir la page",
-	KeyPageStridesZh:  "« Utiliser les pas pour exprimer le remplissage et la disposition en mémoire », en chinois traditionnel",
+	KeyPageStridesZh:  "« 使用進展來表示填補和記憶體版面配置 », la page sur les pas en chinois traditionnel",
 	KeyPageSliceZh:    "DML_SLICE1_OPERATOR_DESC, en chinois traditionnel",
-	KeyPageStridesPt:  "« Utiliser les pas pour exprimer le remplissage et la disposition en mémoire », en portugais",
-	KeyPageStridesFr:  "« Utiliser les pas pour exprimer le remplissage et la disposition en mémoire », en français (le texte actuel et une traduction plus ancienne)",
+	KeyPageStridesPt:  "« Usando progressos para expressar o layout de enchimento e de memória », la page sur les pas en portugais",
+	KeyPageStridesFr:  "« Utilisation de Strides pour exprimer le remplissage et la disposition de la mémoire », la page sur les pas en français (le texte actuel et une traduction plus ancienne)",
 	KeyGlossaryCounts: "{terms} termes, {words} mots trompeurs sur {pages} pages",
 }

@@ -139,7 +139,7 @@ var tourZhTW = map[Key]string{
 	"tour.11.p2":          "同一個視窗配上步幅 {1,1,−2,2}，得到 [[14, 16], [6, 8]]。DirectML 頁面在這裡有兩個筆誤，列在下方。",
 	"tour.11.q":           "當 InputWindowStrides[3] 也是 −2 時，輸出會變成什麼？",
 	"tour.11.a":           "[[16, 14], [8, 6]]：CopyStart[3] = 1 + 3 − 1 = 3，所以每一列都從第 3 行讀回第 1 行。",
-	"tour.e1":             "例 2 寫的是 CopyStart[2] = InputWindowOffsets[2] + InputWindowSizes[0] − 1。應該是軸 2 的大小：InputWindowSizes[2] = 4 得到 0 + 4 − 1 = 3，也就是頁面自己的算式（用 InputWindowSizes[0] = 1 會得到 0）。",
+	"tour.e1":             "範例 2 寫的是 CopyStart[2] = InputWindowOffsets[2] + InputWindowSizes[0] − 1。應該是軸 2 的大小：InputWindowSizes[2] = 4 得到 0 + 4 − 1 = 3，也就是頁面自己的算式（用 InputWindowSizes[0] = 1 會得到 0）。",
 	"tour.e2":             "頁面印出的 MaxCopiedElements = 1 + (InputWindowSize − 1) / InputWindowStrides 用的是有號的步幅：對軸 2 來說，整數除法得到 1 + 3 / (−2) = 0，會否定頁面自己的範例 2。應該取絕對值：1 + 3 / |−2| = 2，DirectMLX 的 dml::Slice 就是這樣算的。",
 	"tour.e3":             "Members 一節把 InputWindowStrides 的型別寫成 const UINT*；結構與運算子接受的是 const INT*，下一個範例能倒著複製靠的就是這一點。",
 	"tour.page.title":     "{title} · 導覽教學",

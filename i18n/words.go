@@ -72,7 +72,7 @@ var wordsPtBR = map[Key]string{
 	"words.zero.window.size":    "{subject} é 0: a janela deve conter ao menos um elemento",
 	"words.zero.window.stride":  "{subject} é 0: a janela deve avançar ou recuar",
 	"words.negative":            "{subject} é um número negativo ({value})",
-	"words.negative.stride":     "{subject} é um número negativo ({value}): os passos de um tensor não podem ser; os passos de janela de uma fatia podem inverter o sentido",
+	"words.negative.stride":     "{subject} é um número negativo ({value}): os passos de um tensor não podem ser negativos; os passos de janela de uma fatia podem inverter o sentido",
 	"words.range":               "{subject} está fora do intervalo que o DirectML aceita",
 	"words.window.past":         "{subject} ultrapassa a entrada: deslocamento + tamanho = {end}, mas a entrada tem {size} (índices de 0 a {last})",
 	"words.output.low":          "{subject} é {value}, mas a saída tem pelo menos 1 elemento em cada dimensão",
