@@ -533,7 +533,7 @@ var explorerPtBR = map[Key]string{
 	"slice.form.use":          "Usar",
 	"slice.form.nphint":       "Fatiamento básico, por ex. `x[1:4, ::-2]`: ele preenche a janela; editar a janela o reescreve.",
 	"slice.form.wcaption":     "Janela e tamanho da saída por dimensão",
-	"slice.col.offset":        "deslocamento",
+	"slice.col.offset":        "deslo­camento",
 	"slice.col.stride":        "passo ±",
 	"slice.col.stride.title":  "INT: com sinal (errata E3)",
 	"slice.col.output":        "saída",
