@@ -641,6 +641,13 @@ func TestE2EPhoneHeaderIsShort(t *testing.T) {
 		if r[0] < 0 || r[1] > r[2] {
 			t.Errorf("%s: the current page's link spans %g to %g px of a %g px screen", c.path, r[0], r[1], r[2])
 		}
+		// The line fades where it has more links: at its start once
+		// scrolled, at its end until scrolled to it.
+		fades := eval[[]float64](t, ctx, `(() => { const nav = document.querySelector('header.site nav:not(.lang)'), cs = getComputedStyle(nav);
+			return [nav.scrollLeft, nav.scrollWidth - nav.clientWidth - nav.scrollLeft, parseFloat(cs.getPropertyValue('--fade-start')), parseFloat(cs.getPropertyValue('--fade-end'))]; })()`)
+		if (fades[0] > 1) != (fades[2] > 0) || (fades[1] > 1) != (fades[3] > 0) {
+			t.Errorf("%s: %g px of links before the line's start and %g after its end, but fades of %g and %g px", c.path, fades[0], fades[1], fades[2], fades[3])
+		}
 	}
 }
 
