@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -219,6 +220,9 @@ func sliceLen(start, stop, step int64) int64 {
 	return (start-stop-1)/(-step) + 1
 }
 
+// chained is a subscript followed by another, x[1:4][0] or x[1:4] [0].
+var chained = regexp.MustCompile(`\]\s*\[`)
+
 func parseSubscript(expr string) ([]numpyItem, error) {
 	s := strings.TrimSpace(expr)
 	if open := strings.IndexByte(s, '['); open >= 0 {
@@ -231,7 +235,7 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 		}
 		s = s[open+1 : len(s)-1]
 	}
-	if strings.Contains(s, "][") {
+	if chained.MatchString(s) {
 		return nil, NewMsg("numpy.chained", "chained indexing ([...][...]): only one subscript, x[...], is read; write the view as one subscript", nil)
 	}
 	if strings.ContainsAny(s, "[]") {

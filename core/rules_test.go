@@ -1205,6 +1205,7 @@ func TestParseNumpyErrors(t *testing.T) {
 		{[]int64{4}, "x[[1]]", "nested brackets"},
 		// x[1:4][0] is x[1]: two subscripts, said as such.
 		{[]int64{4, 4}, "x[1:4][0]", "chained indexing"},
+		{[]int64{4, 4}, "x[1:4] [0]", "chained indexing"},
 		{[]int64{4}, "x[1,,2]", ""},
 		{[]int64{4}, "3x[1]", ""},
 		{[]int64{4}, "x[1:b]", ""},

@@ -117,10 +117,12 @@ func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field stri
 	res := DxResource{InitialValuesDataType: in.DataType.String()}
 	cells, n := in.BufferElementCount(), in.LogicalElementCount()
 	elem := in.DataType.Bits() / 8
-	// Packed, the page's 1..N fill the first N cells, one each; the cells
-	// past them are the buffer's tail (a byte tensor's DWORD rounding, or
-	// TotalTensorSizeInBytes past the minimum), which no element reads.
-	plain := in.IsPacked().Bool() && len(vals) == 0
+	// Packed in row-major order, the page's 1..N fill the first N cells in
+	// order; the cells past them are the buffer's tail (a byte tensor's
+	// DWORD rounding, or TotalTensorSizeInBytes past the minimum), which
+	// no element reads. Packed in another order (strides {1,2} for sizes
+	// {2,3}), the cells hold 1 4 2 5 3 6, which are listed.
+	plain := in.IsPacked().Bool() && rowMajor(in.Sizes, in.Strides) && len(vals) == 0
 	limit := sequenceLimit(in.DataType)
 	// A buffer longer than its values is bound at its own size: DxDispatch
 	// binds a resource's sizeInBytes, which defaults to its values' bytes
@@ -162,6 +164,19 @@ func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field stri
 	b.WriteByte(']')
 	res.InitialValues = b.Bytes()
 	return res, nil
+}
+
+// rowMajor reports whether strides step through sizes in row-major
+// order: each dimension of more than one element has the packed stride (a
+// dimension of one element is never stepped along).
+func rowMajor(sizes, strides []int64) bool {
+	packed := core.PackedStrides(sizes)
+	for i, n := range sizes {
+		if n > 1 && strides[i] != packed[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // sequenceLimit is the longest DxDispatch sequence 1, 2, ... n that holds

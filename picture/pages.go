@@ -338,7 +338,7 @@ func staleIn(ctx context.Context, stale string) string {
 // Worded is InWords in ctx's locale: the errors a page or an edit over
 // the websocket shows beside the form.
 func Worded(ctx context.Context, vs []core.Violation, rank int) []core.Violation {
-	return InWords(i18n.LocaleOf(ctx), vs, rank)
+	return InWords(i18n.LocaleOf(ctx), Capped(vs), rank)
 }
 
 // Localised is vs with their messages in ctx's locale (warnings, which

@@ -436,6 +436,31 @@ func (r *Replica) Presenting(code string) bool {
 	return ok && r.presentedLocked(rm, time.Now())
 }
 
+// PresentingNow reports whether a presenter connection of the room with
+// code is open right now, as far as this replica knows for sure: one of
+// its own, or another replica's fresh count. Unlike Presenting it says no
+// when presence is not yet known (a room loaded from the store) and
+// during the grace after the last presenter connection closed, so that a
+// presenter who comes back is not taken for a second one.
+func (r *Replica) PresentingNow(code string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok {
+		return false
+	}
+	if rm.presenters > 0 {
+		return true
+	}
+	now := time.Now()
+	for _, c := range rm.presence {
+		if c.n > 0 && now.Sub(c.seen) <= roomCountTTL {
+			return true
+		}
+	}
+	return false
+}
+
 func encodeState(st State) ([]byte, error) {
 	// Without HTML escaping a query's every & stays one byte, not six.
 	var w bytes.Buffer

@@ -305,6 +305,8 @@ func TestDxDispatchInitialValues(t *testing.T) {
 		// Cells past the elements are the tail no element reads: the
 		// sequence is the elements', the tail sizeInBytes's.
 		{name: "a large sequence with a tail", post: `{"dataType":"FLOAT32","sizes":[70001],"totalTensorSizeInBytes":280008}`, status: 200, values: `{"valueCount":70001,"valueStart":1,"valueDelta":1}`, size: 280008, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
+		// Packed, but column-major: its cells hold 1 4 2 5 3 6, not 1..6.
+		{name: "packed in another order", post: `{"dataType":"FLOAT32","sizes":[2,3],"strides":[1,2]}`, status: 200, values: `[1,4,2,5,3,6]`, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
 		{name: "a byte tensor's DWORD rounding", post: `{"dataType":"INT8","sizes":[2,3]}`, status: 200, values: `{"valueCount":6,"valueStart":1,"valueDelta":1}`, size: 8, op: "DML_OPERATOR_ELEMENT_WISE_IDENTITY"},
 		{name: "UINT8 past 255, rounded up", post: `{"dataType":"UINT8","sizes":[70001]}`, status: 422, errField: "sizes", errCode: "dxdispatch.values.exact", errText: "UINT8 holds the integers exactly only up to 255"},
 		{name: "a large padded input", post: `{"dataType":"FLOAT32","sizes":[300,300],"strides":[301,1]}`, status: 422, errField: "sizes", errCode: "dxdispatch.values"},

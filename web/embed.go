@@ -52,10 +52,11 @@ func (s *Server) getEmbedSlice(c echo.Context) error {
 }
 
 // viewKeys are the query keys that change how a state is shown, or where,
-// but not the state itself: the classroom room, the page's language (the
+// but not the state itself: the classroom room (and a viewer's exploring
+// in it), the page's language (the
 // switcher's links add it), the cell labels, the focused cell and the
 // step-through position.
-var viewKeys = map[string]bool{"room": true, "lang": true, "labels": true, "sel": true, "cell": true, "t": true}
+var viewKeys = map[string]bool{"room": true, "explore": true, "lang": true, "labels": true, "sel": true, "cell": true, "t": true}
 
 // queryOr is the explorer state in the request's URL, or own when the
 // URL has none (a tour step's own state). Only an edit changes a step's
@@ -76,7 +77,7 @@ func queryOr(c echo.Context, limit int, own string) (url.Values, error) {
 		return nil, err
 	}
 	for k, v := range q {
-		if k != "room" && k != "lang" {
+		if k != "room" && k != "explore" && k != "lang" {
 			oq[k] = v
 		}
 	}
@@ -221,6 +222,9 @@ func formRedirect(c echo.Context, slice bool) (bool, error) {
 	}
 	if room := q.Get("room"); room != "" {
 		canon += "&room=" + url.QueryEscape(room)
+		if q.Has("explore") {
+			canon += "&explore" // a viewer exploring stays so
+		}
 	}
 	return true, redirectKeepingLang(c, http.StatusSeeOther, c.Request().URL.Path+"?"+canon)
 }

@@ -401,54 +401,6 @@ func readError(err error) *apiError {
 	return badRequest("", "body.read", "the body could not be read: it was cut off", nil)
 }
 
-// Most violations an answer lists: for each field (sizes[0] ... sizes[n]
-// are sizes's), and in all. A 64 KiB body of 5,000 zero sizes has 5,000
-// violations, which would be an answer of 1.8 MB for one mistake made
-// 5,000 times: each field says its first few and how many more it has.
-const (
-	maxPerField = 16
-	maxReported = 256
-)
-
-// capped is vs with at most maxPerField violations of each field, each
-// field's remainder counted in one more violation at the field, and at
-// most maxReported in all, the remainder counted at the body.
-func capped(vs []core.Violation) []core.Violation {
-	if len(vs) <= maxPerField {
-		return vs
-	}
-	root := func(f string) string {
-		if i := strings.IndexByte(f, '['); i >= 0 {
-			return f[:i]
-		}
-		return f
-	}
-	seen := map[string]int{}
-	var order []string
-	var out []core.Violation
-	for _, v := range vs {
-		r := root(v.Field)
-		if seen[r] == 0 {
-			order = append(order, r)
-		}
-		if seen[r]++; seen[r] <= maxPerField {
-			out = append(out, v)
-		}
-	}
-	for _, r := range order {
-		if n := seen[r] - maxPerField; n > 0 {
-			out = append(out, core.NewMsg("errors.more", "{field}: {count} more violations, not listed (an answer lists the first {max} of each field)",
-				core.Args{"field": orBody(r), "count": n, "max": maxPerField}).At(r))
-		}
-	}
-	if len(out) > maxReported {
-		n := len(out) - (maxReported - 1)
-		out = append(out[:maxReported-1], core.NewMsg("errors.more.all", "{count} more violations, not listed (an answer lists at most {max})",
-			core.Args{"count": n, "max": maxReported}).At(""))
-	}
-	return out
-}
-
 // orBody is field, or "the body" for the request's whole body.
 func orBody(field string) any {
 	if field == "" {
@@ -494,7 +446,7 @@ func httpErrorHandler(err error, c echo.Context) {
 				core.Args{"method": c.Request().Method, "allow": h.Get(echo.HeaderAllow)}).At("")
 		}
 	}
-	body.Errors = capped(body.Errors)
+	body.Errors = picture.Capped(body.Errors)
 	// Each coded violation in the request's language (English by default).
 	body.Errors = i18n.LocaleOf(c.Request().Context()).Violations(body.Errors)
 	// A picture refused where a picture was asked for (an <img> on a

@@ -25,6 +25,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 )
 
 // rawWS opens a websocket by hand on a plain TCP connection, so the test
@@ -581,7 +582,7 @@ func TestHardenDeeplyNestedBodiesAreRefusedQuickly(t *testing.T) {
 // TestHardenOneMistakeManyTimesIsAnsweredBriefly: a body that makes the
 // same mistake at thousands of indices is answered with each field's first
 // few violations and a count of the rest, not megabytes of them; and a
-// body of thousands of unknown fields with at most maxReported in all.
+// body of thousands of unknown fields with at most picture.MaxReported in all.
 func TestHardenOneMistakeManyTimesIsAnsweredBriefly(t *testing.T) {
 	ts := newTestServer(t)
 	repeat := func(item string, n int) string { return strings.TrimSuffix(strings.Repeat(item+",", n), ",") }
@@ -595,10 +596,10 @@ func TestHardenOneMistakeManyTimesIsAnsweredBriefly(t *testing.T) {
 		total            int
 	}{
 		{"zero sizes and negative strides", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[` + repeat("0", 5000) + `],"strides":[` + repeat("-1", 5000) + `]}`,
-			map[string]float64{"sizes": 5000 + 1 - maxPerField, "strides": 5000 - maxPerField}, 2*maxPerField + 2},
+			map[string]float64{"sizes": 5000 + 1 - picture.MaxPerField, "strides": 5000 - picture.MaxPerField}, 2*picture.MaxPerField + 2},
 		{"nulls in a list", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[` + repeat("null", 5000) + `]}`,
-			map[string]float64{"sizes": 5000 - maxPerField}, maxPerField + 1},
-		{"unknown fields", "/api/v1/layout", `{` + unknown.String() + `"sizes":[2]}`, map[string]float64{"": 3000 - maxReported + 1}, maxReported},
+			map[string]float64{"sizes": 5000 - picture.MaxPerField}, picture.MaxPerField + 1},
+		{"unknown fields", "/api/v1/layout", `{` + unknown.String() + `"sizes":[2]}`, map[string]float64{"": 3000 - picture.MaxReported + 1}, picture.MaxReported},
 		// Under the caps nothing is counted away: a 9-entry list's every fault.
 		{"nine zero sizes", "/api/v1/layout", `{"dataType":"FLOAT32","sizes":[` + repeat("0", 9) + `]}`, nil, 10},
 	} {
@@ -631,5 +632,28 @@ func TestHardenOneMistakeManyTimesIsAnsweredBriefly(t *testing.T) {
 		if !maps.Equal(more, tc.more) && !(len(more) == 0 && len(tc.more) == 0) {
 			t.Errorf("%s: counted away %v, want %v", tc.name, more, tc.more)
 		}
+	}
+}
+
+// TestHardenAnEditOfManyZerosIsAnsweredBriefly: over the websocket too, an
+// edit that makes one mistake at a thousand dimensions gets each field's
+// first few errors and a count of the rest, not one per dimension on
+// every keystroke.
+func TestHardenAnEditOfManyZerosIsAnsweredBriefly(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	sendEdit(t, c, 1, "dt=FLOAT32&sizes="+strings.TrimSuffix(strings.Repeat("0,", 1500), ","))
+	got := collect(t, c, 1)
+	var sizes, more int
+	for _, v := range got.result.Errors {
+		if strings.HasPrefix(v.Field, "sizes") {
+			sizes++
+		}
+		if v.Code == "errors.more" {
+			more++
+		}
+	}
+	if got.result.OK || sizes > picture.MaxPerField+1 || more != 1 {
+		t.Errorf("ok %v, %d errors at sizes, %d counts of the rest: %v", got.result.OK, sizes, more, got.result.Errors)
 	}
 }

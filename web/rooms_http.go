@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -154,7 +155,7 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 		if _, set := views.RoomFrom(r.Context()); set {
 			return next(c) // a viewer's page, from getRoom
 		}
-		query := withoutParam(r.URL.RawQuery, "room")
+		query := withoutParam(withoutParam(r.URL.RawQuery, "room"), "explore")
 		rc := views.RoomContext{Present: &views.PresentForm{Page: page, Step: step, Query: query}}
 		if raw := r.URL.Query().Get("room"); raw != "" {
 			code, ok := rooms.NormalizeCode(raw)
@@ -165,7 +166,10 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			if err != nil {
 				return next(c)
 			}
-			if r.URL.Query().Has("explore") && replica.Authorize(code, presenterToken(r, code)) != nil {
+			// A viewer exploring; the presenter's browser too, when another
+			// of its tabs presents (it opened the join link to see what the
+			// class sees): a second presenter would fight the first.
+			if r.URL.Query().Has("explore") && (replica.Authorize(code, presenterToken(r, code)) != nil || replica.PresentingNow(code)) {
 				return s.exploring(c, next, replica, code, page, step)
 			}
 			switch err := replica.Authorize(code, presenterToken(r, code)); {
@@ -203,8 +207,12 @@ func (s *Server) exploring(c echo.Context, next echo.HandlerFunc, replica *rooms
 	if err != nil || !replica.ValidTicket(code, ck.Value) {
 		return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code)
 	}
-	if _, err := replica.Current(code); err != nil {
-		return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code) // gone: the join page says so
+	switch _, err := replica.Current(code); {
+	case errors.Is(err, rooms.ErrBusDown):
+		// Cannot tell now: the page, exploring; its socket says more.
+	case err != nil:
+		// The room has ended: the exploration goes on without it.
+		return redirectKeepingLang(c, http.StatusSeeOther, withQuery(r.URL.Path, withoutParam(withoutParam(r.URL.RawQuery, "room"), "explore")))
 	}
 	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: page, Step: step, Watching: replica.Watching(code), Exploring: true}
 	c.SetRequest(r.WithContext(views.WithRoom(r.Context(), views.RoomContext{Bar: bar})))
@@ -234,7 +242,7 @@ func (s *Server) postRooms(c echo.Context) error {
 	if !ok {
 		return badRequest("page", "room.page", "page {page:q} cannot be presented", core.Args{"page": page})
 	}
-	query := withoutParam(strings.TrimPrefix(c.FormValue("query"), "?"), "room")
+	query := withoutParam(withoutParam(strings.TrimPrefix(c.FormValue("query"), "?"), "room"), "explore")
 	if limit := picture.MaxQueryOf(page); len(query) > limit {
 		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": limit})
 	}
@@ -274,17 +282,35 @@ func (s *Server) postRooms(c echo.Context) error {
 }
 
 // presentedRoom is the newest room still open that this browser presents
-// (its presenter cookies), or "".
+// (its presenter cookies) and no tab of it presents now, or "". Only the
+// newest few unexpired cookies are looked up: each is a store read.
 func presentedRoom(r *http.Request, replica *rooms.Replica) string {
-	var code string
-	var newest time.Time
+	type held struct {
+		code, token string
+		expires     time.Time
+	}
+	var cands []held
+	now := time.Now()
 	for c, token := range cookiesByRoom(r, presenterCookie("")) {
-		if exp := rooms.TokenExpiry(token); replica.Authorize(c, token) == nil && exp.After(newest) {
-			code, newest = c, exp
+		code, ok := rooms.NormalizeCode(c)
+		if exp := rooms.TokenExpiry(token); ok && code == c && exp.After(now) {
+			cands = append(cands, held{code, token, exp})
 		}
 	}
-	return code
+	slices.SortFunc(cands, func(a, b held) int { return b.expires.Compare(a.expires) })
+	for _, h := range cands[:min(len(cands), maxPresentedLookups)] {
+		if replica.Authorize(h.code, h.token) == nil {
+			if replica.PresentingNow(h.code) {
+				return "" // presented in another tab: this one opens its own
+			}
+			return h.code
+		}
+	}
+	return ""
 }
+
+// maxPresentedLookups bounds the presenter cookies presentedRoom reads.
+const maxPresentedLookups = 4
 
 // getJoin is the form where a viewer types a code; with ?code= it sends
 // them to the room.
@@ -322,7 +348,7 @@ func (s *Server) getRoom(c echo.Context) error {
 	// after losing their tab, goes back to presenting the room where it
 	// is, not to watching it. While it presents in another tab, the link
 	// shows what the class sees: a second presenter would fight the first.
-	if replica.Authorize(code, presenterToken(r, code)) == nil && !replica.Presenting(code) {
+	if replica.Authorize(code, presenterToken(r, code)) == nil && !replica.PresentingNow(code) {
 		if st, err := replica.Current(code); err == nil {
 			if path, ok := rooms.PagePath(st.Page, st.Step); ok {
 				q := st.Query

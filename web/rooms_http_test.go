@@ -315,6 +315,14 @@ func TestRoomPresentAgainResumesTheRoom(t *testing.T) {
 	if got, want := post(cookieHeader(presenter)), "/slice?sizes=4&room="+code; got != want {
 		t.Errorf("present again: to %q, want %q (the same room)", got, want)
 	}
+	// While a tab of the browser presents the room, another tab's
+	// "Present this" opens a room of its own: two tabs presenting one
+	// room would fight.
+	p := presentOn(t, ts, code, presenter)
+	if got := post(cookieHeader(presenter)); strings.Contains(got, code) {
+		t.Errorf("present again beside a presenting tab: to %q, want a new room", got)
+	}
+	p.Close()
 	gone := &http.Cookie{Name: presenterCookie("ABCD2345"), Value: presenter.Value}
 	for name, h := range map[string]http.Header{"no cookie": {}, "a room that is not": cookieHeader(gone)} {
 		if got := post(h); strings.Contains(got, code) || !strings.HasPrefix(got, "/slice?sizes=4&room=") {
@@ -328,7 +336,7 @@ func TestRoomPresentAgainResumesTheRoom(t *testing.T) {
 // reload) has the viewer's bar, exploring, with no count of the class; only
 // for a browser that joined the room; the presenter presents as ever.
 func TestRoomViewerExploresWithAWayBack(t *testing.T) {
-	_, ts := roomServer(t, Config{})
+	srv, ts := roomServer(t, Config{})
 	code, _, presenter := openRoomWith(t, ts, url.Values{"page": {"tour"}, "step": {"1"}})
 	res, _ := getPage(t, ts.URL+"/r/"+code, nil)
 	var joined *http.Cookie
@@ -360,9 +368,46 @@ func TestRoomViewerExploresWithAWayBack(t *testing.T) {
 	if _, doc := getPage(t, ts.URL+"/?sizes=2,3&room="+code+"&explore", cookieHeader(joined)); doc.Find("[data-testid=logical-sub]").Text() == "" || !strings.Contains(doc.Find("[data-testid=logical-sub]").Text(), "6") {
 		t.Errorf("the explored state is not drawn: %q", doc.Find("[data-testid=logical-sub]").Text())
 	}
+	// A tour step read ahead shows the step's own tensor, as without the
+	// room (?explore is not a state of its own).
+	for _, n := range []string{"1", "5", "11"} {
+		_, own := getPage(t, ts.URL+"/tour/"+n, nil)
+		_, explored := getPage(t, ts.URL+"/tour/"+n+"?room="+code+"&explore", cookieHeader(joined))
+		want, got := own.Find("#picture").Text(), explored.Find("#picture").Text()
+		if want == "" || got != want {
+			t.Errorf("tour step %s read ahead draws another picture than the step's own", n)
+		}
+	}
+	// A room that has ended (a ticket for a code no room has): the
+	// exploration goes on, without the room.
+	replica, err := srv.roomsReady()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := &http.Cookie{Name: joinCookie("ABCD2345"), Value: replica.Ticket("ABCD2345")}
+	if res, _ := getPage(t, ts.URL+"/?sizes=2,3&room=ABCD2345&explore&lang=fr", cookieHeader(ended)); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/?sizes=2,3&lang=fr" {
+		t.Errorf("exploring a room that ended: %d to %q, want 303 to the state alone", res.StatusCode, res.Header.Get("Location"))
+	}
 	// Not joined: through /r/CODE and its guard. The presenter: presenting.
 	if res, _ := getPage(t, ts.URL+"/tour/2?room="+code+"&explore", nil); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/r/"+code {
 		t.Errorf("not joined: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	// The presenter's browser with a presenting tab, and a join ticket
+	// (it opened the join link to see what the class sees): exploring too.
+	p := presentOn(t, ts, code, presenter)
+	both := http.Header{"Cookie": {presenter.Name + "=" + presenter.Value + "; " + joined.Name + "=" + joined.Value}}
+	if _, doc := getPage(t, ts.URL+"/tour/2?room="+code+"&explore", both); doc.Find("[data-testid=room-bar]").AttrOr("data-role", "") != "viewer" {
+		t.Errorf("the presenter's second tab, exploring: bar %q, want a viewer's", doc.Find("[data-testid=room-bar]").AttrOr("data-role", ""))
+	}
+	p.Close()
+	// Once the server has seen that tab go, the join link presents again.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if res, _ := getPage(t, ts.URL+"/r/"+code, cookieHeader(presenter)); res.StatusCode == http.StatusSeeOther {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the join link does not present again after the presenting tab closed")
+		}
 	}
 	if _, doc := getPage(t, ts.URL+"/tour/2?room="+code+"&explore", cookieHeader(presenter)); doc.Find("[data-testid=room-bar]").AttrOr("data-role", "") != "presenter" {
 		t.Errorf("the presenter's page with explore: bar %q", doc.Find("[data-testid=room-bar]").AttrOr("data-role", ""))
