@@ -122,9 +122,10 @@ export function roomClient(page, hooks) {
 
   // A viewer's tour steps stay in the room: another step is theirs to
   // read (the bar offers to follow again), the presenter's step is where
-  // Rejoin takes them. The arrow keys follow these links (tour.js).
+  // Rejoin takes them; so does the step's Reset. The arrow keys follow
+  // these links (tour.js).
   if (role === 'viewer' && page === 'tour') {
-    for (const a of document.querySelectorAll('a[data-tour], .tour-steps a[href]')) {
+    for (const a of document.querySelectorAll('a[data-tour], .tour-steps a[href], a.tour-reset')) {
       const u = new URL(a.href, location.href);
       if (u.origin !== location.origin || !/^\/tour\/\d+$/.test(u.pathname)) continue;
       u.searchParams.set('room', code); u.searchParams.set('explore', '');
