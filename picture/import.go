@@ -422,6 +422,10 @@ func parseTorchText(text string) (TorchImport, *ImportError) {
 	rest := text[:m[0]] + " " + text[m[1]:]
 	if o := torchOffsetRE.FindStringSubmatch(rest); o != nil {
 		v, err := strconv.ParseInt(o[1], 10, 64)
+		if err != nil && strings.HasPrefix(o[1], "-") {
+			// Negative is what is wrong with it, however large.
+			return t, importErr("text", "import.torch.offset", "storage_offset = {value}: an offset into the storage is never negative", core.Args{"value": o[1]})
+		}
 		if err != nil {
 			return t, importErr("text", "import.text.offset", "storage_offset: {detail}", core.Args{"detail": core.NewMsg("import.text.range", "{text:q} is past the 64-bit range the import reads (at most 9223372036854775807)", core.Args{"text": o[1]})})
 		}

@@ -223,7 +223,8 @@ type list struct {
 // required says that each list the request left out (absent, or null) is
 // required, in the place of what core says of a list of no entries ("has
 // 0 entries: DimensionCount must match"), which is not what was sent; and
-// keeps vs's other violations.
+// keeps vs's other violations. lists[0] is the one that gives the
+// DimensionCount.
 func required(vs []core.Violation, lists ...list) []core.Violation {
 	var out []core.Violation
 	for _, l := range lists {
@@ -234,7 +235,13 @@ func required(vs []core.Violation, lists ...list) []core.Violation {
 	if len(out) == 0 {
 		return vs
 	}
+	// The first list gives the DimensionCount: without it, the others'
+	// counts are measured against 0, which says nothing more.
+	rankless := lists[0].values == nil
 	for _, v := range vs {
+		if rankless && (v.Code == "tensor.strides.count" || v.Code == "slice1.rank.mismatch") {
+			continue
+		}
 		if !slices.ContainsFunc(out, func(m core.Violation) bool { return m.Field == v.Field }) {
 			out = append(out, v)
 		}

@@ -843,6 +843,10 @@ func TestAPIMissingListsAreRequired(t *testing.T) {
 		{"/api/v1/slice1", `{"dataType":"FLOAT33","inputSizes":[0],"inputWindowOffsets":[0],"inputWindowSizes":[1],"inputWindowStrides":null}`,
 			[]string{"dataType: datatype.unknown", "inputWindowStrides: api.required", "inputSizes[0]: tensor.size.zero"}},
 		{"/api/v1/slice", `{"dataType":"FLOAT32","inputSizes":[4],"offsets":[0]}`, []string{"sizes: api.required", "strides: api.required"}},
+		// Without the list that gives the DimensionCount, the others are
+		// not also counted against 0.
+		{"/api/v1/layout", `{"dataType":"FLOAT32","strides":[1,2]}`, []string{"sizes: api.required"}},
+		{"/api/v1/slice1", `{"dataType":"FLOAT32","inputWindowOffsets":[0],"inputWindowSizes":[1],"inputWindowStrides":[1]}`, []string{"inputSizes: api.required"}},
 	} {
 		status, out := post(t, ts, tc.path, tc.body)
 		var got []string

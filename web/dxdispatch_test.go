@@ -448,9 +448,10 @@ func TestImportRefusals(t *testing.T) {
 	// What is wrong with a pasted text is said as it is: a number too
 	// large is not "not a whole number", a scalar has no stride tuple to miss.
 	for text, want := range map[string]string{
-		"torch.Size([18446744073709551616, 3]) (3, 1)":                  "past the 64-bit range",
-		"torch.Size([]) ()":                                             "is a scalar",
-		"torch.Size([2, 3]) (3, 1) storage_offset=99999999999999999999": "storage_offset: \"99999999999999999999\" is past the 64-bit range",
+		"torch.Size([18446744073709551616, 3]) (3, 1)":                   "past the 64-bit range",
+		"torch.Size([]) ()":                                              "is a scalar",
+		"torch.Size([2, 3]) (3, 1) storage_offset=99999999999999999999":  "storage_offset: \"99999999999999999999\" is past the 64-bit range",
+		"torch.Size([2, 3]) (3, 1) storage_offset=-99999999999999999999": "storage_offset = -99999999999999999999: an offset into the storage is never negative",
 	} {
 		b, _ := json.Marshal(map[string]string{"text": text})
 		_, body := importBody(t, ts.URL, string(b))
