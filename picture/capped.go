@@ -44,7 +44,7 @@ func Capped(vs []core.Violation) []core.Violation {
 	for _, r := range order {
 		if n := seen[r] - MaxPerField; n > 0 {
 			out = append(out, core.NewMsg("errors.more", "{field}: {count} more violations, not listed (an answer lists the first {max} of each field)",
-				core.Args{"field": fieldOrBody(r), "count": n, "max": MaxPerField}).At(r))
+				core.Args{"field": FieldOrBody(r), "count": n, "max": MaxPerField}).At(r))
 		}
 	}
 	if len(out) > MaxReported {
@@ -55,8 +55,8 @@ func Capped(vs []core.Violation) []core.Violation {
 	return out
 }
 
-// fieldOrBody is field, or "the body" for a request's whole body.
-func fieldOrBody(field string) any {
+// FieldOrBody is field, or "the body" for a request's whole body.
+func FieldOrBody(field string) any {
 	if field == "" {
 		return core.NewMsg("json.body", "the body", nil)
 	}

@@ -339,9 +339,12 @@ func (r *Replica) askPresence(code string, rm *room) {
 // presentedLocked reports whether a presenter connection of the room is
 // open on some replica, as far as this one knows.
 func (r *Replica) presentedLocked(rm *room, now time.Time) bool {
-	if rm.live || rm.presenters > 0 || !rm.known {
-		return true
-	}
+	return rm.live || rm.presenters > 0 || !rm.known || othersPresentLocked(rm, now)
+}
+
+// othersPresentLocked reports whether another replica's fresh count has a
+// presenter connection of the room.
+func othersPresentLocked(rm *room, now time.Time) bool {
 	for _, c := range rm.presence {
 		if c.n > 0 && now.Sub(c.seen) <= roomCountTTL {
 			return true
@@ -446,19 +449,7 @@ func (r *Replica) PresentingNow(code string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
-	if !ok {
-		return false
-	}
-	if rm.presenters > 0 {
-		return true
-	}
-	now := time.Now()
-	for _, c := range rm.presence {
-		if c.n > 0 && now.Sub(c.seen) <= roomCountTTL {
-			return true
-		}
-	}
-	return false
+	return ok && (rm.presenters > 0 || othersPresentLocked(rm, time.Now()))
 }
 
 func encodeState(st State) ([]byte, error) {

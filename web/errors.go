@@ -63,7 +63,7 @@ func decodeStrict(r io.Reader, v any) *apiError {
 	}
 	if isNull(body) {
 		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{
-			picture.TypeError("json.type", "", orBody(""), &json.UnmarshalTypeError{Value: "null"}, picture.WantKind(nil))}}
+			picture.TypeError("json.type", "", picture.FieldOrBody(""), &json.UnmarshalTypeError{Value: "null"}, picture.WantKind(nil))}}
 	}
 	if vs := append(duplicateKeys(body), objectViolations(body, reflect.TypeOf(v))...); len(vs) > 0 {
 		return &apiError{status: http.StatusBadRequest, violations: vs}
@@ -368,7 +368,7 @@ func jsonError(err error) *apiError {
 	switch {
 	case errors.As(err, &typeErr):
 		field := typeErr.Field
-		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{picture.TypeError("json.type", field, orBody(field), typeErr, picture.WantKind(typeErr.Type))}}
+		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{picture.TypeError("json.type", field, picture.FieldOrBody(field), typeErr, picture.WantKind(typeErr.Type))}}
 	case errors.As(err, &syntaxErr):
 		return badRequest("", "json.syntax", "the body is not valid JSON: {detail} (at byte {offset})", core.Args{"detail": picture.JSONDetail(syntaxErr), "offset": syntaxErr.Offset})
 	case errors.As(err, &maxErr):
@@ -399,14 +399,6 @@ func readError(err error) *apiError {
 			core.NewMsg("body.timeout", "the body did not arrive in time: send all of it at once", nil).At("")}}
 	}
 	return badRequest("", "body.read", "the body could not be read: it was cut off", nil)
-}
-
-// orBody is field, or "the body" for the request's whole body.
-func orBody(field string) any {
-	if field == "" {
-		return core.NewMsg("json.body", "the body", nil)
-	}
-	return field
 }
 
 // httpErrorHandler writes every error in the errorBody shape; anything not

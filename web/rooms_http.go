@@ -155,7 +155,7 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 		if _, set := views.RoomFrom(r.Context()); set {
 			return next(c) // a viewer's page, from getRoom
 		}
-		query := withoutParam(withoutParam(r.URL.RawQuery, "room"), "explore")
+		query := withoutRoom(r.URL.RawQuery)
 		rc := views.RoomContext{Present: &views.PresentForm{Page: page, Step: step, Query: query}}
 		if raw := r.URL.Query().Get("room"); raw != "" {
 			code, ok := rooms.NormalizeCode(raw)
@@ -212,7 +212,7 @@ func (s *Server) exploring(c echo.Context, next echo.HandlerFunc, replica *rooms
 		// Cannot tell now: the page, exploring; its socket says more.
 	case err != nil:
 		// The room has ended: the exploration goes on without it.
-		return redirectKeepingLang(c, http.StatusSeeOther, withQuery(r.URL.Path, withoutParam(withoutParam(r.URL.RawQuery, "room"), "explore")))
+		return redirectKeepingLang(c, http.StatusSeeOther, withQuery(r.URL.Path, withoutRoom(r.URL.RawQuery)))
 	}
 	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: page, Step: step, Watching: replica.Watching(code), Exploring: true}
 	c.SetRequest(r.WithContext(views.WithRoom(r.Context(), views.RoomContext{Bar: bar})))
@@ -242,7 +242,7 @@ func (s *Server) postRooms(c echo.Context) error {
 	if !ok {
 		return badRequest("page", "room.page", "page {page:q} cannot be presented", core.Args{"page": page})
 	}
-	query := withoutParam(withoutParam(strings.TrimPrefix(c.FormValue("query"), "?"), "room"), "explore")
+	query := withoutRoom(strings.TrimPrefix(c.FormValue("query"), "?"))
 	if limit := picture.MaxQueryOf(page); len(query) > limit {
 		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": limit})
 	}
@@ -509,6 +509,11 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// withoutRoom is a query without its room: ?room= and a viewer's ?explore.
+func withoutRoom(raw string) string {
+	return withoutParam(withoutParam(raw, "room"), "explore")
 }
 
 // withoutParam drops every key=value pair of key from a raw query,
