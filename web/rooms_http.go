@@ -299,7 +299,10 @@ func presentedRoom(r *http.Request, replica *rooms.Replica) string {
 	}
 	slices.SortFunc(cands, func(a, b held) int { return b.expires.Compare(a.expires) })
 	for _, h := range cands[:min(len(cands), maxPresentedLookups)] {
-		if replica.Authorize(h.code, h.token) == nil {
+		switch err := replica.Authorize(h.code, h.token); {
+		case errors.Is(err, rooms.ErrBusDown):
+			return "" // each lookup would wait for the store: the room's opening says so at once
+		case err == nil:
 			if replica.PresentingNow(h.code) {
 				return "" // presented in another tab: this one opens its own
 			}
