@@ -11,8 +11,9 @@ import (
 
 // compareFCP times the first contentful paint of each page c.runs times,
 // the pages alternating (after one untimed round, so that every static
-// file is cached), and prints the minimum, median and maximum of each:
-// a comparison of pages or builds made in the same minutes.
+// file is cached), and prints the minimum, median and maximum of each,
+// and of navigation -> drawn for the explorers' pages: a comparison of
+// pages or builds made in the same minutes.
 func compareFCP(tab context.Context, c config, pages []string, out io.Writer) error {
 	urls := make([]string, len(pages))
 	for i, p := range pages {
@@ -22,41 +23,63 @@ func compareFCP(tab context.Context, c config, pages []string, out io.Writer) er
 		}
 		urls[i] = p
 	}
-	got, err := firstPaints(tab, c, urls)
+	fcps, drawn, err := firstPaints(tab, c, urls)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "First contentful paint, %d navigations each, alternating; load %s.\n\n", c.runs, loadAvg())
-	fmt.Fprintln(out, "| page | min | median | max |")
-	fmt.Fprintln(out, "|---|---|---|---|")
+	fmt.Fprintf(out, "First contentful paint and, for a page with a picture, navigation -> drawn (as in the table), %d navigations each, alternating; load %s.\n\n", c.runs, loadAvg())
+	fmt.Fprintln(out, "| page | FCP min | median | max | drawn min | median | max |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|")
 	for i, u := range urls {
-		t := got[i]
-		fmt.Fprintf(out, "| %s | %s | %s | %s |\n", u, ms(t.min()), ms(t.median()), ms(t.max()))
+		f, d := fcps[i], drawn[i]
+		row := fmt.Sprintf("| %s | %s | %s | %s |", u, ms(f.min()), ms(f.median()), ms(f.max()))
+		if len(d) == 0 {
+			row += " | | |"
+		} else {
+			row += fmt.Sprintf(" %s | %s | %s |", ms(d.min()), ms(d.median()), ms(d.max()))
+		}
+		fmt.Fprintln(out, row)
 	}
 	return nil
 }
 
 // firstPaints navigates to each URL c.runs times, the URLs alternating
 // after one untimed round (so that every static file is cached), and
-// gives each one's first contentful paints.
-func firstPaints(tab context.Context, c config, urls []string) ([]timings, error) {
+// gives each one's first contentful paints and, where the page has a
+// #picture and modules to link it, its navigation -> drawn (never
+// before its FCP).
+func firstPaints(tab context.Context, c config, urls []string) (fcps, drawn []timings, err error) {
 	got := make([]timings, len(urls))
+	drawn = make([]timings, len(urls))
 	for run := 0; run <= c.runs; run++ {
 		for i, u := range urls {
 			if err := step(tab, c.timeout, chromedp.Navigate("about:blank")); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if err := step(tab, c.timeout, chromedp.Navigate(u)); err != nil {
-				return nil, fmt.Errorf("%s: %w", u, err)
+				return nil, nil, fmt.Errorf("%s: %w", u, err)
 			}
 			fcp, err := waitValue[float64](tab, c.timeout, `(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || 0`)
 			if err != nil {
-				return nil, fmt.Errorf("%s: first contentful paint: %w", u, err)
+				return nil, nil, fmt.Errorf("%s: first contentful paint: %w", u, err)
+			}
+			picture, err := eval[bool](tab, c.timeout, `!!document.querySelector('#picture') && !!document.querySelector('script[type=module]')`)
+			if err != nil {
+				return nil, nil, err
+			}
+			var at float64
+			if picture {
+				if at, err = waitValue[float64](tab, c.timeout, drawnAndLive); err != nil {
+					return nil, nil, fmt.Errorf("%s: not drawn and live: %w", u, err)
+				}
 			}
 			if run > 0 {
 				got[i] = append(got[i], fcp)
+				if picture {
+					drawn[i] = append(drawn[i], max(at, fcp))
+				}
 			}
 		}
 	}
-	return got, nil
+	return got, drawn, nil
 }

@@ -9,6 +9,7 @@
 //	go run ./cmd/benchweb -cases layout/2x3,slice/4096x4096
 //	go run ./cmd/benchweb -cases slice/4096x4096 -profile   # where the page's time goes
 //	go run ./cmd/benchweb -runs 25 -fcp '/?sizes=2,3 /slice?sizes=2,3'  # first paints, pages alternating
+//	go run ./cmd/benchweb -runs 15 -parts '/?sizes=2,3'  # the first paint without each part of the page
 //
 // It is a benchmark, not a test: nothing fails because the machine is busy.
 // What each figure is:
@@ -90,6 +91,7 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 	prof := fs.Bool("profile", false, "run the cases under V8's sampling profiler and print where their time goes instead of the table")
 	traceDir := fs.String("trace", "", "trace one navigation of each case with Chromium's tracing into this directory (one JSON file per case, for chrome://tracing or ui.perfetto.dev) and print where the time to the first paint went instead of the table")
 	fcpPages := fs.String("fcp", "", "space-separated page paths or full URLs (a path is taken on the server): time each one's first contentful paint -runs times, the pages alternating, and print min / median / max instead of the table (to compare two builds, serve each on its port and give full URLs)")
+	partsPage := fs.String("parts", "", "a page path (e.g. '/?sizes=2,3'): time its first paint as served and with its parts (modules, tools, facts, form, presets and share, picture) left out one after another, beside the floor page, and print that table instead")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -149,6 +151,9 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 		}
 		return nil
 	}
+	if *partsPage != "" {
+		return compareParts(tab, c, *partsPage, out)
+	}
 	if *fcpPages != "" {
 		return compareFCP(tab, c, strings.Fields(*fcpPages), out)
 	}
@@ -162,7 +167,7 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 	}
 	// What the machine gives any page in these minutes: the 2x3 budget
 	// sits near it, and this VM's speed moves between runs.
-	floor, err := firstPaints(tab, c, []string{c.url + floorPage})
+	floor, _, err := firstPaints(tab, c, []string{c.url + floorPage})
 	if err != nil {
 		return fmt.Errorf("the floor page: %w", err)
 	}

@@ -99,22 +99,104 @@ func TestBenchWebTraceBreaksDownTheFirstPaint(t *testing.T) {
 }
 
 // TestBenchWebComparesFirstPaints: -fcp times every page given, path or
-// full URL, and prints a row of positive figures for each.
+// full URL, and prints a row of positive figures for each, with
+// navigation -> drawn for the explorers and none for a page without a
+// picture.
 func TestBenchWebComparesFirstPaints(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("no chromium on PATH; install Debian's browser with `apt-get install chromium`")
 	}
 	var out, log bytes.Buffer
-	if err := run(context.Background(), []string{"-runs", "2", "-fcp", "/?sizes=2,3 /slice?sizes=2,3"}, &out, &log); err != nil {
+	if err := run(context.Background(), []string{"-runs", "2", "-fcp", "/?sizes=2,3 /slice?sizes=2,3 /healthz"}, &out, &log); err != nil {
 		t.Fatalf("run: %v\n%s", err, log.String())
 	}
-	for _, page := range []string{"/?sizes=2,3", "/slice?sizes=2,3"} {
-		row := regexp.MustCompile(`(?m)^\| http://127\.0\.0\.1:\d+` + regexp.QuoteMeta(page) + ` \| [1-9]\d*(\.\d)? \| [1-9]\d*(\.\d)? \| [1-9]\d*(\.\d)? \|$`)
+	n := ` [1-9]\d*(\.\d)? \|`
+	for _, tc := range []struct {
+		page, drawn string
+	}{
+		{"/?sizes=2,3", n + n + n},
+		{"/slice?sizes=2,3", n + n + n},
+		{"/healthz", ` \| \| \|`},
+	} {
+		row := regexp.MustCompile(`(?m)^\| http://127\.0\.0\.1:\d+` + regexp.QuoteMeta(tc.page) + ` \|` + n + n + n + tc.drawn + `$`)
 		if !row.MatchString(out.String()) {
-			t.Errorf("no row of first paints for %s in\n%s", page, out.String())
+			t.Errorf("no row of first paints for %s in\n%s", tc.page, out.String())
 		}
 	}
 	if !strings.Contains(out.String(), "2 navigations each") {
 		t.Errorf("the report does not say how many navigations:\n%s", out.String())
+	}
+}
+
+// TestBenchWebTimesThePageWithoutItsParts: -parts prints the floor, the
+// page as served and a row for each part left out, with fewer elements on
+// every row, and navigation -> drawn only where the modules still are.
+func TestBenchWebTimesThePageWithoutItsParts(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("no chromium on PATH; install Debian's browser with `apt-get install chromium`")
+	}
+	var out, log bytes.Buffer
+	if err := run(context.Background(), []string{"-runs", "1", "-parts", "/slice?sizes=2,3"}, &out, &log); err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	n := ` [1-9]\d*(\.\d)? \|`
+	if !regexp.MustCompile(`(?m)^\| the floor \(/healthz\) \| \| \|` + n + n + n + ` \|$`).MatchString(out.String()) {
+		t.Errorf("no floor row in\n%s", out.String())
+	}
+	rows := []string{"the page as served"}
+	for _, p := range pageParts {
+		rows = append(rows, "without "+p.name)
+	}
+	last := -1
+	for i, name := range rows {
+		drawn := ` \|`
+		if i == 0 {
+			drawn = n
+		}
+		m := regexp.MustCompile(`(?m)^\| ` + regexp.QuoteMeta(name) + ` \| (\d+) \| \d+ \|` + n + n + n + drawn + `$`).FindStringSubmatch(out.String())
+		if m == nil {
+			t.Errorf("no row %q in\n%s", name, out.String())
+			continue
+		}
+		elements, _ := strconv.Atoi(m[1])
+		if last >= 0 && elements >= last {
+			t.Errorf("%q keeps %d elements, the row above %d", name, elements, last)
+		}
+		last = elements
+	}
+}
+
+func TestLeaveOut(t *testing.T) {
+	page := `<!doctype html><html><head><link rel="modulepreload" href="/a.js"><script type="module" src="/b.js"></script></head>` +
+		`<body><div id="picture"><section class="facts big"><p>f</p><section><p>inner</p></section></section><p>cells</p></div>` +
+		`<section class="tools"><p>t</p></section><p>end</p></body></html>`
+	for _, tc := range []struct {
+		name    string
+		parts   []pagePart
+		want    string
+		kept    int
+		wantErr string
+	}{
+		{"nothing", nil, page, 14, ""},
+		{"modules", pageParts[:1], `<!doctype html><html><head></head><body><div id="picture"><section class="facts big"><p>f</p><section><p>inner</p></section></section><p>cells</p></div><section class="tools"><p>t</p></section><p>end</p></body></html>`, 12, ""},
+		{"facts, with a section inside it", pageParts[2:3], `<!doctype html><html><head><link rel="modulepreload" href="/a.js"><script type="module" src="/b.js"></script></head><body><div id="picture"><p>cells</p></div><section class="tools"><p>t</p></section><p>end</p></body></html>`, 10, ""},
+		{"the picture holds the facts", []pagePart{pageParts[2], pageParts[5]}, `<!doctype html><html><head><link rel="modulepreload" href="/a.js"><script type="module" src="/b.js"></script></head><body><section class="tools"><p>t</p></section><p>end</p></body></html>`, 8, ""},
+		{"a part the page lacks", pageParts[3:4], "", 0, "nothing to leave out as the form"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, kept, err := leaveOut([]byte(page), tc.parts)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want || kept != tc.kept {
+				t.Errorf("got %d elements\n%s\nwant %d\n%s", kept, got, tc.kept, tc.want)
+			}
+		})
 	}
 }

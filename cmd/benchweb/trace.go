@@ -35,15 +35,16 @@ type traceEvent struct {
 	Args json.RawMessage `json:"args"`
 }
 
-// traceNavigation records one navigation of bc (after an untraced one, so
-// that the static files are cached as in measure's later runs) until the
-// picture is drawn, writes the trace to dir/<case>.json (chrome://tracing
-// and ui.perfetto.dev open it) and prints where the time to the first
-// paint went.
+// traceNavigation records one navigation of bc until the picture is
+// drawn, after three untraced ones so that the static files and their
+// compiled code are cached as in measure's later runs (V8 keeps a
+// module's code from its second load). It writes the trace to
+// dir/<case>.json (chrome://tracing and ui.perfetto.dev open it) and
+// prints where the time to the first paint went.
 func traceNavigation(tab context.Context, c config, bc benchCase, dir string, out io.Writer) error {
 	url := c.url + bc.path
 	drawn := drawnAndLive
-	for _, u := range []string{url, "about:blank"} {
+	for _, u := range []string{url, "about:blank", url, "about:blank", url, "about:blank"} {
 		if err := step(tab, c.timeout, chromedp.Navigate(u)); err != nil {
 			return err
 		}
