@@ -21,6 +21,9 @@ var siteEN = map[Key]string{
 	"room.watching":         "watching",
 	"room.presenting":       "you are presenting: every edit, hover and step is shared",
 	"room.stop":             "Stop presenting",
+	"room.end":              "End the room",
+	"room.end.confirm":      "End it for everyone? The class is told the room has ended and keeps the page to explore; its code and links open nothing any more.",
+	"room.end.button":       "End it for everyone",
 	"room.room":             "Room",
 	"room.following":        "following the presenter",
 	"room.noscript":         "This is the presenter's page when you opened it; reload to catch up. With JavaScript on it follows live.",
@@ -51,6 +54,7 @@ var siteEN = map[Key]string{
 	"error.address":         "This address cannot be opened",
 	"error.busy":            "The server is busy",
 	"error.too-large":       "Too large for this server",
+	"error.refused":         "This could not be done",
 }
 
 var siteZhTW = map[Key]string{
@@ -72,6 +76,9 @@ var siteZhTW = map[Key]string{
 	"room.watching":         "人正在看",
 	"room.presenting":       "你正在展示：每一次編輯、指向與步驟都會同步給全班",
 	"room.stop":             "停止展示",
+	"room.end":              "結束教室",
+	"room.end.confirm":      "要為所有人結束嗎？全班會得知教室已結束，並保留頁面自行探索；代碼和連結從此失效。",
+	"room.end.button":       "為所有人結束",
 	"room.room":             "教室",
 	"room.following":        "正在跟隨講者",
 	"room.noscript":         "這是你開啟時講者所在的頁面；重新整理即可跟上進度。啟用 JavaScript 後會即時跟隨。",
@@ -102,6 +109,7 @@ var siteZhTW = map[Key]string{
 	"error.address":         "無法開啟這個網址",
 	"error.busy":            "伺服器忙碌中",
 	"error.too-large":       "超出這台伺服器的處理量",
+	"error.refused":         "無法完成這個動作",
 }
 
 var sitePtBR = map[Key]string{
@@ -123,6 +131,9 @@ var sitePtBR = map[Key]string{
 	"room.watching":         "assistindo",
 	"room.presenting":       "você está apresentando: cada edição, cada foco e cada etapa são compartilhados",
 	"room.stop":             "Parar de apresentar",
+	"room.end":              "Encerrar a sala",
+	"room.end.confirm":      "Encerrar para todos? A turma fica sabendo que a sala foi encerrada e continua com a página para explorar; o código e os links deixam de funcionar.",
+	"room.end.button":       "Encerrar para todos",
 	"room.room":             "Sala",
 	"room.following":        "acompanhando quem apresenta",
 	"room.noscript":         "Esta é a página de quem apresenta no momento em que você a abriu; recarregue para acompanhar. Com JavaScript ativado, ela acompanha ao vivo.",
@@ -153,6 +164,7 @@ var sitePtBR = map[Key]string{
 	"error.address":         "Não foi possível abrir este endereço",
 	"error.busy":            "O servidor está ocupado",
 	"error.too-large":       "Grande demais para este servidor",
+	"error.refused":         "Não foi possível fazer isso",
 }
 
 var siteFR = map[Key]string{
@@ -174,6 +186,9 @@ var siteFR = map[Key]string{
 	"room.watching":         "en ligne",
 	"room.presenting":       "vous présentez : chaque modification, chaque survol et chaque étape sont partagés",
 	"room.stop":             "Arrêter de présenter",
+	"room.end":              "Fermer la salle",
+	"room.end.confirm":      "La fermer pour tout le monde ? La classe apprend que la salle est fermée et garde la page pour explorer ; son code et ses liens n'ouvrent plus rien.",
+	"room.end.button":       "Fermer pour tout le monde",
 	"room.room":             "Salle",
 	"room.following":        "vous suivez la présentation",
 	"room.noscript":         "Voici la page de la présentation au moment où vous l'avez ouverte ; rechargez pour la rattraper. Avec JavaScript, elle suit en direct.",
@@ -204,4 +219,5 @@ var siteFR = map[Key]string{
 	"error.address":         "Impossible d’ouvrir cette adresse",
 	"error.busy":            "Le serveur est occupé",
 	"error.too-large":       "Trop grand pour ce serveur",
+	"error.refused":         "Impossible de faire cela",
 }

@@ -55,6 +55,14 @@ type roomLinkMsg struct {
 	Connected bool   `json:"connected"`
 }
 
+// roomEndedMsg tells a viewer or a presenter's other tab that the
+// presenter ended the room ("ended"): nothing more comes of it.
+type roomEndedMsg struct {
+	V    int    `json:"v"`
+	Type string `json:"type"`
+	Room string `json:"room"`
+}
+
 // roomErrorMsg is an error about rooms, with a code the page acts on.
 type roomErrorMsg struct {
 	V       int    `json:"v"`
@@ -195,7 +203,8 @@ func (ss *session) present(raw string) {
 
 // presentLoop shares the presenter's states, at most one per
 // publishEvery (a faster presenter's intermediate states are skipped),
-// and tells the presenter how many watch whenever that changes.
+// tells the presenter how many watch whenever that changes, and says
+// "ended" and stops once the room has ended (from another tab).
 func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *stateSlot) {
 	tick := time.NewTicker(watchingEvery)
 	defer tick.Stop()
@@ -208,6 +217,10 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+			if p.Ended() {
+				ss.sendCtx(ctx, roomEndedMsg{V: ProtocolVersion, Type: "ended", Room: p.Code()})
+				return
+			}
 			if up := p.BusUp(); up != linked {
 				linked = up
 				if !ss.sendCtx(ctx, roomLinkMsg{V: ProtocolVersion, Type: "link", Room: p.Code(), Connected: up}) {
@@ -264,8 +277,9 @@ func (ss *session) publish(m roomClientMsg) {
 }
 
 // follow makes this connection a viewer of the room: the room's current
-// state first, then every state the presenter shares, latest only, and
-// "presence" when the presenter leaves or comes back.
+// state first, then every state the presenter shares, latest only,
+// "presence" when the presenter leaves or comes back, and "ended" last
+// when the presenter ends the room.
 func (ss *session) follow(raw string) {
 	replica, err := ss.h.Rooms()
 	if err != nil {
@@ -340,6 +354,9 @@ func (ss *session) follow(raw string) {
 			// only the newest state: a slow connection skips states.
 			var f frame
 			switch {
+			case ev.Ended:
+				ss.sendFrameCtx(ctx, textFrame(roomEndedMsg{V: ProtocolVersion, Type: "ended", Room: code}))
+				return
 			case ev.Link:
 				f = textFrame(roomLinkMsg{V: ProtocolVersion, Type: "link", Room: code, Connected: ev.Connected})
 			case ev.Presence:

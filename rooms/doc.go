@@ -13,8 +13,9 @@
 // credentials and TLS for replicas) and it carries two things:
 //
 //   - live traffic on subjects stridescope.room.CODE.*: states, viewer
-//     counts, presence announcements, and two request subjects (who
-//     presents, and the newest state a holder of the room has);
+//     counts, presence announcements, the word that the presenter ended
+//     the room, and two request subjects (who presents, and the newest
+//     state a holder of the room has);
 //   - each room's record (code, creation, expiry, latest state) in a
 //     JetStream key-value bucket, so that a room outlives the replica that
 //     opened it: after a crash and a restart, or a replica dying, the
@@ -44,8 +45,9 @@
 // frozen, and when it returns the replica catches up from the store and
 // the other holders. A replica subscribes to a room only while someone on
 // it presents or follows; an index entry remains for rooms it opened, and
-// at the cap the room empty for longest gives way. A room ends when it has
-// been empty for 10 minutes on every replica, or at its expiry; a room no
+// at the cap the room empty for longest gives way. A room ends when its
+// presenter ends it (End: at once, for everyone, on every replica), when it
+// has been empty for 10 minutes on every replica, or at its expiry; a room no
 // replica holds any more (all of them restarted) is ended by the store
 // sweep once its last occupant's stamp is that old.
 package rooms

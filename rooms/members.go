@@ -13,9 +13,10 @@ import (
 
 // Presenter is a connection allowed to change a room.
 type Presenter struct {
-	rooms *Replica
-	code  string
-	once  sync.Once
+	rooms   *Replica
+	code    string
+	created int64 // the room's: a later room may draw the same code
+	once    sync.Once
 }
 
 // Present checks token against the room's record and registers a
@@ -44,7 +45,7 @@ func (r *Replica) Present(code, token string) (*Presenter, State, error) {
 		r.announceLocked(rm)
 	}
 	r.presenceChangedLocked(rm, time.Now())
-	return &Presenter{rooms: r, code: code}, rm.state, nil
+	return &Presenter{rooms: r, code: code, created: rm.created}, rm.state, nil
 }
 
 // Code is the room's join code.
@@ -78,6 +79,17 @@ func (p *Presenter) Update(st State) error {
 
 // Watching is how many viewers the room has across replicas.
 func (p *Presenter) Watching() int { return p.rooms.Watching(p.code) }
+
+// Ended reports whether the room has ended (its presenter ended it, here
+// or on another replica). A room with a presenter connected leaves a
+// replica's index only then.
+func (p *Presenter) Ended() bool {
+	r := p.rooms
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[p.code]
+	return !ok || rm.created != p.created
+}
 
 // BusUp reports whether the bus between the replicas is connected.
 func (p *Presenter) BusUp() bool { return p.rooms.BusUp() }
@@ -117,12 +129,14 @@ type Viewer struct {
 	// linkTold are the same for the bus.
 	presenting, told bool
 	linked, linkTold bool
+	ended, endTold   bool // the room has ended; the viewer was told so
 	once             sync.Once
 }
 
 // ViewerEvent is what a viewer hears next: a newer state of the room,
-// that its presenter has left or come back (Presence), or that the bus
-// between the replicas went down or came back (Link).
+// that its presenter has left or come back (Presence), that the bus
+// between the replicas went down or came back (Link), or that the
+// presenter ended the room (Ended: the last event).
 type ViewerEvent struct {
 	// Delivery is the state as this replica handed it to every local
 	// viewer of the room (nil for news about the presenter or the bus).
@@ -131,6 +145,7 @@ type ViewerEvent struct {
 	Presenting bool // with Presence: whether a presenter is connected now
 	Link       bool // the event is about the bus
 	Connected  bool // with Link: whether the bus is connected now
+	Ended      bool // the room has ended: nothing follows
 }
 
 func (v *Viewer) wake() {
@@ -143,6 +158,13 @@ func (v *Viewer) wake() {
 func (v *Viewer) offerPresence(p bool) {
 	v.mu.Lock()
 	v.presenting = p
+	v.mu.Unlock()
+	v.wake()
+}
+
+func (v *Viewer) offerEnded() {
+	v.mu.Lock()
+	v.ended = true
 	v.mu.Unlock()
 	v.wake()
 }
@@ -215,11 +237,22 @@ func (v *Viewer) Next(ctx context.Context) (State, error) {
 
 // NextEvent blocks until a state newer than the last one returned arrives,
 // or the presenter or the bus goes or comes back (a change since the last
-// event: going and coming back between two calls is no news). The bus
-// comes first, then a waiting state.
+// event: going and coming back between two calls is no news), or the room
+// ends. The end comes first, then the bus, then a waiting state; after
+// the end nothing comes.
 func (v *Viewer) NextEvent(ctx context.Context) (ViewerEvent, error) {
 	for {
 		v.mu.Lock()
+		if v.ended {
+			told := v.endTold
+			v.endTold = true
+			v.mu.Unlock()
+			if !told {
+				return ViewerEvent{Ended: true}, nil
+			}
+			<-ctx.Done()
+			return ViewerEvent{}, ctx.Err()
+		}
 		if v.linked != v.linkTold {
 			v.linkTold = v.linked
 			v.mu.Unlock()

@@ -57,7 +57,7 @@ const (
 
 // Room errors a client sees.
 var (
-	ErrNoRoom       = errors.New("no such room: the code is wrong or the room has expired")
+	ErrNoRoom       = errors.New("no such room: the code is wrong, or the room has ended")
 	ErrNotPresenter = errors.New("only the presenter can change the room")
 	ErrRoomState    = errors.New("room state is too large or malformed")
 	ErrRoomsFull    = errors.New("every room on this server is in use; try again later")
@@ -87,6 +87,11 @@ type Replica struct {
 	persist chan struct{} // capacity 1: "some record is dirty"
 	quit    chan struct{}
 	closed  sync.Once
+
+	// persistMu is held by the persister over each round of writes and
+	// by End over its delete, so that no write of a room's record in
+	// flight brings an ended room back.
+	persistMu sync.Mutex
 
 	mu     sync.Mutex
 	grace  time.Duration // presenterGrace; tests shorten it

@@ -78,17 +78,24 @@ func (r *Replica) authorized(rm *room, token string, now time.Time) bool {
 // with code: nil, ErrNotPresenter, ErrNoRoom, or ErrBusDown when the
 // room's record cannot be read now.
 func (r *Replica) Authorize(code, token string) error {
+	_, err := r.presentedBy(code, token)
+	return err
+}
+
+// presentedBy is the room with code if token is its presenter token,
+// with Authorize's errors.
+func (r *Replica) presentedBy(code, token string) (*room, error) {
 	if token == "" {
-		return ErrNotPresenter
+		return nil, ErrNotPresenter
 	}
 	rm, err := r.lookup(code)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !r.authorized(rm, token, time.Now()) {
-		return ErrNotPresenter
+		return nil, ErrNotPresenter
 	}
-	return nil
+	return rm, nil
 }
 
 // TokenExpiry is when a token says it expires (zero for a malformed one).

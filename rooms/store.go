@@ -39,35 +39,42 @@ func (r *Replica) persister() {
 			return
 		case <-r.persist:
 		}
-		r.mu.Lock()
-		recs := make(map[string][]byte, len(r.dirty))
-		for code := range r.dirty {
-			if rm, ok := r.rooms[code]; ok {
-				recs[code] = r.recordLocked(rm)
-			}
+		r.persistRound()
+	}
+}
+
+// persistRound writes the records dirty now, under persistMu.
+func (r *Replica) persistRound() {
+	r.persistMu.Lock()
+	defer r.persistMu.Unlock()
+	r.mu.Lock()
+	recs := make(map[string][]byte, len(r.dirty))
+	for code := range r.dirty {
+		if rm, ok := r.rooms[code]; ok {
+			recs[code] = r.recordLocked(rm)
 		}
-		clear(r.dirty)
-		r.mu.Unlock()
-		for code, rec := range recs {
-			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-			err := r.bus.PutRoom(ctx, code, rec)
-			cancel()
-			if err != nil {
-				r.log.Warn("room: store", "room", code, "err", err)
-				r.mu.Lock()
-				if _, ok := r.rooms[code]; ok {
-					r.dirty[code] = struct{}{}
-					// Try again in a second even if no other write comes:
-					// the last state of a room must reach the store.
-					time.AfterFunc(time.Second, func() {
-						select {
-						case r.persist <- struct{}{}:
-						default:
-						}
-					})
-				}
-				r.mu.Unlock()
+	}
+	clear(r.dirty)
+	r.mu.Unlock()
+	for code, rec := range recs {
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		err := r.bus.PutRoom(ctx, code, rec)
+		cancel()
+		if err != nil {
+			r.log.Warn("room: store", "room", code, "err", err)
+			r.mu.Lock()
+			if _, ok := r.rooms[code]; ok {
+				r.dirty[code] = struct{}{}
+				// Try again in a second even if no other write comes:
+				// the last state of a room must reach the store.
+				time.AfterFunc(time.Second, func() {
+					select {
+					case r.persist <- struct{}{}:
+					default:
+					}
+				})
 			}
+			r.mu.Unlock()
 		}
 	}
 }

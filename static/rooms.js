@@ -5,13 +5,15 @@
 // applies every state it receives exactly like its own edit, until the
 // viewer detaches to explore and rejoins with one click.
 
-import { liveSocket, jitter, t, followLinks } from './live.js';
+import { liveSocket, jitter, t, followLinks, shownQuery } from './live.js';
 
 const V = 2;
 const DETACHED = t('js.room.detached', 'exploring on your own: the presenter goes on without you');
 const FOLLOWING = t('room.following', 'following the presenter');
 const STOPPED = t('js.room.stopped', 'The presenter stopped presenting: you follow them again when they are back.');
 const RECONNECTING = t('js.room.reconnecting', 'reconnecting to the room…');
+const ENDED = t('js.room.ended', 'The presenter ended the room: this page is yours to explore.');
+const ENDED_HERE = t('js.room.ended.presenter', 'You ended this room: this tab no longer shares.');
 const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable', 'reconnecting']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
 
@@ -32,6 +34,7 @@ export function roomClient(page, hooks) {
   // exploration) is theirs: it follows again on Rejoin.
   let send = null, following = role === 'viewer' && !('exploring' in (bar?.dataset || {})), fresh = true;
   let away = false; // the presenter has left the room (a "presence" message)
+  let ended = false; // the presenter ended the room: the page is no longer in it
   // Until the page says otherwise, its state is its URL's (without the room).
   const cur = { page, query: location.search.slice(1).replace(/(^|&)(room=[^&]*|explore(=[^&]*)?)(?=&|$)/g, '').replace(/^&/, ''), focus: '', step: pathStep };
   let shared = '', last = 0, timer = 0, dirty = false; // dirty: the page has said what it shows
@@ -39,13 +42,14 @@ export function roomClient(page, hooks) {
   function say(text, state) { if (status) status.textContent = text; if (bar) bar.dataset.state = state; }
   function share() {
     timer = 0;
-    if (!send) return;
+    if (!send || ended) return;
     const s = JSON.stringify(cur);
     if (s === shared) return;
     shared = s; last = Date.now();
     send({ v: V, type: 'publish', room: code, state: cur });
   }
   function follow() {
+    if (ended) return;
     following = true; fresh = true; away = false; // the server says again if the presenter is away
     // A viewer who explored on their own had their edits in the address
     // bar; following again, a reload follows the room again.
@@ -138,25 +142,48 @@ export function roomClient(page, hooks) {
   // again once presenting (a state sent while the bus was down may be lost).
   let retry = 1000; // the next wait before trying again while the bus is down
   function rejoin() {
-    if (!send) return;
+    if (!send || ended) return;
     if (role === 'presenter') { shared = ''; send({ v: V, type: 'present', room: code }); }
     else if (role === 'viewer' && following) { away = false; fresh = true; send({ v: V, type: 'follow', room: code }); say(FOLLOWING, 'following'); }
     else if (role === 'viewer') say(DETACHED, 'detached');
   }
 
-  return {
+  // end: the presenter ended the room. The page keeps what it shows and
+  // leaves the room: its address, and the links that carried the room,
+  // lose it (the code opens nothing any more), so a reload shows the
+  // page itself.
+  function end(text) {
+    ended = true; following = false;
+    if (detachBtn) detachBtn.hidden = rejoinBtn.hidden = true;
+    // The bar's code, links, count and buttons go with data-state=ended (rooms.css).
+    say(text || (role === 'presenter' ? ENDED_HERE : ENDED), 'ended');
+    const q = shownQuery();
+    history.replaceState(history.state, '', api.path() + (q ? '?' + q : '') + location.hash);
+    const strip = (u) => { u.searchParams.delete('room'); u.searchParams.delete('explore'); return u; };
+    for (const a of document.querySelectorAll('a[href]')) {
+      if (a.closest('#room-bar') || !a.getAttribute('href').includes('room=')) continue;
+      const l = strip(new URL(a.href, location.href));
+      if (l.origin === location.origin) a.href = l.pathname + l.search + l.hash;
+    }
+    followLinks();
+  }
+
+  const api = {
     role, code,
     get following() { return role === 'viewer' && following; },
     // open gives the client the socket's send(obj) once it is open (again).
     open(fn) {
       send = fn; shared = '';
+      if (ended) return;
       if (role === 'presenter') send({ v: V, type: 'present', room: code });
       else if (role === 'viewer' && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); }
       else if (role === 'viewer') say(DETACHED, 'detached');
     },
-    closed() { send = null; if (role) say(t('js.reconnecting', 'reconnecting…'), 'offline'); },
+    closed() { send = null; if (role && !ended) say(t('js.reconnecting', 'reconnecting…'), 'offline'); },
     // message handles a server message about rooms; false for any other.
     message(m) {
+      if (m.type === 'ended') { if (!ended && m.room === code) end(); return true; }
+      if (ended) return ['presenting', 'watching', 'room', 'presence', 'link'].includes(m.type) || (m.type === 'error' && ROOM_ERRORS.has(m.code));
       if (m.type === 'presenting' || m.type === 'room') retry = 1000;
       if (m.type === 'presenting' || m.type === 'watching') {
         if (count) count.textContent = m.watching;
@@ -194,8 +221,11 @@ export function roomClient(page, hooks) {
       }
       if (m.type === 'error' && ROOM_ERRORS.has(m.code)) {
         // The server's English, or this page's language's words for the code.
-        say(t('js.room.err.' + m.code, m.message), 'error');
-        if (m.code === 'no-room' && role === 'viewer') { following = false; if (detachBtn) detachBtn.hidden = rejoinBtn.hidden = true; }
+        const text = t('js.room.err.' + m.code, m.message);
+        // The room is gone (it ended or expired while this page was away):
+        // the page is the viewer's, as when they hear it end.
+        if (m.code === 'no-room' && role === 'viewer') { end(text); return true; }
+        say(text, 'error');
         return true;
       }
       return false;
@@ -203,7 +233,7 @@ export function roomClient(page, hooks) {
     // publish merges part of the presenter's state ({query}, {focus},
     // {step}) and shares it soon; a viewer's page shares nothing.
     publish(part) {
-      if (role !== 'presenter') return;
+      if (role !== 'presenter' || ended) return;
       // A tour step's step is its path's: the slice explorer's step-through
       // (10 and 11) goes in the query's t, or every viewer would be sent to
       // another step, again and again.
@@ -216,12 +246,13 @@ export function roomClient(page, hooks) {
     local() { if (role === 'viewer' && following) detach(); },
     // urlSuffix keeps the presenter's page in the room across reloads.
     // A viewer exploring on their own keeps the room too, with a way back.
-    urlSuffix() { return role === 'presenter' ? '&room=' + code : role === 'viewer' && !following ? '&room=' + code + '&explore' : ''; },
+    urlSuffix() { return ended ? '' : role === 'presenter' ? '&room=' + code : role === 'viewer' && !following ? '&room=' + code + '&explore' : ''; },
     // path is where the page's own state goes in the address bar: a
     // viewer's page is at /r/CODE, but what a detached viewer explores is
     // the page the room showed (a reload then keeps their exploration).
     path() { return role !== 'viewer' ? location.pathname : page === 'slice' ? '/slice' : page === 'tour' ? '/tour/' + pathStep : '/'; },
   };
+  return api;
 }
 
 // roomFocus shares what a picture points at, the same way on every

@@ -472,6 +472,20 @@ func httpErrorHandler(err error, c echo.Context) {
 			c.SetRequest(c.Request().WithContext(ctx))
 			_ = render(c, status, errorPage(c.Request().URL.Path)(title, strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
 			return
+		case http.StatusForbidden, http.StatusTooManyRequests, http.StatusServiceUnavailable:
+			// A room's form a browser posted ("Present this", "End the
+			// room") that the server refused: the reason in words, not
+			// JSON on the projector.
+			if c.Request().Method != http.MethodPost {
+				break
+			}
+			msgs := make([]string, len(body.Errors))
+			for i, v := range body.Errors {
+				msgs[i] = i18n.Sentence(ctx, v.Message)
+			}
+			c.SetRequest(c.Request().WithContext(ctx))
+			_ = render(c, status, errorPage(c.Request().URL.Path)(i18n.T(ctx, "error.refused"), strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
+			return
 		}
 	}
 	_ = c.JSON(status, body)

@@ -139,6 +139,7 @@ func (s *Server) roomRoutes() {
 	e.POST("/rooms", s.postRooms)
 	e.GET("/join", s.getJoin)
 	e.GET("/r/:code", s.getRoom)
+	e.POST("/r/:code/end", s.postEndRoom)
 }
 
 // roomPages tells the page frame about rooms on every page that can be
@@ -375,6 +376,54 @@ func (s *Server) getRoom(c echo.Context) error {
 	c2 := s.echo.NewContext(r2, c.Response())
 	s.echo.Router().Find(http.MethodGet, path, c2)
 	return c2.Handler()(c2)
+}
+
+// postEndRoom ends the room for everyone ("End the room" in the
+// presenter's bar) and takes the presenter to the page the room showed,
+// without the room. A browser without the room's presenter cookie ends
+// nothing and learns nothing; one with a cookie of a room that is gone
+// (a second click, a room ended in another tab) goes on to the page, but
+// past the guard on wrong codes, as a join does.
+func (s *Server) postEndRoom(c echo.Context) error {
+	r := c.Request()
+	if !s.sameSitePost(r) {
+		return &apiError{status: http.StatusForbidden, violations: []core.Violation{core.NewMsg("room.endOrigin", "another site may not end a room on this server", nil).At("Origin")}}
+	}
+	replica, err := s.roomsReady()
+	if err != nil {
+		return unavailable(c, core.NewMsg("room.off", "rooms are not available on this server", nil))
+	}
+	notPresenter := &apiError{status: http.StatusForbidden, violations: []core.Violation{core.NewMsg("room.notPresenter", "only the room's presenter can end it, from the browser that presents it", nil).At("")}}
+	code, ok := rooms.NormalizeCode(c.Param("code"))
+	token := presenterToken(r, code)
+	if !ok || token == "" {
+		return notPresenter
+	}
+	key := addrKey(c.RealIP())
+	if err := s.rooms.joins.Admit(r.Context(), key); err != nil {
+		c.Response().Header().Set("Retry-After", "2")
+		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.guessing", "too many wrong room codes from this address; wait a moment", nil).At("")}}
+	}
+	back := "/"
+	if st, err := replica.Current(code); err == nil {
+		if path, ok := rooms.PagePath(st.Page, st.Step); ok {
+			back = withQuery(path, st.Query)
+		}
+	}
+	switch err := replica.End(code, token); {
+	case errors.Is(err, rooms.ErrNoRoom):
+		s.rooms.joins.Fail(key, time.Now())
+	case errors.Is(err, rooms.ErrNotPresenter):
+		return notPresenter
+	case errors.Is(err, rooms.ErrBusDown):
+		s.log.Warn("rooms: cannot end a room", "room", code, "err", err)
+		return unavailable(c, core.NewMsg("room.down", "the room service is not reachable right now; try again in a moment", nil))
+	case err != nil:
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: presenterCookie(code), Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: isHTTPS(r)})
+	return redirectKeepingLang(c, http.StatusSeeOther, back)
 }
 
 // codeProblem says what is wrong with a typed code that no room can

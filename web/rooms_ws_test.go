@@ -638,7 +638,10 @@ func TestRoomSlowViewerDoesNotHoldUpOthers(t *testing.T) {
 
 // TestRoomTwoInstances: two servers sharing only a NATS server on
 // loopback; the presenter on one, viewers on the other.
-func TestRoomTwoInstances(t *testing.T) {
+// twoRoomServers is two replicas sharing a room secret and a NATS server
+// on loopback, as behind a load balancer.
+func twoRoomServers(t *testing.T) (a, b *httptest.Server) {
+	t.Helper()
 	nurl := natstest.Loopback(t)
 	secret := []byte("replicas share this secret")
 	newReplica := func() *httptest.Server {
@@ -650,7 +653,11 @@ func TestRoomTwoInstances(t *testing.T) {
 		_, ts := roomServer(t, Config{Bus: bus, RoomSecret: secret})
 		return ts
 	}
-	a, b := newReplica(), newReplica()
+	return newReplica(), newReplica()
+}
+
+func TestRoomTwoInstances(t *testing.T) {
+	a, b := twoRoomServers(t)
 
 	code, loc, cookie := openRoom(t, a, "dt=FLOAT32&sizes=2,3")
 	// The join URL works on the other replica, with the room's state.

@@ -1,0 +1,119 @@
+package rooms
+
+// Ending a room: its presenter ends it for everyone at once, on every
+// replica, instead of leaving it open until it has been empty a while.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// endMsg is the bus's word that a room has ended. Created names the room
+// (a later room may draw the same code), so that an end message replayed
+// later ends nothing.
+type endMsg struct {
+	Created int64 `json:"created"`
+}
+
+// End ends the room for everyone: its record leaves the store, so that
+// its code, its links and its presenter tokens open nothing any more;
+// every replica hears it on the bus and tells its viewers
+// (ViewerEvent.Ended) and presenters (Presenter.Ended), and lets go of
+// the room. ErrNotPresenter when token is not the room's presenter
+// token, ErrNoRoom when there is no such room (it has ended already),
+// ErrBusDown when the bus or the store cannot be reached now: then the
+// room goes on.
+func (r *Replica) End(code, token string) error {
+	code, ok := NormalizeCode(code)
+	if !ok {
+		return ErrNoRoom
+	}
+	rm, err := r.presentedBy(code, token)
+	if err != nil {
+		return err
+	}
+	if !r.BusUp() {
+		return ErrBusDown // the other replicas would not hear of it
+	}
+	r.mu.Lock()
+	created := rm.created
+	r.mu.Unlock()
+	// This replica's persister cannot be writing the record meanwhile,
+	// and after endLocal it has nothing of the room left to write.
+	r.persistMu.Lock()
+	defer r.persistMu.Unlock()
+	if err := r.deleteRecord(code); err != nil {
+		return fmt.Errorf("%w: %v", ErrBusDown, err)
+	}
+	b, err := json.Marshal(endMsg{Created: created})
+	if err != nil {
+		return err
+	}
+	r.publish(subject(code, "end"), b)
+	r.endLocal(code, created)
+	r.log.Info("room: ended by its presenter", "room", code)
+	return nil
+}
+
+// deleteRecord removes a room's record and its "someone is in it" stamp
+// from the store.
+func (r *Replica) deleteRecord(code string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	for _, k := range []string{code, code + activeSuffix} {
+		if err := r.bus.DeleteRoom(ctx, k); err != nil && !errors.Is(err, ErrNoRoom) {
+			return err
+		}
+	}
+	return nil
+}
+
+// endLocal tells this replica's viewers of the room, created at created,
+// that it has ended, and lets go of it (its presenters see that in
+// Presenter.Ended).
+func (r *Replica) endLocal(code string, created int64) {
+	r.mu.Lock()
+	rm, ok := r.rooms[code]
+	if !ok || rm.created != created {
+		r.mu.Unlock()
+		return
+	}
+	for v := range rm.viewers {
+		v.offerEnded()
+	}
+	unsubscribe := r.dropLocked(rm)
+	r.mu.Unlock()
+	unsubscribe()
+}
+
+// onEnd is another replica's word that a room has ended.
+func (r *Replica) onEnd(code, subj string, sealed []byte) {
+	data, ok := r.unseal(subj, sealed)
+	var m endMsg
+	if !ok || json.Unmarshal(data, &m) != nil {
+		r.log.Warn("room: dropped an end that is not sealed with the room secret", "room", code)
+		return
+	}
+	// Unsubscribing and the store are bus I/O: not on the bus's callback.
+	go func() {
+		r.mu.Lock()
+		rm, held := r.rooms[code]
+		live := held && rm.created == m.Created && rm.live
+		r.mu.Unlock()
+		if !live {
+			r.endLocal(code, m.Created)
+			return
+		}
+		// A presenter here: this replica's persister may have a write of
+		// the record in flight, which would bring the room back. Once it
+		// is done, the record goes again.
+		r.persistMu.Lock()
+		defer r.persistMu.Unlock()
+		r.endLocal(code, m.Created)
+		if err := r.deleteRecord(code); err != nil {
+			r.log.Warn("room: delete an ended room from the store", "room", code, "err", err)
+		}
+	}()
+}

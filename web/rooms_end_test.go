@@ -1,0 +1,106 @@
+package web
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestRoomPresenterEndsTheRoom: "End the room" ends it for everyone, on
+// both replicas behind a load balancer: the viewers and the presenter's
+// other tab hear "ended", the presenter goes to the page the room showed,
+// without the room or its cookie, and the code opens nothing any more.
+// Nobody else can end it: not a browser without the presenter's cookie,
+// not another site's form.
+func TestRoomPresenterEndsTheRoom(t *testing.T) {
+	a, b := twoRoomServers(t)
+	code, _, presenter := openRoomWith(t, a, url.Values{"page": {"slice"}, "query": {"sizes=4,4"}})
+	otherRoom, _, other := openRoom(t, a, "sizes=2,3") // another presenter's room
+	p := presentOn(t, a, code, presenter)
+	tab := presentOn(t, b, code, presenter) // the presenter's second tab, on the other replica
+	sendJSON(t, p, map[string]any{"v": 2, "type": "publish", "state": map[string]any{"page": "slice", "query": "sizes=4,4&woff=1,1"}})
+	va, _ := followOn(t, a, code)
+	vb, first := followOn(t, b, code)
+	if first.State.Query != "sizes=4,4&woff=1,1" {
+		readRoomUntil(t, vb, "sizes=4,4&woff=1,1")
+	}
+
+	end := func(ts *httptest.Server, h http.Header) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/r/"+strings.ToLower(code[:4])+"-"+code[4:]+"/end", nil)
+		for k, v := range h {
+			req.Header[k] = v
+		}
+		res, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	withSite := func(h http.Header, site string) http.Header {
+		h = h.Clone()
+		h.Set("Sec-Fetch-Site", site)
+		return h
+	}
+	for _, tc := range []struct {
+		name string
+		h    http.Header
+		want int
+	}{
+		{"no cookie", http.Header{"Sec-Fetch-Site": {"same-origin"}}, http.StatusForbidden},
+		{"another room's cookie under this room's name", withSite(http.Header{"Cookie": {presenterCookie(code) + "=" + other.Value}}, "same-origin"), http.StatusForbidden},
+		{"another site's form", withSite(cookieHeader(presenter), "cross-site"), http.StatusForbidden},
+	} {
+		if res := end(b, tc.h); res.StatusCode != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, res.StatusCode, tc.want)
+		}
+	}
+	if res, _ := getPage(t, a.URL+"/r/"+code, nil); res.StatusCode != http.StatusOK {
+		t.Fatalf("the room ended without its presenter: /r/CODE %d", res.StatusCode)
+	}
+	// A browser is told why in a page, in its language, not in JSON.
+	req, _ := http.NewRequest(http.MethodPost, b.URL+"/r/"+code+"/end?lang=fr", nil)
+	req.Header.Set("Accept", "text/html")
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	res, doc := sendForPage(t, req)
+	if res.StatusCode != http.StatusForbidden || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
+		!strings.Contains(doc.Text(), "Seul le présentateur de la salle peut la fermer") || doc.Find("h1").Text() != "Impossible de faire cela" {
+		t.Errorf("a browser without the cookie: %d %s, h1 %q", res.StatusCode, res.Header.Get("Content-Type"), doc.Find("h1").Text())
+	}
+
+	res = end(b, withSite(cookieHeader(presenter), "same-origin"))
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/slice?sizes=4,4&woff=1,1" {
+		t.Fatalf("end: %d to %q, want 303 to the room's page without the room", res.StatusCode, res.Header.Get("Location"))
+	}
+	cleared := false
+	for _, c := range res.Cookies() {
+		cleared = cleared || (c.Name == presenterCookie(code) && c.MaxAge < 0)
+	}
+	if !cleared {
+		t.Errorf("the presenter cookie is kept: %v", res.Header["Set-Cookie"])
+	}
+	var m roomIn
+	readType(t, va, "ended", &m)
+	if m.Room != code {
+		t.Errorf("viewer on A: %+v", m)
+	}
+	readType(t, vb, "ended", &m)
+	readType(t, p, "ended", &m)
+	readType(t, tab, "ended", &m)
+	for name, ts := range map[string]*httptest.Server{"a": a, "b": b} {
+		if res, _ := getPage(t, ts.URL+"/r/"+code, nil); res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: /r/CODE after the end: %d, want 404", name, res.StatusCode)
+		}
+		// A second click, or a tab that ended it already: on to the page.
+		if res := end(ts, withSite(cookieHeader(presenter), "same-origin")); res.StatusCode != http.StatusSeeOther {
+			t.Errorf("%s: ending it again: %d, want 303", name, res.StatusCode)
+		}
+	}
+	// The other room goes on.
+	if res, _ := getPage(t, b.URL+"/r/"+otherRoom, nil); res.StatusCode != http.StatusOK {
+		t.Errorf("the other room: %d", res.StatusCode)
+	}
+}
