@@ -259,8 +259,8 @@ func TestE2ERoomTourSliceStepThrough(t *testing.T) {
 	for want := 0; want < 3; want++ {
 		do(t, presenter, "step", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
 		w := fmt.Sprint(want)
-		waitFor(t, presenter, "the presenter at step "+w, `document.querySelector('form').elements.t.value === '`+w+`'`)
-		waitFor(t, viewer, "the viewer at step "+w, `document.querySelector('form').elements.t.value === '`+w+`' && document.querySelector('#picture').dataset.state === 'done'`)
+		waitFor(t, presenter, "the presenter at step "+w, `document.querySelector('#controls').elements.t.value === '`+w+`'`)
+		waitFor(t, viewer, "the viewer at step "+w, `document.querySelector('#controls').elements.t.value === '`+w+`' && document.querySelector('#picture').dataset.state === 'done'`)
 	}
 	time.Sleep(500 * time.Millisecond)
 	if got := eval[string](t, viewer, `(window.__same ? 'same document' : 'reloaded') + ' on tour step ' + document.querySelector('[data-testid=tour]')?.dataset.step + ', ' + location.pathname`); !strings.HasPrefix(got, "same document on tour step 11, /r/") {
@@ -268,7 +268,7 @@ func TestE2ERoomTourSliceStepThrough(t *testing.T) {
 	}
 	// A viewer who steps goes at their own pace: exploring, not following.
 	do(t, viewer, "the viewer steps", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
-	waitFor(t, viewer, "the viewer at step 3, exploring", `document.querySelector('form').elements.t.value === '3' && `+roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden`)
+	waitFor(t, viewer, "the viewer at step 3, exploring", `document.querySelector('#controls').elements.t.value === '3' && `+roomState+` === 'detached' && !document.querySelector('[data-testid=room-rejoin]').hidden`)
 }
 
 // TestE2ERoomSliceFocusAndViewerLeaving: on the slice explorer the

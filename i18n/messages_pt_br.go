@@ -122,7 +122,7 @@ var messagesPtBR = map[Key]string{
 	"room.origin":                  "outro site não pode abrir uma sala neste servidor",
 	"room.endOrigin":               "outro site não pode encerrar uma sala neste servidor",
 	"room.notPresenter":            "só quem apresenta a sala pode encerrá-la, no navegador em que a apresenta",
-	"room.guessing":                "códigos de sala errados demais a partir deste endereço; espere um pouco",
+	"room.guessing":                "códigos de sala errados demais vindos deste endereço; espere um pouco",
 	"room.page":                    "a página {page:q} não pode ser apresentada",
 	"room.step":                    "o tour tem as etapas 1 a {n}; {step} não é uma delas",
 	"slice.stride.negative":        "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides é const UINT*, então não pode inverter o sentido (os InputWindowStrides com sinal do DML_SLICE1 podem)",

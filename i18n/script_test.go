@@ -59,7 +59,7 @@ func TestRoomErrorsInThePagesLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := regexp.MustCompile(`ROOM_ERRORS = new Set\(\[([^\]]*)\]\)`).FindSubmatch(b)
-	if set == nil || !regexp.MustCompile(`say\(t\('js\.room\.err\.' \+ m\.code, m\.message\)`).Match(b) {
+	if set == nil || !regexp.MustCompile(`\bt\('js\.room\.err\.' \+ m\.code, m\.message\)`).Match(b) {
 		t.Fatal("rooms.js has no ROOM_ERRORS or does not show them by code")
 	}
 	codes := regexp.MustCompile(`'([a-z-]+)'`).FindAllSubmatch(set[1], -1)

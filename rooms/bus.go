@@ -31,8 +31,12 @@ type Bus interface {
 	// CreateRoom stores a new room's record: ErrRoomExists when the code
 	// is taken.
 	CreateRoom(ctx context.Context, code string, record []byte) error
-	// PutRoom replaces a room's record.
+	// PutRoom writes a record (a room's "someone is in it" stamp).
 	PutRoom(ctx context.Context, code string, record []byte) error
+	// UpdateRoom replaces a room's record only while the store has it:
+	// ErrNoRoom when it has none (the room ended), so that no late write
+	// brings an ended room back.
+	UpdateRoom(ctx context.Context, code string, record []byte) error
 	// GetRoom reads a room's record: ErrNoRoom when there is none.
 	GetRoom(ctx context.Context, code string) ([]byte, error)
 	// DeleteRoom ends a room.
@@ -261,6 +265,25 @@ func (b *natsBus) CreateRoom(ctx context.Context, code string, record []byte) er
 func (b *natsBus) PutRoom(ctx context.Context, code string, record []byte) error {
 	_, err := b.kv.Put(ctx, code, record)
 	return err
+}
+
+// UpdateRoom writes over the revision it read: an end in between (a purge
+// is a revision too) makes the write fail, and the next read says
+// ErrNoRoom.
+func (b *natsBus) UpdateRoom(ctx context.Context, code string, record []byte) error {
+	for range 3 {
+		e, err := b.kv.Get(ctx, code)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			return ErrNoRoom
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := b.kv.Update(ctx, code, record, e.Revision()); !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			return err
+		}
+	}
+	return fmt.Errorf("update %s: the record kept changing under the write", code)
 }
 
 func (b *natsBus) GetRoom(ctx context.Context, code string) ([]byte, error) {

@@ -53,6 +53,10 @@ func (r *Replica) attach(code string) (*room, error) {
 	for {
 		r.mu.Lock()
 		if cur, ok := r.rooms[code]; !ok {
+			if rm.ended {
+				r.mu.Unlock()
+				return nil, ErrNoRoom
+			}
 			r.rooms[code] = rm // swept meanwhile: index it again
 		} else {
 			rm = cur
@@ -81,6 +85,14 @@ func (r *Replica) attach(code string) (*room, error) {
 		if err != nil {
 			r.mu.Unlock()
 			return nil, fmt.Errorf("%w: %v", ErrBusDown, err)
+		}
+		if rm.ended {
+			// Ended while subscribing: let go of what was just made.
+			r.mu.Unlock()
+			for _, f := range stop {
+				f()
+			}
+			return nil, ErrNoRoom
 		}
 		rm.stop, rm.attached = stop, true
 		ask := !rm.known
@@ -125,7 +137,6 @@ func (r *Replica) subscribe(code string) ([]func(), error) {
 		{"state", func(subj string, data []byte) { r.onState(code, subj, data) }},
 		{"count", func(subj string, data []byte) { r.onCount(code, subj, data) }},
 		{"presence", func(subj string, data []byte) { r.onPresence(code, subj, data) }},
-		{"end", func(subj string, data []byte) { r.onEnd(code, subj, data) }},
 	} {
 		f, err := r.bus.Subscribe(subject(code, sub.what), sub.fn)
 		if err != nil {
@@ -382,6 +393,9 @@ func (r *Replica) busChanged(up bool) {
 	}
 	r.busUp = up
 	r.log.Info("room: bus", "up", up)
+	if up && r.ends == nil {
+		go r.listenForEnds()
+	}
 	for code, rm := range r.rooms {
 		if !rm.attached {
 			continue

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 )
 
 // endMsg is the bus's word that a room has ended. Created names the room
@@ -41,8 +43,12 @@ func (r *Replica) End(code, token string) error {
 	created := rm.created
 	r.mu.Unlock()
 	// This replica's persister cannot be writing the record meanwhile,
-	// and after endLocal it has nothing of the room left to write.
-	r.persistMu.Lock()
+	// and after endLocal it has nothing of the room left to write. A
+	// round of writes to a stalled store can hold the lock for long: the
+	// presenter hears so, rather than waiting for it.
+	if !r.lockPersist(2 * storeTimeout) {
+		return fmt.Errorf("%w: the store is slow to answer", ErrBusDown)
+	}
 	defer r.persistMu.Unlock()
 	if err := r.deleteRecord(code); err != nil {
 		return fmt.Errorf("%w: %v", ErrBusDown, err)
@@ -51,10 +57,29 @@ func (r *Replica) End(code, token string) error {
 	if err != nil {
 		return err
 	}
-	r.publish(subject(code, "end"), b)
+	// Straight to the bus, not through the sender's queue, which drops
+	// what it cannot hold: an end is said once. (A replica that misses
+	// it all the same finds the record gone when it next writes or comes
+	// back to the bus.)
+	subj := subject(code, "end")
+	if err := r.bus.Publish(subj, r.seal(subj, b)); err != nil {
+		r.log.Warn("room: publish an end", "room", code, "err", err)
+	}
 	r.endLocal(code, created)
 	r.log.Info("room: ended by its presenter", "room", code)
 	return nil
+}
+
+// lockPersist takes persistMu within wait, or reports that it could not.
+func (r *Replica) lockPersist(wait time.Duration) bool {
+	deadline := time.Now().Add(wait)
+	for !r.persistMu.TryLock() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
 }
 
 // deleteRecord removes a room's record and its "someone is in it" stamp
@@ -80,6 +105,7 @@ func (r *Replica) endLocal(code string, created int64) {
 		r.mu.Unlock()
 		return
 	}
+	rm.ended = true
 	for v := range rm.viewers {
 		v.offerEnded()
 	}
@@ -88,7 +114,34 @@ func (r *Replica) endLocal(code string, created int64) {
 	unsubscribe()
 }
 
-// onEnd is another replica's word that a room has ended.
+// endsSubject is every room's end: a replica hears all of them, so that
+// a room it holds without following it (opened here, or only looked up)
+// ends here too.
+const endsSubject = "stridescope.room.*.end"
+
+// listenForEnds subscribes to every room's end, once; while the bus is
+// down it cannot, and busChanged tries again when the bus is back.
+func (r *Replica) listenForEnds() {
+	stop, err := r.bus.Subscribe(endsSubject, func(subj string, data []byte) {
+		code := strings.TrimSuffix(strings.TrimPrefix(subj, "stridescope.room."), ".end")
+		r.onEnd(code, subj, data)
+	})
+	if err != nil {
+		r.log.Warn("room: listen for ends", "err", err)
+		return
+	}
+	r.mu.Lock()
+	already := r.ends != nil
+	if !already {
+		r.ends = stop
+	}
+	r.mu.Unlock()
+	if already {
+		stop()
+	}
+}
+
+// onEnd is a replica's word that a room has ended.
 func (r *Replica) onEnd(code, subj string, sealed []byte) {
 	data, ok := r.unseal(subj, sealed)
 	var m endMsg

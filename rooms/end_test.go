@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -179,5 +181,161 @@ func TestEndingWithTheBusDownKeepsTheRoom(t *testing.T) {
 	r.mu.Unlock()
 	if !held {
 		t.Error("the replica let go of the room it could not end")
+	}
+}
+
+// TestAnEndReachesAReplicaThatOnlyIndexedTheRoom: a replica that opened
+// the room (or only looked it up) holds it without following its
+// subjects; the end reaches it all the same, and neither a join nor the
+// old token opens the room there afterwards.
+func TestAnEndReachesAReplicaThatOnlyIndexedTheRoom(t *testing.T) {
+	a, b, _ := twoReplicas(t)
+	code, token, err := a.Create(State{Page: "layout", Query: "sizes=2,3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := b.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := b.End(code, token); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for a.Len() != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if v, err := a.Join(code); !errors.Is(err, ErrNoRoom) {
+		if v != nil {
+			v.Close()
+		}
+		t.Errorf("a: Join after the end = %v, want ErrNoRoom", err)
+	}
+	if _, _, err := a.Present(code, token); !errors.Is(err, ErrNotPresenter) {
+		t.Errorf("a: Present after the end = %v, want ErrNotPresenter", err)
+	}
+}
+
+// TestJoinsRacingAnEndDoNotBringTheRoomBack: joins on the replica that
+// ends the room, at the same moment, either fail or hear the end; none
+// puts the room back in the replica's index.
+func TestJoinsRacingAnEndDoNotBringTheRoomBack(t *testing.T) {
+	a, b, _ := twoReplicas(t)
+	for i := range 20 {
+		code, token, err := a.Create(State{Page: "layout"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		var untold atomic.Int32
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				v, err := b.Join(code)
+				if err != nil {
+					return
+				}
+				defer v.Close()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				for {
+					ev, err := v.NextEvent(ctx)
+					if err != nil {
+						untold.Add(1)
+						return
+					}
+					if ev.Ended {
+						return
+					}
+				}
+			}()
+		}
+		time.Sleep(time.Duration(i%5) * time.Millisecond)
+		if err := b.End(code, token); err != nil {
+			t.Fatalf("round %d: End: %v", i, err)
+		}
+		wg.Wait()
+		if n := untold.Load(); n > 0 {
+			t.Errorf("round %d: %d viewers joined and never heard the end", i, n)
+		}
+		b.mu.Lock()
+		_, held := b.rooms[code]
+		b.mu.Unlock()
+		if held {
+			t.Errorf("round %d: the ended room is back in the index", i)
+		}
+	}
+}
+
+// missEnds makes r deaf to ends, as a replica whose bus lost the message.
+func missEnds(r *Replica) {
+	r.mu.Lock()
+	stop := r.ends
+	r.ends = func() {} // not nil: the bus coming back does not listen again
+	r.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// TestAReplicaThatMissedTheEndFindsItOut: a replica that did not hear the
+// end (a lost message) does not bring the room back when its presenter's
+// tab shares a state (its write finds the record gone), and a replica
+// with only viewers finds it out when its bus comes back; both tell
+// their people.
+func TestAReplicaThatMissedTheEndFindsItOut(t *testing.T) {
+	a, b, url := twoReplicas(t)
+	bus, err := NewNATSBus(BusOptions{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newTestRooms(t, bus)
+	code, token, err := a.Create(State{Page: "layout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, _, err := b.Present(code, token) // a tab left open on b
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	vb, err := b.Join(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vb.Close()
+	vc, err := c.Join(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vc.Close()
+	nextState(t, vb)
+	nextState(t, vc)
+	missEnds(b)
+	missEnds(c)
+
+	if err := a.End(code, token); err != nil {
+		t.Fatal(err)
+	}
+	if err := pb.Update(State{Page: "layout", Query: "sizes=9"}); err != nil {
+		t.Fatalf("the tab's state: %v", err)
+	}
+	if ev := nextNews(t, vb); !ev.Ended {
+		t.Errorf("b's viewer heard %+v, want the end", ev)
+	}
+	if !pb.Ended() {
+		t.Error("b's presenter does not see the end")
+	}
+	if _, err := a.load(code); !errors.Is(err, ErrNoRoom) {
+		t.Errorf("the tab's state brought the room back to the store: %v", err)
+	}
+	c.busChanged(false)
+	c.busChanged(true)
+	for ev := nextNews(t, vc); !ev.Ended; ev = nextNews(t, vc) {
+		if !ev.Link {
+			t.Fatalf("c's viewer heard %+v, want the bus's coming and going, then the end", ev)
+		}
 	}
 }

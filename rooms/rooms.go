@@ -94,6 +94,7 @@ type Replica struct {
 	persistMu sync.Mutex
 
 	mu     sync.Mutex
+	ends   func()        // stops the subscription to every room's end; nil until made
 	grace  time.Duration // presenterGrace; tests shorten it
 	rooms  map[string]*room
 	dirty  map[string]struct{} // records to write to the store
@@ -116,6 +117,7 @@ type room struct {
 
 	attached  bool
 	attaching chan struct{} // closed when an attach in flight ends
+	ended     bool          // its presenter ended it: nothing attaches to it again
 	touched   time.Time     // when this replica last told the store it has someone in the room
 	stop      []func()
 
@@ -153,6 +155,7 @@ func NewReplica(bus Bus, secret []byte, log *slog.Logger) *Replica {
 	go r.sender()
 	go r.persister()
 	bus.Watch(r.busChanged)
+	r.listenForEnds()
 	return r
 }
 
@@ -175,7 +178,16 @@ func (r *Replica) SetPresenterGrace(d time.Duration) {
 
 // Close stops the sender and the persister; the bus stays open.
 func (r *Replica) Close() {
-	r.closed.Do(func() { close(r.quit) })
+	r.closed.Do(func() {
+		close(r.quit)
+		r.mu.Lock()
+		stop := r.ends
+		r.ends = nil
+		r.mu.Unlock()
+		if stop != nil {
+			stop()
+		}
+	})
 }
 
 func subject(code, what string) string { return "stridescope.room." + code + "." + what }

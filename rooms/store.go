@@ -47,19 +47,29 @@ func (r *Replica) persister() {
 func (r *Replica) persistRound() {
 	r.persistMu.Lock()
 	defer r.persistMu.Unlock()
+	type write struct {
+		rec     []byte
+		created int64
+	}
 	r.mu.Lock()
-	recs := make(map[string][]byte, len(r.dirty))
+	recs := make(map[string]write, len(r.dirty))
 	for code := range r.dirty {
 		if rm, ok := r.rooms[code]; ok {
-			recs[code] = r.recordLocked(rm)
+			recs[code] = write{r.recordLocked(rm), rm.created}
 		}
 	}
 	clear(r.dirty)
 	r.mu.Unlock()
-	for code, rec := range recs {
+	for code, w := range recs {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		err := r.bus.PutRoom(ctx, code, rec)
+		err := r.bus.UpdateRoom(ctx, code, w.rec)
 		cancel()
+		if errors.Is(err, ErrNoRoom) {
+			// Ended on another replica, and this one missed the word.
+			r.log.Info("room: the store has no record of a room held here: it has ended", "room", code)
+			r.endLocal(code, w.created)
+			continue
+		}
 		if err != nil {
 			r.log.Warn("room: store", "room", code, "err", err)
 			r.mu.Lock()
@@ -177,8 +187,20 @@ func (r *Replica) touch(code string, now time.Time) {
 // the room (the store is written just behind the bus, so a state
 // published a moment ago may be only there).
 func (r *Replica) refresh(code string) {
-	if rec, err := r.load(code); err == nil {
+	rec, err := r.load(code)
+	switch {
+	case err == nil:
 		r.applyState(code, rec.State)
+	case errors.Is(err, ErrNoRoom):
+		// Ended while this replica was away from the bus (no write brings
+		// a record back: UpdateRoom).
+		r.mu.Lock()
+		rm, ok := r.rooms[code]
+		r.mu.Unlock()
+		if ok {
+			r.endLocal(code, rm.created)
+		}
+		return
 	}
 	cur := subject(code, "current")
 	sealed, err := r.bus.Request(cur, []byte(r.replica), JoinTimeout)

@@ -206,7 +206,8 @@ export function langSuffix() {
 export function shownQuery(fallback = '') {
   const drawn = $('form input[name=last]')?.value;
   if (drawn) return drawn + langSuffix();
-  const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room=') && p !== 'explore' && !p.startsWith('explore='));
+  // Never a room's code or its join ticket (k): they are not the state.
+  const parts = location.search.slice(1).split('&').filter((p) => p && !p.startsWith('room=') && !p.startsWith('k=') && p !== 'explore' && !p.startsWith('explore='));
   return parts.length ? parts.join('&') : fallback;
 }
 

@@ -14,6 +14,7 @@ const STOPPED = t('js.room.stopped', 'The presenter stopped presenting: you foll
 const RECONNECTING = t('js.room.reconnecting', 'reconnecting to the room…');
 const ENDED = t('js.room.ended', 'The presenter ended the room: this page is yours to explore.');
 const ENDED_HERE = t('js.room.ended.presenter', 'You ended this room: this tab no longer shares.');
+const GONE_HERE = t('js.room.gone.presenter', 'This tab no longer presents the room: it has ended, or its presenter cookie has expired.');
 const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable', 'reconnecting']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
 
@@ -113,7 +114,7 @@ export function roomClient(page, hooks) {
     // presenting even if the browser keeps the page and its socket in its
     // back/forward cache; coming back to it presents again.
     addEventListener('pagehide', () => { if (send) send({ v: V, type: 'unpresent' }); });
-    addEventListener('pageshow', (e) => { if (e.persisted && send) send({ v: V, type: 'present', room: code }); });
+    addEventListener('pageshow', (e) => { if (e.persisted && send && !ended) send({ v: V, type: 'present', room: code }); });
     for (const a of document.querySelectorAll('a[href]')) {
       if (a.getAttribute('href').startsWith('#')) continue; // the skip link stays on the page
       const u = new URL(a.href, location.href);
@@ -223,8 +224,11 @@ export function roomClient(page, hooks) {
         // The server's English, or this page's language's words for the code.
         const text = t('js.room.err.' + m.code, m.message);
         // The room is gone (it ended or expired while this page was away):
-        // the page is the viewer's, as when they hear it end.
+        // the page is the viewer's, as when they hear it end. A
+        // presenter's tab that may not present any more (the room ended
+        // in another tab, its cookie with it) leaves the room too.
         if (m.code === 'no-room' && role === 'viewer') { end(text); return true; }
+        if (m.code === 'not-presenter' && role === 'presenter') { end(GONE_HERE); return true; }
         say(text, 'error');
         return true;
       }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -27,6 +28,7 @@ func TestRoomPresenterEndsTheRoom(t *testing.T) {
 		readRoomUntil(t, vb, "sizes=4,4&woff=1,1")
 	}
 
+	var body errorBody // of the last refusal
 	end := func(ts *httptest.Server, h http.Header) *http.Response {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/r/"+strings.ToLower(code[:4])+"-"+code[4:]+"/end", nil)
@@ -37,7 +39,13 @@ func TestRoomPresenterEndsTheRoom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res.Body.Close()
+		defer res.Body.Close()
+		body = errorBody{}
+		if res.StatusCode >= 400 {
+			if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+				t.Fatalf("%d: %v", res.StatusCode, err)
+			}
+		}
 		return res
 	}
 	withSite := func(h http.Header, site string) http.Header {
@@ -46,16 +54,15 @@ func TestRoomPresenterEndsTheRoom(t *testing.T) {
 		return h
 	}
 	for _, tc := range []struct {
-		name string
-		h    http.Header
-		want int
+		name, code string
+		h          http.Header
 	}{
-		{"no cookie", http.Header{"Sec-Fetch-Site": {"same-origin"}}, http.StatusForbidden},
-		{"another room's cookie under this room's name", withSite(http.Header{"Cookie": {presenterCookie(code) + "=" + other.Value}}, "same-origin"), http.StatusForbidden},
-		{"another site's form", withSite(cookieHeader(presenter), "cross-site"), http.StatusForbidden},
+		{"no cookie", "room.notPresenter", http.Header{"Sec-Fetch-Site": {"same-origin"}}},
+		{"another room's cookie under this room's name", "room.notPresenter", withSite(http.Header{"Cookie": {presenterCookie(code) + "=" + other.Value}}, "same-origin")},
+		{"another site's form", "room.endOrigin", withSite(cookieHeader(presenter), "cross-site")},
 	} {
-		if res := end(b, tc.h); res.StatusCode != tc.want {
-			t.Errorf("%s: %d, want %d", tc.name, res.StatusCode, tc.want)
+		if res := end(b, tc.h); res.StatusCode != http.StatusForbidden || len(body.Errors) != 1 || body.Errors[0].Code != tc.code {
+			t.Errorf("%s: %d %+v, want 403 %s", tc.name, res.StatusCode, body.Errors, tc.code)
 		}
 	}
 	if res, _ := getPage(t, a.URL+"/r/"+code, nil); res.StatusCode != http.StatusOK {
@@ -67,7 +74,7 @@ func TestRoomPresenterEndsTheRoom(t *testing.T) {
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
 	res, doc := sendForPage(t, req)
 	if res.StatusCode != http.StatusForbidden || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") ||
-		!strings.Contains(doc.Text(), "Seul le présentateur de la salle peut la fermer") || doc.Find("h1").Text() != "Impossible de faire cela" {
+		!strings.Contains(doc.Text(), "Seule la personne qui présente la salle peut la fermer") || doc.Find("h1").Text() != "Impossible de faire cela" {
 		t.Errorf("a browser without the cookie: %d %s, h1 %q", res.StatusCode, res.Header.Get("Content-Type"), doc.Find("h1").Text())
 	}
 
@@ -94,9 +101,10 @@ func TestRoomPresenterEndsTheRoom(t *testing.T) {
 		if res, _ := getPage(t, ts.URL+"/r/"+code, nil); res.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: /r/CODE after the end: %d, want 404", name, res.StatusCode)
 		}
-		// A second click, or a tab that ended it already: on to the page.
-		if res := end(ts, withSite(cookieHeader(presenter), "same-origin")); res.StatusCode != http.StatusSeeOther {
-			t.Errorf("%s: ending it again: %d, want 303", name, res.StatusCode)
+		// A second click, or a tab that ended it already: on to the
+		// explorer (the room's page went with the room).
+		if res := end(ts, withSite(cookieHeader(presenter), "same-origin")); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" {
+			t.Errorf("%s: ending it again: %d to %q, want 303 to /", name, res.StatusCode, res.Header.Get("Location"))
 		}
 	}
 	// The other room goes on.
