@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestE2ERoomPresenterEndsTheRoom: the presenter ends the room, with the
@@ -44,13 +45,25 @@ func TestE2ERoomPresenterEndsTheRoom(t *testing.T) {
 	do(t, presenter, "focus End the room", chromedp.Focus(chromedp.CSS(`[data-testid=room-end-open]`)))
 	do(t, presenter, "press Enter", chromedp.KeyEvent("\r"))
 	waitFor(t, presenter, "the question", `document.querySelector('[data-testid=room-end]').open && document.querySelector('[data-testid=room-end-submit]').offsetParent !== null`)
+	// Escape backs out, onto the question's summary; Enter asks again.
+	do(t, presenter, "focus End it for everyone", chromedp.Focus(chromedp.CSS(`[data-testid=room-end-submit]`)))
+	do(t, presenter, "press Escape", chromedp.KeyEvent(kb.Escape))
+	waitFor(t, presenter, "the question closed", `!document.querySelector('[data-testid=room-end]').open && document.activeElement === document.querySelector('[data-testid=room-end-open]')`)
+	do(t, presenter, "press Enter", chromedp.KeyEvent("\r"))
+	waitFor(t, presenter, "the question again", `document.querySelector('[data-testid=room-end]').open`)
 	for _, v := range axeViolations(t, presenter) {
 		t.Errorf("axe, the question open: %s", v)
 	}
 	shot(t, presenter, "room-end-question")
 	do(t, presenter, "focus End it for everyone", chromedp.Focus(chromedp.CSS(`[data-testid=room-end-submit]`)))
 	do(t, presenter, "press Enter", chromedp.KeyEvent("\r"))
-	waitFor(t, presenter, "the page without the room", `document.readyState === 'complete' && !location.search.includes('room=') && !document.querySelector('[data-testid=room-bar]') && !!document.querySelector('[data-testid=present]') && document.querySelector('[data-testid=stride-0]')?.value === '4'`)
+	waitFor(t, presenter, "the page without the room, saying so", `document.readyState === 'complete' && !location.search.includes('room=') && !document.querySelector('[data-testid=room-bar]') && !!document.querySelector('[data-testid=present]') && document.querySelector('[data-testid=stride-0]')?.value === '4' && document.activeElement === document.querySelector('[data-testid=room-ended]') && document.activeElement.textContent.includes('has ended for everyone')`)
+	for _, v := range axeViolations(t, presenter) {
+		t.Errorf("axe, the presenter told the room has ended: %s", v)
+	}
+	// Said once: a reload is the plain page.
+	do(t, presenter, "reload", chromedp.Reload())
+	waitFor(t, presenter, "the plain page", `document.body.dataset.live === 'ready' && !document.querySelector('[data-testid=room-ended]')`)
 
 	// The student keeps the picture, told why the room is gone; the bar
 	// offers nothing of the room any more.
@@ -62,12 +75,15 @@ func TestE2ERoomPresenterEndsTheRoom(t *testing.T) {
 		t.Errorf("the viewer's picture changed to %q", got)
 	}
 	shot(t, viewer, "room-viewer-ended")
+	for _, v := range axeViolations(t, viewer) {
+		t.Errorf("axe, the student told the room has ended: %s", v)
+	}
 	waitFor(t, other, "the other tab to hear it", roomState+` === 'ended' && document.querySelector('[data-testid=room-status]').textContent.includes('You ended this room') && !location.search.includes('room=')`)
 
 	// The student who was exploring hears nothing (they follow no one);
 	// Rejoin tells them the room is gone, and leaves them their page.
 	do(t, explorer, "rejoin", chromedp.Click(chromedp.CSS(`[data-testid=room-rejoin]`)))
-	waitFor(t, explorer, "told the room is gone", roomState+` === 'ended' && document.querySelector('[data-testid=room-status]').textContent.includes('the room has ended') && !location.search.includes('room') && !location.search.includes('explore') && location.search.includes('strides=6,1') && (`+usedCells+`) === '0,1,2,6,7,8'`)
+	waitFor(t, explorer, "told the room is gone", roomState+` === 'ended' && document.querySelector('[data-testid=room-status]').textContent.includes('The room has ended: this page is yours') && !location.search.includes('room') && !location.search.includes('explore') && location.search.includes('strides=6,1') && (`+usedCells+`) === '0,1,2,6,7,8'`)
 
 	// The page is the student's: an edit is theirs, and a reload shows it.
 	typeInto(t, viewer, "the viewer types a stride", `[data-testid=stride-0]`, "3")

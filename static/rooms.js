@@ -15,6 +15,7 @@ const RECONNECTING = t('js.room.reconnecting', 'reconnecting to the room…');
 const ENDED = t('js.room.ended', 'The presenter ended the room: this page is yours to explore.');
 const ENDED_HERE = t('js.room.ended.presenter', 'You ended this room: this tab no longer shares.');
 const GONE_HERE = t('js.room.gone.presenter', 'This tab no longer presents the room: it has ended, or its presenter cookie has expired.');
+const GONE = t('js.room.gone', 'The room has ended: this page is yours to explore.');
 const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable', 'reconnecting']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
 
@@ -110,6 +111,13 @@ export function roomClient(page, hooks) {
   // The presenter's links to pages a room can show stay in the room: the
   // class follows the presenter there.
   if (role === 'presenter') {
+    // Escape backs out of "End the room?", back on its summary.
+    const endBox = q('room-end');
+    if (endBox) endBox.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || !endBox.open) return;
+      endBox.open = false;
+      endBox.querySelector('summary').focus();
+    });
     // Leaving the page ("Stop presenting", another page, a reload) ends
     // presenting even if the browser keeps the page and its socket in its
     // back/forward cache; coming back to it presents again.
@@ -227,7 +235,7 @@ export function roomClient(page, hooks) {
         // the page is the viewer's, as when they hear it end. A
         // presenter's tab that may not present any more (the room ended
         // in another tab, its cookie with it) leaves the room too.
-        if (m.code === 'no-room' && role === 'viewer') { end(text); return true; }
+        if (m.code === 'no-room' && role === 'viewer') { end(GONE); return true; }
         if (m.code === 'not-presenter' && role === 'presenter') { end(GONE_HERE); return true; }
         say(text, 'error');
         return true;

@@ -48,6 +48,9 @@ type PresentForm struct {
 type RoomContext struct {
 	Bar     *RoomBar
 	Present *PresentForm
+	// Ended is the code of the room this browser has just ended: the
+	// page says so, once.
+	Ended string
 }
 
 type roomKey struct{}

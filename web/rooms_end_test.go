@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/stridescope/stridescope/rooms"
 )
 
 // TestRoomPresenterEndsTheRoom: "End the room" ends it for everyone, on
@@ -82,12 +84,27 @@ func TestRoomPresenterEndsTheRoom(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/slice?sizes=4,4&woff=1,1" {
 		t.Fatalf("end: %d to %q, want 303 to the room's page without the room", res.StatusCode, res.Header.Get("Location"))
 	}
-	cleared := false
+	cleared, told := false, (*http.Cookie)(nil)
 	for _, c := range res.Cookies() {
 		cleared = cleared || (c.Name == presenterCookie(code) && c.MaxAge < 0)
+		if c.Name == endedCookie && c.MaxAge > 0 {
+			told = c
+		}
 	}
-	if !cleared {
-		t.Errorf("the presenter cookie is kept: %v", res.Header["Set-Cookie"])
+	if !cleared || told == nil {
+		t.Fatalf("the presenter cookie kept, or no word of the end for the page: %v", res.Header["Set-Cookie"])
+	}
+	// The page the presenter lands on says the room has ended, once.
+	pres, doc := getPage(t, b.URL+res.Header.Get("Location"), http.Header{"Cookie": {told.Name + "=" + told.Value}})
+	if got := doc.Find(tid("room-ended")).Text(); !strings.Contains(got, rooms.BareCode(code)[:4]) || !strings.Contains(got, "has ended for everyone") {
+		t.Errorf("the presenter's page after the end says %q", got)
+	}
+	said := false
+	for _, c := range pres.Cookies() {
+		said = said || (c.Name == endedCookie && c.MaxAge < 0)
+	}
+	if !said {
+		t.Errorf("the word of the end is not cleared once said: %v", pres.Header["Set-Cookie"])
 	}
 	var m roomIn
 	readType(t, va, "ended", &m)

@@ -158,6 +158,13 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		query := withoutRoom(r.URL.RawQuery)
 		rc := views.RoomContext{Present: &views.PresentForm{Page: page, Step: step, Query: query}}
+		if ck, err := r.Cookie(endedCookie); err == nil {
+			// The room this browser has just ended: said once.
+			if code, ok := rooms.NormalizeCode(ck.Value); ok {
+				rc.Ended = code
+			}
+			c.SetCookie(&http.Cookie{Name: endedCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: isHTTPS(r)})
+		}
 		if raw := r.URL.Query().Get("room"); raw != "" {
 			code, ok := rooms.NormalizeCode(raw)
 			if !ok {
@@ -423,8 +430,15 @@ func (s *Server) postEndRoom(c echo.Context) error {
 	}
 	c.SetCookie(&http.Cookie{Name: presenterCookie(code), Value: "", Path: "/", MaxAge: -1,
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: isHTTPS(r)})
+	c.SetCookie(&http.Cookie{Name: endedCookie, Value: code, Path: "/", MaxAge: 60,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: isHTTPS(r)})
 	return redirectKeepingLang(c, http.StatusSeeOther, back)
 }
+
+// endedCookie tells the page a presenter lands on after ending a room
+// that they did (a minute at most, read once): the address stays the
+// page's own.
+const endedCookie = "stridescope_ended"
 
 // codeProblem says what is wrong with a typed code that no room can
 // have: the characters no code holds (a student who read a 0 for an O
