@@ -38,7 +38,18 @@ func TestE2ERoomPresenterEndsTheRoom(t *testing.T) {
 	room := eval[string](t, presenter, `location.href`)
 	other := newTab(t, presenter)
 	waitLive(t, other, room)
-	waitFor(t, other, "the other tab in the room", roomState+` === 'presenting'`)
+	// The newest tab presents; the first says so and offers to take the
+	// room back, which it does with one key.
+	waitFor(t, other, "the other tab presenting", roomState+` === 'presenting'`)
+	waitFor(t, presenter, "the first tab moved aside", roomState+` === 'moved' && !document.querySelector('[data-testid=room-here]').hidden && document.querySelector('[data-testid=room-status]').textContent.includes('Another tab or device')`)
+	do(t, presenter, "focus Present here", chromedp.Focus(chromedp.CSS(`[data-testid=room-here]`)))
+	do(t, presenter, "press Enter", chromedp.KeyEvent("\r"))
+	waitFor(t, presenter, "presenting here again, the focus kept in the bar", roomState+` === 'presenting' && document.querySelector('[data-testid=room-here]').hidden && document.activeElement === document.querySelector('[data-testid=room-show]')`)
+	waitFor(t, other, "the other tab moved aside", roomState+` === 'moved'`)
+	typeInto(t, presenter, "type a height stride of 5", `[data-testid=stride-0]`, "5")
+	waitFor(t, viewer, "the viewer to follow the first tab again", `(`+usedCells+`) === '0,1,2,5,6,7'`)
+	typeInto(t, presenter, "type a height stride of 4", `[data-testid=stride-0]`, "4")
+	waitFor(t, viewer, "and again", `(`+usedCells+`) === '0,1,2,4,5,6'`)
 
 	// "End the room" asks first, with the keyboard, and the question
 	// passes axe.

@@ -56,7 +56,8 @@ type roomLinkMsg struct {
 }
 
 // roomEndedMsg tells a viewer or a presenter's other tab that the
-// presenter ended the room ("ended"): nothing more comes of it.
+// presenter ended the room ("ended"): nothing more comes of it; or a
+// presenter's tab that a newer one presents the room now ("moved").
 type roomEndedMsg struct {
 	V    int    `json:"v"`
 	Type string `json:"type"`
@@ -204,7 +205,8 @@ func (ss *session) present(raw string) {
 // presentLoop shares the presenter's states, at most one per
 // publishEvery (a faster presenter's intermediate states are skipped),
 // tells the presenter how many watch whenever that changes, and says
-// "ended" and stops once the room has ended (from another tab).
+// "ended" and stops once the room has ended (from another tab), or
+// "moved" once another tab or device presents it.
 func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *stateSlot) {
 	tick := time.NewTicker(watchingEvery)
 	defer tick.Stop()
@@ -212,6 +214,7 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 	if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "presenting", Room: p.Code(), Watching: watching}) {
 		return
 	}
+	moved := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -220,6 +223,20 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 			if p.Ended() {
 				ss.sendCtx(ctx, roomEndedMsg{V: ProtocolVersion, Type: "ended", Room: p.Code()})
 				return
+			}
+			if moved {
+				continue // only the end is news to a tab taken over
+			}
+			if p.Moved() {
+				// Another tab or device presents now: this one stops
+				// counting as a presenter and says so, and hears of the
+				// end still; "present" takes the room back.
+				moved = true
+				p.Close()
+				if !ss.sendCtx(ctx, roomEndedMsg{V: ProtocolVersion, Type: "moved", Room: p.Code()}) {
+					return
+				}
+				continue
 			}
 			if up := p.BusUp(); up != linked {
 				linked = up
@@ -235,7 +252,7 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 			}
 		case <-pub.ready:
 			st, ok := pub.take()
-			if !ok {
+			if !ok || moved {
 				continue
 			}
 			if err := p.Update(st); err != nil {

@@ -137,6 +137,7 @@ func (r *Replica) subscribe(code string) ([]func(), error) {
 		{"state", func(subj string, data []byte) { r.onState(code, subj, data) }},
 		{"count", func(subj string, data []byte) { r.onCount(code, subj, data) }},
 		{"presence", func(subj string, data []byte) { r.onPresence(code, subj, data) }},
+		{"takeover", func(subj string, data []byte) { r.onTakeover(code, subj, data) }},
 	} {
 		f, err := r.bus.Subscribe(subject(code, sub.what), sub.fn)
 		if err != nil {

@@ -13,9 +13,10 @@
 // credentials and TLS for replicas) and it carries two things:
 //
 //   - live traffic on subjects stridescope.room.CODE.*: states, viewer
-//     counts, presence announcements, the word that the presenter ended
-//     the room, and two request subjects (who presents, and the newest
-//     state a holder of the room has);
+//     counts, presence announcements, a newer presenter connection
+//     taking over (the newest tab or device presents), the word that the
+//     presenter ended the room, and two request subjects (who presents,
+//     and the newest state a holder of the room has);
 //   - each room's record (code, creation, expiry, latest state) in a
 //     JetStream key-value bucket, so that a room outlives the replica that
 //     opened it: after a crash and a restart, or a replica dying, the

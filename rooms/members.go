@@ -16,6 +16,9 @@ type Presenter struct {
 	rooms   *Replica
 	code    string
 	created int64 // the room's: a later room may draw the same code
+	id      string
+	at      int64       // when it began presenting, on its replica's clock (µs)
+	moved   atomic.Bool // a newer presenter connection took over
 	once    sync.Once
 }
 
@@ -45,7 +48,10 @@ func (r *Replica) Present(code, token string) (*Presenter, State, error) {
 		r.announceLocked(rm)
 	}
 	r.presenceChangedLocked(rm, time.Now())
-	return &Presenter{rooms: r, code: code, created: rm.created}, rm.state, nil
+	p := &Presenter{rooms: r, code: code, created: rm.created, id: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), at: r.nextAtLocked()}
+	rm.conns[p] = struct{}{}
+	r.takeOverLocked(rm, p)
+	return p, rm.state, nil
 }
 
 // Code is the room's join code.
@@ -101,6 +107,7 @@ func (p *Presenter) Close() {
 	r := p.rooms
 	p.once.Do(func() {
 		r.leave(p.code, func(rm *room) {
+			delete(rm.conns, p)
 			rm.presenters--
 			if rm.presenters > 0 {
 				return

@@ -110,6 +110,7 @@ type room struct {
 	expires    int64 // unix microseconds
 	state      State
 	presenters int
+	conns      map[*Presenter]struct{} // this replica's presenter connections
 	viewers    map[*Viewer]struct{}
 	counts     map[string]replicaCount // viewers per replica, for the presenter
 	emptySince time.Time
@@ -194,7 +195,7 @@ func subject(code, what string) string { return "stridescope.room." + code + "."
 
 func newRoom(code string, rec roomRecord) *room {
 	return &room{code: code, created: rec.Created, expires: rec.Expires, state: rec.State, emptySince: time.Now(),
-		viewers: map[*Viewer]struct{}{}, counts: map[string]replicaCount{}, presence: map[string]replicaCount{}, presenting: true}
+		conns: map[*Presenter]struct{}{}, viewers: map[*Viewer]struct{}{}, counts: map[string]replicaCount{}, presence: map[string]replicaCount{}, presenting: true}
 }
 
 // Create opens a room with an initial state and returns its join code and

@@ -16,6 +16,7 @@ const ENDED = t('js.room.ended', 'The presenter ended the room: this page is you
 const ENDED_HERE = t('js.room.ended.presenter', 'You ended this room: this tab no longer shares.');
 const GONE_HERE = t('js.room.gone.presenter', 'This tab no longer presents the room: it has ended, or its presenter cookie has expired.');
 const GONE = t('js.room.gone', 'The room has ended: this page is yours to explore.');
+const MOVED = t('js.room.moved', 'Another tab or device presents this room now: your edits here are not shared.');
 const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable', 'reconnecting']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
 
@@ -31,12 +32,13 @@ export function roomClient(page, hooks) {
   // The tour's step is in its path: another step is another page.
   const pathStep = page === 'tour' ? +bar.dataset.step : 0;
   const q = (id) => bar && bar.querySelector(`[data-testid=${id}]`);
-  const count = q('room-watching'), status = q('room-status'), detachBtn = q('room-detach'), rejoinBtn = q('room-rejoin');
+  const count = q('room-watching'), status = q('room-status'), detachBtn = q('room-detach'), rejoinBtn = q('room-rejoin'), hereBtn = q('room-here');
   // A viewer's page opened with ?explore (another tour step, a kept
   // exploration) is theirs: it follows again on Rejoin.
   let send = null, following = role === 'viewer' && !('exploring' in (bar?.dataset || {})), fresh = true;
   let away = false; // the presenter has left the room (a "presence" message)
   let ended = false; // the presenter ended the room: the page is no longer in it
+  let moved = false; // a presenter's tab: another tab or device presents the room now
   // Until the page says otherwise, its state is its URL's (without the room).
   const cur = { page, query: location.search.slice(1).replace(/(^|&)(room=[^&]*|explore(=[^&]*)?)(?=&|$)/g, '').replace(/^&/, ''), focus: '', step: pathStep };
   let shared = '', last = 0, timer = 0, dirty = false; // dirty: the page has said what it shows
@@ -44,7 +46,7 @@ export function roomClient(page, hooks) {
   function say(text, state) { if (status) status.textContent = text; if (bar) bar.dataset.state = state; }
   function share() {
     timer = 0;
-    if (!send || ended) return;
+    if (!send || ended || moved) return;
     const s = JSON.stringify(cur);
     if (s === shared) return;
     shared = s; last = Date.now();
@@ -122,7 +124,9 @@ export function roomClient(page, hooks) {
     // presenting even if the browser keeps the page and its socket in its
     // back/forward cache; coming back to it presents again.
     addEventListener('pagehide', () => { if (send) send({ v: V, type: 'unpresent' }); });
-    addEventListener('pageshow', (e) => { if (e.persisted && send && !ended) send({ v: V, type: 'present', room: code }); });
+    // A page come back to is the one in use: it presents, taking over.
+    addEventListener('pageshow', (e) => { if (e.persisted && send && !ended) presentHere(); });
+    if (hereBtn) hereBtn.addEventListener('click', presentHere);
     for (const a of document.querySelectorAll('a[href]')) {
       if (a.getAttribute('href').startsWith('#')) continue; // the skip link stays on the page
       const u = new URL(a.href, location.href);
@@ -152,9 +156,22 @@ export function roomClient(page, hooks) {
   let retry = 1000; // the next wait before trying again while the bus is down
   function rejoin() {
     if (!send || ended) return;
-    if (role === 'presenter') { shared = ''; send({ v: V, type: 'present', room: code }); }
+    if (role === 'presenter') { if (!moved) { shared = ''; send({ v: V, type: 'present', room: code }); } }
     else if (role === 'viewer' && following) { away = false; fresh = true; send({ v: V, type: 'follow', room: code }); say(FOLLOWING, 'following'); }
     else if (role === 'viewer') say(DETACHED, 'detached');
+  }
+
+  // presentHere takes the room back from the tab or device that took it
+  // over (or presents again after the back/forward cache).
+  function presentHere() {
+    moved = false;
+    if (hereBtn) {
+      const had = document.activeElement === hereBtn;
+      hereBtn.hidden = true;
+      if (had) q('room-show')?.focus(); // not left on the page's body
+    }
+    shared = '';
+    if (send) send({ v: V, type: 'present', room: code });
   }
 
   // end: the presenter ended the room. The page keeps what it shows and
@@ -184,7 +201,7 @@ export function roomClient(page, hooks) {
     open(fn) {
       send = fn; shared = '';
       if (ended) return;
-      if (role === 'presenter') send({ v: V, type: 'present', room: code });
+      if (role === 'presenter') { if (moved) say(MOVED, 'moved'); else send({ v: V, type: 'present', room: code }); }
       else if (role === 'viewer' && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); }
       else if (role === 'viewer') say(DETACHED, 'detached');
     },
@@ -192,7 +209,18 @@ export function roomClient(page, hooks) {
     // message handles a server message about rooms; false for any other.
     message(m) {
       if (m.type === 'ended') { if (!ended && m.room === code) end(); return true; }
+      if (m.type === 'moved') {
+        // Another tab or device presents now: this one shares nothing
+        // until "Present here".
+        if (!ended && m.room === code && role === 'presenter') {
+          moved = true;
+          say(MOVED, 'moved');
+          if (hereBtn) hereBtn.hidden = false;
+        }
+        return true;
+      }
       if (ended) return ['presenting', 'watching', 'room', 'presence', 'link'].includes(m.type) || (m.type === 'error' && ROOM_ERRORS.has(m.code));
+      if (moved && m.type === 'link') return true; // not presenting: nothing to say or redo
       if (m.type === 'presenting' || m.type === 'room') retry = 1000;
       if (m.type === 'presenting' || m.type === 'watching') {
         if (count) count.textContent = m.watching;

@@ -11,9 +11,10 @@ import (
 	"github.com/stridescope/stridescope/rooms"
 )
 
-// TestRoomPresenterEndsTheRoom: "End the room" ends it for everyone, on
-// both replicas behind a load balancer: the viewers and the presenter's
-// other tab hear "ended", the presenter goes to the page the room showed,
+// TestRoomPresenterEndsTheRoom: the presenter's second tab takes the
+// room over and the first takes it back; then "End the room" ends it for
+// everyone, on both replicas behind a load balancer: the viewers and the
+// presenter's other tab hear "ended", the presenter goes to the page the room showed,
 // without the room or its cookie, and the code opens nothing any more.
 // Nobody else can end it: not a browser without the presenter's cookie,
 // not another site's form.
@@ -22,13 +23,21 @@ func TestRoomPresenterEndsTheRoom(t *testing.T) {
 	code, _, presenter := openRoomWith(t, a, url.Values{"page": {"slice"}, "query": {"sizes=4,4"}})
 	otherRoom, _, other := openRoom(t, a, "sizes=2,3") // another presenter's room
 	p := presentOn(t, a, code, presenter)
-	tab := presentOn(t, b, code, presenter) // the presenter's second tab, on the other replica
 	sendJSON(t, p, map[string]any{"v": 2, "type": "publish", "state": map[string]any{"page": "slice", "query": "sizes=4,4&woff=1,1"}})
 	va, _ := followOn(t, a, code)
 	vb, first := followOn(t, b, code)
 	if first.State.Query != "sizes=4,4&woff=1,1" {
 		readRoomUntil(t, vb, "sizes=4,4&woff=1,1")
 	}
+	// The presenter's second tab, on the other replica, takes the room
+	// over; the first takes it back ("Present here"), and shares again.
+	tab := presentOn(t, b, code, presenter)
+	var m roomIn
+	readType(t, p, "moved", &m)
+	sendJSON(t, p, map[string]any{"v": 2, "type": "present", "room": code})
+	readType(t, p, "presenting", &m)
+	readType(t, tab, "moved", &m)
+	sendJSON(t, p, map[string]any{"v": 2, "type": "publish", "state": map[string]any{"page": "slice", "query": "sizes=4,4&woff=1,1"}})
 
 	var body errorBody // of the last refusal
 	end := func(ts *httptest.Server, h http.Header) *http.Response {
@@ -106,7 +115,6 @@ func TestRoomPresenterEndsTheRoom(t *testing.T) {
 	if !said {
 		t.Errorf("the word of the end is not cleared once said: %v", pres.Header["Set-Cookie"])
 	}
-	var m roomIn
 	readType(t, va, "ended", &m)
 	if m.Room != code {
 		t.Errorf("viewer on A: %+v", m)
