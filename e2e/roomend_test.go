@@ -41,7 +41,7 @@ func TestE2ERoomPresenterEndsTheRoom(t *testing.T) {
 	// The newest tab presents; the first says so and offers to take the
 	// room back, which it does with one key.
 	waitFor(t, other, "the other tab presenting", roomState+` === 'presenting'`)
-	waitFor(t, presenter, "the first tab moved aside", roomState+` === 'moved' && !document.querySelector('[data-testid=room-here]').hidden && document.querySelector('[data-testid=room-status]').textContent.includes('Another tab or device')`)
+	waitFor(t, presenter, "the first tab moved aside", roomState+` === 'moved' && !document.querySelector('[data-testid=room-here]').hidden && document.querySelector('[data-testid=room-status]').textContent.includes('Another tab presents')`)
 	do(t, presenter, "focus Present here", chromedp.Focus(chromedp.CSS(`[data-testid=room-here]`)))
 	do(t, presenter, "press Enter", chromedp.KeyEvent("\r"))
 	waitFor(t, presenter, "presenting here again, the focus kept in the bar", roomState+` === 'presenting' && document.querySelector('[data-testid=room-here]').hidden && document.activeElement === document.querySelector('[data-testid=room-show]')`)

@@ -24,6 +24,9 @@ type roomClientMsg struct {
 	Type  string       `json:"type"`
 	Room  string       `json:"room,omitempty"`
 	State *rooms.State `json:"state,omitempty"`
+	// Resume, on a present: the id the page was given as presenter before
+	// its socket dropped (it then takes the room back from no newer tab).
+	Resume string `json:"resume,omitempty"`
 }
 
 // roomServerMsg tells the presenter it presents ("presenting") and how
@@ -34,6 +37,7 @@ type roomServerMsg struct {
 	Room     string       `json:"room"`
 	State    *rooms.State `json:"state,omitempty"`
 	Watching int          `json:"watching"`
+	ID       string       `json:"id,omitempty"` // "presenting": the connection's, for a later resume
 }
 
 // roomPresenceMsg tells a viewer that the presenter has left (no presenter
@@ -146,7 +150,7 @@ func (ss *session) roomMessage(data []byte) bool {
 	}
 	switch m.Type {
 	case "present":
-		ss.present(m.Room)
+		ss.present(m.Room, m.Resume)
 	case "publish":
 		ss.publish(m)
 	case "follow":
@@ -171,7 +175,7 @@ func (ss *session) roomError(code, room, message string) {
 
 // present makes this connection the room's presenter if the upgrade
 // request carried the room's presenter cookie.
-func (ss *session) present(raw string) {
+func (ss *session) present(raw, resume string) {
 	replica, err := ss.h.Rooms()
 	if err != nil {
 		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
@@ -182,8 +186,12 @@ func (ss *session) present(raw string) {
 		ss.roomError(roomErrNotPresenter, raw, rooms.ErrNotPresenter.Error())
 		return
 	}
-	p, _, err := replica.Present(code, ss.room.tokens[code])
+	p, _, err := replica.Resume(code, ss.room.tokens[code], resume)
 	switch {
+	case errors.Is(err, rooms.ErrMoved):
+		// A newer tab took the room over while this page was away.
+		ss.send(textFrame(roomEndedMsg{V: ProtocolVersion, Type: "moved", Room: code}))
+		return
 	case errors.Is(err, rooms.ErrBusDown):
 		ss.roomError(roomErrReconnecting, code, err.Error())
 		return
@@ -211,7 +219,7 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 	tick := time.NewTicker(watchingEvery)
 	defer tick.Stop()
 	watching, linked := p.Watching(), p.BusUp()
-	if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "presenting", Room: p.Code(), Watching: watching}) {
+	if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "presenting", Room: p.Code(), Watching: watching, ID: p.ID()}) {
 		return
 	}
 	moved := false
@@ -255,7 +263,9 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 			if !ok || moved {
 				continue
 			}
-			if err := p.Update(st); err != nil {
+			if err := p.Update(st); errors.Is(err, rooms.ErrMoved) {
+				continue // the next tick says "moved"
+			} else if err != nil {
 				code := roomErrBadState
 				if errors.Is(err, rooms.ErrNoRoom) {
 					code = roomErrNoRoom

@@ -96,7 +96,7 @@ func TestPresenterEndsTheRoomEverywhere(t *testing.T) {
 	if !p.Ended() || !pb.Ended() {
 		t.Errorf("presenters see the room ended: %v on a, %v on b", p.Ended(), pb.Ended())
 	}
-	if err := p.Update(State{Page: "layout"}); !errors.Is(err, ErrNoRoom) {
+	if err := pb.Update(State{Page: "layout"}); !errors.Is(err, ErrNoRoom) {
 		t.Errorf("an ended room's presenter shares a state: %v", err)
 	}
 	for name, r := range map[string]*Replica{"a": a, "b": b} {

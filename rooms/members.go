@@ -15,6 +15,7 @@ import (
 type Presenter struct {
 	rooms   *Replica
 	code    string
+	rm      *room // read under rooms.mu
 	created int64 // the room's: a later room may draw the same code
 	id      string
 	at      int64       // when it began presenting, on its replica's clock (µs)
@@ -25,7 +26,21 @@ type Presenter struct {
 // Present checks token against the room's record and registers a
 // presenter connection for code, on whichever replica the presenter
 // reaches: after a restart or a failover too, as long as the room lives.
+// It is the room's newest: the connections that presented before are
+// moved aside (Presenter.Moved).
 func (r *Replica) Present(code, token string) (*Presenter, State, error) {
+	return r.present(code, token, "")
+}
+
+// Resume is Present for a page that presented as connection id and lost
+// its socket (a laptop asleep, a network that dropped): if a newer
+// connection has presented the room meanwhile, it does not take the room
+// back but answers ErrMoved, as it would have heard.
+func (r *Replica) Resume(code, token, id string) (*Presenter, State, error) {
+	return r.present(code, token, id)
+}
+
+func (r *Replica) present(code, token, resume string) (*Presenter, State, error) {
 	if err := r.Authorize(code, token); err != nil {
 		if errors.Is(err, ErrNoRoom) {
 			return nil, State{}, ErrNotPresenter // say nothing of whether the room exists
@@ -37,6 +52,9 @@ func (r *Replica) Present(code, token string) (*Presenter, State, error) {
 		return nil, State{}, err
 	}
 	defer r.mu.Unlock()
+	if resume != "" && rm.newestID != "" && rm.newestID != resume {
+		return nil, State{}, ErrMoved
+	}
 	rm.presenters++
 	rm.emptySince = time.Time{}
 	if rm.graceTimer != nil {
@@ -48,7 +66,7 @@ func (r *Replica) Present(code, token string) (*Presenter, State, error) {
 		r.announceLocked(rm)
 	}
 	r.presenceChangedLocked(rm, time.Now())
-	p := &Presenter{rooms: r, code: code, created: rm.created, id: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), at: r.nextAtLocked()}
+	p := &Presenter{rooms: r, code: code, rm: rm, created: rm.created, id: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), at: r.nextAtLocked()}
 	rm.conns[p] = struct{}{}
 	r.takeOverLocked(rm, p)
 	return p, rm.state, nil
@@ -57,8 +75,14 @@ func (r *Replica) Present(code, token string) (*Presenter, State, error) {
 // Code is the room's join code.
 func (p *Presenter) Code() string { return p.code }
 
+// ID names the connection, for Resume.
+func (p *Presenter) ID() string { return p.id }
+
 // Update shares a new state with every viewer on every replica.
 func (p *Presenter) Update(st State) error {
+	if p.Moved() {
+		return ErrMoved // a newer connection presents: its states are the room's
+	}
 	r := p.rooms
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -87,14 +111,13 @@ func (p *Presenter) Update(st State) error {
 func (p *Presenter) Watching() int { return p.rooms.Watching(p.code) }
 
 // Ended reports whether the room has ended (its presenter ended it, here
-// or on another replica). A room with a presenter connected leaves a
-// replica's index only then.
+// or on another replica). A room left empty and let go of by this replica
+// has not: a connection moved aside (not counted) may outlast it.
 func (p *Presenter) Ended() bool {
 	r := p.rooms
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rm, ok := r.rooms[p.code]
-	return !ok || rm.created != p.created
+	return p.rm.ended
 }
 
 // BusUp reports whether the bus between the replicas is connected.

@@ -59,8 +59,11 @@ const (
 var (
 	ErrNoRoom       = errors.New("no such room: the code is wrong, or the room has ended")
 	ErrNotPresenter = errors.New("only the presenter can change the room")
-	ErrRoomState    = errors.New("room state is too large or malformed")
-	ErrRoomsFull    = errors.New("every room on this server is in use; try again later")
+	// ErrMoved: a newer presenter connection of the room (another tab)
+	// presents it now.
+	ErrMoved     = errors.New("another tab presents this room now")
+	ErrRoomState = errors.New("room state is too large or malformed")
+	ErrRoomsFull = errors.New("every room on this server is in use; try again later")
 	// ErrBusDown: the rooms' bus or store does not answer now; the room
 	// may well exist.
 	ErrBusDown = errors.New("the room service is reconnecting; try again in a moment")
@@ -111,6 +114,8 @@ type room struct {
 	state      State
 	presenters int
 	conns      map[*Presenter]struct{} // this replica's presenter connections
+	newestID   string                  // the newest presenter connection this replica knows of
+	newestAt   int64
 	viewers    map[*Viewer]struct{}
 	counts     map[string]replicaCount // viewers per replica, for the presenter
 	emptySince time.Time

@@ -26,6 +26,7 @@ func (p *Presenter) Moved() bool { return p.moved.Load() }
 // takeOverLocked moves every other presenter connection of rm on this
 // replica aside for p, and tells the other replicas.
 func (r *Replica) takeOverLocked(rm *room, p *Presenter) {
+	rm.newestID, rm.newestAt = p.id, p.at
 	for q := range rm.conns {
 		if q != p {
 			q.moved.Store(true)
@@ -53,9 +54,17 @@ func (r *Replica) onTakeover(code, subj string, sealed []byte) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// Any connection that begins after this message was heard begins
+	// later than it, whatever this replica's clock says (a Lamport
+	// clock): a presenter that opens a tab after seeing another present
+	// takes over even from a replica whose clock runs ahead.
+	r.lastAt = max(r.lastAt, m.At)
 	rm, ok := r.rooms[code]
 	if !ok || rm.created != m.Created {
 		return
+	}
+	if m.At > rm.newestAt || (m.At == rm.newestAt && m.ID > rm.newestID) {
+		rm.newestID, rm.newestAt = m.ID, m.At
 	}
 	for q := range rm.conns {
 		if q.at < m.At || (q.at == m.At && q.id < m.ID) {

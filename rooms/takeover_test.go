@@ -2,8 +2,11 @@ package rooms
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
+
+	"github.com/stridescope/stridescope/rooms/natstest"
 )
 
 // TestTheNewestPresenterPresents: a presenter connection that presents a
@@ -66,4 +69,181 @@ func TestTheNewestPresenterPresents(t *testing.T) {
 	if fourth.Moved() {
 		t.Error("a replayed takeover moved the newest presenter")
 	}
+}
+
+// TestAMovedConnectionSharesNothing: a connection moved aside cannot
+// share a state over the newest one's, even before its page hears it
+// was moved.
+func TestAMovedConnectionSharesNothing(t *testing.T) {
+	r := newTestRooms(t, mustLoopbackBus(t))
+	code, token, err := r.Create(State{Page: "layout", Query: "q=0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _, err := r.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	p, _, err := r.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := old.Update(State{Page: "layout", Query: "q=old"}); !errors.Is(err, ErrMoved) {
+		t.Errorf("the old tab's state: %v, want ErrMoved", err)
+	}
+	if st, _ := r.Current(code); st.Query != "q=0" {
+		t.Errorf("the room's state is %q", st.Query)
+	}
+}
+
+// TestAMovedConnectionOutlastsTheRoomsIndexEntry: a replica whose only
+// presenter connection was moved aside (and so counts no more) lets go
+// of the room after it has been empty a while; the connection is not
+// told the room has ended, since it has not.
+func TestAMovedConnectionOutlastsTheRoomsIndexEntry(t *testing.T) {
+	a, b, _ := twoReplicas(t)
+	code, token, err := a.Create(State{Page: "layout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	laptop, _, err := a.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, _, err := b.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for !laptop.Moved() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	laptop.Close() // as its page's session does once moved
+	a.sweep(time.Now().Add(11 * time.Minute))
+	if a.Len() != 0 {
+		t.Fatalf("a still holds the room")
+	}
+	if laptop.Ended() {
+		t.Error("the moved tab is told the room has ended; it goes on on b")
+	}
+	if tab.Ended() {
+		t.Error("the presenting tab is told the room has ended")
+	}
+}
+
+// TestATakeoverFromAReplicaWhoseClockRunsAheadStillGivesWay: a replica
+// whose clock runs half a minute ahead presents first; a connection that
+// presents on another replica after hearing it still takes over (the
+// stamps are a Lamport clock), so the two never both present.
+func TestATakeoverFromAReplicaWhoseClockRunsAheadStillGivesWay(t *testing.T) {
+	a, b, _ := twoReplicas(t)
+	code, token, err := a.Create(State{Page: "layout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := b.Join(code); err == nil { // b follows the room, and hears its takeovers
+		defer v.Close()
+	} else {
+		t.Fatal(err)
+	}
+	a.mu.Lock()
+	a.lastAt = time.Now().Add(30 * time.Second).UnixMicro() // a's clock, 30 s fast
+	a.mu.Unlock()
+	first, _, err := a.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b.mu.Lock()
+		heard := b.lastAt >= first.at
+		b.mu.Unlock()
+		if heard || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	second, _, err := b.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	deadline = time.Now().Add(5 * time.Second)
+	for !first.Moved() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !first.Moved() || second.Moved() {
+		t.Errorf("moved: first %v, second %v; want the later one presenting", first.Moved(), second.Moved())
+	}
+}
+
+func mustLoopbackBus(t *testing.T) Bus {
+	t.Helper()
+	bus, err := NewNATSBus(BusOptions{URL: natstest.Loopback(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bus
+}
+
+// TestAResumedConnectionDoesNotTakeTheRoomBack: a page whose socket
+// dropped resumes as the connection it was; if a newer one presents the
+// room meanwhile, on this replica or another, it is told it was moved
+// instead of taking the room back. The newest resumes as ever.
+func TestAResumedConnectionDoesNotTakeTheRoomBack(t *testing.T) {
+	a, b, _ := twoReplicas(t)
+	code, token, err := a.Create(State{Page: "layout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := b.Join(code) // b follows the room, and hears its takeovers
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	laptop, _, err := a.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	laptop.Close() // its socket drops
+	tab, _, err := a.Present(code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	// b hears of the tab (a resume that reaches a replica before the
+	// word of a newer tab does takes the room back: a race of a moment).
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b.mu.Lock()
+		heard := b.rooms[code].newestID == tab.ID()
+		b.mu.Unlock()
+		if heard {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("b never heard of the newest tab")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for name, r := range map[string]*Replica{"a": a, "b": b} {
+		if p, _, err := r.Resume(code, token, laptop.ID()); !errors.Is(err, ErrMoved) {
+			if err == nil {
+				p.Close()
+			}
+			t.Errorf("%s: the laptop resumes: %v, want ErrMoved", name, err)
+		}
+	}
+	if tab.Moved() {
+		t.Error("a refused resume moved the newest tab aside")
+	}
+	again, _, err := a.Resume(code, token, tab.ID())
+	if err != nil {
+		t.Fatalf("the newest tab resumes: %v", err)
+	}
+	again.Close()
 }

@@ -16,7 +16,7 @@ const ENDED = t('js.room.ended', 'The presenter ended the room: this page is you
 const ENDED_HERE = t('js.room.ended.presenter', 'You ended this room: this tab no longer shares.');
 const GONE_HERE = t('js.room.gone.presenter', 'This tab no longer presents the room: it has ended, or its presenter cookie has expired.');
 const GONE = t('js.room.gone', 'The room has ended: this page is yours to explore.');
-const MOVED = t('js.room.moved', 'Another tab or device presents this room now: your edits here are not shared.');
+const MOVED = t('js.room.moved', 'Another tab presents this room now: your edits here are not shared.');
 const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable', 'reconnecting']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
 
@@ -38,7 +38,8 @@ export function roomClient(page, hooks) {
   let send = null, following = role === 'viewer' && !('exploring' in (bar?.dataset || {})), fresh = true;
   let away = false; // the presenter has left the room (a "presence" message)
   let ended = false; // the presenter ended the room: the page is no longer in it
-  let moved = false; // a presenter's tab: another tab or device presents the room now
+  let moved = false; // a presenter's tab: another tab presents the room now
+  let myId = ''; // the presenter connection this page was, to resume it after a dropped socket
   // Until the page says otherwise, its state is its URL's (without the room).
   const cur = { page, query: location.search.slice(1).replace(/(^|&)(room=[^&]*|explore(=[^&]*)?)(?=&|$)/g, '').replace(/^&/, ''), focus: '', step: pathStep };
   let shared = '', last = 0, timer = 0, dirty = false; // dirty: the page has said what it shows
@@ -156,7 +157,7 @@ export function roomClient(page, hooks) {
   let retry = 1000; // the next wait before trying again while the bus is down
   function rejoin() {
     if (!send || ended) return;
-    if (role === 'presenter') { if (!moved) { shared = ''; send({ v: V, type: 'present', room: code }); } }
+    if (role === 'presenter') { if (!moved) { shared = ''; send({ v: V, type: 'present', room: code, resume: myId || undefined }); } }
     else if (role === 'viewer' && following) { away = false; fresh = true; send({ v: V, type: 'follow', room: code }); say(FOLLOWING, 'following'); }
     else if (role === 'viewer') say(DETACHED, 'detached');
   }
@@ -201,7 +202,9 @@ export function roomClient(page, hooks) {
     open(fn) {
       send = fn; shared = '';
       if (ended) return;
-      if (role === 'presenter') { if (moved) say(MOVED, 'moved'); else send({ v: V, type: 'present', room: code }); }
+      // A socket come back resumes: a tab that took the room over
+      // meanwhile keeps it (the server answers "moved").
+      if (role === 'presenter') { if (moved) say(MOVED, 'moved'); else send({ v: V, type: 'present', room: code, resume: myId || undefined }); }
       else if (role === 'viewer' && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); }
       else if (role === 'viewer') say(DETACHED, 'detached');
     },
@@ -224,7 +227,7 @@ export function roomClient(page, hooks) {
       if (m.type === 'presenting' || m.type === 'room') retry = 1000;
       if (m.type === 'presenting' || m.type === 'watching') {
         if (count) count.textContent = m.watching;
-        if (m.type === 'presenting') { say(t('room.presenting', 'you are presenting: every edit, hover and step is shared'), 'presenting'); if (dirty) share(); }
+        if (m.type === 'presenting') { myId = m.id || ''; say(t('room.presenting', 'you are presenting: every edit, hover and step is shared'), 'presenting'); if (dirty) share(); }
         return true;
       }
       if (m.type === 'room') {

@@ -31,12 +31,24 @@ func TestRoomPresenterEndsTheRoom(t *testing.T) {
 	}
 	// The presenter's second tab, on the other replica, takes the room
 	// over; the first takes it back ("Present here"), and shares again.
-	tab := presentOn(t, b, code, presenter)
+	tab := dial(t, b, cookieHeader(presenter))
+	sendJSON(t, tab, map[string]any{"v": 2, "type": "present", "room": code})
+	var was struct {
+		roomIn
+		ID string `json:"id"`
+	}
+	readType(t, tab, "presenting", &was)
 	var m roomIn
 	readType(t, p, "moved", &m)
 	sendJSON(t, p, map[string]any{"v": 2, "type": "present", "room": code})
 	readType(t, p, "presenting", &m)
 	readType(t, tab, "moved", &m)
+	// The second tab's socket drops and comes back: it resumes as the
+	// connection it was, and hears that it was moved, taking nothing back.
+	back := dial(t, b, cookieHeader(presenter))
+	sendJSON(t, back, map[string]any{"v": 2, "type": "present", "room": code, "resume": was.ID})
+	readType(t, back, "moved", &m)
+	back.Close()
 	sendJSON(t, p, map[string]any{"v": 2, "type": "publish", "state": map[string]any{"page": "slice", "query": "sizes=4,4&woff=1,1"}})
 
 	var body errorBody // of the last refusal

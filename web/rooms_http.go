@@ -176,7 +176,7 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 			// A viewer exploring; the presenter's browser too, when another
 			// of its tabs presents (it opened the join link to see what the
-			// class sees): a second presenter would fight the first.
+			// class sees): presenting here would take the room over.
 			if r.URL.Query().Has("explore") && (replica.Authorize(code, presenterToken(r, code)) != nil || replica.PresentingNow(code)) {
 				return s.exploring(c, next, replica, code, page, step)
 			}
@@ -290,8 +290,10 @@ func (s *Server) postRooms(c echo.Context) error {
 }
 
 // presentedRoom is the newest room still open that this browser presents
-// (its presenter cookies) and no tab of it presents now, or "". Only the
-// newest few unexpired cookies are looked up: each is a store read.
+// (its presenter cookies), or "": pressed in another tab while one
+// presents, "Present this" takes the room over there (the newest tab
+// presents), with the class. Only the newest few unexpired cookies are
+// looked up: each is a store read.
 func presentedRoom(r *http.Request, replica *rooms.Replica) string {
 	type held struct {
 		code, token string
@@ -311,9 +313,6 @@ func presentedRoom(r *http.Request, replica *rooms.Replica) string {
 		case errors.Is(err, rooms.ErrBusDown):
 			return "" // each lookup would wait for the store: the room's opening says so at once
 		case err == nil:
-			if replica.PresentingNow(h.code) {
-				return "" // presented in another tab: this one opens its own
-			}
 			return h.code
 		}
 	}
@@ -358,7 +357,7 @@ func (s *Server) getRoom(c echo.Context) error {
 	// The presenter's own browser (its cookie) opening the join link, as
 	// after losing their tab, goes back to presenting the room where it
 	// is, not to watching it. While it presents in another tab, the link
-	// shows what the class sees: a second presenter would fight the first.
+	// shows what the class sees: presenting here would take the room over.
 	if replica.Authorize(code, presenterToken(r, code)) == nil && !replica.PresentingNow(code) {
 		if st, err := replica.Current(code); err == nil {
 			if path, ok := rooms.PagePath(st.Page, st.Step); ok {
