@@ -42,6 +42,10 @@ func TestE2ERoomPresenterEndsTheRoom(t *testing.T) {
 	// room back, which it does with one key.
 	waitFor(t, other, "the other tab presenting", roomState+` === 'presenting'`)
 	waitFor(t, presenter, "the first tab moved aside", roomState+` === 'moved' && !document.querySelector('[data-testid=room-here]').hidden && document.querySelector('[data-testid=room-status]').textContent.includes('Another tab presents')`)
+	for _, v := range axeViolations(t, presenter) {
+		t.Errorf("axe, the tab moved aside: %s", v)
+	}
+	shot(t, presenter, "room-moved")
 	do(t, presenter, "focus Present here", chromedp.Focus(chromedp.CSS(`[data-testid=room-here]`)))
 	do(t, presenter, "press Enter", chromedp.KeyEvent("\r"))
 	waitFor(t, presenter, "presenting here again, the focus kept in the bar", roomState+` === 'presenting' && document.querySelector('[data-testid=room-here]').hidden && document.activeElement === document.querySelector('[data-testid=room-show]')`)

@@ -59,10 +59,10 @@ type roomLinkMsg struct {
 	Connected bool   `json:"connected"`
 }
 
-// roomEndedMsg tells a viewer or a presenter's other tab that the
+// roomNewsMsg tells a viewer or a presenter's other tab that the
 // presenter ended the room ("ended"): nothing more comes of it; or a
 // presenter's tab that a newer one presents the room now ("moved").
-type roomEndedMsg struct {
+type roomNewsMsg struct {
 	V    int    `json:"v"`
 	Type string `json:"type"`
 	Room string `json:"room"`
@@ -190,7 +190,7 @@ func (ss *session) present(raw, resume string) {
 	switch {
 	case errors.Is(err, rooms.ErrMoved):
 		// A newer tab took the room over while this page was away.
-		ss.send(textFrame(roomEndedMsg{V: ProtocolVersion, Type: "moved", Room: code}))
+		ss.send(textFrame(roomNewsMsg{V: ProtocolVersion, Type: "moved", Room: code}))
 		return
 	case errors.Is(err, rooms.ErrBusDown):
 		ss.roomError(roomErrReconnecting, code, err.Error())
@@ -229,7 +229,7 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 			return
 		case <-tick.C:
 			if p.Ended() {
-				ss.sendCtx(ctx, roomEndedMsg{V: ProtocolVersion, Type: "ended", Room: p.Code()})
+				ss.sendCtx(ctx, roomNewsMsg{V: ProtocolVersion, Type: "ended", Room: p.Code()})
 				return
 			}
 			if moved {
@@ -241,7 +241,7 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 				// end still; "present" takes the room back.
 				moved = true
 				p.Close()
-				if !ss.sendCtx(ctx, roomEndedMsg{V: ProtocolVersion, Type: "moved", Room: p.Code()}) {
+				if !ss.sendCtx(ctx, roomNewsMsg{V: ProtocolVersion, Type: "moved", Room: p.Code()}) {
 					return
 				}
 				continue
@@ -382,7 +382,7 @@ func (ss *session) follow(raw string) {
 			var f frame
 			switch {
 			case ev.Ended:
-				ss.sendFrameCtx(ctx, textFrame(roomEndedMsg{V: ProtocolVersion, Type: "ended", Room: code}))
+				ss.sendFrameCtx(ctx, textFrame(roomNewsMsg{V: ProtocolVersion, Type: "ended", Room: code}))
 				return
 			case ev.Link:
 				f = textFrame(roomLinkMsg{V: ProtocolVersion, Type: "link", Room: code, Connected: ev.Connected})

@@ -39,9 +39,7 @@ func (r *Replica) End(code, token string) error {
 	if !r.BusUp() {
 		return ErrBusDown // the other replicas would not hear of it
 	}
-	r.mu.Lock()
-	created := rm.created
-	r.mu.Unlock()
+	created := rm.created // a room's record fields never change
 	// This replica's persister cannot be writing the record meanwhile,
 	// and after endLocal it has nothing of the room left to write. A
 	// round of writes to a stalled store can hold the lock for long: the

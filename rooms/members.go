@@ -13,14 +13,13 @@ import (
 
 // Presenter is a connection allowed to change a room.
 type Presenter struct {
-	rooms   *Replica
-	code    string
-	rm      *room // read under rooms.mu
-	created int64 // the room's: a later room may draw the same code
-	id      string
-	at      int64       // when it began presenting, on its replica's clock (µs)
-	moved   atomic.Bool // a newer presenter connection took over
-	once    sync.Once
+	rooms *Replica
+	code  string
+	rm    *room // read under rooms.mu
+	id    string
+	at    int64       // when it began presenting, on its replica's clock (µs)
+	moved atomic.Bool // a newer presenter connection took over
+	once  sync.Once
 }
 
 // Present checks token against the room's record and registers a
@@ -66,7 +65,7 @@ func (r *Replica) present(code, token, resume string) (*Presenter, State, error)
 		r.announceLocked(rm)
 	}
 	r.presenceChangedLocked(rm, time.Now())
-	p := &Presenter{rooms: r, code: code, rm: rm, created: rm.created, id: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), at: r.nextAtLocked()}
+	p := &Presenter{rooms: r, code: code, rm: rm, id: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), at: r.nextAtLocked()}
 	rm.conns[p] = struct{}{}
 	r.takeOverLocked(rm, p)
 	return p, rm.state, nil

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -461,34 +462,34 @@ func httpErrorHandler(err error, c echo.Context) {
 			// that does not parse, a form's route opened as a link, a
 			// form's body over the limit): the reasons in words, and a way
 			// on in the asked language.
-			msgs := make([]string, len(body.Errors))
-			for i, v := range body.Errors {
-				msgs[i] = i18n.Sentence(ctx, v.Message)
-			}
-			title := i18n.T(ctx, "error.address")
+			title := i18n.Key("error.address")
 			if status == http.StatusRequestEntityTooLarge {
-				title = i18n.T(ctx, "error.too-large")
+				title = "error.too-large"
 			}
-			c.SetRequest(c.Request().WithContext(ctx))
-			_ = render(c, status, errorPage(c.Request().URL.Path)(title, strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
+			wordedPage(c, ctx, status, title, body.Errors)
 			return
 		case http.StatusForbidden, http.StatusTooManyRequests, http.StatusServiceUnavailable:
 			// A room's form a browser posted ("Present this", "End the
 			// room") that the server refused: the reason in words, not
 			// JSON on the projector.
-			if c.Request().Method != http.MethodPost {
-				break
+			if c.Request().Method == http.MethodPost {
+				wordedPage(c, ctx, status, "error.refused", body.Errors)
+				return
 			}
-			msgs := make([]string, len(body.Errors))
-			for i, v := range body.Errors {
-				msgs[i] = i18n.Sentence(ctx, v.Message)
-			}
-			c.SetRequest(c.Request().WithContext(ctx))
-			_ = render(c, status, errorPage(c.Request().URL.Path)(i18n.T(ctx, "error.refused"), strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
-			return
 		}
 	}
 	_ = c.JSON(status, body)
+}
+
+// wordedPage answers a browser with an error page titled title: the
+// violations' messages as sentences, and a way on, in ctx's language.
+func wordedPage(c echo.Context, ctx context.Context, status int, title i18n.Key, vs []core.Violation) {
+	msgs := make([]string, len(vs))
+	for i, v := range vs {
+		msgs[i] = i18n.Sentence(ctx, v.Message)
+	}
+	c.SetRequest(c.Request().WithContext(ctx))
+	_ = render(c, status, errorPage(c.Request().URL.Path)(i18n.T(ctx, title), strings.Join(msgs, " "), i18n.WithAsked(ctx, onward(c.Request(), status))))
 }
 
 // onward is where a page address that could not be answered goes on to:
