@@ -75,9 +75,10 @@ func TestDependenciesPointInward(t *testing.T) {
 		{dir: "../rooms", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../rooms/natstest", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../budget", allowed: []string{"golang.org/x/sync/"}, noHTTP: true},
-		{dir: "../picture", allowed: []string{"core", "compute", "views", "budget", "i18n"}, noHTTP: true},
+		{dir: "../jsonscan", noHTTP: true},
+		{dir: "../picture", allowed: []string{"core", "compute", "views", "budget", "i18n", "jsonscan"}, noHTTP: true},
 		{dir: "../live", allowed: []string{"core", "compute", "views", "picture", "rooms", "budget", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}, noHTTP: true},
-		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "live", "budget", "i18n", "github.com/", "golang.org/x/", "rsc.io/"}},
+		{dir: "../web", allowed: []string{"core", "compute", "views", "static", "rooms", "picture", "live", "budget", "i18n", "jsonscan", "github.com/", "golang.org/x/", "rsc.io/"}},
 	}
 	// Every package of the module but the commands and the browser tests
 	// has a rule: a new package must say where it stands.

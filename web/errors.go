@@ -22,9 +22,14 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/jsonscan"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
+
+// statusClientGone is the status logged for a request whose client went
+// away before it was answered (nginx's 499).
+const statusClientGone = 499
 
 // errorBody is the one shape of every API error: every violation at once.
 type errorBody struct {
@@ -88,57 +93,47 @@ func decodeStrict(r io.Reader, v any) *apiError {
 // nested deeper than any request is (maxKeyDepth): json.Decoder.Token
 // slows with the depth, and a 2 MiB body of brackets took it hours.
 func duplicateKeys(body []byte) []core.Violation {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var vs []core.Violation
-	// walk reads one value at path, depth levels down; false on a syntax
-	// error or past maxKeyDepth.
-	var walk func(path string, depth int) bool
-	walk = func(path string, depth int) bool {
-		if depth > maxKeyDepth {
-			return false
-		}
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]string{} // folded key: the key as first written
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return false
-				}
-				k, _ := kt.(string)
-				p := k
-				if path != "" {
-					p = path + "." + k
-				}
-				if first, dup := seen[foldKey(k)]; dup {
-					vs = append(vs, core.NewMsg("json.field.duplicate", "{field:q} is given more than once (also as {first:q}): only one value can be taken", core.Args{"field": p, "first": first}).At(p))
-				} else {
-					seen[foldKey(k)] = k
-				}
-				if !walk(p, depth+1) {
-					return false
-				}
-			}
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				if !walk(path+"["+strconv.Itoa(i)+"]", depth+1) {
-					return false
-				}
-			}
-		default:
-			return true
-		}
-		_, err = dec.Token() // the closing delimiter
-		return err == nil
-	}
-	walk("", 0)
-	return vs
+	var d dupCheck
+	jsonscan.Walk(body, &d)
+	return d.vs
 }
+
+// dupCheck is duplicateKeys' visitor: the keys seen in each object open
+// (nil for a list), innermost last. It walks the bytes rather than
+// decode them: json.Decoder.Token cost a 2 MiB import 70 bytes a byte.
+type dupCheck struct {
+	seen []map[string]string // folded key: the key as first written
+	vs   []core.Violation
+}
+
+func (d *dupCheck) Open(p jsonscan.Path, object bool) bool {
+	if len(p) > maxKeyDepth {
+		return false
+	}
+	var m map[string]string
+	if object {
+		m = map[string]string{}
+	}
+	d.seen = append(d.seen, m)
+	return true
+}
+
+func (d *dupCheck) Entry(p jsonscan.Path, _ int) bool {
+	seen := d.seen[len(d.seen)-1]
+	if seen == nil {
+		return true
+	}
+	k := p[len(p)-1].Name()
+	if first, dup := seen[foldKey(k)]; dup {
+		f := p.String()
+		d.vs = append(d.vs, core.NewMsg("json.field.duplicate", "{field:q} is given more than once (also as {first:q}): only one value can be taken", core.Args{"field": f, "first": first}).At(f))
+	} else {
+		seen[foldKey(k)] = k
+	}
+	return true
+}
+
+func (d *dupCheck) Close(jsonscan.Path, bool) { d.seen = d.seen[:len(d.seen)-1] }
 
 // maxKeyDepth is deeper than any request body nests (a DxDispatch model's
 // tensor desc inside a desc is 6 levels down).
@@ -406,6 +401,13 @@ func readError(err error) *apiError {
 // ours is reported by status only, never with internal detail.
 func httpErrorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
+		return
+	}
+	if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
+		// The client went away (while its request waited for the work
+		// budget, say): nobody reads the answer, and it is no server
+		// error. 499 is what proxies log for it.
+		c.Response().WriteHeader(statusClientGone)
 		return
 	}
 	var ae *apiError
