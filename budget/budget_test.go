@@ -3,6 +3,9 @@ package budget
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -41,7 +44,7 @@ func TestBudget(t *testing.T) {
 }
 
 func TestGrantReleasesEverythingItTook(t *testing.T) {
-	b := New(100, time.Millisecond)
+	b := New(120, time.Millisecond) // one client's share: 90
 	if err := Take(context.Background(), 1<<40); err != nil {
 		t.Errorf("without a grant: %v, want everything granted", err)
 	}
@@ -52,10 +55,10 @@ func TestGrantReleasesEverythingItTook(t *testing.T) {
 		}
 	}
 	if err := Take(ctx, 30); err == nil {
-		t.Error("a fourth 30 of 100 was granted")
+		t.Error("a fourth 30, past the client's share of 90, was granted")
 	}
 	release()
-	if r, err := b.Take(context.Background(), 100); err != nil {
+	if r, err := b.Take(context.Background(), 120); err != nil {
 		t.Errorf("after the grant's release: %v", err)
 	} else {
 		r()
@@ -68,7 +71,7 @@ func TestGrantReleasesEverythingItTook(t *testing.T) {
 func TestWithoutWaitRefusesWhatIsNotFree(t *testing.T) {
 	b := New(100, time.Hour)
 	ctx := context.Background()
-	hold, err := b.Take(ctx, 80)
+	hold, err := b.Take(WithClient(ctx, "another"), 80)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,4 +86,220 @@ func TestWithoutWaitRefusesWhatIsNotFree(t *testing.T) {
 		release()
 	}
 	hold()
+}
+
+// TestOneClientLeavesTheRestToOthers: a client that holds anything gets
+// no more than its share (three quarters), so the last quarter is there
+// for other clients at once, whatever the first one asks for; a client
+// holding nothing may take the whole budget with one piece of work.
+func TestOneClientLeavesTheRestToOthers(t *testing.T) {
+	b := New(100, 30*time.Millisecond)
+	a, other := WithClient(context.Background(), "192.0.2.1"), WithClient(context.Background(), "192.0.2.2")
+	var rs []func()
+	for range 3 {
+		r, err := b.Take(a, 25)
+		if err != nil {
+			t.Fatalf("A's share: %v", err)
+		}
+		rs = append(rs, r)
+	}
+	var be *Error
+	if _, err := b.Take(a, 25); !errors.As(err, &be) || !be.Busy {
+		t.Errorf("A past its share of 75: %v, want busy", err)
+	}
+	start := time.Now()
+	r, err := b.Take(other, 25)
+	if err != nil {
+		t.Fatalf("another client, with A at its share: %v", err)
+	}
+	if d := time.Since(start); d > 20*time.Millisecond {
+		t.Errorf("another client waited %v for what was free", d)
+	}
+	r()
+	for _, r := range rs {
+		r()
+	}
+	whole, err := b.Take(a, 100)
+	if err != nil {
+		t.Fatalf("one piece of work the size of the budget, its client holding nothing: %v", err)
+	}
+	whole()
+}
+
+// TestSmallWorkDoesNotWaitBehindAnotherClientsLarge: a client's large
+// Take waiting for room does not hold back another client's small one
+// that fits; and when room is freed, the clients waiting are served in
+// turns, not all of one client's work first.
+func TestSmallWorkDoesNotWaitBehindAnotherClientsLarge(t *testing.T) {
+	b := New(100, 5*time.Second)
+	heavy := WithClient(context.Background(), "heavy")
+	hold, err := b.Take(heavy, 70)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The heavy client queues more large work: it waits (past its share).
+	bigDone := make(chan error, 1)
+	go func() {
+		r, err := b.Take(heavy, 70)
+		if err == nil {
+			r()
+		}
+		bigDone <- err
+	}()
+	waitQueued(t, b, "heavy", 1)
+	small := WithClient(context.Background(), "small")
+	start := time.Now()
+	r, err := b.Take(small, 10)
+	if err != nil {
+		t.Fatalf("small work beside a waiting large one: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("small work waited %v behind another client's large work", d)
+	}
+	r()
+	hold()
+	if err := <-bigDone; err != nil {
+		t.Errorf("the large work, once room was freed: %v", err)
+	}
+
+	// Turns: A queues three, B one; B's is served second, not fourth.
+	hold, err = b.Take(WithClient(context.Background(), "holder"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := make(chan string, 4)
+	var started sync.WaitGroup
+	take := func(client string) {
+		defer started.Done()
+		r, err := b.Take(WithClient(context.Background(), client), 60)
+		if err != nil {
+			order <- "error " + err.Error()
+			return
+		}
+		order <- client
+		time.Sleep(time.Millisecond)
+		r()
+	}
+	for i := range 3 {
+		started.Add(1)
+		go take("A")
+		waitQueued(t, b, "A", i+1)
+	}
+	started.Add(1)
+	go take("B")
+	waitQueued(t, b, "B", 1)
+	hold()
+	started.Wait()
+	close(order)
+	var got []string
+	for c := range order {
+		got = append(got, c)
+	}
+	if want := []string{"A", "B", "A", "A"}; !slices.Equal(got, want) {
+		t.Errorf("served %v, want %v", got, want)
+	}
+}
+
+// TestAbandonedWaitGivesWayAtOnce: work whose request went away stops
+// waiting at once, and its place in its client's queue goes to the work
+// behind it.
+func TestAbandonedWaitGivesWayAtOnce(t *testing.T) {
+	b := New(100, time.Hour)
+	a := WithClient(context.Background(), "A")
+	hold, err := b.Take(WithClient(context.Background(), "B"), 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(a)
+	gone := make(chan error, 1)
+	go func() { _, err := b.Take(ctx, 60); gone <- err }()
+	waitQueued(t, b, "A", 1)
+	next := make(chan error, 1)
+	go func() {
+		r, err := b.Take(a, 40)
+		if err == nil {
+			r()
+		}
+		next <- err
+	}()
+	waitQueued(t, b, "A", 2)
+	cancel()
+	select {
+	case err := <-gone:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("abandoned wait: %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("an abandoned wait went on")
+	}
+	select {
+	case err := <-next:
+		if err != nil {
+			t.Errorf("the work behind the abandoned one: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the work behind the abandoned one still waits, though 40 of 50 free fit")
+	}
+	hold()
+}
+
+// waitQueued waits until client has n Takes waiting.
+func waitQueued(t *testing.T, b *Budget, client string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		b.mu.Lock()
+		got := len(b.queues[client])
+		b.mu.Unlock()
+		if got >= n {
+			return
+		}
+	}
+	t.Fatalf("%s never had %d Takes waiting", client, n)
+}
+
+// TestBudgetNeverOverCommits races many clients' Takes and releases and
+// checks the sum held never passes the budget nor a client its share.
+func TestBudgetNeverOverCommits(t *testing.T) {
+	b := New(1000, 50*time.Millisecond)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var bad []string
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := WithClient(context.Background(), string(rune('a'+i%5)))
+			for j := range 50 {
+				n := int64(1 + (i*37+j*101)%400)
+				r, err := b.Take(ctx, n)
+				if err != nil {
+					continue
+				}
+				b.mu.Lock()
+				if b.used > b.limit {
+					mu.Lock()
+					bad = append(bad, fmt.Sprintf("used %d of %d", b.used, b.limit))
+					mu.Unlock()
+				}
+				// Every piece is under the share (750), so no client ever
+				// holds more than it.
+				for c, h := range b.held {
+					if h > b.share {
+						mu.Lock()
+						bad = append(bad, fmt.Sprintf("%s holds %d, share %d", c, h, b.share))
+						mu.Unlock()
+					}
+				}
+				b.mu.Unlock()
+				r()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(bad) > 0 {
+		t.Errorf("over-committed %d times, e.g. %s", len(bad), bad[0])
+	}
+	if b.used != 0 || len(b.held) != 0 || len(b.queues) != 0 || len(b.turns) != 0 {
+		t.Errorf("after everything was released: used %d, held %v, queues %d, turns %v", b.used, b.held, len(b.queues), b.turns)
+	}
 }

@@ -74,7 +74,7 @@ func TestDependenciesPointInward(t *testing.T) {
 		{dir: "../static"},
 		{dir: "../rooms", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
 		{dir: "../rooms/natstest", allowed: []string{"github.com/nats-io/"}, noHTTP: true},
-		{dir: "../budget", allowed: []string{"golang.org/x/sync/"}, noHTTP: true},
+		{dir: "../budget", noHTTP: true},
 		{dir: "../jsonscan", noHTTP: true},
 		{dir: "../picture", allowed: []string{"core", "compute", "views", "budget", "i18n", "jsonscan"}, noHTTP: true},
 		{dir: "../live", allowed: []string{"core", "compute", "views", "picture", "rooms", "budget", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}, noHTTP: true},

@@ -99,7 +99,8 @@ type Session struct{ ss *session }
 
 // NewSession starts nothing yet: Run serves the connection.
 func (h *Hub) NewSession(conn *websocket.Conn, peer Peer) *Session {
-	base := h.Base
+	// Edits share the work budget fairly by client address, as pages do.
+	base := budget.WithClient(h.Base, peer.AddrKey)
 	if peer.WithLocale != nil {
 		base = peer.WithLocale(base)
 	}

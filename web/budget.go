@@ -44,7 +44,9 @@ func (s *Server) budgeted(as int, h echo.HandlerFunc) echo.HandlerFunc {
 			return h(c)
 		}
 		r := c.Request()
-		ctx, release := budget.WithGrant(r.Context(), s.budget)
+		// Shared fairly between client addresses, as the rate limits
+		// count them: one address's heavy work slows that address first.
+		ctx, release := budget.WithGrant(budget.WithClient(r.Context(), addrKey(c.RealIP())), s.budget)
 		defer release()
 		c.SetRequest(r.WithContext(ctx))
 		err := h(c)
