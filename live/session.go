@@ -123,6 +123,12 @@ func (ss *session) run() {
 func (ss *session) reader() {
 	defer ss.recoverPanic("reader")
 	c := ss.conn
+	// The library refuses a frame whose header claims more than the
+	// limit as soon as it reads the header, closing with 1009 itself
+	// (WriteControl may write beside the writer goroutine): reading the
+	// payload up to the limit first let a peer that sent the header alone
+	// hold the reader until its deadline.
+	c.SetReadLimit(wsReadLimit)
 	_ = c.SetReadDeadline(time.Now().Add(ss.t.PongWait))
 	c.SetPongHandler(func(string) error {
 		ss.peer.Heard()
@@ -147,16 +153,13 @@ func (ss *session) reader() {
 		}
 		typ, r, err := c.NextReader()
 		if err != nil {
+			ss.tooBig = errors.Is(err, websocket.ErrReadLimit)
 			return
 		}
-		ss.peer.Heard() // in use: the last of its address's sockets to evict
-		data, err := io.ReadAll(io.LimitReader(r, wsReadLimit+1))
+		ss.peer.Heard()            // in use: the last of its address's sockets to evict
+		data, err := io.ReadAll(r) // at most wsReadLimit: the library's limit
 		if err != nil {
-			return
-		}
-		if len(data) > wsReadLimit {
-			ss.tooBig = true
-			ss.control(frame{kind: websocket.CloseMessage, data: websocket.FormatCloseMessage(websocket.CloseMessageTooBig, "message larger than 16 KiB")})
+			ss.tooBig = errors.Is(err, websocket.ErrReadLimit)
 			return
 		}
 		if typ != websocket.TextMessage {

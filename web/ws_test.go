@@ -359,6 +359,37 @@ func TestWSMessageOverReadLimitCloses1009(t *testing.T) {
 	}
 }
 
+// TestWSFrameHeaderOverReadLimitClosesAtOnce: a frame whose header claims
+// more than 16 KiB is refused when its header arrives, not after its
+// payload: a peer that sends the header alone once held the reader until
+// its deadline.
+func TestWSFrameHeaderOverReadLimitClosesAtOnce(t *testing.T) {
+	_, ts := wsServer(t, Config{}, nil)
+	c := dial(t, ts, nil)
+	// FIN and text; masked, with a 64-bit length of 1 MiB; the mask key;
+	// then nothing of the payload.
+	header := []byte{0x81, 0x80 | 127, 0, 0, 0, 0, 0, 0x10, 0, 0, 1, 2, 3, 4}
+	if _, err := c.NetConn().Write(header); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, _, err := c.ReadMessage()
+		if err == nil {
+			continue // the hello
+		}
+		var ce *websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != websocket.CloseMessageTooBig {
+			t.Fatalf("got %v after %v, want close 1009", err, time.Since(start))
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("closed after %v, want at once", d)
+		}
+		return
+	}
+}
+
 func TestWSOriginCheck(t *testing.T) {
 	_, ts := wsServer(t, Config{AllowedOrigins: []string{"https://teach.example"}}, nil)
 	host := strings.TrimPrefix(ts.URL, "http://")
