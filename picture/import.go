@@ -94,7 +94,12 @@ func englishNotes(ms []core.Msg) []string {
 
 // ImportError is an import DirectML cannot express, or input that is not
 // what the format allows: every violation, each at its field.
-type ImportError struct{ Violations []core.Violation }
+type ImportError struct {
+	Violations []core.Violation
+	// TooLarge: the body holds more than an import can use
+	// (CheckImportSize), refused before it was decoded.
+	TooLarge bool
+}
 
 func (e *ImportError) Error() string {
 	return fmt.Sprintf("import: %v", e.Violations)

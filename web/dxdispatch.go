@@ -123,8 +123,28 @@ func writeDxModel(c echo.Context, name string, m *picture.DxModel, vs []core.Vio
 // explorer page and URL that show it. What DirectML cannot express is a
 // 400 naming the field.
 func (s *Server) postImport(c echo.Context) error {
+	if err := s.takeImportBudget(c); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return readError(err)
+	}
+	if ierr := picture.CheckImportSize(body); ierr != nil {
+		return &apiError{status: http.StatusRequestEntityTooLarge, violations: ierr.Violations}
+	}
+	// The server hears that a client went away only once its body is
+	// read: an import abandoned while it waited for the budget stops
+	// here, and between its two decodings.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	var req picture.ImportRequest
-	if err := decodeStrict(c.Request().Body, &req); err != nil {
+	if err := decodeStrict(bytes.NewReader(body), &req); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	res, ierr := picture.Import(req)
@@ -135,15 +155,37 @@ func (s *Server) postImport(c echo.Context) error {
 	return c.JSON(http.StatusOK, res.Localize(i18n.LocaleOf(c.Request().Context())))
 }
 
+// takeImportBudget takes an import's share of the work budget before
+// its body is read, by the length the request declares (or the import
+// limit, for a body sent in chunks): what decoding allocates grows with
+// the body (picture.ImportCost).
+func (s *Server) takeImportBudget(c echo.Context) error {
+	n := c.Request().ContentLength
+	if n < 0 || n > s.importLimit {
+		n = s.importLimit
+	}
+	return budget.Take(c.Request().Context(), picture.ImportCost(n))
+}
+
 // postImportPage is POST /import, the import box without JavaScript: a
 // result without notes goes straight to its page (303); notes or errors
 // are shown on a page of their own.
 func (s *Server) postImportPage(c echo.Context) error {
+	if err := s.takeImportBudget(c); err != nil {
+		return err
+	}
 	if err := parseForm(c); err != nil {
 		return err
 	}
 	pasted := c.FormValue("text")
-	res, ierr := picture.Import(picture.ImportRequestOf(pasted))
+	var res *picture.ImportResponse
+	ierr := picture.CheckImportSize([]byte(pasted))
+	if err := c.Request().Context().Err(); err != nil {
+		return err // gone while it waited (postImport)
+	}
+	if ierr == nil {
+		res, ierr = picture.Import(picture.ImportRequestOf(pasted))
+	}
 	// Both answers, the notes and the errors, are written in the request's
 	// language.
 	ctx := i18n.Translated(c.Request().Context())
@@ -153,7 +195,11 @@ func (s *Server) postImportPage(c echo.Context) error {
 		for i, v := range i18n.LocaleOf(ctx).Violations(ierr.Violations) {
 			errs[i] = views.ImportError{Field: v.Field, Message: v.Message}
 		}
-		return renderStatus(c, http.StatusBadRequest, views.ImportResultPage("", nil, errs))
+		status := http.StatusBadRequest
+		if ierr.TooLarge {
+			status = http.StatusRequestEntityTooLarge
+		}
+		return renderStatus(c, status, views.ImportResultPage("", nil, errs))
 	}
 	if len(res.Notes) == 0 {
 		return redirectKeepingLang(c, http.StatusSeeOther, res.URL)

@@ -249,7 +249,7 @@ func (s *Server) routes() {
 		return nil
 	})
 
-	e.POST("/import", s.postImportPage)
+	e.POST("/import", s.budgeted(asPage, s.postImportPage))
 
 	api := e.Group("/api/v1")
 	api.POST("/layout", s.budgeted(asAPI, s.postLayout))
@@ -259,7 +259,7 @@ func (s *Server) routes() {
 	api.POST("/dxdispatch", s.budgeted(asAPI, s.postDxDispatch))
 	api.GET("/dxdispatch/layout.json", s.budgeted(asAPI, s.getLayoutDx))
 	api.GET("/dxdispatch/slice.json", s.budgeted(asAPI, s.getSliceDx))
-	api.POST("/import", s.postImport)
+	api.POST("/import", s.budgeted(asAPI, s.postImport))
 	s.roomRoutes()
 	s.docsRoutes()
 }
