@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -33,16 +34,24 @@ type Bus interface {
 	CreateRoom(ctx context.Context, code string, record []byte) error
 	// PutRoom writes a record (a room's "someone is in it" stamp).
 	PutRoom(ctx context.Context, code string, record []byte) error
-	// UpdateRoom replaces a room's record only while the store has it:
-	// ErrNoRoom when it has none (the room ended), so that no late write
-	// brings an ended room back.
-	UpdateRoom(ctx context.Context, code string, record []byte) error
+	// UpdateRoom replaces a room's record only while the store holds it
+	// at revision (as GetRoom read it): ErrRoomChanged when it has been
+	// written since, ErrNoRoom when it is gone, so that the caller reads
+	// it again and decides again (a write in flight never lands on an
+	// end).
+	UpdateRoom(ctx context.Context, code string, record []byte, revision uint64) error
 	// GetRoom reads a room's record: ErrNoRoom when there is none.
-	GetRoom(ctx context.Context, code string) ([]byte, error)
+	GetRoom(ctx context.Context, code string) (RoomEntry, error)
 	// DeleteRoom ends a room.
 	DeleteRoom(ctx context.Context, code string) error
 	// ListRooms returns the keys of every stored record.
 	ListRooms(ctx context.Context) ([]string, error)
+	// ProbeStore writes to the store and reads the write back, so that a
+	// store that cannot be written is noticed before a room needs it,
+	// and tells when the store wrote it, on the store's clock. A store
+	// whose bucket is gone (deleted, or NATS restarted on an empty store)
+	// gets it made again, and says so (StoreProbe.Recreated).
+	ProbeStore(ctx context.Context) (StoreProbe, error)
 
 	// Up reports whether the bus is connected now.
 	Up() bool
@@ -61,6 +70,31 @@ var ErrBusClosed = errors.New("the bus is closed")
 // ErrRoomExists is returned by CreateRoom for a code already in use.
 var ErrRoomExists = errors.New("the room code is taken")
 
+// ErrRoomChanged is returned by UpdateRoom when the record was written
+// after it was read.
+var ErrRoomChanged = errors.New("the room's record changed since it was read")
+
+// RoomEntry is a record as the store holds it.
+type RoomEntry struct {
+	Value    []byte
+	Revision uint64
+	// Stored is when the store wrote it, on the store's clock, which no
+	// client sets: a record written back later, even byte for byte, has
+	// a later one.
+	Stored time.Time
+}
+
+// StoreProbe is what ProbeStore found.
+type StoreProbe struct {
+	Revision  uint64    // the probe's revision: a smaller one than before means a new bucket
+	Stored    time.Time // when the store wrote the probe, on its clock (zero if it could not be read back)
+	Recreated bool      // the bucket was gone and this probe made it again
+}
+
+// probeKey is the store's key that ProbeStore writes: no room code has a
+// lower-case letter or an underscore, so it never names a room.
+const probeKey = "_probe"
+
 // roomBucket is the JetStream key-value bucket of the rooms' records.
 const roomBucket = "stridescope_rooms"
 
@@ -77,11 +111,13 @@ const (
 // embedded in this process, with the rooms' records in JetStream.
 type natsBus struct {
 	conn     *nats.Conn
-	kv       jetstream.KeyValue
+	js       jetstream.JetStream
+	storage  jetstream.StorageType // of the bucket, when this bus makes it
 	embedded *natsserver.Server
 	tmpDir   string // the embedded server's store when it has no data directory
 
 	mu       sync.Mutex
+	kv       jetstream.KeyValue // replaced when the bucket is made again
 	up       bool
 	watchers []func(bool)
 }
@@ -165,18 +201,65 @@ func (b *natsBus) openStore(storage jetstream.StorageType, replicas int) error {
 	if err != nil {
 		return fmt.Errorf("jetstream: %w", err)
 	}
+	b.js, b.storage = js, storage
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	kv, err := js.KeyValue(ctx, roomBucket)
+	_, err = b.bindStore(ctx, replicas)
+	return err
+}
+
+// bindStore binds the rooms' bucket, making it when it does not exist;
+// made reports that it did.
+func (b *natsBus) bindStore(ctx context.Context, replicas int) (made bool, err error) {
+	kv, err := b.js.KeyValue(ctx, roomBucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: roomBucket, Description: "stridescope classroom rooms",
-			TTL: Lifetime, Storage: storage, Replicas: replicas, History: 1})
+		made = true
+		kv, err = b.js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: roomBucket, Description: "stridescope classroom rooms",
+			TTL: Lifetime, Storage: b.storage, Replicas: replicas, History: 1})
 	}
 	if err != nil {
-		return fmt.Errorf("key-value bucket %s: %w", roomBucket, err)
+		return false, fmt.Errorf("key-value bucket %s: %w", roomBucket, err)
 	}
+	b.mu.Lock()
 	b.kv = kv
-	return nil
+	b.mu.Unlock()
+	return made, nil
+}
+
+func (b *natsBus) store() jetstream.KeyValue {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.kv
+}
+
+// ProbeStore puts the probe key and reads that revision back. When the
+// put fails and the bucket is gone, the bucket is made again (with one
+// replica: an operator who made it with more makes it again so), since
+// nothing else would: without it every new room fails on every replica
+// until each restarts.
+func (b *natsBus) ProbeStore(ctx context.Context) (StoreProbe, error) {
+	var p StoreProbe
+	rev, err := b.store().Put(ctx, probeKey, []byte("probe"))
+	if err != nil {
+		if _, serr := b.js.Stream(ctx, "KV_"+roomBucket); !errors.Is(serr, jetstream.ErrStreamNotFound) {
+			return p, fmt.Errorf("the store refuses writes: %w", err)
+		}
+		made, berr := b.bindStore(ctx, 1)
+		if berr != nil {
+			return p, fmt.Errorf("the store's bucket is gone and cannot be made again: %w", berr)
+		}
+		p.Recreated = made
+		if rev, err = b.store().Put(ctx, probeKey, []byte("probe")); err != nil {
+			return p, fmt.Errorf("the store refuses writes: %w", err)
+		}
+	}
+	p.Revision = rev
+	// Another replica's probe may have replaced this one already (one
+	// revision per key is kept): then only the time is missing.
+	if e, err := b.store().GetRevision(ctx, probeKey, rev); err == nil {
+		p.Stored = e.Created()
+	}
+	return p, nil
 }
 
 func (b *natsBus) setUp(up bool) {
@@ -255,7 +338,7 @@ func (b *natsBus) Request(subject string, data []byte, timeout time.Duration) ([
 }
 
 func (b *natsBus) CreateRoom(ctx context.Context, code string, record []byte) error {
-	_, err := b.kv.Create(ctx, code, record)
+	_, err := b.store().Create(ctx, code, record)
 	if errors.Is(err, jetstream.ErrKeyExists) {
 		return ErrRoomExists
 	}
@@ -263,42 +346,33 @@ func (b *natsBus) CreateRoom(ctx context.Context, code string, record []byte) er
 }
 
 func (b *natsBus) PutRoom(ctx context.Context, code string, record []byte) error {
-	_, err := b.kv.Put(ctx, code, record)
+	_, err := b.store().Put(ctx, code, record)
 	return err
 }
 
-// UpdateRoom writes over the revision it read: an end in between (a purge
-// is a revision too) makes the write fail, and the next read says
-// ErrNoRoom.
-func (b *natsBus) UpdateRoom(ctx context.Context, code string, record []byte) error {
-	for range 3 {
-		e, err := b.kv.Get(ctx, code)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			return ErrNoRoom
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := b.kv.Update(ctx, code, record, e.Revision()); !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
-			return err
-		}
+// UpdateRoom writes over the revision that was read: any write in
+// between (a purge is a revision too) makes it fail.
+func (b *natsBus) UpdateRoom(ctx context.Context, code string, record []byte, revision uint64) error {
+	_, err := b.store().Update(ctx, code, record, revision)
+	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		return ErrRoomChanged
 	}
-	return fmt.Errorf("update %s: the record kept changing under the write", code)
+	return err
 }
 
-func (b *natsBus) GetRoom(ctx context.Context, code string) ([]byte, error) {
-	e, err := b.kv.Get(ctx, code)
+func (b *natsBus) GetRoom(ctx context.Context, code string) (RoomEntry, error) {
+	e, err := b.store().Get(ctx, code)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return nil, ErrNoRoom
+		return RoomEntry{}, ErrNoRoom
 	}
 	if err != nil {
-		return nil, err
+		return RoomEntry{}, err
 	}
-	return e.Value(), nil
+	return RoomEntry{Value: e.Value(), Revision: e.Revision(), Stored: e.Created()}, nil
 }
 
 func (b *natsBus) DeleteRoom(ctx context.Context, code string) error {
-	err := b.kv.Purge(ctx, code)
+	err := b.store().Purge(ctx, code)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return nil
 	}
@@ -306,11 +380,11 @@ func (b *natsBus) DeleteRoom(ctx context.Context, code string) error {
 }
 
 func (b *natsBus) ListRooms(ctx context.Context) ([]string, error) {
-	keys, err := b.kv.Keys(ctx)
+	keys, err := b.store().Keys(ctx)
 	if errors.Is(err, jetstream.ErrNoKeysFound) {
 		return nil, nil
 	}
-	return keys, err
+	return slices.DeleteFunc(keys, func(k string) bool { return k == probeKey }), err
 }
 
 func (b *natsBus) Close() error {

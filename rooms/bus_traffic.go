@@ -198,7 +198,7 @@ func (r *Replica) onState(code, subj string, sealed []byte) {
 // applyState takes a state newer than the room's and offers it to the
 // local viewers.
 func (r *Replica) applyState(code string, st State) {
-	if st.Version > time.Now().Add(maxVersionAhead).UnixMicro() {
+	if st.Version > r.now().Add(maxVersionAhead).UnixMicro() {
 		// From the bus, the store or another replica: a version this far
 		// ahead (a forged one, or a fast clock's) would freeze the room.
 		r.log.Warn("room: dropped a state from the future", "room", code, "version", st.Version)
@@ -245,7 +245,7 @@ func (r *Replica) onCount(code, subj string, sealed []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := time.Now()
-	if rm, ok := r.rooms[code]; ok && fresh(rm.counts[m.Replica], m.At, now) {
+	if rm, ok := r.rooms[code]; ok && fresh(rm.counts[m.Replica], m.At, r.now()) {
 		rm.counts[m.Replica] = replicaCount{n: m.Viewers, seen: now, at: m.At}
 	}
 }
@@ -268,16 +268,18 @@ type presenceMsg struct {
 }
 
 // nextAtLocked is the time to stamp a count or presence message with:
-// the clock in µs, one more than the last stamp if the clock has not
+// the bus's clock in µs, one more than the last stamp if the clock has not
 // moved, so that every message of this replica is newer than the last.
 func (r *Replica) nextAtLocked() int64 {
-	r.lastAt = max(time.Now().UnixMicro(), r.lastAt+1)
+	r.lastAt = max(r.now().UnixMicro(), r.lastAt+1)
 	return r.lastAt
 }
 
 // fresh reports whether a count or presence message stamped at is news
 // after prev, the last one taken from the same replica: newer than it,
-// not older than roomCountTTL, not ahead of the clock. A sealed message
+// not older than roomCountTTL, not ahead of the clock. now is the bus's
+// clock (Replica.now), as the sender's stamp is: a replica whose own
+// clock runs 20 s behind would otherwise look silent to the others. A sealed message
 // replayed later, by a client on the bus without the secret, is not: it
 // could otherwise tell a class that its presenter has stopped, or keep a
 // room alive by its counts.
@@ -313,7 +315,7 @@ func (r *Replica) onPresence(code, subj string, sealed []byte) {
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
 	now := time.Now()
-	if !ok || m.Replica == r.replica || !fresh(rm.presence[m.Replica], m.At, now) {
+	if !ok || m.Replica == r.replica || !fresh(rm.presence[m.Replica], m.At, r.now()) {
 		return
 	}
 	rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: now, at: m.At}
@@ -338,7 +340,7 @@ func (r *Replica) askPresence(code string, rm *room) {
 	var m presenceMsg
 	if err == nil {
 		now := time.Now()
-		if data, ok := r.unseal(ask, sealed); ok && json.Unmarshal(data, &m) == nil && m.Replica != r.replica && fresh(rm.presence[m.Replica], m.At, now) {
+		if data, ok := r.unseal(ask, sealed); ok && json.Unmarshal(data, &m) == nil && m.Replica != r.replica && fresh(rm.presence[m.Replica], m.At, r.now()) {
 			rm.presence[m.Replica] = replicaCount{n: m.Presenters, seen: now, at: m.At}
 		}
 	}

@@ -27,8 +27,11 @@
 // key) and the payload. A client that reaches NATS without the secret
 // cannot steer a room, and a sealed message replayed elsewhere or later is
 // dropped (its MAC names its subject; its version is older). Versions are
-// times in microseconds, and none more than a minute ahead is taken, so no
-// message can push a room out of reach.
+// times in microseconds on the bus's clock (each replica's clock corrected
+// by its offset from the store's stamps, clock.go), and none more than a
+// minute ahead is taken, so no message can push a room out of reach. A
+// record is bound to the store's stamp of its write, and an ended room
+// leaves a sealed tombstone, so a record written back later opens nothing.
 //
 // Presenter tokens are "EXPIRY.MAC" over the code, the room's creation
 // time and the expiry: checked against the stored record, a token neither

@@ -19,8 +19,10 @@ type endMsg struct {
 	Created int64 `json:"created"`
 }
 
-// End ends the room for everyone: its record leaves the store, so that
-// its code, its links and its presenter tokens open nothing any more;
+// End ends the room for everyone: its record in the store becomes a
+// sealed tombstone (kept until the room would have expired), so that its
+// code, its links and its presenter tokens open nothing any more, and no
+// write of an older record, late or replayed, brings it back;
 // every replica hears it on the bus and tells its viewers
 // (ViewerEvent.Ended) and presenters (Presenter.Ended), and lets go of
 // the room. ErrNotPresenter when token is not the room's presenter
@@ -39,7 +41,7 @@ func (r *Replica) End(code, token string) error {
 	if !r.BusUp() {
 		return ErrBusDown // the other replicas would not hear of it
 	}
-	created := rm.created // a room's record fields never change
+	created, expires := rm.created, rm.expires // a room's record fields never change
 	// This replica's persister cannot be writing the record meanwhile,
 	// and after endLocal it has nothing of the room left to write. A
 	// round of writes to a stalled store can hold the lock for long: the
@@ -48,7 +50,7 @@ func (r *Replica) End(code, token string) error {
 		return fmt.Errorf("%w: the store is slow to answer", ErrBusDown)
 	}
 	defer r.persistMu.Unlock()
-	if err := r.deleteRecord(code); err != nil {
+	if err := r.endRecord(code, created, expires); err != nil {
 		return fmt.Errorf("%w: %v", ErrBusDown, err)
 	}
 	b, err := json.Marshal(endMsg{Created: created})
@@ -80,15 +82,20 @@ func (r *Replica) lockPersist(wait time.Duration) bool {
 	return true
 }
 
-// deleteRecord removes a room's record and its "someone is in it" stamp
-// from the store.
-func (r *Replica) deleteRecord(code string) error {
+// endRecord writes the room's tombstone over its record, and removes its
+// "someone is in it" stamp. A tombstone, not a deletion: a record missing
+// from the store is one the store lost, which the replicas holding the
+// room write again (storeRecord), where a tombstone refuses every write;
+// and Create draws another code while it stays. The bucket's TTL (the
+// room's lifetime) takes it.
+func (r *Replica) endRecord(code string, created, expires int64) error {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	for _, k := range []string{code, code + activeSuffix} {
-		if err := r.bus.DeleteRoom(ctx, k); err != nil && !errors.Is(err, ErrNoRoom) {
-			return err
-		}
+	if err := r.bus.PutRoom(ctx, code, r.sealRecord(code, roomRecord{Created: created, Expires: expires, Ended: true})); err != nil {
+		return err
+	}
+	if err := r.bus.DeleteRoom(ctx, code+activeSuffix); err != nil && !errors.Is(err, ErrNoRoom) {
+		return err
 	}
 	return nil
 }
@@ -152,18 +159,24 @@ func (r *Replica) onEnd(code, subj string, sealed []byte) {
 		r.mu.Lock()
 		rm, held := r.rooms[code]
 		live := held && rm.created == m.Created && rm.live
+		var expires int64
+		if held {
+			expires = rm.expires
+		}
 		r.mu.Unlock()
 		if !live {
 			r.endLocal(code, m.Created)
 			return
 		}
 		// A presenter here: this replica's persister may have a write of
-		// the record in flight, which would bring the room back. Once it
-		// is done, the record goes again.
+		// the record in flight, read before the tombstone was written. It
+		// cannot land (it writes against the revision it read), but the
+		// tombstone is written again once it is done all the same: it
+		// costs one write, and an older replica may share the bus.
 		r.persistMu.Lock()
 		defer r.persistMu.Unlock()
 		r.endLocal(code, m.Created)
-		if err := r.deleteRecord(code); err != nil {
+		if err := r.endRecord(code, m.Created, expires); err != nil {
 			r.log.Warn("room: delete an ended room from the store", "room", code, "err", err)
 		}
 	}()

@@ -86,12 +86,14 @@ func (p *Presenter) Update(st State) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[p.code]
-	if !ok || time.Now().UnixMicro() >= rm.expires {
+	if !ok || r.now().UnixMicro() >= rm.expires {
 		return ErrNoRoom
 	}
 	// Versions must grow even for updates issued faster than the bus
-	// echoes them back, and across a presenter moving replicas.
-	st.Version = max(rm.state.Version, rm.issued, time.Now().UnixMicro()) + 1
+	// echoes them back, and across a presenter moving replicas. They are
+	// times on the bus's clock, so that a replica whose own clock runs
+	// ahead issues none that the others take for the future.
+	st.Version = max(rm.state.Version, rm.issued, r.now().UnixMicro()) + 1
 	raw, err := encodeState(st)
 	if err != nil {
 		return err

@@ -2,11 +2,11 @@ package rooms
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -85,6 +85,13 @@ type Replica struct {
 	log       *slog.Logger
 	emptyTTL  time.Duration
 	maxRooms  int
+	// clock is this replica's clock (time.Now; tests skew it). Whatever
+	// crosses replicas (versions, stamps, expiries) is read on the bus's
+	// clock instead, now: clock plus offset, the bus's time minus this
+	// clock's as the store probe measured it (see clock.go).
+	clock       func() time.Time
+	offset      atomic.Int64 // nanoseconds
+	offsetKnown atomic.Bool
 
 	out     chan busMsg   // publishes, sent by the sender goroutine so no lock is held across bus I/O
 	persist chan struct{} // capacity 1: "some record is dirty"
@@ -103,6 +110,12 @@ type Replica struct {
 	dirty  map[string]struct{} // records to write to the store
 	busUp  bool
 	lastAt int64 // the stamp of this replica's last count or presence message
+
+	// The store as the prober last found it (see clock.go).
+	storeErr     error // nil: the last probe wrote to the store
+	storeChecked bool  // a probe has answered
+	probeRev     uint64
+	skewed       bool // the offset was past clockTolerance at the last probe
 }
 
 // room is one room in this replica's index. The record fields are always
@@ -150,16 +163,22 @@ type replicaCount struct {
 // every message on the bus: replicas that serve the same rooms must share
 // it. Close stops the goroutines it starts.
 func NewReplica(bus Bus, secret []byte, log *slog.Logger) *Replica {
+	return newReplica(bus, secret, log, time.Now)
+}
+
+// newReplica is NewReplica on the given clock.
+func newReplica(bus Bus, secret []byte, log *slog.Logger, clock func() time.Time) *Replica {
 	if log == nil {
 		log = slog.Default()
 	}
-	r := &Replica{bus: bus, tokenKey: deriveKey(secret, "stridescope presenter token v2"), ticketKey: deriveKey(secret, "stridescope join ticket v1"), busKey: deriveKey(secret, "stridescope bus v1"),
+	r := &Replica{bus: bus, clock: clock, tokenKey: deriveKey(secret, "stridescope presenter token v2"), ticketKey: deriveKey(secret, "stridescope join ticket v1"), busKey: deriveKey(secret, "stridescope bus v1"),
 		replica: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), log: log,
 		emptyTTL: 10 * time.Minute, maxRooms: DefaultMax, grace: presenterGrace, rooms: map[string]*room{},
 		dirty: map[string]struct{}{}, out: make(chan busMsg, 4096), persist: make(chan struct{}, 1), quit: make(chan struct{}),
 		busUp: bus.Up()}
 	go r.sender()
 	go r.persister()
+	go r.prober()
 	bus.Watch(r.busChanged)
 	r.listenForEnds()
 	return r
@@ -211,7 +230,7 @@ func (r *Replica) Create(initial State) (code, token string, err error) {
 	if !r.bus.Up() {
 		return "", "", ErrBusDown
 	}
-	now := time.Now()
+	now := r.now()
 	initial.Version = 1
 	if _, err := encodeState(initial); err != nil {
 		return "", "", err
@@ -225,9 +244,8 @@ func (r *Replica) Create(initial State) (code, token string, err error) {
 		code = randomString(CodeLen, CodeAlphabet)
 		rm := newRoom(code, rec)
 		rm.known = true // a new room: nobody presents it until its presenter connects
-		b, _ := json.Marshal(rec)
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		err = r.bus.CreateRoom(ctx, code, r.seal("store."+code, b))
+		err = r.bus.CreateRoom(ctx, code, r.sealRecord(code, rec))
 		cancel()
 		if errors.Is(err, ErrRoomExists) {
 			continue
@@ -338,7 +356,7 @@ func (r *Replica) Run(ctx context.Context) {
 	defer t.Stop()
 	st := time.NewTicker(storeSweepEvery)
 	defer st.Stop()
-	r.sweepStore(time.Now())
+	r.sweepStore(r.now())
 	for {
 		select {
 		case <-ctx.Done():
@@ -346,7 +364,7 @@ func (r *Replica) Run(ctx context.Context) {
 		case <-t.C:
 			r.sweep(time.Now())
 		case <-st.C:
-			r.sweepStore(time.Now())
+			r.sweepStore(r.now())
 		}
 	}
 }
@@ -359,9 +377,12 @@ func (r *Replica) sweep(now time.Time) {
 	var ended, touch []string
 	var unsubscribe []func()
 	r.mu.Lock()
+	// now is on time.Now's clock, as the local stamps (seen, emptySince)
+	// are; what crosses replicas is read on the bus's.
+	busNow := now.Add(r.now().Sub(time.Now()))
 	for code, rm := range r.rooms {
 		empty := rm.presenters <= 0 && len(rm.viewers) == 0 && rm.attaching == nil
-		expired := now.UnixMicro() >= rm.expires
+		expired := busNow.UnixMicro() >= rm.expires
 		if (empty && !rm.emptySince.IsZero() && now.Sub(rm.emptySince) >= r.emptyTTL) || (empty && expired) {
 			// Another replica may still have members: then the room
 			// stays in the store, and only this replica lets go of it.
@@ -395,7 +416,7 @@ func (r *Replica) sweep(now time.Time) {
 	}
 	if up {
 		for _, code := range touch {
-			r.touch(code, now)
+			r.touch(code, busNow)
 		}
 		for _, code := range ended {
 			r.forget(code)

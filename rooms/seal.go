@@ -92,7 +92,7 @@ func (r *Replica) presentedBy(code, token string) (*room, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !r.authorized(rm, token, time.Now()) {
+	if !r.authorized(rm, token, r.now()) {
 		return nil, ErrNotPresenter
 	}
 	return rm, nil

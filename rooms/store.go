@@ -19,7 +19,27 @@ type roomRecord struct {
 	Created int64 `json:"created"`
 	Expires int64 `json:"expires"`
 	State   State `json:"state"`
+	// Ended: the room's presenter ended it. Its record stays, sealed, as
+	// a tombstone until the bucket's TTL (the room's lifetime) takes it,
+	// so that a record missing from the store means lost (a store
+	// recreated empty) or let go of (nobody in it), never ended, and the
+	// code is not drawn again meanwhile.
+	Ended bool `json:"ended,omitempty"`
+	// Written is when it was written, on the bus's clock (µs): a record
+	// whose store time (RoomEntry.Stored, set by the store) is further
+	// from it than recordSkew has been written back later, a capture
+	// replayed by a client on the bus, and is not taken. Zero (a record
+	// of an older version, or written before this replica knew its
+	// offset from the bus) binds nothing.
+	Written int64 `json:"written,omitempty"`
 }
+
+// recordSkew is how far a record's Written may be from the time the store
+// wrote it: the measurement's error and the write's own time, with room.
+const recordSkew = 10 * time.Second
+
+// errEnded: the store holds the room's tombstone.
+var errEnded = fmt.Errorf("%w (its presenter ended it)", ErrNoRoom)
 
 // markDirtyLocked queues the room's record for the store.
 func (r *Replica) markDirtyLocked(code string) {
@@ -48,25 +68,26 @@ func (r *Replica) persistRound() {
 	r.persistMu.Lock()
 	defer r.persistMu.Unlock()
 	type write struct {
-		rec     []byte
-		created int64
+		rec              []byte
+		created, version int64
 	}
 	r.mu.Lock()
 	recs := make(map[string]write, len(r.dirty))
+	now := r.now().UnixMicro()
 	for code := range r.dirty {
-		if rm, ok := r.rooms[code]; ok {
-			recs[code] = write{r.recordLocked(rm), rm.created}
+		if rm, ok := r.rooms[code]; ok && !rm.ended && now < rm.expires {
+			recs[code] = write{r.recordLocked(rm), rm.created, rm.state.Version}
 		}
 	}
 	clear(r.dirty)
 	r.mu.Unlock()
 	for code, w := range recs {
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		err := r.bus.UpdateRoom(ctx, code, w.rec)
+		err := r.storeRecord(ctx, code, w.rec, w.version)
 		cancel()
-		if errors.Is(err, ErrNoRoom) {
+		if errors.Is(err, errEnded) {
 			// Ended on another replica, and this one missed the word.
-			r.log.Info("room: the store has no record of a room held here: it has ended", "room", code)
+			r.log.Info("room: the store says a room held here has ended", "room", code)
 			r.endLocal(code, w.created)
 			continue
 		}
@@ -90,30 +111,95 @@ func (r *Replica) persistRound() {
 }
 
 func (r *Replica) recordLocked(rm *room) []byte {
-	b, _ := json.Marshal(roomRecord{Created: rm.created, Expires: rm.expires, State: rm.state})
-	return r.seal("store."+rm.code, b)
+	return r.sealRecord(rm.code, roomRecord{Created: rm.created, Expires: rm.expires, State: rm.state})
 }
 
-// load reads a room's record from the store: ErrNoRoom when there is
-// none (or it has expired, or is not sealed with our secret), ErrBusDown
-// when the store does not answer.
+// sealRecord stamps a record with the time it is written (once this
+// replica knows its clock's offset from the bus) and seals it.
+func (r *Replica) sealRecord(code string, rec roomRecord) []byte {
+	if _, known := r.ClockOffset(); known {
+		rec.Written = r.now().UnixMicro()
+	}
+	b, _ := json.Marshal(rec)
+	return r.seal("store."+code, b)
+}
+
+// storeRecord writes a room's sealed record at state version unless the
+// store holds the room's tombstone (errEnded) or a state as new. A record
+// missing from the store is written again: it was lost with the store,
+// or let go of by a replica that had nobody in it, and this replica
+// holds the room. Every write is against the revision read, so two
+// replicas writing at once, or an end in between, decide again.
+func (r *Replica) storeRecord(ctx context.Context, code string, sealed []byte, version int64) error {
+	for range 4 {
+		e, err := r.bus.GetRoom(ctx, code)
+		if errors.Is(err, ErrNoRoom) {
+			if err = r.bus.CreateRoom(ctx, code, sealed); errors.Is(err, ErrRoomExists) {
+				continue
+			}
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		if rec, err := r.decodeRecord(code, e); err == nil || errors.Is(err, errEnded) {
+			if rec.Ended {
+				return errEnded
+			}
+			if rec.State.Version >= version {
+				return nil
+			}
+		} // else not ours, or written back later: ours replaces it
+		if err = r.bus.UpdateRoom(ctx, code, sealed, e.Revision); errors.Is(err, ErrRoomChanged) {
+			continue
+		}
+		return err
+	}
+	return fmt.Errorf("store %s: the record kept changing under the write", code)
+}
+
+// decodeRecord unseals a stored record: errEnded for a tombstone (with the
+// record), ErrNoRoom for one not sealed with this secret or written back
+// later than it was written.
+func (r *Replica) decodeRecord(code string, e RoomEntry) (roomRecord, error) {
+	data, ok := r.unseal("store."+code, e.Value)
+	var rec roomRecord
+	if !ok || json.Unmarshal(data, &rec) != nil {
+		r.log.Warn("room: the store holds a record not sealed with this secret", "room", code)
+		return roomRecord{}, ErrNoRoom
+	}
+	if rec.Written != 0 && !e.Stored.IsZero() {
+		if d := e.Stored.Sub(time.UnixMicro(rec.Written)).Abs(); d > recordSkew {
+			r.log.Warn("room: the store holds a record written back later than it was made (a replay): not taken",
+				"room", code, "apart", d.Round(time.Second))
+			return roomRecord{}, ErrNoRoom
+		}
+	}
+	if rec.Ended {
+		return rec, errEnded
+	}
+	return rec, nil
+}
+
+// load reads a room's record from the store: errEnded (an ErrNoRoom) when
+// its presenter ended it, ErrNoRoom when there is none (or it has
+// expired, is not sealed with our secret, or was written back later),
+// ErrBusDown when the store does not answer.
 func (r *Replica) load(code string) (roomRecord, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	sealed, err := r.bus.GetRoom(ctx, code)
+	e, err := r.bus.GetRoom(ctx, code)
 	if errors.Is(err, ErrNoRoom) {
 		return roomRecord{}, ErrNoRoom
 	}
 	if err != nil {
 		return roomRecord{}, fmt.Errorf("%w: %v", ErrBusDown, err)
 	}
-	data, ok := r.unseal("store."+code, sealed)
-	var rec roomRecord
-	if !ok || json.Unmarshal(data, &rec) != nil {
-		r.log.Warn("room: the store holds a record not sealed with this secret", "room", code)
-		return roomRecord{}, ErrNoRoom
+	rec, err := r.decodeRecord(code, e)
+	if err != nil {
+		return roomRecord{}, err
 	}
-	if time.Now().UnixMicro() >= rec.Expires {
+	if r.now().UnixMicro() >= rec.Expires {
 		return roomRecord{}, ErrNoRoom
 	}
 	return rec, nil
@@ -122,7 +208,7 @@ func (r *Replica) load(code string) (roomRecord, error) {
 // lookup returns the room's record from the index, or from the store
 // (indexing it) when this replica does not hold it.
 func (r *Replica) lookup(code string) (*room, error) {
-	now := time.Now().UnixMicro()
+	now := r.now().UnixMicro()
 	r.mu.Lock()
 	rm, ok := r.rooms[code]
 	r.mu.Unlock()
@@ -153,11 +239,11 @@ func (r *Replica) forget(code string) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	key := code + activeSuffix
-	if sealed, err := r.bus.GetRoom(ctx, key); err == nil {
-		if data, ok := r.unseal("store."+key, sealed); ok {
+	if e, err := r.bus.GetRoom(ctx, key); err == nil {
+		if data, ok := r.unseal("store."+key, e.Value); ok {
 			replica, at, _ := strings.Cut(string(data), ":")
 			t, err := strconv.ParseInt(at, 10, 64)
-			if err == nil && replica != r.replica && time.Since(time.UnixMicro(t)) < r.emptyTTL {
+			if err == nil && replica != r.replica && r.now().Sub(time.UnixMicro(t)) < r.emptyTTL {
 				return
 			}
 		}
@@ -191,9 +277,9 @@ func (r *Replica) refresh(code string) {
 	switch {
 	case err == nil:
 		r.applyState(code, rec.State)
-	case errors.Is(err, ErrNoRoom):
-		// Ended while this replica was away from the bus (no write brings
-		// a record back: UpdateRoom).
+	case errors.Is(err, errEnded):
+		// Ended while this replica was away from the bus (no write
+		// replaces a tombstone: storeRecord).
 		r.mu.Lock()
 		rm, ok := r.rooms[code]
 		r.mu.Unlock()
@@ -201,6 +287,15 @@ func (r *Replica) refresh(code string) {
 			r.endLocal(code, rm.created)
 		}
 		return
+	case errors.Is(err, ErrNoRoom):
+		// Missing: lost with the store, or let go of elsewhere while
+		// someone here is in it. This replica holds it: it is written
+		// again from what the replicas hold.
+		r.mu.Lock()
+		if _, ok := r.rooms[code]; ok {
+			r.markDirtyLocked(code)
+		}
+		r.mu.Unlock()
 	}
 	cur := subject(code, "current")
 	sealed, err := r.bus.Request(cur, []byte(r.replica), JoinTimeout)
@@ -208,7 +303,7 @@ func (r *Replica) refresh(code string) {
 		return
 	}
 	if data, ok := r.unseal(cur, sealed); ok {
-		if st, err := decodeState(data); err == nil && st.Version <= time.Now().Add(maxVersionAhead).UnixMicro() {
+		if st, err := decodeState(data); err == nil && st.Version <= r.now().Add(maxVersionAhead).UnixMicro() {
 			r.applyState(code, st)
 		}
 	}
@@ -293,14 +388,14 @@ func (r *Replica) lastIn(code string, onlyStamp bool) (time.Time, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
 	key := code + activeSuffix
-	sealed, err := r.bus.GetRoom(ctx, key)
+	e, err := r.bus.GetRoom(ctx, key)
 	switch {
 	case errors.Is(err, ErrNoRoom):
 		return last, !onlyStamp
 	case err != nil:
 		return time.Time{}, false
 	}
-	data, ok := r.unseal("store."+key, sealed)
+	data, ok := r.unseal("store."+key, e.Value)
 	if !ok {
 		return last, !onlyStamp
 	}

@@ -7,7 +7,6 @@ package rooms
 
 import (
 	"encoding/json"
-	"time"
 )
 
 // takeoverMsg says that presenter connection ID began presenting the room
@@ -49,7 +48,7 @@ func (r *Replica) takeOverLocked(rm *room, p *Presenter) {
 func (r *Replica) onTakeover(code, subj string, sealed []byte) {
 	data, ok := r.unseal(subj, sealed)
 	var m takeoverMsg
-	if !ok || json.Unmarshal(data, &m) != nil || m.At > time.Now().Add(maxVersionAhead).UnixMicro() {
+	if !ok || json.Unmarshal(data, &m) != nil || m.At > r.now().Add(maxVersionAhead).UnixMicro() {
 		return
 	}
 	r.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -113,24 +114,52 @@ func (s *Server) Close() error {
 
 // getReadyz says whether this replica can serve everything: 200 when the
 // rooms' bus is connected (or not started yet: the embedded one starts on
-// first use), 503 when it is down. /healthz stays 200 meanwhile: the
-// explorers and the API do not need the bus.
+// first use) and the room store can be written, 503 with the reason when
+// either fails. /healthz stays 200 meanwhile: the explorers and the API
+// do not need the bus. A clock off the bus's by more than the tolerance
+// is said too, with 200: it is corrected (rooms.Replica.Health).
 func (s *Server) getReadyz(c echo.Context) error {
 	rs := &s.rooms
 	rs.mu.Lock()
-	bus := rs.bus
+	bus, replica := rs.bus, rs.rooms
 	rs.mu.Unlock()
 	if bus == nil {
 		bus = s.cfg.Bus
 	}
-	switch {
-	case bus == nil:
+	if bus == nil {
 		return c.String(http.StatusOK, "ready\nbus: not started (embedded, starts with the first room)\n")
-	case bus.Up():
-		return c.String(http.StatusOK, "ready\nbus: connected\n")
+	}
+	var b strings.Builder
+	ready := bus.Up()
+	if ready {
+		b.WriteString("bus: connected\n")
+	} else {
+		b.WriteString("bus: down (rooms are reconnecting; the explorers and the API work)\n")
+	}
+	if replica != nil {
+		h := replica.Health()
+		switch {
+		case !h.StoreChecked:
+			b.WriteString("store: not checked yet\n")
+		case h.Store != nil:
+			ready = false
+			fmt.Fprintf(&b, "store: cannot be written (new rooms fail until it is back; it is checked every second and its bucket made again if gone): %v\n", h.Store)
+		default:
+			b.WriteString("store: writable\n")
+		}
+		if h.ClockKnown && h.ClockOffset.Abs() > h.ClockTolerance {
+			dir := "behind"
+			if h.ClockOffset < 0 {
+				dir = "ahead of"
+			}
+			fmt.Fprintf(&b, "clock: %v %s the bus's, more than the %v tolerance (corrected; run NTP)\n", h.ClockOffset.Abs().Round(time.Millisecond), dir, h.ClockTolerance)
+		}
+	}
+	if ready {
+		return c.String(http.StatusOK, "ready\n"+b.String())
 	}
 	c.Response().Header().Set("Retry-After", "2")
-	return c.String(http.StatusServiceUnavailable, "not ready\nbus: down (rooms are reconnecting; the explorers and the API work)\n")
+	return c.String(http.StatusServiceUnavailable, "not ready\n"+b.String())
 }
 
 func (s *Server) roomRoutes() {

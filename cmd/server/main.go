@@ -105,6 +105,13 @@ func run(ctx context.Context, args []string) error {
 	if *roomSecret == "" {
 		*roomSecret = os.Getenv("STRIDESCOPE_ROOM_SECRET")
 	}
+	if *natsURL == "" && *dataDir != "" {
+		// The embedded NATS server keeps the rooms in -data: one process
+		// per directory, checked before anything in it is read.
+		if err := lockDataDir(*dataDir, *addr); err != nil {
+			return err
+		}
+	}
 	if *roomSecret == "" && *natsURL == "" && *dataDir != "" {
 		// Rooms kept in -data must be readable after a restart, so the
 		// secret that seals them is kept beside them.
