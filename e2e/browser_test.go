@@ -4,6 +4,10 @@
 //	go test -run E2E ./e2e/...                # run them
 //	go test -run E2E ./e2e/... -screenshots   # and refresh docs/img/*.png
 //
+// Only the screenshots the documents show (docShots) go to docs/img; the
+// other shots, taken to check that a page draws, go to a temporary
+// directory or $STRIDESCOPE_SHOTS.
+//
 // For the screenshots, install Debian's fonts-noto-cjk first, or the
 // Traditional Chinese pages and the language switcher draw boxes (the
 // tests themselves do not need it).
@@ -32,7 +36,31 @@ import (
 	"github.com/stridescope/stridescope/web"
 )
 
-var screenshots = flag.Bool("screenshots", false, "write the screenshots to docs/img instead of a temporary directory")
+var screenshots = flag.Bool("screenshots", false, "write the screenshots the documents show to docs/img instead of a temporary directory")
+
+// docShots are the screenshots README.md and docs/*.md show: with
+// -screenshots these, and only these, are written to docs/img, so that a
+// refresh adds no image that no document references. TestDocShots keeps
+// this list, the PNGs in docs/img and the documents' references the same.
+var docShots = map[string]bool{
+	"embed-host":        true,
+	"explorer-dhw":      true,
+	"lang-fr-layout":    true,
+	"lang-fr-slice":     true,
+	"lang-fr-tour":      true,
+	"lang-pt-BR-layout": true,
+	"lang-pt-BR-slice":  true,
+	"lang-pt-BR-tour":   true,
+	"lang-zh-TW-layout": true,
+	"lang-zh-TW-slice":  true,
+	"lang-zh-TW-tour":   true,
+	"phone-layout":      true,
+	"phone-slice":       true,
+	"room-presenter":    true,
+	"slice-example2":    true,
+	"slice-nhwc":        true,
+	"tour-step4":        true,
+}
 
 // startServer runs the real web.Server on a loopback listener.
 func startServer(t *testing.T) string {
@@ -221,14 +249,16 @@ func shot(t *testing.T, ctx context.Context, name string) {
 	shotOf(t, ctx, name, chromedp.FullScreenshot(100))
 }
 
-// shotOf saves the screenshot an action takes as name.png.
+// shotOf saves the screenshot an action takes as name.png: in docs/img
+// with -screenshots if the documents show it (docShots), else in
+// $STRIDESCOPE_SHOTS or a temporary directory.
 func shotOf(t *testing.T, ctx context.Context, name string, take chromedp.Action[[]byte]) {
 	t.Helper()
 	dir := t.TempDir()
 	if d := os.Getenv("STRIDESCOPE_SHOTS"); d != "" {
 		dir = d
 	}
-	if *screenshots {
+	if *screenshots && docShots[name] {
 		dir = filepath.Join("..", "docs", "img")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
