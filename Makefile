@@ -27,7 +27,7 @@ race: ## The packages with concurrency, under the race detector and checkptr.
 fuzz: ## Run every fuzz target for FUZZTIME each.
 	@scripts/fuzz.sh $(FUZZTIME)
 
-lint: ## gofmt, go vet, and templ generation drift.
+lint: ## gofmt, go vet, templ generation drift, tracked files over 1 MiB.
 	@scripts/lint.sh
 
 generate: ## Regenerate the templ components.

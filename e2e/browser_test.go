@@ -4,13 +4,20 @@
 //	go test -run E2E ./e2e/...                # run them
 //	go test -run E2E ./e2e/... -screenshots   # and refresh docs/img/*.png
 //
+// Only the screenshots the documents show (docShots) go to docs/img; the
+// other shots, taken to check that a page draws, go to a temporary
+// directory or $STRIDESCOPE_SHOTS.
+//
 // For the screenshots, install Debian's fonts-noto-cjk first, or the
 // Traditional Chinese pages and the language switcher draw boxes (the
-// tests themselves do not need it).
+// tests themselves do not need it), and pngquant, which shrinks them
+// (shrinkPNG).
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,7 +39,31 @@ import (
 	"github.com/stridescope/stridescope/web"
 )
 
-var screenshots = flag.Bool("screenshots", false, "write the screenshots to docs/img instead of a temporary directory")
+var screenshots = flag.Bool("screenshots", false, "write the screenshots the documents show to docs/img instead of a temporary directory")
+
+// docShots are the screenshots README.md and docs/*.md show: with
+// -screenshots these, and only these, are written to docs/img, so that a
+// refresh adds no image that no document references. TestDocShots keeps
+// this list, the PNGs in docs/img and the documents' references the same.
+var docShots = map[string]bool{
+	"embed-host":        true,
+	"explorer-dhw":      true,
+	"lang-fr-layout":    true,
+	"lang-fr-slice":     true,
+	"lang-fr-tour":      true,
+	"lang-pt-BR-layout": true,
+	"lang-pt-BR-slice":  true,
+	"lang-pt-BR-tour":   true,
+	"lang-zh-TW-layout": true,
+	"lang-zh-TW-slice":  true,
+	"lang-zh-TW-tour":   true,
+	"phone-layout":      true,
+	"phone-slice":       true,
+	"room-presenter":    true,
+	"slice-example2":    true,
+	"slice-nhwc":        true,
+	"tour-step4":        true,
+}
 
 // startServer runs the real web.Server on a loopback listener.
 func startServer(t *testing.T) string {
@@ -221,14 +252,16 @@ func shot(t *testing.T, ctx context.Context, name string) {
 	shotOf(t, ctx, name, chromedp.FullScreenshot(100))
 }
 
-// shotOf saves the screenshot an action takes as name.png.
+// shotOf saves the screenshot an action takes as name.png: in docs/img
+// with -screenshots if the documents show it (docShots), else in
+// $STRIDESCOPE_SHOTS or a temporary directory.
 func shotOf(t *testing.T, ctx context.Context, name string, take chromedp.Action[[]byte]) {
 	t.Helper()
 	dir := t.TempDir()
 	if d := os.Getenv("STRIDESCOPE_SHOTS"); d != "" {
 		dir = d
 	}
-	if *screenshots {
+	if *screenshots && docShots[name] {
 		dir = filepath.Join("..", "docs", "img")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -243,11 +276,49 @@ func shotOf(t *testing.T, ctx context.Context, name string, take chromedp.Action
 	if !strings.HasPrefix(string(buf[:8]), "\x89PNG") {
 		t.Fatalf("screenshot %s is not a PNG", name)
 	}
+	if *screenshots && docShots[name] {
+		buf = shrinkPNG(t, name, buf)
+	}
 	path := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(path, buf, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot %s", path)
+}
+
+// shrinkPNG makes a screenshot for docs/img as small as the committed
+// ones. Chromium encodes its PNGs quickly, not tightly (a 1440×1100
+// screen is about 250 KB); Debian's pngquant, at the settings below,
+// turns one into a 256-colour palette image of about 95 KB whose text
+// stays as crisp (no channel moves by more than about 40 of 255, the
+// average by under 0.05). It is deterministic, so an unchanged page gives
+// an unchanged file. A screen it cannot keep within --quality (exit 99)
+// or cannot make smaller (98) is kept as Chromium wrote it. The committed
+// images were made with the same command:
+//
+//	pngquant --quality=80-100 --speed=1 --strip --skip-if-larger - <in.png >out.png
+func shrinkPNG(t *testing.T, name string, buf []byte) []byte {
+	t.Helper()
+	bin, err := exec.LookPath("pngquant")
+	if err != nil {
+		t.Fatalf("screenshot %s: -screenshots needs pngquant to keep docs/img small: apt-get install pngquant", name)
+	}
+	cmd := exec.Command(bin, "--quality=80-100", "--speed=1", "--strip", "--skip-if-larger", "-")
+	cmd.Stdin = bytes.NewReader(buf)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return out.Bytes()
+	case errors.As(err, &exit) && (exit.ExitCode() == 98 || exit.ExitCode() == 99):
+		t.Logf("screenshot %s: pngquant left it as it was (exit %d)", name, exit.ExitCode())
+		return buf
+	default:
+		t.Fatalf("screenshot %s: pngquant: %v: %s", name, err, stderr.Bytes())
+		return nil
+	}
 }
 
 // textsMeet is a script that says, for the grid cells sel finds, which of
