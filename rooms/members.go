@@ -55,6 +55,7 @@ func (r *Replica) present(code, token, resume string) (*Presenter, State, error)
 		return nil, State{}, ErrMoved
 	}
 	rm.presenters++
+	rm.presented = true
 	rm.emptySince = time.Time{}
 	if rm.graceTimer != nil {
 		rm.graceTimer.Stop()
@@ -332,6 +333,7 @@ func (r *Replica) Join(code string) (*Viewer, error) {
 	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1), presenting: rm.presenting, told: true,
 		linked: r.busUp, linkTold: true}
 	rm.viewers[v] = struct{}{}
+	rm.followed = true
 	rm.emptySince = time.Time{}
 	r.publishCountLocked(rm)
 	v.offer(newDelivery(rm.state, r.watchingLocked(rm)))
