@@ -264,11 +264,19 @@ func (s *Server) postRooms(c echo.Context) error {
 	if code := presentedRoom(r, replica); code != "" {
 		return c.Redirect(http.StatusSeeOther, withQuery(path, joinQuery(query, "room="+code)))
 	}
-	ip, now := addrKey(c.RealIP()), time.Now()
-	if s.rooms.opens.blocked(ip, now) {
+	ip := addrKey(c.RealIP())
+	// The address's share is taken before the room is opened, and given
+	// back if none is: checked and counted apart, concurrent requests from
+	// one address all passed the check while the first was opening its
+	// room, and opened as many rooms as they were.
+	giveBack, ok := s.rooms.opens.take(ip, time.Now())
+	if !ok {
 		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.many", "this address has opened many rooms lately; use one of them, or try again later", nil).At("")}}
 	}
-	code, token, err := replica.Create(rooms.State{Page: page, Query: query, Step: step})
+	code, token, err := replica.CreateFor(ip, rooms.State{Page: page, Query: query, Step: step})
+	if err != nil {
+		giveBack()
+	}
 	switch {
 	case errors.Is(err, rooms.ErrRoomsFull):
 		return unavailable(c, core.NewMsg("room.full", "every room on this server is in use; try again later", nil))
@@ -280,7 +288,6 @@ func (s *Server) postRooms(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	s.rooms.opens.add(ip, now)
 	c.SetCookie(&http.Cookie{
 		Name: presenterCookie(code), Value: token, Path: "/", Expires: rooms.TokenExpiry(token),
 		MaxAge:   int(time.Until(rooms.TokenExpiry(token)) / time.Second),
@@ -729,14 +736,9 @@ type guardWindow struct {
 	n     int
 }
 
-func (g *addrGuard) blocked(ip string, now time.Time) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	w, ok := g.m[ip]
-	return ok && now.Sub(w.start) < g.window && w.n >= g.limit
-}
-
-func (g *addrGuard) add(ip string, now time.Time) {
+// take counts one event from ip unless ip has had limit in its window;
+// giveBack uncounts it (the event did not happen after all).
+func (g *addrGuard) take(ip string, now time.Time) (giveBack func(), ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.m == nil {
@@ -748,7 +750,17 @@ func (g *addrGuard) add(ip string, now time.Time) {
 		w = &guardWindow{start: now}
 		g.m[ip] = w
 	}
+	if w.n >= g.limit {
+		return func() {}, false
+	}
 	w.n++
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.m[ip] == w && w.n > 0 {
+			w.n--
+		}
+	}, true
 }
 
 // prune forgets a guard's finished windows once its map holds more than
