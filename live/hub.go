@@ -25,10 +25,14 @@ type Timings struct {
 var DefaultTimings = Timings{WriteWait: 10 * time.Second, PongWait: 60 * time.Second, PingPeriod: 25 * time.Second}
 
 // JoinGuard limits how fast one client address may look up room codes
-// (web's slow lane); key is the address's key.
+// (web's slow lane); key is the address's key. Every lookup of a code
+// goes through it: Admit before (rooms.ErrNoRoom: the address found the
+// code wrong already, answer so without a lookup; another error: refused
+// for now), then Fail for a code with no room, Found for one with a room.
 type JoinGuard interface {
-	Admit(ctx context.Context, key string) error
-	Fail(key string, now time.Time)
+	Admit(ctx context.Context, key, code string) error
+	Fail(key, code string, now time.Time)
+	Found(key, code string, now time.Time)
 }
 
 // Hub is what every session of a server shares. Set its fields before
@@ -44,7 +48,8 @@ type Hub struct {
 	Answers *Answers
 	// Rooms returns the server's rooms, starting them on first use.
 	Rooms func() (*rooms.Replica, error)
-	// Joins guards the room codes a session follows.
+	// Joins guards the room codes a session looks up (follows, or
+	// presents with a presenter cookie); nil guards nothing.
 	Joins JoinGuard
 	// Budget is what edits take from before they draw; nil: unbounded.
 	Budget *budget.Budget

@@ -174,7 +174,8 @@ func (ss *session) roomError(code, room, message string) {
 }
 
 // present makes this connection the room's presenter if the upgrade
-// request carried the room's presenter cookie.
+// request carried the room's presenter cookie. Checking the cookie looks
+// the code up: through the guard on wrong codes, as a follow is.
 func (ss *session) present(raw, resume string) {
 	replica, err := ss.h.Rooms()
 	if err != nil {
@@ -182,11 +183,27 @@ func (ss *session) present(raw, resume string) {
 		return
 	}
 	code, ok := rooms.NormalizeCode(raw)
-	if !ok {
-		ss.roomError(roomErrNotPresenter, raw, rooms.ErrNotPresenter.Error())
+	token := ss.room.tokens[code]
+	if !ok || token == "" {
+		ss.roomError(roomErrNotPresenter, raw, rooms.ErrNotPresenter.Error()) // nothing to look up
 		return
 	}
-	p, _, err := replica.Resume(code, ss.room.tokens[code], resume)
+	guard, key := ss.h.joins(), ss.room.addr
+	switch err := guard.Admit(ss.ctx, key, code); {
+	case errors.Is(err, rooms.ErrNoRoom):
+		ss.roomError(roomErrNotPresenter, code, rooms.ErrNotPresenter.Error()) // as a lookup would say
+		return
+	case err != nil:
+		ss.roomError(roomErrTooMany, code, "too many wrong room codes from this address; wait a moment")
+		return
+	}
+	p, _, err := replica.Resume(code, token, resume)
+	switch {
+	case errors.Is(err, rooms.ErrNoRoom):
+		guard.Fail(key, code, time.Now())
+	case err == nil || errors.Is(err, rooms.ErrNotPresenter) || errors.Is(err, rooms.ErrMoved):
+		guard.Found(key, code, time.Now())
+	}
 	switch {
 	case errors.Is(err, rooms.ErrMoved):
 		// A newer tab took the room over while this page was away.
@@ -313,24 +330,32 @@ func (ss *session) follow(raw string) {
 		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
 		return
 	}
-	guard, key := ss.h.Joins, ss.room.addr
+	guard, key := ss.h.joins(), ss.room.addr
 	code, ok := rooms.NormalizeCode(raw)
+	if !ok {
+		ss.roomError(roomErrNoRoom, raw, rooms.ErrNoRoom.Error()) // no code: nothing to look up
+		return
+	}
 	// A browser that has found the room before (its join ticket) is not
 	// guessing: the guard is for codes it has not found.
-	if !ok || !replica.ValidTicket(code, ss.room.tickets[code]) {
-		if err := guard.Admit(ss.ctx, key); err != nil {
+	if !replica.ValidTicket(code, ss.room.tickets[code]) {
+		switch err := guard.Admit(ss.ctx, key, code); {
+		case errors.Is(err, rooms.ErrNoRoom):
+			ss.roomError(roomErrNoRoom, raw, rooms.ErrNoRoom.Error())
+			return
+		case err != nil:
 			ss.roomError(roomErrTooMany, "", "too many wrong room codes from this address; wait a moment")
 			return
 		}
 	}
-	var v *rooms.Viewer
-	if ok {
-		v, err = replica.Join(code)
+	v, err := replica.Join(code)
+	if err == nil {
+		guard.Found(key, code, time.Now())
 	}
-	if !ok || err != nil {
+	if err != nil {
 		switch {
-		case !ok || errors.Is(err, rooms.ErrNoRoom):
-			guard.Fail(key, time.Now())
+		case errors.Is(err, rooms.ErrNoRoom):
+			guard.Fail(key, code, time.Now())
 			ss.roomError(roomErrNoRoom, raw, rooms.ErrNoRoom.Error())
 		case errors.Is(err, rooms.ErrBusDown):
 			ss.roomError(roomErrReconnecting, code, rooms.ErrBusDown.Error())
@@ -417,6 +442,21 @@ func (h *Hub) roomStateFrame(code string, d *rooms.Delivery) frame {
 	}
 	return frame{kind: websocket.TextMessage, data: data}
 }
+
+// joins is the hub's guard on room codes; without one, nothing is
+// guarded.
+func (h *Hub) joins() JoinGuard {
+	if h.Joins == nil {
+		return noGuard{}
+	}
+	return h.Joins
+}
+
+type noGuard struct{}
+
+func (noGuard) Admit(context.Context, string, string) error { return nil }
+func (noGuard) Fail(string, string, time.Time)              {}
+func (noGuard) Found(string, string, time.Time)             {}
 
 func textFrame(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v)} }
 

@@ -176,6 +176,68 @@ func TestRoomCapEndsEmptyRoomsFirst(t *testing.T) {
 	}
 }
 
+// TestRoomCapOrder (issue #35 A): at the cap, rooms that never had a
+// class give way before a class that has gone quiet, however recently
+// they were opened; among them, the rooms of the owner holding the most
+// go first; a class gives way only when every empty room was one.
+func TestRoomCapOrder(t *testing.T) {
+	type opened struct {
+		owner string
+		class bool // a presenter and a viewer came and left
+	}
+	for _, tc := range []struct {
+		name   string
+		before []opened // in order, each empty from when it was opened or left
+		by     string   // the owner of the new room
+		ends   int      // which of before gives way
+	}{
+		{"a quiet class outlasts rooms opened after it", []opened{{"t", true}, {"x", false}, {"y", false}, {"x", false}}, "y", 1},
+		{"the owner holding most gives way first", []opened{{"a", false}, {"b", false}, {"b", false}, {"b", false}}, "c", 1},
+		{"between owners holding as many, the longest empty", []opened{{"a", false}, {"b", false}, {"a", true}, {"b", true}}, "c", 0},
+		{"a class only when every room was one", []opened{{"t", true}, {"u", true}, {"v", true}, {"v", true}}, "x", 2},
+		{"rooms found in the store have no owner", []opened{{"", false}, {"x", false}, {"y", true}, {"z", true}}, "x", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bus, err := NewEmbeddedBus("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := newTestRooms(t, bus)
+			r.maxRooms = len(tc.before)
+			codes := make([]string, len(tc.before))
+			for i, o := range tc.before {
+				code, token, err := r.CreateFor(o.owner, State{Page: "layout"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				codes[i] = code
+				if o.class {
+					p, _, err := r.Present(code, token)
+					if err != nil {
+						t.Fatal(err)
+					}
+					v, err := r.Join(code)
+					if err != nil {
+						t.Fatal(err)
+					}
+					v.Close()
+					p.Close()
+				}
+				time.Sleep(2 * time.Millisecond) // distinct emptySince, in order
+			}
+			if _, _, err := r.CreateFor(tc.by, State{Page: "layout"}); err != nil {
+				t.Fatalf("a new room at the cap: %v", err)
+			}
+			for i, code := range codes {
+				_, err := r.Current(code)
+				if gone := errors.Is(err, ErrNoRoom); gone != (i == tc.ends) {
+					t.Errorf("room %d (%+v): ended %v (%v), want only room %d ended", i, tc.before[i], gone, err, tc.ends)
+				}
+			}
+		})
+	}
+}
+
 // TestPresenterTokenBoundToRoom (F6): a token expires with its room, names
 // its expiry inside its MAC, and cannot re-open a room that has ended,
 // nor a later room that happens to get the same code.

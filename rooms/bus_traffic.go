@@ -57,7 +57,7 @@ func (r *Replica) attach(code string) (*room, error) {
 				r.mu.Unlock()
 				return nil, ErrNoRoom
 			}
-			r.rooms[code] = rm // swept meanwhile: index it again
+			r.indexLocked(rm) // swept meanwhile: index it again
 		} else {
 			rm = cur
 		}

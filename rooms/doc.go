@@ -49,7 +49,9 @@
 // frozen, and when it returns the replica catches up from the store and
 // the other holders. A replica subscribes to a room only while someone on
 // it presents or follows; an index entry remains for rooms it opened, and
-// at the cap the room empty for longest gives way. A room ends when its
+// at the cap an empty room gives way: one that never had a class (a
+// presenter and a viewer) before any class, of the owner that opened the
+// most, empty for longest. A room ends when its
 // presenter ends it (End: at once, for everyone, on every replica), when it
 // has been empty for 10 minutes on every replica, or at its expiry; a room no
 // replica holds any more (all of them restarted) is ended by the store

@@ -42,7 +42,7 @@ func (r *Replica) Resume(code, token, id string) (*Presenter, State, error) {
 func (r *Replica) present(code, token, resume string) (*Presenter, State, error) {
 	if err := r.Authorize(code, token); err != nil {
 		if errors.Is(err, ErrNoRoom) {
-			return nil, State{}, ErrNotPresenter // say nothing of whether the room exists
+			return nil, State{}, errNoRoomToPresent // say nothing of whether the room exists
 		}
 		return nil, State{}, err
 	}
@@ -55,6 +55,7 @@ func (r *Replica) present(code, token, resume string) (*Presenter, State, error)
 		return nil, State{}, ErrMoved
 	}
 	rm.presenters++
+	rm.presented = true
 	rm.emptySince = time.Time{}
 	if rm.graceTimer != nil {
 		rm.graceTimer.Stop()
@@ -70,6 +71,18 @@ func (r *Replica) present(code, token, resume string) (*Presenter, State, error)
 	r.takeOverLocked(rm, p)
 	return p, rm.state, nil
 }
+
+// errNoRoomToPresent is what presenting a code that has no room answers:
+// its message is ErrNotPresenter's, which tells the presenter nothing of
+// whether the room exists, and it is ErrNoRoom too, so that the server
+// counts the wrong code (errors.Is).
+var errNoRoomToPresent error = noRoomToPresent{}
+
+type noRoomToPresent struct{}
+
+func (noRoomToPresent) Error() string { return ErrNotPresenter.Error() }
+
+func (noRoomToPresent) Is(target error) bool { return target == ErrNotPresenter || target == ErrNoRoom }
 
 // Code is the room's join code.
 func (p *Presenter) Code() string { return p.code }
@@ -334,6 +347,7 @@ func (r *Replica) Join(code string) (*Viewer, error) {
 	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1), presenting: rm.presenting, told: true,
 		linked: r.busUp, linkTold: true}
 	rm.viewers[v] = struct{}{}
+	rm.followed = true
 	rm.emptySince = time.Time{}
 	r.publishCountLocked(rm)
 	v.offer(newDelivery(rm.state, r.watchingLocked(rm)))

@@ -50,8 +50,8 @@ const (
 	// maxVersionAhead is how far past this replica's clock a state's
 	// version may be: a version from further ahead would freeze the room.
 	maxVersionAhead = time.Minute
-	// DefaultMax is how many rooms one replica keeps; past it the
-	// oldest room nobody is in gives way to a new one.
+	// DefaultMax is how many rooms one replica keeps; past it a room
+	// nobody is in gives way to a new one (see makeRoom for which).
 	DefaultMax = 10000
 )
 
@@ -103,13 +103,18 @@ type Replica struct {
 	// flight brings an ended room back.
 	persistMu sync.Mutex
 
-	mu     sync.Mutex
-	ends   func()        // stops the subscription to every room's end; nil until made
-	grace  time.Duration // presenterGrace; tests shorten it
-	rooms  map[string]*room
-	dirty  map[string]struct{} // records to write to the store
-	busUp  bool
-	lastAt int64 // the stamp of this replica's last count or presence message
+	mu    sync.Mutex
+	ends  func()        // stops the subscription to every room's end; nil until made
+	grace time.Duration // presenterGrace; tests shorten it
+	rooms map[string]*room
+	owned map[string]int // rooms in the index by owner (Create's owner; "" is not counted)
+	// opening counts the rooms being created (their store write in
+	// flight): they count towards the cap, or concurrent creations each
+	// saw room for one more and the index grew past it.
+	opening int
+	dirty   map[string]struct{} // records to write to the store
+	busUp   bool
+	lastAt  int64 // the stamp of this replica's last count or presence message
 
 	// The store as the prober last found it (see clock.go).
 	storeErr     error // nil: the last probe wrote to the store
@@ -133,6 +138,14 @@ type room struct {
 	counts     map[string]replicaCount // viewers per replica, for the presenter
 	emptySince time.Time
 	issued     int64 // the last version this replica's presenter issued
+	// owner is who opened the room on this replica (Create's owner: a
+	// client address), "" for a room it found in the store. presented and
+	// followed say whether a presenter, and a viewer, have ever been in it
+	// here: a room that had both is a class, and gives way at the cap only
+	// once no room that never had one is left.
+	owner     string
+	presented bool
+	followed  bool
 
 	attached  bool
 	attaching chan struct{} // closed when an attach in flight ends
@@ -174,7 +187,7 @@ func newReplica(bus Bus, secret []byte, log *slog.Logger, clock func() time.Time
 	r := &Replica{bus: bus, clock: clock, tokenKey: deriveKey(secret, "stridescope presenter token v2"), ticketKey: deriveKey(secret, "stridescope join ticket v1"), busKey: deriveKey(secret, "stridescope bus v1"),
 		replica: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), log: log,
 		emptyTTL: 10 * time.Minute, maxRooms: DefaultMax, grace: presenterGrace, rooms: map[string]*room{},
-		dirty: map[string]struct{}{}, out: make(chan busMsg, 4096), persist: make(chan struct{}, 1), quit: make(chan struct{}),
+		owned: map[string]int{}, dirty: map[string]struct{}{}, out: make(chan busMsg, 4096), persist: make(chan struct{}, 1), quit: make(chan struct{}),
 		busUp: bus.Up()}
 	go r.sender()
 	go r.persister()
@@ -223,10 +236,18 @@ func newRoom(code string, rec roomRecord) *room {
 }
 
 // Create opens a room with an initial state and returns its join code and
-// the presenter's token. When this replica holds maxRooms rooms, the one
-// nobody has been in for longest gives way; ErrRoomsFull when every room
-// has someone in it.
+// the presenter's token. When this replica holds maxRooms rooms, a room
+// nobody is in gives way (see makeRoom); ErrRoomsFull when every room has
+// someone in it.
 func (r *Replica) Create(initial State) (code, token string, err error) {
+	return r.CreateFor("", initial)
+}
+
+// CreateFor is Create for a room opened by owner (web/ passes the client
+// address's key): at the cap, the rooms of the owner holding the most give
+// way first, so that many rooms from few owners end their own rooms, not
+// a class's.
+func (r *Replica) CreateFor(owner string, initial State) (code, token string, err error) {
 	if !r.bus.Up() {
 		return "", "", ErrBusDown
 	}
@@ -240,10 +261,19 @@ func (r *Replica) Create(initial State) (code, token string, err error) {
 	if err != nil {
 		return "", "", err
 	}
+	indexed := false
+	defer func() {
+		if !indexed {
+			r.mu.Lock()
+			r.opening--
+			r.mu.Unlock()
+		}
+	}()
 	for range 3 {
 		code = randomString(CodeLen, CodeAlphabet)
 		rm := newRoom(code, rec)
 		rm.known = true // a new room: nobody presents it until its presenter connects
+		rm.owner = owner
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		err = r.bus.CreateRoom(ctx, code, r.sealRecord(code, rec))
 		cancel()
@@ -254,7 +284,9 @@ func (r *Replica) Create(initial State) (code, token string, err error) {
 			return "", "", fmt.Errorf("%w: %v", ErrBusDown, err)
 		}
 		r.mu.Lock()
-		r.rooms[code] = rm
+		r.indexLocked(rm)
+		r.opening--
+		indexed = true
 		r.mu.Unlock()
 		if ended != "" {
 			r.forget(ended) // only once the new room is stored: a stalled store fails the new room first
@@ -264,41 +296,74 @@ func (r *Replica) Create(initial State) (code, token string, err error) {
 	return "", "", fmt.Errorf("%w: no free room code after 3 draws", ErrBusDown)
 }
 
-// makeRoom makes space for one more room: at the cap, the room that has
-// been empty longest leaves the index, and it returns that room's code
+// makeRoom makes space for one more room and counts it as opening (the
+// caller uncounts it once the room is indexed, or not made): at the cap,
+// one room nobody is in leaves the index, and it returns that room's code
 // when nobody is in it on any replica either (the caller ends it in the
 // store).
+//
+// Which room: one that never had both a presenter and a viewer before
+// any class (a class whose laptop and phones have gone quiet is older
+// than any room opened since, so the oldest alone would end it: issue
+// #35, 10,500 rooms from 356 addresses in 3.3 s ended a class quiet for
+// 4 s); among those, one of the owner holding the most rooms (an address
+// opening many rooms ends its own first); then the one empty for longest.
 func (r *Replica) makeRoom(now time.Time) (ended string, err error) {
 	r.mu.Lock()
-	if len(r.rooms) < r.maxRooms {
+	if len(r.rooms)+r.opening < r.maxRooms {
+		r.opening++
 		r.mu.Unlock()
 		return "", nil
 	}
-	var oldest *room
+	var victim *room
 	for _, rm := range r.rooms {
 		if rm.presenters > 0 || len(rm.viewers) > 0 || rm.attaching != nil || rm.emptySince.IsZero() {
 			continue
 		}
-		if oldest == nil || rm.emptySince.Before(oldest.emptySince) {
-			oldest = rm
+		if victim == nil || r.givesWayBeforeLocked(rm, victim) {
+			victim = rm
 		}
 	}
-	if oldest == nil {
+	if victim == nil {
 		r.mu.Unlock()
 		return "", ErrRoomsFull
 	}
 	// A room whose class is on another replica only leaves this index;
 	// one that nobody is in anywhere ends.
-	end := !r.othersInLocked(oldest, now)
-	code, empty := oldest.code, now.Sub(oldest.emptySince).Round(time.Second)
-	unsubscribe := r.dropLocked(oldest)
+	end := !r.othersInLocked(victim, now)
+	code, empty, class := victim.code, now.Sub(victim.emptySince).Round(time.Second), victim.class()
+	unsubscribe := r.dropLocked(victim)
+	r.opening++
 	r.mu.Unlock()
 	unsubscribe()
 	if !end {
 		return "", nil
 	}
-	r.log.Info("room: ending an empty room to make space", "room", code, "empty for", empty)
+	r.log.Info("room: ending an empty room to make space", "room", code, "empty for", empty, "had a class", class)
 	return code, nil
+}
+
+// class says whether a presenter and a viewer have both been in the room.
+func (rm *room) class() bool { return rm.presented && rm.followed }
+
+// givesWayBeforeLocked says whether empty room a gives way at the cap
+// before empty room b (makeRoom's order).
+func (r *Replica) givesWayBeforeLocked(a, b *room) bool {
+	if a.class() != b.class() {
+		return !a.class()
+	}
+	if na, nb := r.owned[a.owner], r.owned[b.owner]; na != nb {
+		return na > nb
+	}
+	return a.emptySince.Before(b.emptySince)
+}
+
+// indexLocked adds a room to the index.
+func (r *Replica) indexLocked(rm *room) {
+	r.rooms[rm.code] = rm
+	if rm.owner != "" {
+		r.owned[rm.owner]++
+	}
 }
 
 // dropLocked removes a room from the index; the caller ends its
@@ -310,7 +375,14 @@ func (r *Replica) dropLocked(rm *room) (unsubscribe func()) {
 	if rm.graceTimer != nil {
 		rm.graceTimer.Stop()
 	}
-	delete(r.rooms, rm.code)
+	if r.rooms[rm.code] == rm {
+		delete(r.rooms, rm.code)
+		if rm.owner != "" {
+			if r.owned[rm.owner]--; r.owned[rm.owner] <= 0 {
+				delete(r.owned, rm.owner)
+			}
+		}
+	}
 	delete(r.dirty, rm.code)
 	return func() {
 		for _, stop := range stops {

@@ -228,7 +228,7 @@ func (r *Replica) lookup(code string) (*room, error) {
 		return rm, nil
 	}
 	rm = newRoom(code, rec)
-	r.rooms[code] = rm
+	r.indexLocked(rm)
 	return rm, nil
 }
 

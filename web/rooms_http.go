@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/time/rate"
 	"rsc.io/qr"
 
 	"github.com/stridescope/stridescope/core"
@@ -203,13 +202,30 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			if err != nil {
 				return next(c)
 			}
+			// With a presenter cookie for the code, checking it looks the
+			// code up: through the guard on wrong codes, as a join is
+			// (without one, nothing is looked up here).
+			token := presenterToken(r, code)
+			authErr := rooms.ErrNotPresenter
+			if token != "" {
+				key := addrKey(c.RealIP())
+				switch err := s.rooms.joins.Admit(r.Context(), key, code); {
+				case errors.Is(err, rooms.ErrNoRoom):
+					return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code) // which says so
+				case err != nil:
+					c.Response().Header().Set("Retry-After", "2")
+					return renderJoin(c, http.StatusTooManyRequests, views.Join{Code: raw, Error: i18n.T(r.Context(), "join.err.guessing")})
+				}
+				authErr = replica.Authorize(code, token)
+				s.rooms.joins.counted(key, code, authErr)
+			}
 			// A viewer exploring; the presenter's browser too, when another
 			// of its tabs presents (it opened the join link to see what the
 			// class sees): presenting here would take the room over.
-			if r.URL.Query().Has("explore") && (replica.Authorize(code, presenterToken(r, code)) != nil || replica.PresentingNow(code)) {
+			if r.URL.Query().Has("explore") && (authErr != nil || replica.PresentingNow(code)) {
 				return s.exploring(c, next, replica, code, page, step)
 			}
-			switch err := replica.Authorize(code, presenterToken(r, code)); {
+			switch err := authErr; {
 			case errors.Is(err, rooms.ErrBusDown):
 				return next(c) // cannot tell now: show the page; its socket presents once the bus is back
 			case err != nil:
@@ -290,14 +306,22 @@ func (s *Server) postRooms(c echo.Context) error {
 	// A presenter who stopped presenting and presses "Present this" again
 	// presents the room their class is in, not a new one the class knows
 	// nothing of.
-	if code := presentedRoom(r, replica); code != "" {
+	ip := addrKey(c.RealIP())
+	if code := s.presentedRoom(r, replica, ip); code != "" {
 		return c.Redirect(http.StatusSeeOther, withQuery(path, joinQuery(query, "room="+code)))
 	}
-	ip, now := addrKey(c.RealIP()), time.Now()
-	if s.rooms.opens.blocked(ip, now) {
+	// The address's share is taken before the room is opened, and given
+	// back if none is: checked and counted apart, concurrent requests from
+	// one address all passed the check while the first was opening its
+	// room, and opened as many rooms as they were.
+	giveBack, ok := s.rooms.opens.take(ip, time.Now())
+	if !ok {
 		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.many", "this address has opened many rooms lately; use one of them, or try again later", nil).At("")}}
 	}
-	code, token, err := replica.Create(rooms.State{Page: page, Query: query, Step: step})
+	code, token, err := replica.CreateFor(ip, rooms.State{Page: page, Query: query, Step: step})
+	if err != nil {
+		giveBack()
+	}
 	switch {
 	case errors.Is(err, rooms.ErrRoomsFull):
 		return unavailable(c, core.NewMsg("room.full", "every room on this server is in use; try again later", nil))
@@ -309,7 +333,6 @@ func (s *Server) postRooms(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	s.rooms.opens.add(ip, now)
 	c.SetCookie(&http.Cookie{
 		Name: presenterCookie(code), Value: token, Path: "/", Expires: rooms.TokenExpiry(token),
 		MaxAge:   int(time.Until(rooms.TokenExpiry(token)) / time.Second),
@@ -322,8 +345,10 @@ func (s *Server) postRooms(c echo.Context) error {
 // (its presenter cookies), or "": pressed in another tab while one
 // presents, "Present this" takes the room over there (the newest tab
 // presents), with the class. Only the newest few unexpired cookies are
-// looked up: each is a store read.
-func presentedRoom(r *http.Request, replica *rooms.Replica) string {
+// looked up: each is a store read, and each goes through the guard on
+// wrong codes without waiting (past its limit, a cookie whose code the
+// address has not found is passed over).
+func (s *Server) presentedRoom(r *http.Request, replica *rooms.Replica, key string) string {
 	type held struct {
 		code, token string
 		expires     time.Time
@@ -338,7 +363,12 @@ func presentedRoom(r *http.Request, replica *rooms.Replica) string {
 	}
 	slices.SortFunc(cands, func(a, b held) int { return b.expires.Compare(a.expires) })
 	for _, h := range cands[:min(len(cands), maxPresentedLookups)] {
-		switch err := replica.Authorize(h.code, h.token); {
+		if !s.rooms.joins.TryAdmit(key, h.code) {
+			continue
+		}
+		err := replica.Authorize(h.code, h.token)
+		s.rooms.joins.counted(key, h.code, err)
+		switch {
 		case errors.Is(err, rooms.ErrBusDown):
 			return "" // each lookup would wait for the store: the room's opening says so at once
 		case err == nil:
@@ -435,19 +465,27 @@ func (s *Server) postEndRoom(c echo.Context) error {
 		return notPresenter
 	}
 	key := addrKey(c.RealIP())
-	if err := s.rooms.joins.Admit(r.Context(), key); err != nil {
+	back, gone := "/", false
+	switch err := s.rooms.joins.Admit(r.Context(), key, code); {
+	case errors.Is(err, rooms.ErrNoRoom):
+		gone = true // a code this address found wrong: nothing to look up
+	case err != nil:
 		c.Response().Header().Set("Retry-After", "2")
 		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.guessing", "too many wrong room codes from this address; wait a moment", nil).At("")}}
-	}
-	back := "/"
-	if st, err := replica.Current(code); err == nil {
-		if path, ok := rooms.PagePath(st.Page, st.Step); ok {
+	default:
+		st, err := replica.Current(code)
+		if path, ok := rooms.PagePath(st.Page, st.Step); err == nil && ok {
 			back = withQuery(path, st.Query)
 		}
+		s.rooms.joins.counted(key, code, err)
+		gone = errors.Is(err, rooms.ErrNoRoom)
 	}
-	switch err := replica.End(code, token); {
+	err = rooms.ErrNoRoom
+	if !gone {
+		err = replica.End(code, token)
+	}
+	switch {
 	case errors.Is(err, rooms.ErrNoRoom):
-		s.rooms.joins.Fail(key, time.Now())
 	case errors.Is(err, rooms.ErrNotPresenter):
 		return notPresenter
 	case errors.Is(err, rooms.ErrBusDown):
@@ -488,9 +526,9 @@ func codeProblem(ctx context.Context, typed string) string {
 }
 
 // findRoom checks a typed code: 200 and the code, or the status and the
-// message to show. Failed attempts are counted per client address: past
-// the limit, that address's lookups go through a slow lane, so nobody
-// finds rooms by trying codes, yet the right code still gets in. A
+// message to show. Wrong codes are counted per client address: past the
+// limit, that address's lookups go through a slow lane (joinGuard), so
+// nobody finds rooms by trying codes, yet the right code still gets in. A
 // browser that has found the room before (its join ticket, in r's
 // cookies) skips the guard.
 func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request) (string, int, string) {
@@ -511,13 +549,17 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request
 	// that opens the presenter's join link or QR code (its ?k=), is not
 	// guessing: the guard is for codes it has not found.
 	if !replica.ValidTicket(code, ticket) && !replica.ValidTicket(code, r.URL.Query().Get("k")) {
-		if err := s.rooms.joins.Admit(ctx, key); err != nil {
+		switch err := s.rooms.joins.Admit(ctx, key, code); {
+		case errors.Is(err, rooms.ErrNoRoom):
+			return "", http.StatusNotFound, i18n.T(ctx, "join.err.none", i18n.Args{"code": views.DisplayCode(code)})
+		case err != nil:
 			return "", http.StatusTooManyRequests, i18n.T(ctx, "join.err.guessing")
 		}
 	}
-	switch _, err := replica.Current(code); {
+	_, err = replica.Current(code)
+	s.rooms.joins.counted(key, code, err)
+	switch {
 	case errors.Is(err, rooms.ErrNoRoom):
-		s.rooms.joins.Fail(key, time.Now())
 		return "", http.StatusNotFound, i18n.T(ctx, "join.err.none", i18n.Args{"code": views.DisplayCode(code)})
 	case err != nil:
 		return "", http.StatusServiceUnavailable, i18n.T(ctx, "join.err.reconnecting")
@@ -668,80 +710,6 @@ func qrCode(text string) views.QRCode {
 	return views.QRCode{Size: c.Size + 2*quiet, Path: b.String()}
 }
 
-// joinGuard limits how fast one address may look up room codes: freely
-// until it has tried limit wrong codes in a window, then one lookup per
-// slowEvery, each waiting at most maxWait for its turn. A wrong guess
-// costs the guesser time, never the right code its room: a class whose
-// address a hostile page has filled with wrong codes gets in a few
-// seconds later, while guessing one room among 8.5·10^11 codes at one
-// try per two seconds takes years.
-type joinGuard struct {
-	limit     int
-	window    time.Duration
-	slowEvery time.Duration
-	maxWait   time.Duration
-
-	mu     sync.Mutex
-	m      map[string]*joinWindow
-	pruned time.Time // the last scan for finished windows
-}
-
-type joinWindow struct {
-	start time.Time
-	n     int
-	slow  *rate.Limiter
-}
-
-var errTooManyJoins = errors.New("too many wrong room codes from this address")
-
-// Admit returns when key may look up a code: at once below the limit,
-// after its turn in the slow lane past it, or errTooManyJoins when that
-// turn is more than maxWait away.
-func (g *joinGuard) Admit(ctx context.Context, key string) error {
-	now := time.Now()
-	g.mu.Lock()
-	w, ok := g.m[key]
-	if !ok || now.Sub(w.start) >= g.window || w.n < g.limit {
-		g.mu.Unlock()
-		return nil
-	}
-	res := w.slow.ReserveN(now, 1)
-	g.mu.Unlock()
-	d := res.DelayFrom(now)
-	if !res.OK() || d > g.maxWait {
-		res.CancelAt(now)
-		return errTooManyJoins
-	}
-	if d == 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		res.Cancel()
-		return ctx.Err()
-	}
-}
-
-// Fail counts a wrong code from key.
-func (g *joinGuard) Fail(key string, now time.Time) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.m == nil {
-		g.m = map[string]*joinWindow{}
-	}
-	prune(g.m, func(w *joinWindow) time.Time { return w.start }, g.window, now, &g.pruned)
-	w, ok := g.m[key]
-	if !ok || now.Sub(w.start) >= g.window {
-		w = &joinWindow{start: now, slow: rate.NewLimiter(rate.Every(g.slowEvery), 1)}
-		g.m[key] = w
-	}
-	w.n++
-}
-
 // addrGuard counts events per client address in fixed windows: rooms
 // opened.
 type addrGuard struct {
@@ -758,14 +726,9 @@ type guardWindow struct {
 	n     int
 }
 
-func (g *addrGuard) blocked(ip string, now time.Time) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	w, ok := g.m[ip]
-	return ok && now.Sub(w.start) < g.window && w.n >= g.limit
-}
-
-func (g *addrGuard) add(ip string, now time.Time) {
+// take counts one event from ip unless ip has had limit in its window;
+// giveBack uncounts it (the event did not happen after all).
+func (g *addrGuard) take(ip string, now time.Time) (giveBack func(), ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.m == nil {
@@ -777,7 +740,17 @@ func (g *addrGuard) add(ip string, now time.Time) {
 		w = &guardWindow{start: now}
 		g.m[ip] = w
 	}
+	if w.n >= g.limit {
+		return func() {}, false
+	}
 	w.n++
+	return func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.m[ip] == w && w.n > 0 {
+			w.n--
+		}
+	}, true
 }
 
 // prune forgets a guard's finished windows once its map holds more than

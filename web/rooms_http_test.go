@@ -177,25 +177,38 @@ func TestRoomJoinTicketOutlastsAFlood(t *testing.T) {
 			t.Errorf("new browser %d opening the join link during the flood: %d, cookie %v, after %v", i, res.StatusCode, got, time.Since(start))
 		}
 	}
-	// A ticket of another room is no ticket. The slow lane's next turns
-	// are taken first, by wrong codes sent together (one turn every 2 s,
-	// none waited for past 3 s): the flood's own, on a loaded machine,
-	// can leave a turn free, and a browser without a ticket that gets one
-	// gets in.
+	// A made-up ticket is no ticket: it goes through the guard, for a
+	// room this address has not found (another room). The slow lane's
+	// turns are held first by wrong codes each asked more often than that
+	// room's (the lane's next turn goes to the code asked most), in two
+	// waves, so that one of them is still waiting when the made-up
+	// ticket's wait for a turn (joinSlowWait) is over: a browser without a
+	// ticket that gets a turn gets in.
+	other, _, _ := openRoom(t, ts, "q=other")
 	var burst sync.WaitGroup
-	for i := range 4 {
-		burst.Add(1)
-		go func() {
-			defer burst.Done()
-			if r, err := http.Get(ts.URL + "/r/" + wrongCode("XXXXXX", i)); err == nil {
-				r.Body.Close()
+	wave := func() {
+		for i := range 4 {
+			for range 3 {
+				burst.Add(1)
+				go func() {
+					defer burst.Done()
+					if r, err := http.Get(ts.URL + "/r/" + wrongCode("XXXXXX", i)); err == nil {
+						r.Body.Close()
+					}
+				}()
 			}
-		}()
+		}
 	}
+	wave()
 	time.Sleep(300 * time.Millisecond)
-	if res, _ := getPage(t, ts.URL+"/r/"+code+"?k=AAAAAAAAAAAAAAAAAAAAAA", nil); res.StatusCode == http.StatusOK {
+	go func() {
+		time.Sleep(time.Second)
+		wave()
+	}()
+	if res, _ := getPage(t, ts.URL+"/r/"+other+"?k=AAAAAAAAAAAAAAAAAAAAAA", nil); res.StatusCode == http.StatusOK {
 		t.Errorf("a made-up ticket got in during the flood")
 	}
+	time.Sleep(time.Second) // the second wave has been sent
 	burst.Wait()
 	close(stop)
 	t.Logf("the class got in 5 times out of 5 while %d wrong codes came from its address", <-flooded)

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -216,7 +218,7 @@ func New(cfg Config) *Server {
 				level = slog.LevelError
 			}
 			s.log.LogAttrs(c.Request().Context(), level, "request",
-				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
+				slog.String("method", v.Method), slog.String("uri", redactURI(v.URI)), slog.Int("status", v.Status),
 				slog.Duration("latency", v.Latency), slog.String("id", v.RequestID))
 			return nil
 		},
@@ -347,4 +349,31 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 		return err
 	}
 	return nil
+}
+
+// secretParams are query parameters that must not reach the logs: k is a
+// room's join ticket (the presenter's join link and QR code carry it), and
+// whoever reads a logged ticket gets past the guard on wrong codes.
+var secretParams = []string{"k"}
+
+// redactURI is a request URI for the log: every secret parameter's value,
+// however its name is escaped and wherever it is in the query, is
+// REDACTED; the rest is as it was.
+func redactURI(uri string) string {
+	path, query, ok := strings.Cut(uri, "?")
+	if !ok {
+		return uri
+	}
+	parts := strings.Split(query, "&")
+	changed := false
+	for i, p := range parts {
+		k, _, _ := strings.Cut(p, "=")
+		if uk, err := url.QueryUnescape(k); slices.Contains(secretParams, k) || (err == nil && slices.Contains(secretParams, uk)) {
+			parts[i], changed = k+"=REDACTED", true
+		}
+	}
+	if !changed {
+		return uri
+	}
+	return path + "?" + strings.Join(parts, "&")
 }
