@@ -251,7 +251,8 @@ func (x *exec) evenRows4(dst, src []byte, d, off, n, rows, rs int64) (sink uint6
 // scatterAhead is how many elements ahead of the block it copies
 // streamScatter asks for src lines: 14 of R8's blocks of 256, which did
 // better than 7, 21, 28 or 56, and PREFETCHT1 (into L2) better than
-// PREFETCHT0 (docs/benchmarks.md, "R8 with its rows asked for ahead").
+// PREFETCHT0 (docs/benchmarks.md at b579cd6, "R8 with its rows asked for
+// ahead").
 const scatterAhead = 14 * 256
 
 // streamScatter is scatterRun through a buffer: each block is gathered
