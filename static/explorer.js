@@ -8,10 +8,10 @@
 import { roomClient, roomFocus } from './rooms.js';
 import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, reveal, boxValue, langSuffix, num, listOf, t as tr } from './live.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
+import { PROTOCOL_VERSION as V, FRAME_HEADER_LEN as HDR, FRAME } from './protocol.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => [...r.querySelectorAll(s)];
-const V = 2, HDR = 24;
 const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
 
 export function start() {
@@ -123,8 +123,8 @@ export function start() {
     const d = new DataView(buf);
     if (d.getUint8(1) !== V || d.getUint32(4, true) !== st.seq || !st.meta) return;
     const kind = d.getUint8(0), first = Number(d.getBigUint64(16, true));
-    if (kind === 2) st.counts.set(new Uint8Array(buf, HDR), first);
-    else if (kind === 3) {
+    if (kind === FRAME.counts) st.counts.set(new Uint8Array(buf, HDR), first);
+    else if (kind === FRAME.touched) {
       const w = new Uint32Array(buf, HDR), base = first * 64, n = st.counts.length, counts = st.counts;
       for (let k = 0; k < w.length; k++) {
         const x = w[k];

@@ -6,8 +6,8 @@
 // viewer detaches to explore and rejoins with one click.
 
 import { liveSocket, jitter, t, followLinks, shownQuery } from './live.js';
+import { PROTOCOL_VERSION as V } from './protocol.js';
 
-const V = 2;
 const DETACHED = t('js.room.detached', 'exploring on your own: the presenter goes on without you');
 const FOLLOWING = t('room.following', 'following the presenter');
 const STOPPED = t('js.room.stopped', 'The presenter stopped presenting: you follow them again when they are back.');

@@ -14,8 +14,8 @@ import { $, $$, liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAn
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
+import { PROTOCOL_VERSION as V, FRAME_HEADER_LEN as HDR, FRAME } from './protocol.js';
 
-const V = 2, HDR = 24;
 // The canvases' colours (slice.css gives the legends' swatches the same).
 const C = { outside: [233, 236, 239], win: [189, 215, 245], copied: [42, 157, 143], held: [173, 190, 209], shared: [244, 162, 97],
   hole: [222, 226, 230], tail: [250, 251, 252], plain: [168, 218, 220], cur: [255, 224, 102], mark: [230, 57, 70] };
@@ -157,8 +157,8 @@ export function start() {
     const d = new DataView(buf), D = st.data;
     if (d.getUint8(1) !== V || d.getUint32(4, true) !== st.seq || !st.meta) return;
     const kind = d.getUint8(0), first = Number(d.getBigUint64(16, true));
-    if (kind === 4 && D.copied) D.copied.set(new Uint32Array(buf, HDR), 2 * first);
-    else if (kind === 3 && D.read) D.read.set(new Uint32Array(buf, HDR), 2 * first);
+    if (kind === FRAME.copied && D.copied) D.copied.set(new Uint32Array(buf, HDR), 2 * first);
+    else if (kind === FRAME.touched && D.read) D.read.set(new Uint32Array(buf, HDR), 2 * first);
     st.got++; progress();
   }
   function progress() {
