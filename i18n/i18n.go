@@ -398,6 +398,44 @@ func Known(code string) bool {
 	return ok
 }
 
+// Grouped is n as the facts and notes show it: in English in groups of
+// three with a narrow no-break space from five digits on (16 777 216),
+// in the other locales grouped their own way (Number).
+func Grouped[N ~int | ~int64 | ~uint32 | ~uint64](ctx context.Context, n N) string {
+	return LocaleOf(ctx).Grouped(n)
+}
+
+// Grouped is Grouped in l, for any whole number.
+func (l Locale) Grouped(n any) string {
+	if l == English {
+		return GroupDigits(fmt.Sprint(n))
+	}
+	return l.Number(n)
+}
+
+// Group is n grouped as English facts are (Grouped in English).
+func Group(n int64) string { return GroupDigits(strconv.FormatInt(n, 10)) }
+
+// GroupDigits groups a whole number written in digits as Group does:
+// from five digits on, in threes, with a narrow no-break space.
+func GroupDigits(digits string) string {
+	sign := ""
+	if strings.HasPrefix(digits, "-") {
+		sign, digits = "-", digits[1:]
+	}
+	if len(digits) < 5 {
+		return sign + digits
+	}
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteRune('\u202f')
+		}
+		b.WriteRune(r)
+	}
+	return sign + b.String()
+}
+
 // CodeCount is how many violation codes the catalogs hold.
 func CodeCount() int { return len(messagesEN) }
 

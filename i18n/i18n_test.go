@@ -182,3 +182,28 @@ func TestCountsAgreeWithTheirNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestGrouped(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 4096: "4096", 65536: "65\u202f536", 16777216: "16\u202f777\u202f216", -123456: "-123\u202f456"} {
+		if got := Group(n); got != want {
+			t.Errorf("Group(%d) = %q, want %q", n, got, want)
+		}
+		if got := English.Grouped(n); got != want {
+			t.Errorf("English.Grouped(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		l    Locale
+		n    int64
+		want string
+	}{
+		{French, 65536, "65\u202f536"},
+		{BrazilianPortuguese, 65536, "65.536"},
+		{TraditionalChinese, 65536, "65,536"},
+		{BrazilianPortuguese, 999, "999"},
+	} {
+		if got := tc.l.Grouped(tc.n); got != tc.want {
+			t.Errorf("%v.Grouped(%d) = %q, want %q", tc.l, tc.n, got, tc.want)
+		}
+	}
+}

@@ -63,15 +63,15 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	p.View.Buffer.Last = l.IndexOfLastElement()
 	switch p.View.Logical.Mode {
 	case views.ModeCanvas:
-		p.View.Logical.Note = i18n.T(ctx, "note.logical.canvas", i18n.Args{"n": grouped(ctx, n)})
+		p.View.Logical.Note = i18n.T(ctx, "note.logical.canvas", i18n.Args{"n": i18n.Grouped(ctx, n)})
 	case views.ModeNone:
-		p.View.Logical.Note = i18n.T(ctx, "note.logical.none", i18n.Args{"n": grouped(ctx, n), "max": grouped(ctx, MaxInteractive)})
+		p.View.Logical.Note = i18n.T(ctx, "note.logical.none", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, MaxInteractive)})
 	}
 	switch p.View.Buffer.Mode {
 	case views.ModeCanvas:
-		p.View.Buffer.Note = i18n.T(ctx, "note.buffer.canvas", i18n.Args{"n": grouped(ctx, cells)})
+		p.View.Buffer.Note = i18n.T(ctx, "note.buffer.canvas", i18n.Args{"n": i18n.Grouped(ctx, cells)})
 	case views.ModeNone:
-		p.View.Buffer.Note = i18n.T(ctx, "note.buffer.none", i18n.Args{"cells": grouped(ctx, cells), "n": grouped(ctx, n), "max": grouped(ctx, MaxInteractive)})
+		p.View.Buffer.Note = i18n.T(ctx, "note.buffer.none", i18n.Args{"cells": i18n.Grouped(ctx, cells), "n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, MaxInteractive)})
 	}
 
 	if n <= views.MaxSVGCells && cells <= views.MaxSVGCells {
@@ -450,7 +450,7 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
 	distinct := t("fact.distinct.unknown")
 	if d, ok := l.DistinctOffsetCount(); ok {
-		distinct = plain(ctx, d)
+		distinct = i18n.Num(ctx, d)
 	}
 	sizesProduct := strings.ReplaceAll(JoinCoord(l.Sizes), ",", " × ")
 	stridesNote := t("fact.strides.given")
@@ -460,11 +460,11 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 	f.Counts = []views.Fact{
 		{Name: t("fact.dtype"), Value: t("fact.dtype.value", i18n.Args{"type": l.DataType, "bits": bits}), TestID: "fact-dtype"},
 		{Name: t("fact.strides"), Value: f.Strides, Hint: stridesNote, TestID: "fact-strides"},
-		{Name: t("fact.logical"), Value: grouped(ctx, l.LogicalElementCount()), Hint: "product(sizes) = " + sizesProduct, TestID: "fact-logical"},
-		{Name: t("fact.last"), Value: grouped(ctx, l.IndexOfLastElement()), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
-		{Name: t("fact.implied"), Value: grouped(ctx, l.MinimumImpliedElementCount()), Hint: t("fact.implied.hint"), TestID: "fact-implied"},
+		{Name: t("fact.logical"), Value: i18n.Grouped(ctx, l.LogicalElementCount()), Hint: "product(sizes) = " + sizesProduct, TestID: "fact-logical"},
+		{Name: t("fact.last"), Value: i18n.Grouped(ctx, l.IndexOfLastElement()), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
+		{Name: t("fact.implied"), Value: i18n.Grouped(ctx, l.MinimumImpliedElementCount()), Hint: t("fact.implied.hint"), TestID: "fact-implied"},
 		{Name: t("fact.distinct"), Value: distinct, Hint: t("fact.distinct.hint"), TestID: "fact-distinct"},
-		{Name: t("fact.buffer"), Value: bufferFact(ctx, l, grouped), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
+		{Name: t("fact.buffer"), Value: bufferFact(ctx, l, i18n.Grouped[int64]), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
 	}
 	f.Badges = []views.Badge{
 		{Name: "packed", State: triState(l.IsPacked()), Why: t("badge.packed.why")},
@@ -475,35 +475,35 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 	steps := l.BufferSizeSteps()
 	if steps.StridesGiven {
 		f.Steps = append(f.Steps,
-			views.Step{What: t("step.last"), Expr: dotOfLast(l), Value: "= " + plain(ctx, steps.IndexOfLastElement)},
-			views.Step{What: t("step.elements"), Expr: fmt.Sprintf("%d + 1", steps.IndexOfLastElement), Value: "= " + plain(ctx, steps.ElementCount)})
+			views.Step{What: t("step.last"), Expr: dotOfLast(l), Value: "= " + i18n.Num(ctx, steps.IndexOfLastElement)},
+			views.Step{What: t("step.elements"), Expr: fmt.Sprintf("%d + 1", steps.IndexOfLastElement), Value: "= " + i18n.Num(ctx, steps.ElementCount)})
 	} else {
-		f.Steps = append(f.Steps, views.Step{What: t("step.elements.packed"), Expr: sizesProduct, Value: "= " + plain(ctx, steps.ElementCount)})
+		f.Steps = append(f.Steps, views.Step{What: t("step.elements.packed"), Expr: sizesProduct, Value: "= " + i18n.Num(ctx, steps.ElementCount)})
 	}
 	f.Steps = append(f.Steps,
-		views.Step{What: t("step.times"), Expr: fmt.Sprintf("%d × %d %s", steps.ElementCount, steps.ElementSizeInBits, t("unit.bits")), Value: "= " + plain(ctx, steps.SizeInBits) + " " + t("unit.bits")},
-		views.Step{What: t("step.bytes"), Expr: fmt.Sprintf("ceil(%d ÷ 8)", steps.SizeInBits), Value: "= " + plain(ctx, steps.BytesBeforeRounding) + " " + t("unit.bytes")},
-		views.Step{What: t("step.round"), Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: "= " + plain(ctx, steps.Result) + " " + t("unit.bytes")},
+		views.Step{What: t("step.times"), Expr: fmt.Sprintf("%d × %d %s", steps.ElementCount, steps.ElementSizeInBits, t("unit.bits")), Value: "= " + i18n.Num(ctx, steps.SizeInBits) + " " + t("unit.bits")},
+		views.Step{What: t("step.bytes"), Expr: fmt.Sprintf("ceil(%d ÷ 8)", steps.SizeInBits), Value: "= " + i18n.Num(ctx, steps.BytesBeforeRounding) + " " + t("unit.bytes")},
+		views.Step{What: t("step.round"), Expr: fmt.Sprintf("roundUp4(%d)", steps.BytesBeforeRounding), Value: "= " + i18n.Num(ctx, steps.Result) + " " + t("unit.bytes")},
 	)
 	dmlx, docPage := l.PublishedHelperResults()
 	f.HelperNotes = helperNotes(ctx, l.DataType, steps, dmlx, docPage)
 	cells, last := l.BufferElementCount(), l.IndexOfLastElement()
 	tail := ""
 	if cells-1 > last {
-		tail = t("total.tail.many", i18n.Args{"from": plain(ctx, last+1), "to": plain(ctx, cells-1)})
+		tail = t("total.tail.many", i18n.Args{"from": i18n.Num(ctx, last+1), "to": i18n.Num(ctx, cells-1)})
 		if cells-1 == last+1 {
-			tail = t("total.tail.one", i18n.Args{"cell": plain(ctx, last+1)})
+			tail = t("total.tail.one", i18n.Args{"cell": i18n.Num(ctx, last+1)})
 		}
 	}
 	if l.TotalTensorSizeInBytes != 0 {
-		args := i18n.Args{"total": l.TotalTensorSizeInBytes, "min": steps.Result, "bytes": i18n.Count(ctx, l.BufferSizeInBytes(), plain(ctx, l.BufferSizeInBytes()), "bytes"), "cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "tail": tail}
+		args := i18n.Args{"total": l.TotalTensorSizeInBytes, "min": steps.Result, "bytes": i18n.Count(ctx, l.BufferSizeInBytes(), i18n.Num(ctx, l.BufferSizeInBytes()), "bytes"), "cells": i18n.Count(ctx, cells, i18n.Num(ctx, cells), "elements"), "tail": tail}
 		key := i18n.Key("total.given")
 		if over := bytesOver(l); over > 0 {
-			key, args["over"] = "total.given.over", i18n.Count(ctx, over, plain(ctx, over), "bytes")
+			key, args["over"] = "total.given.over", i18n.Count(ctx, over, i18n.Num(ctx, over), "bytes")
 		}
 		f.TotalNote = t(key, args)
 	} else {
-		f.TotalNote = t("total.minimum", i18n.Args{"bytes": i18n.Count(ctx, steps.Result, plain(ctx, steps.Result), "bytes"), "cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "tail": tail})
+		f.TotalNote = t("total.minimum", i18n.Args{"bytes": i18n.Count(ctx, steps.Result, i18n.Num(ctx, steps.Result), "bytes"), "cells": i18n.Count(ctx, cells, i18n.Num(ctx, cells), "elements"), "tail": tail})
 	}
 	for _, w := range Localised(ctx, l.Warnings) {
 		f.Warnings = append(f.Warnings, w.Message)
@@ -546,22 +546,22 @@ func helperNotes(ctx context.Context, dt core.DataType, s core.BufferSizeSteps, 
 	exact := uint64(s.Result)
 	var notes []views.HelperNote
 	if dmlx != exact {
-		text := i18n.T(ctx, "helper.dmlx", i18n.Args{"got": plain(ctx, int64(dmlx))})
+		text := i18n.T(ctx, "helper.dmlx", i18n.Args{"got": i18n.Num(ctx, int64(dmlx))})
 		if s.StridesGiven {
-			text = i18n.T(ctx, "helper.dmlx.wrap", i18n.Args{"got": plain(ctx, int64(dmlx)), "last": s.IndexOfLastElement, "wrapped": uint32(s.IndexOfLastElement)})
+			text = i18n.T(ctx, "helper.dmlx.wrap", i18n.Args{"got": i18n.Num(ctx, int64(dmlx)), "last": s.IndexOfLastElement, "wrapped": uint32(s.IndexOfLastElement)})
 		}
 		notes = append(notes, views.HelperNote{
 			Helper: "DirectMLX.h", TestID: "helper-note-directmlx",
-			Text: text + i18n.T(ctx, "helper.exact", i18n.Args{"exact": plain(ctx, int64(exact))}),
+			Text: text + i18n.T(ctx, "helper.exact", i18n.Args{"exact": i18n.Num(ctx, int64(exact))}),
 		})
 	}
 	if docPage != dmlx {
 		// The two helpers differ only in the 4-bit case the page lacks.
-		text := i18n.T(ctx, "helper.doc", i18n.Args{"got": plain(ctx, int64(docPage)), "type": dt})
+		text := i18n.T(ctx, "helper.doc", i18n.Args{"got": i18n.Num(ctx, int64(docPage)), "type": dt})
 		if dmlx == exact {
-			text += i18n.T(ctx, "helper.doc.exact", i18n.Args{"bits": plain(ctx, s.SizeInBits), "bytes": plain(ctx, s.BytesBeforeRounding), "exact": plain(ctx, int64(exact))})
+			text += i18n.T(ctx, "helper.doc.exact", i18n.Args{"bits": i18n.Num(ctx, s.SizeInBits), "bytes": i18n.Num(ctx, s.BytesBeforeRounding), "exact": i18n.Num(ctx, int64(exact))})
 		} else {
-			text += i18n.T(ctx, "helper.doc.dmlx", i18n.Args{"got": plain(ctx, int64(dmlx))})
+			text += i18n.T(ctx, "helper.doc.dmlx", i18n.Args{"got": i18n.Num(ctx, int64(dmlx))})
 		}
 		notes = append(notes, views.HelperNote{Helper: i18n.T(ctx, "helper.docpage"), TestID: "helper-note-doc-page", Text: text})
 	}

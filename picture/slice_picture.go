@@ -245,9 +245,9 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			}
 		})
 	} else if pv.Input.Mode == views.ModeCanvas {
-		pv.Input.Note = i18n.T(ctx, "note.sin.canvas", i18n.Args{"n": plain(ctx, n), "k": plain(ctx, outN)})
+		pv.Input.Note = i18n.T(ctx, "note.sin.canvas", i18n.Args{"n": i18n.Num(ctx, n), "k": i18n.Num(ctx, outN)})
 	} else {
-		pv.Input.Note = i18n.T(ctx, "note.sin.none", i18n.Args{"n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells)})
+		pv.Input.Note = i18n.T(ctx, "note.sin.none", i18n.Args{"n": i18n.Num(ctx, n), "max": i18n.Num(ctx, int64(MaxInteractive)), "dom": i18n.Num(ctx, views.MaxDOMCells)})
 	}
 
 	// The output grid, each cell linked to the input element it came from.
@@ -276,9 +276,9 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			c.Aria = i18n.T(ctx, "aria.out", i18n.Args{"coord": c.Coord, "value": c.Label, "index": c.Index, "from": JoinCoord(in.Coordinate(src)), "offset": reads[c.Index]})
 		})
 	} else {
-		pv.Output.Note = i18n.T(ctx, "note.sout.none", i18n.Args{"n": plain(ctx, outN), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells)})
+		pv.Output.Note = i18n.T(ctx, "note.sout.none", i18n.Args{"n": i18n.Num(ctx, outN), "max": i18n.Num(ctx, int64(MaxInteractive)), "dom": i18n.Num(ctx, views.MaxDOMCells)})
 		if pv.Output.Mode == views.ModeCanvas {
-			pv.Output.Note = i18n.T(ctx, "note.sout.canvas", i18n.Args{"n": plain(ctx, outN)})
+			pv.Output.Note = i18n.T(ctx, "note.sout.canvas", i18n.Args{"n": i18n.Num(ctx, outN)})
 		}
 		pv.First = p.Meta.Values[:min(len(p.Meta.Values), 64)]
 	}
@@ -322,36 +322,36 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			}
 		}
 	} else if pv.Buffer.Mode == views.ModeCanvas {
-		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.canvas", i18n.Args{"cells": plain(ctx, cells), "read": readNoteIn(ctx, readCells)})
+		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.canvas", i18n.Args{"cells": i18n.Num(ctx, cells), "read": readNoteIn(ctx, readCells)})
 		if cells > used {
-			pv.Buffer.Note += i18n.T(ctx, "note.sbuf.tail", i18n.Args{"from": plain(ctx, used), "to": plain(ctx, cells-1)})
+			pv.Buffer.Note += i18n.T(ctx, "note.sbuf.tail", i18n.Args{"from": i18n.Num(ctx, used), "to": i18n.Num(ctx, cells-1)})
 		}
 	} else {
-		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": plain(ctx, cells), "n": plain(ctx, n), "max": plain(ctx, int64(MaxInteractive)), "dom": plain(ctx, views.MaxDOMCells), "read": i18n.UpperFirst(readNoteIn(ctx, readCells))})
+		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": i18n.Num(ctx, cells), "n": i18n.Num(ctx, n), "max": i18n.Num(ctx, int64(MaxInteractive)), "dom": i18n.Num(ctx, views.MaxDOMCells), "read": i18n.UpperFirst(readNoteIn(ctx, readCells))})
 	}
 
-	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"extent": i18n.Extent(ctx, len(in.Sizes), sizesText(in.Sizes), i18n.Count(ctx, n, plain(ctx, n), "elements")), "type": dt,
+	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"extent": i18n.Extent(ctx, len(in.Sizes), sizesText(in.Sizes), i18n.Count(ctx, n, i18n.Num(ctx, n), "elements")), "type": dt,
 		"strides": "{" + JoinCoord(in.Strides) + "}", "offsets": "{" + JoinCoord(s.WindowOffsets) + "}", "wsizes": "{" + JoinCoord(s.WindowSizes) + "}"})
-	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"extent": i18n.Extent(ctx, len(s.OutputSizes), sizesText(s.OutputSizes), i18n.Count(ctx, outN, plain(ctx, outN), "elements"))})
-	sub := i18n.Args{"cells": i18n.Count(ctx, cells, plain(ctx, cells), "elements"), "bits": dt.Bits(), "bytes": i18n.Count(ctx, in.BufferSizeInBytes(), plain(ctx, in.BufferSizeInBytes()), "bytes"), "read": readNoteIn(ctx, readCells)}
+	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"extent": i18n.Extent(ctx, len(s.OutputSizes), sizesText(s.OutputSizes), i18n.Count(ctx, outN, i18n.Num(ctx, outN), "elements"))})
+	sub := i18n.Args{"cells": i18n.Count(ctx, cells, i18n.Num(ctx, cells), "elements"), "bits": dt.Bits(), "bytes": i18n.Count(ctx, in.BufferSizeInBytes(), i18n.Num(ctx, in.BufferSizeInBytes()), "bytes"), "read": readNoteIn(ctx, readCells)}
 	if over := bytesOver(in); over > 0 { // the cells alone do not make the bytes
-		sub["over"] = i18n.Count(ctx, over, plain(ctx, over), "bytes")
+		sub["over"] = i18n.Count(ctx, over, i18n.Num(ctx, over), "bytes")
 		pv.BufferSub = i18n.T(ctx, "ssub.buffer.over", sub)
 	} else {
 		pv.BufferSub = i18n.T(ctx, "ssub.buffer", sub)
 	}
 	if cells > used {
-		pv.BufferSub += i18n.T(ctx, "ssub.unused", i18n.Args{"count": plain(ctx, cells-used)})
+		pv.BufferSub += i18n.T(ctx, "ssub.unused", i18n.Args{"count": i18n.Num(ctx, cells-used)})
 	}
 	pv.Steps = sliceSteps(ctx, s, v.T, p.Meta.Values, stepHref)
 	pv.Facts = sliceFacts(ctx, s, readCells)
 	pv.Export = sliceExport(ctx, s, v.Dropped)
 	if !valuesOK {
-		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.none", i18n.Args{"used": plain(ctx, used*e), "n": plain(ctx, n), "nbytes": plain(ctx, n*e), "obytes": plain(ctx, outN*e), "mib": MaxSliceBytes >> 20}))
+		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.none", i18n.Args{"used": i18n.Num(ctx, used*e), "n": i18n.Num(ctx, n), "nbytes": i18n.Num(ctx, n*e), "obytes": i18n.Num(ctx, outN*e), "mib": MaxSliceBytes >> 20}))
 	} else if len(v.Values) == 0 {
 		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.default", i18n.Args{"n": n}))
 	} else {
-		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.typed", i18n.Args{"count": plain(ctx, int64(len(v.Values))), "n": plain(ctx, n)}))
+		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.typed", i18n.Args{"count": i18n.Num(ctx, int64(len(v.Values))), "n": i18n.Num(ctx, n)}))
 	}
 	if note := ValuesNoteIn(ctx, dt, n, len(v.Values) > 0); note != "" {
 		pv.Notes = append(pv.Notes, note)
@@ -377,7 +377,7 @@ func readNoteIn(ctx context.Context, readCells int64) string {
 	case 1:
 		return i18n.T(ctx, "read.one")
 	}
-	return i18n.T(ctx, "read.many", i18n.Args{"count": plain(ctx, readCells)})
+	return i18n.T(ctx, "read.many", i18n.Args{"count": i18n.Num(ctx, readCells)})
 }
 
 func sizesText(sizes []int64) string { return strings.ReplaceAll(JoinCoord(sizes), ",", "×") }
@@ -524,14 +524,14 @@ func sliceSteps(ctx context.Context, s *core.Slice1, t int64, values []string, h
 	active := map[int]bool{}
 	if t < 0 {
 		st.Text = i18n.T(ctx, "js.step.intro")
-		st.Header = i18n.T(ctx, "js.steps", i18n.Args{"total": plain(ctx, total)})
+		st.Header = i18n.T(ctx, "js.steps", i18n.Args{"total": i18n.Num(ctx, total)})
 	} else {
 		var lines []int
 		lines, st.Text, st.Sub, st.Note = sliceStep(ctx, s, t, values)
 		for _, l := range lines {
 			active[l] = true
 		}
-		st.Header = i18n.T(ctx, "js.step.of", i18n.Args{"n": plain(ctx, t+1), "total": plain(ctx, total)})
+		st.Header = i18n.T(ctx, "js.step.of", i18n.Args{"n": i18n.Num(ctx, t+1), "total": i18n.Num(ctx, total)})
 	}
 	for i, l := range views.SliceCode {
 		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l, Active: active[i+1]})
@@ -556,7 +556,7 @@ func sliceFacts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fa
 	}
 	read := t("sfact.read.unknown")
 	if readCells >= 0 {
-		read = plain(ctx, readCells)
+		read = i18n.Num(ctx, readCells)
 	}
 	buffer := "DMLCalcBufferTensorSize"
 	if in.TotalTensorSizeInBytes != 0 {
@@ -564,9 +564,9 @@ func sliceFacts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fa
 	}
 	switch cells, used := in.BufferElementCount(), in.IndexOfLastElement()+1; {
 	case cells == used+1:
-		buffer += t("sfact.tail.one", i18n.Args{"cell": plain(ctx, used)})
+		buffer += t("sfact.tail.one", i18n.Args{"cell": i18n.Num(ctx, used)})
 	case cells > used:
-		buffer += t("sfact.tail.many", i18n.Args{"from": plain(ctx, used), "to": plain(ctx, cells-1)})
+		buffer += t("sfact.tail.many", i18n.Args{"from": i18n.Num(ctx, used), "to": i18n.Num(ctx, cells-1)})
 	}
 	align := t("sfact.align.none")
 	if a := in.GuaranteedBaseOffsetAlignment; a != 0 {
@@ -575,11 +575,11 @@ func sliceFacts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fa
 	return []views.Fact{
 		{Name: "CopyStart", Value: "{" + JoinCoord(s.CopyStart) + "}", Hint: t("sfact.copystart.hint"), TestID: "fact-copystart"},
 		{Name: "MaxCopiedElements", Value: "{" + JoinCoord(s.MaxCopied) + "}", Hint: t("sfact.maxcopied.hint"), TestID: "fact-maxcopied"},
-		{Name: "OutputSizes", Value: "{" + JoinCoord(s.OutputSizes) + "}", Hint: t("sfact.outputs", i18n.Args{"count": plain(ctx, s.OutputElementCount())}), TestID: "fact-outputsizes"},
+		{Name: "OutputSizes", Value: "{" + JoinCoord(s.OutputSizes) + "}", Hint: t("sfact.outputs", i18n.Args{"count": i18n.Num(ctx, s.OutputElementCount())}), TestID: "fact-outputsizes"},
 		{Name: t("sfact.instrides"), Value: "{" + JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
 		{Name: t("sfact.base"), Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: t("sfact.base.hint"), TestID: "fact-base"},
 		{Name: t("sfact.walk"), Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: t("sfact.walk.hint"), TestID: "fact-walk"},
-		{Name: t("sfact.inbuffer"), Value: bufferFact(ctx, in, plain), Hint: buffer, TestID: "fact-buffer"},
+		{Name: t("sfact.inbuffer"), Value: bufferFact(ctx, in, i18n.Num[int64]), Hint: buffer, TestID: "fact-buffer"},
 		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: t("sfact.align.hint"), TestID: "fact-align"},
 		{Name: t("sfact.read"), Value: read, Hint: t("sfact.read.hint"), TestID: "fact-read"},
 		{Name: t("sfact.fl"), Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: t("sfact.fl.hint"), TestID: "fact-fl"},

@@ -65,7 +65,7 @@ func NoSVG(ctx context.Context, vs []core.Violation) string {
 	for k, a := range vs[0].Args {
 		switch a.(type) {
 		case int, int64:
-			args[k] = groupedIn(l, a)
+			args[k] = l.Grouped(a)
 		default:
 			args[k] = a
 		}

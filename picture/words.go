@@ -10,7 +10,6 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
-	"github.com/stridescope/stridescope/views"
 )
 
 // InWords rewrites the errors a page shows so that each reads as words
@@ -88,7 +87,7 @@ func inWords(l i18n.Locale, v core.Violation, labels []string) string {
 	switch v.Code {
 	case "tensor.total.small":
 		n, _ := a["value"].(int64)
-		return l.T("words.total.small", i18n.Args{"value": l.Count(n, groupedIn(l, n), "bytes"), "min": groupedIn(l, a["min"])})
+		return l.T("words.total.small", i18n.Args{"value": l.Count(n, l.Grouped(n), "bytes"), "min": l.Grouped(a["min"])})
 	case "tensor.alignment.pow2":
 		return l.T("words.alignment.pow2", nil)
 	}
@@ -144,15 +143,6 @@ func inWords(l i18n.Locale, v core.Violation, labels []string) string {
 		return ""
 	}
 	return l.T(key, args)
-}
-
-// groupedIn is a prose number in l: English groups as the facts do
-// (views.GroupDigits), the other locales their own way.
-func groupedIn(l i18n.Locale, n any) string {
-	if l == i18n.English {
-		return views.GroupDigits(fmt.Sprint(n))
-	}
-	return l.Number(n)
 }
 
 func upper(s string) string {

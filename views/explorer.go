@@ -385,7 +385,7 @@ func (c BufferCell) describeIn(ctx context.Context) string {
 	case CellUsed:
 		return s + i18n.T(ctx, "aria.buf.element", i18n.Args{"label": c.Label})
 	case CellShared:
-		return s + i18n.T(ctx, "aria.buf.shared", i18n.Args{"n": numIn(ctx, int64(c.Count)), "label": c.Label})
+		return s + i18n.T(ctx, "aria.buf.shared", i18n.Args{"n": i18n.Num(ctx, int64(c.Count)), "label": c.Label})
 	case CellHole:
 		return s + i18n.T(ctx, "aria.buf.padding")
 	}
@@ -476,7 +476,7 @@ func LogicalSubIn(ctx context.Context, m Meta) string {
 	if len(m.Sizes) == 0 {
 		return ""
 	}
-	count := i18n.Count(ctx, m.LogicalCount, groupIn(ctx, m.LogicalCount), "elements")
+	count := i18n.Count(ctx, m.LogicalCount, i18n.Grouped(ctx, m.LogicalCount), "elements")
 	return i18n.T(ctx, "sub.logical", i18n.Args{"extent": i18n.Extent(ctx, len(m.Sizes), sizesText(m.Sizes, "×"), count), "labels": "{" + joinStrings(m.Labels) + "}"})
 }
 
@@ -486,7 +486,7 @@ func BufferSubIn(ctx context.Context, m Meta) string {
 		return ""
 	}
 	args := i18n.Args{
-		"cells": i18n.Count(ctx, m.Cells, groupIn(ctx, m.Cells), "elements"),
+		"cells": i18n.Count(ctx, m.Cells, i18n.Grouped(ctx, m.Cells), "elements"),
 		"bits":  itoa(m.Bits),
 		"bytes": i18n.Count(ctx, byteCount(m.Cells, m.Bits), bytesTextIn(ctx, m.Cells, m.Bits), "bytes"),
 	}
@@ -497,8 +497,8 @@ func BufferSubIn(ctx context.Context, m Meta) string {
 	// facts give: add the bytes left over (only ever with elements of
 	// whole bytes; 4-bit ones fill every byte).
 	bytes := m.Cells*(m.Bits/8) + m.Over
-	args["bytes"] = i18n.Count(ctx, bytes, groupIn(ctx, bytes), "bytes")
-	args["over"] = i18n.Count(ctx, m.Over, groupIn(ctx, m.Over), "bytes")
+	args["bytes"] = i18n.Count(ctx, bytes, i18n.Grouped(ctx, bytes), "bytes")
+	args["over"] = i18n.Count(ctx, m.Over, i18n.Grouped(ctx, m.Over), "bytes")
 	return i18n.T(ctx, "sub.buffer.over", args)
 }
 
@@ -509,14 +509,6 @@ func byteCount(cells, bits int64) int64 {
 		return 1
 	}
 	return 2
-}
-
-// groupIn is Group in English and the locale's grouping elsewhere.
-func groupIn(ctx context.Context, n int64) string {
-	if i18n.LocaleOf(ctx) == i18n.English {
-		return Group(n)
-	}
-	return i18n.Num(ctx, n)
 }
 
 func sizesText(vs []int64, sep string) string {
@@ -533,15 +525,6 @@ func sizesText(vs []int64, sep string) string {
 // bytesText is the size of cells elements of bits (4, 8, 16, 32 or 64)
 // in bytes, without multiplying by bits first: cells can be nearly 2^63
 // (a huge TotalTensorSizeInBytes).
-// numIn is a prose number as English has always written it (digits
-// only), grouped the locale's way in the other languages.
-func numIn(ctx context.Context, n int64) string {
-	if l := i18n.LocaleOf(ctx); l != i18n.English {
-		return l.Number(n)
-	}
-	return itoa(n)
-}
-
 // bytesTextIn is bytesText in ctx's locale: grouped its way, with its
 // decimal separator for a half byte (45 000,5 octets).
 func bytesTextIn(ctx context.Context, cells, bits int64) string {
@@ -559,12 +542,12 @@ func bytesTextIn(ctx context.Context, cells, bits int64) string {
 
 func bytesText(cells, bits int64) string {
 	if bits >= 8 {
-		return Group(cells * (bits / 8))
+		return i18n.Group(cells * (bits / 8))
 	}
 	if cells%2 == 0 {
-		return Group(cells / 2)
+		return i18n.Group(cells / 2)
 	}
-	return Group(cells/2) + ".5"
+	return i18n.Group(cells/2) + ".5"
 }
 
 func panelLabel(ctx context.Context, p Panel) string {
@@ -586,29 +569,6 @@ func badgeMark(state string) string {
 		return "–"
 	}
 	return "?"
-}
-
-// Group writes n as the pages show numbers: from five digits on, in
-// groups of three with a narrow no-break space (16 777 216).
-func Group(n int64) string { return GroupDigits(strconv.FormatInt(n, 10)) }
-
-// GroupDigits groups a whole number written in digits, as Group does.
-func GroupDigits(digits string) string {
-	sign := ""
-	if strings.HasPrefix(digits, "-") {
-		sign, digits = "-", digits[1:]
-	}
-	if len(digits) < 5 {
-		return sign + digits
-	}
-	var b strings.Builder
-	for i, r := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteRune('\u202f')
-		}
-		b.WriteRune(r)
-	}
-	return sign + b.String()
 }
 
 // origin is the address the page was served from, "" when not known.

@@ -383,11 +383,3 @@ func TestLongLabelsAreSizedToTheirCell(t *testing.T) {
 		}
 	}
 }
-
-func TestGroup(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 4096: "4096", 65536: "65\u202f536", 16777216: "16\u202f777\u202f216", -123456: "-123\u202f456"} {
-		if got := Group(n); got != want {
-			t.Errorf("Group(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

@@ -13,7 +13,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/stridescope/stridescope/i18n"
-	"github.com/stridescope/stridescope/views"
 )
 
 // page GETs a path through the router and parses the HTML.
@@ -384,7 +383,7 @@ func TestHugeTotalTensorSizeIsAHugeBuffer(t *testing.T) {
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("total %s: status %d", c.total, res.StatusCode)
 		}
-		if want := views.GroupDigits(c.total) + " bytes = " + views.GroupDigits(c.cells) + " elements"; d.Find(tid("fact-buffer")+" dd").First().Text() != want {
+		if want := i18n.GroupDigits(c.total) + " bytes = " + i18n.GroupDigits(c.cells) + " elements"; d.Find(tid("fact-buffer")+" dd").First().Text() != want {
 			t.Errorf("total %s: buffer fact %q, want %q", c.total, d.Find(tid("fact-buffer")+" dd").First().Text(), want)
 		}
 		if !strings.Contains(d.Find(tid("buffer-too-large")).Text(), "too large to draw") {
