@@ -99,15 +99,14 @@ func (ss *session) run() {
 	ss.room.leave()
 	<-writerDone
 	if ss.tooBig {
-		// The writer has sent 1009. Read and discard the rest of what the
-		// peer sends, up to its close reply, for a moment: closing a socket
-		// with unread data resets it, and the peer would lose the 1009.
-		_ = ss.conn.SetReadDeadline(time.Now().Add(2 * time.Second))
-		for {
-			if _, _, err := ss.conn.NextReader(); err != nil {
-				break
-			}
-		}
+		// 1009 is sent. Read and discard the rest of what the peer sends,
+		// the message it is still writing included, for a moment: closing
+		// a socket with unread data resets it, and the peer would lose
+		// the 1009 (and its write fail). The websocket reader is done
+		// after a refused header, so the bytes are read below it.
+		nc := ss.conn.NetConn()
+		_ = nc.SetReadDeadline(time.Now().Add(2 * time.Second))
+		_, _ = io.Copy(io.Discard, nc)
 	}
 	ss.mu.Lock()
 	done := ss.editDone
