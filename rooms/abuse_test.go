@@ -176,7 +176,7 @@ func TestRoomCapEndsEmptyRoomsFirst(t *testing.T) {
 	}
 }
 
-// TestRoomCapOrder (issue #35 A): at the cap, rooms that never had a
+// TestRoomCapOrder (issue #35, finding 3): at the cap, rooms that never had a
 // class give way before a class that has gone quiet, however recently
 // they were opened; among them, the rooms of the owner holding the most
 // go first; a class gives way only when every empty room was one.

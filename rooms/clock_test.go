@@ -52,7 +52,7 @@ func waitOffset(t *testing.T, r *Replica) time.Duration {
 	}
 }
 
-// TestRoomsTolerateSkewedClocks (issue #35 D): one replica's clock runs 20
+// TestRoomsTolerateSkewedClocks (issue #35, finding 6): one replica's clock runs 20
 // s behind or 2 minutes ahead, on the presenter's side or the viewers'.
 // Every replica reads the room's times on the bus's clock, so the viewers
 // are never told the presenter stopped while the presenter presents, and
@@ -137,7 +137,7 @@ func TestRoomsTolerateSkewedClocks(t *testing.T) {
 	}
 }
 
-// TestAnEndedRoomStaysEnded (issue #35 C): a client on an open bus that
+// TestAnEndedRoomStaysEnded (issue #35, finding 8): a client on an open bus that
 // captured a room's sealed record writes it back after the presenter
 // ended the room, over its tombstone or in place of it: the room stays
 // ended on every replica, for a replica that held it and one that never

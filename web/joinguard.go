@@ -28,7 +28,7 @@ import (
 //
 // The slow lane's next turn goes to the waiting code asked most often in
 // the window, so the code a class types (asked by every student) goes
-// before a loop's new wrong codes, each asked once (issue #35 B: four
+// before a loop's new wrong codes, each asked once (issue #35, finding 7: four
 // such loops let 1 of 30 students in within 60 s, when the lane took
 // lookups in no order and refused the rest). All the waiters of a code
 // share its turn: a turn still tests one code.

@@ -45,7 +45,7 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestRequestLogRedactsJoinTickets (issue #35 D): a room's join ticket
+// TestRequestLogRedactsJoinTickets (issue #35, finding 8): a room's join ticket
 // (?k=, in the presenter's join link and QR code) never reaches the
 // request log, however the request spells it; the rest of the URI does.
 func TestRequestLogRedactsJoinTickets(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 	"github.com/stridescope/stridescope/views"
 )
 
-// TestRoomCapFloodKeepsTheClass (issue #35 A): 10,500 rooms opened from
+// TestRoomCapFloodKeepsTheClass (issue #35, finding 3): 10,500 rooms opened from
 // 356 addresses against the default cap of 10,000 (each address within
 // its share of createLimit) do not end a class: neither one whose
 // presenter and follower are connected, nor one whose laptop and phones
@@ -118,7 +118,7 @@ func TestRoomCapFloodKeepsTheClass(t *testing.T) {
 	}
 }
 
-// TestRoomShareHoldsForConcurrentOpeners (issue #35 A): one address
+// TestRoomShareHoldsForConcurrentOpeners (issue #35, finding 3): one address
 // sending its requests to open rooms all at once opens createLimit rooms,
 // no more (its share was checked and counted apart, so every request in
 // flight passed the check).
@@ -154,7 +154,7 @@ func TestRoomShareHoldsForConcurrentOpeners(t *testing.T) {
 	}
 }
 
-// TestRoomClassGetsInPastWrongCodesFromItsAddress (issue #35 B): four
+// TestRoomClassGetsInPastWrongCodesFromItsAddress (issue #35, finding 7): four
 // loops sending wrong codes from a class's address (past the limit of
 // wrong codes) do not keep its 30 students, typing the right code in
 // over three seconds from the same address, out: all of them get in
@@ -241,7 +241,7 @@ func TestRoomClassGetsInPastWrongCodesFromItsAddress(t *testing.T) {
 	}
 }
 
-// TestRoomEveryLookupGoesThroughTheGuard (issue #35 C): every path that
+// TestRoomEveryLookupGoesThroughTheGuard (issue #35, finding 8): every path that
 // looks a room code up counts its wrong codes against the address's one
 // guard, and past the limit is slowed by it: a join page, the join URL,
 // a websocket follow, and with a presenter cookie for the code (of any

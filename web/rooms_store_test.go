@@ -17,7 +17,7 @@ import (
 	"github.com/stridescope/stridescope/rooms/natstest"
 )
 
-// TestRoomStoreLostAndBack (issue #35 B): the rooms' bucket is taken away
+// TestRoomStoreLostAndBack (issue #35, finding 5): the rooms' bucket is taken away
 // under two running replicas while the bus stays up. /readyz answers 503
 // naming the store within 5 s, and opening a room is a 503; once the
 // store is back, new rooms open again within 10 s with no restart (the

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// TestOneServerPerDataDirectory (issue #35 A): a second server on the
+// TestOneServerPerDataDirectory (issue #35, finding 4): a second server on the
 // -data directory a running one uses refuses to start, exits non-zero and
 // names the directory and the other process (its PID and address), by
 // whatever path it reaches the directory; once the first is killed with
