@@ -127,6 +127,7 @@ var messagesEN = map[Key]string{
 	"room.guessing":                "too many wrong room codes from this address; wait a moment",
 	"room.page":                    "page {page:q} cannot be presented",
 	"room.step":                    "the tour has steps 1 to {n}; {step} is not one of them",
+	"slice.datatype.level":         "DataType {type} not supported by DML_OPERATOR_SLICE at feature level {level} (FLOAT32, FLOAT16, INT32, INT16, UINT32 and UINT16 before 2_1)",
 	"slice.stride.negative":        "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, so it cannot reverse (DML_SLICE1's signed InputWindowStrides can)",
 	"slice.stride.uint":            "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides is const UINT*, at most 2^32-1",
 	"slice.window.span":            "sizes[{axis}] = {size} with strides[{axis}] = {stride}: as DML_SLICE1 the input window spans ({size} - 1) × {stride} + 1 = {span} elements, more than a UINT holds ({max})",

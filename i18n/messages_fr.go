@@ -127,6 +127,7 @@ var messagesFR = map[Key]string{
 	"room.guessing":                "trop de codes de salle erronés depuis cette adresse ; patientez un peu",
 	"room.page":                    "la page {page:q} ne peut pas être présentée",
 	"room.step":                    "la visite a les étapes 1 à {n} ; {step} n’en fait pas partie",
+	"slice.datatype.level":         "DataType {type} non pris en charge par DML_OPERATOR_SLICE au niveau de fonctionnalité {level} (FLOAT32, FLOAT16, INT32, INT16, UINT32 et UINT16 avant 2_1)",
 	"slice.stride.negative":        "strides[{axis}] = {value} : DML_SLICE_OPERATOR_DESC::Strides est un const UINT*, il ne peut donc pas inverser le sens (les InputWindowStrides signés de DML_SLICE1 le peuvent)",
 	"slice.stride.uint":            "strides[{axis}] = {value} : DML_SLICE_OPERATOR_DESC::Strides est un const UINT*, au plus 2^32-1",
 	"slice.window.span":            "sizes[{axis}] = {size} avec strides[{axis}] = {stride} : en DML_SLICE1, la fenêtre d'entrée couvre ({size} - 1) × {stride} + 1 = {span} éléments, plus qu'un UINT ne peut contenir ({max})",

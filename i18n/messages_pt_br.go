@@ -127,6 +127,7 @@ var messagesPtBR = map[Key]string{
 	"room.guessing":                "códigos de sala errados demais vindos deste endereço; espere um pouco",
 	"room.page":                    "a página {page:q} não pode ser apresentada",
 	"room.step":                    "o tour tem as etapas 1 a {n}; {step} não é uma delas",
+	"slice.datatype.level":         "DataType {type} não é aceito pelo DML_OPERATOR_SLICE no nível de recurso {level} (FLOAT32, FLOAT16, INT32, INT16, UINT32 e UINT16 antes do 2_1)",
 	"slice.stride.negative":        "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides é const UINT*, então não pode inverter o sentido (os InputWindowStrides com sinal do DML_SLICE1 podem)",
 	"slice.stride.uint":            "strides[{axis}] = {value}: DML_SLICE_OPERATOR_DESC::Strides é const UINT*, no máximo 2^32-1",
 	"slice.window.span":            "sizes[{axis}] = {size} com strides[{axis}] = {stride}: como DML_SLICE1, a janela de entrada abrange ({size} - 1) × {stride} + 1 = {span} elementos, mais do que cabe em um UINT ({max})",

@@ -127,6 +127,7 @@ var messagesZhTW = map[Key]string{
 	"room.guessing":                "這個位址輸入錯誤的教室代碼太多次了，請稍候再試",
 	"room.page":                    "無法展示頁面 {page:q}",
 	"room.step":                    "導覽只有第 1 到第 {n} 步，沒有第 {step} 步",
+	"slice.datatype.level":         "DML_OPERATOR_SLICE 在功能層級 {level} 不支援 DataType {type}（2_1 之前只有 FLOAT32、FLOAT16、INT32、INT16、UINT32 與 UINT16）",
 	"slice.stride.negative":        "strides[{axis}] = {value}：DML_SLICE_OPERATOR_DESC::Strides 是 const UINT*，所以無法反向（DML_SLICE1 有正負號的 InputWindowStrides 可以）",
 	"slice.stride.uint":            "strides[{axis}] = {value}：DML_SLICE_OPERATOR_DESC::Strides 是 const UINT*，最大為 2^32-1",
 	"slice.window.span":            "sizes[{axis}] = {size} 搭配 strides[{axis}] = {stride}：換成 DML_SLICE1，輸入視窗涵蓋 ({size} - 1) × {stride} + 1 = {span} 個元素，超過 UINT 能容納的 {max}",
