@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -608,6 +610,53 @@ func TestImportDxNamesTheModelsFields(t *testing.T) {
 		errs, _ := body["errors"].([]any)
 		if status := res.StatusCode; err != nil || status != http.StatusBadRequest || len(errs) != 1 || errs[0].(map[string]any)["message"] != want {
 			t.Errorf("%s: %d %q, want %q", lang, status, errs, want)
+		}
+	}
+}
+
+// TestDxDispatchNegativeZero: a float's negative zero typed in the slice
+// explorer's values is written -0.0 in the exported model, which
+// DxDispatch's JSON parser reads as a float (it reads -0 as the integer
+// 0, losing the sign); other values are written as before, an integer
+// type's "-0" is 0; and the model still imports as the same slice.
+func TestDxDispatchNegativeZero(t *testing.T) {
+	ts := newTestServer(t)
+	initial := regexp.MustCompile(`"input": \{[^}]*"initialValues": (\[[^\]]*\])`)
+	for _, c := range []struct {
+		dt, vals string
+		want     string // the input's initialValues as the file writes them
+	}{
+		{"FLOAT32", "-0,1.5,0", "[-0.0 1.5 0 -0.0 1.5 0]"},
+		{"FLOAT16", "-0,-2", "[-0.0 -2 -0.0 -2 -0.0 -2]"},
+		{"FLOAT64", "-0.0,-1e-300,-0", "[-0.0 -1e-300 -0.0 -0.0 -1e-300 -0.0]"},
+		{"INT16", "-0,-1,2", "[0 -1 2 0 -1 2]"},
+	} {
+		q := "dt=" + c.dt + "&sizes=2,3&woff=0,0&wsize=2,3&wstride=1,-1&vals=" + url.QueryEscape(c.vals)
+		res, err := http.Get(ts.URL + "/api/v1/dxdispatch/slice.json?" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %s", q, res.StatusCode, model)
+		}
+		checkDxSchema(t, model)
+		m := initial.FindSubmatch(model)
+		if m == nil {
+			t.Fatalf("%s: no input values in\n%s", q, model)
+		}
+		if got := strings.ReplaceAll(string(m[1]), ",", ""); got != c.want {
+			t.Errorf("%s: initialValues %s, want %s", q, m[1], c.want)
+		}
+		// The exported model imports as the slice it was made of.
+		status, got := importBody(t, ts.URL, `{"dxdispatch":`+string(model)+`}`)
+		if status != http.StatusOK {
+			t.Fatalf("%s: import %d %v", q, status, got)
+		}
+		s1 := got["slice1"].(map[string]any)
+		if s1["dataType"] != c.dt || jsonOf(s1["inputSizes"]) != "[2,3]" || jsonOf(s1["inputWindowStrides"]) != "[1,-1]" || jsonOf(s1["inputWindowSizes"]) != "[2,3]" {
+			t.Errorf("%s: imported as %s", q, jsonOf(s1))
 		}
 	}
 }
