@@ -389,7 +389,7 @@ func TestImportRefusals(t *testing.T) {
 		{"torch bfloat16 and a negative stride", `{"torch":{"dtype":"torch.bfloat16","size":[2,2],"stride":[-2,1]}}`, []string{"torch.dtype", "torch.stride[0]"}},
 		{"torch bool, a negative stride and offset, and an empty size", `{"torch":{"dtype":"torch.bool","size":[2,0],"stride":[-1,1],"storage_offset":-1}}`, []string{"torch.dtype", "torch.stride[0]", "torch.storage_offset", "torch.size[1]"}},
 		{"torch stride count", `{"torch":{"dtype":"torch.float32","size":[2,2],"stride":[1]}}`, []string{"torch.stride"}},
-		{"torch wrong JSON type", `{"torch":{"dtype":"torch.float32","size":[2,1.5],"stride":[1,1]}}`, []string{"torch.size"}},
+		{"torch wrong JSON type", `{"torch":{"dtype":"torch.float32","size":[2,1.5],"stride":[1,1]}}`, []string{"torch.size[1]"}},
 		{"text without a size", `{"text":"(3, 1)"}`, []string{"text"}},
 		{"text without strides", `{"text":"torch.Size([2, 3])"}`, []string{"text"}},
 		{"onnx empty selection and zero step", `{"onnx":{"inputShape":[4,4],"starts":[3,0],"ends":[1,4],"steps":[1,0]}}`, []string{"onnx.starts[0]", "onnx.steps[1]"}},
@@ -401,7 +401,7 @@ func TestImportRefusals(t *testing.T) {
 		{"dxdispatch window out of the input", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"DimensionCount":1,"InputWindowOffsets":[3],"InputWindowSizes":[3],"InputWindowStrides":[1]}}},"commands":[]}}`,
 			[]string{"dxdispatch.dispatchables.s.desc.InputWindowOffsets[0]"}},
 		{"dxdispatch fraction", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"InputWindowOffsets":[1.5],"InputWindowSizes":[3],"InputWindowStrides":[1]}}},"commands":[]}}`,
-			[]string{"dxdispatch.dispatchables.s.desc.InputWindowOffsets"}},
+			[]string{"dxdispatch.dispatchables.s.desc.InputWindowOffsets[0]"}},
 		{"dxdispatch Desc in a Desc", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"Type":"BUFFER","Desc":{"DataType":"FLOAT32","Sizes":[4],"Desc":{}}},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"InputWindowOffsets":[0],"InputWindowSizes":[3],"InputWindowStrides":[2]}}},"commands":[]}}`,
 			[]string{"dxdispatch.dispatchables.s.desc.InputTensor.Desc.Desc"}},
 		{"dxdispatch model as a string", `{"dxdispatch":"{\"a\":1}"}`, []string{"dxdispatch"}},
@@ -461,9 +461,10 @@ func TestImportRefusals(t *testing.T) {
 			t.Errorf("%s: %q, want it to say %q", text, got, want)
 		}
 	}
-	// A value of the wrong kind is named in words, with the number it is.
+	// A value of the wrong kind is named in words, with the number it is,
+	// at its index.
 	_, body := importBody(t, ts.URL, `{"torch":{"dtype":"torch.float32","size":[2,1.5],"stride":[1,1]}}`)
-	if msg := body["errors"].([]any)[0].(map[string]any)["message"]; msg != "torch.size must be a whole number (or a list of them); got the number 1.5" {
+	if msg := body["errors"].([]any)[0].(map[string]any)["message"]; msg != "torch.size[1] must be a whole number; got 1.5" {
 		t.Errorf("torch.size: %q", msg)
 	}
 }
