@@ -115,6 +115,7 @@ var messagesEN = map[Key]string{
 	"page.datatype.choose":         "choose a data type (e.g. FLOAT32)",
 	"query.invalid":                "the query is not valid: {detail}",
 	"query.long":                   "the query is longer than {limit} bytes",
+	"request.large":                "the request's address and headers are longer than {limit} bytes",
 	"query.preset":                 "unknown example {name:q}",
 	"query.rank":                   "rank {rank:q}: DimensionCount must be between 1 and {max}",
 	"room.many":                    "this address has opened many rooms lately; use one of them, or try again later",

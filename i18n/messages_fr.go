@@ -115,6 +115,7 @@ var messagesFR = map[Key]string{
 	"page.datatype.choose":         "choisissez un type de données (par ex. FLOAT32)",
 	"query.invalid":                "la requête n'est pas valide : {detail}",
 	"query.long":                   "la requête dépasse {limit} octets",
+	"request.large":                "l'adresse et les en-têtes de la requête dépassent {limit} octets",
 	"query.preset":                 "exemple inconnu {name:q}",
 	"query.rank":                   "rang {rank:q} : DimensionCount doit être compris entre 1 et {max}",
 	"room.many":                    "cette adresse a ouvert beaucoup de salles récemment ; utilisez l'une d'elles, ou réessayez plus tard",

@@ -115,6 +115,7 @@ var messagesPtBR = map[Key]string{
 	"page.datatype.choose":         "escolha um tipo de dados (por exemplo, FLOAT32)",
 	"query.invalid":                "a consulta (query string) não é válida: {detail}",
 	"query.long":                   "a consulta (query string) passa de {limit} bytes",
+	"request.large":                "o endereço e os cabeçalhos da requisição passam de {limit} bytes",
 	"query.preset":                 "exemplo desconhecido {name:q}",
 	"query.rank":                   "posto {rank:q}: DimensionCount deve estar entre 1 e {max}",
 	"room.many":                    "este endereço abriu muitas salas recentemente; use uma delas ou tente mais tarde",

@@ -115,6 +115,7 @@ var messagesZhTW = map[Key]string{
 	"page.datatype.choose":         "請選擇資料型別（例如 FLOAT32）",
 	"query.invalid":                "查詢字串無效：{detail}",
 	"query.long":                   "查詢字串超過 {limit} 位元組",
+	"request.large":                "請求的位址與標頭超過 {limit} 位元組",
 	"query.preset":                 "未知的範例 {name:q}",
 	"query.rank":                   "維度數 {rank:q}：DimensionCount 必須介於 1 到 {max}",
 	"room.many":                    "這個位址最近開了很多教室；請使用其中一間，或稍後再試",
