@@ -6,7 +6,7 @@
 //	transport: web (the Echo server), over live (websocket sessions)
 //	operators: picture (the explorers' states, pictures and interop)
 //	views (templ components)                rooms (classrooms over NATS)
-//	compute (the slice engine), i18n
+//	compute (the slice engine), i18n, strictjson (request JSON's one decoding)
 //	foundation: core (the exact DirectML rules), budget, jsonscan, static
 //
 // rooms stands beside the explorers: it imports none of the module, and
@@ -43,7 +43,7 @@ type layer struct {
 // layers, lowest first.
 var layers = []layer{
 	{name: "foundation", pkgs: map[string][]string{"core": nil, "budget": nil, "jsonscan": nil, "static": nil}},
-	{name: "engine and words", pkgs: map[string][]string{"compute": nil, "i18n": {"golang.org/x/text/"}}},
+	{name: "engine and words", pkgs: map[string][]string{"compute": nil, "i18n": {"golang.org/x/text/"}, "strictjson": nil}},
 	{name: "word tests", pkgs: map[string][]string{"i18n/i18ntest": nil}},
 	{name: "views", pkgs: map[string][]string{"views": {"github.com/a-h/templ"}}},
 	{name: "rooms", pkgs: map[string][]string{"rooms": {"github.com/nats-io/"}, "rooms/natstest": {"github.com/nats-io/"}}},

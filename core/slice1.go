@@ -50,6 +50,17 @@ var (
 	fl41 = FeatureLevel{4, 1}
 )
 
+// SliceV1DataTypes returns the data types DML_SLICE (version 1) accepts
+// at a feature level: from 2_1 those of DML_SLICE1; at 1_0 and 2_0 the
+// 16- and 32-bit types (INT8 and UINT8 came with 2_1, as for DML_JOIN
+// and DML_SPLIT; DML_SLICE_OPERATOR_DESC's tensor support table).
+func SliceV1DataTypes(f FeatureLevel) []DataType {
+	if f.AtLeast(fl21) {
+		return Slice1DataTypes(f)
+	}
+	return []DataType{Float32, Float16, Int32, Int16, UInt32, UInt16}
+}
+
 // Slice1DataTypes returns the data types DML_SLICE1 accepts at a feature
 // level: none before 2_1, the 8/16/32-bit types from 2_1, the 64-bit types
 // from 4_1, and never the 4-bit types.
@@ -75,6 +86,10 @@ type Slice1Desc struct {
 	WindowStrides  []int64
 	// OutputSizes nil means MaxCopiedElements in every dimension.
 	OutputSizes []int64
+	// sliceV1: the desc is a DML_SLICE converted (NewSliceV1), judged by
+	// DML_SLICE's feature levels: it exists from 1_0, where DML_SLICE1
+	// does not.
+	sliceV1 bool
 }
 
 // Slice1 is a validated DML_SLICE1 with its derived values.
@@ -140,7 +155,7 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 		}
 	}
 	// 2. DimensionCount range at the feature level.
-	if !fl.AtLeast(fl21) {
+	if !fl.AtLeast(fl21) && !d.sliceV1 {
 		vs.add("featureLevel", "slice1.level.old", "DML_SLICE1 was introduced in DML_FEATURE_LEVEL_2_1; {level} is older", Args{"level": fl})
 	} else if !fl.AtLeast(fl30) {
 		if n != 4 && n != 5 {
@@ -155,7 +170,11 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 	if out != d.Input.DataType {
 		vs.add("outputDataType", "slice1.datatype.output", "{field} {output} != {of} {input}: InputTensor and OutputTensor must have the same DataType", Args{"field": "outputDataType", "of": slice1InputFields.dataType, "output": out, "input": d.Input.DataType})
 	}
-	if d.Input.DataType.Valid() && fl.AtLeast(fl21) && !containsType(Slice1DataTypes(fl), d.Input.DataType) {
+	if d.sliceV1 && !fl.AtLeast(fl21) {
+		if d.Input.DataType.Valid() && !containsType(SliceV1DataTypes(fl), d.Input.DataType) {
+			vs.add("dataType", "slice.datatype.level", "DataType {type} not supported by DML_OPERATOR_SLICE at feature level {level} (FLOAT32, FLOAT16, INT32, INT16, UINT32 and UINT16 before 2_1)", Args{"type": d.Input.DataType, "level": fl})
+		}
+	} else if d.Input.DataType.Valid() && fl.AtLeast(fl21) && !containsType(Slice1DataTypes(fl), d.Input.DataType) {
 		code, tmpl := "slice1.datatype.level", "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level}"
 		switch d.Input.DataType.Bits() {
 		case 64:
@@ -370,6 +389,7 @@ func NewSliceV1(d SliceDesc, fl FeatureLevel) (*Slice1, error) {
 		}
 	}
 	desc := d.ToSlice1(fl)
+	desc.sliceV1 = true
 	for i := range min(len(d.Sizes), len(d.Strides)) {
 		size, st := d.Sizes[i], d.Strides[i]
 		if st > MaxUINT {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/strictjson"
 )
 
 // Most violations an answer lists (the API's, an edit's on the websocket,
@@ -56,9 +57,4 @@ func Capped(vs []core.Violation) []core.Violation {
 }
 
 // FieldOrBody is field, or "the body" for a request's whole body.
-func FieldOrBody(field string) any {
-	if field == "" {
-		return core.NewMsg("json.body", "the body", nil)
-	}
-	return field
-}
+func FieldOrBody(field string) any { return strictjson.FieldOrBody(field) }

@@ -191,7 +191,10 @@ func sequenceLimit(dt core.DataType) int64 {
 }
 
 // dxNumber writes a value as DxDispatch reads it: a JSON number, or
-// "inf", "-inf", "nan" for floats that JSON cannot hold.
+// "inf", "-inf", "nan" for floats that JSON cannot hold. A float's
+// negative zero (ValueText's "-0"; an integer type has none) is written
+// -0.0: DxDispatch's JSON parser reads -0 as the integer 0, which fills
+// the buffer with +0 and drops the sign bit the page shows.
 func dxNumber(text string) string {
 	switch text {
 	case "+Inf":
@@ -200,6 +203,8 @@ func dxNumber(text string) string {
 		return `"-inf"`
 	case "NaN":
 		return `"nan"`
+	case "-0":
+		return "-0.0"
 	}
 	return text
 }

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/strictjson"
 )
 
 // What other tools hand a DirectML developer, brought into the explorers:
@@ -109,44 +108,15 @@ func importErr(field, code, tmpl string, args core.Args) *ImportError {
 	return &ImportError{Violations: []core.Violation{core.NewMsg(code, tmpl, args).At(field)}}
 }
 
-// fieldPath is the path of a field inside the value at path ("" for the
-// value itself, which encoding/json's type errors give for a value of the
-// wrong kind at the top).
-func fieldPath(path, field string) string {
-	if field == "" {
-		return path
-	}
-	return path + "." + field
-}
-
-// Decode reads one of the request's formats, strictly: unknown fields and
-// values of the wrong JSON type are reported at their path.
-func decodeInto(raw json.RawMessage, prefix string, v any) *ImportError {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			f := fieldPath(strings.TrimSuffix(prefix, "."), te.Field)
-			return &ImportError{Violations: []core.Violation{TypeError("import.json.type", f, f, te, importKind(te.Type))}}
-		}
-		return importErr(strings.TrimSuffix(prefix, "."), "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return importErr(strings.TrimSuffix(prefix, "."), "import.json.more", "holds more than one JSON value", nil)
+// decodeInto reads a value of the request (a format, a model's desc) into
+// v with strictjson's rules, the API bodies' own: every fault at once, at
+// its path under prefix (numpy.strides[1]); open passes over keys v does
+// not name.
+func decodeInto(raw json.RawMessage, prefix string, v any, open bool) *ImportError {
+	if vs := strictjson.DecodeValue(raw, prefix, v, open); vs != nil {
+		return &ImportError{Violations: vs}
 	}
 	return nil
-}
-
-// importKind is WantKind, except that the formats take a whole number or
-// a list of them wherever they take either.
-func importKind(t reflect.Type) core.Msg {
-	switch k := WantKind(t); k.Code {
-	case "json.kind.whole.one", "json.kind.wholes":
-		return core.NewMsg("json.kind.whole", "a whole number (or a list of them)", nil)
-	default:
-		return k
-	}
 }
 
 // Import converts the request's one format.
@@ -166,19 +136,19 @@ func Import(req ImportRequest) (*ImportResponse, *ImportError) {
 		return importDx(req.DxDispatch)
 	case "onnx":
 		var o ONNXImport
-		if err := decodeInto(req.ONNX, "onnx.", &o); err != nil {
+		if err := decodeInto(req.ONNX, "onnx", &o, false); err != nil {
 			return nil, err
 		}
 		return importONNX(o)
 	case "torch":
 		var t TorchImport
-		if err := decodeInto(req.Torch, "torch.", &t); err != nil {
+		if err := decodeInto(req.Torch, "torch", &t, false); err != nil {
 			return nil, err
 		}
 		return importTorch(t, "torch.")
 	case "numpy":
 		var n NumpyImport
-		if err := decodeInto(req.NumPy, "numpy.", &n); err != nil {
+		if err := decodeInto(req.NumPy, "numpy", &n, false); err != nil {
 			return nil, err
 		}
 		return importNumpy(n)
@@ -481,7 +451,7 @@ func intList(s string) ([]int64, error) {
 func dxOrdered(raw json.RawMessage, field string) ([]string, map[string]json.RawMessage, *ImportError) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &members); err != nil {
-		return nil, nil, importErr(field, "import.json.object", "{field} must be a JSON object: {detail}", core.Args{"field": field, "detail": JSONDetail(err)})
+		return nil, nil, importErr(field, "import.json.object", "{field} must be a JSON object: {detail}", core.Args{"field": field, "detail": strictjson.Detail(err)})
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	var order []string
@@ -505,7 +475,7 @@ func dxOrdered(raw json.RawMessage, field string) ([]string, map[string]json.Raw
 				order = append(order, tok)
 				var skip json.RawMessage
 				if err := dec.Decode(&skip); err != nil {
-					return nil, nil, importErr(field, "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
+					return nil, nil, importErr(field, "import.json", "{detail}", core.Args{"detail": strictjson.Detail(err)})
 				}
 			}
 		}
@@ -531,7 +501,7 @@ func (t *dxTensorIn) read(raw json.RawMessage, path string) *ImportError {
 	if len(raw) == 0 {
 		return importErr(path, "import.required", "{field} is required", core.Args{"field": path})
 	}
-	if err := decodeInto(raw, path+".", t); err != nil {
+	if err := decodeInto(raw, path, t, false); err != nil {
 		return err
 	}
 	if t.Desc != nil {
@@ -540,7 +510,7 @@ func (t *dxTensorIn) read(raw json.RawMessage, path string) *ImportError {
 		}
 		// The long form has one level: {"Type", "Desc": {short form}}.
 		inner := dxTensorIn{}
-		if err := decodeInto(t.Desc, path+".Desc.", &inner); err != nil {
+		if err := decodeInto(t.Desc, path+".Desc", &inner, false); err != nil {
 			return err
 		}
 		if inner.Desc != nil {
@@ -578,7 +548,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		Resources     json.RawMessage   `json:"resources"`
 		Schema        string            `json:"$schema"`
 	}
-	if err := decodeInto(raw, "dxdispatch.", &model); err != nil {
+	if err := decodeInto(raw, "dxdispatch", &model, false); err != nil {
 		return nil, err
 	}
 	if model.Dispatchables == nil {
@@ -600,21 +570,37 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		}
 		return false
 	}
+	// The dispatchables' and commands' fields the importer reads are read
+	// strictly (a "type" of 5 is said, not taken for no type); the others
+	// (an ONNX dispatchable's sourcePath, a print's resource) are passed
+	// over.
+	var vs []core.Violation
 	ds := map[string]dispatchable{}
 	var types []string
 	for _, name := range order {
 		var d dispatchable
-		_ = json.Unmarshal(members[name], &d)
+		if err := decodeInto(members[name], "dxdispatch.dispatchables."+name, &d, true); err != nil {
+			vs = append(vs, err.Violations...)
+		}
 		ds[name] = d
 		types = append(types, name+" ("+d.Type+")")
 	}
-	chosen := ""
-	for _, c := range model.Commands {
-		var cmd struct {
-			Type         string `json:"type"`
-			Dispatchable string `json:"dispatchable"`
+	type command struct {
+		Type         string `json:"type"`
+		Dispatchable string `json:"dispatchable"`
+	}
+	cmds := make([]command, len(model.Commands))
+	for i, c := range model.Commands {
+		if err := decodeInto(c, fmt.Sprintf("dxdispatch.commands[%d]", i), &cmds[i], true); err != nil {
+			vs = append(vs, err.Violations...)
 		}
-		if json.Unmarshal(c, &cmd) == nil && cmd.Type == "dispatch" && wanted(ds[cmd.Dispatchable].Type) {
+	}
+	if len(vs) > 0 {
+		return nil, &ImportError{Violations: vs}
+	}
+	chosen := ""
+	for _, cmd := range cmds {
+		if cmd.Type == "dispatch" && wanted(ds[cmd.Dispatchable].Type) {
 			chosen = cmd.Dispatchable
 			break
 		}
@@ -641,14 +627,9 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	}
 	var op dxOperatorIn
 	// Operator descs carry fields stridescope does not read (FusedActivation,
-	// ...): decode leniently, then check what is read.
-	if err := json.Unmarshal(desc, &op); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			f := fieldPath(path, te.Field)
-			return nil, &ImportError{Violations: []core.Violation{TypeError("import.json.type", f, f, te, importKind(te.Type))}}
-		}
-		return nil, importErr(path, "import.json", "{detail}", core.Args{"detail": JSONDetail(err)})
+	// ...): those are passed over, what is read is strict.
+	if err := decodeInto(desc, path, &op, true); err != nil {
+		return nil, err
 	}
 	var in dxTensorIn
 	inErr := in.read(op.InputTensor, path+".InputTensor")
@@ -692,7 +673,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
 	}
 	// Every violation at once: both tensors, then the operator's rank.
-	var vs []core.Violation
+	vs = nil
 	if inErr != nil {
 		vs = inErr.Violations
 	}
@@ -784,21 +765,22 @@ func renameAll(vs []core.Violation, names map[string]string, prefix string) []co
 // ImportRequestOf reads what was pasted into an explorer's import box as
 // the page's script does: JSON that names its format as is, a DxDispatch
 // model (it has dispatchables) wrapped, anything else as PyTorch's text.
-func ImportRequestOf(pasted string) ImportRequest {
-	trimmed := strings.TrimSpace(pasted)
+// JSON is read by the API bodies' rules (strictjson): the violations say
+// what is wrong with it, every one at once.
+func ImportRequestOf(pasted string) (ImportRequest, []core.Violation) {
+	trimmed := []byte(strings.TrimSpace(pasted))
 	var obj map[string]json.RawMessage
-	if json.Unmarshal([]byte(trimmed), &obj) == nil && obj != nil {
-		var req ImportRequest
+	if json.Unmarshal(trimmed, &obj) == nil && obj != nil {
 		for _, k := range []string{"dxdispatch", "onnx", "torch", "numpy", "text"} {
 			if _, ok := obj[k]; ok {
-				if json.Unmarshal([]byte(trimmed), &req) == nil {
-					return req
-				}
+				var req ImportRequest
+				return req, strictjson.Decode(trimmed, &req)
 			}
 		}
 		if _, ok := obj["dispatchables"]; ok {
-			return ImportRequest{DxDispatch: json.RawMessage(trimmed)}
+			// Named as the API's body names it: inside dxdispatch.
+			return ImportRequest{DxDispatch: json.RawMessage(trimmed)}, strictjson.Duplicates(trimmed, "dxdispatch")
 		}
 	}
-	return ImportRequest{Text: &pasted}
+	return ImportRequest{Text: &pasted}, nil
 }

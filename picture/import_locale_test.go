@@ -11,7 +11,11 @@ import (
 // asked for, the note's nested part ("storage_offset 2 elements") too;
 // English is what Import writes.
 func TestImportNotesInEachLanguage(t *testing.T) {
-	res, ierr := Import(ImportRequestOf(`{"torch":{"dtype":"torch.float32","size":[4],"stride":[1],"storage_offset":2}}`))
+	req, vs := ImportRequestOf(`{"torch":{"dtype":"torch.float32","size":[4],"stride":[1],"storage_offset":2}}`)
+	if vs != nil {
+		t.Fatal(vs)
+	}
+	res, ierr := Import(req)
 	if ierr != nil {
 		t.Fatal(ierr.Violations)
 	}

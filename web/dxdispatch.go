@@ -30,10 +30,10 @@ func (s *Server) postDxDispatch(c echo.Context) error {
 	if err != nil {
 		return readError(err)
 	}
+	// Which of the two bodies it is; decodeStrict says what is wrong with
+	// it, every fault at once.
 	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(body, &keys); err != nil {
-		return jsonError(err)
-	}
+	_ = json.Unmarshal(body, &keys)
 	ctx := c.Request().Context()
 	if _, ok := keys["inputSizes"]; ok {
 		var req picture.Slice1Request
@@ -51,6 +51,9 @@ func (s *Server) postDxDispatch(c echo.Context) error {
 		return writeDxModel(c, "stridescope-slice.json", m, vs)
 	}
 	if _, ok := keys["sizes"]; !ok {
+		if err := decodeStrict(bytes.NewReader(body), &keys); err != nil {
+			return err // not a JSON object at all
+		}
 		return badRequest("", "dxdispatch.body", "the body is neither a slice (the body of /api/v1/slice1, with inputSizes) nor a layout (the body of /api/v1/layout, with sizes)", nil)
 	}
 	var req picture.LayoutRequest
@@ -184,7 +187,12 @@ func (s *Server) postImportPage(c echo.Context) error {
 		return err // gone while it waited (postImport)
 	}
 	if ierr == nil {
-		res, ierr = picture.Import(picture.ImportRequestOf(pasted))
+		req, vs := picture.ImportRequestOf(pasted)
+		if vs != nil {
+			ierr = &picture.ImportError{Violations: vs}
+		} else {
+			res, ierr = picture.Import(req)
+		}
 	}
 	// Both answers, the notes and the errors, are written in the request's
 	// language.

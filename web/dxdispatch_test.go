@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -387,7 +389,7 @@ func TestImportRefusals(t *testing.T) {
 		{"torch bfloat16 and a negative stride", `{"torch":{"dtype":"torch.bfloat16","size":[2,2],"stride":[-2,1]}}`, []string{"torch.dtype", "torch.stride[0]"}},
 		{"torch bool, a negative stride and offset, and an empty size", `{"torch":{"dtype":"torch.bool","size":[2,0],"stride":[-1,1],"storage_offset":-1}}`, []string{"torch.dtype", "torch.stride[0]", "torch.storage_offset", "torch.size[1]"}},
 		{"torch stride count", `{"torch":{"dtype":"torch.float32","size":[2,2],"stride":[1]}}`, []string{"torch.stride"}},
-		{"torch wrong JSON type", `{"torch":{"dtype":"torch.float32","size":[2,1.5],"stride":[1,1]}}`, []string{"torch.size"}},
+		{"torch wrong JSON type", `{"torch":{"dtype":"torch.float32","size":[2,1.5],"stride":[1,1]}}`, []string{"torch.size[1]"}},
 		{"text without a size", `{"text":"(3, 1)"}`, []string{"text"}},
 		{"text without strides", `{"text":"torch.Size([2, 3])"}`, []string{"text"}},
 		{"onnx empty selection and zero step", `{"onnx":{"inputShape":[4,4],"starts":[3,0],"ends":[1,4],"steps":[1,0]}}`, []string{"onnx.starts[0]", "onnx.steps[1]"}},
@@ -399,7 +401,7 @@ func TestImportRefusals(t *testing.T) {
 		{"dxdispatch window out of the input", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"DimensionCount":1,"InputWindowOffsets":[3],"InputWindowSizes":[3],"InputWindowStrides":[1]}}},"commands":[]}}`,
 			[]string{"dxdispatch.dispatchables.s.desc.InputWindowOffsets[0]"}},
 		{"dxdispatch fraction", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"InputWindowOffsets":[1.5],"InputWindowSizes":[3],"InputWindowStrides":[1]}}},"commands":[]}}`,
-			[]string{"dxdispatch.dispatchables.s.desc.InputWindowOffsets"}},
+			[]string{"dxdispatch.dispatchables.s.desc.InputWindowOffsets[0]"}},
 		{"dxdispatch Desc in a Desc", `{"dxdispatch":{"resources":{},"dispatchables":{"s":{"type":"SLICE1","desc":{"InputTensor":{"Type":"BUFFER","Desc":{"DataType":"FLOAT32","Sizes":[4],"Desc":{}}},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2]},"InputWindowOffsets":[0],"InputWindowSizes":[3],"InputWindowStrides":[2]}}},"commands":[]}}`,
 			[]string{"dxdispatch.dispatchables.s.desc.InputTensor.Desc.Desc"}},
 		{"dxdispatch model as a string", `{"dxdispatch":"{\"a\":1}"}`, []string{"dxdispatch"}},
@@ -459,9 +461,10 @@ func TestImportRefusals(t *testing.T) {
 			t.Errorf("%s: %q, want it to say %q", text, got, want)
 		}
 	}
-	// A value of the wrong kind is named in words, with the number it is.
+	// A value of the wrong kind is named in words, with the number it is,
+	// at its index.
 	_, body := importBody(t, ts.URL, `{"torch":{"dtype":"torch.float32","size":[2,1.5],"stride":[1,1]}}`)
-	if msg := body["errors"].([]any)[0].(map[string]any)["message"]; msg != "torch.size must be a whole number (or a list of them); got the number 1.5" {
+	if msg := body["errors"].([]any)[0].(map[string]any)["message"]; msg != "torch.size[1] must be a whole number; got 1.5" {
 		t.Errorf("torch.size: %q", msg)
 	}
 }
@@ -608,6 +611,53 @@ func TestImportDxNamesTheModelsFields(t *testing.T) {
 		errs, _ := body["errors"].([]any)
 		if status := res.StatusCode; err != nil || status != http.StatusBadRequest || len(errs) != 1 || errs[0].(map[string]any)["message"] != want {
 			t.Errorf("%s: %d %q, want %q", lang, status, errs, want)
+		}
+	}
+}
+
+// TestDxDispatchNegativeZero: a float's negative zero typed in the slice
+// explorer's values is written -0.0 in the exported model, which
+// DxDispatch's JSON parser reads as a float (it reads -0 as the integer
+// 0, losing the sign); other values are written as before, an integer
+// type's "-0" is 0; and the model still imports as the same slice.
+func TestDxDispatchNegativeZero(t *testing.T) {
+	ts := newTestServer(t)
+	initial := regexp.MustCompile(`"input": \{[^}]*"initialValues": (\[[^\]]*\])`)
+	for _, c := range []struct {
+		dt, vals string
+		want     string // the input's initialValues as the file writes them
+	}{
+		{"FLOAT32", "-0,1.5,0", "[-0.0 1.5 0 -0.0 1.5 0]"},
+		{"FLOAT16", "-0,-2", "[-0.0 -2 -0.0 -2 -0.0 -2]"},
+		{"FLOAT64", "-0.0,-1e-300,-0", "[-0.0 -1e-300 -0.0 -0.0 -1e-300 -0.0]"},
+		{"INT16", "-0,-1,2", "[0 -1 2 0 -1 2]"},
+	} {
+		q := "dt=" + c.dt + "&sizes=2,3&woff=0,0&wsize=2,3&wstride=1,-1&vals=" + url.QueryEscape(c.vals)
+		res, err := http.Get(ts.URL + "/api/v1/dxdispatch/slice.json?" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %s", q, res.StatusCode, model)
+		}
+		checkDxSchema(t, model)
+		m := initial.FindSubmatch(model)
+		if m == nil {
+			t.Fatalf("%s: no input values in\n%s", q, model)
+		}
+		if got := strings.ReplaceAll(string(m[1]), ",", ""); got != c.want {
+			t.Errorf("%s: initialValues %s, want %s", q, m[1], c.want)
+		}
+		// The exported model imports as the slice it was made of.
+		status, got := importBody(t, ts.URL, `{"dxdispatch":`+string(model)+`}`)
+		if status != http.StatusOK {
+			t.Fatalf("%s: import %d %v", q, status, got)
+		}
+		s1 := got["slice1"].(map[string]any)
+		if s1["dataType"] != c.dt || jsonOf(s1["inputSizes"]) != "[2,3]" || jsonOf(s1["inputWindowStrides"]) != "[1,-1]" || jsonOf(s1["inputWindowSizes"]) != "[2,3]" {
+			t.Errorf("%s: imported as %s", q, jsonOf(s1))
 		}
 	}
 }

@@ -1,29 +1,21 @@
 package web
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"math"
 	"net"
 	"net/http"
-	"reflect"
-	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
-	"github.com/stridescope/stridescope/jsonscan"
 	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/strictjson"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -54,330 +46,20 @@ func badRequest(field, code, tmpl string, args core.Args) *apiError {
 	return &apiError{status: http.StatusBadRequest, violations: []core.Violation{core.NewMsg(code, tmpl, args).At(field)}}
 }
 
-// decodeStrict reads exactly one JSON object into v, refusing unknown
-// fields and trailing data, and names the offending field where it can.
-// Every field of the object is checked first, on its own, so that every
-// violation is reported at once (encoding/json stops at the first); and
-// integer fields element by element: encoding/json would read a null
-// inside a list as 0 (a stride of 0 is a broadcast nobody asked for) and
-// names neither the index nor, in an embedded struct, the field as the
-// request spells it.
+// decodeStrict reads exactly one JSON object into v with strictjson's
+// rules, the same for every body of every endpoint: every fault at once,
+// each at its path (a null, a fraction or a number past 64 bits inside
+// a list at its index), unknown fields, keys given twice and data after
+// the object refused.
 func decodeStrict(r io.Reader, v any) *apiError {
 	body, err := io.ReadAll(r)
 	if err != nil {
 		return readError(err)
 	}
-	if isNull(body) {
-		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{
-			picture.TypeError("json.type", "", picture.FieldOrBody(""), &json.UnmarshalTypeError{Value: "null"}, picture.WantKind(nil))}}
-	}
-	if vs := append(duplicateKeys(body), objectViolations(body, reflect.TypeOf(v))...); len(vs) > 0 {
+	if vs := strictjson.Decode(body, v); vs != nil {
 		return &apiError{status: http.StatusBadRequest, violations: vs}
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return trailing()
-	}
 	return nil
-}
-
-// duplicateKeys reports every object in body, at any depth, that names a
-// key twice, exactly or in another case ("strides" and "Strides"):
-// encoding/json keeps the last of them, and matches keys in any case, so
-// one of two values given would be dropped without a word. A body that
-// is not valid JSON is left to the decoder to report, and so is one
-// nested deeper than any request is (maxKeyDepth): json.Decoder.Token
-// slows with the depth, and a 2 MiB body of brackets took it hours.
-func duplicateKeys(body []byte) []core.Violation {
-	var d dupCheck
-	jsonscan.Walk(body, &d)
-	return d.vs
-}
-
-// dupCheck is duplicateKeys' visitor: the keys seen in each object open
-// (nil for a list), innermost last. It walks the bytes rather than
-// decode them: json.Decoder.Token cost a 2 MiB import 70 bytes a byte.
-type dupCheck struct {
-	seen []map[string]string // folded key: the key as first written
-	vs   []core.Violation
-}
-
-func (d *dupCheck) Open(p jsonscan.Path, object bool) bool {
-	if len(p) > maxKeyDepth {
-		return false
-	}
-	var m map[string]string
-	if object {
-		m = map[string]string{}
-	}
-	d.seen = append(d.seen, m)
-	return true
-}
-
-func (d *dupCheck) Entry(p jsonscan.Path, _ int) bool {
-	seen := d.seen[len(d.seen)-1]
-	if seen == nil {
-		return true
-	}
-	k := p[len(p)-1].Name()
-	if first, dup := seen[foldKey(k)]; dup {
-		f := p.String()
-		d.vs = append(d.vs, core.NewMsg("json.field.duplicate", "{field:q} is given more than once (also as {first:q}): only one value can be taken", core.Args{"field": f, "first": first}).At(f))
-	} else {
-		seen[foldKey(k)] = k
-	}
-	return true
-}
-
-func (d *dupCheck) Close(jsonscan.Path, bool) { d.seen = d.seen[:len(d.seen)-1] }
-
-// maxKeyDepth is deeper than any request body nests (a DxDispatch model's
-// tensor desc inside a desc is 6 levels down).
-const maxKeyDepth = 32
-
-func unknownField(path string) core.Violation {
-	return core.NewMsg("json.field.unknown", "unknown field {field:q}", core.Args{"field": path}).At(path)
-}
-
-func trailing() *apiError {
-	return badRequest("", "body.trailing", "the body must hold exactly one JSON object; found more after it", nil)
-}
-
-// jsonField is a request field by its JSON name; whole: it holds whole
-// numbers (list: a list of them).
-type jsonField struct {
-	name        string
-	typ         reflect.Type
-	whole, list bool
-}
-
-// jsonFields lists t's fields by their JSON names, in order, embedded
-// structs' fields in place.
-func jsonFields(t reflect.Type) []jsonField {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return nil
-	}
-	var out []jsonField
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Anonymous && f.Type.Kind() == reflect.Struct {
-			out = append(out, jsonFields(f.Type)...)
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "" || name == "-" || !f.IsExported() {
-			continue
-		}
-		jf := jsonField{name: name, typ: f.Type}
-		switch f.Type {
-		case reflect.TypeFor[[]int64]():
-			jf.whole, jf.list = true, true
-		case reflect.TypeFor[int64](), reflect.TypeFor[*int64]():
-			jf.whole = true
-		}
-		out = append(out, jf)
-	}
-	return out
-}
-
-// foldKey is k with every letter replaced by the least of its Unicode
-// case-folding orbit: two keys encoding/json takes for one field (it
-// matches names as strings.EqualFold does: "strides", "Strides", and
-// "ſtrides" with U+017F, a long s) fold to one key.
-func foldKey(k string) string {
-	return strings.Map(func(r rune) rune {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		return least
-	}, k)
-}
-
-// objectViolations reports, for a body that is one JSON object, every
-// field of a request of type t that would not decode: unknown fields,
-// values of the wrong kind (at their path inside nested objects), and
-// integer fields, or list elements, that are not whole numbers fitting
-// int64 (null inside a list, a fraction, a string); and data after the
-// object. A null field (or list) is left to mean "not given". A body that
-// is not a JSON object is left to the decoder to report.
-func objectViolations(body []byte, t reflect.Type) []core.Violation {
-	var obj map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if dec.Decode(&obj) != nil || obj == nil {
-		return nil
-	}
-	// Keys match fields as encoding/json matches them: the exact name,
-	// else the name in another case ("DataType" is dataType).
-	fields := jsonFields(t)
-	keys := slices.Sorted(maps.Keys(obj))
-	var vs []core.Violation
-	var unknown []string
-	byField := make([][]string, len(fields))
-	for _, k := range keys {
-		i := slices.IndexFunc(fields, func(f jsonField) bool { return f.name == k })
-		if i < 0 {
-			i = slices.IndexFunc(fields, func(f jsonField) bool { return strings.EqualFold(f.name, k) })
-		}
-		if i < 0 {
-			unknown = append(unknown, k)
-			continue
-		}
-		byField[i] = append(byField[i], k)
-	}
-	for i, f := range fields {
-		for _, k := range byField[i] {
-			raw := obj[k]
-			if isNull(raw) {
-				continue
-			}
-			if f.whole {
-				vs = append(vs, wholeViolations(f, raw)...)
-			} else if v := fieldViolation(f, raw); v != nil {
-				vs = append(vs, *v)
-			}
-		}
-	}
-	for _, k := range unknown {
-		vs = append(vs, unknownField(k))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		vs = append(vs, trailing().violations...)
-	}
-	return vs
-}
-
-// fieldViolation decodes one field's value strictly into its type and
-// reports the first thing wrong with it, or nil.
-func fieldViolation(f jsonField, raw json.RawMessage) *core.Violation {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(reflect.New(f.typ).Interface())
-	if err == nil {
-		return nil
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		path := f.name
-		if te.Field != "" {
-			path += "." + te.Field
-		}
-		v := picture.TypeError("json.type", path, path, te, picture.WantKind(te.Type))
-		return &v
-	}
-	if sub, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		v := unknownField(f.name + "." + strings.Trim(sub, `"`))
-		return &v
-	}
-	v := jsonError(err).violations[0]
-	v.Field = f.name
-	return &v
-}
-
-// wholeViolations reports what is not a whole number in an integer field:
-// the value, or each element of a list.
-func wholeViolations(f jsonField, raw json.RawMessage) []core.Violation {
-	if !f.list {
-		if got := wholeNumber(raw); got != nil {
-			return []core.Violation{notWhole(f.name, *got)}
-		}
-		return nil
-	}
-	var items []json.RawMessage
-	if json.Unmarshal(raw, &items) != nil {
-		return []core.Violation{core.NewMsg("json.whole.list", "{field} must be a list of whole numbers; got {got}", core.Args{"field": f.name, "got": jsonKind(raw)}).At(f.name)}
-	}
-	var vs []core.Violation
-	for i, it := range items {
-		if got := wholeNumber(it); got != nil {
-			vs = append(vs, notWhole(fmt.Sprintf("%s[%d]", f.name, i), *got))
-		}
-	}
-	return vs
-}
-
-func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
-
-func notWhole(field string, got core.Msg) core.Violation {
-	if got.Code == "json.got.range" {
-		// A whole number all the same: said as one, with the range.
-		return core.NewMsg("json.whole.range", "{field} = {value}: a whole number, but outside the range the API reads (-2^63 to 2^63-1)",
-			core.Args{"field": field, "value": got.Args["value"]}).At(field)
-	}
-	return core.NewMsg("json.whole", "{field} must be a whole number; {got}", core.Args{"field": field, "got": got}).At(field)
-}
-
-// wholeNumber says what is wrong with raw as an int64, or nil.
-func wholeNumber(raw json.RawMessage) *core.Msg {
-	t := string(bytes.TrimSpace(raw))
-	var m core.Msg
-	switch k := jsonKind(raw); {
-	case k.Code != "json.kind.number":
-		m = core.NewMsg("json.got", "got {kind}", core.Args{"kind": k})
-	case strings.ContainsAny(t, ".eE"):
-		m = core.NewMsg("json.got.number", "got {value}", core.Args{"value": t})
-		if f, err := strconv.ParseFloat(t, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-			m = core.NewMsg("json.got.fraction", "got {value}: write it without a fraction or exponent ({whole})", core.Args{"value": t, "whole": int64(f)})
-		}
-	default:
-		if _, err := strconv.ParseInt(t, 10, 64); err == nil {
-			return nil
-		}
-		m = core.NewMsg("json.got.range", "got {value}, outside the 64-bit range the API reads (at most 9223372036854775807)", core.Args{"value": t})
-	}
-	return &m
-}
-
-// jsonKind names the kind of JSON value raw holds, in picture.GotKind's
-// words.
-func jsonKind(raw json.RawMessage) core.Msg {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return core.NewMsg("json.kind.nothing", "nothing", nil)
-	}
-	switch t[0] {
-	case 'n':
-		return picture.GotKind("null")
-	case 't', 'f':
-		return picture.GotKind("bool")
-	case '"':
-		return picture.GotKind("string")
-	case '[':
-		return picture.GotKind("array")
-	case '{':
-		return picture.GotKind("object")
-	}
-	return picture.GotKind("number")
-}
-
-func jsonError(err error) *apiError {
-	var typeErr *json.UnmarshalTypeError
-	var syntaxErr *json.SyntaxError
-	var maxErr *http.MaxBytesError
-	switch {
-	case errors.As(err, &typeErr):
-		field := typeErr.Field
-		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{picture.TypeError("json.type", field, picture.FieldOrBody(field), typeErr, picture.WantKind(typeErr.Type))}}
-	case errors.As(err, &syntaxErr):
-		return badRequest("", "json.syntax", "the body is not valid JSON: {detail} (at byte {offset})", core.Args{"detail": picture.JSONDetail(syntaxErr), "offset": syntaxErr.Offset})
-	case errors.As(err, &maxErr):
-		return &apiError{status: http.StatusRequestEntityTooLarge, violations: []core.Violation{core.NewMsg("body.large", "the body is larger than {limit} bytes", core.Args{"limit": maxErr.Limit}).At("")}}
-	case errors.Is(err, io.EOF):
-		return badRequest("", "body.empty", "the body is empty; send a JSON object", nil)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return badRequest("", "json.early", "the body is not valid JSON: it ends early", nil)
-	}
-	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return &apiError{status: http.StatusBadRequest, violations: []core.Violation{unknownField(strings.Trim(field, `"`))}}
-	}
-	return badRequest("", "json.invalid", "the body is not valid JSON: {detail}", core.Args{"detail": picture.JSONDetail(err)})
 }
 
 // readError is the answer to a body that could not be read whole: over

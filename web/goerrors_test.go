@@ -26,7 +26,7 @@ func TestGoErrorsInTheRequestsLanguage(t *testing.T) {
 			"the body is not valid JSON: invalid character '}' in literal true (expecting 'e') (at byte 44)"},
 		{"POST", "/api/v1/import", `{"dxdispatch":{"resources":{}, "dispatchables": [1,2}}`, "json.syntax",
 			"the body is not valid JSON: invalid character '}' after array element (at byte 53)"},
-		{"POST", "/api/v1/import", `{"numpy":{"shap":[2]}}`, "import.json", `json: unknown field "shap"`},
+		{"POST", "/api/v1/import", `{"numpy":{"shap":[2]}}`, "json.field.unknown", `unknown field "numpy.shap"`},
 		{"POST", "/api/v1/import", `{"text":"torch.Size([2, 3, 4, 5, 6, 7, 8, 9, 10]) (1, 1, 1, 1, 1, 1, 1, 1, 1)"}`, "import.text.size.list",
 			"torch.Size: 9 numbers; a DirectML tensor has at most 8 dimensions"},
 		{"GET", "/api/v1/layout.svg?sizes=%zz", "", "query.invalid", `the query is not valid: invalid URL escape "%zz"`},

@@ -303,12 +303,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, ready func(addr net
 		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	defer s.Close() // the rooms and their bus outlive no server
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	// An API request refused for its length is answered in JSON, as
+	// every other API error (longrequest.go).
+	go func() { errc <- srv.Serve(longRequestListener{ln}) }()
 	if ready != nil {
 		ready(ln.Addr())
 	}

@@ -1,18 +1,26 @@
-package picture
+package strictjson
 
 import (
-	"encoding/json"
+	"bytes"
 	"reflect"
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
 )
 
-// TypeError is the {field} must be {want}; got {got} violation of a JSON
-// value of the wrong kind, both kinds in words the catalog translates
-// (never a Go type's name).
-func TypeError(code, field string, fieldName any, te *json.UnmarshalTypeError, want core.Msg) core.Violation {
-	return core.NewMsg(code, "{field} must be {want}; got {got}", core.Args{"field": fieldName, "want": want, "got": GotKind(te.Value)}).At(field)
+// TypeError is the "{field} must be {want}; got {got}" violation of a
+// JSON value of the wrong kind at path, both kinds in words the catalog
+// translates (never a Go type's name).
+func TypeError(path string, want, got core.Msg) core.Violation {
+	return core.NewMsg("json.type", "{field} must be {want}; got {got}", core.Args{"field": FieldOrBody(path), "want": want, "got": got}).At(path)
+}
+
+// FieldOrBody is field, or "the body" for a request's whole body.
+func FieldOrBody(field string) any {
+	if field == "" {
+		return core.NewMsg("json.body", "the body", nil)
+	}
+	return field
 }
 
 // WantKind names the JSON kind a Go type decodes from.
@@ -73,4 +81,25 @@ func GotKind(value string) core.Msg {
 		return core.NewMsg("json.kind.number.value", "the number {value}", core.Args{"value": strings.TrimPrefix(value, "number ")})
 	}
 	return kind("value", "another JSON value")
+}
+
+// Kind names the kind of JSON value raw holds, in GotKind's words.
+func Kind(raw []byte) core.Msg {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return core.NewMsg("json.kind.nothing", "nothing", nil)
+	}
+	switch t[0] {
+	case 'n':
+		return GotKind("null")
+	case 't', 'f':
+		return GotKind("bool")
+	case '"':
+		return GotKind("string")
+	case '[':
+		return GotKind("array")
+	case '{':
+		return GotKind("object")
+	}
+	return GotKind("number")
 }

@@ -1,0 +1,74 @@
+package web
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestLongRequestsAnswerTheAPIsShape: an API request whose query (or
+// headers) pass what the server reads before any handler runs (64 KiB)
+// is answered as every other API error, {"errors": [...]} with a code,
+// in the query's lang= when it has one; not net/http's plain text. A
+// query past a route's own limit but under 64 KiB is the route's 400, as
+// before; a page past 64 KiB is not given JSON. The connection's earlier
+// requests (keep-alive) do not confuse it.
+func TestLongRequestsAnswerTheAPIsShape(t *testing.T) {
+	addr := serveOnLoopback(t, New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	long := strings.Repeat("1,", 40000) + "1" // 80001 bytes
+	client := &http.Client{}
+	for _, c := range []struct {
+		name, method, path string
+		header             string // an extra header's value, of its size
+		status             int
+		code, message      string // "": not JSON
+	}{
+		{"a long query", "GET", "/api/v1/layout.svg?sizes=" + long, "", 414, "query.long", "the query is longer than 65536 bytes"},
+		{"a long query on a POST route", "POST", "/api/v1/import?x=" + long, "", 414, "query.long", "the query is longer than 65536 bytes"},
+		{"a long query on a JSON route", "GET", "/api/v1/dxdispatch/layout.json?sizes=" + long, "", 414, "query.long", "the query is longer than 65536 bytes"},
+		{"long headers", "GET", "/api/v1/layout.svg?sizes=2", strings.Repeat("a", 80000), 431, "request.large", "the request's address and headers are longer than 65536 bytes"},
+		{"a query past the route's limit", "GET", "/api/v1/layout.svg?sizes=" + long[:5001], "", 400, "query.long", "the query is longer than 4096 bytes"},
+		// On the connection the 400 kept alive.
+		{"a long query, in French", "GET", "/api/v1/slice1.svg?lang=fr&sizes=" + long, "", 414, "query.long", "la requête dépasse 65536 octets"},
+		{"a short request after them", "GET", "/api/v1/layout.svg?sizes=2&lang=pt-BR&x=" + strings.Repeat("1", 100), "", 200, "", ""},
+		{"a page", "GET", "/?sizes=" + long, "", 431, "", ""},
+	} {
+		req, _ := http.NewRequest(c.method, "http://"+addr+c.path, nil)
+		if c.header != "" {
+			req.Header.Set("X-Long", c.header)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != c.status {
+			t.Errorf("%s: status %d, want %d: %.200s", c.name, res.StatusCode, c.status, b)
+			continue
+		}
+		isJSON := strings.HasPrefix(res.Header.Get("Content-Type"), "application/json")
+		if c.code == "" {
+			if c.status != 200 && isJSON {
+				t.Errorf("%s: a page answered JSON: %s", c.name, b)
+			}
+			continue
+		}
+		var body struct {
+			Errors []struct{ Field, Code, Message string }
+		}
+		if !isJSON || json.Unmarshal(b, &body) != nil || len(body.Errors) != 1 {
+			t.Errorf("%s: %s %q, want the JSON errors", c.name, res.Header.Get("Content-Type"), b)
+			continue
+		}
+		if e := body.Errors[0]; e.Code != c.code || e.Message != c.message || e.Field != "" {
+			t.Errorf("%s: %+v, want %s %q", c.name, e, c.code, c.message)
+		}
+		if c.status != 400 && res.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("%s: no CORS header, which every API answer has", c.name)
+		}
+	}
+}
