@@ -4,7 +4,8 @@
 //
 //	commands (cmd/...), browser tests (e2e)
 //	transport: web (the Echo server), over live (websocket sessions)
-//	operators: picture (the explorers' states, pictures and interop)
+//	interop: what other tools describe (DxDispatch, ONNX, PyTorch, NumPy)
+//	operators: picture (the explorers' states and pictures)
 //	views (templ components)                rooms (classrooms over NATS)
 //	compute (the slice engine), i18n, strictjson (request JSON's one decoding)
 //	foundation: core (the exact DirectML rules), budget, jsonscan, static
@@ -48,6 +49,7 @@ var layers = []layer{
 	{name: "views", pkgs: map[string][]string{"views": {"github.com/a-h/templ"}}},
 	{name: "rooms", pkgs: map[string][]string{"rooms": {"github.com/nats-io/"}, "rooms/natstest": {"github.com/nats-io/"}}},
 	{name: "operators", pkgs: map[string][]string{"picture": {"github.com/a-h/templ"}}},
+	{name: "interop", pkgs: map[string][]string{"interop": nil}},
 	{name: "sessions", pkgs: map[string][]string{"live": {"github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}}},
 	{name: "server", http: true, pkgs: map[string][]string{"web": {"github.com/labstack/", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/", "rsc.io/qr"}}},
 	{name: "commands", http: true, pkgs: map[string][]string{"cmd/server": {"github.com/nats-io/"}, "cmd/bench": nil, "cmd/benchweb": {"github.com/chromedp/", "golang.org/x/net/"},

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/interop"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -130,11 +131,11 @@ func violationCases() []core.Violation {
 		`{"text": "torch.Size([2, 3])"}`,
 		`{"dxdispatch": {"resources": {}, "dispatchables": {}}}`,
 	} {
-		var req picture.ImportRequest
+		var req interop.ImportRequest
 		if err := json.Unmarshal([]byte(body), &req); err != nil {
 			panic(err)
 		}
-		if _, ierr := picture.Import(req); ierr != nil {
+		if _, ierr := interop.Import(req); ierr != nil {
 			out = append(out, ierr.Violations...)
 		}
 	}

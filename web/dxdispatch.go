@@ -11,6 +11,7 @@ import (
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/interop"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -18,7 +19,7 @@ import (
 // dxCost bounds what building a model allocates: at most
 // MaxDxInitialValues cells, each filled and written as text.
 func dxCost(l *core.Layout) int64 {
-	cells := min(l.BufferElementCount(), picture.MaxDxInitialValues)
+	cells := min(l.BufferElementCount(), interop.MaxDxInitialValues)
 	return cells*(l.DataType.Bits()/8+32) + 64<<10
 }
 
@@ -47,7 +48,7 @@ func (s *Server) postDxDispatch(c echo.Context) error {
 		if err := budget.Take(ctx, dxCost(sl.Input)); err != nil {
 			return err
 		}
-		m, vs := picture.DxSlice1Model(ctx, sl, nil)
+		m, vs := interop.DxSlice1Model(ctx, sl, nil)
 		return writeDxModel(c, "stridescope-slice.json", m, vs)
 	}
 	if _, ok := keys["sizes"]; !ok {
@@ -67,7 +68,7 @@ func (s *Server) postDxDispatch(c echo.Context) error {
 	if err := budget.Take(ctx, dxCost(l)); err != nil {
 		return err
 	}
-	m, vs := picture.DxLayoutModel(ctx, l)
+	m, vs := interop.DxLayoutModel(ctx, l)
 	return writeDxModel(c, "stridescope-layout.json", m, vs)
 }
 
@@ -86,7 +87,7 @@ func (s *Server) getLayoutDx(c echo.Context) error {
 	if err := budget.Take(c.Request().Context(), dxCost(v.Layout)); err != nil {
 		return err
 	}
-	m, vs := picture.DxLayoutModel(c.Request().Context(), v.Layout)
+	m, vs := interop.DxLayoutModel(c.Request().Context(), v.Layout)
 	return writeDxModel(c, "stridescope-layout.json", m, vs)
 }
 
@@ -105,15 +106,15 @@ func (s *Server) getSliceDx(c echo.Context) error {
 	if err := budget.Take(c.Request().Context(), dxCost(v.Slice.Input)); err != nil {
 		return err
 	}
-	m, vs := picture.DxSlice1Model(c.Request().Context(), v.Slice, v.Values)
+	m, vs := interop.DxSlice1Model(c.Request().Context(), v.Slice, v.Values)
 	return writeDxModel(c, "stridescope-slice.json", m, vs)
 }
 
-func writeDxModel(c echo.Context, name string, m *picture.DxModel, vs []core.Violation) error {
+func writeDxModel(c echo.Context, name string, m *interop.DxModel, vs []core.Violation) error {
 	if vs != nil {
 		return invalid(vs...)
 	}
-	b, err := picture.MarshalDxModel(m)
+	b, err := interop.MarshalDxModel(m)
 	if err != nil {
 		return err
 	}
@@ -134,7 +135,7 @@ func (s *Server) postImport(c echo.Context) error {
 	if err != nil {
 		return readError(err)
 	}
-	if ierr := picture.CheckImportSize(body); ierr != nil {
+	if ierr := interop.CheckImportSize(body); ierr != nil {
 		return &apiError{status: http.StatusRequestEntityTooLarge, violations: ierr.Violations}
 	}
 	// The server hears that a client went away only once its body is
@@ -143,14 +144,14 @@ func (s *Server) postImport(c echo.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var req picture.ImportRequest
+	var req interop.ImportRequest
 	if err := decodeStrict(bytes.NewReader(body), &req); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	res, ierr := picture.Import(req)
+	res, ierr := interop.Import(req)
 	if ierr != nil {
 		return &apiError{status: http.StatusBadRequest, violations: ierr.Violations}
 	}
@@ -161,13 +162,13 @@ func (s *Server) postImport(c echo.Context) error {
 // takeImportBudget takes an import's share of the work budget before
 // its body is read, by the length the request declares (or the import
 // limit, for a body sent in chunks): what decoding allocates grows with
-// the body (picture.ImportCost).
+// the body (interop.ImportCost).
 func (s *Server) takeImportBudget(c echo.Context) error {
 	n := c.Request().ContentLength
 	if n < 0 || n > s.importLimit {
 		n = s.importLimit
 	}
-	return budget.Take(c.Request().Context(), picture.ImportCost(n))
+	return budget.Take(c.Request().Context(), interop.ImportCost(n))
 }
 
 // postImportPage is POST /import, the import box without JavaScript: a
@@ -181,17 +182,17 @@ func (s *Server) postImportPage(c echo.Context) error {
 		return err
 	}
 	pasted := c.FormValue("text")
-	var res *picture.ImportResponse
-	ierr := picture.CheckImportSize([]byte(pasted))
+	var res *interop.ImportResponse
+	ierr := interop.CheckImportSize([]byte(pasted))
 	if err := c.Request().Context().Err(); err != nil {
 		return err // gone while it waited (postImport)
 	}
 	if ierr == nil {
-		req, vs := picture.ImportRequestOf(pasted)
+		req, vs := interop.ImportRequestOf(pasted)
 		if vs != nil {
-			ierr = &picture.ImportError{Violations: vs}
+			ierr = &interop.ImportError{Violations: vs}
 		} else {
-			res, ierr = picture.Import(req)
+			res, ierr = interop.Import(req)
 		}
 	}
 	// Both answers, the notes and the errors, are written in the request's

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/interop"
 )
 
 // importBodies are the import bodies that cost the most per byte, each
@@ -51,7 +51,7 @@ func importBodies(limit int) []struct {
 		return b.String()
 	}
 	values := func(n int, v string) string { return "[" + list(n, func(int) string { return v }) + "]" }
-	zeros, empties, shape := values(picture.MaxImportValues, "0"), values(picture.MaxImportValues, "[]"), values(picture.MaxImportEntries, "0")
+	zeros, empties, shape := values(interop.MaxImportValues, "0"), values(interop.MaxImportValues, "[]"), values(interop.MaxImportEntries, "0")
 	slice1 := `"s":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4,4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2,2]},"DimensionCount":2,"InputWindowOffsets":[0,0],"InputWindowSizes":[2,2],"InputWindowStrides":[1,1]}}`
 	return []struct {
 		name, body string
@@ -60,16 +60,16 @@ func importBodies(limit int) []struct {
 		{"initial values", fill(`{"dxdispatch":{"dispatchables":{`+slice1+`},"resources":{`, `}}}`,
 			func(i int) string {
 				return fmt.Sprintf(`"r%d":{"initialValuesDataType":"FLOAT32","initialValues":%s}`, i, zeros)
-			}, picture.MaxImportResources), 200},
+			}, interop.MaxImportResources), 200},
 		{"empty lists", fill(`{"dxdispatch":{"dispatchables":{`+slice1+`},"resources":{`, `}}}`,
-			func(i int) string { return fmt.Sprintf(`"r%d":{"initialValues":%s}`, i, empties) }, picture.MaxImportResources), 200},
+			func(i int) string { return fmt.Sprintf(`"r%d":{"initialValues":%s}`, i, empties) }, interop.MaxImportResources), 200},
 		{"commands", fill(`{"dxdispatch":{"dispatchables":{`+slice1+`},"resources":{"r":{"initialValues":[0]}},"commands":[`, `]}}`,
 			func(i int) string {
 				return `{"type":"dispatch","dispatchable":"s","bindings":{"InputTensor":"r","OutputTensor":"r"},"pad":[` + list(6, func(int) string { return `[[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]]` }) + `]}`
-			}, picture.MaxImportCommands), 200},
+			}, interop.MaxImportCommands), 200},
 		{"dispatchables", fill(`{"dxdispatch":{"dispatchables":{`+slice1+`,`, `}}}`, func(i int) string {
 			return fmt.Sprintf(`"d%d":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":%s}}}`, i, shape)
-		}, picture.MaxImportDispatchables-1), 200},
+		}, interop.MaxImportDispatchables-1), 200},
 		{"onnx shape", `{"onnx":{"inputShape":` + shape + `,"starts":` + shape + `,"ends":` + shape + `,"axes":` + shape + `,"steps":` + shape + `}}`, 400},
 		{"torch size", `{"torch":{"size":` + shape + `,"stride":` + shape + `}}`, 400},
 		{"a million commands", fill(`{"dxdispatch":{"dispatchables":{`+slice1+`},"commands":[`, `]}}`, func(int) string { return "0" }, 1<<20), 413},
@@ -79,7 +79,7 @@ func importBodies(limit int) []struct {
 }
 
 // TestImportCostCoversAllocations: what an import takes from the work
-// budget (picture.ImportCost of its length) covers all that it
+// budget (interop.ImportCost of its length) covers all that it
 // allocates, garbage included, through the API and through the page's
 // import box, for the bodies that cost the most per byte.
 func TestImportCostCoversAllocations(t *testing.T) {
@@ -121,7 +121,7 @@ func TestImportCostCoversAllocations(t *testing.T) {
 				if rec.Code != want && !(page && rec.Code == 200 && b.want == 200) {
 					t.Errorf("status %d, want %d: %.300s", rec.Code, want, rec.Body.String())
 				}
-				cost := picture.ImportCost(req.ContentLength)
+				cost := interop.ImportCost(req.ContentLength)
 				t.Logf("%d bytes: allocated %.1f MiB (%.0f per byte), estimated %.1f MiB", req.ContentLength, float64(alloc)/(1<<20), float64(alloc)/float64(req.ContentLength), float64(cost)/(1<<20))
 				if alloc > cost {
 					t.Errorf("allocated %d bytes, more than the estimate %d", alloc, cost)

@@ -1,8 +1,9 @@
-package picture
+package interop
 
 import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/jsonscan"
+	"github.com/stridescope/stridescope/picture"
 )
 
 // How many entries an import may hold, checked on its bytes before any
@@ -89,7 +90,7 @@ func (c *sizeCheck) Close(jsonscan.Path, bool) { c.caps = c.caps[:len(c.caps)-1]
 
 func (c *sizeCheck) refuse(p jsonscan.Path, code, tmpl string, max int) {
 	f := p.String()
-	v := core.NewMsg(code, tmpl, core.Args{"field": FieldOrBody(f), "max": max}).At(f)
+	v := core.NewMsg(code, tmpl, core.Args{"field": picture.FieldOrBody(f), "max": max}).At(f)
 	c.err = &v
 }
 

@@ -1,10 +1,11 @@
-package picture
+package interop
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/stridescope/stridescope/picture"
 	"math"
 	"regexp"
 	"strings"
@@ -113,7 +114,7 @@ func dxCheckType(field string, dt core.DataType) []core.Violation {
 // cell several elements share holds the first one's, padding is 0. It is
 // a sequence initializer when that is exactly what the buffer holds,
 // else up to MaxDxInitialValues values.
-func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field string) (DxResource, []core.Violation) {
+func dxInput(ctx context.Context, in *core.Layout, vals []picture.SliceValue, field string) (DxResource, []core.Violation) {
 	res := DxResource{InitialValuesDataType: in.DataType.String()}
 	cells, n := in.BufferElementCount(), in.LogicalElementCount()
 	elem := in.DataType.Bits() / 8
@@ -150,7 +151,7 @@ func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field stri
 			core.Args{"cells": cells, "max": MaxDxInitialValues}).At(field)}
 	}
 	buf := make([]byte, cells*elem)
-	if err := FillInput(ctx, buf, in, vals); err != nil {
+	if err := picture.FillInput(ctx, buf, in, vals); err != nil {
 		return res, []core.Violation{{Field: field, Message: err.Error()}}
 	}
 	var b bytes.Buffer
@@ -159,7 +160,7 @@ func dxInput(ctx context.Context, in *core.Layout, vals []SliceValue, field stri
 		if k > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(dxNumber(ValueText(buf[k*elem:], in.DataType)))
+		b.WriteString(dxNumber(picture.ValueText(buf[k*elem:], in.DataType)))
 	}
 	b.WriteByte(']')
 	res.InitialValues = b.Bytes()
@@ -224,7 +225,7 @@ func dxRun(op string) []DxCommand {
 
 // DxSlice1Model is a model that runs s on an input holding the values the
 // slice explorer shows (vals nil: 1..N) and prints the output.
-func DxSlice1Model(ctx context.Context, s *core.Slice1, vals []SliceValue) (*DxModel, []core.Violation) {
+func DxSlice1Model(ctx context.Context, s *core.Slice1, vals []picture.SliceValue) (*DxModel, []core.Violation) {
 	if vs := dxCheckType("dataType", s.Input.DataType); vs != nil {
 		return nil, vs
 	}

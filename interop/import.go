@@ -1,10 +1,11 @@
-package picture
+package interop
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/stridescope/stridescope/picture"
 	"math"
 	"regexp"
 	"slices"
@@ -63,12 +64,12 @@ type NumpyImport struct {
 // body of /api/v1/layout or /api/v1/slice1 that describes it, and notes on
 // what was converted.
 type ImportResponse struct {
-	Page   string         `json:"page"`
-	URL    string         `json:"url"`
-	Layout *LayoutRequest `json:"layout,omitempty"`
-	Slice1 *Slice1Request `json:"slice1,omitempty"`
-	Notes  []string       `json:"notes"`
-	notes  []core.Msg     // Notes by code, for Localize
+	Page   string                 `json:"page"`
+	URL    string                 `json:"url"`
+	Layout *picture.LayoutRequest `json:"layout,omitempty"`
+	Slice1 *picture.Slice1Request `json:"slice1,omitempty"`
+	Notes  []string               `json:"notes"`
+	notes  []core.Msg             // Notes by code, for Localize
 }
 
 // Localize is r with its notes in l (English, the default, is what
@@ -177,7 +178,7 @@ func importONNX(o ONNXImport) (*ImportResponse, *ImportError) {
 	if vs != nil {
 		return nil, &ImportError{Violations: vs}
 	}
-	req := Slice1Request{DataType: dt, InputSizes: o.InputShape, Slice1Window: Slice1Window{
+	req := picture.Slice1Request{DataType: dt, InputSizes: o.InputShape, Slice1Window: picture.Slice1Window{
 		InputWindowOffsets: w.WindowOffsets, InputWindowSizes: w.WindowSizes, InputWindowStrides: w.WindowStrides, OutputSizes: w.OutputSizes,
 	}}
 	notes := []core.Msg{core.NewMsg("import.note.onnx", "ONNX Slice clamps starts and ends into the input (opset 13); the DML_SLICE1 window is the tight one that copies the same elements in the same order.", nil)}
@@ -191,22 +192,22 @@ func importONNX(o ONNXImport) (*ImportResponse, *ImportError) {
 
 // sliceImport validates a slice with core and answers with its page;
 // rename gives core's violations the import's field names.
-func sliceImport(req Slice1Request, rename func([]core.Violation) []core.Violation, notes []core.Msg) (*ImportResponse, *ImportError) {
+func sliceImport(req picture.Slice1Request, rename func([]core.Violation) []core.Violation, notes []core.Msg) (*ImportResponse, *ImportError) {
 	s, inv := req.Slice1()
 	if inv != nil {
 		return nil, &ImportError{Violations: rename(inv.Violations)}
 	}
-	st := SliceStateOf(SliceValidated{Slice: s, T: -1})
+	st := picture.SliceStateOf(picture.SliceValidated{Slice: s, T: -1})
 	return &ImportResponse{Page: "slice", URL: "/slice?" + st.CanonicalQuery(false), Slice1: &req, Notes: englishNotes(notes), notes: notes}, nil
 }
 
 // layoutImport validates a layout with core and answers with its page.
-func layoutImport(req LayoutRequest, fields map[string]string, notes []core.Msg) (*ImportResponse, *ImportError) {
+func layoutImport(req picture.LayoutRequest, fields map[string]string, notes []core.Msg) (*ImportResponse, *ImportError) {
 	l, inv := req.Layout()
 	if inv != nil {
 		return nil, &ImportError{Violations: renameAll(inv.Violations, fields, "")}
 	}
-	st := LayoutStateOf(l, "")
+	st := picture.LayoutStateOf(l, "")
 	return &ImportResponse{Page: "layout", URL: "/?" + st.CanonicalQuery(false), Layout: &req, Notes: englishNotes(notes), notes: notes}, nil
 }
 
@@ -271,7 +272,7 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 	if len(vs) > 0 {
 		// The sizes are judged on their own too, so that what is wrong
 		// with them comes with the rest, all at once.
-		if _, err := layoutImport(LayoutRequest{DataType: core.Float32.String(), Sizes: t.Size}, names, nil); err != nil {
+		if _, err := layoutImport(picture.LayoutRequest{DataType: core.Float32.String(), Sizes: t.Size}, names, nil); err != nil {
 			for _, v := range err.Violations {
 				if strings.HasPrefix(v.Field, prefix+"size") {
 					vs = append(vs, v)
@@ -287,7 +288,7 @@ func importTorch(t TorchImport, prefix string) (*ImportResponse, *ImportError) {
 	if t.StorageOffset > 0 {
 		notes = append(notes, offsetNote(t.StorageOffset*(dt.Bits()/8), core.NewMsg("import.note.storage", "storage_offset {count}", core.Args{"count": core.Count{N: t.StorageOffset, Unit: "elements"}})))
 	}
-	req := LayoutRequest{DataType: dt.String(), Sizes: t.Size, Strides: t.Stride}
+	req := picture.LayoutRequest{DataType: dt.String(), Sizes: t.Size, Strides: t.Stride}
 	return layoutImport(req, names, notes)
 }
 
@@ -365,7 +366,7 @@ func importNumpy(n NumpyImport) (*ImportResponse, *ImportError) {
 	if n.Strides != nil {
 		st = strides
 	}
-	req := LayoutRequest{DataType: dt.String(), Sizes: n.Shape, Strides: st}
+	req := picture.LayoutRequest{DataType: dt.String(), Sizes: n.Shape, Strides: st}
 	return layoutImport(req, map[string]string{"dataType": "numpy.dtype", "sizes": "numpy.shape", "strides": "numpy.strides"}, notes)
 }
 
@@ -638,7 +639,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	}
 	dt := dxTypeName(in.DataType)
 	notes := []core.Msg{core.NewMsg("import.note.dx.from", "from dispatchable {name:q} ({type}); initial values are not imported: the explorers fill the input with 1..N.", core.Args{"name": chosen, "type": d.Type})}
-	buf := SliceInputBuffer{InputTotalTensorSizeInBytes: in.TotalTensorSizeInBytes, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
+	buf := picture.SliceInputBuffer{InputTotalTensorSizeInBytes: in.TotalTensorSizeInBytes, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
 	if buf.InputTotalTensorSizeInBytes != nil && *buf.InputTotalTensorSizeInBytes == 0 {
 		buf.InputTotalTensorSizeInBytes = nil // DxDispatch's default: computed
 	}
@@ -651,13 +652,13 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		if vs := dxOutputOf(op.OutputTensor, path+".OutputTensor", d.Type, in, in.Sizes); vs != nil {
 			return nil, &ImportError{Violations: vs}
 		}
-		req := LayoutRequest{DataType: dt, Sizes: in.Sizes, Strides: in.Strides, TotalTensorSizeInBytes: buf.InputTotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
+		req := picture.LayoutRequest{DataType: dt, Sizes: in.Sizes, Strides: in.Strides, TotalTensorSizeInBytes: buf.InputTotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
 		return layoutImport(req, map[string]string{
 			"dataType": prefix + "InputTensor.DataType", "sizes": prefix + "InputTensor.Sizes", "strides": prefix + "InputTensor.Strides",
 			"totalTensorSizeInBytes": prefix + "InputTensor.TotalTensorSizeInBytes", "guaranteedBaseOffsetAlignment": prefix + "InputTensor.GuaranteedBaseOffsetAlignment",
 		}, notes)
 	case "SLICE":
-		v1 := SliceV1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Offsets: op.Offsets, Sizes: op.Sizes, Strides: op.Strides}
+		v1 := picture.SliceV1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Offsets: op.Offsets, Sizes: op.Sizes, Strides: op.Strides}
 		s, inv := v1.SliceV1()
 		outVs := dxOutputOf(op.OutputTensor, path+".OutputTensor", d.Type, in, op.Sizes)
 		if inv != nil {
@@ -667,7 +668,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 			return nil, &ImportError{Violations: outVs}
 		}
 		notes = append(notes, core.NewMsg("import.note.dx.slice", "DML_SLICE's Sizes are the output sizes: the DML_SLICE1 window of each axis spans (Sizes[i] - 1) * Strides[i] + 1 input elements.", nil))
-		req := Slice1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: Slice1Window{
+		req := picture.Slice1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: picture.Slice1Window{
 			InputWindowOffsets: s.WindowOffsets, InputWindowSizes: s.WindowSizes, InputWindowStrides: s.WindowStrides, OutputSizes: s.OutputSizes,
 		}}
 		return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
@@ -691,9 +692,9 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	// said, not silently dropped.
 	if packed, ok := packedStridesFit(out.Sizes); ok && out.Strides != nil && len(out.Strides) == len(out.Sizes) && !slices.Equal(out.Strides, packed) {
 		notes = append(notes, core.NewMsg("import.note.dx.outstrides", "OutputTensor.Strides {strides} are not packed: the explorer writes the output packed ({packed}), so they are left out; the elements copied and their order are the same.",
-			core.Args{"strides": "{" + JoinCoord(out.Strides) + "}", "packed": "{" + JoinCoord(packed) + "}"}))
+			core.Args{"strides": "{" + picture.JoinCoord(out.Strides) + "}", "packed": "{" + picture.JoinCoord(packed) + "}"}))
 	}
-	req := Slice1Request{DataType: dt, OutputDataType: dxTypeName(out.DataType), InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: Slice1Window{
+	req := picture.Slice1Request{DataType: dt, OutputDataType: dxTypeName(out.DataType), InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: picture.Slice1Window{
 		InputWindowOffsets: op.InputWindowOffsets, InputWindowSizes: op.InputWindowSizes, InputWindowStrides: op.InputWindowStrides, OutputSizes: out.Sizes,
 	}}
 	return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
@@ -714,7 +715,7 @@ func dxOutputOf(raw json.RawMessage, path, opType string, in dxTensorIn, sizes [
 	var vs []core.Violation
 	if !slices.Equal(out.Sizes, sizes) {
 		vs = append(vs, core.NewMsg("import.dx.output.sizes", "{field} = {got}, but {op} writes an output of sizes {want}",
-			core.Args{"field": path + ".Sizes", "got": "{" + JoinCoord(out.Sizes) + "}", "op": opType, "want": "{" + JoinCoord(sizes) + "}"}).At(path+".Sizes"))
+			core.Args{"field": path + ".Sizes", "got": "{" + picture.JoinCoord(out.Sizes) + "}", "op": opType, "want": "{" + picture.JoinCoord(sizes) + "}"}).At(path+".Sizes"))
 	}
 	if got, want := dxTypeName(out.DataType), dxTypeName(in.DataType); got != want && want != "" {
 		vs = append(vs, core.NewMsg("import.dx.output.type", "{field} = {got}, but {op} writes {want}, its input's data type",
