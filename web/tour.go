@@ -166,7 +166,7 @@ func tourSlice(ctx context.Context, st *tourSliceStep) (views.TourSlice, error) 
 	if err != nil {
 		return views.TourSlice{}, err
 	}
-	d, err := sliceDiagram(ctx, s, nil)
+	d, err := picture.SliceDiagram(ctx, s, nil)
 	if err != nil {
 		return views.TourSlice{}, err
 	}
