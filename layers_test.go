@@ -5,13 +5,16 @@
 //	commands (cmd/...), browser tests (e2e)
 //	transport: web (the Echo server), over live (websocket sessions)
 //	operators: picture (the explorers' states, pictures and interop)
-//	views (templ components)                rooms (classrooms over NATS)
+//	                                        rooms/natsbus (the rooms' NATS bus)
+//	views (templ components)                rooms (classrooms, over a Bus)
 //	compute (the slice engine), i18n
 //	foundation: core (the exact DirectML rules), budget, jsonscan, static
 //
-// rooms stands beside the explorers: it imports none of the module, and
-// only the transport and the commands import it. Third-party imports are
-// allowed per package (Echo only in web, NATS only in rooms, templ's
+// rooms stands beside the explorers: it imports none of the module, nor
+// any third-party package, and only the transport and the commands import
+// it (and its adapter, rooms/natsbus, which implements its Bus over NATS).
+// Third-party imports are allowed per package (Echo only in web, NATS
+// only in rooms/natsbus and the NATS test servers, templ's
 // generated-code runtime only in views and the operators), and nothing
 // below the transport knows net/http. A package that is in no layer
 // fails the test: a new package must say where it stands.
@@ -46,7 +49,8 @@ var layers = []layer{
 	{name: "engine and words", pkgs: map[string][]string{"compute": nil, "i18n": {"golang.org/x/text/"}}},
 	{name: "word tests", pkgs: map[string][]string{"i18n/i18ntest": nil}},
 	{name: "views", pkgs: map[string][]string{"views": {"github.com/a-h/templ"}}},
-	{name: "rooms", pkgs: map[string][]string{"rooms": {"github.com/nats-io/"}, "rooms/natstest": {"github.com/nats-io/"}}},
+	{name: "rooms", pkgs: map[string][]string{"rooms": nil}},
+	{name: "rooms' adapters", pkgs: map[string][]string{"rooms/natsbus": {"github.com/nats-io/"}, "rooms/natstest": {"github.com/nats-io/"}}},
 	{name: "operators", pkgs: map[string][]string{"picture": {"github.com/a-h/templ"}}},
 	{name: "sessions", pkgs: map[string][]string{"live": {"github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}}},
 	{name: "server", http: true, pkgs: map[string][]string{"web": {"github.com/labstack/", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/", "rsc.io/qr"}}},

@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natsbus"
 )
 
 // roomHub serves sessions of a fresh Hub with a real room replica (NATS
@@ -25,7 +26,7 @@ import (
 // presenter's token too.
 func roomHub(t *testing.T) (h *Hub, ts *httptest.Server, code string) {
 	t.Helper()
-	bus, err := rooms.NewEmbeddedBus("")
+	bus, err := natsbus.NewEmbedded("")
 	if err != nil {
 		t.Fatal(err)
 	}

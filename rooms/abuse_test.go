@@ -113,7 +113,7 @@ func TestRoomBusDropsForgedStates(t *testing.T) {
 // longest gives way to a teacher's new room; only when every room has
 // someone in it is a new one refused.
 func TestRoomCapEndsEmptyRoomsFirst(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestRoomCapOrder(t *testing.T) {
 		{"rooms found in the store have no owner", []opened{{"", false}, {"x", false}, {"y", true}, {"z", true}}, "x", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			bus, err := NewEmbeddedBus("")
+			bus, err := EmbeddedBus("")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -242,7 +242,7 @@ func TestRoomCapOrder(t *testing.T) {
 // its expiry inside its MAC, and cannot re-open a room that has ended,
 // nor a later room that happens to get the same code.
 func TestPresenterTokenBoundToRoom(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func skewedReplicas(t *testing.T, skewA, skewB time.Duration) (a, b *Replica, ur
 	url = natstest.Loopback(t)
 	var rs [2]*Replica
 	for i, skew := range []time.Duration{skewA, skewB} {
-		bus, err := NewNATSBus(BusOptions{URL: url})
+		bus, err := DialBus(url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +171,7 @@ func TestAnEndedRoomStaysEnded(t *testing.T) {
 			js, _ := jetstream.New(nc)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			kv, err := js.KeyValue(ctx, roomBucket)
+			kv, err := js.KeyValue(ctx, StoreBucket)
 			if err != nil {
 				t.Fatal(err)
 			}

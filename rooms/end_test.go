@@ -159,7 +159,7 @@ func TestAnEndReplayedLaterEndsNothing(t *testing.T) {
 // presenter is told to try again.
 func TestEndingWithTheBusDownKeepsTheRoom(t *testing.T) {
 	ns := natstest.Start(t, natsserver.Options{})
-	bus, err := NewNATSBus(BusOptions{URL: ns.ClientURL()})
+	bus, err := DialBus(ns.ClientURL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func missEnds(r *Replica) {
 // their people.
 func TestAReplicaThatMissedTheEndFindsItOut(t *testing.T) {
 	a, b, url := twoReplicas(t)
-	bus, err := NewNATSBus(BusOptions{URL: url})
+	bus, err := DialBus(url)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -141,7 +141,7 @@ func TestPresenterStateSurvivesALossyBus(t *testing.T) {
 	url := "" // shared loopback NATS
 	_, _, url = twoReplicas(t)
 	mk := func(lossy bool) (*Replica, *lossyBus) {
-		nb, err := NewNATSBus(BusOptions{URL: url})
+		nb, err := DialBus(url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func (s slowUnsubBus) Subscribe(subj string, fn func(string, []byte)) (func(), e
 // (bus I/O that can stall) without holding the lock every room operation
 // needs.
 func TestSweepUnsubscribesOutsideTheLock(t *testing.T) {
-	nb, err := NewEmbeddedBus("")
+	nb, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func twoReplicas(t testing.TB) (a, b *Replica, url string) {
 	url = natstest.Loopback(t)
 	var rs [2]*Replica
 	for i := range rs {
-		bus, err := NewNATSBus(BusOptions{URL: url})
+		bus, err := DialBus(url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func TestRoomsAcrossReplicas(t *testing.T) {
 }
 
 func TestRoomsRejectStrangers(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestRoomCodesAreUnguessable(t *testing.T) {
 }
 
 func TestRoomsExpireWhenEmpty(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestRoomsExpireWhenEmpty(t *testing.T) {
 // presenter makes many changes gets the newest state, not a backlog, and
 // does not hold up a viewer that reads.
 func TestSlowViewerGetsLatestOnly(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestSlowViewerGetsLatestOnly(t *testing.T) {
 // same delivery of a state, with the room's viewer count, and what is
 // derived from it through Shared is derived once for all of them.
 func TestViewersShareOneDelivery(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,7 +183,7 @@ func TestATakeoverFromAReplicaWhoseClockRunsAheadStillGivesWay(t *testing.T) {
 
 func mustLoopbackBus(t *testing.T) Bus {
 	t.Helper()
-	bus, err := NewNATSBus(BusOptions{URL: natstest.Loopback(t)})
+	bus, err := DialBus(natstest.Loopback(t))
 	if err != nil {
 		t.Fatal(err)
 	}

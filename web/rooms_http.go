@@ -22,6 +22,7 @@ import (
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natsbus"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -67,7 +68,7 @@ func (s *Server) roomsReady() (*rooms.Replica, error) {
 	rs.opens.limit, rs.opens.window = createLimit, createWindow
 	bus, own := s.cfg.Bus, false
 	if bus == nil {
-		b, err := rooms.NewEmbeddedBus(s.cfg.DataDir)
+		b, err := natsbus.NewEmbedded(s.cfg.DataDir)
 		if err != nil {
 			s.log.Error("rooms: cannot start the embedded NATS server", "err", err)
 			return nil, err

@@ -20,7 +20,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natsbus"
 	"github.com/stridescope/stridescope/web"
 )
 
@@ -123,7 +123,7 @@ func run(ctx context.Context, args []string) error {
 	}
 	cfg.RoomSecret = []byte(*roomSecret)
 	cfg.DataDir = *dataDir
-	busOpts := rooms.BusOptions{
+	busOpts := natsbus.Options{
 		URL: *natsURL, CredsFile: *natsCreds,
 		CAFile: *natsCA, CertFile: *natsCert, KeyFile: *natsKey,
 		Logger: logger,
@@ -139,7 +139,7 @@ func run(ctx context.Context, args []string) error {
 		if strings.Contains(*natsURL, "@") {
 			logger.Warn("-nats-url carries credentials, which ps shows to every user of the machine: use -nats-creds or STRIDESCOPE_NATS_USER and STRIDESCOPE_NATS_PASSWORD")
 		}
-		bus, err := rooms.NewNATSBus(busOpts)
+		bus, err := natsbus.New(busOpts)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package rooms
+package natsbus
 
 import (
 	"crypto/tls"
@@ -24,7 +24,7 @@ const (
 	EnvNATSPassword = "STRIDESCOPE_NATS_PASSWORD"
 )
 
-// BusOptions says how NewNATSBus reaches an external NATS server or
+// Options says how New reaches an external NATS server or
 // cluster: where, as whom, and over what TLS. The zero value but URL is a
 // plain connection without credentials.
 //
@@ -32,7 +32,7 @@ const (
 // JWT and its nkey seed), Token, or User and Password. Any tls:// URL, a
 // CAFile or a client certificate makes the connection TLS only; tls://
 // without CAFile trusts the system's roots.
-type BusOptions struct {
+type Options struct {
 	// URL is a NATS server or a comma-separated list of a cluster's
 	// (-nats-url), e.g. "tls://nats1:4222,tls://nats2:4222".
 	URL string
@@ -58,7 +58,7 @@ type BusOptions struct {
 // FromEnv fills Token, User and Password from the STRIDESCOPE_NATS_*
 // variables read through getenv (os.Getenv), leaving the others as they
 // are.
-func (o *BusOptions) FromEnv(getenv func(string) string) {
+func (o *Options) FromEnv(getenv func(string) string) {
 	o.Token = getenv(EnvNATSToken)
 	o.User = getenv(EnvNATSUser)
 	o.Password = getenv(EnvNATSPassword)
@@ -66,7 +66,7 @@ func (o *BusOptions) FromEnv(getenv func(string) string) {
 
 // usesTLS says whether the connection must be TLS: a tls:// URL, a CA or a
 // client certificate.
-func (o BusOptions) usesTLS() bool {
+func (o Options) usesTLS() bool {
 	if o.CAFile != "" || o.CertFile != "" || o.KeyFile != "" {
 		return true
 	}
@@ -79,7 +79,7 @@ func (o BusOptions) usesTLS() bool {
 }
 
 // hasCredentials says whether any way to authenticate is set.
-func (o BusOptions) hasCredentials() bool {
+func (o Options) hasCredentials() bool {
 	return o.CredsFile != "" || o.Token != "" || o.User != "" || o.Password != ""
 }
 
@@ -88,7 +88,7 @@ func (o BusOptions) hasCredentials() bool {
 // and returns the nats.go options for authentication, TLS and the error
 // log. It sets no disconnect or reconnect handler: those belong to the
 // bus.
-func (o BusOptions) natsOptions() ([]nats.Option, error) {
+func (o Options) natsOptions() ([]nats.Option, error) {
 	if strings.TrimSpace(o.URL) == "" {
 		return nil, errors.New("-nats-url: empty")
 	}
@@ -211,7 +211,7 @@ func readFlagFile(flag, path string) ([]byte, error) {
 
 // connectError wraps the error of a failed connect with the URL (without
 // any credentials in it) and, for the usual mistakes, what to check.
-func (o BusOptions) connectError(err error) error {
+func (o Options) connectError(err error) error {
 	var hint string
 	var unknownCA x509.UnknownAuthorityError
 	var badHost x509.HostnameError
