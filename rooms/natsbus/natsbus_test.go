@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"log/slog"
 	"math/big"
 	"net"
@@ -211,7 +212,7 @@ func TestBusAuthNATS(t *testing.T) {
 			opts: Options{CAFile: pki.ca, CertFile: pki.clientCert, KeyFile: pki.clientKey}},
 		{name: "no credentials", port: users,
 			opts:    Options{CAFile: pki.ca},
-			wantErr: []string{"authorization violation", "-nats-creds", EnvNATSUser}},
+			wantErr: []string{"authorization violation", "CredsFile", "User"}},
 		{name: "wrong password", port: users,
 			opts:    Options{User: "replica", Password: "wrong horse", CAFile: pki.ca},
 			wantErr: []string{"authorization violation", "refused these credentials"}},
@@ -223,13 +224,13 @@ func TestBusAuthNATS(t *testing.T) {
 			wantErr: []string{"authorization violation"}},
 		{name: "no CA", port: users,
 			opts:    Options{User: "replica", Password: "right horse"},
-			wantErr: []string{"unknown authority", "give its CA with -nats-ca"}},
+			wantErr: []string{"unknown authority", "give its CA with CAFile"}},
 		{name: "another CA", port: users,
 			opts:    Options{User: "replica", Password: "right horse", CAFile: pki.otherCA},
-			wantErr: []string{"unknown authority", "not signed by a CA in -nats-ca"}},
+			wantErr: []string{"unknown authority", "not signed by a CA in CAFile"}},
 		{name: "no client certificate", port: mutual,
 			opts:    Options{CAFile: pki.ca},
-			wantErr: []string{"certificate", "give -nats-cert and -nats-key"}},
+			wantErr: []string{"certificate", "give CertFile and KeyFile"}},
 		{name: "TLS wanted, server without", port: plain,
 			opts:    Options{CAFile: pki.ca},
 			wantErr: []string{"secure connection not available", "offers no TLS"}},
@@ -265,7 +266,7 @@ func TestBusAuthNATS(t *testing.T) {
 }
 
 // TestOptionsNATS: a missing or malformed file or a muddle of
-// credentials fails before connecting, naming the flag or variable.
+// credentials fails before connecting, naming the field.
 func TestOptionsNATS(t *testing.T) {
 	pki := newTestPKI(t)
 	creds := writeTestCreds(t)
@@ -278,29 +279,29 @@ func TestOptionsNATS(t *testing.T) {
 	}{
 		{name: "plain", opts: Options{URL: "nats://127.0.0.1:4222"}},
 		{name: "everything", opts: Options{URL: url, CredsFile: creds, CAFile: pki.ca, CertFile: pki.clientCert, KeyFile: pki.clientKey}},
-		{name: "no URL", opts: Options{}, wantErr: []string{"-nats-url"}},
+		{name: "no URL", opts: Options{}, wantErr: []string{"URL"}},
 		{name: "creds file missing", opts: Options{URL: url, CredsFile: missing},
-			wantErr: []string{"-nats-creds", missing, "no such file"}},
+			wantErr: []string{"CredsFile", missing, "no such file"}},
 		{name: "creds file without a seed", opts: Options{URL: url, CredsFile: pki.notPEM},
-			wantErr: []string{"-nats-creds", pki.notPEM}},
+			wantErr: []string{"CredsFile", pki.notPEM}},
 		{name: "creds and token", opts: Options{URL: url, CredsFile: creds, Token: "t"},
-			wantErr: []string{"more than one", "-nats-creds", EnvNATSToken}},
+			wantErr: []string{"more than one", "CredsFile", "Token"}},
 		{name: "token and user", opts: Options{URL: url, Token: "t", User: "u", Password: "p"},
 			wantErr: []string{"more than one"}},
 		{name: "password without user", opts: Options{URL: url, Password: "p"},
-			wantErr: []string{EnvNATSUser + " is empty"}},
+			wantErr: []string{"User is empty"}},
 		{name: "user without password", opts: Options{URL: url, User: "u"},
-			wantErr: []string{EnvNATSPassword + " is empty"}},
+			wantErr: []string{"Password is empty"}},
 		{name: "CA missing", opts: Options{URL: url, CAFile: missing},
-			wantErr: []string{"-nats-ca", "no such file"}},
+			wantErr: []string{"CAFile", "no such file"}},
 		{name: "CA not PEM", opts: Options{URL: url, CAFile: pki.notPEM},
-			wantErr: []string{"-nats-ca", "no PEM certificate"}},
+			wantErr: []string{"CAFile", "no PEM certificate"}},
 		{name: "cert without key", opts: Options{URL: url, CertFile: pki.clientCert},
-			wantErr: []string{"-nats-key"}},
+			wantErr: []string{"KeyFile"}},
 		{name: "cert missing", opts: Options{URL: url, CertFile: missing, KeyFile: pki.clientKey},
-			wantErr: []string{"-nats-cert", "no such file"}},
+			wantErr: []string{"CertFile", "no such file"}},
 		{name: "key of another cert", opts: Options{URL: url, CertFile: pki.clientCert, KeyFile: pki.serverKey},
-			wantErr: []string{"-nats-cert", "-nats-key"}},
+			wantErr: []string{"CertFile", "KeyFile"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.opts.natsOptions()
@@ -313,6 +314,9 @@ func TestOptionsNATS(t *testing.T) {
 			if err == nil {
 				t.Fatalf("valid; want an error with %q", tc.wantErr)
 			}
+			if e := (*Error)(nil); !errors.As(err, &e) {
+				t.Errorf("error %q is no *Error: a command could not name its flags in it", err)
+			}
 			t.Log(err)
 			for _, w := range tc.wantErr {
 				if !strings.Contains(err.Error(), w) {
@@ -324,8 +328,8 @@ func TestOptionsNATS(t *testing.T) {
 
 	// New checks before it dials.
 	_, err := New(Options{URL: url, CredsFile: missing})
-	if err == nil || !strings.Contains(err.Error(), "-nats-creds") {
-		t.Errorf("New with a missing creds file: %v; want an error naming -nats-creds", err)
+	if err == nil || !strings.Contains(err.Error(), "CredsFile") {
+		t.Errorf("New with a missing creds file: %v; want an error naming CredsFile", err)
 	}
 }
 
