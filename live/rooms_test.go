@@ -31,8 +31,15 @@ func roomHub(t *testing.T) (h *Hub, ts *httptest.Server, code string) {
 		t.Fatal(err)
 	}
 	replica := rooms.NewReplica(bus, []byte("live test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	t.Cleanup(func() { replica.Close(); bus.Close() })
-	code, token, err := replica.Create(rooms.State{Page: "layout", Query: "dt=FLOAT32&sizes=2,3"})
+	ctx, stop := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		replica.Run(ctx)
+	}()
+	t.Cleanup(func() { stop(); <-ran; bus.Close() })
+	<-replica.Running()
+	code, token, err := replica.Create(context.Background(), rooms.State{Page: "layout", Query: "dt=FLOAT32&sizes=2,3"})
 	if err != nil {
 		t.Fatal(err)
 	}

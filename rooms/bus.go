@@ -11,15 +11,18 @@ import (
 // small parameter state travels; every replica computes its own pictures.
 type Bus interface {
 	// Publish sends data to everyone subscribed to subject.
-	Publish(subject string, data []byte) error
+	Publish(ctx context.Context, subject string, data []byte) error
 	// Subscribe calls fn for each message on subject (NATS wildcards
-	// allowed) until the returned function is called.
-	Subscribe(subject string, fn func(subject string, data []byte)) (unsubscribe func(), err error)
+	// allowed) until the returned function is called. It returns once
+	// the subscription is in place, or ctx is done.
+	Subscribe(ctx context.Context, subject string, fn func(subject string, data []byte)) (unsubscribe func(), err error)
 	// Serve answers requests on subject with fn's reply; a nil reply stays
-	// silent so another replica may answer.
-	Serve(subject string, fn func(data []byte) []byte) (stop func(), err error)
-	// Request asks subject and returns the first answer within timeout.
-	Request(subject string, data []byte, timeout time.Duration) ([]byte, error)
+	// silent so another replica may answer. It returns once the
+	// subscription is in place, or ctx is done.
+	Serve(ctx context.Context, subject string, fn func(data []byte) []byte) (stop func(), err error)
+	// Request asks subject and returns the first answer before ctx is
+	// done: ErrNoAnswer when nobody answered by its deadline.
+	Request(ctx context.Context, subject string, data []byte) ([]byte, error)
 
 	// CreateRoom stores a new room's record: ErrRoomExists when the code
 	// is taken.

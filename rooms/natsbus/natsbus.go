@@ -220,7 +220,12 @@ func (b *Bus) Watch(fn func(bool)) {
 	b.watchers = append(b.watchers, fn)
 }
 
-func (b *Bus) Publish(subject string, data []byte) error {
+// Publish hands data to the connection, which writes it out behind:
+// ctx only keeps a caller that has gone from sending.
+func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	err := b.conn.Publish(subject, data)
 	if errors.Is(err, nats.ErrConnectionClosed) {
 		return rooms.ErrBusClosed
@@ -228,21 +233,21 @@ func (b *Bus) Publish(subject string, data []byte) error {
 	return err
 }
 
-func (b *Bus) Subscribe(subject string, fn func(string, []byte)) (func(), error) {
+func (b *Bus) Subscribe(ctx context.Context, subject string, fn func(string, []byte)) (func(), error) {
 	sub, err := b.conn.Subscribe(subject, func(m *nats.Msg) { fn(m.Subject, m.Data) })
 	if err != nil {
 		return nil, fmt.Errorf("subscribe %s: %w", subject, err)
 	}
 	// Make sure the server has the subscription before anyone relies on
 	// it (a request from another replica right after this returns).
-	if err := b.conn.FlushTimeout(natsFlushWait); err != nil {
+	if err := b.flush(ctx); err != nil {
 		_ = sub.Unsubscribe()
 		return nil, fmt.Errorf("subscribe %s: %w", subject, err)
 	}
 	return func() { _ = sub.Unsubscribe() }, nil
 }
 
-func (b *Bus) Serve(subject string, fn func([]byte) []byte) (func(), error) {
+func (b *Bus) Serve(ctx context.Context, subject string, fn func([]byte) []byte) (func(), error) {
 	sub, err := b.conn.Subscribe(subject, func(m *nats.Msg) {
 		if reply := fn(m.Data); reply != nil {
 			_ = m.Respond(reply)
@@ -251,16 +256,24 @@ func (b *Bus) Serve(subject string, fn func([]byte) []byte) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve %s: %w", subject, err)
 	}
-	if err := b.conn.FlushTimeout(natsFlushWait); err != nil {
+	if err := b.flush(ctx); err != nil {
 		_ = sub.Unsubscribe()
 		return nil, fmt.Errorf("serve %s: %w", subject, err)
 	}
 	return func() { _ = sub.Unsubscribe() }, nil
 }
 
-func (b *Bus) Request(subject string, data []byte, timeout time.Duration) ([]byte, error) {
-	m, err := b.conn.Request(subject, data, timeout)
-	if errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders) {
+// flush waits until the server has what was sent, for natsFlushWait at
+// most, or until ctx is done.
+func (b *Bus) flush(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, natsFlushWait)
+	defer cancel()
+	return b.conn.FlushWithContext(ctx)
+}
+
+func (b *Bus) Request(ctx context.Context, subject string, data []byte) ([]byte, error) {
+	m, err := b.conn.RequestWithContext(ctx, subject, data)
+	if errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, context.DeadlineExceeded) {
 		return nil, rooms.ErrNoAnswer
 	}
 	if err != nil {

@@ -2,6 +2,7 @@ package natsbus
 
 import (
 	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -154,14 +155,16 @@ var busPermissions = &natsserver.Permissions{
 func roundTrip(t *testing.T, bus rooms.Bus) {
 	t.Helper()
 	got := make(chan string, 1)
-	unsub, err := bus.Subscribe("stridescope.test.>", func(subject string, data []byte) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	unsub, err := bus.Subscribe(ctx, "stridescope.test.>", func(subject string, data []byte) {
 		got <- subject + " " + string(data)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unsub()
-	if err := bus.Publish("stridescope.test.a", []byte("hello")); err != nil {
+	if err := bus.Publish(ctx, "stridescope.test.a", []byte("hello")); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -172,12 +175,12 @@ func roundTrip(t *testing.T, bus rooms.Bus) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no message within 5s")
 	}
-	stop, err := bus.Serve("stridescope.ask", func(data []byte) []byte { return append([]byte("re: "), data...) })
+	stop, err := bus.Serve(ctx, "stridescope.ask", func(data []byte) []byte { return append([]byte("re: "), data...) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
-	reply, err := bus.Request("stridescope.ask", []byte("q"), 5*time.Second)
+	reply, err := bus.Request(ctx, "stridescope.ask", []byte("q"))
 	if err != nil || string(reply) != "re: q" {
 		t.Errorf("request: %q, %v", reply, err)
 	}
@@ -423,10 +426,10 @@ func TestBusPermissionsNATS(t *testing.T) {
 		t.Fatal(err)
 	}
 	reader.Flush()
-	if err := pub.Publish("stridescope.rooms.ABCD2345", []byte("state")); err != nil {
+	if err := pub.Publish(context.Background(), "stridescope.rooms.ABCD2345", []byte("state")); err != nil {
 		t.Fatal(err)
 	}
-	if err := pub.Publish("stridescope.public.x", []byte("hello")); err != nil {
+	if err := pub.Publish(context.Background(), "stridescope.public.x", []byte("hello")); err != nil {
 		t.Fatal(err)
 	}
 	select {
