@@ -6,13 +6,16 @@
 //	transport: web (the Echo server), over live (websocket sessions)
 //	interop: what other tools describe (DxDispatch, ONNX, PyTorch, NumPy)
 //	operators: picture (the explorers' states and pictures)
-//	views (templ components)                rooms (classrooms over NATS)
+//	                                        rooms/natsbus (the rooms' NATS bus)
+//	views (templ components)                rooms (classrooms, over a Bus)
 //	compute (the slice engine), i18n, strictjson (request JSON's one decoding)
 //	foundation: core (the exact DirectML rules), budget, jsonscan, static
 //
-// rooms stands beside the explorers: it imports none of the module, and
-// only the transport and the commands import it. Third-party imports are
-// allowed per package (Echo only in web, NATS only in rooms, templ's
+// rooms stands beside the explorers: it imports none of the module, nor
+// any third-party package, and only the transport and the commands import
+// it (and its adapter, rooms/natsbus, which implements its Bus over NATS).
+// Third-party imports are allowed per package (Echo only in web, NATS
+// only in rooms/natsbus and the NATS test servers, templ's
 // generated-code runtime only in views and the operators), and nothing
 // below the transport knows net/http. A package that is in no layer
 // fails the test: a new package must say where it stands.
@@ -47,7 +50,8 @@ var layers = []layer{
 	{name: "engine and words", pkgs: map[string][]string{"compute": nil, "i18n": {"golang.org/x/text/"}, "strictjson": nil}},
 	{name: "word tests", pkgs: map[string][]string{"i18n/i18ntest": nil}},
 	{name: "views", pkgs: map[string][]string{"views": {"github.com/a-h/templ"}}},
-	{name: "rooms", pkgs: map[string][]string{"rooms": {"github.com/nats-io/"}, "rooms/natstest": {"github.com/nats-io/"}}},
+	{name: "rooms", pkgs: map[string][]string{"rooms": nil}},
+	{name: "rooms' adapters", pkgs: map[string][]string{"rooms/natsbus": {"github.com/nats-io/"}, "rooms/natstest": {"github.com/nats-io/"}}},
 	{name: "operators", pkgs: map[string][]string{"picture": {"github.com/a-h/templ"}}},
 	{name: "interop", pkgs: map[string][]string{"interop": nil}},
 	{name: "sessions", pkgs: map[string][]string{"live": {"github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}}},

@@ -197,7 +197,7 @@ func (ss *session) present(raw, resume string) {
 		ss.roomError(roomErrTooMany, code, "too many wrong room codes from this address; wait a moment")
 		return
 	}
-	p, _, err := replica.Resume(code, token, resume)
+	p, _, err := replica.Resume(ss.ctx, code, token, resume)
 	switch {
 	case errors.Is(err, rooms.ErrNoRoom):
 		guard.Fail(key, code, time.Now())
@@ -348,7 +348,7 @@ func (ss *session) follow(raw string) {
 			return
 		}
 	}
-	v, err := replica.Join(code)
+	v, err := replica.Join(ss.ctx, code)
 	if err == nil {
 		guard.Found(key, code, time.Now())
 	}

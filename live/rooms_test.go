@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natsbus"
 )
 
 // roomHub serves sessions of a fresh Hub with a real room replica (NATS
@@ -25,13 +26,20 @@ import (
 // presenter's token too.
 func roomHub(t *testing.T) (h *Hub, ts *httptest.Server, code string) {
 	t.Helper()
-	bus, err := rooms.NewEmbeddedBus("")
+	bus, err := natsbus.NewEmbedded("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	replica := rooms.NewReplica(bus, []byte("live test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	t.Cleanup(func() { replica.Close(); bus.Close() })
-	code, token, err := replica.Create(rooms.State{Page: "layout", Query: "dt=FLOAT32&sizes=2,3"})
+	ctx, stop := context.WithCancel(context.Background())
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		replica.Run(ctx)
+	}()
+	t.Cleanup(func() { stop(); <-ran; bus.Close() })
+	<-replica.Running()
+	code, token, err := replica.Create(context.Background(), rooms.State{Page: "layout", Query: "dt=FLOAT32&sizes=2,3"})
 	if err != nil {
 		t.Fatal(err)
 	}

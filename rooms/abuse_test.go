@@ -19,19 +19,19 @@ import (
 // late, is dropped too; the presenter's next state still arrives.
 func TestRoomBusDropsForgedStates(t *testing.T) {
 	a, b, nurl := twoReplicas(t)
-	code, token, err := a.Create(State{Page: "layout", Query: "q=0"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "q=0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _, err := a.Create(State{Page: "layout", Query: "other"})
+	other, _, err := a.Create(context.Background(), State{Page: "layout", Query: "other"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := a.Present(code, token)
+	p, _, err := a.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := b.Join(code)
+	v, err := b.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestRoomBusDropsForgedStates(t *testing.T) {
 	if st := nextState(t, v); st.Query != "q=0" {
 		t.Fatalf("first state %+v", st)
 	}
-	vo, err := b.Join(other)
+	vo, err := b.Join(context.Background(), other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestRoomBusDropsForgedStates(t *testing.T) {
 		return b
 	}
 	wrongKey := NewReplica(a.bus, []byte("not the room secret"), nil)
-	defer wrongKey.Close()
+	run(t, wrongKey)
 	for _, tc := range []struct {
 		name, subject string
 		data          []byte
@@ -104,7 +104,7 @@ func TestRoomBusDropsForgedStates(t *testing.T) {
 	if st, err := vo.Next(ctx); err == nil {
 		t.Errorf("the other room took a replayed state: %+v", st)
 	}
-	if st, _ := a.Current(code); st.Version > time.Now().Add(time.Minute).UnixMicro() {
+	if st, _ := a.Current(context.Background(), code); st.Version > time.Now().Add(time.Minute).UnixMicro() {
 		t.Errorf("the room's version was pushed to %d", st.Version)
 	}
 }
@@ -113,7 +113,7 @@ func TestRoomBusDropsForgedStates(t *testing.T) {
 // longest gives way to a teacher's new room; only when every room has
 // someone in it is a new one refused.
 func TestRoomCapEndsEmptyRoomsFirst(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestRoomCapEndsEmptyRoomsFirst(t *testing.T) {
 	r.maxRooms = 4
 	var codes, tokens []string
 	for i := range 4 {
-		code, token, err := r.Create(State{Page: "layout", Query: fmt.Sprint("q=", i)})
+		code, token, err := r.Create(context.Background(), State{Page: "layout", Query: fmt.Sprint("q=", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,26 +129,26 @@ func TestRoomCapEndsEmptyRoomsFirst(t *testing.T) {
 		time.Sleep(2 * time.Millisecond) // distinct emptySince
 	}
 	// Rooms 1 and 3 are in use; 0 and 2 are empty, 0 for longest.
-	p, _, err := r.Present(codes[1], tokens[1])
+	p, _, err := r.Present(context.Background(), codes[1], tokens[1])
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	v, err := r.Join(codes[3])
+	v, err := r.Join(context.Background(), codes[3])
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer v.Close()
 	for _, want := range []int{0, 2} {
-		if _, _, err := r.Create(State{Page: "layout"}); err != nil {
+		if _, _, err := r.Create(context.Background(), State{Page: "layout"}); err != nil {
 			t.Fatalf("a new room at the cap: %v", err)
 		}
-		if _, err := r.Current(codes[want]); !errors.Is(err, ErrNoRoom) {
+		if _, err := r.Current(context.Background(), codes[want]); !errors.Is(err, ErrNoRoom) {
 			t.Errorf("empty room %d should have given way: %v", want, err)
 		}
 	}
 	for _, kept := range []int{1, 3} {
-		if _, err := r.Current(codes[kept]); err != nil {
+		if _, err := r.Current(context.Background(), codes[kept]); err != nil {
 			t.Errorf("room %d in use was ended: %v", kept, err)
 		}
 	}
@@ -165,13 +165,13 @@ func TestRoomCapEndsEmptyRoomsFirst(t *testing.T) {
 	}
 	r.mu.Unlock()
 	for _, code := range fresh {
-		v, err := r.Join(code)
+		v, err := r.Join(context.Background(), code)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer v.Close()
 	}
-	if _, _, err := r.Create(State{Page: "layout"}); !errors.Is(err, ErrRoomsFull) {
+	if _, _, err := r.Create(context.Background(), State{Page: "layout"}); !errors.Is(err, ErrRoomsFull) {
 		t.Errorf("every room in use: %v, want ErrRoomsFull", err)
 	}
 }
@@ -198,7 +198,7 @@ func TestRoomCapOrder(t *testing.T) {
 		{"rooms found in the store have no owner", []opened{{"", false}, {"x", false}, {"y", true}, {"z", true}}, "x", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			bus, err := NewEmbeddedBus("")
+			bus, err := EmbeddedBus("")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,17 +206,17 @@ func TestRoomCapOrder(t *testing.T) {
 			r.maxRooms = len(tc.before)
 			codes := make([]string, len(tc.before))
 			for i, o := range tc.before {
-				code, token, err := r.CreateFor(o.owner, State{Page: "layout"})
+				code, token, err := r.CreateFor(context.Background(), o.owner, State{Page: "layout"})
 				if err != nil {
 					t.Fatal(err)
 				}
 				codes[i] = code
 				if o.class {
-					p, _, err := r.Present(code, token)
+					p, _, err := r.Present(context.Background(), code, token)
 					if err != nil {
 						t.Fatal(err)
 					}
-					v, err := r.Join(code)
+					v, err := r.Join(context.Background(), code)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -225,11 +225,11 @@ func TestRoomCapOrder(t *testing.T) {
 				}
 				time.Sleep(2 * time.Millisecond) // distinct emptySince, in order
 			}
-			if _, _, err := r.CreateFor(tc.by, State{Page: "layout"}); err != nil {
+			if _, _, err := r.CreateFor(context.Background(), tc.by, State{Page: "layout"}); err != nil {
 				t.Fatalf("a new room at the cap: %v", err)
 			}
 			for i, code := range codes {
-				_, err := r.Current(code)
+				_, err := r.Current(context.Background(), code)
 				if gone := errors.Is(err, ErrNoRoom); gone != (i == tc.ends) {
 					t.Errorf("room %d (%+v): ended %v (%v), want only room %d ended", i, tc.before[i], gone, err, tc.ends)
 				}
@@ -242,12 +242,12 @@ func TestRoomCapOrder(t *testing.T) {
 // its expiry inside its MAC, and cannot re-open a room that has ended,
 // nor a later room that happens to get the same code.
 func TestPresenterTokenBoundToRoom(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, bus)
-	code, token, err := r.Create(State{Page: "layout"})
+	code, token, err := r.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,11 +262,11 @@ func TestPresenterTokenBoundToRoom(t *testing.T) {
 		mac,
 		"",
 	} {
-		if err := r.Authorize(code, bad); !errors.Is(err, ErrNotPresenter) {
+		if err := r.Authorize(context.Background(), code, bad); !errors.Is(err, ErrNotPresenter) {
 			t.Errorf("token %q: %v, want ErrNotPresenter", bad, err)
 		}
 	}
-	if err := r.Authorize(code, token); err != nil {
+	if err := r.Authorize(context.Background(), code, token); err != nil {
 		t.Fatalf("the genuine token: %v", err)
 	}
 
@@ -278,11 +278,11 @@ func TestPresenterTokenBoundToRoom(t *testing.T) {
 	unsubscribe := r.dropLocked(rm)
 	r.mu.Unlock()
 	unsubscribe()
-	r.forget(code)
-	if _, _, err := r.Present(code, token); !errors.Is(err, ErrNotPresenter) {
+	r.forget(context.Background(), code)
+	if _, _, err := r.Present(context.Background(), code, token); !errors.Is(err, ErrNotPresenter) {
 		t.Errorf("presenting an ended room: %v, want ErrNotPresenter", err)
 	}
-	if _, err := r.Current(code); !errors.Is(err, ErrNoRoom) {
+	if _, err := r.Current(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 		t.Errorf("an ended room came back: %v", err)
 	}
 
@@ -292,7 +292,7 @@ func TestPresenterTokenBoundToRoom(t *testing.T) {
 	if err := bus.CreateRoom(context.Background(), code, r.seal("store."+code, rec)); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Authorize(code, token); !errors.Is(err, ErrNotPresenter) {
+	if err := r.Authorize(context.Background(), code, token); !errors.Is(err, ErrNotPresenter) {
 		t.Errorf("the old token on a new room with the same code: %v, want ErrNotPresenter", err)
 	}
 
@@ -300,7 +300,7 @@ func TestPresenterTokenBoundToRoom(t *testing.T) {
 	r.mu.Lock()
 	r.rooms[code].expires = now.Add(-time.Second).UnixMicro()
 	r.mu.Unlock()
-	if _, err := r.Current(code); !errors.Is(err, ErrNoRoom) {
+	if _, err := r.Current(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 		t.Errorf("an expired room: %v, want ErrNoRoom", err)
 	}
 }
@@ -310,21 +310,21 @@ func TestPresenterTokenBoundToRoom(t *testing.T) {
 // the replica with the class lets go too.
 func TestRoomLivesWhereItsClassIs(t *testing.T) {
 	a, b, _ := twoReplicas(t)
-	code, token, err := a.Create(State{Page: "layout", Query: "q=0"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "q=0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := b.Present(code, token)
+	p, _, err := b.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	b.sweep(now) // B says it has someone in the room
-	a.sweep(now.Add(a.emptyTTL + time.Minute))
+	b.sweep(context.Background(), now) // B says it has someone in the room
+	a.sweep(context.Background(), now.Add(a.emptyTTL+time.Minute))
 	if a.Len() != 0 {
 		t.Fatal("A should have let go of a room nobody uses there")
 	}
-	if _, err := a.Current(code); err != nil {
+	if _, err := a.Current(context.Background(), code); err != nil {
 		t.Errorf("A ended a room whose class is on B: %v", err)
 	}
 	p.Close()
@@ -334,8 +334,8 @@ func TestRoomLivesWhereItsClassIs(t *testing.T) {
 	a.mu.Lock()
 	delete(a.rooms, code) // A's Current indexed it again
 	a.mu.Unlock()
-	b.sweep(now.Add(b.emptyTTL + time.Minute))
-	if _, err := a.Current(code); !errors.Is(err, ErrNoRoom) {
+	b.sweep(context.Background(), now.Add(b.emptyTTL+time.Minute))
+	if _, err := a.Current(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 		t.Errorf("the room outlived its class: %v, want ErrNoRoom", err)
 	}
 }
@@ -358,13 +358,13 @@ func TestStoreSweepEndsRoomsNobodyHolds(t *testing.T) {
 	}
 	open := func(present bool) (string, time.Time) {
 		t.Helper()
-		code, token, err := a.Create(State{Page: "layout", Query: "sizes=2,3"})
+		code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "sizes=2,3"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		at := time.Now()
 		if present {
-			p, _, err := a.Present(code, token)
+			p, _, err := a.Present(context.Background(), code, token)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -377,24 +377,24 @@ func TestStoreSweepEndsRoomsNobodyHolds(t *testing.T) {
 	// The class was in the room when its replica went away: the room
 	// lives until nobody has been in it for emptyTTL (and a touch).
 	gone, at := open(true)
-	a.sweep(at) // A stamps the room
-	b.sweepStore(at.Add(a.emptyTTL))
+	a.sweep(context.Background(), at) // A stamps the room
+	b.sweepStore(context.Background(), at.Add(a.emptyTTL))
 	if !stored(gone) {
 		t.Fatal("a room whose class may still come back was ended")
 	}
-	b.sweepStore(at.Add(long))
+	b.sweepStore(context.Background(), at.Add(long))
 	if stored(gone) || stored(gone+activeSuffix) {
 		t.Error("a room nobody has been in for longer than emptyTTL is still in the store")
 	}
-	if _, err := b.Current(gone); !errors.Is(err, ErrNoRoom) {
+	if _, err := b.Current(context.Background(), gone); !errors.Is(err, ErrNoRoom) {
 		t.Errorf("its code still opens it: %v", err)
 	}
 
 	// A room someone is in on A (A stamps it each touchEvery) stays.
 	used, at := open(true)
-	a.sweep(at)
-	a.sweep(at.Add(a.emptyTTL)) // still someone there ten minutes on
-	b.sweepStore(at.Add(long))
+	a.sweep(context.Background(), at)
+	a.sweep(context.Background(), at.Add(a.emptyTTL)) // still someone there ten minutes on
+	b.sweepStore(context.Background(), at.Add(long))
 	if !stored(used) {
 		t.Error("a room in use on another replica was ended")
 	}
@@ -402,21 +402,21 @@ func TestStoreSweepEndsRoomsNobodyHolds(t *testing.T) {
 	// A room never stamped (its presenter never came) counts from its
 	// creation.
 	unused, at := open(false)
-	b.sweepStore(at.Add(a.emptyTTL))
+	b.sweepStore(context.Background(), at.Add(a.emptyTTL))
 	if !stored(unused) {
 		t.Fatal("a room opened less than emptyTTL ago was ended")
 	}
-	b.sweepStore(at.Add(long))
+	b.sweepStore(context.Background(), at.Add(long))
 	if stored(unused) {
 		t.Error("a room nobody ever entered outlived emptyTTL")
 	}
 
 	// A room B holds is B's own sweep's to end, whatever the store says.
 	held, at := open(false)
-	if _, err := b.Current(held); err != nil { // B indexes it
+	if _, err := b.Current(context.Background(), held); err != nil { // B indexes it
 		t.Fatal(err)
 	}
-	b.sweepStore(at.Add(long))
+	b.sweepStore(context.Background(), at.Add(long))
 	if !stored(held) {
 		t.Error("the store sweep ended a room this replica holds")
 	}

@@ -6,6 +6,7 @@ package rooms
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,13 +29,13 @@ func (r *Replica) publish(subj string, data []byte) {
 	}
 }
 
-func (r *Replica) sender() {
+func (r *Replica) sender(ctx context.Context) {
 	for {
 		select {
-		case <-r.quit:
+		case <-ctx.Done():
 			return
 		case m := <-r.out:
-			if err := r.bus.Publish(m.subject, m.data); err != nil && !errors.Is(err, ErrBusClosed) {
+			if err := r.bus.Publish(ctx, m.subject, m.data); err != nil && !errors.Is(err, ErrBusClosed) && ctx.Err() == nil {
 				r.log.Warn("room: publish", "subject", m.subject, "err", err)
 			}
 		}
@@ -45,8 +46,9 @@ func (r *Replica) sender() {
 // happens outside the lock, and callers that arrive meanwhile wait for it.
 // Then it reads the room's newest state from the store and, for a room it
 // did not create, asks the other replicas whether one has the presenter.
-func (r *Replica) attach(code string) (*room, error) {
-	rm, err := r.lookup(code)
+// A caller that goes (ctx) stops waiting.
+func (r *Replica) attach(ctx context.Context, code string) (*room, error) {
+	rm, err := r.lookup(ctx, code)
 	if err != nil {
 		return nil, err
 	}
@@ -72,13 +74,15 @@ func (r *Replica) attach(code string) (*room, error) {
 				continue
 			case <-time.After(2 * storeTimeout):
 				return nil, ErrBusDown
+			case <-ctx.Done():
+				return nil, fmt.Errorf("%w: %v", ErrBusDown, ctx.Err())
 			}
 		}
 		ch := make(chan struct{})
 		rm.attaching = ch
 		r.mu.Unlock()
 
-		stop, err := r.subscribe(code)
+		stop, err := r.subscribe(ctx, code)
 		r.mu.Lock()
 		rm.attaching = nil
 		close(ch)
@@ -98,18 +102,18 @@ func (r *Replica) attach(code string) (*room, error) {
 		ask := !rm.known
 		r.mu.Unlock()
 		if ask {
-			go r.askPresence(code, rm)
+			r.spawn(func(ctx context.Context) { r.askPresence(ctx, code, rm) })
 		}
-		go r.refresh(code)
+		r.spawn(func(ctx context.Context) { r.refresh(ctx, code) })
 		return rm, nil
 	}
 }
 
 // attachHeld attaches the room and returns it with r.mu held, attached
 // and in the index (a sweep may let go of it between attach and the lock).
-func (r *Replica) attachHeld(code string) (*room, error) {
+func (r *Replica) attachHeld(ctx context.Context, code string) (*room, error) {
 	for {
-		rm, err := r.attach(code)
+		rm, err := r.attach(ctx, code)
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +127,7 @@ func (r *Replica) attachHeld(code string) (*room, error) {
 
 // subscribe listens to a room's subjects and answers its presence
 // questions; it undoes what it did when one step fails.
-func (r *Replica) subscribe(code string) ([]func(), error) {
+func (r *Replica) subscribe(ctx context.Context, code string) ([]func(), error) {
 	var stop []func()
 	undo := func() {
 		for _, f := range stop {
@@ -139,7 +143,7 @@ func (r *Replica) subscribe(code string) ([]func(), error) {
 		{"presence", func(subj string, data []byte) { r.onPresence(code, subj, data) }},
 		{"takeover", func(subj string, data []byte) { r.onTakeover(code, subj, data) }},
 	} {
-		f, err := r.bus.Subscribe(subject(code, sub.what), sub.fn)
+		f, err := r.bus.Subscribe(ctx, subject(code, sub.what), sub.fn)
 		if err != nil {
 			undo()
 			return nil, err
@@ -147,7 +151,7 @@ func (r *Replica) subscribe(code string) ([]func(), error) {
 		stop = append(stop, f)
 	}
 	ask := subject(code, "presenter")
-	f, err := r.bus.Serve(ask, func([]byte) []byte {
+	f, err := r.bus.Serve(ctx, ask, func([]byte) []byte {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if rm, ok := r.rooms[code]; ok && rm.live {
@@ -161,7 +165,7 @@ func (r *Replica) subscribe(code string) ([]func(), error) {
 	}
 	stop = append(stop, f)
 	cur := subject(code, "current")
-	f, err = r.bus.Serve(cur, func(asker []byte) []byte {
+	f, err = r.bus.Serve(ctx, cur, func(asker []byte) []byte {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		rm, ok := r.rooms[code]
@@ -329,9 +333,11 @@ func (r *Replica) onPresence(code, subj string, sealed []byte) {
 
 // askPresence asks the other replicas whether one holds the presenter of
 // a room this replica has just attached; only those that do answer.
-func (r *Replica) askPresence(code string, rm *room) {
+func (r *Replica) askPresence(ctx context.Context, code string, rm *room) {
 	ask := subject(code, "presenter")
-	sealed, err := r.bus.Request(ask, nil, JoinTimeout)
+	ctx, cancel := context.WithTimeout(ctx, JoinTimeout)
+	sealed, err := r.bus.Request(ctx, ask, nil)
+	cancel()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.rooms[code] != rm {
@@ -397,7 +403,7 @@ func (r *Replica) busChanged(up bool) {
 	r.busUp = up
 	r.log.Info("room: bus", "up", up)
 	if up && r.ends == nil {
-		go r.listenForEnds()
+		r.spawn(r.listenForEnds)
 	}
 	for code, rm := range r.rooms {
 		if !rm.attached {
@@ -412,9 +418,9 @@ func (r *Replica) busChanged(up bool) {
 		clear(rm.presence)
 		rm.known = rm.live
 		if !rm.known {
-			go r.askPresence(code, rm)
+			r.spawn(func(ctx context.Context) { r.askPresence(ctx, code, rm) })
 		}
-		go r.refresh(code)
+		r.spawn(func(ctx context.Context) { r.refresh(ctx, code) })
 		r.announceLocked(rm)
 		r.publishCountLocked(rm)
 		if rm.live {

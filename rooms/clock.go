@@ -67,14 +67,14 @@ func (r *Replica) Health() Health {
 		ClockOffset: off, ClockKnown: known, ClockTolerance: clockTolerance}
 }
 
-// prober probes the store every storeProbeEvery until Close.
-func (r *Replica) prober() {
+// prober probes the store every storeProbeEvery until ctx is done.
+func (r *Replica) prober(ctx context.Context) {
 	t := time.NewTicker(storeProbeEvery)
 	defer t.Stop()
 	for {
-		r.probeStore()
+		r.probeStore(ctx)
 		select {
-		case <-r.quit:
+		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
@@ -87,12 +87,15 @@ func (r *Replica) prober() {
 // replica: the probe's revision went back), every room this replica
 // holds is written again from its index, so that a crash after that does
 // not roll a room back to nothing, or to an older state.
-func (r *Replica) probeStore() {
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+func (r *Replica) probeStore(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	t0 := r.clock()
 	p, err := r.bus.ProbeStore(ctx)
 	t1 := r.clock()
 	cancel()
+	if r.life.Err() != nil {
+		return // Run is ending: the probe says nothing of the store
+	}
 	if err == nil && !p.Stored.IsZero() && t1.Sub(t0) <= probeMaxRTT {
 		off := p.Stored.Sub(t0.Add(t1.Sub(t0) / 2))
 		r.offset.Store(int64(off))

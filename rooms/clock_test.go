@@ -22,13 +22,14 @@ func skewedReplicas(t *testing.T, skewA, skewB time.Duration) (a, b *Replica, ur
 	url = natstest.Loopback(t)
 	var rs [2]*Replica
 	for i, skew := range []time.Duration{skewA, skewB} {
-		bus, err := NewNATSBus(BusOptions{URL: url})
+		bus, err := DialBus(url)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := newReplica(bus, []byte("shared test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)),
 			func() time.Time { return time.Now().Add(skew) })
-		t.Cleanup(func() { r.Close(); bus.Close() })
+		t.Cleanup(func() { bus.Close() })
+		run(t, r)
 		rs[i] = r
 	}
 	for _, r := range rs {
@@ -79,16 +80,16 @@ func TestRoomsTolerateSkewedClocks(t *testing.T) {
 					t.Errorf("measured offset %v (known %v), want about %v", h.ClockOffset, h.ClockKnown, -c.skew)
 				}
 			}
-			code, token, err := a.Create(State{Page: "layout", Query: "q=0"})
+			code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "q=0"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, _, err := a.Present(code, token)
+			p, _, err := a.Present(context.Background(), code, token)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			v, err := b.Join(code)
+			v, err := b.Join(context.Background(), code)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,8 +100,8 @@ func TestRoomsTolerateSkewedClocks(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
 			defer cancel()
 			for i, q := range []string{"q=1", "q=2"} {
-				a.sweep(time.Now())
-				b.sweep(time.Now())
+				a.sweep(context.Background(), time.Now())
+				b.sweep(context.Background(), time.Now())
 				if err := p.Update(State{Page: "layout", Query: q}); err != nil {
 					t.Fatal(err)
 				}
@@ -171,16 +172,16 @@ func TestAnEndedRoomStaysEnded(t *testing.T) {
 			js, _ := jetstream.New(nc)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			kv, err := js.KeyValue(ctx, roomBucket)
+			kv, err := js.KeyValue(ctx, StoreBucket)
 			if err != nil {
 				t.Fatal(err)
 			}
 
-			code, token, err := a.Create(State{Page: "layout", Query: "q=0"})
+			code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "q=0"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, _, err := a.Present(code, token)
+			p, _, err := a.Present(context.Background(), code, token)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +199,7 @@ func TestAnEndedRoomStaysEnded(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 			time.Sleep(recordSkew + time.Second) // the class goes on a while
-			if err := a.End(code, token); err != nil {
+			if err := a.End(context.Background(), code, token); err != nil {
 				t.Fatal(err)
 			}
 			if err := tc.replay(ctx, kv, code, captured); err != nil {
@@ -206,19 +207,19 @@ func TestAnEndedRoomStaysEnded(t *testing.T) {
 			}
 
 			for name, r := range map[string]*Replica{"the replica that held it": a, "a replica that never did": b} {
-				if st, err := r.Current(code); !errors.Is(err, ErrNoRoom) {
+				if st, err := r.Current(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 					t.Errorf("%s: Current = %+v, %v; want ErrNoRoom", name, st, err)
 				}
-				if _, err := r.Join(code); !errors.Is(err, ErrNoRoom) {
+				if _, err := r.Join(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 					t.Errorf("%s: Join = %v, want ErrNoRoom", name, err)
 				}
-				if _, _, err := r.Present(code, token); !errors.Is(err, ErrNotPresenter) {
+				if _, _, err := r.Present(context.Background(), code, token); !errors.Is(err, ErrNotPresenter) {
 					t.Errorf("%s: Present = %v, want ErrNotPresenter", name, err)
 				}
 			}
 			// Nor does a replica's write bring it back: its record stays
 			// refused, and no new room draws the code meanwhile.
-			if _, err := b.load(code); !errors.Is(err, ErrNoRoom) {
+			if _, err := b.load(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 				t.Errorf("load after the replay: %v, want ErrNoRoom", err)
 			}
 		})

@@ -9,8 +9,13 @@
 // the presenter's focus and step, and a version. Every replica computes
 // its own viewers' pictures; only states cross the Bus.
 //
-// The Bus is NATS (an embedded server by default, an external cluster with
-// credentials and TLS for replicas) and it carries two things:
+// The Bus is an interface of this package (bus.go), and the package
+// imports no NATS: its adapter, rooms/natsbus, implements it over NATS (an
+// embedded server by default, an external cluster with credentials and
+// TLS for replicas), and knows no flag or environment variable either
+// (cmd/server names them). Every Bus method that waits on the network
+// takes a context, so a request that goes away stops waiting. The bus
+// carries two things:
 //
 //   - live traffic on subjects stridescope.room.CODE.*: states, viewer
 //     counts, presence announcements, a newer presenter connection
@@ -37,6 +42,14 @@
 // time and the expiry: checked against the stored record, a token neither
 // outlives its room (12 hours) nor opens a later room that draws the same
 // code.
+//
+// Replica.Run owns every goroutine of a replica: it listens for the
+// rooms' ends, starts the sender, the persister, the prober and the
+// sweeper, and runs the replica's other work (asking who presents a room,
+// catching up on its state, ending a room another replica ended) as tasks
+// on its context; once its context is done it returns only when all of
+// them have ended. A server starts it with the first room and, shutting
+// down, ends it and waits for it before it closes the bus.
 //
 // No lock is held across bus I/O: publishes go through one sender
 // goroutine with a bounded queue, dirty records through one persister

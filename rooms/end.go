@@ -28,13 +28,14 @@ type endMsg struct {
 // the room. ErrNotPresenter when token is not the room's presenter
 // token, ErrNoRoom when there is no such room (it has ended already),
 // ErrBusDown when the bus or the store cannot be reached now: then the
-// room goes on.
-func (r *Replica) End(code, token string) error {
+// room goes on. A caller that goes (ctx) stops waiting for the store;
+// once the room's tombstone is written, the end is said all the same.
+func (r *Replica) End(ctx context.Context, code, token string) error {
 	code, ok := NormalizeCode(code)
 	if !ok {
 		return ErrNoRoom
 	}
-	rm, err := r.presentedBy(code, token)
+	rm, err := r.presentedBy(ctx, code, token)
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func (r *Replica) End(code, token string) error {
 		return fmt.Errorf("%w: the store is slow to answer", ErrBusDown)
 	}
 	defer r.persistMu.Unlock()
-	if err := r.endRecord(code, created, expires); err != nil {
+	if err := r.endRecord(ctx, code, created, expires); err != nil {
 		return fmt.Errorf("%w: %v", ErrBusDown, err)
 	}
 	b, err := json.Marshal(endMsg{Created: created})
@@ -62,7 +63,7 @@ func (r *Replica) End(code, token string) error {
 	// it all the same finds the record gone when it next writes or comes
 	// back to the bus.)
 	subj := subject(code, "end")
-	if err := r.bus.Publish(subj, r.seal(subj, b)); err != nil {
+	if err := r.bus.Publish(context.WithoutCancel(ctx), subj, r.seal(subj, b)); err != nil {
 		r.log.Warn("room: publish an end", "room", code, "err", err)
 	}
 	r.endLocal(code, created)
@@ -88,8 +89,8 @@ func (r *Replica) lockPersist(wait time.Duration) bool {
 // room write again (storeRecord), where a tombstone refuses every write;
 // and Create draws another code while it stays. The bucket's TTL (the
 // room's lifetime) takes it.
-func (r *Replica) endRecord(code string, created, expires int64) error {
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+func (r *Replica) endRecord(ctx context.Context, code string, created, expires int64) error {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	if err := r.bus.PutRoom(ctx, code, r.sealRecord(code, roomRecord{Created: created, Expires: expires, Ended: true})); err != nil {
 		return err
@@ -126,8 +127,8 @@ const endsSubject = "stridescope.room.*.end"
 
 // listenForEnds subscribes to every room's end, once; while the bus is
 // down it cannot, and busChanged tries again when the bus is back.
-func (r *Replica) listenForEnds() {
-	stop, err := r.bus.Subscribe(endsSubject, func(subj string, data []byte) {
+func (r *Replica) listenForEnds(ctx context.Context) {
+	stop, err := r.bus.Subscribe(ctx, endsSubject, func(subj string, data []byte) {
 		code := strings.TrimSuffix(strings.TrimPrefix(subj, "stridescope.room."), ".end")
 		r.onEnd(code, subj, data)
 	})
@@ -155,7 +156,7 @@ func (r *Replica) onEnd(code, subj string, sealed []byte) {
 		return
 	}
 	// Unsubscribing and the store are bus I/O: not on the bus's callback.
-	go func() {
+	r.spawn(func(ctx context.Context) {
 		r.mu.Lock()
 		rm, held := r.rooms[code]
 		live := held && rm.created == m.Created && rm.live
@@ -176,8 +177,8 @@ func (r *Replica) onEnd(code, subj string, sealed []byte) {
 		r.persistMu.Lock()
 		defer r.persistMu.Unlock()
 		r.endLocal(code, m.Created)
-		if err := r.endRecord(code, m.Created, expires); err != nil {
+		if err := r.endRecord(ctx, code, m.Created, expires); err != nil {
 			r.log.Warn("room: delete an ended room from the store", "room", code, "err", err)
 		}
-	}()
+	})
 }

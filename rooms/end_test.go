@@ -36,27 +36,27 @@ func nextNews(t *testing.T, v *Viewer) ViewerEvent {
 // replica, while a stranger's token ends nothing.
 func TestPresenterEndsTheRoomEverywhere(t *testing.T) {
 	a, b, _ := twoReplicas(t)
-	code, token, err := a.Create(State{Page: "layout", Query: "sizes=2,3"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "sizes=2,3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, otherToken, err := a.Create(State{Page: "slice"})
+	other, otherToken, err := a.Create(context.Background(), State{Page: "slice"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := a.Present(code, token)
+	p, _, err := a.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	pb, _, err := b.Present(code, token) // a second tab, on the other replica
+	pb, _, err := b.Present(context.Background(), code, token) // a second tab, on the other replica
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pb.Close()
 	var viewers []*Viewer
 	for _, r := range []*Replica{a, b} {
-		v, err := r.Join(code)
+		v, err := r.Join(context.Background(), code)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestPresenterEndsTheRoomEverywhere(t *testing.T) {
 		{"another room's token", otherToken, ErrNotPresenter},
 		{"a token cut short", token[:len(token)-1], ErrNotPresenter},
 	} {
-		if err := b.End(code, tc.token); !errors.Is(err, tc.want) {
+		if err := b.End(context.Background(), code, tc.token); !errors.Is(err, tc.want) {
 			t.Errorf("%s: End = %v, want %v", tc.name, err, tc.want)
 		}
 	}
@@ -81,7 +81,7 @@ func TestPresenterEndsTheRoomEverywhere(t *testing.T) {
 		t.Fatal("the room ended without its presenter's token")
 	}
 
-	if err := b.End(code, token); err != nil {
+	if err := b.End(context.Background(), code, token); err != nil {
 		t.Fatalf("End: %v", err)
 	}
 	for i, v := range viewers {
@@ -100,21 +100,21 @@ func TestPresenterEndsTheRoomEverywhere(t *testing.T) {
 		t.Errorf("an ended room's presenter shares a state: %v", err)
 	}
 	for name, r := range map[string]*Replica{"a": a, "b": b} {
-		if _, err := r.Join(code); !errors.Is(err, ErrNoRoom) {
+		if _, err := r.Join(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 			t.Errorf("%s: Join after the end = %v, want ErrNoRoom", name, err)
 		}
-		if _, _, err := r.Present(code, token); !errors.Is(err, ErrNotPresenter) {
+		if _, _, err := r.Present(context.Background(), code, token); !errors.Is(err, ErrNotPresenter) {
 			t.Errorf("%s: Present after the end = %v, want ErrNotPresenter", name, err)
 		}
-		if _, err := r.load(code); !errors.Is(err, ErrNoRoom) {
+		if _, err := r.load(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 			t.Errorf("%s: the store still holds the room: %v", name, err)
 		}
-		if err := r.End(code, token); !errors.Is(err, ErrNoRoom) {
+		if err := r.End(context.Background(), code, token); !errors.Is(err, ErrNoRoom) {
 			t.Errorf("%s: ending it again = %v, want ErrNoRoom", name, err)
 		}
 	}
 	// The other room goes on.
-	if _, err := b.Join(other); err != nil {
+	if _, err := b.Join(context.Background(), other); err != nil {
 		t.Errorf("the other room: %v", err)
 	}
 }
@@ -124,11 +124,11 @@ func TestPresenterEndsTheRoomEverywhere(t *testing.T) {
 // room that drew the same code.
 func TestAnEndReplayedLaterEndsNothing(t *testing.T) {
 	a, b, _ := twoReplicas(t)
-	code, token, err := a.Create(State{Page: "layout"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := b.Join(code)
+	v, err := b.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,10 +143,10 @@ func TestAnEndReplayedLaterEndsNothing(t *testing.T) {
 	// And an end not sealed with the secret.
 	b.onEnd(code, subject(code, "end"), []byte(`forged.{"created":`+strconv.FormatInt(created, 10)+`}`))
 	time.Sleep(200 * time.Millisecond)
-	if _, err := b.Join(code); err != nil {
+	if _, err := b.Join(context.Background(), code); err != nil {
 		t.Fatalf("the room ended: %v", err)
 	}
-	if err := a.End(code, token); err != nil {
+	if err := a.End(context.Background(), code, token); err != nil {
 		t.Fatal(err)
 	}
 	if ev := nextNews(t, v); !ev.Ended {
@@ -159,12 +159,12 @@ func TestAnEndReplayedLaterEndsNothing(t *testing.T) {
 // presenter is told to try again.
 func TestEndingWithTheBusDownKeepsTheRoom(t *testing.T) {
 	ns := natstest.Start(t, natsserver.Options{})
-	bus, err := NewNATSBus(BusOptions{URL: ns.ClientURL()})
+	bus, err := DialBus(ns.ClientURL())
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, bus)
-	code, token, err := r.Create(State{Page: "layout"})
+	code, token, err := r.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestEndingWithTheBusDownKeepsTheRoom(t *testing.T) {
 	for r.BusUp() && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if err := r.End(code, token); !errors.Is(err, ErrBusDown) {
+	if err := r.End(context.Background(), code, token); !errors.Is(err, ErrBusDown) {
 		t.Fatalf("End with the bus down = %v, want ErrBusDown", err)
 	}
 	r.mu.Lock()
@@ -190,29 +190,29 @@ func TestEndingWithTheBusDownKeepsTheRoom(t *testing.T) {
 // old token opens the room there afterwards.
 func TestAnEndReachesAReplicaThatOnlyIndexedTheRoom(t *testing.T) {
 	a, b, _ := twoReplicas(t)
-	code, token, err := a.Create(State{Page: "layout", Query: "sizes=2,3"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "sizes=2,3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := b.Present(code, token)
+	p, _, err := b.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if err := b.End(code, token); err != nil {
+	if err := b.End(context.Background(), code, token); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for a.Len() != 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if v, err := a.Join(code); !errors.Is(err, ErrNoRoom) {
+	if v, err := a.Join(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 		if v != nil {
 			v.Close()
 		}
 		t.Errorf("a: Join after the end = %v, want ErrNoRoom", err)
 	}
-	if _, _, err := a.Present(code, token); !errors.Is(err, ErrNotPresenter) {
+	if _, _, err := a.Present(context.Background(), code, token); !errors.Is(err, ErrNotPresenter) {
 		t.Errorf("a: Present after the end = %v, want ErrNotPresenter", err)
 	}
 }
@@ -223,7 +223,7 @@ func TestAnEndReachesAReplicaThatOnlyIndexedTheRoom(t *testing.T) {
 func TestJoinsRacingAnEndDoNotBringTheRoomBack(t *testing.T) {
 	a, b, _ := twoReplicas(t)
 	for i := range 20 {
-		code, token, err := a.Create(State{Page: "layout"})
+		code, token, err := a.Create(context.Background(), State{Page: "layout"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,7 @@ func TestJoinsRacingAnEndDoNotBringTheRoomBack(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				v, err := b.Join(code)
+				v, err := b.Join(context.Background(), code)
 				if err != nil {
 					return
 				}
@@ -253,7 +253,7 @@ func TestJoinsRacingAnEndDoNotBringTheRoomBack(t *testing.T) {
 			}()
 		}
 		time.Sleep(time.Duration(i%5) * time.Millisecond)
-		if err := b.End(code, token); err != nil {
+		if err := b.End(context.Background(), code, token); err != nil {
 			t.Fatalf("round %d: End: %v", i, err)
 		}
 		wg.Wait()
@@ -287,26 +287,26 @@ func missEnds(r *Replica) {
 // their people.
 func TestAReplicaThatMissedTheEndFindsItOut(t *testing.T) {
 	a, b, url := twoReplicas(t)
-	bus, err := NewNATSBus(BusOptions{URL: url})
+	bus, err := DialBus(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := newTestRooms(t, bus)
-	code, token, err := a.Create(State{Page: "layout"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, _, err := b.Present(code, token) // a tab left open on b
+	pb, _, err := b.Present(context.Background(), code, token) // a tab left open on b
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pb.Close()
-	vb, err := b.Join(code)
+	vb, err := b.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer vb.Close()
-	vc, err := c.Join(code)
+	vc, err := c.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestAReplicaThatMissedTheEndFindsItOut(t *testing.T) {
 	missEnds(b)
 	missEnds(c)
 
-	if err := a.End(code, token); err != nil {
+	if err := a.End(context.Background(), code, token); err != nil {
 		t.Fatal(err)
 	}
 	if err := pb.Update(State{Page: "layout", Query: "sizes=9"}); err != nil {
@@ -328,7 +328,7 @@ func TestAReplicaThatMissedTheEndFindsItOut(t *testing.T) {
 	if !pb.Ended() {
 		t.Error("b's presenter does not see the end")
 	}
-	if _, err := a.load(code); !errors.Is(err, ErrNoRoom) {
+	if _, err := a.load(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 		t.Errorf("the tab's state brought the room back to the store: %v", err)
 	}
 	c.busChanged(false)

@@ -15,22 +15,22 @@ import (
 // replica's class is in it.
 func TestRoomCapLeavesAClassOnAnotherReplica(t *testing.T) {
 	a, b, _ := twoReplicas(t)
-	code, _, err := a.Create(State{Page: "layout", Query: "q=0"})
+	code, _, err := a.Create(context.Background(), State{Page: "layout", Query: "q=0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	va, err := a.Join(code)
+	va, err := a.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vb, err := b.Join(code) // the class is on B
+	vb, err := b.Join(context.Background(), code) // the class is on B
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer vb.Close()
 	now := time.Now()
-	b.sweep(now) // B marks .active = B
-	a.sweep(now) // A, with its one viewer, marks .active = A a moment later
+	b.sweep(context.Background(), now) // B marks .active = B
+	a.sweep(context.Background(), now) // A, with its one viewer, marks .active = A a moment later
 	time.Sleep(200 * time.Millisecond)
 	va.Close() // A's viewer leaves; B's class stays
 	a.mu.Lock()
@@ -38,10 +38,10 @@ func TestRoomCapLeavesAClassOnAnotherReplica(t *testing.T) {
 	a.maxRooms = 1
 	a.mu.Unlock()
 	t.Logf("A knows others are in the room: %v", others)
-	if _, _, err := a.Create(State{Page: "layout"}); err != nil {
+	if _, _, err := a.Create(context.Background(), State{Page: "layout"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.load(code); err != nil {
+	if _, err := a.load(context.Background(), code); err != nil {
 		t.Errorf("the room B's class is in was deleted from the store by A: %v", err)
 	}
 }
@@ -53,7 +53,7 @@ func TestRoomCapLeavesAClassOnAnotherReplica(t *testing.T) {
 func TestRoomBusDropsReplayedPresence(t *testing.T) {
 	a, b, url := twoReplicas(t)
 	a.SetPresenterGrace(50 * time.Millisecond)
-	code, token, err := a.Create(State{Page: "layout"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestRoomBusDropsReplayedPresence(t *testing.T) {
 	defer sub.Unsubscribe()
 	_ = nc.Flush()
 
-	p, _, err := a.Present(code, token)
+	p, _, err := a.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,13 +83,13 @@ func TestRoomBusDropsReplayedPresence(t *testing.T) {
 	mu.Lock()
 	zero := captured
 	mu.Unlock()
-	p, _, err = a.Present(code, token) // back, presenting
+	p, _, err = a.Present(context.Background(), code, token) // back, presenting
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
 
-	v, err := b.Join(code)
+	v, err := b.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,14 +124,14 @@ type lossyBus struct {
 	lossy bool
 }
 
-func (l *lossyBus) Publish(subj string, data []byte) error {
+func (l *lossyBus) Publish(ctx context.Context, subj string, data []byte) error {
 	l.mu.Lock()
 	drop := l.lossy
 	l.mu.Unlock()
 	if drop {
 		return nil
 	}
-	return l.Bus.Publish(subj, data)
+	return l.Bus.Publish(ctx, subj, data)
 }
 
 // TestPresenterStateSurvivesALossyBus: a presenter's state that the bus
@@ -141,7 +141,7 @@ func TestPresenterStateSurvivesALossyBus(t *testing.T) {
 	url := "" // shared loopback NATS
 	_, _, url = twoReplicas(t)
 	mk := func(lossy bool) (*Replica, *lossyBus) {
-		nb, err := NewNATSBus(BusOptions{URL: url})
+		nb, err := DialBus(url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,19 +150,19 @@ func TestPresenterStateSurvivesALossyBus(t *testing.T) {
 	}
 	a, la := mk(true)
 	b, _ := mk(false)
-	code, token, err := a.Create(State{Page: "layout", Query: "q=0"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "q=0"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	la.mu.Lock()
 	la.lossy = false
 	la.mu.Unlock()
-	p, _, err := a.Present(code, token)
+	p, _, err := a.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	v, err := b.Join(code)
+	v, err := b.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,8 +203,8 @@ func TestPresenterStateSurvivesALossyBus(t *testing.T) {
 // for up to FlusherTimeout, 1 minute by default).
 type slowUnsubBus struct{ Bus }
 
-func (s slowUnsubBus) Subscribe(subj string, fn func(string, []byte)) (func(), error) {
-	stop, err := s.Bus.Subscribe(subj, fn)
+func (s slowUnsubBus) Subscribe(ctx context.Context, subj string, fn func(string, []byte)) (func(), error) {
+	stop, err := s.Bus.Subscribe(ctx, subj, fn)
 	if err != nil {
 		return nil, err
 	}
@@ -215,16 +215,16 @@ func (s slowUnsubBus) Subscribe(subj string, fn func(string, []byte)) (func(), e
 // (bus I/O that can stall) without holding the lock every room operation
 // needs.
 func TestSweepUnsubscribesOutsideTheLock(t *testing.T) {
-	nb, err := NewEmbeddedBus("")
+	nb, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, slowUnsubBus{nb})
-	code, _, err := r.Create(State{Page: "layout"})
+	code, _, err := r.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := r.Join(code)
+	v, err := r.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestSweepUnsubscribesOutsideTheLock(t *testing.T) {
 	r.mu.Lock()
 	r.rooms[code].emptySince = time.Now().Add(-time.Hour)
 	r.mu.Unlock()
-	go r.sweep(time.Now())
+	go r.sweep(context.Background(), time.Now())
 	time.Sleep(50 * time.Millisecond)
 	start := time.Now()
 	r.BusUp()

@@ -27,26 +27,26 @@ type Presenter struct {
 // reaches: after a restart or a failover too, as long as the room lives.
 // It is the room's newest: the connections that presented before are
 // moved aside (Presenter.Moved).
-func (r *Replica) Present(code, token string) (*Presenter, State, error) {
-	return r.present(code, token, "")
+func (r *Replica) Present(ctx context.Context, code, token string) (*Presenter, State, error) {
+	return r.present(ctx, code, token, "")
 }
 
 // Resume is Present for a page that presented as connection id and lost
 // its socket (a laptop asleep, a network that dropped): if a newer
 // connection has presented the room meanwhile, it does not take the room
 // back but answers ErrMoved, as it would have heard.
-func (r *Replica) Resume(code, token, id string) (*Presenter, State, error) {
-	return r.present(code, token, id)
+func (r *Replica) Resume(ctx context.Context, code, token, id string) (*Presenter, State, error) {
+	return r.present(ctx, code, token, id)
 }
 
-func (r *Replica) present(code, token, resume string) (*Presenter, State, error) {
-	if err := r.Authorize(code, token); err != nil {
+func (r *Replica) present(ctx context.Context, code, token, resume string) (*Presenter, State, error) {
+	if err := r.Authorize(ctx, code, token); err != nil {
 		if errors.Is(err, ErrNoRoom) {
 			return nil, State{}, errNoRoomToPresent // say nothing of whether the room exists
 		}
 		return nil, State{}, err
 	}
-	rm, err := r.attachHeld(code)
+	rm, err := r.attachHeld(ctx, code)
 	if err != nil {
 		return nil, State{}, err
 	}
@@ -334,12 +334,12 @@ func (v *Viewer) Close() {
 // Join follows the room with the given code; the current state is
 // delivered first. ErrNoRoom when the room does not exist, ErrBusDown
 // when that cannot be told now.
-func (r *Replica) Join(code string) (*Viewer, error) {
+func (r *Replica) Join(ctx context.Context, code string) (*Viewer, error) {
 	code, ok := NormalizeCode(code)
 	if !ok {
 		return nil, ErrNoRoom
 	}
-	rm, err := r.attachHeld(code)
+	rm, err := r.attachHeld(ctx, code)
 	if err != nil {
 		return nil, err
 	}
@@ -356,12 +356,12 @@ func (r *Replica) Join(code string) (*Viewer, error) {
 
 // Current returns the room's state without joining it: ErrNoRoom when the
 // room does not exist, ErrBusDown when that cannot be told now.
-func (r *Replica) Current(code string) (State, error) {
+func (r *Replica) Current(ctx context.Context, code string) (State, error) {
 	code, ok := NormalizeCode(code)
 	if !ok {
 		return State{}, ErrNoRoom
 	}
-	rm, err := r.lookup(code)
+	rm, err := r.lookup(ctx, code)
 	if err != nil {
 		return State{}, err
 	}

@@ -95,8 +95,17 @@ type Replica struct {
 
 	out     chan busMsg   // publishes, sent by the sender goroutine so no lock is held across bus I/O
 	persist chan struct{} // capacity 1: "some record is dirty"
-	quit    chan struct{}
-	closed  sync.Once
+
+	// life is the context of the replica's own work: it ends when Run's
+	// does. Every goroutine the replica starts is one of tasks (spawn),
+	// and Run returns only once they have all ended.
+	life     context.Context
+	endLife  context.CancelFunc
+	ran      atomic.Bool
+	running  chan struct{} // closed once Run listens for ends and its goroutines run
+	tasksMu  sync.Mutex
+	tasks    sync.WaitGroup
+	stopping bool // Run is ending: no task starts any more
 
 	// persistMu is held by the persister over each round of writes and
 	// by End over its delete, so that no write of a room's record in
@@ -174,7 +183,7 @@ type replicaCount struct {
 
 // NewReplica shares rooms over bus. secret signs presenter tokens and seals
 // every message on the bus: replicas that serve the same rooms must share
-// it. Close stops the goroutines it starts.
+// it. It starts nothing: the replica serves rooms while Run runs.
 func NewReplica(bus Bus, secret []byte, log *slog.Logger) *Replica {
 	return newReplica(bus, secret, log, time.Now)
 }
@@ -187,14 +196,67 @@ func newReplica(bus Bus, secret []byte, log *slog.Logger, clock func() time.Time
 	r := &Replica{bus: bus, clock: clock, tokenKey: deriveKey(secret, "stridescope presenter token v2"), ticketKey: deriveKey(secret, "stridescope join ticket v1"), busKey: deriveKey(secret, "stridescope bus v1"),
 		replica: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), log: log,
 		emptyTTL: 10 * time.Minute, maxRooms: DefaultMax, grace: presenterGrace, rooms: map[string]*room{},
-		owned: map[string]int{}, dirty: map[string]struct{}{}, out: make(chan busMsg, 4096), persist: make(chan struct{}, 1), quit: make(chan struct{}),
-		busUp: bus.Up()}
-	go r.sender()
-	go r.persister()
-	go r.prober()
+		owned: map[string]int{}, dirty: map[string]struct{}{}, out: make(chan busMsg, 4096), persist: make(chan struct{}, 1),
+		running: make(chan struct{}), busUp: bus.Up()}
+	r.life, r.endLife = context.WithCancel(context.Background())
 	bus.Watch(r.busChanged)
-	r.listenForEnds()
 	return r
+}
+
+// Run runs the replica until ctx is done, and returns once everything it
+// started has ended. It listens for every room's end, then starts the
+// goroutines the replica owns: the sender (publishes), the persister
+// (records), the prober (the store and the clock, clock.go) and the
+// sweeper (see sweeper); the replica starts its other work (asking who
+// presents a room, catching up on its state, ending a room another
+// replica ended) as tasks of the same lifetime. Call it once; the bus
+// stays open (its owner closes it, after Run has returned).
+func (r *Replica) Run(ctx context.Context) {
+	if !r.ran.CompareAndSwap(false, true) {
+		panic("rooms: Replica.Run called twice")
+	}
+	stop := context.AfterFunc(ctx, r.endLife)
+	defer stop()
+	if r.life.Err() == nil {
+		r.listenForEnds(r.life)
+	}
+	r.spawn(r.sender)
+	r.spawn(r.persister)
+	r.spawn(r.prober)
+	r.spawn(r.sweeper)
+	close(r.running)
+	<-r.life.Done()
+
+	r.tasksMu.Lock()
+	r.stopping = true
+	r.tasksMu.Unlock()
+	r.tasks.Wait()
+	r.mu.Lock()
+	ends := r.ends
+	r.ends = nil
+	r.mu.Unlock()
+	if ends != nil {
+		ends()
+	}
+}
+
+// Running is closed once Run has begun: the replica listens for the
+// rooms' ends, and its goroutines run.
+func (r *Replica) Running() <-chan struct{} { return r.running }
+
+// spawn runs fn as one of the replica's tasks, on its lifetime's context,
+// unless Run is ending.
+func (r *Replica) spawn(fn func(ctx context.Context)) {
+	r.tasksMu.Lock()
+	defer r.tasksMu.Unlock()
+	if r.stopping {
+		return
+	}
+	r.tasks.Add(1)
+	go func() {
+		defer r.tasks.Done()
+		fn(r.life)
+	}()
 }
 
 // SetMaxRooms changes how many rooms the replica keeps (n > 0).
@@ -214,20 +276,6 @@ func (r *Replica) SetPresenterGrace(d time.Duration) {
 	r.grace = d
 }
 
-// Close stops the sender and the persister; the bus stays open.
-func (r *Replica) Close() {
-	r.closed.Do(func() {
-		close(r.quit)
-		r.mu.Lock()
-		stop := r.ends
-		r.ends = nil
-		r.mu.Unlock()
-		if stop != nil {
-			stop()
-		}
-	})
-}
-
 func subject(code, what string) string { return "stridescope.room." + code + "." + what }
 
 func newRoom(code string, rec roomRecord) *room {
@@ -239,15 +287,15 @@ func newRoom(code string, rec roomRecord) *room {
 // the presenter's token. When this replica holds maxRooms rooms, a room
 // nobody is in gives way (see makeRoom); ErrRoomsFull when every room has
 // someone in it.
-func (r *Replica) Create(initial State) (code, token string, err error) {
-	return r.CreateFor("", initial)
+func (r *Replica) Create(ctx context.Context, initial State) (code, token string, err error) {
+	return r.CreateFor(ctx, "", initial)
 }
 
 // CreateFor is Create for a room opened by owner (web/ passes the client
 // address's key): at the cap, the rooms of the owner holding the most give
 // way first, so that many rooms from few owners end their own rooms, not
-// a class's.
-func (r *Replica) CreateFor(owner string, initial State) (code, token string, err error) {
+// a class's. A caller that goes (ctx) stops waiting for the store.
+func (r *Replica) CreateFor(ctx context.Context, owner string, initial State) (code, token string, err error) {
 	if !r.bus.Up() {
 		return "", "", ErrBusDown
 	}
@@ -274,8 +322,8 @@ func (r *Replica) CreateFor(owner string, initial State) (code, token string, er
 		rm := newRoom(code, rec)
 		rm.known = true // a new room: nobody presents it until its presenter connects
 		rm.owner = owner
-		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-		err = r.bus.CreateRoom(ctx, code, r.sealRecord(code, rec))
+		cctx, cancel := context.WithTimeout(ctx, storeTimeout)
+		err = r.bus.CreateRoom(cctx, code, r.sealRecord(code, rec))
 		cancel()
 		if errors.Is(err, ErrRoomExists) {
 			continue
@@ -289,7 +337,7 @@ func (r *Replica) CreateFor(owner string, initial State) (code, token string, er
 		indexed = true
 		r.mu.Unlock()
 		if ended != "" {
-			r.forget(ended) // only once the new room is stored: a stalled store fails the new room first
+			r.forget(ctx, ended) // only once the new room is stored: a stalled store fails the new room first
 		}
 		return code, r.token(code, rec.Created, rec.Expires), nil
 	}
@@ -414,7 +462,7 @@ func (r *Replica) watchingLocked(rm *room) int {
 	return n
 }
 
-// Run keeps the rooms healthy until ctx ends: it re-announces viewer
+// sweeper keeps the rooms healthy until ctx ends: it re-announces viewer
 // counts and presence, and ends rooms that have been empty for longer
 // than emptyTTL, or have expired.
 //
@@ -423,20 +471,20 @@ func (r *Replica) watchingLocked(rm *room) int {
 // or died) and ends those nobody has been in for longer than emptyTTL:
 // else a room whose class never came back would answer its code until its
 // expiry.
-func (r *Replica) Run(ctx context.Context) {
+func (r *Replica) sweeper(ctx context.Context) {
 	t := time.NewTicker(roomCountEvery)
 	defer t.Stop()
 	st := time.NewTicker(storeSweepEvery)
 	defer st.Stop()
-	r.sweepStore(r.now())
+	r.sweepStore(ctx, r.now())
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			r.sweep(time.Now())
+			r.sweep(ctx, time.Now())
 		case <-st.C:
-			r.sweepStore(r.now())
+			r.sweepStore(ctx, r.now())
 		}
 	}
 }
@@ -445,7 +493,7 @@ func (r *Replica) Run(ctx context.Context) {
 // store (well within emptyTTL).
 const touchEvery = time.Minute
 
-func (r *Replica) sweep(now time.Time) {
+func (r *Replica) sweep(ctx context.Context, now time.Time) {
 	var ended, touch []string
 	var unsubscribe []func()
 	r.mu.Lock()
@@ -488,10 +536,10 @@ func (r *Replica) sweep(now time.Time) {
 	}
 	if up {
 		for _, code := range touch {
-			r.touch(code, busNow)
+			r.touch(ctx, code, busNow)
 		}
 		for _, code := range ended {
-			r.forget(code)
+			r.forget(ctx, code)
 		}
 	}
 }

@@ -18,8 +18,25 @@ import (
 func newTestRooms(t testing.TB, bus Bus) *Replica {
 	t.Helper()
 	r := NewReplica(bus, []byte("shared test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	t.Cleanup(func() { r.Close(); bus.Close() })
+	t.Cleanup(func() { bus.Close() }) // after Run has returned (cleanups run last first)
+	run(t, r)
 	return r
+}
+
+// run runs r until the test ends, and waits for Run to return then.
+func run(t testing.TB, r *Replica) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	<-r.Running()
 }
 
 // twoReplicas is two replicas' rooms sharing a NATS server on loopback,
@@ -29,7 +46,7 @@ func twoReplicas(t testing.TB) (a, b *Replica, url string) {
 	url = natstest.Loopback(t)
 	var rs [2]*Replica
 	for i := range rs {
-		bus, err := NewNATSBus(BusOptions{URL: url})
+		bus, err := DialBus(url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,18 +71,18 @@ func nextState(t *testing.T, v *Viewer) State {
 func TestRoomsAcrossReplicas(t *testing.T) {
 	a, b, _ := twoReplicas(t)
 
-	code, token, err := a.Create(State{Page: "layout", Query: "sizes=2,3"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "sizes=2,3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := a.Present(code, token)
+	p, _, err := a.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
 
 	// A late joiner on the other replica gets the current state at once.
-	v, err := b.Join(code)
+	v, err := b.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,27 +107,27 @@ func TestRoomsAcrossReplicas(t *testing.T) {
 }
 
 func TestRoomsRejectStrangers(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, bus)
-	code, token, err := r.Create(State{Page: "layout"})
+	code, token, err := r.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := r.Present(code, token+"x"); !errors.Is(err, ErrNotPresenter) {
+	if _, _, err := r.Present(context.Background(), code, token+"x"); !errors.Is(err, ErrNotPresenter) {
 		t.Errorf("wrong token: %v, want ErrNotPresenter", err)
 	}
-	if _, _, err := r.Present(code, ""); !errors.Is(err, ErrNotPresenter) {
+	if _, _, err := r.Present(context.Background(), code, ""); !errors.Is(err, ErrNotPresenter) {
 		t.Errorf("no token: %v, want ErrNotPresenter", err)
 	}
 	for _, bad := range []string{"", "AAAA", "00000000", "ZZZZZZZZ", code + "2"} {
-		if _, err := r.Join(bad); !errors.Is(err, ErrNoRoom) {
+		if _, err := r.Join(context.Background(), bad); !errors.Is(err, ErrNoRoom) {
 			t.Errorf("Join(%q) = %v, want ErrNoRoom", bad, err)
 		}
 	}
-	if v, err := r.Join(code[:4] + "-" + code[4:]); err != nil {
+	if v, err := r.Join(context.Background(), code[:4]+"-"+code[4:]); err != nil {
 		t.Errorf("a typed code with a dash should join: %v", err)
 	} else {
 		v.Close()
@@ -145,33 +162,33 @@ func TestRoomCodesAreUnguessable(t *testing.T) {
 }
 
 func TestRoomsExpireWhenEmpty(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, bus)
 	r.emptyTTL = time.Minute
-	code, token, _ := r.Create(State{Page: "layout"})
-	p, _, _ := r.Present(code, token)
-	v, err := r.Join(code)
+	code, token, _ := r.Create(context.Background(), State{Page: "layout"})
+	p, _, _ := r.Present(context.Background(), code, token)
+	v, err := r.Join(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.sweep(time.Now().Add(time.Hour))
+	r.sweep(context.Background(), time.Now().Add(time.Hour))
 	if r.Len() != 1 {
 		t.Fatal("a room with members must not expire")
 	}
 	v.Close()
 	p.Close()
-	r.sweep(time.Now().Add(30 * time.Second))
+	r.sweep(context.Background(), time.Now().Add(30*time.Second))
 	if r.Len() != 1 {
 		t.Fatal("an empty room must survive its grace period (a presenter reloading the page)")
 	}
-	r.sweep(time.Now().Add(2 * time.Minute))
+	r.sweep(context.Background(), time.Now().Add(2*time.Minute))
 	if r.Len() != 0 {
 		t.Fatal("an empty room must expire after the grace period")
 	}
-	if _, err := r.Join(code); !errors.Is(err, ErrNoRoom) {
+	if _, err := r.Join(context.Background(), code); !errors.Is(err, ErrNoRoom) {
 		t.Errorf("joining an expired room: %v, want ErrNoRoom", err)
 	}
 }
@@ -180,15 +197,15 @@ func TestRoomsExpireWhenEmpty(t *testing.T) {
 // presenter makes many changes gets the newest state, not a backlog, and
 // does not hold up a viewer that reads.
 func TestSlowViewerGetsLatestOnly(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, bus)
-	code, token, _ := r.Create(State{Page: "layout", Query: "q=0"})
-	p, _, _ := r.Present(code, token)
-	slow, _ := r.Join(code)
-	fast, _ := r.Join(code)
+	code, token, _ := r.Create(context.Background(), State{Page: "layout", Query: "q=0"})
+	p, _, _ := r.Present(context.Background(), code, token)
+	slow, _ := r.Join(context.Background(), code)
+	fast, _ := r.Join(context.Background(), code)
 	defer slow.Close()
 	defer fast.Close()
 	nextState(t, fast) // the initial state
@@ -249,16 +266,16 @@ func TestSlowViewerGetsLatestOnly(t *testing.T) {
 // same delivery of a state, with the room's viewer count, and what is
 // derived from it through Shared is derived once for all of them.
 func TestViewersShareOneDelivery(t *testing.T) {
-	bus, err := NewEmbeddedBus("")
+	bus, err := EmbeddedBus("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, bus)
-	code, token, err := r.Create(State{Page: "layout", Query: "q=0"})
+	code, token, err := r.Create(context.Background(), State{Page: "layout", Query: "q=0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := r.Present(code, token)
+	p, _, err := r.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +283,7 @@ func TestViewersShareOneDelivery(t *testing.T) {
 	const viewers = 5
 	vs := make([]*Viewer, viewers)
 	for i := range vs {
-		if vs[i], err = r.Join(code); err != nil {
+		if vs[i], err = r.Join(context.Background(), code); err != nil {
 			t.Fatal(err)
 		}
 		defer vs[i].Close()

@@ -5,6 +5,7 @@ package rooms
 // HMACs too, bound to the room's creation and expiry.
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -77,18 +78,18 @@ func (r *Replica) authorized(rm *room, token string, now time.Time) bool {
 // Authorize reports whether token is the presenter's token of the room
 // with code: nil, ErrNotPresenter, ErrNoRoom, or ErrBusDown when the
 // room's record cannot be read now.
-func (r *Replica) Authorize(code, token string) error {
-	_, err := r.presentedBy(code, token)
+func (r *Replica) Authorize(ctx context.Context, code, token string) error {
+	_, err := r.presentedBy(ctx, code, token)
 	return err
 }
 
 // presentedBy is the room with code if token is its presenter token,
 // with Authorize's errors.
-func (r *Replica) presentedBy(code, token string) (*room, error) {
+func (r *Replica) presentedBy(ctx context.Context, code, token string) (*room, error) {
 	if token == "" {
 		return nil, ErrNotPresenter
 	}
-	rm, err := r.lookup(code)
+	rm, err := r.lookup(ctx, code)
 	if err != nil {
 		return nil, err
 	}

@@ -52,19 +52,27 @@ func (r *Replica) markDirtyLocked(code string) {
 
 // persister writes dirty records to the store, newest state only, so a
 // presenter's many states cost a few writes and a slow store slows no one.
-func (r *Replica) persister() {
+// A round that could not write a record tries again a second later even
+// if no other write comes: the last state of a room must reach the store.
+func (r *Replica) persister(ctx context.Context) {
+	var retry <-chan time.Time
 	for {
 		select {
-		case <-r.quit:
+		case <-ctx.Done():
 			return
 		case <-r.persist:
+		case <-retry:
 		}
-		r.persistRound()
+		retry = nil
+		if r.persistRound(ctx) {
+			retry = time.After(time.Second)
+		}
 	}
 }
 
-// persistRound writes the records dirty now, under persistMu.
-func (r *Replica) persistRound() {
+// persistRound writes the records dirty now, under persistMu; failed says
+// that some could not be, and are dirty again.
+func (r *Replica) persistRound(ctx context.Context) (failed bool) {
 	r.persistMu.Lock()
 	defer r.persistMu.Unlock()
 	type write struct {
@@ -82,7 +90,7 @@ func (r *Replica) persistRound() {
 	clear(r.dirty)
 	r.mu.Unlock()
 	for code, w := range recs {
-		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 		err := r.storeRecord(ctx, code, w.rec, w.version)
 		cancel()
 		if errors.Is(err, errEnded) {
@@ -92,22 +100,18 @@ func (r *Replica) persistRound() {
 			continue
 		}
 		if err != nil {
-			r.log.Warn("room: store", "room", code, "err", err)
+			if ctx.Err() == nil {
+				r.log.Warn("room: store", "room", code, "err", err)
+			}
 			r.mu.Lock()
 			if _, ok := r.rooms[code]; ok {
 				r.dirty[code] = struct{}{}
-				// Try again in a second even if no other write comes:
-				// the last state of a room must reach the store.
-				time.AfterFunc(time.Second, func() {
-					select {
-					case r.persist <- struct{}{}:
-					default:
-					}
-				})
+				failed = true
 			}
 			r.mu.Unlock()
 		}
 	}
+	return failed
 }
 
 func (r *Replica) recordLocked(rm *room) []byte {
@@ -185,8 +189,8 @@ func (r *Replica) decodeRecord(code string, e RoomEntry) (roomRecord, error) {
 // its presenter ended it, ErrNoRoom when there is none (or it has
 // expired, is not sealed with our secret, or was written back later),
 // ErrBusDown when the store does not answer.
-func (r *Replica) load(code string) (roomRecord, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+func (r *Replica) load(ctx context.Context, code string) (roomRecord, error) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	e, err := r.bus.GetRoom(ctx, code)
 	if errors.Is(err, ErrNoRoom) {
@@ -207,7 +211,7 @@ func (r *Replica) load(code string) (roomRecord, error) {
 
 // lookup returns the room's record from the index, or from the store
 // (indexing it) when this replica does not hold it.
-func (r *Replica) lookup(code string) (*room, error) {
+func (r *Replica) lookup(ctx context.Context, code string) (*room, error) {
 	now := r.now().UnixMicro()
 	r.mu.Lock()
 	rm, ok := r.rooms[code]
@@ -218,7 +222,7 @@ func (r *Replica) lookup(code string) (*room, error) {
 		}
 		return rm, nil
 	}
-	rec, err := r.load(code)
+	rec, err := r.load(ctx, code)
 	if err != nil {
 		return nil, err
 	}
@@ -235,8 +239,8 @@ func (r *Replica) lookup(code string) (*room, error) {
 // forget ends a room this replica has let go of: it deletes the room from
 // the store unless another replica has said lately that it has someone in
 // it (then the room lives on there).
-func (r *Replica) forget(code string) {
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+func (r *Replica) forget(ctx context.Context, code string) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	key := code + activeSuffix
 	if e, err := r.bus.GetRoom(ctx, key); err == nil {
@@ -259,9 +263,9 @@ func (r *Replica) forget(code string) {
 
 // touch records in the store that this replica has someone in the room,
 // so that no other replica that has let go of the room ends it meanwhile.
-func (r *Replica) touch(code string, now time.Time) {
+func (r *Replica) touch(ctx context.Context, code string, now time.Time) {
 	key := code + activeSuffix
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	if err := r.bus.PutRoom(ctx, key, r.seal("store."+key, []byte(r.replica+":"+strconv.FormatInt(now.UnixMicro(), 10)))); err != nil {
 		r.log.Warn("room: store", "room", code, "err", err)
@@ -272,8 +276,8 @@ func (r *Replica) touch(code string, now time.Time) {
 // while the bus was down: from the store, and from the replicas that hold
 // the room (the store is written just behind the bus, so a state
 // published a moment ago may be only there).
-func (r *Replica) refresh(code string) {
-	rec, err := r.load(code)
+func (r *Replica) refresh(ctx context.Context, code string) {
+	rec, err := r.load(ctx, code)
 	switch {
 	case err == nil:
 		r.applyState(code, rec.State)
@@ -298,7 +302,9 @@ func (r *Replica) refresh(code string) {
 		r.mu.Unlock()
 	}
 	cur := subject(code, "current")
-	sealed, err := r.bus.Request(cur, []byte(r.replica), JoinTimeout)
+	ctx, cancel := context.WithTimeout(ctx, JoinTimeout)
+	defer cancel()
+	sealed, err := r.bus.Request(ctx, cur, []byte(r.replica))
 	if err != nil {
 		return
 	}
@@ -323,15 +329,15 @@ const activeSuffix = ".active"
 // room never stamped counts from its creation. A stamp a touch behind is
 // allowed for, so a room in use elsewhere is never ended here. Records
 // this replica cannot unseal are left alone (the bucket's TTL takes them).
-func (r *Replica) sweepStore(now time.Time) {
+func (r *Replica) sweepStore(ctx context.Context, now time.Time) {
 	r.mu.Lock()
 	up := r.busUp
 	r.mu.Unlock()
 	if !up {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*storeTimeout)
-	keys, err := r.bus.ListRooms(ctx)
+	lctx, cancel := context.WithTimeout(ctx, 2*storeTimeout)
+	keys, err := r.bus.ListRooms(lctx)
 	cancel()
 	if err != nil {
 		r.log.Warn("room: list the store", "err", err)
@@ -353,13 +359,13 @@ func (r *Replica) sweepStore(now time.Time) {
 		if held {
 			continue
 		}
-		last, ok := r.lastIn(code, stamp)
+		last, ok := r.lastIn(ctx, code, stamp)
 		if !ok || now.Sub(last) < r.emptyTTL+touchEvery {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		dctx, cancel := context.WithTimeout(ctx, storeTimeout)
 		for _, key := range []string{code, code + activeSuffix} {
-			if err := r.bus.DeleteRoom(ctx, key); err != nil {
+			if err := r.bus.DeleteRoom(dctx, key); err != nil {
 				r.log.Warn("room: delete from the store", "room", code, "err", err)
 			}
 		}
@@ -376,16 +382,16 @@ func (r *Replica) sweepStore(now time.Time) {
 // lastIn is when someone was last in the stored room, as its record and
 // its stamp tell: ok is false when neither can be read (not ours, or the
 // store did not answer). onlyStamp: the room has a stamp and no record.
-func (r *Replica) lastIn(code string, onlyStamp bool) (time.Time, bool) {
+func (r *Replica) lastIn(ctx context.Context, code string, onlyStamp bool) (time.Time, bool) {
 	var last time.Time
 	if !onlyStamp {
-		rec, err := r.load(code)
+		rec, err := r.load(ctx, code)
 		if err != nil {
 			return time.Time{}, false // gone meanwhile, expired (the bucket's TTL takes it), not ours, or no answer
 		}
 		last = time.UnixMicro(rec.Created)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	defer cancel()
 	key := code + activeSuffix
 	e, err := r.bus.GetRoom(ctx, key)

@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -15,13 +16,13 @@ import (
 // after it.
 func TestTheNewestPresenterPresents(t *testing.T) {
 	a, b, _ := twoReplicas(t)
-	code, token, err := a.Create(State{Page: "layout"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	present := func(r *Replica) *Presenter {
 		t.Helper()
-		p, _, err := r.Present(code, token)
+		p, _, err := r.Present(context.Background(), code, token)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,16 +77,16 @@ func TestTheNewestPresenterPresents(t *testing.T) {
 // was moved.
 func TestAMovedConnectionSharesNothing(t *testing.T) {
 	r := newTestRooms(t, mustLoopbackBus(t))
-	code, token, err := r.Create(State{Page: "layout", Query: "q=0"})
+	code, token, err := r.Create(context.Background(), State{Page: "layout", Query: "q=0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, _, err := r.Present(code, token)
+	old, _, err := r.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer old.Close()
-	p, _, err := r.Present(code, token)
+	p, _, err := r.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestAMovedConnectionSharesNothing(t *testing.T) {
 	if err := old.Update(State{Page: "layout", Query: "q=old"}); !errors.Is(err, ErrMoved) {
 		t.Errorf("the old tab's state: %v, want ErrMoved", err)
 	}
-	if st, _ := r.Current(code); st.Query != "q=0" {
+	if st, _ := r.Current(context.Background(), code); st.Query != "q=0" {
 		t.Errorf("the room's state is %q", st.Query)
 	}
 }
@@ -104,15 +105,15 @@ func TestAMovedConnectionSharesNothing(t *testing.T) {
 // told the room has ended, since it has not.
 func TestAMovedConnectionOutlastsTheRoomsIndexEntry(t *testing.T) {
 	a, b, _ := twoReplicas(t)
-	code, token, err := a.Create(State{Page: "layout"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	laptop, _, err := a.Present(code, token)
+	laptop, _, err := a.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, _, err := b.Present(code, token)
+	tab, _, err := b.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestAMovedConnectionOutlastsTheRoomsIndexEntry(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	laptop.Close() // as its page's session does once moved
-	a.sweep(time.Now().Add(11 * time.Minute))
+	a.sweep(context.Background(), time.Now().Add(11*time.Minute))
 	if a.Len() != 0 {
 		t.Fatalf("a still holds the room")
 	}
@@ -140,11 +141,11 @@ func TestAMovedConnectionOutlastsTheRoomsIndexEntry(t *testing.T) {
 // stamps are a Lamport clock), so the two never both present.
 func TestATakeoverFromAReplicaWhoseClockRunsAheadStillGivesWay(t *testing.T) {
 	a, b, _ := twoReplicas(t)
-	code, token, err := a.Create(State{Page: "layout"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err := b.Join(code); err == nil { // b follows the room, and hears its takeovers
+	if v, err := b.Join(context.Background(), code); err == nil { // b follows the room, and hears its takeovers
 		defer v.Close()
 	} else {
 		t.Fatal(err)
@@ -152,7 +153,7 @@ func TestATakeoverFromAReplicaWhoseClockRunsAheadStillGivesWay(t *testing.T) {
 	a.mu.Lock()
 	a.lastAt = time.Now().Add(30 * time.Second).UnixMicro() // a's clock, 30 s fast
 	a.mu.Unlock()
-	first, _, err := a.Present(code, token)
+	first, _, err := a.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func TestATakeoverFromAReplicaWhoseClockRunsAheadStillGivesWay(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	second, _, err := b.Present(code, token)
+	second, _, err := b.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestATakeoverFromAReplicaWhoseClockRunsAheadStillGivesWay(t *testing.T) {
 
 func mustLoopbackBus(t *testing.T) Bus {
 	t.Helper()
-	bus, err := NewNATSBus(BusOptions{URL: natstest.Loopback(t)})
+	bus, err := DialBus(natstest.Loopback(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,21 +197,21 @@ func mustLoopbackBus(t *testing.T) Bus {
 // instead of taking the room back. The newest resumes as ever.
 func TestAResumedConnectionDoesNotTakeTheRoomBack(t *testing.T) {
 	a, b, _ := twoReplicas(t)
-	code, token, err := a.Create(State{Page: "layout"})
+	code, token, err := a.Create(context.Background(), State{Page: "layout"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := b.Join(code) // b follows the room, and hears its takeovers
+	v, err := b.Join(context.Background(), code) // b follows the room, and hears its takeovers
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	laptop, _, err := a.Present(code, token)
+	laptop, _, err := a.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	laptop.Close() // its socket drops
-	tab, _, err := a.Present(code, token)
+	tab, _, err := a.Present(context.Background(), code, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func TestAResumedConnectionDoesNotTakeTheRoomBack(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	for name, r := range map[string]*Replica{"a": a, "b": b} {
-		if p, _, err := r.Resume(code, token, laptop.ID()); !errors.Is(err, ErrMoved) {
+		if p, _, err := r.Resume(context.Background(), code, token, laptop.ID()); !errors.Is(err, ErrMoved) {
 			if err == nil {
 				p.Close()
 			}
@@ -241,7 +242,7 @@ func TestAResumedConnectionDoesNotTakeTheRoomBack(t *testing.T) {
 	if tab.Moved() {
 		t.Error("a refused resume moved the newest tab aside")
 	}
-	again, _, err := a.Resume(code, token, tab.ID())
+	again, _, err := a.Resume(context.Background(), code, token, tab.ID())
 	if err != nil {
 		t.Fatalf("the newest tab resumes: %v", err)
 	}

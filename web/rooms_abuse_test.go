@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -103,7 +104,7 @@ func TestRoomCapFloodKeepsTheClass(t *testing.T) {
 				t.Errorf("%d rooms held after 16 concurrent openers, past the cap of %d", n, rooms.DefaultMax)
 			}
 
-			if _, err := s.rooms.rooms.Current(code); err != nil {
+			if _, err := s.rooms.rooms.Current(context.Background(), code); err != nil {
 				t.Fatalf("the class's room after the flood: %v", err)
 			}
 			if tc.quiet {

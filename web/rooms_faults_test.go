@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natsbus"
 )
 
 // natsProcess is a real nats-server in a child process, so that a test
@@ -147,7 +147,7 @@ func readRoomMsg(t *testing.T, c *websocket.Conn, typ string, within time.Durati
 // when the bus is back, with the room's record kept by JetStream.
 func TestRoomsThroughNATSFaults(t *testing.T) {
 	n := startNATSProcess(t)
-	bus, err := rooms.NewNATSBus(rooms.BusOptions{URL: n.url()})
+	bus, err := natsbus.New(natsbus.Options{URL: n.url()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestRoomsThroughNATSFaults(t *testing.T) {
 	readRoomUntil(t, v, "q=2")
 	t.Logf("NATS killed and restarted: the presenter's next state reached the viewer %v after NATS was back", time.Since(restarted).Round(time.Millisecond))
 
-	bus2, err := rooms.NewNATSBus(rooms.BusOptions{URL: n.url()})
+	bus2, err := natsbus.New(natsbus.Options{URL: n.url()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natsbus"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -45,7 +46,8 @@ type roomService struct {
 	rooms  *rooms.Replica
 	bus    rooms.Bus
 	ownBus bool
-	stop   context.CancelFunc
+	stop   context.CancelFunc // ends the replica's Run
+	ran    chan struct{}      // closed when Run has returned
 	closed bool
 	joins  joinGuard // failed joins
 	opens  addrGuard // rooms opened
@@ -67,7 +69,7 @@ func (s *Server) roomsReady() (*rooms.Replica, error) {
 	rs.opens.limit, rs.opens.window = createLimit, createWindow
 	bus, own := s.cfg.Bus, false
 	if bus == nil {
-		b, err := rooms.NewEmbeddedBus(s.cfg.DataDir)
+		b, err := natsbus.NewEmbedded(s.cfg.DataDir)
 		if err != nil {
 			s.log.Error("rooms: cannot start the embedded NATS server", "err", err)
 			return nil, err
@@ -80,17 +82,24 @@ func (s *Server) roomsReady() (*rooms.Replica, error) {
 		_, _ = rand.Read(secret)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	rs.rooms, rs.bus, rs.ownBus, rs.stop = rooms.NewReplica(bus, secret, s.log), bus, own, stop
+	replica, ran := rooms.NewReplica(bus, secret, s.log), make(chan struct{})
 	if s.cfg.MaxRooms > 0 {
-		rs.rooms.SetMaxRooms(s.cfg.MaxRooms)
+		replica.SetMaxRooms(s.cfg.MaxRooms)
 	}
-	go rs.rooms.Run(ctx)
+	// Run owns the replica's goroutines; Close ends it and waits for it.
+	go func() {
+		defer close(ran)
+		replica.Run(ctx)
+	}()
+	<-replica.Running() // it hears the rooms' ends before it serves a room
+	rs.rooms, rs.bus, rs.ownBus, rs.stop, rs.ran = replica, bus, own, stop, ran
 	return rs.rooms, nil
 }
 
-// Close stops the rooms and closes the bus if the server started it (a
-// Config.Bus stays open: its owner closes it). Serve calls it when it
-// returns; a server used only through Handler should call it when done.
+// Close stops the rooms, waiting for the replica's goroutines to end, and
+// then closes the bus if the server started it (a Config.Bus stays open:
+// its owner closes it). Serve calls it when it returns; a server used only
+// through Handler should call it when done.
 func (s *Server) Close() error {
 	rs := &s.rooms
 	rs.mu.Lock()
@@ -101,9 +110,7 @@ func (s *Server) Close() error {
 	rs.closed = true
 	if rs.stop != nil {
 		rs.stop()
-	}
-	if rs.rooms != nil {
-		rs.rooms.Close()
+		<-rs.ran
 	}
 	if rs.ownBus {
 		return rs.bus.Close()
@@ -216,7 +223,7 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 					c.Response().Header().Set("Retry-After", "2")
 					return renderJoin(c, http.StatusTooManyRequests, views.Join{Code: raw, Error: i18n.T(r.Context(), "join.err.guessing")})
 				}
-				authErr = replica.Authorize(code, token)
+				authErr = replica.Authorize(r.Context(), code, token)
 				s.rooms.joins.counted(key, code, authErr)
 			}
 			// A viewer exploring; the presenter's browser too, when another
@@ -260,7 +267,7 @@ func (s *Server) exploring(c echo.Context, next echo.HandlerFunc, replica *rooms
 	if err != nil || !replica.ValidTicket(code, ck.Value) {
 		return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code)
 	}
-	switch _, err := replica.Current(code); {
+	switch _, err := replica.Current(r.Context(), code); {
 	case errors.Is(err, rooms.ErrBusDown):
 		// Cannot tell now: the page, exploring; its socket says more.
 	case err != nil:
@@ -318,7 +325,7 @@ func (s *Server) postRooms(c echo.Context) error {
 	if !ok {
 		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.many", "this address has opened many rooms lately; use one of them, or try again later", nil).At("")}}
 	}
-	code, token, err := replica.CreateFor(ip, rooms.State{Page: page, Query: query, Step: step})
+	code, token, err := replica.CreateFor(r.Context(), ip, rooms.State{Page: page, Query: query, Step: step})
 	if err != nil {
 		giveBack()
 	}
@@ -366,7 +373,7 @@ func (s *Server) presentedRoom(r *http.Request, replica *rooms.Replica, key stri
 		if !s.rooms.joins.TryAdmit(key, h.code) {
 			continue
 		}
-		err := replica.Authorize(h.code, h.token)
+		err := replica.Authorize(r.Context(), h.code, h.token)
 		s.rooms.joins.counted(key, h.code, err)
 		switch {
 		case errors.Is(err, rooms.ErrBusDown):
@@ -417,8 +424,8 @@ func (s *Server) getRoom(c echo.Context) error {
 	// after losing their tab, goes back to presenting the room where it
 	// is, not to watching it. While it presents in another tab, the link
 	// shows what the class sees: presenting here would take the room over.
-	if replica.Authorize(code, presenterToken(r, code)) == nil && !replica.PresentingNow(code) {
-		if st, err := replica.Current(code); err == nil {
+	if replica.Authorize(r.Context(), code, presenterToken(r, code)) == nil && !replica.PresentingNow(code) {
+		if st, err := replica.Current(r.Context(), code); err == nil {
 			if path, ok := rooms.PagePath(st.Page, st.Step); ok {
 				q := st.Query
 				if q != "" {
@@ -430,7 +437,7 @@ func (s *Server) getRoom(c echo.Context) error {
 	}
 	c.SetCookie(&http.Cookie{Name: joinCookie(code), Value: replica.Ticket(code), Path: "/", MaxAge: int(rooms.Lifetime / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
-	st, _ := replica.Current(code)
+	st, _ := replica.Current(r.Context(), code)
 	path, ok := rooms.PagePath(st.Page, st.Step)
 	if !ok {
 		path, st = "/", rooms.State{Page: "layout"}
@@ -473,7 +480,7 @@ func (s *Server) postEndRoom(c echo.Context) error {
 		c.Response().Header().Set("Retry-After", "2")
 		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.guessing", "too many wrong room codes from this address; wait a moment", nil).At("")}}
 	default:
-		st, err := replica.Current(code)
+		st, err := replica.Current(r.Context(), code)
 		if path, ok := rooms.PagePath(st.Page, st.Step); err == nil && ok {
 			back = withQuery(path, st.Query)
 		}
@@ -482,7 +489,7 @@ func (s *Server) postEndRoom(c echo.Context) error {
 	}
 	err = rooms.ErrNoRoom
 	if !gone {
-		err = replica.End(code, token)
+		err = replica.End(r.Context(), code, token)
 	}
 	switch {
 	case errors.Is(err, rooms.ErrNoRoom):
@@ -556,7 +563,7 @@ func (s *Server) findRoom(ctx context.Context, ip, typed string, r *http.Request
 			return "", http.StatusTooManyRequests, i18n.T(ctx, "join.err.guessing")
 		}
 	}
-	_, err = replica.Current(code)
+	_, err = replica.Current(ctx, code)
 	s.rooms.joins.counted(key, code, err)
 	switch {
 	case errors.Is(err, rooms.ErrNoRoom):

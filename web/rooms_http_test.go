@@ -13,7 +13,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natsbus"
 	"github.com/stridescope/stridescope/rooms/natstest"
 )
 
@@ -62,7 +62,7 @@ func TestRoomFailover(t *testing.T) {
 	nurl := natstest.Loopback(t)
 	secret := []byte("replicas share this secret")
 	replica := func() (*Server, *httptest.Server) {
-		bus, err := rooms.NewNATSBus(rooms.BusOptions{URL: nurl})
+		bus, err := natsbus.New(natsbus.Options{URL: nurl})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natsbus"
 	"github.com/stridescope/stridescope/rooms/natstest"
 )
 
@@ -77,7 +77,7 @@ func TestRoomStoreLostAndBack(t *testing.T) {
 			url := natstest.Loopback(t)
 			secret := []byte("store test secret")
 			replica := func() *httptestServer {
-				bus, err := rooms.NewNATSBus(rooms.BusOptions{URL: url})
+				bus, err := natsbus.New(natsbus.Options{URL: url})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/gorilla/websocket"
 	"github.com/stridescope/stridescope/rooms"
+	"github.com/stridescope/stridescope/rooms/natsbus"
 	"github.com/stridescope/stridescope/rooms/natstest"
 	"rsc.io/qr"
 )
@@ -645,7 +646,7 @@ func twoRoomServers(t *testing.T) (a, b *httptest.Server) {
 	nurl := natstest.Loopback(t)
 	secret := []byte("replicas share this secret")
 	newReplica := func() *httptest.Server {
-		bus, err := rooms.NewNATSBus(rooms.BusOptions{URL: nurl})
+		bus, err := natsbus.New(natsbus.Options{URL: nurl})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -944,7 +945,7 @@ func TestRoomPresenceAcrossReplicas(t *testing.T) {
 	nurl := natstest.Loopback(t)
 	secret := []byte("replicas share this secret")
 	newReplica := func() *httptest.Server {
-		bus, err := rooms.NewNATSBus(rooms.BusOptions{URL: nurl})
+		bus, err := natsbus.New(natsbus.Options{URL: nurl})
 		if err != nil {
 			t.Fatal(err)
 		}

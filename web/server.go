@@ -54,7 +54,7 @@ type Config struct {
 	// Every other page may never be framed.
 	FrameAncestors string
 	Logger         *slog.Logger
-	// Bus carries classroom rooms between replicas (rooms.NewNATSBus). Nil: a
+	// Bus carries classroom rooms between replicas (natsbus.New). Nil: a
 	// NATS server embedded in the process, opening no port, started when
 	// the first room is; Close stops it. A Bus given here stays open.
 	Bus rooms.Bus

@@ -20,7 +20,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/web"
 )
 
@@ -123,12 +122,7 @@ func run(ctx context.Context, args []string) error {
 	}
 	cfg.RoomSecret = []byte(*roomSecret)
 	cfg.DataDir = *dataDir
-	busOpts := rooms.BusOptions{
-		URL: *natsURL, CredsFile: *natsCreds,
-		CAFile: *natsCA, CertFile: *natsCert, KeyFile: *natsKey,
-		Logger: logger,
-	}
-	busOpts.FromEnv(os.Getenv)
+	busOpts := natsOptions(*natsURL, *natsCreds, *natsCA, *natsCert, *natsKey, os.Getenv, logger)
 	if *natsURL == "" && (*natsCreds != "" || *natsCA != "" || *natsCert != "" || *natsKey != "") {
 		return errors.New("-nats-creds, -nats-ca, -nats-cert and -nats-key need -nats-url")
 	}
@@ -137,9 +131,9 @@ func run(ctx context.Context, args []string) error {
 			logger.Warn("-nats-url without -room-secret: presenter tokens of this replica are not valid on the others")
 		}
 		if strings.Contains(*natsURL, "@") {
-			logger.Warn("-nats-url carries credentials, which ps shows to every user of the machine: use -nats-creds or STRIDESCOPE_NATS_USER and STRIDESCOPE_NATS_PASSWORD")
+			logger.Warn("-nats-url carries credentials, which ps shows to every user of the machine: use -nats-creds or " + envNATSUser + " and " + envNATSPassword)
 		}
-		bus, err := rooms.NewNATSBus(busOpts)
+		bus, err := dialNATS(busOpts, logger)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,8 @@
-package rooms
+package natsbus
 
 import (
 	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -9,6 +10,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"log/slog"
 	"math/big"
 	"net"
@@ -24,6 +26,7 @@ import (
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
+	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/rooms/natstest"
 )
 
@@ -149,17 +152,19 @@ var busPermissions = &natsserver.Permissions{
 }
 
 // roundTrip checks that a message and a request go through bus.
-func roundTrip(t *testing.T, bus Bus) {
+func roundTrip(t *testing.T, bus rooms.Bus) {
 	t.Helper()
 	got := make(chan string, 1)
-	unsub, err := bus.Subscribe("stridescope.test.>", func(subject string, data []byte) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	unsub, err := bus.Subscribe(ctx, "stridescope.test.>", func(subject string, data []byte) {
 		got <- subject + " " + string(data)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unsub()
-	if err := bus.Publish("stridescope.test.a", []byte("hello")); err != nil {
+	if err := bus.Publish(ctx, "stridescope.test.a", []byte("hello")); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -170,12 +175,12 @@ func roundTrip(t *testing.T, bus Bus) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no message within 5s")
 	}
-	stop, err := bus.Serve("stridescope.ask", func(data []byte) []byte { return append([]byte("re: "), data...) })
+	stop, err := bus.Serve(ctx, "stridescope.ask", func(data []byte) []byte { return append([]byte("re: "), data...) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
-	reply, err := bus.Request("stridescope.ask", []byte("q"), 5*time.Second)
+	reply, err := bus.Request(ctx, "stridescope.ask", []byte("q"))
 	if err != nil || string(reply) != "re: q" {
 		t.Errorf("request: %q, %v", reply, err)
 	}
@@ -196,48 +201,48 @@ func TestBusAuthNATS(t *testing.T) {
 
 	for _, tc := range []struct {
 		name    string
-		opts    BusOptions
+		opts    Options
 		port    string
 		wantErr []string // empty: connects and round-trips
 	}{
 		{name: "user and password, CA", port: users,
-			opts: BusOptions{User: "replica", Password: "right horse", CAFile: pki.ca}},
+			opts: Options{User: "replica", Password: "right horse", CAFile: pki.ca}},
 		{name: "nats:// with a CA is TLS", port: users,
-			opts: BusOptions{URL: "nats://127.0.0.1:" + users, User: "replica", Password: "right horse", CAFile: pki.ca}},
+			opts: Options{URL: "nats://127.0.0.1:" + users, User: "replica", Password: "right horse", CAFile: pki.ca}},
 		{name: "token, CA", port: token,
-			opts: BusOptions{Token: "s3cret-token", CAFile: pki.ca}},
+			opts: Options{Token: "s3cret-token", CAFile: pki.ca}},
 		{name: "client certificate", port: mutual,
-			opts: BusOptions{CAFile: pki.ca, CertFile: pki.clientCert, KeyFile: pki.clientKey}},
+			opts: Options{CAFile: pki.ca, CertFile: pki.clientCert, KeyFile: pki.clientKey}},
 		{name: "no credentials", port: users,
-			opts:    BusOptions{CAFile: pki.ca},
-			wantErr: []string{"authorization violation", "-nats-creds", EnvNATSUser}},
+			opts:    Options{CAFile: pki.ca},
+			wantErr: []string{"authorization violation", "CredsFile", "User"}},
 		{name: "wrong password", port: users,
-			opts:    BusOptions{User: "replica", Password: "wrong horse", CAFile: pki.ca},
+			opts:    Options{User: "replica", Password: "wrong horse", CAFile: pki.ca},
 			wantErr: []string{"authorization violation", "refused these credentials"}},
 		{name: "wrong user", port: users,
-			opts:    BusOptions{User: "intruder", Password: "right horse", CAFile: pki.ca},
+			opts:    Options{User: "intruder", Password: "right horse", CAFile: pki.ca},
 			wantErr: []string{"authorization violation"}},
 		{name: "wrong token", port: token,
-			opts:    BusOptions{Token: "guess", CAFile: pki.ca},
+			opts:    Options{Token: "guess", CAFile: pki.ca},
 			wantErr: []string{"authorization violation"}},
 		{name: "no CA", port: users,
-			opts:    BusOptions{User: "replica", Password: "right horse"},
-			wantErr: []string{"unknown authority", "give its CA with -nats-ca"}},
+			opts:    Options{User: "replica", Password: "right horse"},
+			wantErr: []string{"unknown authority", "give its CA with CAFile"}},
 		{name: "another CA", port: users,
-			opts:    BusOptions{User: "replica", Password: "right horse", CAFile: pki.otherCA},
-			wantErr: []string{"unknown authority", "not signed by a CA in -nats-ca"}},
+			opts:    Options{User: "replica", Password: "right horse", CAFile: pki.otherCA},
+			wantErr: []string{"unknown authority", "not signed by a CA in CAFile"}},
 		{name: "no client certificate", port: mutual,
-			opts:    BusOptions{CAFile: pki.ca},
-			wantErr: []string{"certificate", "give -nats-cert and -nats-key"}},
+			opts:    Options{CAFile: pki.ca},
+			wantErr: []string{"certificate", "give CertFile and KeyFile"}},
 		{name: "TLS wanted, server without", port: plain,
-			opts:    BusOptions{CAFile: pki.ca},
+			opts:    Options{CAFile: pki.ca},
 			wantErr: []string{"secure connection not available", "offers no TLS"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.opts.URL == "" {
 				tc.opts.URL = "tls://127.0.0.1:" + tc.port
 			}
-			bus, err := NewNATSBus(tc.opts)
+			bus, err := New(tc.opts)
 			if len(tc.wantErr) == 0 {
 				if err != nil {
 					t.Fatal(err)
@@ -263,43 +268,43 @@ func TestBusAuthNATS(t *testing.T) {
 	}
 }
 
-// TestBusOptionsNATS: a missing or malformed file or a muddle of
-// credentials fails before connecting, naming the flag or variable.
-func TestBusOptionsNATS(t *testing.T) {
+// TestOptionsNATS: a missing or malformed file or a muddle of
+// credentials fails before connecting, naming the field.
+func TestOptionsNATS(t *testing.T) {
 	pki := newTestPKI(t)
 	creds := writeTestCreds(t)
 	missing := filepath.Join(pki.dir, "nope.creds")
 	const url = "tls://127.0.0.1:4222"
 	for _, tc := range []struct {
 		name    string
-		opts    BusOptions
+		opts    Options
 		wantErr []string // empty: valid
 	}{
-		{name: "plain", opts: BusOptions{URL: "nats://127.0.0.1:4222"}},
-		{name: "everything", opts: BusOptions{URL: url, CredsFile: creds, CAFile: pki.ca, CertFile: pki.clientCert, KeyFile: pki.clientKey}},
-		{name: "no URL", opts: BusOptions{}, wantErr: []string{"-nats-url"}},
-		{name: "creds file missing", opts: BusOptions{URL: url, CredsFile: missing},
-			wantErr: []string{"-nats-creds", missing, "no such file"}},
-		{name: "creds file without a seed", opts: BusOptions{URL: url, CredsFile: pki.notPEM},
-			wantErr: []string{"-nats-creds", pki.notPEM}},
-		{name: "creds and token", opts: BusOptions{URL: url, CredsFile: creds, Token: "t"},
-			wantErr: []string{"more than one", "-nats-creds", EnvNATSToken}},
-		{name: "token and user", opts: BusOptions{URL: url, Token: "t", User: "u", Password: "p"},
+		{name: "plain", opts: Options{URL: "nats://127.0.0.1:4222"}},
+		{name: "everything", opts: Options{URL: url, CredsFile: creds, CAFile: pki.ca, CertFile: pki.clientCert, KeyFile: pki.clientKey}},
+		{name: "no URL", opts: Options{}, wantErr: []string{"URL"}},
+		{name: "creds file missing", opts: Options{URL: url, CredsFile: missing},
+			wantErr: []string{"CredsFile", missing, "no such file"}},
+		{name: "creds file without a seed", opts: Options{URL: url, CredsFile: pki.notPEM},
+			wantErr: []string{"CredsFile", pki.notPEM}},
+		{name: "creds and token", opts: Options{URL: url, CredsFile: creds, Token: "t"},
+			wantErr: []string{"more than one", "CredsFile", "Token"}},
+		{name: "token and user", opts: Options{URL: url, Token: "t", User: "u", Password: "p"},
 			wantErr: []string{"more than one"}},
-		{name: "password without user", opts: BusOptions{URL: url, Password: "p"},
-			wantErr: []string{EnvNATSUser + " is empty"}},
-		{name: "user without password", opts: BusOptions{URL: url, User: "u"},
-			wantErr: []string{EnvNATSPassword + " is empty"}},
-		{name: "CA missing", opts: BusOptions{URL: url, CAFile: missing},
-			wantErr: []string{"-nats-ca", "no such file"}},
-		{name: "CA not PEM", opts: BusOptions{URL: url, CAFile: pki.notPEM},
-			wantErr: []string{"-nats-ca", "no PEM certificate"}},
-		{name: "cert without key", opts: BusOptions{URL: url, CertFile: pki.clientCert},
-			wantErr: []string{"-nats-key"}},
-		{name: "cert missing", opts: BusOptions{URL: url, CertFile: missing, KeyFile: pki.clientKey},
-			wantErr: []string{"-nats-cert", "no such file"}},
-		{name: "key of another cert", opts: BusOptions{URL: url, CertFile: pki.clientCert, KeyFile: pki.serverKey},
-			wantErr: []string{"-nats-cert", "-nats-key"}},
+		{name: "password without user", opts: Options{URL: url, Password: "p"},
+			wantErr: []string{"User is empty"}},
+		{name: "user without password", opts: Options{URL: url, User: "u"},
+			wantErr: []string{"Password is empty"}},
+		{name: "CA missing", opts: Options{URL: url, CAFile: missing},
+			wantErr: []string{"CAFile", "no such file"}},
+		{name: "CA not PEM", opts: Options{URL: url, CAFile: pki.notPEM},
+			wantErr: []string{"CAFile", "no PEM certificate"}},
+		{name: "cert without key", opts: Options{URL: url, CertFile: pki.clientCert},
+			wantErr: []string{"KeyFile"}},
+		{name: "cert missing", opts: Options{URL: url, CertFile: missing, KeyFile: pki.clientKey},
+			wantErr: []string{"CertFile", "no such file"}},
+		{name: "key of another cert", opts: Options{URL: url, CertFile: pki.clientCert, KeyFile: pki.serverKey},
+			wantErr: []string{"CertFile", "KeyFile"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.opts.natsOptions()
@@ -312,6 +317,9 @@ func TestBusOptionsNATS(t *testing.T) {
 			if err == nil {
 				t.Fatalf("valid; want an error with %q", tc.wantErr)
 			}
+			if e := (*Error)(nil); !errors.As(err, &e) {
+				t.Errorf("error %q is no *Error: a command could not name its flags in it", err)
+			}
 			t.Log(err)
 			for _, w := range tc.wantErr {
 				if !strings.Contains(err.Error(), w) {
@@ -321,10 +329,10 @@ func TestBusOptionsNATS(t *testing.T) {
 		})
 	}
 
-	// NewNATSBus checks before it dials.
-	_, err := NewNATSBus(BusOptions{URL: url, CredsFile: missing})
-	if err == nil || !strings.Contains(err.Error(), "-nats-creds") {
-		t.Errorf("NewNATSBus with a missing creds file: %v; want an error naming -nats-creds", err)
+	// New checks before it dials.
+	_, err := New(Options{URL: url, CredsFile: missing})
+	if err == nil || !strings.Contains(err.Error(), "CredsFile") {
+		t.Errorf("New with a missing creds file: %v; want an error naming CredsFile", err)
 	}
 }
 
@@ -391,7 +399,7 @@ func TestBusPermissionsNATS(t *testing.T) {
 		},
 	})
 	url := "tls://127.0.0.1:" + port
-	pub, err := NewNATSBus(BusOptions{URL: url, User: "replica", Password: "pw1", CAFile: pki.ca})
+	pub, err := New(Options{URL: url, User: "replica", Password: "pw1", CAFile: pki.ca})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +407,7 @@ func TestBusPermissionsNATS(t *testing.T) {
 	// The reader is a plain connection with the bus's options: it may not
 	// use the rooms' store, so it could not be a replica.
 	var logs lockedBuffer
-	ro := BusOptions{URL: url, User: "reader", Password: "pw2", CAFile: pki.ca, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+	ro := Options{URL: url, User: "reader", Password: "pw2", CAFile: pki.ca, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 	opts, err := ro.natsOptions()
 	if err != nil {
 		t.Fatal(err)
@@ -418,10 +426,10 @@ func TestBusPermissionsNATS(t *testing.T) {
 		t.Fatal(err)
 	}
 	reader.Flush()
-	if err := pub.Publish("stridescope.rooms.ABCD2345", []byte("state")); err != nil {
+	if err := pub.Publish(context.Background(), "stridescope.rooms.ABCD2345", []byte("state")); err != nil {
 		t.Fatal(err)
 	}
-	if err := pub.Publish("stridescope.public.x", []byte("hello")); err != nil {
+	if err := pub.Publish(context.Background(), "stridescope.public.x", []byte("hello")); err != nil {
 		t.Fatal(err)
 	}
 	select {
