@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -127,10 +128,10 @@ func writeDxModel(c echo.Context, name string, m *interop.DxModel, vs []core.Vio
 // explorer page and URL that show it. What DirectML cannot express is a
 // 400 naming the field.
 func (s *Server) postImport(c echo.Context) error {
-	if err := s.takeImportBudget(c); err != nil {
+	ctx, n := c.Request().Context(), s.importLength(c)
+	if err := budget.Take(ctx, n); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
 		return readError(err)
@@ -138,10 +139,7 @@ func (s *Server) postImport(c echo.Context) error {
 	if ierr := interop.CheckImportSize(body); ierr != nil {
 		return &apiError{status: http.StatusRequestEntityTooLarge, violations: ierr.Violations}
 	}
-	// The server hears that a client went away only once its body is
-	// read: an import abandoned while it waited for the budget stops
-	// here, and between its two decodings.
-	if err := ctx.Err(); err != nil {
+	if err := s.takeDecoding(ctx, n); err != nil {
 		return err
 	}
 	var req interop.ImportRequest
@@ -159,23 +157,39 @@ func (s *Server) postImport(c echo.Context) error {
 	return c.JSON(http.StatusOK, res.Localize(i18n.LocaleOf(c.Request().Context())))
 }
 
-// takeImportBudget takes an import's share of the work budget before
-// its body is read, by the length the request declares (or the import
-// limit, for a body sent in chunks): what decoding allocates grows with
-// the body (interop.ImportCost).
-func (s *Server) takeImportBudget(c echo.Context) error {
+// An import takes its share of the work budget (interop.ImportCost of
+// the length its request declares, or of the import limit for a body
+// sent in chunks) in two steps: the body's bytes before it is read, and
+// the rest, what decoding allocates, once it is read and checked. The
+// server hears that a client went away only once its body is read, so
+// an import abandoned while it waits for the second share stops waiting
+// at once (its context ends), and takes no decoding.
+
+// importLength is the body length an import's budget is counted from.
+func (s *Server) importLength(c echo.Context) int64 {
 	n := c.Request().ContentLength
 	if n < 0 || n > s.importLimit {
 		n = s.importLimit
 	}
-	return budget.Take(c.Request().Context(), interop.ImportCost(n))
+	return n
+}
+
+// takeDecoding takes the rest of the import's share, for a body of n
+// bytes whose bytes are held already, and says whether its client is
+// still there.
+func (s *Server) takeDecoding(ctx context.Context, n int64) error {
+	if err := budget.Take(ctx, interop.ImportCost(n)-n); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // postImportPage is POST /import, the import box without JavaScript: a
 // result without notes goes straight to its page (303); notes or errors
 // are shown on a page of their own.
 func (s *Server) postImportPage(c echo.Context) error {
-	if err := s.takeImportBudget(c); err != nil {
+	n := s.importLength(c)
+	if err := budget.Take(c.Request().Context(), n); err != nil {
 		return err
 	}
 	if err := parseForm(c); err != nil {
@@ -184,10 +198,10 @@ func (s *Server) postImportPage(c echo.Context) error {
 	pasted := c.FormValue("text")
 	var res *interop.ImportResponse
 	ierr := interop.CheckImportSize([]byte(pasted))
-	if err := c.Request().Context().Err(); err != nil {
-		return err // gone while it waited (postImport)
-	}
 	if ierr == nil {
+		if err := s.takeDecoding(c.Request().Context(), n); err != nil {
+			return err
+		}
 		req, vs := interop.ImportRequestOf(pasted)
 		if vs != nil {
 			ierr = &interop.ImportError{Violations: vs}
