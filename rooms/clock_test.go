@@ -80,14 +80,7 @@ func TestRoomsTolerateSkewedClocks(t *testing.T) {
 					t.Errorf("measured offset %v (known %v), want about %v", h.ClockOffset, h.ClockKnown, -c.skew)
 				}
 			}
-			code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "q=0"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, _, err := a.Present(context.Background(), code, token)
-			if err != nil {
-				t.Fatal(err)
-			}
+			code, _, p := presentRoom(t, a, State{Page: "layout", Query: "q=0"})
 			defer p.Close()
 			v, err := b.Join(context.Background(), code)
 			if err != nil {
@@ -177,14 +170,7 @@ func TestAnEndedRoomStaysEnded(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "q=0"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, _, err := a.Present(context.Background(), code, token)
-			if err != nil {
-				t.Fatal(err)
-			}
+			code, token, p := presentRoom(t, a, State{Page: "layout", Query: "q=0"})
 			defer p.Close()
 			if err := p.Update(State{Page: "layout", Query: "q=captured"}); err != nil {
 				t.Fatal(err)

@@ -71,14 +71,7 @@ func nextState(t *testing.T, v *Viewer) State {
 func TestRoomsAcrossReplicas(t *testing.T) {
 	a, b, _ := twoReplicas(t)
 
-	code, token, err := a.Create(context.Background(), State{Page: "layout", Query: "sizes=2,3"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _, err := a.Present(context.Background(), code, token)
-	if err != nil {
-		t.Fatal(err)
-	}
+	code, _, p := presentRoom(t, a, State{Page: "layout", Query: "sizes=2,3"})
 	defer p.Close()
 
 	// A late joiner on the other replica gets the current state at once.
@@ -271,14 +264,7 @@ func TestViewersShareOneDelivery(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newTestRooms(t, bus)
-	code, token, err := r.Create(context.Background(), State{Page: "layout", Query: "q=0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _, err := r.Present(context.Background(), code, token)
-	if err != nil {
-		t.Fatal(err)
-	}
+	code, _, p := presentRoom(t, r, State{Page: "layout", Query: "q=0"})
 	defer p.Close()
 	const viewers = 5
 	vs := make([]*Viewer, viewers)
@@ -408,4 +394,18 @@ func TestCodeStrangers(t *testing.T) {
 	if got := CodeStrangers(CodeAlphabet); len(got) != 0 {
 		t.Errorf("the code alphabet holds strangers %q", string(got))
 	}
+}
+
+// presentRoom opens a room of st on r and presents it there.
+func presentRoom(t *testing.T, r *Replica, st State) (code, token string, p *Presenter) {
+	t.Helper()
+	code, token, err := r.Create(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err = r.Present(context.Background(), code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code, token, p
 }
