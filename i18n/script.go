@@ -223,12 +223,9 @@ var scriptFR = map[Key]string{
 // scriptShared are keys of the pages the modules show too.
 var scriptShared = []Key{"dot.hint", "copy.button", "room.following", "room.presenting", "import.open"}
 
-// ScriptStrings is what the page's modules show, in l: nil for English,
-// which the modules carry themselves.
+// ScriptStrings is what the page's modules show, in l: every page embeds
+// it, English too, since the modules carry no words of their own.
 func ScriptStrings(l Locale) map[string]string {
-	if l == English {
-		return nil
-	}
 	out := map[string]string{}
 	for k := range scriptEN {
 		out[string(k)] = l.T(k, nil)

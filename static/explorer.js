@@ -167,7 +167,7 @@ export function start() {
     clearMarks();
     markCanvas('logical', []); markCanvas('buffer', []);
     const hint = document.createElement('span');
-    hint.className = 'hint'; hint.textContent = tr('dot.hint', 'Point at, tap or focus a cell to see where it lives.');
+    hint.className = 'hint'; hint.textContent = tr('dot.hint');
     dot.replaceChildren(hint);
   }
 
@@ -271,7 +271,7 @@ export function start() {
       const o = st.n ? offsetOf(t.i) : null, c = coordOf(t.i);
       lmarks = [t.i]; if (o !== null) bmarks = [o];
       select($(`#l-${t.i}`)); $(`#b-${o}`)?.classList.add('linked');
-      dot.textContent = o === null ? tr('js.element', 'element ({c})', { c }) : dotText(c, o);
+      dot.textContent = o === null ? tr('js.element', { c }) : dotText(c, o);
       if (isFocus) { form.elements.sel.value = c.join(','); form.elements.cell.value = ''; }
     } else {
       const hs = st.n ? holders(t.o) : [];
@@ -279,8 +279,8 @@ export function start() {
       select($(`#b-${t.o}`));
       for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
       const list = listOf(hs, (i) => `(${coordOf(i)})`);
-      dot.textContent = hs.length === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', 'buffer offset {o} is unused: past the last element', { o: t.o }) : tr('js.buffer.padding', 'buffer offset {o} is padding: no element lives there', { o: t.o }))
-        : hs.length === 1 ? tr('js.buffer.holds', 'buffer offset {o} holds element {list}', { o: t.o, list }) : tr('js.buffer.shared', 'buffer offset {o} is shared by {n} elements: {list}', { o: t.o, n: num(hs.length), list });
+      dot.textContent = hs.length === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', { o: t.o }) : tr('js.buffer.padding', { o: t.o }))
+        : hs.length === 1 ? tr('js.buffer.holds', { o: t.o, list }) : tr('js.buffer.shared', { o: t.o, n: num(hs.length), list });
       if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }
     }
     markCanvas('logical', lmarks); markCanvas('buffer', bmarks);

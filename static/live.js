@@ -144,18 +144,24 @@ export function showFieldErrors(form, errors, warnings) {
   }
 }
 
-// t is key's text in the page's language: the strings the server embeds
-// in <script type="application/json" id="strings"> (i18n's "js." keys and
-// a few of the page's), else en, the English the module passes. {name}s
-// are filled from args.
+// t is key's text in the page's language, from the catalog the server
+// embeds in <script type="application/json" id="strings"> (i18n's "js."
+// keys and a few of the page's; i18n's TestScriptStringsMatchTheModules
+// holds it to what the modules ask for), its {name}s filled from args.
+// The modules carry no words of their own.
 let strings;
-export function t(key, en, args) {
+function catalog() {
   if (strings === undefined) {
     try { strings = JSON.parse(document.getElementById('strings')?.textContent || '{}'); } catch { strings = {}; }
   }
-  const s = strings[key] ?? en;
+  return strings;
+}
+export function t(key, args) {
+  const s = catalog()[key] ?? key;
   return args ? s.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)) : s;
 }
+// hasText says whether the catalog has key's text.
+export const hasText = (key) => key in catalog();
 
 // boxValue is what one dimension's box holds, for the query's list: one
 // number, so a comma in it is a decimal comma (2,5 in Portuguese or
@@ -178,7 +184,7 @@ export function num(n) {
 
 // listOf is the first 8 of xs, each as f gives it, and how many more.
 export function listOf(xs, f) {
-  return xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? t('js.more', ' and {n} more', { n: num(xs.length - 8) }) : '');
+  return xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? t('js.more', { n: num(xs.length - 8) }) : '');
 }
 
 // wsURL is /ws asked in the page's language: the cookie that would say it
@@ -253,9 +259,9 @@ export function settle(m, form, picture, what, setURL, how) {
   if (!m.ok && m.last) form.elements.last.value = m.last;
   const last = form.elements.last.value;
   if (!m.ok) {
-    stale.textContent = !last ? t('stale.none', 'The inputs have errors: fix them to see a picture.')
-      : what === 'slice' ? t('stale.slice', 'The inputs have errors: the picture is of the last valid slice.')
-        : t('stale.tensor', `The inputs have errors: the picture is of the last valid ${what}.`);
+    stale.textContent = !last ? t('stale.none')
+      : what === 'slice' ? t('stale.slice')
+        : t('stale.tensor');
     stale.hidden = false;
     setURL(m.query + (last ? '&last=' + encodeURIComponent(last) : ''), how, m.query);
     markPresets(null);
@@ -314,10 +320,10 @@ export function refused(m, picture, again) {
   const stale = $('#stale');
   if (m.code === 'busy') {
     const s = m.retryAfter > 0 ? m.retryAfter : 2;
-    stale.textContent = t('js.busy', 'The server is busy with other large pictures: this one is asked for again in a few seconds.');
+    stale.textContent = t('js.busy');
     setTimeout(again, (1 + Math.random() / 2) * s * 1000);
   } else if (m.code === 'too-large') {
-    stale.textContent = t('js.too-large', 'This picture needs more memory than the server gives one picture: ask for fewer elements.');
+    stale.textContent = t('js.too-large');
   } else {
     console.warn('stridescope:', m.message);
     return;
@@ -547,11 +553,11 @@ export function copyButtons() {
     if (!src) return;
     try {
       await navigator.clipboard.writeText(src.textContent);
-      b.textContent = t('js.copied', 'Copied');
+      b.textContent = t('js.copied');
     } catch {
       getSelection().selectAllChildren(src); // the browser refused: select it for Ctrl+C
-      b.textContent = t('js.press', 'Press Ctrl+C');
+      b.textContent = t('js.press');
     }
-    setTimeout(() => { b.textContent = t('copy.button', 'Copy'); }, 2000);
+    setTimeout(() => { b.textContent = t('copy.button'); }, 2000);
   });
 }

@@ -5,18 +5,18 @@
 // applies every state it receives exactly like its own edit, until the
 // viewer detaches to explore and rejoins with one click.
 
-import { liveSocket, jitter, t, followLinks, shownQuery } from './live.js';
+import { liveSocket, jitter, t, hasText, followLinks, shownQuery } from './live.js';
 import { PROTOCOL_VERSION as V } from './protocol.js';
 
-const DETACHED = t('js.room.detached', 'exploring on your own: the presenter goes on without you');
-const FOLLOWING = t('room.following', 'following the presenter');
-const STOPPED = t('js.room.stopped', 'The presenter stopped presenting: you follow them again when they are back.');
-const RECONNECTING = t('js.room.reconnecting', 'reconnecting to the room…');
-const ENDED = t('js.room.ended', 'The presenter ended the room: this page is yours to explore.');
-const ENDED_HERE = t('js.room.ended.presenter', 'You ended this room: this tab no longer shares.');
-const GONE_HERE = t('js.room.gone.presenter', 'This tab no longer presents the room: it has ended, or its presenter cookie has expired.');
-const GONE = t('js.room.gone', 'The room has ended: this page is yours to explore.');
-const MOVED = t('js.room.moved', 'Another tab presents this room now: your edits here are not shared.');
+const DETACHED = t('js.room.detached');
+const FOLLOWING = t('room.following');
+const STOPPED = t('js.room.stopped');
+const RECONNECTING = t('js.room.reconnecting');
+const ENDED = t('js.room.ended');
+const ENDED_HERE = t('js.room.ended.presenter');
+const GONE_HERE = t('js.room.gone.presenter');
+const GONE = t('js.room.gone');
+const MOVED = t('js.room.moved');
 const ROOM_ERRORS = new Set(['not-presenter', 'no-room', 'too-many-attempts', 'bad-room-state', 'bad-room-message', 'rooms-unavailable', 'reconnecting']);
 const SHARE_EVERY = 60; // ms: at most ~16 shared states a second (hover is fast)
 
@@ -208,7 +208,7 @@ export function roomClient(page, hooks) {
       else if (role === 'viewer' && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); }
       else if (role === 'viewer') say(DETACHED, 'detached');
     },
-    closed() { send = null; if (role && !ended) say(t('js.reconnecting', 'reconnecting…'), 'offline'); },
+    closed() { send = null; if (role && !ended) say(t('js.reconnecting'), 'offline'); },
     // message handles a server message about rooms; false for any other.
     message(m) {
       if (m.type === 'ended') { if (!ended && m.room === code) end(); return true; }
@@ -227,7 +227,7 @@ export function roomClient(page, hooks) {
       if (m.type === 'presenting' || m.type === 'room') retry = 1000;
       if (m.type === 'presenting' || m.type === 'watching') {
         if (count) count.textContent = m.watching;
-        if (m.type === 'presenting') { myId = m.id || ''; say(t('room.presenting', 'you are presenting: every edit, hover and step is shared'), 'presenting'); if (dirty) share(); }
+        if (m.type === 'presenting') { myId = m.id || ''; say(t('room.presenting'), 'presenting'); if (dirty) share(); }
         return true;
       }
       if (m.type === 'room') {
@@ -261,7 +261,7 @@ export function roomClient(page, hooks) {
       }
       if (m.type === 'error' && ROOM_ERRORS.has(m.code)) {
         // The server's English, or this page's language's words for the code.
-        const text = t('js.room.err.' + m.code, m.message);
+        const text = hasText('js.room.err.' + m.code) ? t('js.room.err.' + m.code) : m.message;
         // The room is gone (it ended or expired while this page was away):
         // the page is the viewer's, as when they hear it end. A
         // presenter's tab that may not present any more (the room ended

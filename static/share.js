@@ -56,12 +56,12 @@ for (const bar of bars) {
       refresh(bar);
       try {
         await navigator.clipboard.writeText(snippet.value);
-        copy.textContent = t('js.copied', 'Copied');
+        copy.textContent = t('js.copied');
       } catch {
         snippet.select();
-        copy.textContent = t('js.press', 'Press Ctrl+C');
+        copy.textContent = t('js.press');
       }
-      setTimeout(() => { copy.textContent = t('copy.button', 'Copy'); }, 2000);
+      setTimeout(() => { copy.textContent = t('copy.button'); }, 2000);
     });
   }
   for (const snippet of bar.querySelectorAll('textarea[data-share=snippet]')) snippet.addEventListener('focus', () => { refresh(bar); snippet.select(); });

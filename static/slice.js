@@ -341,23 +341,23 @@ export function start() {
     if (t.kind === 'out') {
       const oc = coordOf(m.outputSizes, t.i), ic = srcCoord(oc), src = indexOf(m.sizes, ic), o = inOffset(src);
       marks.in.push(src); marks.b.push(o);
-      dot.textContent = tr('js.slice.out', 'Output[{oc}] = Input[{ic}] = {v}, read at buffer offset {o}', { oc: `{${oc}}`, ic: `{${ic}}`, v: outValue(t.i), o });
+      dot.textContent = tr('js.slice.out', { oc: `{${oc}}`, ic: `{${ic}}`, v: outValue(t.i), o });
     } else if (t.kind === 'in') {
       const ic = coordOf(m.sizes, t.i), o = inOffset(t.i), k = copyOrder(t.i);
       marks.b.push(o);
       if (k >= 0) marks.out.push(k);
-      dot.textContent = tr('js.slice.in', 'input ({ic}) = {v} at buffer offset {o}: ', { ic, v: inValue(t.i), o }) +
-        (k >= 0 ? tr('js.slice.copied', 'copied to Output[{oc}], output element {k}', { oc: `{${coordOf(m.outputSizes, k)}}`, k })
-          : inWindow(ic) ? tr('js.slice.skipped', 'in the window, not copied (the stride skips it, or the output is smaller)') : tr('js.slice.outside', 'outside the window'));
+      dot.textContent = tr('js.slice.in', { ic, v: inValue(t.i), o }) +
+        (k >= 0 ? tr('js.slice.copied', { oc: `{${coordOf(m.outputSizes, k)}}`, k })
+          : inWindow(ic) ? tr('js.slice.skipped') : tr('js.slice.outside'));
     } else {
       const hs = holders(t.i), outs = hs.map(copyOrder).filter((k) => k >= 0);
       marks.in = hs; marks.out = outs;
       dot.textContent = hs.length === 0
-        ? (t.i > m.last ? tr('js.slice.buf.unused', 'buffer offset {o} holds no input element: unused, past the last element', { o: t.i }) : tr('js.slice.buf.padding', 'buffer offset {o} holds no input element: padding', { o: t.i }))
-        : tr('js.slice.buf.holds', 'buffer offset {o} holds {v} for input {list}: ', { o: t.i, v: bufValue(t.i), list: listOf(hs, (i) => `(${coordOf(m.sizes, i)})`) }) +
-          (outs.length > 1 ? tr('js.slice.readby.many', 'read by output elements {list}', { list: listOf(outs, String) })
-            : outs.length ? tr('js.slice.readby.one', 'read by output element {list}', { list: listOf(outs, String) })
-              : isRead(t.i) ? tr('js.slice.read', 'read by the slice') : tr('js.slice.notread', 'not read by the slice'));
+        ? (t.i > m.last ? tr('js.slice.buf.unused', { o: t.i }) : tr('js.slice.buf.padding', { o: t.i }))
+        : tr('js.slice.buf.holds', { o: t.i, v: bufValue(t.i), list: listOf(hs, (i) => `(${coordOf(m.sizes, i)})`) }) +
+          (outs.length > 1 ? tr('js.slice.readby.many', { list: listOf(outs, String) })
+            : outs.length ? tr('js.slice.readby.one', { list: listOf(outs, String) })
+              : isRead(t.i) ? tr('js.slice.read') : tr('js.slice.notread'));
     }
     cellOf(t.kind, t.i)?.classList.add('sel');
     st.marks[t.kind].sel = [t.i];
@@ -561,22 +561,22 @@ export function start() {
         // Erratum E1 is the page's Example 2 misprinting axis 2's step
         // (picture.erratumE1Axis): noted there only.
         return { lines: [2, 3, 4], sub, at: cs,
-          text: tr('js.step.neg', 'axis {i}: InputWindowStrides[{i}] = {s} < 0, so CopyStart[{i}] += InputWindowSizes[{i}] - 1: {off} + {size} - 1 = {cs}', { i, s, off: m.windowOffsets[i], size: m.windowSizes[i], cs: m.copyStart[i] }),
-          note: i !== 2 ? '' : tr('js.step.e1', "Erratum E1: at this step the DirectML page's Example 2 writes InputWindowSizes[0]; the term is InputWindowSizes[{i}], the size of the same axis (the page's own arithmetic, 0 + 4 - 1 = 3, uses it).", { i }) };
+          text: tr('js.step.neg', { i, s, off: m.windowOffsets[i], size: m.windowSizes[i], cs: m.copyStart[i] }),
+          note: i !== 2 ? '' : tr('js.step.e1', { i }) };
       }
-      return { lines: [2, 3], sub, at: cs, note: '', text: tr('js.step.pos', 'axis {i}: InputWindowStrides[{i}] = {s} > 0, so CopyStart[{i}] stays InputWindowOffsets[{i}] = {off}', { i, s, off: m.windowOffsets[i] }) };
+      return { lines: [2, 3], sub, at: cs, note: '', text: tr('js.step.pos', { i, s, off: m.windowOffsets[i] }) };
     }
     const k = t - r - 1, c = coordOf(m.outputSizes, k), ic = c.map((v, d) => m.copyStart[d] + m.windowStrides[d] * v);
     let text = `Output[{${c}}] = Input[{${m.copyStart}} + {${m.windowStrides}} * {${c}}] = Input[{${ic}}]`;
     if (k < m.values.length) text += ' = ' + m.values[k];
-    return { lines: [6], text, sub: tr('js.step.sub', 'input buffer offset {dot}', { dot: dotText(ic, m.strides) }), note: '', at: ic, k };
+    return { lines: [6], text, sub: tr('js.step.sub', { dot: dotText(ic, m.strides) }), note: '', at: ic, k };
   }
   function setStep(t, share = true) {
     if (!st.meta) return;
     const m = st.meta, total = m.steps;
     st.t = t = Math.max(-1, Math.min(t, total - 1));
     for (const el of $$('.lc.cur, .bc.cur, .lc.pending', picture)) el.classList.remove('cur', 'pending');
-    const s = t >= 0 ? stepOf(t) : { lines: [], text: tr('js.step.intro', 'Play, or Step, runs the copy one step at a time: CopyStart first, then every output element in row-major order.'), sub: '', note: '' };
+    const s = t >= 0 ? stepOf(t) : { lines: [], text: tr('js.step.intro'), sub: '', note: '' };
     for (const li of $$('ol.code li', steps)) li.classList.toggle('active', s.lines.includes(+li.dataset.line));
     const text = $('[data-testid=step-text]', steps);
     text.textContent = s.text;
@@ -586,7 +586,7 @@ export function start() {
     note.textContent = s.note; note.hidden = !s.note;
     $('[data-act=back]', steps)?.setAttribute('aria-disabled', String(t < 0));
     $('[data-act=step]', steps)?.setAttribute('aria-disabled', String(t >= total - 1));
-    $('[data-testid=step-count]', steps).textContent = t >= 0 ? tr('js.step.of', 'step {n} of {total}', { n: num(t + 1), total: num(total) }) : tr('js.steps', '{total} steps', { total: num(total) });
+    $('[data-testid=step-count]', steps).textContent = t >= 0 ? tr('js.step.of', { n: num(t + 1), total: num(total) }) : tr('js.steps', { total: num(total) });
     const cur = { in: [], out: [], b: [] };
     if (t >= 0) {
       const i = indexOf(m.sizes, s.at);

@@ -41,8 +41,8 @@ export function start() {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const text = form.elements.text.value.trim();
-    if (!text) { out.textContent = t('js.import.empty', 'Paste a PyTorch size and stride, or the JSON of a NumPy view, an ONNX Slice or a DxDispatch model.'); return; }
-    out.textContent = t('js.import.busy', 'Importing…');
+    if (!text) { out.textContent = t('js.import.empty'); return; }
+    out.textContent = t('js.import.busy');
     let res, body;
     try {
       // The errors and notes in the page's language, whatever the cookie says.
@@ -50,13 +50,13 @@ export function start() {
       res = await fetch('/api/v1/import' + (lang && lang !== 'en' ? '?lang=' + encodeURIComponent(lang) : ''), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(bodyOf(text)) });
       body = await res.json();
     } catch (err) {
-      out.textContent = t('js.import.unreached', 'The import did not reach the server: {error}', { error: err.message });
+      out.textContent = t('js.import.unreached', { error: err.message });
       return;
     }
     out.replaceChildren();
     if (!res.ok) {
       const p = document.createElement('p');
-      p.textContent = t('js.import.failed', 'Not imported:');
+      p.textContent = t('js.import.failed');
       out.append(p, list(body.errors || [], (li, v) => {
         if (v.field) { const c = document.createElement('code'); c.textContent = v.field; li.append(c, ': '); }
         li.append(v.message);
@@ -69,7 +69,7 @@ export function start() {
     // Notes say what was converted (an offset goes into the binding): read
     // them before leaving.
     const a = document.createElement('a');
-    a.href = url; a.textContent = t('import.open', 'Open it in the explorer'); a.dataset.testid = 'import-open';
+    a.href = url; a.textContent = t('import.open'); a.dataset.testid = 'import-open';
     out.append(list(body.notes, (li, n) => { li.textContent = n; }), a);
     a.focus();
   });
