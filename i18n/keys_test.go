@@ -19,7 +19,8 @@ func TestUsedKeysExist(t *testing.T) {
 	}
 	more, _ := filepath.Glob("../web/*.go")
 	pics, _ := filepath.Glob("../picture/*.go")
-	files = append(append(files, more...), pics...)
+	interop, _ := filepath.Glob("../interop/*.go")
+	files = append(append(append(files, more...), pics...), interop...)
 	n := 0
 	for _, f := range files {
 		b, err := os.ReadFile(f)
