@@ -46,10 +46,10 @@ type Key string
 // catalogs holds every locale's entries: violation messages and page
 // strings.
 var catalogs = map[Locale][]map[Key]string{
-	English:             {messagesEN, pagesEN, siteEN, explorerEN, factsEN, scriptEN, tourEN, wordsEN, svgEN},
-	TraditionalChinese:  {messagesZhTW, pagesZhTW, siteZhTW, explorerZhTW, factsZhTW, scriptZhTW, tourZhTW, wordsZhTW, svgZhTW},
-	BrazilianPortuguese: {messagesPtBR, pagesPtBR, sitePtBR, explorerPtBR, factsPtBR, scriptPtBR, tourPtBR, wordsPtBR, svgPtBR},
-	French:              {messagesFR, pagesFR, siteFR, explorerFR, factsFR, scriptFR, tourFR, wordsFR, svgFR},
+	English:             sections[English].all(),
+	TraditionalChinese:  sections[TraditionalChinese].all(),
+	BrazilianPortuguese: sections[BrazilianPortuguese].all(),
+	French:              sections[French].all(),
 }
 
 // The French catalog and glossary are written with plain spaces before
@@ -394,7 +394,7 @@ func Keys() []Key {
 
 // Known says whether code is a violation code the catalogs render.
 func Known(code string) bool {
-	_, ok := messagesEN[Key(code)]
+	_, ok := sections[English].Messages[Key(code)]
 	return ok
 }
 
@@ -437,7 +437,7 @@ func GroupDigits(digits string) string {
 }
 
 // CodeCount is how many violation codes the catalogs hold.
-func CodeCount() int { return len(messagesEN) }
+func CodeCount() int { return len(sections[English].Messages) }
 
 // Args are a message's named arguments, as core fills them.
 type Args = core.Args

@@ -71,7 +71,7 @@ func TestGlossaryIsComplete(t *testing.T) {
 		}
 	}
 	for _, p := range LocalizedPages {
-		if _, ok := pagesEN[p.Title]; !ok {
+		if _, ok := sections[English].Pages[p.Title]; !ok {
 			t.Errorf("page %s: title key %q has no entry", p.URL, p.Title)
 		}
 		for _, w := range p.Words {
@@ -204,6 +204,20 @@ func TestGrouped(t *testing.T) {
 	} {
 		if got := tc.l.Grouped(tc.n); got != tc.want {
 			t.Errorf("%v.Grouped(%d) = %q, want %q", tc.l, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestCatalogsLoad: every locale's catalog file holds every section, and
+// no section is empty (a section's name misspelt in a file would load as
+// an unknown field and stop the program at its start).
+func TestCatalogsLoad(t *testing.T) {
+	for _, l := range Locales {
+		c := loadCatalog(l)
+		for i, m := range c.all() {
+			if len(m) == 0 {
+				t.Errorf("%s: section %d is empty", l, i)
+			}
 		}
 	}
 }
