@@ -4,7 +4,7 @@
 // there are more items than pixels, bin items share one. px is the CSS
 // scale of an image pixel.
 
-import { coordOf as coordIn, indexOf, moveCoord, offsetOf } from './live.js';
+import { coordOf as coordIn, indexOf, moveCoord, offsetOf } from './layout.js';
 
 export const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 // canvasKey is where a key moves a canvas's cursor from item k of n: over

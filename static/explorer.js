@@ -6,7 +6,10 @@
 // binary frames.
 
 import { roomClient, roomFocus } from './rooms.js';
-import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, offsetsOf, offsetOf as offsetAt, disjoint, holderOf, editHistory, copyButtons, swapIn, reveal, boxValue, langSuffix, num, listOf, t as tr } from './live.js';
+import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, copyButtons, swapIn, reveal, boxValue, langSuffix } from './live.js';
+import { num, listOf, t as tr } from './words.js';
+import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf } from './layout.js';
+import { editHistory } from './history.js';
 import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
 import { PROTOCOL_VERSION as V, FRAME_HEADER_LEN as HDR, FRAME } from './protocol.js';
 

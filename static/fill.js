@@ -4,7 +4,7 @@
 // it. The server's picture.FillInput and compute.Slice are the reference;
 // e2e/fill_test.go checks this module against them in Chromium.
 
-import { forRows, disjoint } from './live.js';
+import { forRows, disjoint } from './layout.js';
 
 // ARRAYS are the typed arrays of each data type's raw elements (FLOAT16
 // as its bits).

@@ -1,5 +1,9 @@
-// stridescope: helpers the live pages share (the websocket, inline field
-// errors, the URL's query, moving between grid cells).
+// stridescope: what the live pages share about the page itself: the
+// websocket, the form and its inline errors, the URL's query, refusals,
+// fragments and copy buttons (words.js has their words, layout.js the
+// layout maths, history.js the history).
+
+import { t } from './words.js';
 
 export const $ = (s, r = document) => r.querySelector(s);
 export const $$ = (s, r = document) => [...r.querySelectorAll(s)];
@@ -144,47 +148,12 @@ export function showFieldErrors(form, errors, warnings) {
   }
 }
 
-// t is key's text in the page's language, from the catalog the server
-// embeds in <script type="application/json" id="strings"> (i18n's "js."
-// keys and a few of the page's; i18n's TestScriptStringsMatchTheModules
-// holds it to what the modules ask for), its {name}s filled from args.
-// The modules carry no words of their own.
-let strings;
-function catalog() {
-  if (strings === undefined) {
-    try { strings = JSON.parse(document.getElementById('strings')?.textContent || '{}'); } catch { strings = {}; }
-  }
-  return strings;
-}
-export function t(key, args) {
-  const s = catalog()[key] ?? key;
-  return args ? s.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)) : s;
-}
-// hasText says whether the catalog has key's text.
-export const hasText = (key) => key in catalog();
-
 // boxValue is what one dimension's box holds, for the query's list: one
 // number, so a comma in it is a decimal comma (2,5 in Portuguese or
 // French), written as a point; as the list's separator it would make two
 // numbers of one and move every later one a dimension on.
 export function boxValue(input) {
   return input.value.trim().replaceAll(',', '.');
-}
-
-// num writes a prose number as the server does: digits alone in English,
-// grouped the page's language's way otherwise (1.234, 1 234, 1,234). The
-// formatter is made once (a hover writes numbers; making one is slow).
-let numFormat;
-export function num(n) {
-  const lang = document.documentElement.lang || 'en';
-  if (lang === 'en') return String(n);
-  if (numFormat?.lang !== lang) numFormat = { lang, f: new Intl.NumberFormat(lang) };
-  return numFormat.f.format(n);
-}
-
-// listOf is the first 8 of xs, each as f gives it, and how many more.
-export function listOf(xs, f) {
-  return xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? t('js.more', { n: num(xs.length - 8) }) : '');
 }
 
 // wsURL is /ws asked in the page's language: the cookie that would say it
@@ -337,197 +306,6 @@ export function refused(m, picture, again) {
 // queryOf writes [key, value] pairs as a query, commas unescaped as the
 // server's canonical queries have them.
 export const queryOf = (pairs) => pairs.map(([k, v]) => k + '=' + encodeURIComponent(v).replace(/%2C/gi, ',')).join('&');
-
-// moveCoord moves a row-major coordinate of a tensor of the given sizes by
-// an arrow key (the last dimension across, the one before it down,
-// PageUp/PageDown the third-innermost), Home or End. It returns false
-// when the key does not move.
-export function moveCoord(sizes, co, key) {
-  const r = sizes.length;
-  const step = (d, by) => { if (d >= 0 && co[d] + by >= 0 && co[d] + by < sizes[d]) { co[d] += by; return true; } return false; };
-  const moves = { ArrowRight: () => step(r - 1, 1), ArrowLeft: () => step(r - 1, -1), ArrowDown: () => step(r - 2, 1), ArrowUp: () => step(r - 2, -1),
-    PageDown: () => step(r - 3, 1), PageUp: () => step(r - 3, -1), Home: () => { co[r - 1] = 0; return true; }, End: () => { co[r - 1] = sizes[r - 1] - 1; return true; } };
-  return moves[key] ? moves[key]() : false;
-}
-
-export const coordOf = (sizes, i) => { const c = new Array(sizes.length); for (let d = sizes.length - 1; d >= 0; d--) { c[d] = i % sizes[d]; i = Math.floor(i / sizes[d]); } return c; };
-export const indexOf = (sizes, c) => c.reduce((i, v, d) => i * sizes[d] + v, 0);
-// dotText is the dot product that finds a buffer offset, as the server writes it.
-export const dotText = (c, strides) => `{${c}} · {${strides}} = ${c.map((v, k) => v + '×' + strides[k]).join(' + ')} = ${c.reduce((s, v, k) => s + v * strides[k], 0)}`;
-
-// offsetsOf computes the buffer offset of each of the first n logical
-// elements, row-major, from a layout's sizes and strides (protocol v2
-// sends no offsets: every DirectML layout is strided, so they follow from
-// these). A valid layout's offsets are below 2^32.
-export function offsetsOf(sizes, strides, n) {
-  const out = new Uint32Array(n);
-  forRows(sizes, strides, n, (i0, o0, len, s) => { for (let j = 0, o = o0; j < len; j++, o += s) out[i0 + j] = o; });
-  return out;
-}
-
-// offsetOf is element i's buffer offset (row-major i, a layout's sizes
-// and strides): the dot product of its coordinates and the strides.
-export function offsetOf(sizes, strides, i) {
-  let o = 0;
-  for (let d = sizes.length - 1; d >= 0; d--) { o += (i % sizes[d]) * strides[d]; i = Math.floor(i / sizes[d]); }
-  return o;
-}
-
-// forRows calls f(i0, o0, len, s) for each row of the last dimension of
-// the first n elements of a layout: elements i0 .. i0+len-1, row-major,
-// at buffer offsets o0, o0+s, o0+2s, ...
-export function forRows(sizes, strides, n, f) {
-  const r = sizes.length;
-  if (n === 0) return;
-  if (r === 0) { f(0, 0, 1, 0); return; }
-  const at = new Array(r).fill(0), s = strides[r - 1], nL = sizes[r - 1];
-  for (let i = 0, off = 0; i < n;) {
-    const len = Math.min(nL, n - i);
-    f(i, off, len, s);
-    i += len;
-    for (let d = r - 2; d >= 0; d--) {
-      off += strides[d];
-      if (++at[d] < sizes[d]) break;
-      off -= strides[d] * sizes[d]; at[d] = 0;
-    }
-  }
-}
-
-// holderOf is the element at buffer offset o of a disjoint layout (the
-// one element whose coordinates times the strides make o), or -1 for a
-// cell no element holds. Taken by stride from the largest, each
-// coordinate is the whole number of that stride in what is left, as the
-// smaller strides together reach less than it.
-export function holderOf(sizes, strides, o) {
-  const dims = sizes.map((size, d) => d).filter((d) => sizes[d] > 1).sort((a, b) => strides[b] - strides[a]);
-  const co = new Array(sizes.length).fill(0);
-  let rest = o;
-  for (const d of dims) {
-    const c = Math.floor(rest / strides[d]);
-    if (c >= sizes[d]) return -1;
-    co[d] = c; rest -= c * strides[d];
-  }
-  if (rest !== 0 || sizes.some((s) => s === 0)) return -1;
-  return co.reduce((i, v, d) => i * sizes[d] + v, 0);
-}
-
-// disjoint says no two elements of the layout share a cell: taken by
-// stride, each dimension's stride passes every offset the dimensions of
-// smaller strides reach. (Layouts it refuses may still be disjoint: they
-// take the long way.)
-export function disjoint(sizes, strides) {
-  const dims = sizes.map((s, d) => [strides[d], s]).filter(([, s]) => s > 1).sort((a, b) => a[0] - b[0]);
-  let reach = 0;
-  for (const [stride, size] of dims) {
-    if (stride <= reach) return false;
-    reach += stride * (size - 1);
-  }
-  return true;
-}
-
-// editHistory keeps an explorer's edits in the browser's history, so that
-// Back and Forward (and the Undo and Redo buttons, Ctrl+Z and Ctrl+Y or
-// Ctrl+Shift+Z) step through them without leaving the page. Each entry's
-// state holds the query to send again ({ss: {i, q}}); an edit pushes an
-// entry unless it follows another edit within BURST ms (typing a number
-// makes one entry), a structural one (a preset, a radio) always does;
-// focus and step changes replace the entry. go(q) applies a state from
-// the history: it sends q without writing the history again; cancel()
-// drops an edit still waiting for its debounce before stepping; reset(q)
-// sends q as a new edit, for Reset to the example: the example last
-// picked, else the state the page opened on (a tour step's own).
-export function editHistory(form, { go, cancel, reset }) {
-  const BURST = 1000;
-  let cur = history.state?.ss?.i ?? 0, top = cur, lastEdit = 0, opened = '', example = '';
-  const undo = $('[data-act=undo]', form), redo = $('[data-act=redo]', form), resetBtn = $('[data-act=reset]', form);
-  const entry = (q) => ({ ...(history.state || {}), ss: { i: cur, q } });
-  // ahead is whether Redo has an entry of this page to go to. The
-  // Navigation API knows the history as it is: after Back and a link the
-  // entries ahead are another page's (top is stale), after a reload the
-  // page's own entries are still ahead (top starts again at cur).
-  // In an embed the page is a frame of someone else's page, whose Back
-  // button must leave that page, not step through the frame's edits: the
-  // edits are kept here (stack: {url, q} each) and the address replaced.
-  const framed = document.body.classList.contains('embed'), stack = [];
-  function ahead() {
-    if (framed) return cur < top;
-    const n = globalThis.navigation, at = n?.currentEntry;
-    if (!at || at.index < 0) return cur < top;
-    const next = n.entries()[at.index + 1];
-    return !!next?.url && new URL(next.url).pathname === location.pathname;
-  }
-  function update() {
-    if (undo) undo.disabled = cur <= 0;
-    if (redo) redo.disabled = !ahead();
-  }
-  const h = {
-    // start records the page's first state; show reveals the buttons;
-    // picked records an example's query, for Reset.
-    start(q) {
-      opened = q;
-      if (framed) { cur = top = 0; stack[0] = { url: location.href, q }; }
-      history.replaceState(entry(q), '', location.href); update(); followLinks();
-    },
-    picked(q) { example = q; },
-    show() { for (const b of [undo, redo, resetBtn]) if (b) b.hidden = false; },
-    // write puts an answered state in the address bar: how is 'push' (a
-    // new entry), 'edit' (a new entry unless within a burst of edits) or
-    // 'replace'.
-    write(url, q, how) {
-      const now = Date.now(), same = url === location.pathname + location.search;
-      const push = !same && (how === 'push' || (how === 'edit' && now - lastEdit > BURST));
-      if (how === 'edit' || how === 'push') lastEdit = how === 'edit' ? now : 0; // a burst is of typed edits
-      if (push) { cur++; top = cur; }
-      if (framed) { stack.length = top + 1; stack[cur] = { url, q }; history.replaceState(entry(q), '', url); } else if (push) history.pushState(entry(q), '', url); else history.replaceState(entry(q), '', url);
-      update();
-      followLinks();
-    },
-    undo() { if (cur > 0) { cancel(); if (framed) step(cur - 1); else history.back(); } },
-    redo() { if (ahead()) { cancel(); if (framed) step(cur + 1); else history.forward(); } },
-  };
-  // step goes to the framed page's edit i, as Back and Forward go to an
-  // entry of the page's history.
-  function step(i) {
-    cur = i; lastEdit = 0;
-    const { url, q } = stack[i];
-    history.replaceState(entry(q), '', url);
-    update();
-    followLinks();
-    const last = new URL(url, location.href).searchParams.get('last');
-    go(last ? q + '&last=' + encodeURIComponent(last) : q);
-  }
-  window.addEventListener('popstate', (e) => {
-    // An entry without a state is the same state at another fragment (a
-    // skip link, #main): nothing to send.
-    const ss = e.state?.ss;
-    if (!ss) return;
-    cur = ss.i; lastEdit = 0;
-    update();
-    followLinks();
-    // An entry with errors names the last valid state its picture was
-    // of; the server draws that under the errors, as the page would.
-    const last = new URLSearchParams(location.search).get('last');
-    go(last ? ss.q + '&last=' + encodeURIComponent(last) : ss.q);
-  });
-  // Back to this page from the browser's cache: what lies ahead may have
-  // changed (a link followed from an earlier entry drops the later ones).
-  window.addEventListener('pageshow', (e) => { if (e.persisted) update(); });
-  form.addEventListener('click', (e) => {
-    const b = e.target.closest('[data-act=undo], [data-act=redo], [data-act=reset]');
-    if (!b) return;
-    e.preventDefault();
-    if (b.dataset.act !== 'reset') h[b.dataset.act]();
-    else { cancel(); reset(example || opened); }
-  });
-  document.addEventListener('keydown', (e) => {
-    if (!(e.ctrlKey || e.metaKey) || e.altKey || e.target.closest?.('textarea')) return;
-    const k = e.key.toLowerCase(), act = k === 'z' ? (e.shiftKey ? 'redo' : 'undo') : k === 'y' ? 'redo' : '';
-    if (!act) return;
-    e.preventDefault();
-    h[act]();
-  });
-  return h;
-}
 
 // copyButtons makes the pages' Copy buttons (button[data-copy], rendered
 // hidden before the code blocks they copy, also in the fragments the

@@ -5,7 +5,8 @@
 // applies every state it receives exactly like its own edit, until the
 // viewer detaches to explore and rejoins with one click.
 
-import { liveSocket, jitter, t, hasText, followLinks, shownQuery } from './live.js';
+import { liveSocket, jitter, followLinks, shownQuery } from './live.js';
+import { t, hasText } from './words.js';
 import { PROTOCOL_VERSION as V } from './protocol.js';
 
 const DETACHED = t('js.room.detached');

@@ -4,7 +4,8 @@
 // drawn. The server rendered the links for the first state; this follows
 // every edit, reading the URL when a link is about to be used.
 
-import { t, shownQuery } from './live.js';
+import { shownQuery } from './live.js';
+import { t } from './words.js';
 
 const bars = document.querySelectorAll('.share');
 

@@ -10,7 +10,10 @@
 // the result (the elements copied, the cells read, the values: all
 // computed by the server's compute package).
 
-import { $, $$, liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, queryOf, moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf, editHistory, copyButtons, swapIn, reveal, boxValue, langSuffix, num, listOf, t as tr } from './live.js';
+import { $, $$, liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, queryOf, copyButtons, swapIn, reveal, boxValue, langSuffix } from './live.js';
+import { num, listOf, t as tr } from './words.js';
+import { moveCoord, coordOf, indexOf, dotText, offsetsOf, offsetOf, disjoint, holderOf } from './layout.js';
+import { editHistory } from './history.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { fillInput, sliceOutput, cellCounts, outputEnds, half, halves } from './fill.js';
 import { clamp, strip, panels, overlayOf, place, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';

@@ -44,7 +44,7 @@ func TestHashedModulesImportHashedNames(t *testing.T) {
 			}
 		}
 	}
-	if got := Imports("main-slice.js"); len(got) != 6 { // slice, live, rooms, protocol, fill, canvas
+	if got := Imports("main-slice.js"); len(got) != 9 { // slice, live, words, layout, history, rooms, protocol, fill, canvas
 		t.Errorf("main-slice.js imports %v", got)
 	}
 }

@@ -2,7 +2,8 @@
 // follows the page's state (the URL the explorer keeps current), and the
 // import box asks /api/v1/import, then opens what it found.
 
-import { t, langSuffix, shownQuery } from './live.js';
+import { langSuffix, shownQuery } from './live.js';
+import { t } from './words.js';
 
 const $ = (s, r = document) => r.querySelector(s);
 

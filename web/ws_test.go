@@ -509,7 +509,7 @@ func TestWSShutdownClosesSessions(t *testing.T) {
 const bigStream = "sizes=4096,4096&strides=4095,1"
 
 // pageOffsets is what the page computes from a result's meta (protocol v2
-// sends no offsets; static/live.js offsetsOf): each element's buffer
+// sends no offsets; static/layout.js offsetsOf): each element's buffer
 // offset, row-major. The tests compare it with core's answers.
 func pageOffsets(sizes, strides []int64) []uint32 {
 	n := int64(1)
