@@ -356,20 +356,55 @@ func (h *Hub) answerEdit(ctx context.Context, locale string, msg clientMsg, emit
 	return emit(frame{kind: websocket.TextMessage, data: mustJSON(m), seq: msg.Seq})
 }
 
-// runEdit is the server side of one edit: decode the query, Validate with
-// core, compute with compute, encode the answer and its binary frames.
-// emit queues one frame; it fails when the edit is superseded.
+// editAnswer is the server's answer to one edit, before any of it is
+// sent: the message sent first (a result, or an error), and for a
+// picture drawn, the binary frames that follow it and its "done".
+type editAnswer struct {
+	first   any
+	drawn   bool                               // a picture: "done" follows
+	stream  func(emit func(frame) error) error // its binary frames; nil: none
+	release func()                             // the work budget it holds until sent
+}
+
+// runEdit is the server side of one edit: its answer (answerLayout,
+// answerSlice), sent as text, frames and done. emit queues one frame; it
+// fails when the edit is superseded.
 func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
+	answer := h.answerLayout
 	if msg.Page == "slice" {
-		return h.runSliceEdit(ctx, msg, emit)
+		answer = h.answerSlice
 	}
+	a, err := answer(ctx, msg, true)
+	if err != nil {
+		return err
+	}
+	defer a.release()
 	text := func(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v), seq: msg.Seq} }
+	if err := emit(text(a.first)); err != nil || !a.drawn {
+		return err
+	}
+	if a.stream != nil {
+		if err := a.stream(emit); err != nil {
+			return err
+		}
+	}
+	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
+}
+
+// answerLayout answers an edit of the layout explorer (every page but
+// the slice explorer's): decode the query, Validate with core, compute
+// with compute. With html false the result carries no fragments: a page
+// that embeds it (FirstAnswer) is those fragments.
+func (h *Hub) answerLayout(ctx context.Context, msg clientMsg, html bool) (editAnswer, error) {
+	a := editAnswer{release: func() {}}
 	if len(msg.Query) > picture.MaxQueryLen {
-		return emit(text(ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is too long"}))
+		a.first = ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is too long"}
+		return a, nil
 	}
 	q, err := url.ParseQuery(strings.TrimPrefix(msg.Query, "?"))
 	if err != nil {
-		return emit(text(ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is not valid: " + err.Error()}))
+		a.first = ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is not valid: " + err.Error()}
+		return a, nil
 	}
 	st, qvs := picture.LayoutStateFromQuery(q)
 	v := picture.Validate(st, qvs)
@@ -384,16 +419,17 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		// picture under these errors.
 		lv, ok := picture.LastValid(st)
 		if !ok {
-			return emit(text(res))
+			a.first = res
+			return a, nil
 		}
 		drawn = lv
 	}
 	// The budget is held until the last frame is queued.
 	release, err := h.Budget.Take(ctx, picture.LayoutCost(drawn.Layout, picture.InEdit))
 	if err != nil {
-		return err
+		return a, err
 	}
-	defer release()
+	a.release = release
 	cst := picture.CanonicalState(drawn)
 	drawn.State = cst
 	query := cst.CanonicalQuery(false)
@@ -405,19 +441,22 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 	}
 	pic, err := picture.New(ctx, drawn, query)
 	if err != nil {
-		return err
+		release()
+		return editAnswer{}, err
 	}
 	res.Meta = newMetaMsg(pic.View.Meta, pic)
 	res.Alt = views.LayoutTitle(ctx, pic.View)
 	res.NoSVG = pic.View.NoSVG
-	keys := fragments{}
-	res.HTML = &htmlMsg{
-		Logical:    keys.render(ctx, "logical", views.LogicalView(pic.View.Logical)),
-		Buffer:     keys.render(ctx, "buffer", views.BufferView(pic.View.Buffer)),
-		Facts:      keys.render(ctx, "facts", views.FactsView(pic.View.Facts)),
-		LogicalSub: views.LogicalSubIn(ctx, pic.View.Meta),
-		BufferSub:  views.BufferSubIn(ctx, pic.View.Meta),
-		Keys:       keys,
+	if html {
+		keys := fragments{}
+		res.HTML = &htmlMsg{
+			Logical:    keys.render(ctx, "logical", views.LogicalView(pic.View.Logical)),
+			Buffer:     keys.render(ctx, "buffer", views.BufferView(pic.View.Buffer)),
+			Facts:      keys.render(ctx, "facts", views.FactsView(pic.View.Facts)),
+			LogicalSub: views.LogicalSubIn(ctx, pic.View.Meta),
+			BufferSub:  views.BufferSubIn(ctx, pic.View.Meta),
+			Keys:       keys,
+		}
 	}
 	res.Counts = pic.Counts
 	l := pic.Layout
@@ -431,18 +470,15 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 			stream.CountKind, stream.CountFrames = "counts", int((cells+CountsPerFrame-1)/CountsPerFrame)
 		}
 	}
+	a.first, a.drawn = res, true
 	if stream.CountFrames > 0 {
 		res.Stream = &stream
-	}
-	if err := emit(text(res)); err != nil {
-		return err
-	}
-	if stream.CountFrames > 0 {
-		if err := h.streamCounts(ctx, msg.Seq, pic.Walk, cells, touched, stream.CountFrames, emit); err != nil {
-			return err
+		a.first = res
+		a.stream = func(emit func(frame) error) error {
+			return h.streamCounts(ctx, msg.Seq, pic.Walk, cells, touched, stream.CountFrames, emit)
 		}
 	}
-	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
+	return a, nil
 }
 
 // Scratch that grows with the tensor, reused across edits rather than

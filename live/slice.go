@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/compute"
@@ -103,15 +104,16 @@ func newSliceFormMsg(f views.SliceForm) sliceFormMsg {
 	return m
 }
 
-// runSliceEdit is the server side of one edit of the slice explorer:
-// decode the query, Validate with core, copy with compute, render the
-// fragments. A view of more than MaxDOMCells cells is a canvas, drawn
-// from the binary frames that follow the result (up to MaxInteractive
-// cells; facts only above).
-func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
-	text := func(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v), seq: msg.Seq} }
-	fail := func(m string) error {
-		return emit(text(ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: m}))
+// answerSlice answers an edit of the slice explorer: decode the query,
+// Validate with core, copy with compute, render the fragments (with html
+// false, none: FirstAnswer). A view of more than MaxDOMCells cells is a
+// canvas, drawn from the binary frames that follow the result (up to
+// MaxInteractive cells; facts only above).
+func (h *Hub) answerSlice(ctx context.Context, msg clientMsg, html bool) (editAnswer, error) {
+	a := editAnswer{release: func() {}}
+	fail := func(m string) (editAnswer, error) {
+		a.first = ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: m}
+		return a, nil
 	}
 	if len(msg.Query) > picture.MaxSliceQuery {
 		return fail("the query is too long")
@@ -124,6 +126,12 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 	v := picture.ValidateSlice(st, qvs)
 	res := SliceResultMsg{V: ProtocolVersion, Type: "result", Page: "slice", Seq: msg.Seq, OK: v.Slice != nil}
 	keys := fragments{}
+	render := func(key string, c templ.Component) string {
+		if !html {
+			return ""
+		}
+		return keys.render(ctx, key, c)
+	}
 	var pic *picture.SlicePicture
 	drawn := v
 	if v.Slice == nil {
@@ -137,12 +145,13 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 		// The budget is held until the last frame is queued.
 		release, err := h.Budget.Take(ctx, picture.SliceCost(drawn.Slice, true))
 		if err != nil {
-			return err
+			return a, err
 		}
-		defer release()
+		a.release = release
 		cst, query, p, err := picture.DrawSlice(ctx, drawn)
 		if err != nil {
-			return err
+			release()
+			return editAnswer{}, err
 		}
 		pic = p
 		if res.OK {
@@ -159,11 +168,11 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 			res.Stream = &st
 		}
 		res.HTML = sliceHTMLMsg{
-			Steps:     keys.render(ctx, "steps", views.SliceStepsView(pic.View.Steps)),
-			Input:     keys.render(ctx, "input", views.SliceGridView("slice-in", pic.View.Input)),
-			Output:    keys.render(ctx, "output", views.SliceGridView("slice-out", pic.View.Output)),
-			Buffer:    keys.render(ctx, "buffer", views.SliceBufferView(pic.View.Buffer)),
-			Facts:     keys.render(ctx, "facts", views.SliceFactsView(pic.View)),
+			Steps:     render("steps", views.SliceStepsView(pic.View.Steps)),
+			Input:     render("input", views.SliceGridView("slice-in", pic.View.Input)),
+			Output:    render("output", views.SliceGridView("slice-out", pic.View.Output)),
+			Buffer:    render("buffer", views.SliceBufferView(pic.View.Buffer)),
+			Facts:     render("facts", views.SliceFactsView(pic.View)),
 			InputSub:  pic.View.InputSub,
 			OutputSub: pic.View.OutputSub,
 			BufferSub: pic.View.BufferSub,
@@ -174,17 +183,14 @@ func (h *Hub) runSliceEdit(ctx context.Context, msg clientMsg, emit func(frame) 
 	}
 	res.Errors, res.Warnings = picture.NonNil(picture.Worded(ctx, v.Errors, len(v.State.In.Sizes))), picture.NonNil(picture.Localised(ctx, v.Warnings))
 	res.Form = newSliceFormMsg(picture.SliceFormIn(ctx, v))
-	res.HTML.Dims = keys.render(ctx, "dims", views.SliceDimsView(picture.SliceDimsIn(ctx, v.State)))
+	res.HTML.Dims = render("dims", views.SliceDimsView(picture.SliceDimsIn(ctx, v.State)))
 	res.HTML.Keys = keys
-	if err := emit(text(res)); err != nil || pic == nil {
-		return err
-	}
+	a.first, a.drawn = res, pic != nil
 	if res.Stream != nil {
-		if err := h.streamSlice(ctx, msg.Seq, pic, *res.Stream, emit); err != nil {
-			return err
-		}
+		st := *res.Stream
+		a.stream = func(emit func(frame) error) error { return h.streamSlice(ctx, msg.Seq, pic, st, emit) }
 	}
-	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
+	return a, nil
 }
 
 // sliceStream is what the canvases of p need, in frames of about 1 MiB:
