@@ -1,6 +1,6 @@
 // stridescope: an explorer's edits in the browser's history.
 
-import { followLinks } from './live.js';
+import { $, followLinks } from './live.js';
 
 // editHistory keeps an explorer's edits in the browser's history, so that
 // Back and Forward (and the Undo and Redo buttons, Ctrl+Z and Ctrl+Y or
