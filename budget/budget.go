@@ -56,6 +56,7 @@ type Budget struct {
 type taker struct {
 	client string
 	n      int64
+	own    int64         // what the same request holds already (its grant)
 	ready  chan struct{} // closed when granted
 	done   bool          // granted; under mu
 }
@@ -112,6 +113,14 @@ func clientOf(ctx context.Context) string {
 // budget's wait for them; the release it returns may be called more than
 // once.
 func (b *Budget) Take(ctx context.Context, n int64) (release func(), err error) {
+	return b.take(ctx, n, 0)
+}
+
+// take is Take for a request that holds own bytes already (a grant's
+// earlier Takes): those count as the request's, not as other work of its
+// client, so a request that takes its share in steps may take as much as
+// one that takes it at once.
+func (b *Budget) take(ctx context.Context, n, own int64) (release func(), err error) {
 	if b == nil {
 		return func() {}, nil
 	}
@@ -123,7 +132,7 @@ func (b *Budget) Take(ctx context.Context, n int64) (release func(), err error) 
 	b.mu.Lock()
 	// Work of a client that has none waiting goes at once if it fits:
 	// whatever waits does not fit (serve leaves nothing that does).
-	if len(b.queues[client]) == 0 && b.fits(client, n) {
+	if len(b.queues[client]) == 0 && b.fits(client, n, own) {
 		b.grantLocked(client, n)
 		b.mu.Unlock()
 		return b.releaser(client, n), nil
@@ -132,7 +141,7 @@ func (b *Budget) Take(ctx context.Context, n int64) (release func(), err error) 
 		b.mu.Unlock()
 		return nil, &Error{Need: n, Limit: b.limit, Busy: true}
 	}
-	t := &taker{client: client, n: n, ready: make(chan struct{})}
+	t := &taker{client: client, n: n, own: own, ready: make(chan struct{})}
 	if len(b.queues[client]) == 0 {
 		b.turns = append(b.turns, client)
 	}
@@ -160,15 +169,16 @@ func (b *Budget) Take(ctx context.Context, n int64) (release func(), err error) 
 	return nil, err
 }
 
-// fits says whether client may take n bytes now: they are free, and the
-// client stays within its share, or holds nothing (a single piece of
-// work may take the whole budget, as long as it is its client's only).
-func (b *Budget) fits(client string, n int64) bool {
+// fits says whether client may take n bytes now for a request that holds
+// own: they are free, and the client stays within its share, or holds
+// nothing but that request's (a single request may take the whole
+// budget, as long as it is its client's only).
+func (b *Budget) fits(client string, n, own int64) bool {
 	if b.used+n > b.limit {
 		return false
 	}
 	h := b.held[client]
-	return h == 0 || h+n <= b.share
+	return h == own || h+n <= b.share
 }
 
 func (b *Budget) grantLocked(client string, n int64) {
@@ -202,7 +212,7 @@ func (b *Budget) serveLocked() {
 		for i := 0; i < len(b.turns); {
 			client := b.turns[i]
 			q := b.queues[client]
-			if !b.fits(client, q[0].n) {
+			if !b.fits(client, q[0].n, q[0].own) {
 				i++
 				continue
 			}
@@ -257,9 +267,10 @@ func WithoutWait(ctx context.Context) context.Context {
 
 // grant is what one request holds of a budget.
 type grant struct {
-	b  *Budget
-	mu sync.Mutex
-	rs []func()
+	b    *Budget
+	mu   sync.Mutex
+	rs   []func()
+	held int64 // the sum of what rs give back
 }
 
 type grantKey struct{}
@@ -279,12 +290,16 @@ func Take(ctx context.Context, n int64) error {
 	if g == nil {
 		return nil
 	}
-	release, err := g.b.Take(ctx, n)
+	g.mu.Lock()
+	own := g.held
+	g.mu.Unlock()
+	release, err := g.b.take(ctx, n, own)
 	if err != nil {
 		return err
 	}
 	g.mu.Lock()
 	g.rs = append(g.rs, release)
+	g.held += max(n, 1)
 	g.mu.Unlock()
 	return nil
 }
@@ -295,5 +310,5 @@ func (g *grant) release() {
 	for _, r := range g.rs {
 		r()
 	}
-	g.rs = nil
+	g.rs, g.held = nil, 0
 }
