@@ -1,6 +1,8 @@
 package interop
 
 import (
+	"strings"
+
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/jsonscan"
 	"github.com/stridescope/stridescope/picture"
@@ -43,9 +45,9 @@ const (
 	// importBase is a small import's worst: a tensor of MaxImportEntries
 	// dimensions, each refused (measured: 0.5 MiB).
 	importBase = 1 << 20
-	// importBytesPerByte is the most a byte of body costs: a list of
-	// dispatchables whose Sizes list MaxImportEntries (measured: 30).
-	importBytesPerByte = 40
+	// importBytesPerByte is the most a byte of body costs: dispatchables
+	// whose descs hold objects of MaxImportEntries keys (measured: 53).
+	importBytesPerByte = 64
 )
 
 // CheckImportSize refuses, before anything decodes it, an import body
@@ -69,12 +71,12 @@ type sizeCheck struct {
 	err  *core.Violation
 }
 
-func (c *sizeCheck) Open(p jsonscan.Path, _ bool) bool {
+func (c *sizeCheck) Open(p jsonscan.Path, object bool) bool {
 	if len(p) >= MaxImportDepth {
 		c.refuse(p, "import.depth", "{field} nests lists and objects more than {max} deep", MaxImportDepth)
 		return false
 	}
-	c.caps = append(c.caps, entryCap(p))
+	c.caps = append(c.caps, entryCap(p, object))
 	return true
 }
 
@@ -94,25 +96,24 @@ func (c *sizeCheck) refuse(p jsonscan.Path, code, tmpl string, max int) {
 	c.err = &v
 }
 
-// entryCap is how many entries the list or object at p may hold.
-func entryCap(p jsonscan.Path) int {
-	if n := len(p); n > 0 && p[n-1].InObject && p[n-1].Name() == "initialValues" {
-		return MaxImportValues
-	}
+// entryCap is how many entries the list (or object) at p may hold. Keys
+// are matched in any case, as the decoders match them.
+func entryCap(p jsonscan.Path, object bool) int {
+	name := func(i int, want string) bool { return p[i].InObject && strings.EqualFold(p[i].Name(), want) }
 	// The model's own lists: at the top of a pasted model, or of a
 	// request's dxdispatch.
-	if len(p) == 2 && p[0].InObject && p[0].Name() == "dxdispatch" {
+	if len(p) > 0 && name(0, "dxdispatch") {
 		p = p[1:]
 	}
-	if len(p) == 1 && p[0].InObject {
-		switch p[0].Name() {
-		case "dispatchables":
-			return MaxImportDispatchables
-		case "commands":
-			return MaxImportCommands
-		case "resources":
-			return MaxImportResources
-		}
+	switch {
+	case len(p) == 3 && !object && name(0, "resources") && name(2, "initialValues"):
+		return MaxImportValues
+	case len(p) == 1 && name(0, "dispatchables"):
+		return MaxImportDispatchables
+	case len(p) == 1 && name(0, "commands"):
+		return MaxImportCommands
+	case len(p) == 1 && name(0, "resources"):
+		return MaxImportResources
 	}
 	return MaxImportEntries
 }

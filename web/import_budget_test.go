@@ -50,6 +50,15 @@ func importBodies(limit int) []struct {
 		b.WriteString(suffix)
 		return b.String()
 	}
+	var keys strings.Builder // an object of as many keys as an import lets through
+	keys.WriteString("{")
+	for i := range interop.MaxImportEntries {
+		if i > 0 {
+			keys.WriteByte(',')
+		}
+		fmt.Fprintf(&keys, `"k%d":{}`, i)
+	}
+	keys.WriteString("}")
 	values := func(n int, v string) string { return "[" + list(n, func(int) string { return v }) + "]" }
 	zeros, empties, shape := values(interop.MaxImportValues, "0"), values(interop.MaxImportValues, "[]"), values(interop.MaxImportEntries, "0")
 	slice1 := `"s":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4,4]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[2,2]},"DimensionCount":2,"InputWindowOffsets":[0,0],"InputWindowSizes":[2,2],"InputWindowStrides":[1,1]}}`
@@ -69,6 +78,9 @@ func importBodies(limit int) []struct {
 			}, interop.MaxImportCommands), 200},
 		{"dispatchables", fill(`{"dxdispatch":{"dispatchables":{`+slice1+`,`, `}}}`, func(i int) string {
 			return fmt.Sprintf(`"d%d":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":%s}}}`, i, shape)
+		}, interop.MaxImportDispatchables-1), 200},
+		{"objects in descs", fill(`{"dxdispatch":{"dispatchables":{`+slice1+`,`, `}}}`, func(i int) string {
+			return fmt.Sprintf(`"d%d":{"type":"DML_OPERATOR_SLICE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[4,4]},"x":%s}}`, i, keys.String())
 		}, interop.MaxImportDispatchables-1), 200},
 		{"onnx shape", `{"onnx":{"inputShape":` + shape + `,"starts":` + shape + `,"ends":` + shape + `,"axes":` + shape + `,"steps":` + shape + `}}`, 400},
 		{"torch size", `{"torch":{"size":` + shape + `,"stride":` + shape + `}}`, 400},
