@@ -105,6 +105,12 @@ func (ss *session) run() {
 		// the 1009 (and its write fail). The websocket reader is done
 		// after a refused header, so the bytes are read below it.
 		nc := ss.conn.NetConn()
+		// Our side is done writing: half-closed, the peer, having read
+		// the 1009 and answered it, sees the end and closes, so the
+		// drain ends then rather than at its deadline.
+		if cw, ok := nc.(interface{ CloseWrite() error }); ok {
+			_ = cw.CloseWrite()
+		}
 		_ = nc.SetReadDeadline(time.Now().Add(2 * time.Second))
 		_, _ = io.Copy(io.Discard, nc)
 	}
@@ -429,6 +435,14 @@ func (h *Hub) answerLayout(ctx context.Context, msg clientMsg, html bool) (editA
 	if err != nil {
 		return a, err
 	}
+	// Given back by runEdit once sent; here if anything fails (or
+	// panics, which the session recovers from) before the answer is.
+	answered := false
+	defer func() {
+		if !answered {
+			release()
+		}
+	}()
 	a.release = release
 	cst := picture.CanonicalState(drawn)
 	drawn.State = cst
@@ -441,7 +455,6 @@ func (h *Hub) answerLayout(ctx context.Context, msg clientMsg, html bool) (editA
 	}
 	pic, err := picture.New(ctx, drawn, query)
 	if err != nil {
-		release()
 		return editAnswer{}, err
 	}
 	res.Meta = newMetaMsg(pic.View.Meta, pic)
@@ -478,6 +491,7 @@ func (h *Hub) answerLayout(ctx context.Context, msg clientMsg, html bool) (editA
 			return h.streamCounts(ctx, msg.Seq, pic.Walk, cells, touched, stream.CountFrames, emit)
 		}
 	}
+	answered = true
 	return a, nil
 }
 

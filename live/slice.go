@@ -111,6 +111,7 @@ func newSliceFormMsg(f views.SliceForm) sliceFormMsg {
 // MaxInteractive cells; facts only above).
 func (h *Hub) answerSlice(ctx context.Context, msg clientMsg, html bool) (editAnswer, error) {
 	a := editAnswer{release: func() {}}
+	answered := false
 	fail := func(m string) (editAnswer, error) {
 		a.first = ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: m}
 		return a, nil
@@ -147,10 +148,16 @@ func (h *Hub) answerSlice(ctx context.Context, msg clientMsg, html bool) (editAn
 		if err != nil {
 			return a, err
 		}
+		// Given back by runEdit once sent; here if anything fails (or
+		// panics, which the session recovers from) before the answer is.
+		defer func() {
+			if !answered {
+				release()
+			}
+		}()
 		a.release = release
 		cst, query, p, err := picture.DrawSlice(ctx, drawn)
 		if err != nil {
-			release()
 			return editAnswer{}, err
 		}
 		pic = p
@@ -190,6 +197,7 @@ func (h *Hub) answerSlice(ctx context.Context, msg clientMsg, html bool) (editAn
 		st := *res.Stream
 		a.stream = func(emit func(frame) error) error { return h.streamSlice(ctx, msg.Seq, pic, st, emit) }
 	}
+	answered = true
 	return a, nil
 }
 
