@@ -140,7 +140,15 @@ func (w *walker) str() ([]byte, bool) {
 	return nil, false
 }
 
+// maxDepth bounds the walk's recursion whatever its visitor does, as
+// encoding/json bounds its own: a 2 MiB text of brackets is a million
+// levels deep.
+const maxDepth = 10000
+
 func (w *walker) container() bool {
+	if len(w.path) >= maxDepth {
+		return false
+	}
 	object := w.text[w.i] == '{'
 	closer := byte(']')
 	if object {

@@ -88,3 +88,17 @@ type counter struct{ n int }
 func (c *counter) Open(Path, bool) bool { return true }
 func (c *counter) Entry(Path, int) bool { c.n++; return true }
 func (c *counter) Close(Path, bool)     {}
+
+// TestWalkStopsAtItsDepth: a visitor that never stops a text of a
+// million brackets is stopped at maxDepth, not by the stack.
+func TestWalkStopsAtItsDepth(t *testing.T) {
+	text := []byte(strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20))
+	var c counter
+	if Walk(text, &c) {
+		t.Error("a million levels walked to the end")
+	}
+	ok := []byte(strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth))
+	if !Walk(ok, &c) {
+		t.Errorf("%d levels refused", maxDepth)
+	}
+}

@@ -330,11 +330,10 @@ type dupCheck struct {
 }
 
 func (d *dupCheck) Open(p jsonscan.Path, object bool) bool {
-	if len(p) > maxKeyDepth {
-		return false
-	}
+	// Past maxKeyDepth nothing is checked, but the walk goes on (jsonscan
+	// bounds it), so keys repeated after a deep value are still found.
 	var m map[string]string
-	if object {
+	if object && len(p) <= maxKeyDepth {
 		m = map[string]string{}
 	}
 	d.seen = append(d.seen, m)

@@ -3,6 +3,7 @@ package strictjson
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,15 @@ func TestDecodeBody(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.body, got, c.want)
 		}
+	}
+}
+
+// TestDuplicatesAfterADeepValue: a value nested past what is checked does
+// not stop the check of the keys after it.
+func TestDuplicatesAfterADeepValue(t *testing.T) {
+	text := []byte(`{"a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `,"Sizes":[1],"sizes":[2]}`)
+	vs := Duplicates(text, "")
+	if len(vs) != 1 || vs[0].Field != "sizes" {
+		t.Errorf("%+v, want sizes given twice", vs)
 	}
 }
