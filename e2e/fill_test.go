@@ -119,7 +119,7 @@ func TestE2ESliceValuesComputedByThePage(t *testing.T) {
 func pageFill(t *testing.T, ctx context.Context, meta string) ([6][]byte, string) {
 	t.Helper()
 	expr := fmt.Sprintf(`(async () => {
-  const { offsetsOf } = await import('/static/live.js');
+  const { offsetsOf } = await import('/static/layout.js');
   const f = await import('/static/fill.js');
   const meta = JSON.parse(%q);
   const off = offsetsOf(meta.sizes, meta.strides, meta.inputCount);
@@ -137,7 +137,7 @@ func pageFill(t *testing.T, ctx context.Context, meta string) ([6][]byte, string
   const ends = f.outputEnds(meta, into);
   // A disjoint layout is filled and counted by walking its rows, without
   // the offsets: the same bytes.
-  const apart = (await import('/static/live.js')).disjoint(meta.sizes, meta.strides);
+  const apart = (await import('/static/layout.js')).disjoint(meta.sizes, meta.strides);
   return [b64(buf), b64(f.sliceOutput(meta, buf)), b64(f.cellCounts(meta.cells, off)), b64(into), JSON.stringify([String(ends[0]), String(ends[1]), ends[2], ends[3]]),
     apart ? b64(f.fillInput(meta)) : '', apart ? b64(f.cellCounts(meta.cells, null, meta)) : ''];
 })()`, meta)
@@ -355,13 +355,13 @@ func TestE2EValueEndsMatchAnElementByElementPass(t *testing.T) {
 	}
 }
 
-// TestE2EHolderOfMatchesTheOffsets: on disjoint layouts (live.js's
+// TestE2EHolderOfMatchesTheOffsets: on disjoint layouts (layout.js's
 // disjoint says so), holderOf names the element every buffer cell holds,
 // and -1 for padding, as a scan of the offsets does; disjoint refuses
 // every layout where two elements share a cell.
 func TestE2EHolderOfMatchesTheOffsets(t *testing.T) {
 	got := onSlicePage(t, `(async () => {
-  const { offsetsOf, disjoint, holderOf } = await import('/static/live.js');
+  const { offsetsOf, disjoint, holderOf } = await import('/static/layout.js');
   let seed = 3;
   const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
   const bad = [];
@@ -414,7 +414,7 @@ func onSlicePage(t *testing.T, script string) string {
 func TestE2EOffsetRampWithoutOffsets(t *testing.T) {
 	got := onSlicePage(t, `(async () => {
   const { strip, panels, offsetRamp } = await import('/static/canvas.js');
-  const { offsetsOf, disjoint } = await import('/static/live.js');
+  const { offsetsOf, disjoint } = await import('/static/layout.js');
   let seed = 9;
   const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
   const bad = [];

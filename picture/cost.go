@@ -12,8 +12,9 @@ import (
 // included) and rounded up.
 const (
 	// costBase is every request's share: the form, facts, presets, the
-	// page's frame, the query and its validation.
-	costBase = 256 << 10
+	// page's frame and the strings its modules read, the query and its
+	// validation.
+	costBase = 288 << 10
 	// domCellPage is a DOM cell drawn on a page: its view model (index,
 	// coordinate, label, classes, aria text) and its HTML as written
 	// (measured: up to 3.2 KiB).
