@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
@@ -48,6 +49,10 @@ const headKeep = 512
 // has ended, to tell what net/http's 431 refused.
 type longRequestConn struct {
 	net.Conn
+	// upgraded: the connection carries a websocket now (a 101 was
+	// written), and is passed through untouched: its frames are no
+	// requests, and its reads and writes are the sessions' hot path.
+	upgraded atomic.Bool
 	mu       sync.Mutex // net/http reads in the background while a handler writes
 	head     []byte
 	lineDone bool
@@ -56,6 +61,9 @@ type longRequestConn struct {
 
 func (c *longRequestConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
+	if c.upgraded.Load() {
+		return n, err
+	}
 	c.mu.Lock()
 	if c.wrote {
 		c.head, c.lineDone, c.wrote = c.head[:0], false, false
@@ -74,6 +82,13 @@ func (c *longRequestConn) Read(p []byte) (int, error) {
 }
 
 func (c *longRequestConn) Write(p []byte) (int, error) {
+	if c.upgraded.Load() {
+		return c.Conn.Write(p)
+	}
+	if bytes.HasPrefix(p, switchingProtocols) {
+		c.upgraded.Store(true)
+		return c.Conn.Write(p)
+	}
 	c.mu.Lock()
 	c.wrote = true
 	var answer []byte
@@ -88,6 +103,24 @@ func (c *longRequestConn) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// switchingProtocols starts the answer that makes a connection a
+// websocket.
+var switchingProtocols = []byte("HTTP/1.1 101 ")
+
+// CloseWrite half-closes the connection (halfClose).
+func (c *longRequestConn) CloseWrite() error { return halfClose(c.Conn) }
+
+// halfClose shuts nc's writing side when nc can (a TCP or TLS connection,
+// or a wrapper of one): a websocket session that refused a frame shuts
+// its side so that the peer, having read the close frame, closes too. The
+// server's connection wrappers pass it on, since a wrapper hides it.
+func halfClose(nc net.Conn) error {
+	if cw, ok := nc.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 // longRequestAnswer is the API's answer to a request refused for its

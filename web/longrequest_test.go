@@ -1,12 +1,16 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // TestLongRequestsAnswerTheAPIsShape: an API request whose query (or
@@ -70,5 +74,35 @@ func TestLongRequestsAnswerTheAPIsShape(t *testing.T) {
 		if c.status != 400 && res.Header.Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("%s: no CORS header, which every API answer has", c.name)
 		}
+	}
+}
+
+// TestWebsocketsPassThroughTheLongRequestConn: a connection that became a
+// websocket is passed through as it is, its half-close included: a
+// frame header over the read limit gets its 1009 and then the end of the
+// connection at once, not after the 2 s drain a server that cannot
+// half-close waits out.
+func TestWebsocketsPassThroughTheLongRequestConn(t *testing.T) {
+	addr := serveOnLoopback(t, New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	nc := c.NetConn()
+	if _, err := nc.Write([]byte{0x81, 0x80 | 127, 0, 0, 0, 0, 0, 0x10, 0, 0, 1, 2, 3, 4}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_ = nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got, err := io.ReadAll(nc) // the hello, the 1009, then the end
+	if err != nil {
+		t.Fatalf("after %v: %v", time.Since(start), err)
+	}
+	if !bytes.Contains(got, []byte{0x88, 0x02, 0x03, 0xf1}) { // close, 2 bytes, 1009
+		t.Errorf("no close 1009 in %q", got)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the connection ended %v after the 1009, want at once", d)
 	}
 }

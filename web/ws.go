@@ -164,6 +164,9 @@ func (c *cutConn) SetWriteDeadline(t time.Time) error {
 	return c.Conn.SetWriteDeadline(c.clamp(t))
 }
 
+// CloseWrite half-closes the connection (halfClose).
+func (c *cutConn) CloseWrite() error { return halfClose(c.Conn) }
+
 // cut makes every read and write end by t (an earlier cut stands).
 func (c *cutConn) cut(t time.Time) {
 	c.mu.Lock()
