@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -101,4 +102,24 @@ func TestWalkStopsAtItsDepth(t *testing.T) {
 	if !Walk(ok, &c) {
 		t.Errorf("%d levels refused", maxDepth)
 	}
+}
+
+// FuzzWalk: any text is walked to an answer, never a panic, and a text
+// encoding/json takes as one value is walked to its end.
+func FuzzWalk(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":[1,"b\"",{"c":null}]}`, `[[[`, `"\`, `{"a" 1}`, `[1,]`, ` 12 `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		var c counter
+		ok := Walk(text, &c)
+		if json.Valid(text) && !ok && !deep(text) {
+			t.Errorf("valid JSON %q not walked to its end", text)
+		}
+	})
+}
+
+// deep says whether text nests past the walk's bound.
+func deep(text []byte) bool {
+	return strings.Count(string(text), "[")+strings.Count(string(text), "{") >= maxDepth
 }
