@@ -5,7 +5,10 @@
 //	commands (cmd/...), browser tests (e2e)
 //	transport: web (the Echo server), over live (websocket sessions)
 //	interop: what other tools describe (DxDispatch, ONNX, PyTorch, NumPy)
-//	operators: picture (the explorers' states and pictures)
+//	the operators' list: ops (every explorer a server shows)
+//	operators: ops/layout, ops/slice1 (each an explorer.Kind)
+//	operators' kit: picture (tensor states and pictures they share)
+//	the explorer contract: explorer (Kind, and the one pipeline)
 //	                                        rooms/natsbus (the rooms' NATS bus)
 //	views (templ components)                rooms (classrooms, over a Bus)
 //	compute (the slice engine), i18n, strictjson (request JSON's one decoding)
@@ -52,7 +55,10 @@ var layers = []layer{
 	{name: "views", pkgs: map[string][]string{"views": {"github.com/a-h/templ"}}},
 	{name: "rooms", pkgs: map[string][]string{"rooms": nil}},
 	{name: "rooms' adapters", pkgs: map[string][]string{"rooms/natsbus": {"github.com/nats-io/"}, "rooms/natstest": {"github.com/nats-io/"}}},
-	{name: "operators", pkgs: map[string][]string{"picture": {"github.com/a-h/templ"}}},
+	{name: "the explorer contract", pkgs: map[string][]string{"explorer": {"github.com/a-h/templ"}}},
+	{name: "operators' kit", pkgs: map[string][]string{"picture": {"github.com/a-h/templ"}}},
+	{name: "operators", pkgs: map[string][]string{"ops/layout": {"github.com/a-h/templ"}, "ops/slice1": {"github.com/a-h/templ"}}},
+	{name: "the operators' list", pkgs: map[string][]string{"ops": nil}},
 	{name: "interop", pkgs: map[string][]string{"interop": nil}},
 	{name: "sessions", pkgs: map[string][]string{"live": {"github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}}},
 	{name: "server", http: true, pkgs: map[string][]string{"web": {"github.com/labstack/", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/", "rsc.io/qr"}}},

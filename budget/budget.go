@@ -304,6 +304,21 @@ func Take(ctx context.Context, n int64) error {
 	return nil
 }
 
+// Hold is Take for work that ends before the request does (an answer
+// computed, marshalled and dropped while the page renders): it takes n
+// from the budget of ctx's grant, counting what the grant holds as the
+// request's own, and release gives n back at once.
+func Hold(ctx context.Context, n int64) (release func(), err error) {
+	g, _ := ctx.Value(grantKey{}).(*grant)
+	if g == nil {
+		return func() {}, nil
+	}
+	g.mu.Lock()
+	own := g.held
+	g.mu.Unlock()
+	return g.b.take(ctx, n, own)
+}
+
 func (g *grant) release() {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -2,8 +2,10 @@
 // web/ upgrades GET /ws, decides whether the connection may stay (origin,
 // the fair share of sockets), and hands it to Hub.NewSession; from there
 // until the connection closes, an edit's way from the socket to the
-// frames it sends stays in this package and the calls it makes into
-// picture and compute.
+// frames it sends stays in this package and the explorer it names
+// (an explorer.Kind: Hub.Kinds, every one in ops by default). This
+// package draws nothing and renders no HTML: it frames the explorer's
+// answer.
 //
 // Each session has three kinds of goroutine:
 //
@@ -11,9 +13,9 @@
 //     paced per connection, and either answers a room message (rooms.go)
 //     or starts an edit;
 //   - each edit computes in its own goroutine, under a context that the
-//     next edit cancels (latest wins): runEdit and runSliceEdit decode the
-//     query, validate and draw with picture, and emit the JSON result and
-//     the binary frames of the canvases (protocol.go), chunk by chunk;
+//     next edit cancels (latest wins): runEdit parses the query, asks
+//     the page's explorer for its answer, and emits the JSON result and
+//     the binary frames its stream sends (framesOut), chunk by chunk;
 //   - exactly one writer owns every write to the socket: data frames in
 //     order, control frames first, pings; it drops frames of superseded
 //     edits and sends the close frame when the session ends (1001 at

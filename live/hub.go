@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stridescope/stridescope/explorer"
+
 	"github.com/gorilla/websocket"
 	"golang.org/x/time/rate"
 
@@ -51,6 +53,9 @@ type Hub struct {
 	// Joins guards the room codes a session looks up (follows, or
 	// presents with a presenter cookie); nil guards nothing.
 	Joins JoinGuard
+	// Kinds are the explorers an edit may name; nil: every one
+	// (ops.All).
+	Kinds explorer.Kinds
 	// Budget is what edits take from before they draw; nil: unbounded.
 	Budget *budget.Budget
 	// Base is the parent of every session's context: cancelling it with

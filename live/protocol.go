@@ -8,9 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/stridescope/stridescope/core"
-	"github.com/stridescope/stridescope/picture"
-	"github.com/stridescope/stridescope/views"
+	"github.com/stridescope/stridescope/explorer"
 )
 
 // The explorers' websocket protocol, version 2 (docs/protocol.md). Version
@@ -18,26 +16,24 @@ import (
 // kind 1); the pages compute them from meta's sizes and strides, so a
 // 16M-element edit sends about 2 MiB instead of 66 MiB.
 const (
-	ProtocolVersion = 2
+	ProtocolVersion = explorer.ProtocolVersion
 
 	// wsReadLimit is the largest message a client may send; a larger one
 	// closes the connection with 1009 (message too big).
 	wsReadLimit = 16 << 10
 
-	// Binary frame kinds (kind 1, offsets, was version 1's).
-	FrameCounts  = 2 // uint8 per buffer cell: how many elements live there, 255 meaning 255 or more
-	FrameTouched = 3 // uint64 words: bit k%64 of word k/64 is set when cell k holds an element (the slice explorer: when the slice reads cell k)
-	// The slice explorer's own kind (slice.go); 5 and 6, values, were
-	// version 1's.
-	FrameCopied = 4 // uint64 words over the input's elements, row-major: bit set when the slice copies the element
+	// Binary frame kinds: the explorers' (explorer.FrameCounts...).
+	FrameCounts  = explorer.FrameCounts
+	FrameTouched = explorer.FrameTouched
+	FrameCopied  = explorer.FrameCopied
 
 	// FrameHeaderLen is the size of a binary frame's header.
 	FrameHeaderLen = 24
 
 	// Chunk sizes (items per binary frame): 1 MiB of payload each.
 	maxFramePayload = 1 << 20
-	CountsPerFrame  = 1 << 20
-	WordsPerFrame   = 1 << 17
+	CountsPerFrame  = explorer.CountsPerFrame
+	WordsPerFrame   = explorer.WordsPerFrame
 )
 
 // clientMsg is what the page sends: one edit, the whole state as a query.
@@ -58,78 +54,6 @@ type helloMsg struct {
 	MaxDOMCells    int    `json:"maxDomCells"`
 	MaxInteractive int    `json:"maxInteractive"`
 	ReadLimit      int    `json:"readLimit"`
-}
-
-// ResultMsg answers an edit. When ok is false only errors, warnings and
-// form are set, and the page keeps its last valid
-type ResultMsg struct {
-	V        int              `json:"v"`
-	Type     string           `json:"type"`
-	Seq      int64            `json:"seq"`
-	OK       bool             `json:"ok"`
-	Query    string           `json:"query"`
-	Last     string           `json:"last,omitempty"` // when not ok: the query of the last valid state drawn
-	Form     formMsg          `json:"form"`
-	Errors   []core.Violation `json:"errors"`
-	Warnings []core.Violation `json:"warnings"`
-	Meta     *metaMsg         `json:"meta,omitempty"`
-	HTML     *htmlMsg         `json:"html,omitempty"`
-	Counts   []uint32         `json:"counts,omitempty"`
-	Stream   *streamMsg       `json:"stream,omitempty"`
-	// Alt names the picture drawn (views.LayoutTitle): the alt text of
-	// the Embed popover's picture snippet.
-	Alt string `json:"alt,omitempty"`
-	// NoSVG says why the picture drawn has no SVG picture, in the
-	// session's language; absent when it has one.
-	NoSVG string `json:"noSVG,omitempty"`
-}
-
-// formMsg is the state of the inputs, for the page to refill its form
-// after a preset, a rank change or a switch between packed and explicit.
-type formMsg struct {
-	DT            string   `json:"dt"`
-	Sizes         []string `json:"sizes"`
-	Strides       []string `json:"strides"`
-	Packed        bool     `json:"packed"`
-	Total         string   `json:"total"`
-	Align         string   `json:"align"`
-	Labels        string   `json:"labels"`
-	Sel           string   `json:"sel"`
-	Cell          string   `json:"cell"`
-	DimLabels     []string `json:"dimLabels"`
-	PackedStrides []int64  `json:"packedStrides,omitempty"`
-}
-
-// metaMsg is what the page draws and links by.
-type metaMsg struct {
-	Sizes        []int64  `json:"sizes"`
-	Strides      []int64  `json:"strides"`
-	Labels       []string `json:"labels"`
-	Bits         int64    `json:"bits"`
-	LogicalCount int64    `json:"logicalCount"`
-	Cells        int64    `json:"cells"`
-	Last         int64    `json:"last"`
-	LabelMode    string   `json:"labelMode"`
-	LogicalMode  string   `json:"logicalMode"`
-	BufferMode   string   `json:"bufferMode"`
-}
-
-// htmlMsg holds the templ-rendered fragments the page swaps in.
-type htmlMsg struct {
-	Logical    string `json:"logical"`
-	Buffer     string `json:"buffer"`
-	Facts      string `json:"facts"`
-	LogicalSub string `json:"logicalSub"`
-	BufferSub  string `json:"bufferSub"`
-	// Keys holds the key of each fragment (views.Fragment), by name; the page
-	// leaves a container whose data-key is already the same.
-	Keys map[string]string `json:"keys"`
-}
-
-// streamMsg announces the binary frames that follow a result.
-type streamMsg struct {
-	CountKind   string `json:"countKind"` // "counts" or "touched"
-	CountFrames int    `json:"countFrames"`
 }
 
 // doneMsg ends the frames of one edit.
@@ -185,34 +109,6 @@ func ParseFrameHeader(b []byte) (FrameHeader, bool) {
 		Chunks: binary.LittleEndian.Uint32(b[12:]),
 		First:  binary.LittleEndian.Uint64(b[16:]),
 	}, true
-}
-
-func newFormMsg(st picture.LayoutState, l *core.Layout) formMsg {
-	f := formMsg{DT: st.DT, Sizes: nonNilStrings(st.Sizes), Strides: nonNilStrings(st.Strides), Packed: st.Packed,
-		Total: st.Total, Align: st.Align, Labels: st.Labels, Sel: st.Sel, Cell: st.Cell}
-	// The rows show at most MaxDimensionCount dimensions (a longer state
-	// keeps its error beside them): label those.
-	if n := min(len(st.Sizes), core.MaxDimensionCount); n >= 1 {
-		f.DimLabels = core.DimensionLabels(n)
-	} else {
-		f.DimLabels = []string{}
-	}
-	if l != nil {
-		f.PackedStrides = l.Strides
-	}
-	return f
-}
-
-func nonNilStrings(xs []string) []string {
-	if xs == nil {
-		return []string{}
-	}
-	return xs
-}
-
-func newMetaMsg(m views.Meta, p *picture.Picture) *metaMsg {
-	return &metaMsg{Sizes: m.Sizes, Strides: m.Strides, Labels: m.Labels, Bits: m.Bits, LogicalCount: m.LogicalCount,
-		Cells: m.Cells, Last: m.Last, LabelMode: m.LabelMode, LogicalMode: p.View.Logical.Mode, BufferMode: p.View.Buffer.Mode}
 }
 
 // mustJSON encodes v into a pooled buffer and returns an exact copy: a
@@ -272,8 +168,6 @@ func decodeClientMsg(data []byte) (clientMsg, string) {
 		return m, "unknown message type " + quote(m.Type) + "; the types are \"edit\" and, for rooms, \"present\", \"unpresent\", \"publish\", \"follow\" and \"unfollow\""
 	case m.Seq <= 0 || m.Seq > 1<<32-1:
 		return m, "seq must be a whole number from 1 to 2^32-1, increasing with each edit"
-	case m.Page != "" && m.Page != "layout" && m.Page != "slice":
-		return m, "unknown page " + quote(m.Page) + "; the pages are \"layout\" (the default) and \"slice\""
 	}
 	return m, ""
 }

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -13,11 +14,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/a-h/templ"
+	"github.com/stridescope/stridescope/explorer"
+	"github.com/stridescope/stridescope/ops"
+
 	"github.com/gorilla/websocket"
 	"github.com/stridescope/stridescope/budget"
-	"github.com/stridescope/stridescope/compute"
-	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 	"golang.org/x/time/rate"
@@ -345,9 +346,9 @@ func (h *Hub) answerEdit(ctx context.Context, locale string, msg clientMsg, emit
 		err = h.runEdit(ctx, msg, emit)
 	} else {
 		compute := func(emit func(frame) error) error { return h.runEdit(ctx, msg, emit) }
-		page := "layout" // runEdit answers every page but the slice explorer's as the layout explorer
-		if msg.Page == "slice" {
-			page = msg.Page
+		page := msg.Page
+		if page == "" {
+			page = "layout"
 		}
 		err = h.Answers.answer(ctx, answerKey{page: page, query: msg.Query, locale: locale}, msg.Seq, compute, emit)
 	}
@@ -362,212 +363,122 @@ func (h *Hub) answerEdit(ctx context.Context, locale string, msg clientMsg, emit
 	return emit(frame{kind: websocket.TextMessage, data: mustJSON(m), seq: msg.Seq})
 }
 
-// editAnswer is the server's answer to one edit, before any of it is
-// sent: the message sent first (a result, or an error), and for a
-// picture drawn, the binary frames that follow it and its "done".
-type editAnswer struct {
-	first   any
-	drawn   bool                               // a picture: "done" follows
-	stream  func(emit func(frame) error) error // its binary frames; nil: none
-	release func()                             // the work budget it holds until sent
-}
-
-// runEdit is the server side of one edit: its answer (answerLayout,
-// answerSlice), sent as text, frames and done. emit queues one frame; it
-// fails when the edit is superseded.
+// runEdit is the server side of one edit: its explorer's answer
+// (explorer.Kind's Answer), sent as text, frames and done. emit queues
+// one frame; it fails when the edit is superseded.
 func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error) error {
-	answer := h.answerLayout
-	if msg.Page == "slice" {
-		answer = h.answerSlice
+	text := func(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v), seq: msg.Seq} }
+	fail := func(m string) error {
+		return emit(text(ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: m}))
 	}
-	a, err := answer(ctx, msg, true)
+	k, ok := h.kind(msg.Page)
+	if !ok {
+		return fail("unknown page " + quote(msg.Page) + "; the pages are " + h.pageNames())
+	}
+	if len(msg.Query) > k.MaxQuery() {
+		return fail("the query is too long")
+	}
+	q, err := url.ParseQuery(strings.TrimPrefix(msg.Query, "?"))
+	if err != nil {
+		return fail("the query is not valid: " + err.Error())
+	}
+	a, err := k.Answer(ctx, q, explorer.AnswerOptions{HTML: true, Take: h.take})
 	if err != nil {
 		return err
 	}
-	defer a.release()
-	text := func(v any) frame { return frame{kind: websocket.TextMessage, data: mustJSON(v), seq: msg.Seq} }
-	if err := emit(text(a.first)); err != nil || !a.drawn {
+	defer a.Release()
+	explorer.SetSeq(a.Result, msg.Seq)
+	if err := emit(text(a.Result)); err != nil || !a.Drawn {
 		return err
 	}
-	if a.stream != nil {
-		if err := a.stream(emit); err != nil {
+	if a.Stream != nil {
+		if err := a.Stream(ctx, framesOut{ctx: ctx, seq: msg.Seq, emit: emit}); err != nil {
 			return err
 		}
 	}
 	return emit(text(doneMsg{V: ProtocolVersion, Type: "done", Seq: msg.Seq}))
 }
 
-// answerLayout answers an edit of the layout explorer (every page but
-// the slice explorer's): decode the query, Validate with core, compute
-// with compute. With html false the result carries no fragments: a page
-// that embeds it (FirstAnswer) is those fragments.
-func (h *Hub) answerLayout(ctx context.Context, msg clientMsg, html bool) (editAnswer, error) {
-	a := editAnswer{release: func() {}}
-	if len(msg.Query) > picture.MaxQueryLen {
-		a.first = ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is too long"}
-		return a, nil
-	}
-	q, err := url.ParseQuery(strings.TrimPrefix(msg.Query, "?"))
-	if err != nil {
-		a.first = ErrorMsg{V: ProtocolVersion, Type: "error", Seq: msg.Seq, Message: "the query is not valid: " + err.Error()}
-		return a, nil
-	}
-	st, qvs := picture.LayoutStateFromQuery(q)
-	v := picture.Validate(st, qvs)
-	res := ResultMsg{V: ProtocolVersion, Type: "result", Seq: msg.Seq, OK: v.Layout != nil,
-		Errors: picture.NonNil(picture.Worded(ctx, v.Errors, len(st.Sizes))), Warnings: picture.NonNil(picture.Localised(ctx, v.Warnings))}
-	drawn := v
-	if v.Layout == nil {
-		res.Query = st.CanonicalQuery(false)
-		res.Form = newFormMsg(st, nil)
-		// A state with errors that carries its last valid one (an entry
-		// of the page's history) is drawn as its page draws it: that
-		// picture under these errors.
-		lv, ok := picture.LastValid(st)
-		if !ok {
-			a.first = res
-			return a, nil
-		}
-		drawn = lv
-	}
-	// The budget is held until the last frame is queued.
-	release, err := h.Budget.Take(ctx, picture.LayoutCost(drawn.Layout, picture.InEdit))
-	if err != nil {
-		return a, err
-	}
-	// Given back by runEdit once sent; here if anything fails (or
-	// panics, which the session recovers from) before the answer is.
-	answered := false
-	defer func() {
-		if !answered {
-			release()
-		}
-	}()
-	a.release = release
-	cst := picture.CanonicalState(drawn)
-	drawn.State = cst
-	query := cst.CanonicalQuery(false)
-	if res.OK {
-		res.Query = query
-		res.Form = newFormMsg(cst, drawn.Layout)
-	} else {
-		res.Last = query
-	}
-	pic, err := picture.New(ctx, drawn, query)
-	if err != nil {
-		return editAnswer{}, err
-	}
-	res.Meta = newMetaMsg(pic.View.Meta, pic)
-	res.Alt = views.LayoutTitle(ctx, pic.View)
-	res.NoSVG = pic.View.NoSVG
-	if html {
-		keys := fragments{}
-		res.HTML = &htmlMsg{
-			Logical:    keys.render(ctx, "logical", views.LogicalView(pic.View.Logical)),
-			Buffer:     keys.render(ctx, "buffer", views.BufferView(pic.View.Buffer)),
-			Facts:      keys.render(ctx, "facts", views.FactsView(pic.View.Facts)),
-			LogicalSub: views.LogicalSubIn(ctx, pic.View.Meta),
-			BufferSub:  views.BufferSubIn(ctx, pic.View.Meta),
-			Keys:       keys,
-		}
-	}
-	res.Counts = pic.Counts
-	l := pic.Layout
-	cells := l.BufferElementCount()
-	var stream streamMsg
-	touched := l.HasOverlap() == core.TriFalse
-	if pic.View.Buffer.Mode == views.ModeCanvas {
-		if touched {
-			stream.CountKind, stream.CountFrames = "touched", int(((cells+63)/64+WordsPerFrame-1)/WordsPerFrame)
-		} else {
-			stream.CountKind, stream.CountFrames = "counts", int((cells+CountsPerFrame-1)/CountsPerFrame)
-		}
-	}
-	a.first, a.drawn = res, true
-	if stream.CountFrames > 0 {
-		res.Stream = &stream
-		a.first = res
-		a.stream = func(emit func(frame) error) error {
-			return h.streamCounts(ctx, msg.Seq, pic.Walk, cells, touched, stream.CountFrames, emit)
-		}
-	}
-	answered = true
-	return a, nil
+// take takes n from the edits' work budget (none: unbounded).
+func (h *Hub) take(ctx context.Context, n int64) (func(), error) {
+	return h.Budget.Take(ctx, n)
 }
 
-// Scratch that grows with the tensor, reused across edits rather than
-// allocated per edit: every frame copies out of it into a frameBuf (and the
-// answers cache clones frames), so it is free again once the stream
-// function that took it returns. sync.Pool drops it when the heap is
-// collected, so a 16M edit's counts are not kept for ever.
-var (
-	bitsPool   sync.Pool // *[]uint64, compute.TouchedInto's bitmap
-	countsPool sync.Pool // *[]uint32, compute.CellCountsInto's counts
-)
-
-// touchedScratch is compute.Touched into a pooled bitmap; put returns it.
-func touchedScratch(ctx context.Context, w compute.Walk, cells int64) (bm []uint64, put func(), err error) {
-	bp, _ := bitsPool.Get().(*[]uint64)
-	if bp == nil {
-		bp = new([]uint64)
-	}
-	bm, err = compute.TouchedInto(ctx, w, cells, *bp)
-	if err != nil {
-		bitsPool.Put(bp)
-		return nil, nil, err
-	}
-	*bp = bm
-	return bm, func() { bitsPool.Put(bp) }, nil
+// framesOut sends an answer's binary frames (docs/protocol.md, "Binary
+// frames"): a newer edit cancels ctx, and emit fails, between frames.
+type framesOut struct {
+	ctx  context.Context
+	seq  int64
+	emit func(frame) error
 }
 
-// streamCounts sends the buffer view's highlight: a bitmap of the cells
-// in use when no two elements share a cell, else a saturated count per
-// cell.
-func (h *Hub) streamCounts(ctx context.Context, seq int64, w compute.Walk, cells int64, touched bool, frames int, emit func(frame) error) error {
-	if touched {
-		bm, put, err := touchedScratch(ctx, w, cells)
-		if err != nil {
+// Bits sends a bitmap as uint64 words, WordsPerFrame a frame; the first
+// item of a frame is a word index.
+func (o framesOut) Bits(kind byte, bm []uint64, frames int) error {
+	for k := range frames {
+		if err := o.ctx.Err(); err != nil {
 			return err
 		}
-		defer put()
-		return streamBits(ctx, seq, FrameTouched, bm, frames, emit)
-	}
-	cp, _ := countsPool.Get().(*[]uint32)
-	if cp == nil {
-		cp = new([]uint32)
-	}
-	defer countsPool.Put(cp)
-	counts, err := compute.CellCountsInto(ctx, w, cells, *cp)
-	if err != nil {
-		return err
-	}
-	*cp = counts
-	for k := range frames {
-		first := int64(k) * CountsPerFrame
-		cs := counts[first:min(first+CountsPerFrame, cells)]
-		bp, b := frameBuf(FrameHeaderLen + len(cs))
-		putFrameHeader(b, FrameCounts, seq, k, frames, first)
-		p := b[FrameHeaderLen:]
-		for i, c := range cs {
-			p[i] = byte(min(c, 255))
+		first := int64(k) * WordsPerFrame
+		words := bm[first:min(first+WordsPerFrame, int64(len(bm)))]
+		bp, b := frameBuf(FrameHeaderLen + 8*len(words))
+		putFrameHeader(b, kind, o.seq, k, frames, first)
+		for i, wd := range words {
+			binary.LittleEndian.PutUint64(b[FrameHeaderLen+8*i:], wd)
 		}
-		if err := emit(frame{kind: websocket.BinaryMessage, data: b, seq: seq, pooled: bp}); err != nil {
+		if err := o.emit(frame{kind: websocket.BinaryMessage, data: b, seq: o.seq, pooled: bp}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// fragments are the keys of an answer's fragments by name (html.keys).
-type fragments map[string]string
-
-// render renders c as the fragment name and keeps its key: a fragment that
-// fails to render is sent empty and without a key, as before keys.
-func (f fragments) render(ctx context.Context, name string, c templ.Component) string {
-	fr, err := views.RenderFragment(ctx, c)
-	if err != nil || fr.HTML == "" {
-		return ""
+// Counts sends a count per cell, saturated at 255, CountsPerFrame a
+// frame.
+func (o framesOut) Counts(kind byte, counts []uint32, frames int) error {
+	for k := range frames {
+		if err := o.ctx.Err(); err != nil {
+			return err
+		}
+		first := int64(k) * CountsPerFrame
+		cs := counts[first:min(first+CountsPerFrame, int64(len(counts)))]
+		bp, b := frameBuf(FrameHeaderLen + len(cs))
+		putFrameHeader(b, kind, o.seq, k, frames, first)
+		p := b[FrameHeaderLen:]
+		for i, c := range cs {
+			p[i] = byte(min(c, 255))
+		}
+		if err := o.emit(frame{kind: websocket.BinaryMessage, data: b, seq: o.seq, pooled: bp}); err != nil {
+			return err
+		}
 	}
-	f[name] = fr.Key
-	return fr.HTML
+	return nil
+}
+
+// kind is the explorer of an edit's page ("": the layout explorer, the
+// protocol's default).
+func (h *Hub) kind(page string) (explorer.Kind, bool) {
+	if page == "" {
+		page = "layout"
+	}
+	return h.kinds().Find(page)
+}
+
+func (h *Hub) kinds() explorer.Kinds {
+	if h.Kinds != nil {
+		return h.Kinds
+	}
+	return ops.All()
+}
+
+// pageNames lists the pages an edit may name, for an error.
+func (h *Hub) pageNames() string {
+	var b strings.Builder
+	for i, k := range h.kinds() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quote(k.Name()))
+	}
+	return b.String()
 }

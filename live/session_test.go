@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stridescope/stridescope/ops/layout"
+
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/rooms"
@@ -64,7 +66,7 @@ func sendEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
 }
 
 // resultOf reads until the result of edit seq.
-func resultOf(t *testing.T, c *websocket.Conn, seq int64) ResultMsg {
+func resultOf(t *testing.T, c *websocket.Conn, seq int64) layout.Result {
 	t.Helper()
 	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
 	for {
@@ -72,7 +74,7 @@ func resultOf(t *testing.T, c *websocket.Conn, seq int64) ResultMsg {
 		if err != nil {
 			t.Fatalf("read: %v", err)
 		}
-		var m ResultMsg
+		var m layout.Result
 		if typ == websocket.TextMessage && json.Unmarshal(data, &m) == nil && m.Type == "result" && m.Seq == seq {
 			return m
 		}
@@ -95,7 +97,7 @@ func TestHardenHugeTensorsRefusedAtOnce(t *testing.T) {
 		var frames int
 		err := h.runEdit(context.Background(), clientMsg{V: ProtocolVersion, Type: "edit", Seq: 1, Query: q}, func(f frame) error {
 			frames++
-			var m ResultMsg
+			var m layout.Result
 			if json.Unmarshal(f.data, &m) != nil || m.OK || len(m.Errors) == 0 {
 				t.Errorf("%s: want a refusal, got %s", q, f.data)
 			}

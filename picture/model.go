@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/explorer"
 )
 
 // The JSON API's requests and responses live here, beside the page
@@ -15,16 +16,7 @@ import (
 
 // Invalid is every violation of a request, reported at once (the API's
 // 422).
-type Invalid struct {
-	Violations []core.Violation
-}
-
-func (e *Invalid) Error() string {
-	if len(e.Violations) == 0 {
-		return "invalid request"
-	}
-	return e.Violations[0].Field + ": " + e.Violations[0].Message
-}
+type Invalid = explorer.Invalid
 
 func invalid(vs ...core.Violation) *Invalid { return &Invalid{Violations: vs} }
 

@@ -1,5 +1,7 @@
 package views
 
+import "github.com/a-h/templ"
+
 // Tour is one step of the guided tour (/tour/N): a title, a few
 // sentences, a question to try, and a live explorer state (or, for the
 // DML_SLICE1 steps, the slice worked out).
@@ -15,12 +17,10 @@ type Tour struct {
 	Prev, Next, NextTitle string
 	// Reset is the step's own link, without an edited state.
 	Reset string
-	// Explorer is the live layout explorer of a layout step.
-	Explorer *Explorer
-	// Slice is a DML_SLICE1 step: the page's example worked out, and the
-	// live slice explorer on it.
-	Slice         *TourSlice
-	SliceExplorer *SlicePage
+	// Slice is a DML_SLICE1 step: the page's example worked out.
+	Slice *TourSlice
+	// Explorer is the step's live explorer, on the step's state.
+	Explorer templ.Component
 }
 
 // TourLink is one entry of the list of steps.

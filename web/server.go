@@ -15,6 +15,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/stridescope/stridescope/explorer"
+	"github.com/stridescope/stridescope/ops"
+
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -28,6 +31,8 @@ import (
 type Config struct {
 	// Addr is the listen address, e.g. 127.0.0.1:8080.
 	Addr string
+	// Kinds are the explorers the server shows; nil: every one (ops.All).
+	Kinds explorer.Kinds
 	// AllowedOrigins may open websockets besides the server's own origin.
 	AllowedOrigins []string
 	// TrustedProxies (IPs or CIDRs) may name the client in
@@ -153,6 +158,7 @@ type Server struct {
 	// hub is what the websocket sessions share; its Base is cancelled
 	// when the server shuts down, since Shutdown does not wait for
 	// hijacked connections.
+	kinds      explorer.Kinds // the explorers, each served by explorerRoutes
 	hub        *live.Hub
 	wsShutdown context.CancelFunc // cancels hub.Base with live.ErrShuttingDown
 	conns      *connCounter
@@ -178,7 +184,11 @@ func New(cfg Config) *Server {
 	} else if cfg.WorkBudget > 0 {
 		s.budget = budget.New(cfg.WorkBudget, cfg.WorkBudgetWait)
 	}
-	s.hub = &live.Hub{Log: cfg.Logger, Timings: live.DefaultTimings, Base: base,
+	s.kinds = cfg.Kinds
+	if s.kinds == nil {
+		s.kinds = ops.All()
+	}
+	s.hub = &live.Hub{Log: cfg.Logger, Timings: live.DefaultTimings, Base: base, Kinds: s.kinds,
 		MessagesPerSecond: cfg.Limits.MessagesPerSecond, MessageBurst: cfg.Limits.MessageBurst,
 		Rooms: s.roomsReady, Joins: &s.rooms.joins, Budget: s.budget}
 	if cfg.AnswerCache >= 0 {
@@ -238,8 +248,6 @@ func (s *Server) routes() {
 	e := s.echo
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	e.GET("/readyz", s.getReadyz)
-	e.GET("/", s.budgeted(asPage, s.getIndex))
-	e.GET("/slice", s.budgeted(asPage, s.getSlice))
 	e.GET("/glossary", s.getGlossary)
 	e.GET("/ws", s.getWS)
 	files := http.StripPrefix("/static/", static.Handler())
@@ -254,14 +262,11 @@ func (s *Server) routes() {
 	e.POST("/import", s.budgeted(asPage, s.postImportPage))
 
 	api := e.Group("/api/v1")
-	api.POST("/layout", s.budgeted(asAPI, s.postLayout))
-	api.POST("/slice1", s.budgeted(asAPI, s.postSlice1))
-	api.POST("/slice", s.budgeted(asAPI, s.postSliceV1))
-	api.POST("/slice1/numpy", s.postSlice1Numpy)
 	api.POST("/dxdispatch", s.budgeted(asAPI, s.postDxDispatch))
 	api.GET("/dxdispatch/layout.json", s.budgeted(asAPI, s.getLayoutDx))
 	api.GET("/dxdispatch/slice.json", s.budgeted(asAPI, s.getSliceDx))
 	api.POST("/import", s.budgeted(asAPI, s.postImport))
+	s.explorerRoutes()
 	s.roomRoutes()
 	s.docsRoutes()
 }

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stridescope/stridescope/ops/slice1"
+
 	"github.com/PuerkitoBio/goquery"
 	"github.com/gorilla/websocket"
 
@@ -472,9 +474,9 @@ func sendSliceEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
 
 // readSlice reads the answer to slice edit seq: its result, and whether
 // a done followed.
-func readSlice(t *testing.T, c *websocket.Conn, seq int64) (live.SliceResultMsg, bool) {
+func readSlice(t *testing.T, c *websocket.Conn, seq int64) (slice1.Result, bool) {
 	t.Helper()
-	var r live.SliceResultMsg
+	var r slice1.Result
 	for {
 		var m map[string]any
 		typ, data, err := c.ReadMessage()
@@ -651,7 +653,7 @@ func TestSliceDimsShowNoWrappedNumbers(t *testing.T) {
 // sliceFrames is everything one slice edit sent, its arrays decoded from
 // the binary frames.
 type sliceFrames struct {
-	result  live.SliceResultMsg
+	result  slice1.Result
 	done    bool
 	headers []live.FrameHeader
 	copied  []bool   // per input element
@@ -818,25 +820,25 @@ func TestWSSliceLargeInputsStreamCanvases(t *testing.T) {
 	for seq, tc := range []struct {
 		name, query       string
 		in, buffer, out   string
-		stream            live.SliceStreamMsg
+		stream            slice1.Stream
 		readCells, values int
 	}{
 		// The learner's x[10:90, ::-2] on a 100x100 input whose rows are
 		// padded to 104 elements: 4000 output elements, a grid.
 		{name: "padded", query: "dt=FLOAT32&sizes=100,100&strides=104,1&np=" + url.QueryEscape("x[10:90, ::-2]") + "&use=np",
-			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Read: 1}, readCells: 4000},
+			in: "canvas", buffer: "canvas", out: "canvas", stream: slice1.Stream{Copied: 1, Read: 1}, readCells: 4000},
 		// A crop of an NHWC image: channels 1-2, rows 3..62, columns
 		// reversed: 7680 output elements on a canvas too.
 		{name: "nhwc", query: "dt=FLOAT32&sizes=1,3,64,64&strides=12288,1,192,3&woff=0,1,3,0&wsize=1,2,60,64&wstride=1,1,1,-1",
-			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 1, Read: 1}, readCells: 7680},
+			in: "canvas", buffer: "canvas", out: "canvas", stream: slice1.Stream{Copied: 1, Read: 1}, readCells: 7680},
 		// Typed INT16 values repeating over a broadcast input: rows share
 		// buffer cells, which hold the first row's values.
 		{name: "broadcast", query: "dt=INT16&sizes=300,50&strides=0,1&woff=0,0&wsize=300,50&wstride=-3,2&vals=" + url.QueryEscape("7,-8,9"),
-			in: "canvas", buffer: "dom", out: "canvas", stream: live.SliceStreamMsg{Copied: 1}, readCells: 25},
+			in: "canvas", buffer: "dom", out: "canvas", stream: slice1.Stream{Copied: 1}, readCells: 25},
 		// 2^24 UINT8 elements, the largest interactive input: several
 		// frames of every kind.
 		{name: "16M", query: "dt=UINT8&sizes=4096,4096&woff=5,0&wsize=4000,4096&wstride=-3,-2",
-			in: "canvas", buffer: "canvas", out: "canvas", stream: live.SliceStreamMsg{Copied: 2, Read: 2}, readCells: 1334 * 2048},
+			in: "canvas", buffer: "canvas", out: "canvas", stream: slice1.Stream{Copied: 2, Read: 2}, readCells: 1334 * 2048},
 	} {
 		seq := int64(seq + 1)
 		sendSliceEdit(t, c, seq, tc.query)
@@ -1050,13 +1052,13 @@ func TestSliceHugeTotalsCostNothing(t *testing.T) {
 		name, query string
 		mode        string
 		cells       int64
-		stream      *live.SliceStreamMsg
+		stream      *slice1.Stream
 	}{
 		{name: "4 GiB", query: example2With("total=4294967296"), mode: "none", cells: 1 << 30},
 		{name: "4 GiB - 4", query: example2With("total=4294967292"), mode: "none", cells: 1<<30 - 1},
 		{name: "2^63-1 bytes", query: example2With("total=9223372036854775807"), mode: "none", cells: math.MaxInt64 / 4},
 		{name: "2^24 cells on a canvas", query: "dt=UINT8&sizes=8,8&total=16777216&woff=0,0&wsize=8,8&wstride=-1,1", mode: "canvas", cells: 1 << 24,
-			stream: &live.SliceStreamMsg{Read: 1}},
+			stream: &slice1.Stream{Read: 1}},
 	}
 	for seq, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,7 +13,6 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
@@ -32,47 +31,6 @@ func parsePageQuery(c echo.Context, limit int) (url.Values, error) {
 		return nil, badRequest("", "query.invalid", "the query is not valid: {detail}", core.Args{"detail": picture.QueryDetail(err)})
 	}
 	return q, nil
-}
-
-// getLayoutSVG is GET /api/v1/layout.svg: the picture of the explorer
-// state in the query, as a standalone SVG file.
-func (s *Server) getLayoutSVG(c echo.Context) error {
-	q, err := parsePageQuery(c, picture.MaxQueryLen)
-	if err != nil {
-		return err
-	}
-	st, qvs := picture.LayoutStateFromQuery(q)
-	v := picture.Validate(st, qvs)
-	if v.Layout == nil {
-		return invalid(v.Errors...)
-	}
-	l := v.Layout
-	if vs := picture.LayoutSVGLimits(l); vs != nil {
-		return invalid(vs...)
-	}
-	ctx := c.Request().Context()
-	query := st.CanonicalQuery(false)
-	tag := svgTag(ctx, "layout", query)
-	if notModified(c, tag) {
-		return nil
-	}
-	if err := budget.Take(ctx, picture.LayoutCost(l, picture.InSVG)); err != nil {
-		return err
-	}
-	pic, err := picture.NewSVG(ctx, v, query)
-	if err != nil {
-		return err
-	}
-	return writeSVG(c, "stridescope-layout.svg", tag, views.LayoutSVG(ctx, pic.View, "layout"))
-}
-
-// writeSVG answers with a standalone SVG file that any site may show,
-// its validator tag (svgTag).
-func writeSVG(c echo.Context, name, tag string, pic views.SVG) error {
-	h := svgHeaders(c)
-	h.Set(echo.HeaderContentDisposition, `inline; filename="`+name+`"`)
-	cacheHeaders(h, tag)
-	return renderStatus(c, http.StatusOK, views.SVGDocument(pic))
 }
 
 // svgHeaders marks the answer an SVG picture that any site may show, and
@@ -150,37 +108,6 @@ func etagMatches(header, tag string) bool {
 func renderStatus(c echo.Context, status int, comp templ.Component) error {
 	c.Response().WriteHeader(status)
 	return comp.Render(c.Request().Context(), c.Response())
-}
-
-// getSlice1SVG is GET /api/v1/slice1.svg: the picture of the slice
-// explorer's state in the query (the same keys as /slice), as a
-// standalone SVG file.
-func (s *Server) getSlice1SVG(c echo.Context) error {
-	q, err := parsePageQuery(c, picture.MaxSliceQuery)
-	if err != nil {
-		return err
-	}
-	st, qvs := picture.SliceStateFromQuery(q)
-	v := picture.ValidateSlice(st, qvs)
-	if v.Slice == nil {
-		return invalid(v.Errors...)
-	}
-	if vs := picture.SliceSVGLimits(v.Slice); vs != nil {
-		return invalid(vs...)
-	}
-	ctx := c.Request().Context()
-	tag := svgTag(ctx, "slice", st.CanonicalQuery(false))
-	if notModified(c, tag) {
-		return nil
-	}
-	if err := budget.Take(ctx, picture.SliceSVGCost(v.Slice)); err != nil {
-		return err
-	}
-	pic, err := picture.SliceDiagram(ctx, v.Slice, v.Values)
-	if err != nil {
-		return err
-	}
-	return writeSVG(c, "stridescope-slice.svg", tag, views.SliceSVG(ctx, pic, "slice"))
 }
 
 // writeRefusalSVG answers with a picture of the reasons a picture was

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
@@ -117,7 +118,7 @@ func (s *Server) getTourStep(c echo.Context) error {
 	if err != nil || n < 1 || n > len(tourSteps) || c.Param("n") != strconv.Itoa(n) {
 		return echo.ErrNotFound
 	}
-	if done, err := formRedirect(c, tourSteps[n-1].slice != nil); done || err != nil {
+	if done, err := formRedirect(c, s.tourKind(tourSteps[n-1])); done || err != nil {
 		return err
 	}
 	t, err := s.tourModel(c, n)
@@ -151,13 +152,28 @@ func (s *Server) tourModel(c echo.Context, n int) (views.Tour, error) {
 			return t, err
 		}
 		t.Slice = &ts
-		m, err := s.sliceAt(c, "preset="+step.slice.preset, tourHref(n), false)
-		t.SliceExplorer = &m
-		return t, err
 	}
-	m, err := s.layoutAt(c, step.query, tourHref(n), false)
-	t.Explorer = &m
+	var err error
+	t.Explorer, err = s.showExplorer(c, s.tourKind(step), step.own(), tourHref(n), explorer.InTour)
 	return t, err
+}
+
+// tourKind is the explorer a step shows.
+func (s *Server) tourKind(st tourStep) explorer.Kind {
+	name := "layout"
+	if st.slice != nil {
+		name = "slice"
+	}
+	k, _ := s.kinds.Find(name)
+	return k
+}
+
+// own is the state a step shows when its URL has none.
+func (st tourStep) own() string {
+	if st.slice != nil {
+		return "preset=" + st.slice.preset
+	}
+	return st.query
 }
 
 // tourSlice works a DML_SLICE1 example out with core and the slice engine.
@@ -215,4 +231,14 @@ func errata(ctx context.Context, names []string) []views.Fact {
 		out[i] = views.Fact{Name: n, Value: i18n.T(ctx, i18n.Key("tour."+strings.ToLower(n))), TestID: "erratum-" + n}
 	}
 	return out
+}
+
+// docsRoutes are the pages and pictures made for documentation: the
+// guided tour (the explorers add their embeds and SVG pictures,
+// explorerRoutes). headers.go lets other sites frame the embeds and the
+// pictures, and only them.
+func (s *Server) docsRoutes() {
+	e := s.echo
+	e.GET("/tour", s.getTourStart)
+	e.GET("/tour/:n", s.budgeted(asPage, s.getTourStep))
 }

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stridescope/stridescope/ops/layout"
+
 	"github.com/gorilla/websocket"
 
 	"github.com/stridescope/stridescope/core"
@@ -82,7 +84,7 @@ func sendEdit(t *testing.T, c *websocket.Conn, seq int64, query string) {
 
 // collected is everything one edit sent.
 type collected struct {
-	result  live.ResultMsg
+	result  layout.Result
 	offsets []uint32
 	counts  []uint8
 	frames  []live.FrameHeader

@@ -1,23 +1,24 @@
-package live
+package explorer_test
 
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
-
 	"github.com/stridescope/stridescope/budget"
+	"github.com/stridescope/stridescope/explorer"
+	"github.com/stridescope/stridescope/ops"
 )
 
-// TestFirstAnswerIsTheSocketsResultWithoutHTML: the answer a page embeds
-// is, field for field, the result an edit of the same state gets on the
-// socket, less its html and seq; states whose answer is not all in the
-// page (a canvas, frames to stream, errors) have none.
-func TestFirstAnswerIsTheSocketsResultWithoutHTML(t *testing.T) {
-	h := &Hub{}
+// TestFirstAnswerIsTheEditsResultWithoutHTML: the answer a page embeds
+// is, field for field, the result an edit of the same state gets, less
+// its html and seq; states whose answer is not all in the page (a
+// canvas, frames to stream, errors) have none.
+func TestFirstAnswerIsTheEditsResultWithoutHTML(t *testing.T) {
 	ctx := context.Background()
+	kinds := ops.All()
 	for _, tc := range []struct {
 		page, query string
 		want        bool
@@ -32,29 +33,34 @@ func TestFirstAnswerIsTheSocketsResultWithoutHTML(t *testing.T) {
 		{"layout", "dt=FLOAT32&sizes=2,3&strides=1", false}, // errors
 		{"slice", "dt=FLOAT32&sizes=2,3&wsize=9,9", false},  // errors
 	} {
-		got := h.FirstAnswer(ctx, tc.page, tc.query)
+		k, ok := kinds.Find(tc.page)
+		if !ok {
+			t.Fatalf("no explorer %q", tc.page)
+		}
+		got := explorer.FirstAnswer(ctx, k, tc.query)
 		if !tc.want {
 			if got != nil {
 				t.Errorf("%s %s: an answer to embed (%s), want none", tc.page, tc.query, got)
 			}
 			continue
 		}
-		var texts [][]byte
-		if err := h.runEdit(ctx, clientMsg{V: ProtocolVersion, Type: "edit", Seq: 7, Page: tc.page, Query: tc.query}, func(f frame) error {
-			if f.kind != websocket.TextMessage {
-				t.Errorf("%s %s: a binary frame for a picture drawn whole", tc.page, tc.query)
-			}
-			texts = append(texts, f.data)
-			return nil
-		}); err != nil || len(texts) == 0 {
+		q, _ := url.ParseQuery(tc.query)
+		a, err := k.Answer(ctx, q, explorer.AnswerOptions{HTML: true, Take: budget.Hold})
+		if err != nil {
 			t.Fatalf("%s %s: %v", tc.page, tc.query, err)
 		}
+		a.Release()
+		if a.Stream != nil {
+			t.Errorf("%s %s: frames for a picture drawn whole", tc.page, tc.query)
+		}
+		explorer.SetSeq(a.Result, 7)
+		edit, _ := json.Marshal(a.Result)
 		var want, have map[string]any
-		if err := json.Unmarshal(texts[0], &want); err != nil {
+		if err := json.Unmarshal(edit, &want); err != nil {
 			t.Fatal(err)
 		}
 		if want["html"] == nil || want["seq"] != float64(7) {
-			t.Fatalf("%s %s: the socket's result has no html or seq: %s", tc.page, tc.query, texts[0])
+			t.Fatalf("%s %s: the edit's result has no html or seq: %s", tc.page, tc.query, edit)
 		}
 		delete(want, "html")
 		delete(want, "seq")
@@ -64,7 +70,7 @@ func TestFirstAnswerIsTheSocketsResultWithoutHTML(t *testing.T) {
 		wb, _ := json.Marshal(want)
 		hb, _ := json.Marshal(have)
 		if string(wb) != string(hb) {
-			t.Errorf("%s %s: embedded\n%s\nwant the socket's result less html and seq\n%s", tc.page, tc.query, hb, wb)
+			t.Errorf("%s %s: embedded\n%s\nwant the edit's result less html and seq\n%s", tc.page, tc.query, hb, wb)
 		}
 	}
 }
@@ -72,9 +78,10 @@ func TestFirstAnswerIsTheSocketsResultWithoutHTML(t *testing.T) {
 // TestFirstAnswerHoldsTheBudget: a refused budget embeds nothing, and the
 // page asks the socket as before.
 func TestFirstAnswerHoldsTheBudget(t *testing.T) {
-	b := budget.New(1, 0)
-	h := &Hub{Budget: b}
-	if got := h.FirstAnswer(context.Background(), "layout", "dt=FLOAT32&sizes=2,3"); got != nil {
+	ctx, release := budget.WithGrant(context.Background(), budget.New(1, 0))
+	defer release()
+	k, _ := ops.All().Find("layout")
+	if got := explorer.FirstAnswer(ctx, k, "dt=FLOAT32&sizes=2,3"); got != nil {
 		t.Errorf("an answer past the work budget: %s", got)
 	}
 }
@@ -82,6 +89,7 @@ func TestFirstAnswerHoldsTheBudget(t *testing.T) {
 // TestFirstAnswerDoesNotWaitForTheBudget: with the budget's share taken
 // by other work, the page gets no answer rather than wait (the budget's
 // wait here is an hour: a FirstAnswer that waited would hang the test).
+// The answer's share is given back as soon as it is marshalled.
 func TestFirstAnswerDoesNotWaitForTheBudget(t *testing.T) {
 	b := budget.New(1<<30, time.Hour)
 	hold, err := b.Take(context.Background(), 1<<30-1)
@@ -89,12 +97,21 @@ func TestFirstAnswerDoesNotWaitForTheBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hold()
-	h := &Hub{Budget: b}
-	if got := h.FirstAnswer(context.Background(), "layout", "dt=FLOAT32&sizes=2,3"); got != nil {
+	ctx, release := budget.WithGrant(context.Background(), b)
+	defer release()
+	k, _ := ops.All().Find("layout")
+	if got := explorer.FirstAnswer(ctx, k, "dt=FLOAT32&sizes=2,3"); got != nil {
 		t.Errorf("an answer from a busy budget: %s", got)
 	}
 	hold()
-	if got := h.FirstAnswer(context.Background(), "layout", "dt=FLOAT32&sizes=2,3"); got == nil {
+	if got := explorer.FirstAnswer(ctx, k, "dt=FLOAT32&sizes=2,3"); got == nil {
 		t.Error("no answer once the budget is free")
+	}
+	// Given back at once: the whole budget can be taken again.
+	all, err := b.Take(budget.WithoutWait(context.Background()), 1<<30)
+	if err != nil {
+		t.Errorf("the first answer kept its share of the budget: %v", err)
+	} else {
+		all()
 	}
 }

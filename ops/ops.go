@@ -1,0 +1,15 @@
+// Package ops lists the explorers a server shows: the tensor layout and
+// each DirectML operator, in the order the site presents them. A new
+// operator's package is added here, and nowhere else in the transport.
+package ops
+
+import (
+	"github.com/stridescope/stridescope/explorer"
+	"github.com/stridescope/stridescope/ops/layout"
+	"github.com/stridescope/stridescope/ops/slice1"
+)
+
+// All is every explorer.
+func All() explorer.Kinds {
+	return explorer.Kinds{layout.Kind{}, slice1.Kind{}}
+}
