@@ -14,6 +14,7 @@ import (
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/web"
 )
@@ -89,7 +90,7 @@ func TestE2EBudgetRefusalKeepsThePicture(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		base := serveBudget(t, budget.New(picture.SliceCost(s, true)-1, 100*time.Millisecond))
+		base := serveBudget(t, budget.New(slice1.Cost(s, true)-1, 100*time.Millisecond))
 		waitLive(t, ctx, base+"/slice?lang=pt-BR&dt=FLOAT32&rank=2&sizes=4,4&mode=packed&woff=0,0&wsize=4,4&wstride=1,1")
 		setFields(t, ctx, "ask for a 4096x4096 window", "4096", "f-size-0", "f-size-1", "f-wsize-0", "f-wsize-1")
 		waitFor(t, ctx, "the refusal", `document.querySelector('#picture').dataset.state === 'refused' && !`+stale+`.hidden`)

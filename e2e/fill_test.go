@@ -16,13 +16,13 @@ import (
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
-	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/ops/slice1"
 )
 
 // TestE2ESliceValuesComputedByThePage: the slice page computes the values
 // its canvases show (protocol v2 sends none): static/fill.js, run in
 // Chromium on the meta the server sends, must give byte for byte the
-// input buffer picture.FillInput fills, the output compute.Slice copies
+// input buffer slice1.FillInput fills, the output compute.Slice copies
 // from it and the counts compute.CellCounts finds, for every data type,
 // typed values, broadcast inputs (a shared cell holds the first
 // element's value), negative window strides and FLOAT16's rounding.
@@ -55,11 +55,11 @@ func TestE2ESliceValuesComputedByThePage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, v, _ := picture.ResolveSlice(q)
+			_, v, _ := slice1.Resolve(q)
 			if v.Slice == nil {
 				t.Fatalf("invalid: %v", v.Errors)
 			}
-			_, _, p, err := picture.DrawSlice(context.Background(), v)
+			_, _, p, err := slice1.Draw(context.Background(), v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +69,7 @@ func TestE2ESliceValuesComputedByThePage(t *testing.T) {
 			in := v.Slice.Input
 			e := in.DataType.Bits() / 8
 			wantBuf := make([]byte, p.Meta.Cells*e)
-			if err := picture.FillInput(context.Background(), wantBuf[:(in.IndexOfLastElement()+1)*e], in, v.Values); err != nil {
+			if err := slice1.FillInput(context.Background(), wantBuf[:(in.IndexOfLastElement()+1)*e], in, v.Values); err != nil {
 				t.Fatal(err)
 			}
 			wantOut := make([]byte, v.Slice.OutputElementCount()*e)

@@ -222,3 +222,17 @@ func (ks Kinds) Find(name string) (Kind, bool) {
 	}
 	return nil, false
 }
+
+// MaxQuery is the longest query the page a room presents accepts
+// (rooms.PagePath's names): its explorer's, and for the tour, whose
+// steps show every explorer, the longest of them.
+func (ks Kinds) MaxQuery(page string) int {
+	if k, ok := ks.Find(page); ok {
+		return k.MaxQuery()
+	}
+	n := 0
+	for _, k := range ks {
+		n = max(n, k.MaxQuery())
+	}
+	return n
+}

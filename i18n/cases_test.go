@@ -6,6 +6,7 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/interop"
+	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -105,17 +106,17 @@ func violationCases() []core.Violation {
 	out = append(out, v.Errors...)
 	_, qvs := picture.LayoutStateFromQuery(url.Values{"preset": {"nope"}, "rank": {"9"}})
 	out = append(out, qvs...)
-	_, qvs = picture.SliceStateFromQuery(url.Values{"preset": {"nope"}, "rank": {"0"}})
+	_, qvs = slice1.StateFromQuery(url.Values{"preset": {"nope"}, "rank": {"0"}})
 	out = append(out, qvs...)
 	for _, vals := range []string{"1 2 x", "70000", "300", "-1", "1e400"} {
 		for _, d := range []core.DataType{core.Float16, core.UInt8, core.Int8} {
-			_, vs := picture.ParseValues(vals, d)
+			_, vs := slice1.ParseValues(vals, d)
 			out = append(out, vs...)
 		}
 	}
 	// Several bad values: one violation each, at most three.
 	for _, vals := range []string{"x y", "a b c d"} {
-		_, vs := picture.ParseValues(vals, core.UInt8)
+		_, vs := slice1.ParseValues(vals, core.UInt8)
 		out = append(out, vs...)
 	}
 	for _, body := range []string{

@@ -5,10 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/stridescope/stridescope/picture"
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/stridescope/stridescope/ops/slice1"
 
 	"github.com/stridescope/stridescope/core"
 )
@@ -114,7 +115,7 @@ func dxCheckType(field string, dt core.DataType) []core.Violation {
 // cell several elements share holds the first one's, padding is 0. It is
 // a sequence initializer when that is exactly what the buffer holds,
 // else up to MaxDxInitialValues values.
-func dxInput(ctx context.Context, in *core.Layout, vals []picture.SliceValue, field string) (DxResource, []core.Violation) {
+func dxInput(ctx context.Context, in *core.Layout, vals []slice1.Value, field string) (DxResource, []core.Violation) {
 	res := DxResource{InitialValuesDataType: in.DataType.String()}
 	cells, n := in.BufferElementCount(), in.LogicalElementCount()
 	elem := in.DataType.Bits() / 8
@@ -151,7 +152,7 @@ func dxInput(ctx context.Context, in *core.Layout, vals []picture.SliceValue, fi
 			core.Args{"cells": cells, "max": MaxDxInitialValues}).At(field)}
 	}
 	buf := make([]byte, cells*elem)
-	if err := picture.FillInput(ctx, buf, in, vals); err != nil {
+	if err := slice1.FillInput(ctx, buf, in, vals); err != nil {
 		return res, []core.Violation{{Field: field, Message: err.Error()}}
 	}
 	var b bytes.Buffer
@@ -160,7 +161,7 @@ func dxInput(ctx context.Context, in *core.Layout, vals []picture.SliceValue, fi
 		if k > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(dxNumber(picture.ValueText(buf[k*elem:], in.DataType)))
+		b.WriteString(dxNumber(slice1.ValueText(buf[k*elem:], in.DataType)))
 	}
 	b.WriteByte(']')
 	res.InitialValues = b.Bytes()
@@ -225,7 +226,7 @@ func dxRun(op string) []DxCommand {
 
 // DxSlice1Model is a model that runs s on an input holding the values the
 // slice explorer shows (vals nil: 1..N) and prints the output.
-func DxSlice1Model(ctx context.Context, s *core.Slice1, vals []picture.SliceValue) (*DxModel, []core.Violation) {
+func DxSlice1Model(ctx context.Context, s *core.Slice1, vals []slice1.Value) (*DxModel, []core.Violation) {
 	if vs := dxCheckType("dataType", s.Input.DataType); vs != nil {
 		return nil, vs
 	}

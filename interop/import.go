@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/stridescope/stridescope/picture"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/stridescope/stridescope/ops/slice1"
+	"github.com/stridescope/stridescope/picture"
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
@@ -67,7 +69,7 @@ type ImportResponse struct {
 	Page   string                 `json:"page"`
 	URL    string                 `json:"url"`
 	Layout *picture.LayoutRequest `json:"layout,omitempty"`
-	Slice1 *picture.Slice1Request `json:"slice1,omitempty"`
+	Slice1 *slice1.Request        `json:"slice1,omitempty"`
 	Notes  []string               `json:"notes"`
 	notes  []core.Msg             // Notes by code, for Localize
 }
@@ -178,7 +180,7 @@ func importONNX(o ONNXImport) (*ImportResponse, *ImportError) {
 	if vs != nil {
 		return nil, &ImportError{Violations: vs}
 	}
-	req := picture.Slice1Request{DataType: dt, InputSizes: o.InputShape, Slice1Window: picture.Slice1Window{
+	req := slice1.Request{DataType: dt, InputSizes: o.InputShape, Window: slice1.Window{
 		InputWindowOffsets: w.WindowOffsets, InputWindowSizes: w.WindowSizes, InputWindowStrides: w.WindowStrides, OutputSizes: w.OutputSizes,
 	}}
 	notes := []core.Msg{core.NewMsg("import.note.onnx", "ONNX Slice clamps starts and ends into the input (opset 13); the DML_SLICE1 window is the tight one that copies the same elements in the same order.", nil)}
@@ -192,12 +194,12 @@ func importONNX(o ONNXImport) (*ImportResponse, *ImportError) {
 
 // sliceImport validates a slice with core and answers with its page;
 // rename gives core's violations the import's field names.
-func sliceImport(req picture.Slice1Request, rename func([]core.Violation) []core.Violation, notes []core.Msg) (*ImportResponse, *ImportError) {
+func sliceImport(req slice1.Request, rename func([]core.Violation) []core.Violation, notes []core.Msg) (*ImportResponse, *ImportError) {
 	s, inv := req.Slice1()
 	if inv != nil {
 		return nil, &ImportError{Violations: rename(inv.Violations)}
 	}
-	st := picture.SliceStateOf(picture.SliceValidated{Slice: s, T: -1})
+	st := slice1.StateOf(slice1.Validated{Slice: s, T: -1})
 	return &ImportResponse{Page: "slice", URL: "/slice?" + st.CanonicalQuery(false), Slice1: &req, Notes: englishNotes(notes), notes: notes}, nil
 }
 
@@ -639,7 +641,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	}
 	dt := dxTypeName(in.DataType)
 	notes := []core.Msg{core.NewMsg("import.note.dx.from", "from dispatchable {name:q} ({type}); initial values are not imported: the explorers fill the input with 1..N.", core.Args{"name": chosen, "type": d.Type})}
-	buf := picture.SliceInputBuffer{InputTotalTensorSizeInBytes: in.TotalTensorSizeInBytes, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
+	buf := slice1.InputBuffer{InputTotalTensorSizeInBytes: in.TotalTensorSizeInBytes, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
 	if buf.InputTotalTensorSizeInBytes != nil && *buf.InputTotalTensorSizeInBytes == 0 {
 		buf.InputTotalTensorSizeInBytes = nil // DxDispatch's default: computed
 	}
@@ -658,7 +660,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 			"totalTensorSizeInBytes": prefix + "InputTensor.TotalTensorSizeInBytes", "guaranteedBaseOffsetAlignment": prefix + "InputTensor.GuaranteedBaseOffsetAlignment",
 		}, notes)
 	case "SLICE":
-		v1 := picture.SliceV1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Offsets: op.Offsets, Sizes: op.Sizes, Strides: op.Strides}
+		v1 := slice1.V1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, InputBuffer: buf, Offsets: op.Offsets, Sizes: op.Sizes, Strides: op.Strides}
 		s, inv := v1.SliceV1()
 		outVs := dxOutputOf(op.OutputTensor, path+".OutputTensor", d.Type, in, op.Sizes)
 		if inv != nil {
@@ -668,7 +670,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 			return nil, &ImportError{Violations: outVs}
 		}
 		notes = append(notes, core.NewMsg("import.note.dx.slice", "DML_SLICE's Sizes are the output sizes: the DML_SLICE1 window of each axis spans (Sizes[i] - 1) * Strides[i] + 1 input elements.", nil))
-		req := picture.Slice1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: picture.Slice1Window{
+		req := slice1.Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, InputBuffer: buf, Window: slice1.Window{
 			InputWindowOffsets: s.WindowOffsets, InputWindowSizes: s.WindowSizes, InputWindowStrides: s.WindowStrides, OutputSizes: s.OutputSizes,
 		}}
 		return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
@@ -694,7 +696,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		notes = append(notes, core.NewMsg("import.note.dx.outstrides", "OutputTensor.Strides {strides} are not packed: the explorer writes the output packed ({packed}), so they are left out; the elements copied and their order are the same.",
 			core.Args{"strides": "{" + picture.JoinCoord(out.Strides) + "}", "packed": "{" + picture.JoinCoord(packed) + "}"}))
 	}
-	req := picture.Slice1Request{DataType: dt, OutputDataType: dxTypeName(out.DataType), InputSizes: in.Sizes, InputStrides: in.Strides, SliceInputBuffer: buf, Slice1Window: picture.Slice1Window{
+	req := slice1.Request{DataType: dt, OutputDataType: dxTypeName(out.DataType), InputSizes: in.Sizes, InputStrides: in.Strides, InputBuffer: buf, Window: slice1.Window{
 		InputWindowOffsets: op.InputWindowOffsets, InputWindowSizes: op.InputWindowSizes, InputWindowStrides: op.InputWindowStrides, OutputSizes: out.Sizes,
 	}}
 	return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)

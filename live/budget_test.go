@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -29,8 +30,8 @@ func TestEditCostsCoverAllocations(t *testing.T) {
 		return picture.LayoutCost(v.Layout, picture.InEdit)
 	}
 	slice := func(q string) int64 {
-		v := picture.ValidateSlice(picture.SliceStateFromQuery(query(q)))
-		return picture.SliceCost(v.Slice, true)
+		v := slice1.Validate(slice1.StateFromQuery(query(q)))
+		return slice1.Cost(v.Slice, true)
 	}
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
 	for _, tt := range []struct {

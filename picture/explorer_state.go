@@ -70,37 +70,37 @@ func LayoutStateFromQuery(q url.Values) (LayoutState, []core.Violation) {
 	default:
 		st.Labels = views.LabelLetters
 	}
-	st.Sizes = splitList(q["sizes"])
-	st.Strides = splitList(q["strides"])
+	st.Sizes = SplitList(q["sizes"])
+	st.Strides = SplitList(q["strides"])
 	if _, ok := q["sizes"]; !ok {
 		st.Sizes, st.Strides = DefaultLayoutState().Sizes, nil // e.g. "?labels=index"
 	}
-	st.Packed = q.Get("mode") == "packed" || (q.Get("mode") != "explicit" && allEmpty(st.Strides))
+	st.Packed = q.Get("mode") == "packed" || (q.Get("mode") != "explicit" && AllEmpty(st.Strides))
 	if st.Packed {
 		st.Strides = nil
 	}
 	if name := q.Get("preset"); name != "" {
 		p, ok := FindPreset(name)
 		if !ok {
-			vs = append(vs, unknownPreset(name))
+			vs = append(vs, UnknownPreset(name))
 		} else {
-			st = p.apply(st)
+			st = p.Apply(st)
 		}
 	}
 	if r := strings.TrimSpace(q.Get("rank")); r != "" {
 		n, ok := ParseRank(r)
 		switch {
 		case !ok:
-			vs = append(vs, badRank(r))
+			vs = append(vs, BadRank(r))
 		case n != len(st.Sizes):
-			st = st.withRank(n)
+			st = st.WithRank(n)
 		}
 	}
 	return st, vs
 }
 
-// splitList joins repeated keys and splits each on commas.
-func splitList(vals []string) []string {
+// SplitList joins repeated keys and splits each on commas.
+func SplitList(vals []string) []string {
 	var out []string
 	for _, v := range vals {
 		for _, p := range strings.Split(v, ",") {
@@ -110,7 +110,7 @@ func splitList(vals []string) []string {
 	return out
 }
 
-func allEmpty(xs []string) bool {
+func AllEmpty(xs []string) bool {
 	for _, x := range xs {
 		if x != "" {
 			return false
@@ -119,9 +119,9 @@ func allEmpty(xs []string) bool {
 	return true
 }
 
-// withRank adds leading size-1 dimensions (with the stride that spans the
+// WithRank adds leading size-1 dimensions (with the stride that spans the
 // rest, as DirectML pads to 4-D) or drops leading ones.
-func (st LayoutState) withRank(n int) LayoutState {
+func (st LayoutState) WithRank(n int) LayoutState {
 	sizes := append([]string(nil), st.Sizes...)
 	strides := append([]string(nil), st.Strides...)
 	if n < len(sizes) {
@@ -154,11 +154,11 @@ func (st LayoutState) withRank(n int) LayoutState {
 	return st
 }
 
-// queryWriter writes a canonical query: the keys in the order added,
+// QueryWriter writes a canonical query: the keys in the order added,
 // commas unescaped (the slice explorer's query too).
-type queryWriter struct{ strings.Builder }
+type QueryWriter struct{ strings.Builder }
 
-func (b *queryWriter) add(k, v string) {
+func (b *QueryWriter) Add(k, v string) {
 	if b.Len() > 0 {
 		b.WriteByte('&')
 	}
@@ -169,9 +169,9 @@ func (b *queryWriter) add(k, v string) {
 
 // CanonicalQuery writes the state in a fixed order, commas unescaped.
 func (st LayoutState) CanonicalQuery(withLast bool) string {
-	var b queryWriter
-	add := b.add
-	st.addTensor(add)
+	var b QueryWriter
+	add := b.Add
+	st.AddTensor(add)
 	if st.Labels != "" && st.Labels != views.LabelLetters {
 		add("labels", st.Labels)
 	}
@@ -187,8 +187,8 @@ func (st LayoutState) CanonicalQuery(withLast bool) string {
 	return b.String()
 }
 
-// addTensor writes the tensor's keys, the same in both explorers' queries.
-func (st LayoutState) addTensor(add func(key, value string)) {
+// AddTensor writes the tensor's keys, the same in both explorers' queries.
+func (st LayoutState) AddTensor(add func(key, value string)) {
 	add("dt", st.DT)
 	add("sizes", strings.Join(st.Sizes, ","))
 	if !st.Packed {
@@ -202,11 +202,11 @@ func (st LayoutState) addTensor(add func(key, value string)) {
 	}
 }
 
-// parseBuffer parses the tensor's TotalTensorSizeInBytes (nil when not
+// ParseBuffer parses the tensor's TotalTensorSizeInBytes (nil when not
 // given) and GuaranteedBaseOffsetAlignment as typed, reporting a value
 // that is not a whole number at its field: prefix names an operator's
 // tensor ("input" gives inputTotalTensorSizeInBytes), "" a bare one.
-func (st LayoutState) parseBuffer(prefix string) (total *int64, align int64, errs []core.Violation) {
+func (st LayoutState) ParseBuffer(prefix string) (total *int64, align int64, errs []core.Violation) {
 	field := func(name string) string {
 		if prefix == "" {
 			return name
@@ -215,7 +215,7 @@ func (st LayoutState) parseBuffer(prefix string) (total *int64, align int64, err
 	}
 	if st.Total != "" {
 		f := field("totalTensorSizeInBytes")
-		if n, err := parseWhole(f, st.Total, wantTotal); err != nil {
+		if n, err := ParseWhole(f, st.Total, wantTotal); err != nil {
 			errs = append(errs, core.ViolationOf(f, err))
 		} else {
 			total = &n
@@ -223,7 +223,7 @@ func (st LayoutState) parseBuffer(prefix string) (total *int64, align int64, err
 	}
 	if st.Align != "" {
 		f := field("guaranteedBaseOffsetAlignment")
-		if n, err := parseWhole(f, st.Align, wantAlign); err != nil {
+		if n, err := ParseWhole(f, st.Align, wantAlign); err != nil {
 			errs = append(errs, core.ViolationOf(f, err))
 		} else {
 			align = n
@@ -250,7 +250,7 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 	parseErr := map[string]bool{}
 	sizes := make([]int64, len(st.Sizes))
 	for i, s := range st.Sizes {
-		n, err := parseWhole(fmt.Sprintf("sizes[%d]", i), s, wantSize)
+		n, err := ParseWhole(fmt.Sprintf("sizes[%d]", i), s, WantSize)
 		if err != nil {
 			v.Errors = append(v.Errors, core.ViolationOf(fmt.Sprintf("sizes[%d]", i), err))
 			parseErr["sizes"] = true
@@ -262,7 +262,7 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 	if !st.Packed {
 		strides = make([]int64, len(st.Strides))
 		for i, s := range st.Strides {
-			n, err := parseWhole(fmt.Sprintf("strides[%d]", i), s, wantStride)
+			n, err := ParseWhole(fmt.Sprintf("strides[%d]", i), s, WantStride)
 			if err != nil {
 				v.Errors = append(v.Errors, core.ViolationOf(fmt.Sprintf("strides[%d]", i), err))
 				parseErr["strides"] = true
@@ -271,7 +271,7 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 			strides[i] = n
 		}
 	}
-	total, align, errs := st.parseBuffer("")
+	total, align, errs := st.ParseBuffer("")
 	v.Errors = append(v.Errors, errs...)
 	req := LayoutRequest{DataType: st.DT, Sizes: sizes, Strides: strides, TotalTensorSizeInBytes: total, GuaranteedBaseOffsetAlignment: align}
 	l, aerr := req.Layout()
@@ -303,23 +303,23 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 
 // What each field of the pages wants, for parseWhole's messages.
 var (
-	wantSize   = core.NewMsg("want.size", "a size of at least 1", nil)
-	wantStride = core.NewMsg("want.stride", "every stride, or choose packed strides", nil)
+	WantSize   = core.NewMsg("want.size", "a size of at least 1", nil)
+	WantStride = core.NewMsg("want.stride", "every stride, or choose packed strides", nil)
 	wantTotal  = core.NewMsg("want.total", "a byte count, or leave it empty for the minimum", nil)
 	wantAlign  = core.NewMsg("want.alignment", "0 or a power of two, or leave it empty", nil)
-	wantOffset = core.NewMsg("want.window.offset", "a window offset (0 or more)", nil)
-	wantWindow = core.NewMsg("want.window.size", "a window size of at least 1", nil)
-	wantStep   = core.NewMsg("want.window.stride", "a signed window stride, not 0", nil)
-	wantOutput = core.NewMsg("want.output.size", "an output size of at least 1, or leave it empty for MaxCopiedElements", nil)
+	WantOffset = core.NewMsg("want.window.offset", "a window offset (0 or more)", nil)
+	WantWindow = core.NewMsg("want.window.size", "a window size of at least 1", nil)
+	WantStep   = core.NewMsg("want.window.stride", "a signed window stride, not 0", nil)
+	WantOutput = core.NewMsg("want.output.size", "an output size of at least 1, or leave it empty for MaxCopiedElements", nil)
 )
 
-// parseWhole reads a whole number, saying what is wanted when it is not
+// ParseWhole reads a whole number, saying what is wanted when it is not
 // one; the error is a core.Msg.
-func parseWhole(field, s string, want core.Msg) (int64, error) {
+func ParseWhole(field, s string, want core.Msg) (int64, error) {
 	if s == "" {
 		return 0, core.NewMsg("whole.empty", "{field} is empty: give {want}", core.Args{"field": field, "want": want})
 	}
-	n, err := strconv.ParseInt(asciiNumber(s), 10, 64)
+	n, err := strconv.ParseInt(AsciiNumber(s), 10, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 			return 0, core.NewMsg("whole.range", "{field} = {value} does not fit in 64 bits: DirectML values are UINT (at most 2^32-1) or UINT64", core.Args{"field": field, "value": s})
@@ -338,8 +338,8 @@ var typedSigns = strings.NewReplacer(
 	"\uff10", "0", "\uff11", "1", "\uff12", "2", "\uff13", "3", "\uff14", "4",
 	"\uff15", "5", "\uff16", "6", "\uff17", "7", "\uff18", "8", "\uff19", "9")
 
-// asciiNumber is s with typedSigns in ASCII.
-func asciiNumber(s string) string {
+// AsciiNumber is s with typedSigns in ASCII.
+func AsciiNumber(s string) string {
 	if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 }) {
 		return s
 	}
@@ -441,7 +441,7 @@ func LastValid(st LayoutState) (lv Validated, ok bool) {
 // valid one.
 const NothingToDraw = "The inputs have errors: fix them to see a picture."
 
-func unknownPreset(name string) core.Violation {
+func UnknownPreset(name string) core.Violation {
 	return core.NewMsg("query.preset", "unknown example {name:q}", core.Args{"name": name}).At("preset")
 }
 
@@ -452,6 +452,6 @@ func ParseRank(r string) (n int, ok bool) {
 	return n, err == nil && n >= 1 && n <= core.MaxDimensionCount
 }
 
-func badRank(r string) core.Violation {
+func BadRank(r string) core.Violation {
 	return core.NewMsg("query.rank", "rank {rank:q}: DimensionCount must be between 1 and {max}", core.Args{"rank": r, "max": core.MaxDimensionCount}).At("rank")
 }

@@ -14,10 +14,3 @@ func LayoutOffsets(l *core.Layout) []int64 {
 	compute.Offsets(w, 0, o)
 	return o
 }
-
-func SliceOffsets(s *core.Slice1) []int64 {
-	w := compute.SliceWalk(s)
-	o := make([]int64, w.Len())
-	compute.Offsets(w, 0, o)
-	return o
-}

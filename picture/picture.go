@@ -16,9 +16,9 @@ import (
 // explorer draws; larger tensors get their facts only.
 const MaxInteractive = 1 << 24
 
-// offsetChunk is how many offsets are computed at a time when a walk is
+// OffsetChunk is how many offsets are computed at a time when a walk is
 // enumerated.
-const offsetChunk = 1 << 16
+const OffsetChunk = 1 << 16
 
 // Picture is one valid layout drawn: the view model and the arrays the
 // page's script links the views with.
@@ -50,7 +50,7 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	n, cells := l.LogicalElementCount(), l.BufferElementCount()
 	p.View.Meta = views.Meta{
 		Sizes: l.Sizes, Strides: l.Strides, Labels: core.DimensionLabels(l.Rank()), Bits: l.ElementSizeInBits(),
-		LogicalCount: n, Cells: cells, Over: bytesOver(l), Last: l.IndexOfLastElement(), LabelMode: labelMode, Query: query,
+		LogicalCount: n, Cells: cells, Over: BytesOver(l), Last: l.IndexOfLastElement(), LabelMode: labelMode, Query: query,
 	}
 	p.View.Facts = newFacts(ctx, l)
 	p.View.Total = l.TotalTensorSizeInBytes
@@ -75,9 +75,9 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	}
 
 	if n <= views.MaxSVGCells && cells <= views.MaxSVGCells {
-		noScriptSVG("/api/v1/layout.svg?"+query+langParam(ctx),
-			canvasView{p.View.Logical.Mode, &p.View.Logical.NoScript},
-			canvasView{p.View.Buffer.Mode, &p.View.Buffer.NoScript})
+		NoScriptSVG("/api/v1/layout.svg?"+query+LangParam(ctx),
+			CanvasView{p.View.Logical.Mode, &p.View.Logical.NoScript},
+			CanvasView{p.View.Buffer.Mode, &p.View.Buffer.NoScript})
 	}
 
 	if p.View.Logical.Mode == views.ModeDOM {
@@ -97,14 +97,14 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 		}
 	}
 	if p.View.Logical.Mode == views.ModeDOM {
-		p.View.Logical.Bands = logicalBands(l, p.Offsets, labelMode, v.Sel, v.Cell)
+		p.View.Logical.Bands = LogicalBands(l, p.Offsets, labelMode, v.Sel, v.Cell)
 	}
 	if p.View.Buffer.Mode == views.ModeDOM {
 		var selOff int64 = -1
 		if v.Sel != nil {
 			selOff, _ = l.Offset(v.Sel)
 		}
-		p.View.Buffer.Cols, p.View.Buffer.Rows = bufferRows(l, p.Counts, first, labelMode, v.Cell, selOff)
+		p.View.Buffer.Cols, p.View.Buffer.Rows = BufferRows(l, p.Counts, first, labelMode, v.Cell, selOff)
 	}
 	if v.Sel != nil {
 		p.View.Dot = DotText(v.Sel, l.Strides)
@@ -114,24 +114,24 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	return p, nil
 }
 
-// canvasView is a view's mode and what it shows without JavaScript.
-type canvasView struct {
-	mode string
-	ns   *views.NoScript
+// CanvasView is a view's mode and what it shows without JavaScript.
+type CanvasView struct {
+	Mode string
+	NS   *views.NoScript
 }
 
-// noScriptSVG has the canvas views, in page order, show the SVG picture at
+// NoScriptSVG has the canvas views, in page order, show the SVG picture at
 // url without JavaScript: the first shows it, the others say it is above.
-func noScriptSVG(url string, vs ...canvasView) {
+func NoScriptSVG(url string, vs ...CanvasView) {
 	shown := false
 	for _, v := range vs {
-		if v.mode != views.ModeCanvas {
+		if v.Mode != views.ModeCanvas {
 			continue
 		}
 		if shown {
-			v.ns.Above = true
+			v.NS.Above = true
 		} else {
-			v.ns.SVG, shown = url, true
+			v.NS.SVG, shown = url, true
 		}
 	}
 }
@@ -178,12 +178,12 @@ func firstElements(ctx context.Context, w compute.Walk, offsets []int64, counts 
 		return first, nil
 	}
 	n := w.Len()
-	buf := make([]int64, min(n, offsetChunk))
-	for i := int64(0); i < n && used > 0; i += offsetChunk {
+	buf := make([]int64, min(n, OffsetChunk))
+	for i := int64(0); i < n && used > 0; i += OffsetChunk {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		chunk := buf[:min(offsetChunk, n-i)]
+		chunk := buf[:min(OffsetChunk, n-i)]
 		compute.Offsets(w, i, chunk)
 		if !visit(i, chunk) {
 			break
@@ -219,9 +219,9 @@ func letters(i int64) string {
 	return string(b)
 }
 
-// logicalBands lays out the DOM logical view: the last two dimensions as a
+// LogicalBands lays out the DOM logical view: the last two dimensions as a
 // grid, the third-innermost as panels side by side, the rest as bands.
-func logicalBands(l *core.Layout, offsets []int64, labelMode string, sel []int64, cell int64) []views.Band {
+func LogicalBands(l *core.Layout, offsets []int64, labelMode string, sel []int64, cell int64) []views.Band {
 	r := l.Rank()
 	labels := core.DimensionLabels(r)
 	rows, cols := int64(1), l.Sizes[r-1]
@@ -329,8 +329,8 @@ func bufferCols(cells int64) int {
 	return 16
 }
 
-// bufferRows lays out the DOM buffer view with its byte ruler.
-func bufferRows(l *core.Layout, counts []uint32, first []int64, labelMode string, cell, selOff int64) (int, []views.BufferRow) {
+// BufferRows lays out the DOM buffer view with its byte ruler.
+func BufferRows(l *core.Layout, counts []uint32, first []int64, labelMode string, cell, selOff int64) (int, []views.BufferRow) {
 	cells := int64(len(counts))
 	cols := int64(bufferCols(cells))
 	bits := l.ElementSizeInBits()
@@ -410,12 +410,12 @@ func linkedText(ctx context.Context, l *core.Layout, w compute.Walk, cell int64)
 	if n > MaxInteractive {
 		return ""
 	}
-	buf := make([]int64, min(n, offsetChunk))
-	for i := int64(0); i < n; i += offsetChunk {
+	buf := make([]int64, min(n, OffsetChunk))
+	for i := int64(0); i < n; i += OffsetChunk {
 		if ctx.Err() != nil {
 			return ""
 		}
-		chunk := buf[:min(offsetChunk, n-i)]
+		chunk := buf[:min(OffsetChunk, n-i)]
 		compute.Offsets(w, i, chunk)
 		for j, o := range chunk {
 			if o == cell {
@@ -464,7 +464,7 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 		{Name: t("fact.last"), Value: i18n.Grouped(ctx, l.IndexOfLastElement()), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
 		{Name: t("fact.implied"), Value: i18n.Grouped(ctx, l.MinimumImpliedElementCount()), Hint: t("fact.implied.hint"), TestID: "fact-implied"},
 		{Name: t("fact.distinct"), Value: distinct, Hint: t("fact.distinct.hint"), TestID: "fact-distinct"},
-		{Name: t("fact.buffer"), Value: bufferFact(ctx, l, i18n.Grouped[int64]), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
+		{Name: t("fact.buffer"), Value: BufferFact(ctx, l, i18n.Grouped[int64]), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},
 	}
 	f.Badges = []views.Badge{
 		{Name: "packed", State: triState(l.IsPacked()), Why: t("badge.packed.why")},
@@ -498,7 +498,7 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 	if l.TotalTensorSizeInBytes != 0 {
 		args := i18n.Args{"total": l.TotalTensorSizeInBytes, "min": steps.Result, "bytes": i18n.Count(ctx, l.BufferSizeInBytes(), i18n.Num(ctx, l.BufferSizeInBytes()), "bytes"), "cells": i18n.Count(ctx, cells, i18n.Num(ctx, cells), "elements"), "tail": tail}
 		key := i18n.Key("total.given")
-		if over := bytesOver(l); over > 0 {
+		if over := BytesOver(l); over > 0 {
 			key, args["over"] = "total.given.over", i18n.Count(ctx, over, i18n.Num(ctx, over), "bytes")
 		}
 		f.TotalNote = t(key, args)
@@ -511,11 +511,11 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 	return f
 }
 
-// bytesOver is how many bytes of l's buffer lie past its last whole
+// BytesOver is how many bytes of l's buffer lie past its last whole
 // element. DirectML asks only that TotalTensorSizeInBytes be at least
 // DMLCalcBufferTensorSize, so it need not be a whole number of elements;
 // 4-bit elements, two to a byte, always fill it.
-func bytesOver(l *core.Layout) int64 {
+func BytesOver(l *core.Layout) int64 {
 	bits := l.ElementSizeInBits()
 	if bits < 8 {
 		return 0
@@ -523,13 +523,13 @@ func bytesOver(l *core.Layout) int64 {
 	return l.BufferSizeInBytes() - l.BufferElementCount()*(bits/8)
 }
 
-// bufferFact is the facts panel's buffer size of l, "40 bytes = 10
+// BufferFact is the facts panel's buffer size of l, "40 bytes = 10
 // elements", with the bytes past the last element when there are any;
 // num writes the numbers.
-func bufferFact(ctx context.Context, l *core.Layout, num func(context.Context, int64) string) string {
+func BufferFact(ctx context.Context, l *core.Layout, num func(context.Context, int64) string) string {
 	bytes, cells := l.BufferSizeInBytes(), l.BufferElementCount()
 	args := i18n.Args{"bytes": i18n.Count(ctx, bytes, num(ctx, bytes), "bytes"), "elements": i18n.Count(ctx, cells, num(ctx, cells), "elements")}
-	if over := bytesOver(l); over > 0 {
+	if over := BytesOver(l); over > 0 {
 		args["over"] = i18n.Count(ctx, over, num(ctx, over), "bytes")
 		return i18n.T(ctx, "fact.bytes.elements.over", args)
 	}

@@ -30,7 +30,7 @@ const (
 	CodeLen      = 8
 	CodeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ" // no 0/O, 1/I/L: read aloud and typed
 	// maxRoomStateBytes holds a slice state with typed values (a query
-	// of up to 12 KiB, picture.MaxSliceQuery) and its focus.
+	// of up to 12 KiB, slice1.MaxQueryLen) and its focus.
 	maxRoomStateBytes = 16 << 10
 	// JoinTimeout is how long a replica waits for the others to answer a
 	// question about a room (who presents it, its newest state).

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/stridescope/stridescope/ops/layout"
+	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -263,17 +265,17 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 			}
 		}
 	}
-	layout := func(q string) int64 {
+	layoutPage := func(q string) int64 {
 		v := picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, q)))
 		return picture.LayoutCost(v.Layout, picture.OnPage)
 	}
 	slice := func(q string, edit bool) int64 {
-		v := picture.ValidateSlice(picture.SliceStateFromQuery(mustQuery(t, q)))
-		return picture.SliceCost(v.Slice, edit)
+		v := slice1.Validate(slice1.StateFromQuery(mustQuery(t, q)))
+		return slice1.Cost(v.Slice, edit)
 	}
 	svg := func(q string) int64 {
-		v := picture.ValidateSlice(picture.SliceStateFromQuery(mustQuery(t, q)))
-		return picture.SliceSVGCost(v.Slice)
+		v := slice1.Validate(slice1.StateFromQuery(mustQuery(t, q)))
+		return slice1.SVGCost(v.Slice)
 	}
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
 	tests := []struct {
@@ -281,16 +283,16 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		run  func()
 		cost int64
 	}{
-		{"layout page, DOM", get("/?sizes=64,64&labels=letters"), layout("sizes=64,64")},
-		{"layout page, canvas", get("/?sizes=4096,4096&cell=5"), layout("sizes=4096,4096")},
+		{"layout page, DOM", get("/?sizes=64,64&labels=letters"), layoutPage("sizes=64,64")},
+		{"layout page, canvas", get("/?sizes=4096,4096&cell=5"), layoutPage("sizes=4096,4096")},
 		{"layout svg", get("/api/v1/layout.svg?sizes=64,64"), picture.LayoutCost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=64,64"))).Layout, picture.InSVG)},
 		{"slice page, DOM", get("/slice?" + full), slice(full, false)},
 		{"slice page, canvas", get("/slice?sizes=4096,4096"), slice("sizes=4096,4096", false)},
 		{"slice svg", get("/api/v1/slice1.svg?" + full), svg(full)},
 		{"slice svg, strided", get("/api/v1/slice1.svg?sizes=2&strides=16000000"), svg("sizes=2&strides=16000000")},
-		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), picture.LayoutAPICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},
+		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), layout.APICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},
 		{"slice1 api", post("/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4,4,4,4,4,4,4],"inputWindowOffsets":[0,0,0,0,0,0,0,0],"inputWindowSizes":[4,4,4,4,4,4,4,4],"inputWindowStrides":[1,1,1,1,1,1,1,-1]}`),
-			picture.SliceAPICost(picture.ValidateSlice(picture.SliceStateFromQuery(mustQuery(t, "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"))).Slice)},
+			slice1.APICost(slice1.Validate(slice1.StateFromQuery(mustQuery(t, "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"))).Slice)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

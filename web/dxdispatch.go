@@ -13,6 +13,7 @@ import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/interop"
+	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -38,7 +39,7 @@ func (s *Server) postDxDispatch(c echo.Context) error {
 	_ = json.Unmarshal(body, &keys)
 	ctx := c.Request().Context()
 	if _, ok := keys["inputSizes"]; ok {
-		var req picture.Slice1Request
+		var req slice1.Request
 		if err := decodeStrict(bytes.NewReader(body), &req); err != nil {
 			return err
 		}
@@ -95,12 +96,12 @@ func (s *Server) getLayoutDx(c echo.Context) error {
 // getSliceDx is GET /api/v1/dxdispatch/slice.json: the model of the slice
 // explorer's state in the query, its typed values included.
 func (s *Server) getSliceDx(c echo.Context) error {
-	q, err := parsePageQuery(c, picture.MaxSliceQuery)
+	q, err := parsePageQuery(c, slice1.MaxQueryLen)
 	if err != nil {
 		return err
 	}
-	st, qvs := picture.SliceStateFromQuery(q)
-	v := picture.ValidateSlice(st, qvs)
+	st, qvs := slice1.StateFromQuery(q)
+	v := slice1.Validate(st, qvs)
 	if v.Slice == nil {
 		return invalid(v.Errors...)
 	}

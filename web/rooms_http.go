@@ -20,7 +20,6 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
-	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/rooms/natsbus"
 	"github.com/stridescope/stridescope/views"
@@ -303,7 +302,7 @@ func (s *Server) postRooms(c echo.Context) error {
 		return badRequest("page", "room.page", "page {page:q} cannot be presented", core.Args{"page": page})
 	}
 	query := withoutRoom(strings.TrimPrefix(c.FormValue("query"), "?"))
-	if limit := picture.MaxQueryOf(page); len(query) > limit {
+	if limit := s.kinds.MaxQuery(page); len(query) > limit {
 		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": limit})
 	}
 	replica, err := s.roomsReady()
@@ -333,7 +332,7 @@ func (s *Server) postRooms(c echo.Context) error {
 	case errors.Is(err, rooms.ErrRoomsFull):
 		return unavailable(c, core.NewMsg("room.full", "every room on this server is in use; try again later", nil))
 	case errors.Is(err, rooms.ErrRoomState):
-		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": picture.MaxQueryOf(page)})
+		return badRequest("query", "query.long", "the query is longer than {limit} bytes", core.Args{"limit": s.kinds.MaxQuery(page)})
 	case errors.Is(err, rooms.ErrBusDown):
 		s.log.Warn("rooms: cannot open a room", "err", err)
 		return unavailable(c, core.NewMsg("room.down", "the room service is not reachable right now; try again in a moment", nil))

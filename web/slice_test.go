@@ -428,7 +428,7 @@ func TestSlicePageLargeInputsAreCanvasesOrFactsOnly(t *testing.T) {
 
 func TestSlicePageRefusesLongQueries(t *testing.T) {
 	ts := newTestServer(t)
-	res, err := http.Get(ts.URL + "/slice?vals=" + strings.Repeat("1", picture.MaxSliceQuery))
+	res, err := http.Get(ts.URL + "/slice?vals=" + strings.Repeat("1", slice1.MaxQueryLen))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestSliceStateRoundTrips(t *testing.T) {
 		"dt=INT16&sizes=4,4&strides=6,1&woff=0,1&wsize=4,3&wstride=-2,2&out=1,2&fl=3_0&vals=1,2,3&t=4",
 		"dt=INT16&sizes=4,4&strides=6,1&total=100&align=8&woff=0,1&wsize=4,3&wstride=-2,2",
 	} {
-		st, vs := picture.SliceStateFromQuery(mustQuery(t, q))
+		st, vs := slice1.StateFromQuery(mustQuery(t, q))
 		if len(vs) > 0 {
 			t.Fatalf("%s: %v", q, vs)
 		}
@@ -453,11 +453,11 @@ func TestSliceStateRoundTrips(t *testing.T) {
 		}
 	}
 	// Rank 4 -> 2 drops leading axes; 2 -> 3 adds a one-element window.
-	st, _ := picture.SliceStateFromQuery(mustQuery(t, "preset=example2&rank=2"))
+	st, _ := slice1.StateFromQuery(mustQuery(t, "preset=example2&rank=2"))
 	if got := st.CanonicalQuery(false); got != "dt=FLOAT32&sizes=4,4&woff=0,1&wsize=4,3&wstride=-2,2" {
 		t.Errorf("rank 2: %s", got)
 	}
-	st, _ = picture.SliceStateFromQuery(mustQuery(t, "sizes=4,4&strides=6,1&rank=3"))
+	st, _ = slice1.StateFromQuery(mustQuery(t, "sizes=4,4&strides=6,1&rank=3"))
 	if got := st.CanonicalQuery(false); got != "dt=FLOAT32&sizes=1,4,4&strides=24,6,1&woff=0,0,0&wsize=1,4,4&wstride=1,1,1" {
 		t.Errorf("rank 3: %s", got)
 	}
@@ -586,7 +586,7 @@ func TestWSSliceRejectsBadMessages(t *testing.T) {
 	if e.Type != "error" || !strings.Contains(e.Message, `unknown page "tensor"`) {
 		t.Errorf("%+v", e)
 	}
-	sendSliceEdit(t, c, 2, "vals="+strings.Repeat("1", picture.MaxSliceQuery))
+	sendSliceEdit(t, c, 2, "vals="+strings.Repeat("1", slice1.MaxQueryLen))
 	readJSON(t, c, &e)
 	if e.Type != "error" || e.Seq != 2 || e.Message != "the query is too long" {
 		t.Errorf("%+v", e)
@@ -638,9 +638,9 @@ func TestSlicePageSurvivesOddQueries(t *testing.T) {
 }
 
 func TestSliceDimsShowNoWrappedNumbers(t *testing.T) {
-	st := picture.SliceState{Off: []string{"9223372036854775807", "0"}, Win: []string{"2", "9223372036854775807"}, Step: []string{"-9223372036854775808", "1"}, Out: []string{"3", ""}}
+	st := slice1.State{Off: []string{"9223372036854775807", "0"}, Win: []string{"2", "9223372036854775807"}, Step: []string{"-9223372036854775808", "1"}, Out: []string{"3", ""}}
 	st.In.Sizes = []string{"4", "4"}
-	d := picture.SliceDimsIn(context.Background(), st)
+	d := slice1.DimsIn(context.Background(), st)
 	for _, r := range d.Rows {
 		for _, s := range []string{r.Window, r.MaxCopied, r.CopyStart, r.Verdict} {
 			if strings.Contains(s, "-92233") || strings.Contains(s, "−92233") {
@@ -746,8 +746,8 @@ type naiveSlice struct {
 
 func naive(t *testing.T, query string) naiveSlice {
 	t.Helper()
-	st, vs := picture.SliceStateFromQuery(mustQuery(t, query))
-	v := picture.ValidateSlice(st, vs)
+	st, vs := slice1.StateFromQuery(mustQuery(t, query))
+	v := slice1.Validate(st, vs)
 	if v.Slice == nil {
 		t.Fatalf("%s: %v", query, v.Errors)
 	}
@@ -808,7 +808,7 @@ func (ns naiveSlice) check(t *testing.T, got sliceFrames) {
 		}
 	}
 	// The page fills the values itself (static/fill.js, checked against
-	// picture.FillInput in e2e/fill_test.go): the meta must say how.
+	// slice1.FillInput in e2e/fill_test.go): the meta must say how.
 	if !r.Meta.Fill {
 		t.Error("the meta does not let the page fill the values")
 	}

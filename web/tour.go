@@ -11,6 +11,7 @@ import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -182,7 +183,7 @@ func tourSlice(ctx context.Context, st *tourSliceStep) (views.TourSlice, error) 
 	if err != nil {
 		return views.TourSlice{}, err
 	}
-	d, err := picture.SliceDiagram(ctx, s, nil)
+	d, err := slice1.Diagram(ctx, s, nil)
 	if err != nil {
 		return views.TourSlice{}, err
 	}

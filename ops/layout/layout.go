@@ -50,7 +50,7 @@ func (Kind) Canonical(q url.Values) string {
 
 // Page is the layout explorer of q at place.
 func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explorer.Page, error) {
-	m, err := picture.LayoutPage(ctx, q)
+	m, err := PageOf(ctx, q)
 	if err != nil {
 		return explorer.Page{}, err
 	}
@@ -110,10 +110,10 @@ func (Kind) API() []explorer.Endpoint {
 			if inv != nil {
 				return nil, inv
 			}
-			if err := budget.Take(ctx, picture.LayoutAPICost(l)); err != nil {
+			if err := budget.Take(ctx, APICost(l)); err != nil {
 				return nil, err
 			}
-			resp := picture.NewLayoutResponse(l)
+			resp := NewResponse(l)
 			resp.Warnings = i18n.LocaleOf(ctx).Violations(resp.Warnings)
 			return resp, nil
 		},

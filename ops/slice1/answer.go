@@ -17,15 +17,15 @@ import (
 // shows each error at its field and keeps its last valid picture.
 type Result struct {
 	explorer.Head
-	OK       bool               `json:"ok"`
-	Query    string             `json:"query"`
-	Last     string             `json:"last,omitempty"` // when not ok: the query of the last valid slice drawn
-	Form     Form               `json:"form"`
-	Errors   []core.Violation   `json:"errors"`
-	Warnings []core.Violation   `json:"warnings"`
-	Meta     *picture.SliceMeta `json:"meta,omitempty"`
-	HTML     *HTML              `json:"html,omitempty"`
-	Stream   *Stream            `json:"stream,omitempty"`
+	OK       bool             `json:"ok"`
+	Query    string           `json:"query"`
+	Last     string           `json:"last,omitempty"` // when not ok: the query of the last valid slice drawn
+	Form     Form             `json:"form"`
+	Errors   []core.Violation `json:"errors"`
+	Warnings []core.Violation `json:"warnings"`
+	Meta     *Meta            `json:"meta,omitempty"`
+	HTML     *HTML            `json:"html,omitempty"`
+	Stream   *Stream          `json:"stream,omitempty"`
 	// Alt names the slice drawn (views.SliceAlt): the alt text of the
 	// Embed popover's picture snippet.
 	Alt string `json:"alt,omitempty"`
@@ -104,8 +104,8 @@ func newForm(f views.SliceForm) Form {
 func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions) (explorer.Answer, error) {
 	a := explorer.Answer{Release: func() {}}
 	answered := false
-	st, qvs := picture.SliceStateFromQuery(q)
-	v := picture.ValidateSlice(st, qvs)
+	st, qvs := StateFromQuery(q)
+	v := Validate(st, qvs)
 	res := &Result{Head: explorer.ResultHead("slice"), OK: v.Slice != nil}
 	a.Result = res
 	var keys explorer.Fragments
@@ -113,18 +113,18 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 		keys = explorer.Fragments{}
 		res.HTML = &HTML{Keys: keys}
 	}
-	var pic *picture.SlicePicture
+	var pic *Picture
 	drawn := v
 	if v.Slice == nil {
 		// As its page does, a slice with errors that carries its last
 		// valid one is answered with that picture under its errors.
-		if lv, ok := picture.LastValidSlice(v.State); ok {
+		if lv, ok := LastValid(v.State); ok {
 			drawn = lv
 		}
 	}
 	if drawn.Slice != nil {
 		// The budget is held until the last frame is queued.
-		release, err := opt.Take(ctx, picture.SliceCost(drawn.Slice, true))
+		release, err := opt.Take(ctx, Cost(drawn.Slice, true))
 		if err != nil {
 			return a, err
 		}
@@ -136,7 +136,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 			}
 		}()
 		a.Release = release
-		cst, query, p, err := picture.DrawSlice(ctx, drawn)
+		cst, query, p, err := Draw(ctx, drawn)
 		if err != nil {
 			return explorer.Answer{}, err
 		}
@@ -168,9 +168,9 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 		res.Query = v.State.CanonicalQuery(false)
 	}
 	res.Errors, res.Warnings = picture.NonNil(picture.Worded(ctx, v.Errors, len(v.State.In.Sizes))), picture.NonNil(picture.Localised(ctx, v.Warnings))
-	res.Form = newForm(picture.SliceFormIn(ctx, v))
+	res.Form = newForm(FormIn(ctx, v))
 	if opt.HTML {
-		res.HTML.Dims = keys.Render(ctx, "dims", views.SliceDimsView(picture.SliceDimsIn(ctx, v.State)))
+		res.HTML.Dims = keys.Render(ctx, "dims", views.SliceDimsView(DimsIn(ctx, v.State)))
 	}
 	a.Drawn = pic != nil
 	a.Embeddable = res.OK && res.Stream == nil
@@ -186,7 +186,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 // bitmaps of the input elements copied and of the buffer cells read, the
 // latter up to the input's last element (the unused tail is never read,
 // and the page takes a cell no frame covers for one not read).
-func streamOf(p *picture.SlicePicture) Stream {
+func streamOf(p *Picture) Stream {
 	var st Stream
 	if p.Meta.InputMode == views.ModeCanvas {
 		st.Copied = explorer.FramesOf((p.Meta.InputCount+63)/64, explorer.WordsPerFrame)
@@ -200,7 +200,7 @@ func streamOf(p *picture.SlicePicture) Stream {
 // stream sends the frames st announces: compute.Touched of the slice's
 // walk over the input's element indices (the elements copied) and over
 // its buffer (the cells read).
-func stream(ctx context.Context, p *picture.SlicePicture, st Stream, out explorer.Frames) error {
+func stream(ctx context.Context, p *Picture, st Stream, out explorer.Frames) error {
 	if st.Copied > 0 {
 		bm, put, err := explorer.Touched(ctx, copiedWalk(p.Slice), p.Meta.InputCount)
 		if err != nil {

@@ -32,19 +32,19 @@ func (Kind) Routes() explorer.Routes {
 }
 
 // MaxQuery is the longest query of a slice state.
-func (Kind) MaxQuery() int { return picture.MaxSliceQuery }
+func (Kind) MaxQuery() int { return MaxQueryLen }
 
 // Canonical is the canonical query of a slice state as typed: a state
 // with errors carries its last valid one, if any.
 func (Kind) Canonical(q url.Values) string {
-	typed, drawn, _ := picture.ResolveSlice(q)
+	typed, drawn, _ := Resolve(q)
 	if typed.Slice != nil {
-		return picture.SliceStateOf(typed).CanonicalQuery(false)
+		return StateOf(typed).CanonicalQuery(false)
 	}
 	st := typed.State
 	st.Last = ""
 	if drawn.Slice != nil {
-		st.Last = picture.SliceStateOf(drawn).CanonicalQuery(false)
+		st.Last = StateOf(drawn).CanonicalQuery(false)
 	}
 	return st.CanonicalQuery(true)
 }
@@ -52,7 +52,7 @@ func (Kind) Canonical(q url.Values) string {
 // Page is the slice explorer of q at place; its step-through links lead
 // there too.
 func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explorer.Page, error) {
-	m, err := picture.SlicePage(ctx, q)
+	m, err := PageOf(ctx, q)
 	if err != nil {
 		return explorer.Page{}, err
 	}
@@ -81,19 +81,19 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 
 // SVG plans the picture of q's slice as an SVG file.
 func (Kind) SVG(ctx context.Context, q url.Values) (explorer.SVGPlan, error) {
-	st, qvs := picture.SliceStateFromQuery(q)
-	v := picture.ValidateSlice(st, qvs)
+	st, qvs := StateFromQuery(q)
+	v := Validate(st, qvs)
 	if v.Slice == nil {
 		return explorer.SVGPlan{}, &explorer.Invalid{Violations: v.Errors}
 	}
-	if vs := picture.SliceSVGLimits(v.Slice); vs != nil {
+	if vs := SVGLimits(v.Slice); vs != nil {
 		return explorer.SVGPlan{}, &explorer.Invalid{Violations: vs}
 	}
 	return explorer.SVGPlan{
 		Query: st.CanonicalQuery(false),
-		Cost:  picture.SliceSVGCost(v.Slice),
+		Cost:  SVGCost(v.Slice),
 		Draw: func(ctx context.Context) (templ.Component, error) {
-			pic, err := picture.SliceDiagram(ctx, v.Slice, v.Values)
+			pic, err := Diagram(ctx, v.Slice, v.Values)
 			if err != nil {
 				return nil, err
 			}
@@ -106,42 +106,42 @@ func (Kind) SVG(ctx context.Context, q url.Values) (explorer.SVGPlan, error) {
 // version) and /api/v1/slice1/numpy.
 func (Kind) API() []explorer.Endpoint {
 	return []explorer.Endpoint{
-		{Path: "/api/v1/slice1", New: func() any { return new(picture.Slice1Request) }, Serve: serveSlice1},
-		{Path: "/api/v1/slice", New: func() any { return new(picture.SliceV1Request) }, Serve: serveSliceV1},
-		{Path: "/api/v1/slice1/numpy", New: func() any { return new(picture.NumpyRequest) }, Serve: serveNumpy},
+		{Path: "/api/v1/slice1", New: func() any { return new(Request) }, Serve: serveSlice1},
+		{Path: "/api/v1/slice", New: func() any { return new(V1Request) }, Serve: serveSliceV1},
+		{Path: "/api/v1/slice1/numpy", New: func() any { return new(NumpyRequest) }, Serve: serveNumpy},
 	}
 }
 
 func serveSlice1(ctx context.Context, req any) (any, error) {
-	sl, inv := req.(*picture.Slice1Request).Slice1()
+	sl, inv := req.(*Request).Slice1()
 	if inv != nil {
 		return nil, inv
 	}
-	if err := budget.Take(ctx, picture.SliceAPICost(sl)); err != nil {
+	if err := budget.Take(ctx, APICost(sl)); err != nil {
 		return nil, err
 	}
 	return localResponse(ctx, sl), nil
 }
 
 func serveSliceV1(ctx context.Context, req any) (any, error) {
-	sl, inv := req.(*picture.SliceV1Request).SliceV1()
+	sl, inv := req.(*V1Request).SliceV1()
 	if inv != nil {
 		return nil, inv
 	}
-	if err := budget.Take(ctx, picture.SliceAPICost(sl)); err != nil {
+	if err := budget.Take(ctx, APICost(sl)); err != nil {
 		return nil, err
 	}
-	return picture.SliceV1Response{
-		Slice1: picture.Slice1Window{
+	return V1Response{
+		Slice1: Window{
 			InputWindowOffsets: sl.WindowOffsets, InputWindowSizes: sl.WindowSizes,
 			InputWindowStrides: sl.WindowStrides, OutputSizes: sl.OutputSizes,
 		},
-		Slice1Response: localResponse(ctx, sl),
+		Response: localResponse(ctx, sl),
 	}, nil
 }
 
 func serveNumpy(ctx context.Context, r any) (any, error) {
-	req := r.(*picture.NumpyRequest)
+	req := r.(*NumpyRequest)
 	var vs []core.Violation
 	if req.Expression == "" {
 		vs = append(vs, core.NewMsg("numpy.required", "expression is required (e.g. \"x[1:4, ::-2]\")", nil).At("expression"))
@@ -159,7 +159,7 @@ func serveNumpy(ctx context.Context, r any) (any, error) {
 	if err != nil {
 		return nil, &explorer.Invalid{Violations: []core.Violation{core.ViolationOf("expression", err)}}
 	}
-	return picture.NumpyResponse{
+	return NumpyResponse{
 		InputWindowOffsets: w.WindowOffsets,
 		InputWindowSizes:   w.WindowSizes,
 		InputWindowStrides: w.WindowStrides,
@@ -171,8 +171,8 @@ func serveNumpy(ctx context.Context, r any) (any, error) {
 }
 
 // localResponse is sl's response with its warnings in ctx's language.
-func localResponse(ctx context.Context, sl *core.Slice1) picture.Slice1Response {
-	resp := picture.NewSlice1Response(sl)
+func localResponse(ctx context.Context, sl *core.Slice1) Response {
+	resp := NewResponse(sl)
 	resp.Warnings = i18n.LocaleOf(ctx).Violations(resp.Warnings)
 	return resp
 }

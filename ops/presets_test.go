@@ -1,10 +1,13 @@
-package picture
+package ops_test
 
 import (
 	"context"
 	"testing"
 
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/ops/layout"
+	"github.com/stridescope/stridescope/ops/slice1"
+	"github.com/stridescope/stridescope/picture"
 )
 
 // TestPresetTitlesAreInTheCatalogs: every example's title has a catalog
@@ -13,7 +16,7 @@ import (
 func TestPresetTitlesAreInTheCatalogs(t *testing.T) {
 	ctx := context.Background()
 	fr := i18n.WithLocale(ctx, i18n.French)
-	for _, p := range append(PresetLinks(LayoutState{}, false), SlicePresetLinks(SliceState{}, false)...) {
+	for _, p := range append(layout.PresetLinks(picture.LayoutState{}, false), slice1.PresetLinks(slice1.State{}, false)...) {
 		if got := i18n.T(ctx, i18n.Key(p.Key)); got != p.Title {
 			t.Errorf("%s: catalog English %q, title %q", p.Key, got, p.Title)
 		}

@@ -1,4 +1,4 @@
-package picture
+package slice1
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -13,13 +14,13 @@ import (
 // tour's diagrams), built here beside the layout's (New's View), not by
 // the transport.
 
-// SliceDiagram computes what the slice picture shows with core and
+// Diagram computes what the slice picture shows with core and
 // compute: the buffer offset of every input element, the values their
 // cells hold once filled (1..N when none are given) and the output the
 // slice engine's walk reads from them. Only the cells shown are read
 // (CellValues): strides can spread a few elements over a buffer of
 // millions of cells. The caller bounds the element counts.
-func SliceDiagram(ctx context.Context, s *core.Slice1, vals []SliceValue) (views.SliceDiagram, error) {
+func Diagram(ctx context.Context, s *core.Slice1, vals []Value) (views.SliceDiagram, error) {
 	in := s.Input
 	dt := in.DataType
 	n, m := in.LogicalElementCount(), s.OutputElementCount()
@@ -50,7 +51,7 @@ func SliceDiagram(ctx context.Context, s *core.Slice1, vals []SliceValue) (views
 	}
 	for k := range m {
 		p.Output[k] = cv.Text(reads[k])
-		p.Order[RowMajorIndex(in.Sizes, s.InputCoordinate(k))] = k + 1
+		p.Order[picture.RowMajorIndex(in.Sizes, s.InputCoordinate(k))] = k + 1
 	}
 	return p, nil
 }

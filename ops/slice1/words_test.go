@@ -1,4 +1,4 @@
-package picture
+package slice1
 
 import (
 	"net/url"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/picture"
 )
 
 // wordedErrors are the errors a page shows for query, worded in l: the
@@ -18,11 +19,11 @@ func wordedErrors(t *testing.T, l i18n.Locale, query string, slice bool) []core.
 		t.Fatal(err)
 	}
 	if slice {
-		st, qvs := SliceStateFromQuery(q)
-		return InWords(l, ValidateSlice(st, qvs).Errors, len(st.In.Sizes))
+		st, qvs := StateFromQuery(q)
+		return picture.InWords(l, Validate(st, qvs).Errors, len(st.In.Sizes))
 	}
-	st, qvs := LayoutStateFromQuery(q)
-	return InWords(l, Validate(st, qvs).Errors, len(st.Sizes))
+	st, qvs := picture.LayoutStateFromQuery(q)
+	return picture.InWords(l, picture.Validate(st, qvs).Errors, len(st.Sizes))
 }
 
 // TestInWords: each rule the forms break reads as words, then the rule

@@ -1,4 +1,4 @@
-package picture
+package slice1
 
 import (
 	"net/url"
@@ -23,18 +23,18 @@ func TestSliceOutputSizesKeepTheirBlanks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, qerrs := SliceStateFromQuery(q)
-		v := ValidateSlice(st, qerrs)
+		st, qerrs := StateFromQuery(q)
+		v := Validate(st, qerrs)
 		if len(v.Errors) > 0 {
 			t.Fatalf("%s: %v", tc.out, v.Errors)
 		}
-		got, _ := url.ParseQuery(SliceStateOf(v).CanonicalQuery(false))
+		got, _ := url.ParseQuery(StateOf(v).CanonicalQuery(false))
 		if got.Get("out") != tc.want {
 			t.Errorf("out %q: canonical out %q, want %q", tc.out, got.Get("out"), tc.want)
 		}
 		// Not typed, as an import gives it: the sizes that differ from the most.
-		v.State = SliceState{}
-		got, _ = url.ParseQuery(SliceStateOf(v).CanonicalQuery(false))
+		v.State = State{}
+		got, _ = url.ParseQuery(StateOf(v).CanonicalQuery(false))
 		if want := map[string]string{"&out=1,": "1,", "&out=,1": ",1", "&out=2,7": ""}[tc.out]; got.Get("out") != want {
 			t.Errorf("out %q, not typed: canonical out %q, want %q", tc.out, got.Get("out"), want)
 		}

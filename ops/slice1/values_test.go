@@ -1,4 +1,4 @@
-package picture
+package slice1
 
 import (
 	"context"
@@ -37,11 +37,11 @@ func TestSliceMetaTellsThePageHowToFill(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, v, _ := ResolveSlice(q)
+			_, v, _ := Resolve(q)
 			if v.Slice == nil {
 				t.Fatal("invalid query")
 			}
-			_, _, p, err := DrawSlice(context.Background(), v)
+			_, _, p, err := Draw(context.Background(), v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,11 +70,11 @@ func f32s(vs ...float32) []byte {
 // MiB out) for canvases the stream draws; it now allocates a few MiB.
 func TestSlicePageOfALargeSliceAllocatesLittle(t *testing.T) {
 	q, _ := url.ParseQuery("sizes=4096,4096")
-	_, v, _ := ResolveSlice(q)
+	_, v, _ := Resolve(q)
 	var ms0, ms1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms0)
-	_, _, pg, err := DrawSlice(context.Background(), v)
+	_, _, pg, err := Draw(context.Background(), v)
 	runtime.ReadMemStats(&ms1)
 	if err != nil {
 		t.Fatal(err)
@@ -188,8 +188,8 @@ func TestSliceValueErrorsComeWithTheWindowsErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, qvs := SliceStateFromQuery(q)
-		v := ValidateSlice(st, qvs)
+		st, qvs := StateFromQuery(q)
+		v := Validate(st, qvs)
 		var got []string
 		for _, e := range v.Errors {
 			got = append(got, e.Field)

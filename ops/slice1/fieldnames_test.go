@@ -1,4 +1,4 @@
-package picture
+package slice1
 
 import (
 	"net/url"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/picture"
 )
 
 // TestPageErrorsNameTheirField: the explorers' field errors (the pages'
@@ -32,11 +33,11 @@ func TestPageErrorsNameTheirField(t *testing.T) {
 		}
 		var vs []core.Violation
 		if c.slice {
-			st, qvs := SliceStateFromQuery(q)
-			vs = ValidateSlice(st, qvs).Errors
-		} else {
-			st, qvs := LayoutStateFromQuery(q)
+			st, qvs := StateFromQuery(q)
 			vs = Validate(st, qvs).Errors
+		} else {
+			st, qvs := picture.LayoutStateFromQuery(q)
+			vs = picture.Validate(st, qvs).Errors
 		}
 		var got []string
 		for _, v := range vs {

@@ -1,4 +1,4 @@
-package picture
+package slice1
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
@@ -18,11 +19,11 @@ import (
 // the output it copies them into, each.
 const MaxSliceBytes = 64 << 20
 
-// SlicePicture is one valid slice drawn: the view model, and what the
+// Picture is one valid slice drawn: the view model, and what the
 // websocket sends beside it.
-type SlicePicture struct {
+type Picture struct {
 	View     views.SlicePicture
-	Meta     SliceMeta
+	Meta     Meta
 	Warnings []core.Violation // about the typed values
 
 	// What live streams to the canvases beside the meta: the slice, and
@@ -35,8 +36,8 @@ type SlicePicture struct {
 	Touched []uint64
 }
 
-// SliceMeta is what the page's script steps and links by.
-type SliceMeta struct {
+// Meta is what the page's script steps and links by.
+type Meta struct {
 	Sizes         []int64  `json:"sizes"`
 	Strides       []int64  `json:"strides"`
 	Labels        []string `json:"labels"`
@@ -75,7 +76,7 @@ type SliceMeta struct {
 // lists as text (meta.values, the facts' first values).
 const MaxListedValues = 4096
 
-// SliceMode is how a view of n cells is drawn: as DOM cells, on a canvas
+// Mode is how a view of n cells is drawn: as DOM cells, on a canvas
 // the page's script fills from binary frames, or not at all (the facts
 // maxBadged is the most cells a grid numbers in copy order with badges:
 // in a denser grid the cells are too small and a badge would cover the
@@ -83,49 +84,49 @@ const MaxListedValues = 4096
 const maxBadged = 36
 
 // are complete).
-func SliceMode(n int64) string {
+func Mode(n int64) string {
 	switch {
 	case n <= views.MaxDOMCells:
 		return views.ModeDOM
-	case n <= MaxInteractive:
+	case n <= picture.MaxInteractive:
 		return views.ModeCanvas
 	}
 	return views.ModeNone
 }
 
-// sliceBufferMode is SliceMode for the input's buffer. A canvas also
+// bufferMode is Mode for the input's buffer. A canvas also
 // walks every input element (which cells hold one), so, as in the layout
 // explorer, both counts must be drawable.
-func sliceBufferMode(cells, n int64) string {
-	if m := SliceMode(cells); m != views.ModeCanvas || n <= MaxInteractive {
+func bufferMode(cells, n int64) string {
+	if m := Mode(cells); m != views.ModeCanvas || n <= picture.MaxInteractive {
 		return m
 	}
 	return views.ModeNone
 }
 
-// NewSlice draws a valid slice. The output values are the input
+// NewPicture draws a valid slice. The output values are the input
 // buffer, filled with the values, copied by compute.Slice; the cells read
 // come from compute.Touched and compute.Offsets. Only the cells the DOM
 // and the step-through show are read (see SparseCellValues): the
-// canvases' values are the page's to compute (SliceMeta.Fill).
-func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*SlicePicture, error) {
+// canvases' values are the page's to compute (Meta.Fill).
+func NewPicture(ctx context.Context, v Validated, query, stepHref string) (*Picture, error) {
 	s := v.Slice
 	in := s.Input
 	dt := in.DataType
 	e := dt.Bits() / 8
 	n, cells, outN := in.LogicalElementCount(), in.BufferElementCount(), s.OutputElementCount()
 	used := in.IndexOfLastElement() + 1 // the cells an element can occupy: the rest is unused tail
-	p := &SlicePicture{Slice: s, Meta: SliceMeta{
+	p := &Picture{Slice: s, Meta: Meta{
 		Sizes: in.Sizes, Strides: in.Strides, Labels: core.DimensionLabels(in.Rank()),
 		WindowOffsets: s.WindowOffsets, WindowSizes: s.WindowSizes, WindowStrides: s.WindowStrides,
 		CopyStart: s.CopyStart, MaxCopied: s.MaxCopied, OutputSizes: s.OutputSizes,
-		InputCount: n, OutputCount: outN, Cells: cells, Last: in.IndexOfLastElement(), DataType: dt.String(), Steps: sliceStepCount(s),
-		InputMode: SliceMode(n), BufferMode: sliceBufferMode(cells, n), OutputMode: SliceMode(outN), Values: []string{}, Query: query,
+		InputCount: n, OutputCount: outN, Cells: cells, Last: in.IndexOfLastElement(), DataType: dt.String(), Steps: stepCount(s),
+		InputMode: Mode(n), BufferMode: bufferMode(cells, n), OutputMode: Mode(outN), Values: []string{}, Query: query,
 	}}
 	pv := &p.View
 	pv.Title = views.SliceTitle(s.WindowOffsets, s.WindowSizes, s.WindowStrides)
 	pv.Alt = views.SliceAlt(ctx, pv.Title, dt.String(), in.Sizes, in.Strides, in.TotalTensorSizeInBytes)
-	pv.NoSVG = NoSVG(ctx, SliceSVGLimits(s))
+	pv.NoSVG = picture.NoSVG(ctx, SVGLimits(s))
 
 	// Which input element each output element reads, and where.
 	var reads []int64 // buffer offset read by each output element
@@ -136,13 +137,13 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 		compute.Offsets(compute.SliceWalk(s), 0, reads)
 		srcIdx = make([]int64, outN)
 		for k := range outN {
-			srcIdx[k] = RowMajorIndex(in.Sizes, s.InputCoordinate(k))
+			srcIdx[k] = picture.RowMajorIndex(in.Sizes, s.InputCoordinate(k))
 			orderOf[srcIdx[k]] = k
 		}
 	}
 	var touched []uint64
 	var readCells int64 = -1
-	if cells <= MaxInteractive {
+	if cells <= picture.MaxInteractive {
 		var err error
 		if touched, err = compute.Touched(ctx, compute.SliceWalk(s), used); err != nil {
 			return nil, err
@@ -211,7 +212,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	stepIn, stepK := stepCells(s, v.T)
 	stepInIdx, stepOff := int64(-1), int64(-1)
 	if stepIn != nil {
-		stepInIdx = RowMajorIndex(in.Sizes, stepIn)
+		stepInIdx = picture.RowMajorIndex(in.Sizes, stepIn)
 	}
 	if stepK >= 0 && stepK < int64(len(reads)) {
 		stepOff = reads[stepK]
@@ -220,7 +221,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	// The input grid, with the window, CopyStart and the copy order.
 	pv.Input = views.Logical{Mode: p.Meta.InputMode, Count: n}
 	if pv.Input.Mode == views.ModeDOM {
-		pv.Input.Bands = logicalBands(in, inOffs, views.LabelIndex, nil, -1)
+		pv.Input.Bands = picture.LogicalBands(in, inOffs, views.LabelIndex, nil, -1)
 		eachCell(pv.Input.Bands, i18n.T(ctx, "aria.panel.in"), func(c *views.LogicalCell) {
 			coord := in.Coordinate(c.Index)
 			c.Grid, c.Label = "in", valueAt(c.Offset)
@@ -247,7 +248,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	} else if pv.Input.Mode == views.ModeCanvas {
 		pv.Input.Note = i18n.T(ctx, "note.sin.canvas", i18n.Args{"n": i18n.Num(ctx, n), "k": i18n.Num(ctx, outN)})
 	} else {
-		pv.Input.Note = i18n.T(ctx, "note.sin.none", i18n.Args{"n": i18n.Num(ctx, n), "max": i18n.Num(ctx, int64(MaxInteractive)), "dom": i18n.Num(ctx, views.MaxDOMCells)})
+		pv.Input.Note = i18n.T(ctx, "note.sin.none", i18n.Args{"n": i18n.Num(ctx, n), "max": i18n.Num(ctx, int64(picture.MaxInteractive)), "dom": i18n.Num(ctx, views.MaxDOMCells)})
 	}
 
 	// The output grid, each cell linked to the input element it came from.
@@ -257,7 +258,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 		for k := range own {
 			own[k] = int64(k)
 		}
-		pv.Output.Bands = logicalBands(s.Output, own, views.LabelIndex, nil, -1)
+		pv.Output.Bands = picture.LogicalBands(s.Output, own, views.LabelIndex, nil, -1)
 		eachCell(pv.Output.Bands, i18n.T(ctx, "aria.panel.out"), func(c *views.LogicalCell) {
 			c.Grid, c.Class = "out", "copied"
 			switch {
@@ -273,10 +274,10 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			}
 			src := srcIdx[c.Index]
 			c.Link = strconv.FormatInt(src, 10)
-			c.Aria = i18n.T(ctx, "aria.out", i18n.Args{"coord": c.Coord, "value": c.Label, "index": c.Index, "from": JoinCoord(in.Coordinate(src)), "offset": reads[c.Index]})
+			c.Aria = i18n.T(ctx, "aria.out", i18n.Args{"coord": c.Coord, "value": c.Label, "index": c.Index, "from": picture.JoinCoord(in.Coordinate(src)), "offset": reads[c.Index]})
 		})
 	} else {
-		pv.Output.Note = i18n.T(ctx, "note.sout.none", i18n.Args{"n": i18n.Num(ctx, outN), "max": i18n.Num(ctx, int64(MaxInteractive)), "dom": i18n.Num(ctx, views.MaxDOMCells)})
+		pv.Output.Note = i18n.T(ctx, "note.sout.none", i18n.Args{"n": i18n.Num(ctx, outN), "max": i18n.Num(ctx, int64(picture.MaxInteractive)), "dom": i18n.Num(ctx, views.MaxDOMCells)})
 		if pv.Output.Mode == views.ModeCanvas {
 			pv.Output.Note = i18n.T(ctx, "note.sout.canvas", i18n.Args{"n": i18n.Num(ctx, outN)})
 		}
@@ -292,7 +293,7 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			firstRead[reads[k]] = int64(k)
 			readBy[reads[k]]++
 		}
-		pv.Buffer.Cols, pv.Buffer.Rows = bufferRows(in, counts, nil, views.LabelOffset, -1, -1)
+		pv.Buffer.Cols, pv.Buffer.Rows = picture.BufferRows(in, counts, nil, views.LabelOffset, -1, -1)
 		for r := range pv.Buffer.Rows {
 			for j := range pv.Buffer.Rows[r].Cells {
 				c := &pv.Buffer.Rows[r].Cells[j]
@@ -327,14 +328,14 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 			pv.Buffer.Note += i18n.T(ctx, "note.sbuf.tail", i18n.Args{"from": i18n.Num(ctx, used), "to": i18n.Num(ctx, cells-1)})
 		}
 	} else {
-		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": i18n.Num(ctx, cells), "n": i18n.Num(ctx, n), "max": i18n.Num(ctx, int64(MaxInteractive)), "dom": i18n.Num(ctx, views.MaxDOMCells), "read": i18n.UpperFirst(readNoteIn(ctx, readCells))})
+		pv.Buffer.Note = i18n.T(ctx, "note.sbuf.none", i18n.Args{"cells": i18n.Num(ctx, cells), "n": i18n.Num(ctx, n), "max": i18n.Num(ctx, int64(picture.MaxInteractive)), "dom": i18n.Num(ctx, views.MaxDOMCells), "read": i18n.UpperFirst(readNoteIn(ctx, readCells))})
 	}
 
 	pv.InputSub = i18n.T(ctx, "ssub.input", i18n.Args{"extent": i18n.Extent(ctx, len(in.Sizes), sizesText(in.Sizes), i18n.Count(ctx, n, i18n.Num(ctx, n), "elements")), "type": dt,
-		"strides": "{" + JoinCoord(in.Strides) + "}", "offsets": "{" + JoinCoord(s.WindowOffsets) + "}", "wsizes": "{" + JoinCoord(s.WindowSizes) + "}"})
+		"strides": "{" + picture.JoinCoord(in.Strides) + "}", "offsets": "{" + picture.JoinCoord(s.WindowOffsets) + "}", "wsizes": "{" + picture.JoinCoord(s.WindowSizes) + "}"})
 	pv.OutputSub = i18n.T(ctx, "ssub.output", i18n.Args{"extent": i18n.Extent(ctx, len(s.OutputSizes), sizesText(s.OutputSizes), i18n.Count(ctx, outN, i18n.Num(ctx, outN), "elements"))})
 	sub := i18n.Args{"cells": i18n.Count(ctx, cells, i18n.Num(ctx, cells), "elements"), "bits": dt.Bits(), "bytes": i18n.Count(ctx, in.BufferSizeInBytes(), i18n.Num(ctx, in.BufferSizeInBytes()), "bytes"), "read": readNoteIn(ctx, readCells)}
-	if over := bytesOver(in); over > 0 { // the cells alone do not make the bytes
+	if over := picture.BytesOver(in); over > 0 { // the cells alone do not make the bytes
 		sub["over"] = i18n.Count(ctx, over, i18n.Num(ctx, over), "bytes")
 		pv.BufferSub = i18n.T(ctx, "ssub.buffer.over", sub)
 	} else {
@@ -343,9 +344,9 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	if cells > used {
 		pv.BufferSub += i18n.T(ctx, "ssub.unused", i18n.Args{"count": i18n.Num(ctx, cells-used)})
 	}
-	pv.Steps = sliceSteps(ctx, s, v.T, p.Meta.Values, stepHref)
-	pv.Facts = sliceFacts(ctx, s, readCells)
-	pv.Export = sliceExport(ctx, s, v.Dropped)
+	pv.Steps = steps(ctx, s, v.T, p.Meta.Values, stepHref)
+	pv.Facts = facts(ctx, s, readCells)
+	pv.Export = export(ctx, s, v.Dropped)
 	if !valuesOK {
 		pv.Notes = append(pv.Notes, i18n.T(ctx, "values.none", i18n.Args{"used": i18n.Num(ctx, used*e), "n": i18n.Num(ctx, n), "nbytes": i18n.Num(ctx, n*e), "obytes": i18n.Num(ctx, outN*e), "mib": MaxSliceBytes >> 20}))
 	} else if len(v.Values) == 0 {
@@ -361,10 +362,10 @@ func NewSlice(ctx context.Context, v SliceValidated, query, stepHref string) (*S
 	}
 	p.View.MetaJSON = mustJSON(p.Meta)
 	if n <= views.MaxSVGCells && outN <= views.MaxSVGCells && used*e <= MaxSliceBytes {
-		noScriptSVG("/api/v1/slice1.svg?"+query+langParam(ctx),
-			canvasView{pv.Input.Mode, &pv.Input.NoScript},
-			canvasView{pv.Output.Mode, &pv.Output.NoScript},
-			canvasView{pv.Buffer.Mode, &pv.Buffer.NoScript})
+		picture.NoScriptSVG("/api/v1/slice1.svg?"+query+picture.LangParam(ctx),
+			picture.CanvasView{pv.Input.Mode, &pv.Input.NoScript},
+			picture.CanvasView{pv.Output.Mode, &pv.Output.NoScript},
+			picture.CanvasView{pv.Buffer.Mode, &pv.Buffer.NoScript})
 	}
 	return p, nil
 }
@@ -380,7 +381,7 @@ func readNoteIn(ctx context.Context, readCells int64) string {
 	return i18n.T(ctx, "read.many", i18n.Args{"count": i18n.Num(ctx, readCells)})
 }
 
-func sizesText(sizes []int64) string { return strings.ReplaceAll(JoinCoord(sizes), ",", "×") }
+func sizesText(sizes []int64) string { return strings.ReplaceAll(picture.JoinCoord(sizes), ",", "×") }
 
 // eachCell visits every cell of a grid and names its panels.
 func eachCell(bands []views.Band, what string, f func(*views.LogicalCell)) {
@@ -434,7 +435,7 @@ func windowClasses(s *core.Slice1, coord []int64) string {
 
 // sharedValueWarnings says where typed values meet in one buffer cell (a
 // broadcast input): the cell holds one value, the first element's.
-func sharedValueWarnings(in *core.Layout, offs []int64, cv *CellValues, vals []SliceValue) []core.Violation {
+func sharedValueWarnings(in *core.Layout, offs []int64, cv *CellValues, vals []Value) []core.Violation {
 	dt := in.DataType
 	e := dt.Bits() / 8
 	tmp, cell := make([]byte, e), make([]byte, e)
@@ -444,33 +445,33 @@ func sharedValueWarnings(in *core.Layout, offs []int64, cv *CellValues, vals []S
 		if string(tmp) != string(cell) {
 			return []core.Violation{core.NewMsg("values.shared",
 				"element ({coord}) shares buffer cell {cell} with an earlier element, so it reads {reads}, not {typed}: a cell holds one value (the first element's)",
-				core.Args{"coord": JoinCoord(in.Coordinate(int64(i))), "cell": o, "reads": ValueText(cell, dt), "typed": ValueText(tmp, dt)}).At("values")}
+				core.Args{"coord": picture.JoinCoord(in.Coordinate(int64(i))), "cell": o, "reads": ValueText(cell, dt), "typed": ValueText(tmp, dt)}).At("values")}
 		}
 	}
 	return nil
 }
 
-// sliceStepCount is how many steps the step-through has: CopyStart, one
+// stepCount is how many steps the step-through has: CopyStart, one
 // per dimension, one per output element.
-func sliceStepCount(s *core.Slice1) int64 {
+func stepCount(s *core.Slice1) int64 {
 	return 1 + int64(len(s.CopyStart)) + s.OutputElementCount()
 }
 
-// sliceStep works step t of the copy out with its numbers, as the page's
+// step works step t of the copy out with its numbers, as the page's
 // script does (static/slice.js, stepOf): the pseudo-code lines it runs,
 // the text, the line under it and the erratum that concerns it.
-func sliceStep(ctx context.Context, s *core.Slice1, t int64, values []string) (lines []int, text, sub, note string) {
+func step(ctx context.Context, s *core.Slice1, t int64, values []string) (lines []int, text, sub, note string) {
 	r := int64(len(s.CopyStart))
 	cs := append([]int64(nil), s.WindowOffsets...)
 	switch {
 	case t == 0:
-		return []int{1}, fmt.Sprintf("CopyStart = InputWindowOffsets = {%s}", JoinCoord(cs)), "", ""
+		return []int{1}, fmt.Sprintf("CopyStart = InputWindowOffsets = {%s}", picture.JoinCoord(cs)), "", ""
 	case t <= r:
 		i := t - 1
 		for d := range i + 1 {
 			cs[d] = s.CopyStart[d]
 		}
-		sub = fmt.Sprintf("CopyStart = {%s}", JoinCoord(cs))
+		sub = fmt.Sprintf("CopyStart = {%s}", picture.JoinCoord(cs))
 		st := s.WindowStrides[i]
 		if st < 0 {
 			text = i18n.T(ctx, "js.step.neg", i18n.Args{"i": i, "s": st, "off": s.WindowOffsets[i], "size": s.WindowSizes[i], "cs": s.CopyStart[i]})
@@ -485,11 +486,11 @@ func sliceStep(ctx context.Context, s *core.Slice1, t int64, values []string) (l
 	k := t - r - 1
 	c := s.Output.Coordinate(k)
 	ic := s.InputCoordinate(k)
-	text = fmt.Sprintf("Output[{%s}] = Input[{%s} + {%s} * {%s}] = Input[{%s}]", JoinCoord(c), JoinCoord(s.CopyStart), JoinCoord(s.WindowStrides), JoinCoord(c), JoinCoord(ic))
+	text = fmt.Sprintf("Output[{%s}] = Input[{%s} + {%s} * {%s}] = Input[{%s}]", picture.JoinCoord(c), picture.JoinCoord(s.CopyStart), picture.JoinCoord(s.WindowStrides), picture.JoinCoord(c), picture.JoinCoord(ic))
 	if k < int64(len(values)) {
 		text += " = " + values[k]
 	}
-	return []int{6}, text, i18n.T(ctx, "js.step.sub", i18n.Args{"dot": DotText(ic, s.Input.Strides)}), ""
+	return []int{6}, text, i18n.T(ctx, "js.step.sub", i18n.Args{"dot": picture.DotText(ic, s.Input.Strides)}), ""
 }
 
 // erratumE1Axis is the axis whose step the DirectML page's Example 2
@@ -516,10 +517,10 @@ func stepCells(s *core.Slice1, t int64) (in []int64, k int64) {
 	return s.InputCoordinate(k), k
 }
 
-// sliceSteps is the step-through at step t (-1: before the first). href
+// steps is the step-through at step t (-1: before the first). href
 // turns a step into the page's URL, for the links without JavaScript.
-func sliceSteps(ctx context.Context, s *core.Slice1, t int64, values []string, href string) views.SliceSteps {
-	total := sliceStepCount(s)
+func steps(ctx context.Context, s *core.Slice1, t int64, values []string, href string) views.SliceSteps {
+	total := stepCount(s)
 	st := views.SliceSteps{Total: total, Cur: t}
 	active := map[int]bool{}
 	if t < 0 {
@@ -527,7 +528,7 @@ func sliceSteps(ctx context.Context, s *core.Slice1, t int64, values []string, h
 		st.Header = i18n.T(ctx, "js.steps", i18n.Args{"total": i18n.Num(ctx, total)})
 	} else {
 		var lines []int
-		lines, st.Text, st.Sub, st.Note = sliceStep(ctx, s, t, values)
+		lines, st.Text, st.Sub, st.Note = step(ctx, s, t, values)
 		for _, l := range lines {
 			active[l] = true
 		}
@@ -546,8 +547,8 @@ func sliceSteps(ctx context.Context, s *core.Slice1, t int64, values []string, h
 	return st
 }
 
-// sliceFacts are the slice's derived numbers.
-func sliceFacts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fact {
+// facts are the slice's derived numbers.
+func facts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fact {
 	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
 	in := s.Input
 	stridesHint := t("fact.strides.given")
@@ -573,23 +574,23 @@ func sliceFacts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fa
 		align = fmt.Sprintf("%d %s", a, t("unit.bytes"))
 	}
 	return []views.Fact{
-		{Name: "CopyStart", Value: "{" + JoinCoord(s.CopyStart) + "}", Hint: t("sfact.copystart.hint"), TestID: "fact-copystart"},
-		{Name: "MaxCopiedElements", Value: "{" + JoinCoord(s.MaxCopied) + "}", Hint: t("sfact.maxcopied.hint"), TestID: "fact-maxcopied"},
-		{Name: "OutputSizes", Value: "{" + JoinCoord(s.OutputSizes) + "}", Hint: t("sfact.outputs", i18n.Args{"count": i18n.Num(ctx, s.OutputElementCount())}), TestID: "fact-outputsizes"},
-		{Name: t("sfact.instrides"), Value: "{" + JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
+		{Name: "CopyStart", Value: "{" + picture.JoinCoord(s.CopyStart) + "}", Hint: t("sfact.copystart.hint"), TestID: "fact-copystart"},
+		{Name: "MaxCopiedElements", Value: "{" + picture.JoinCoord(s.MaxCopied) + "}", Hint: t("sfact.maxcopied.hint"), TestID: "fact-maxcopied"},
+		{Name: "OutputSizes", Value: "{" + picture.JoinCoord(s.OutputSizes) + "}", Hint: t("sfact.outputs", i18n.Args{"count": i18n.Num(ctx, s.OutputElementCount())}), TestID: "fact-outputsizes"},
+		{Name: t("sfact.instrides"), Value: "{" + picture.JoinCoord(in.Strides) + "}", Hint: stridesHint, TestID: "fact-instrides"},
 		{Name: t("sfact.base"), Value: strconv.FormatInt(s.BaseOffset(), 10), Hint: t("sfact.base.hint"), TestID: "fact-base"},
-		{Name: t("sfact.walk"), Value: "{" + JoinCoord(s.SourceStrides()) + "}", Hint: t("sfact.walk.hint"), TestID: "fact-walk"},
-		{Name: t("sfact.inbuffer"), Value: bufferFact(ctx, in, i18n.Num[int64]), Hint: buffer, TestID: "fact-buffer"},
+		{Name: t("sfact.walk"), Value: "{" + picture.JoinCoord(s.SourceStrides()) + "}", Hint: t("sfact.walk.hint"), TestID: "fact-walk"},
+		{Name: t("sfact.inbuffer"), Value: picture.BufferFact(ctx, in, i18n.Num[int64]), Hint: buffer, TestID: "fact-buffer"},
 		{Name: "GuaranteedBaseOffsetAlignment", Value: align, Hint: t("sfact.align.hint"), TestID: "fact-align"},
 		{Name: t("sfact.read"), Value: read, Hint: t("sfact.read.hint"), TestID: "fact-read"},
 		{Name: t("sfact.fl"), Value: "DML_FEATURE_LEVEL_" + s.FeatureLevel.String(), Hint: t("sfact.fl.hint"), TestID: "fact-fl"},
 	}
 }
 
-// sliceExport is the same slice as C++, NumPy and ONNX Slice.
-func sliceExport(ctx context.Context, s *core.Slice1, dropped []int) views.SliceExport {
+// export is the same slice as C++, NumPy and ONNX Slice.
+func export(ctx context.Context, s *core.Slice1, dropped []int) views.SliceExport {
 	o := s.ONNX()
-	list := func(vs []int64) string { return "[" + strings.ReplaceAll(JoinCoord(vs), ",", ", ") + "]" }
+	list := func(vs []int64) string { return "[" + strings.ReplaceAll(picture.JoinCoord(vs), ",", ", ") + "]" }
 	x := views.SliceExport{
 		CPP:   s.CPP(),
 		NumPy: "y = " + s.Numpy(),
@@ -606,10 +607,10 @@ func sliceExport(ctx context.Context, s *core.Slice1, dropped []int) views.Slice
 	return x
 }
 
-// SliceDimsIn is the per-dimension table of the form as typed, in ctx's
+// DimsIn is the per-dimension table of the form as typed, in ctx's
 // locale: CopyStart and MaxCopiedElements with their numbers, and why
 // each output size is or is not allowed.
-func SliceDimsIn(ctx context.Context, st SliceState) views.SliceDims {
+func DimsIn(ctx context.Context, st State) views.SliceDims {
 	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
 	var d views.SliceDims
 	// Numbers far outside UINT/INT range are shown as "?": the field's

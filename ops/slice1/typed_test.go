@@ -1,4 +1,4 @@
-package picture
+package slice1
 
 import (
 	"net/url"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stridescope/stridescope/picture"
 )
 
 // TestTypedSignsAndFullWidthDigits: a number typed with the minus sign the
@@ -31,7 +33,7 @@ func TestTypedSignsAndFullWidthDigits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v := ValidateSlice(SliceStateFromQuery(q))
+		v := Validate(StateFromQuery(q))
 		if c.err != "" {
 			if v.Slice != nil || len(v.Errors) == 0 || !strings.Contains(v.Errors[0].Message, c.err) {
 				t.Errorf("%s: errors %v, want one quoting %s", c.query, v.Errors, c.err)
@@ -59,7 +61,7 @@ func TestTypedSignsAndFullWidthDigits(t *testing.T) {
 	}
 	// The layout explorer's fields too.
 	q := url.Values{"dt": {"FLOAT32"}, "sizes": {"２,３"}, "strides": {"５,1"}, "total": {"４０"}, "mode": {"explicit"}}
-	v := Validate(LayoutStateFromQuery(q))
+	v := picture.Validate(picture.LayoutStateFromQuery(q))
 	if v.Layout == nil || !slices.Equal(v.Layout.Sizes, []int64{2, 3}) || !slices.Equal(v.Layout.Strides, []int64{5, 1}) || v.Layout.TotalTensorSizeInBytes != 40 {
 		t.Errorf("full-width layout: %+v, errors %v", v.Layout, v.Errors)
 	}
@@ -101,7 +103,7 @@ func TestNumpyIntegerIndexSaysItKeepsTheAxis(t *testing.T) {
 // message holding want, or, for want "", that it does not warn there.
 func checkWarning(t *testing.T, q url.Values, field, want string) {
 	t.Helper()
-	v := ValidateSlice(SliceStateFromQuery(q))
+	v := Validate(StateFromQuery(q))
 	if v.Slice == nil {
 		t.Fatalf("%s: refused: %v", q.Encode(), v.Errors)
 	}

@@ -1,4 +1,4 @@
-package picture
+package slice1
 
 import (
 	"fmt"
@@ -8,10 +8,11 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
-// SliceState is the DML_SLICE1 explorer's whole state, as typed: the URL
+// State is the DML_SLICE1 explorer's whole state, as typed: the URL
 // query of /slice (a GET form) and the query a slice edit carries on the
 // websocket.
 //
@@ -25,8 +26,8 @@ import (
 // expression box: with use=np (its button), or when no window key is
 // given, it fills the window. vals are the input's values in row-major
 // order (absent: 1..N), t the step-through position, preset an example.
-type SliceState struct {
-	In   LayoutState // DT, Sizes, Strides, Packed, Total and Align of the input tensor
+type State struct {
+	In   picture.LayoutState // DT, Sizes, Strides, Packed, Total and Align of the input tensor
 	Off  []string
 	Win  []string
 	Step []string // signed window strides
@@ -40,26 +41,16 @@ type SliceState struct {
 	Last  string
 }
 
-// MaxSliceQuery bounds the query of /slice and of a slice edit: the
+// MaxQueryLen bounds the query of /slice and of a slice edit: the
 // typed values make it longer than the layout explorer's, and an edit
 // must stay below the websocket's read limit.
-const MaxSliceQuery = 12 << 10
-
-// MaxQueryOf is the longest query the page a room presents accepts
-// (rooms.PagePath's names): the slice explorer's carries typed values,
-// and so do the tour's steps that show it.
-func MaxQueryOf(page string) int {
-	if page == "slice" || page == "tour" {
-		return MaxSliceQuery
-	}
-	return MaxQueryLen
-}
+const MaxQueryLen = 12 << 10
 
 // maxSliceValues is how many numbers the values box takes.
 const maxSliceValues = 4096
 
-// slicePreset is one example of the slice explorer.
-type slicePreset struct {
+// preset is one example of the slice explorer.
+type preset struct {
 	name, title      string
 	sizes, strides   []int64 // strides nil: packed
 	layout           string  // a core.NamedLayouts name for the strides
@@ -67,7 +58,7 @@ type slicePreset struct {
 	page             bool // one of the DirectML page's own examples
 }
 
-var SlicePresets = []slicePreset{
+var SlicePresets = []preset{
 	{name: "example1", title: "The DirectML page's Example 1: positive strides {1,1,2,2}, output [[2,4],[10,12]]",
 		sizes: []int64{1, 1, 4, 4}, off: []int64{0, 0, 0, 1}, win: []int64{1, 1, 4, 3}, stride: []int64{1, 1, 2, 2}, page: true},
 	{name: "example2", title: "The DirectML page's Example 2: strides {1,1,-2,2}, output [[14,16],[6,8]]",
@@ -82,13 +73,13 @@ var SlicePresets = []slicePreset{
 		sizes: []int64{3, 4}, strides: []int64{0, 1}, off: []int64{0, 0}, win: []int64{3, 4}, stride: []int64{2, -1}},
 }
 
-func FindSlicePreset(name string) (slicePreset, bool) {
+func FindPreset(name string) (preset, bool) {
 	for _, p := range SlicePresets {
 		if p.name == name {
 			return p, true
 		}
 	}
-	return slicePreset{}, false
+	return preset{}, false
 }
 
 // apply fills the input's sizes and strides and the window, replacing the
@@ -96,34 +87,34 @@ func FindSlicePreset(name string) (slicePreset, bool) {
 // the layout explorer's examples do: a total typed for another tensor
 // would rarely fit); the data type, the feature level and what the query
 // gives beside the preset (output sizes, values, the step) stay.
-func (p slicePreset) apply(st SliceState) SliceState {
+func (p preset) apply(st State) State {
 	strides := p.strides
 	if p.layout != "" {
 		strides, _ = core.LayoutStrides(p.layout, p.sizes)
 	}
-	st.In.Sizes, st.In.Packed, st.In.Strides = formatInts(p.sizes), strides == nil, nil
+	st.In.Sizes, st.In.Packed, st.In.Strides = picture.FormatInts(p.sizes), strides == nil, nil
 	st.In.Total, st.In.Align = "", ""
 	if strides != nil {
-		st.In.Strides = formatInts(strides)
+		st.In.Strides = picture.FormatInts(strides)
 	}
-	st.Off, st.Win, st.Step = formatInts(p.off), formatInts(p.win), formatInts(p.stride)
+	st.Off, st.Win, st.Step = picture.FormatInts(p.off), picture.FormatInts(p.win), picture.FormatInts(p.stride)
 	st.NP, st.UseNP = "", false
 	return st
 }
 
-// DefaultSliceState is the DirectML page's Example 1.
-func DefaultSliceState() SliceState {
-	return SlicePresets[0].apply(SliceState{In: LayoutState{DT: "FLOAT32"}})
+// DefaultState is the DirectML page's Example 1.
+func DefaultState() State {
+	return SlicePresets[0].apply(State{In: picture.LayoutState{DT: "FLOAT32"}})
 }
 
-// SliceStateFromQuery reads a state; the violations are about the query
+// StateFromQuery reads a state; the violations are about the query
 // itself (rank, preset).
-func SliceStateFromQuery(q url.Values) (SliceState, []core.Violation) {
+func StateFromQuery(q url.Values) (State, []core.Violation) {
 	if len(q) == 0 {
-		return DefaultSliceState(), nil
+		return DefaultState(), nil
 	}
 	var vs []core.Violation
-	st := SliceState{
+	st := State{
 		FL:   strings.TrimSpace(q.Get("fl")),
 		NP:   strings.TrimSpace(q.Get("np")),
 		Vals: strings.TrimSpace(q.Get("vals")),
@@ -138,14 +129,14 @@ func SliceStateFromQuery(q url.Values) (SliceState, []core.Violation) {
 	}
 	_, hasSizes := q["sizes"]
 	if hasSizes {
-		st.In.Sizes = splitList(q["sizes"])
-		st.In.Strides = splitList(q["strides"])
-		st.In.Packed = q.Get("mode") == "packed" || (q.Get("mode") != "explicit" && allEmpty(st.In.Strides))
+		st.In.Sizes = picture.SplitList(q["sizes"])
+		st.In.Strides = picture.SplitList(q["strides"])
+		st.In.Packed = q.Get("mode") == "packed" || (q.Get("mode") != "explicit" && picture.AllEmpty(st.In.Strides))
 		if st.In.Packed {
 			st.In.Strides = nil
 		}
 	} else {
-		d := DefaultSliceState() // e.g. "?vals=..." or "?np=x[...]"
+		d := DefaultState() // e.g. "?vals=..." or "?np=x[...]"
 		st.In.Sizes, st.In.Strides, st.In.Packed = d.In.Sizes, d.In.Strides, d.In.Packed
 	}
 	windowGiven := false
@@ -158,25 +149,25 @@ func SliceStateFromQuery(q url.Values) (SliceState, []core.Violation) {
 	st.Win = windowList(q, "wsize", st.In.Sizes, func(size string) string { return size })
 	st.Step = windowList(q, "wstride", st.In.Sizes, func(string) string { return "1" })
 	if !hasSizes && !windowGiven {
-		d := DefaultSliceState()
+		d := DefaultState()
 		st.Off, st.Win, st.Step = d.Off, d.Win, d.Step
 	}
-	if out := splitList(q["out"]); !allEmpty(out) {
+	if out := picture.SplitList(q["out"]); !picture.AllEmpty(out) {
 		st.Out = out
 	}
 	st.UseNP = st.NP != "" && (q.Get("use") == "np" || !windowGiven)
 	if name := q.Get("preset"); name != "" {
-		if p, ok := FindSlicePreset(name); ok {
+		if p, ok := FindPreset(name); ok {
 			st = p.apply(st)
 		} else {
-			vs = append(vs, unknownPreset(name))
+			vs = append(vs, picture.UnknownPreset(name))
 		}
 	}
 	if r := strings.TrimSpace(q.Get("rank")); r != "" {
-		n, ok := ParseRank(r)
+		n, ok := picture.ParseRank(r)
 		switch {
 		case !ok:
-			vs = append(vs, badRank(r))
+			vs = append(vs, picture.BadRank(r))
 		case n != len(st.In.Sizes):
 			st = st.withRank(n)
 		}
@@ -188,7 +179,7 @@ func SliceStateFromQuery(q url.Values) (SliceState, []core.Violation) {
 // input size (the whole input).
 func windowList(q url.Values, key string, sizes []string, def func(size string) string) []string {
 	if _, ok := q[key]; ok {
-		return splitList(q[key])
+		return picture.SplitList(q[key])
 	}
 	out := make([]string, len(sizes))
 	for i, s := range sizes {
@@ -199,9 +190,9 @@ func windowList(q url.Values, key string, sizes []string, def func(size string) 
 
 // withRank adds leading size-1 dimensions (a window of the one element)
 // or drops leading ones, as the layout explorer does for the input.
-func (st SliceState) withRank(n int) SliceState {
+func (st State) withRank(n int) State {
 	have := len(st.In.Sizes)
-	st.In = st.In.withRank(n)
+	st.In = st.In.WithRank(n)
 	fit := func(xs []string, pad string) []string {
 		if xs == nil {
 			return nil
@@ -220,14 +211,14 @@ func (st SliceState) withRank(n int) SliceState {
 }
 
 // CanonicalQuery writes the state in a fixed order, commas unescaped.
-func (st SliceState) CanonicalQuery(withLast bool) string {
-	var b queryWriter
-	add := b.add
-	st.In.addTensor(add)
+func (st State) CanonicalQuery(withLast bool) string {
+	var b picture.QueryWriter
+	add := b.Add
+	st.In.AddTensor(add)
 	add("woff", strings.Join(st.Off, ","))
 	add("wsize", strings.Join(st.Win, ","))
 	add("wstride", strings.Join(st.Step, ","))
-	if !allEmpty(st.Out) {
+	if !picture.AllEmpty(st.Out) {
 		add("out", strings.Join(st.Out, ","))
 	}
 	if st.FL != "" && st.FL != core.NewestFeatureLevel.String() {
@@ -249,15 +240,15 @@ func (st SliceState) CanonicalQuery(withLast bool) string {
 	return b.String()
 }
 
-// SliceValidated is a state checked against DirectML's rules.
-type SliceValidated struct {
-	State    SliceState
+// Validated is a state checked against DirectML's rules.
+type Validated struct {
+	State    State
 	Slice    *core.Slice1 // nil when invalid
 	Errors   []core.Violation
 	Warnings []core.Violation
 	// Values are the typed values (nil: 1..N); Dropped the axes an
 	// integer index of the NumPy expression drops.
-	Values  []SliceValue
+	Values  []Value
 	Dropped []int
 	T       int64 // the step-through position, -1 before the first
 }
@@ -270,7 +261,7 @@ type parsed struct {
 	failed bool // some entry did not parse
 }
 
-func parseList(v *SliceValidated, field string, xs []string, want core.Msg, placeholder int64, emptyOK bool) parsed {
+func parseList(v *Validated, field string, xs []string, want core.Msg, placeholder int64, emptyOK bool) parsed {
 	p := parsed{vals: make([]int64, len(xs)), bad: make([]bool, len(xs))}
 	for i, s := range xs {
 		p.vals[i] = placeholder
@@ -279,7 +270,7 @@ func parseList(v *SliceValidated, field string, xs []string, want core.Msg, plac
 			continue
 		}
 		f := fmt.Sprintf("%s[%d]", field, i)
-		n, err := parseWhole(f, s, want)
+		n, err := picture.ParseWhole(f, s, want)
 		if err != nil {
 			v.Errors = append(v.Errors, core.ViolationOf(f, err))
 			p.failed, p.bad[i] = true, true
@@ -290,16 +281,16 @@ func parseList(v *SliceValidated, field string, xs []string, want core.Msg, plac
 	return p
 }
 
-// ValidateSlice parses every field and checks the slice with core, through
+// Validate parses every field and checks the slice with core, through
 // the same path as POST /api/v1/slice1: every rule of DML_SLICE1 at once,
 // each at its field. A field that does not parse is left out of the rules
 // that need it.
-func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
-	v := SliceValidated{State: st, T: -1, Errors: append([]core.Violation(nil), queryErrs...)}
-	sizes := parseList(&v, "inputSizes", st.In.Sizes, wantSize, core.MaxUINT, false)
+func Validate(st State, queryErrs []core.Violation) Validated {
+	v := Validated{State: st, T: -1, Errors: append([]core.Violation(nil), queryErrs...)}
+	sizes := parseList(&v, "inputSizes", st.In.Sizes, picture.WantSize, core.MaxUINT, false)
 	var strides parsed
 	if !st.In.Packed {
-		strides = parseList(&v, "inputStrides", st.In.Strides, wantStride, 0, false)
+		strides = parseList(&v, "inputStrides", st.In.Strides, picture.WantStride, 0, false)
 	}
 	if st.UseNP {
 		// A size below 1 is reported at its own field by the tensor rules;
@@ -309,18 +300,18 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 			if err != nil {
 				v.Errors = append(v.Errors, core.ViolationOf("expression", err))
 			} else {
-				st.Off, st.Win, st.Step = formatInts(w.WindowOffsets), formatInts(w.WindowSizes), formatInts(w.WindowStrides)
+				st.Off, st.Win, st.Step = picture.FormatInts(w.WindowOffsets), picture.FormatInts(w.WindowSizes), picture.FormatInts(w.WindowStrides)
 				st.Out, v.Dropped, st.UseNP = nil, w.DroppedAxes, false
 			}
 		}
 		v.State = st
 	}
-	off := parseList(&v, "inputWindowOffsets", st.Off, wantOffset, 0, false)
-	win := parseList(&v, "inputWindowSizes", st.Win, wantWindow, 1, false)
-	step := parseList(&v, "inputWindowStrides", st.Step, wantStep, 1, false)
+	off := parseList(&v, "inputWindowOffsets", st.Off, picture.WantOffset, 0, false)
+	win := parseList(&v, "inputWindowSizes", st.Win, picture.WantWindow, 1, false)
+	step := parseList(&v, "inputWindowStrides", st.Step, picture.WantStep, 1, false)
 	var outSizes []int64
-	if !allEmpty(st.Out) {
-		out := parseList(&v, "outputSizes", st.Out, wantOutput, 0, true)
+	if !picture.AllEmpty(st.Out) {
+		out := parseList(&v, "outputSizes", st.Out, picture.WantOutput, 0, true)
 		outSizes = out.vals
 		for i := range st.Out {
 			if out.bad[i] && i < len(win.vals) && i < len(step.vals) {
@@ -328,13 +319,13 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 			}
 		}
 	}
-	var buf SliceInputBuffer
+	var buf InputBuffer
 	var errs []core.Violation
-	buf.InputTotalTensorSizeInBytes, buf.InputGuaranteedBaseOffsetAlignment, errs = st.In.parseBuffer("input")
+	buf.InputTotalTensorSizeInBytes, buf.InputGuaranteedBaseOffsetAlignment, errs = st.In.ParseBuffer("input")
 	v.Errors = append(v.Errors, errs...)
-	req := Slice1Request{
-		DataType: st.In.DT, FeatureLevel: FeatureLevelName(st.FL), InputSizes: sizes.vals, InputStrides: strides.vals, SliceInputBuffer: buf,
-		Slice1Window: Slice1Window{InputWindowOffsets: off.vals, InputWindowSizes: win.vals, InputWindowStrides: step.vals, OutputSizes: outSizes},
+	req := Request{
+		DataType: st.In.DT, FeatureLevel: FeatureLevelName(st.FL), InputSizes: sizes.vals, InputStrides: strides.vals, InputBuffer: buf,
+		Window: Window{InputWindowOffsets: off.vals, InputWindowSizes: win.vals, InputWindowStrides: step.vals, OutputSizes: outSizes},
 	}
 	if st.In.Packed {
 		req.InputStrides = nil
@@ -342,7 +333,7 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 	if req.DataType == "" {
 		v.Errors = append(v.Errors, core.NewMsg("page.datatype.choose", "choose a data type (e.g. FLOAT32)", nil).At("dataType"))
 		req.DataType = "FLOAT32" // the other rules still report
-		req.SliceInputBuffer = buf.placeholder()
+		req.InputBuffer = buf.placeholder()
 	}
 	s, aerr := req.Slice1()
 	if aerr != nil {
@@ -376,24 +367,24 @@ func ValidateSlice(st SliceState, queryErrs []core.Violation) SliceValidated {
 			"the integer indexes keep axes {axes} as windows of one element: DML_SLICE1 keeps every axis, where NumPy drops them afterwards (a reshape)", args).At("expression"))
 	}
 	if st.T != "" {
-		if t, err := strconv.ParseInt(st.T, 10, 64); err == nil && t >= 0 && t < sliceStepCount(s) {
+		if t, err := strconv.ParseInt(st.T, 10, 64); err == nil && t >= 0 && t < stepCount(s) {
 			v.T = t
 		}
 	}
 	return v
 }
 
-// SliceStateOf is the canonical state of a valid slice: the numbers as
+// StateOf is the canonical state of a valid slice: the numbers as
 // core has them. An output size left blank stays blank (it is
 // MaxCopiedElements, and follows the window) and one typed stays a
 // number; a slice not typed (an import) gives the sizes that differ from
 // the most.
-func SliceStateOf(v SliceValidated) SliceState {
+func StateOf(v Validated) State {
 	s, st := v.Slice, v.State
-	c := SliceState{In: LayoutStateOf(s.Input, ""), FL: s.FeatureLevel.String(), Vals: st.Vals}
+	c := State{In: picture.LayoutStateOf(s.Input, ""), FL: s.FeatureLevel.String(), Vals: st.Vals}
 	c.In.Labels = ""
-	c.Off, c.Win, c.Step = formatInts(s.WindowOffsets), formatInts(s.WindowSizes), formatInts(s.WindowStrides)
-	typed := !allEmpty(st.Out)
+	c.Off, c.Win, c.Step = picture.FormatInts(s.WindowOffsets), picture.FormatInts(s.WindowSizes), picture.FormatInts(s.WindowStrides)
+	typed := !picture.AllEmpty(st.Out)
 	out := make([]string, len(s.OutputSizes))
 	for i, o := range s.OutputSizes {
 		given := o != s.MaxCopied[i]
@@ -404,7 +395,7 @@ func SliceStateOf(v SliceValidated) SliceState {
 			out[i] = strconv.FormatInt(o, 10)
 		}
 	}
-	if !allEmpty(out) {
+	if !picture.AllEmpty(out) {
 		c.Out = out
 	}
 	if v.T >= 0 {
@@ -413,55 +404,55 @@ func SliceStateOf(v SliceValidated) SliceState {
 	return c
 }
 
-// ResolveSlice validates a query and finds the slice to draw: the state's
+// Resolve validates a query and finds the slice to draw: the state's
 // own when valid, else the last valid one it carries, else Example 1.
-func ResolveSlice(q url.Values) (v, picture SliceValidated, stale string) {
-	st, qvs := SliceStateFromQuery(q)
-	v = ValidateSlice(st, qvs)
+func Resolve(q url.Values) (v, drawn Validated, stale string) {
+	st, qvs := StateFromQuery(q)
+	v = Validate(st, qvs)
 	if v.Slice != nil {
 		return v, v, ""
 	}
-	if lv, ok := LastValidSlice(st); ok {
+	if lv, ok := LastValid(st); ok {
 		return v, lv, "The inputs have errors: the picture is of the last valid slice."
 	}
-	return v, SliceValidated{State: st, T: -1}, NothingToDraw
+	return v, Validated{State: st, T: -1}, picture.NothingToDraw
 }
 
-// LastValidSlice is the last valid slice st carries (its Last),
+// LastValid is the last valid slice st carries (its Last),
 // validated: what a state with errors still draws, on its page and over
 // the websocket alike. ok is false when st carries none, or one that is
 // not valid either.
-func LastValidSlice(st SliceState) (lv SliceValidated, ok bool) {
-	if st.Last == "" || len(st.Last) > MaxSliceQuery {
-		return SliceValidated{}, false
+func LastValid(st State) (lv Validated, ok bool) {
+	if st.Last == "" || len(st.Last) > MaxQueryLen {
+		return Validated{}, false
 	}
 	lq, err := url.ParseQuery(st.Last)
 	if err != nil {
-		return SliceValidated{}, false
+		return Validated{}, false
 	}
-	lst, lvs := SliceStateFromQuery(lq)
-	if lv = ValidateSlice(lst, lvs); lv.Slice == nil {
-		return SliceValidated{}, false
+	lst, lvs := StateFromQuery(lq)
+	if lv = Validate(lst, lvs); lv.Slice == nil {
+		return Validated{}, false
 	}
 	return lv, true
 }
 
-// SlicePresetLinks are the slice explorer's example links for the current
+// PresetLinks are the slice explorer's example links for the current
 // data type and feature level, the one st is marked current when st is
 // valid.
-func SlicePresetLinks(st SliceState, valid bool) []views.Preset {
-	base := SliceState{In: LayoutState{DT: st.In.DT}, FL: st.FL}
+func PresetLinks(st State, valid bool) []views.Preset {
+	base := State{In: picture.LayoutState{DT: st.In.DT}, FL: st.FL}
 	if dt, err := core.ParseDataType(base.In.DT); err != nil || !dt.Valid() {
 		base.In.DT = "FLOAT32"
 	}
 	if _, err := core.ParseFeatureLevel(base.FL); err != nil {
 		base.FL = ""
 	}
-	cur := stateKey(st.CanonicalQuery(false))
+	cur := picture.StateKey(st.CanonicalQuery(false))
 	out := make([]views.Preset, len(SlicePresets))
 	for i, p := range SlicePresets {
 		q := p.apply(base).CanonicalQuery(false)
-		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.slice." + p.name, Page: p.page, Href: "/slice?" + q, Current: valid && stateKey(q) == cur}
+		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.slice." + p.name, Page: p.page, Href: "/slice?" + q, Current: valid && picture.StateKey(q) == cur}
 	}
 	return out
 }

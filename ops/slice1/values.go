@@ -1,4 +1,4 @@
-package picture
+package slice1
 
 import (
 	"context"
@@ -13,11 +13,12 @@ import (
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/picture"
 )
 
-// SliceValue is one value of the input: the bits of an integer (two's
+// Value is one value of the input: the bits of an integer (two's
 // complement) or a float.
-type SliceValue struct {
+type Value struct {
 	bits    uint64
 	f       float64
 	isFloat bool
@@ -26,8 +27,8 @@ type SliceValue struct {
 // defaultValue is the value of element i when none are typed: i+1, as the
 // DirectML page fills its input with 1..16. Integers wrap at the type's
 // width (see ValuesNote).
-func defaultValue(i int64, dt core.DataType) SliceValue {
-	return SliceValue{bits: uint64(i + 1), f: float64(i + 1), isFloat: dt.IsFloat()}
+func defaultValue(i int64, dt core.DataType) Value {
+	return Value{bits: uint64(i + 1), f: float64(i + 1), isFloat: dt.IsFloat()}
 }
 
 // decimalComma is a value written as a decimal with a comma ("1,5"), as
@@ -39,7 +40,7 @@ var decimalComma = regexp.MustCompile(`(?:^|\s)(-?[0-9]+),([0-9]+)(?:\s|$)`)
 // a decimal comma: the box reads a comma as a separator, so "1,5 2,5" is
 // four values, which nothing else would say.
 func decimalCommas(text string) []core.Violation {
-	m := decimalComma.FindStringSubmatch(asciiNumber(text))
+	m := decimalComma.FindStringSubmatch(picture.AsciiNumber(text))
 	if m == nil {
 		return nil
 	}
@@ -51,7 +52,7 @@ func decimalCommas(text string) []core.Violation {
 // ParseValues reads the values box: numbers separated by commas, spaces
 // or newlines (brackets are ignored, so a pasted NumPy array works), at
 // most maxSliceValues, each a value of dt.
-func ParseValues(text string, dt core.DataType) ([]SliceValue, []core.Violation) {
+func ParseValues(text string, dt core.DataType) ([]Value, []core.Violation) {
 	if strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
@@ -64,7 +65,7 @@ func ParseValues(text string, dt core.DataType) ([]SliceValue, []core.Violation)
 	if len(words) == 0 {
 		return nil, nil
 	}
-	out := make([]SliceValue, len(words))
+	out := make([]Value, len(words))
 	// The first three bad values, each with its own rule's code (values.int,
 	// values.float): more would crowd the box's warning, and they repeat.
 	var vs []core.Violation
@@ -87,35 +88,35 @@ func ParseValues(text string, dt core.DataType) ([]SliceValue, []core.Violation)
 // maxBadValues is how many bad values ParseValues reports.
 const maxBadValues = 3
 
-func parseValue(w string, dt core.DataType) (SliceValue, *core.Msg) {
+func parseValue(w string, dt core.DataType) (Value, *core.Msg) {
 	if dt.IsFloat() {
-		f, err := strconv.ParseFloat(asciiNumber(w), 64)
+		f, err := strconv.ParseFloat(picture.AsciiNumber(w), 64)
 		limit := map[core.DataType]float64{core.Float16: 65504, core.Float32: math.MaxFloat32, core.Float64: math.MaxFloat64}[dt]
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !finiteIn(dt, f) {
 			m := core.NewMsg("values.float", "value {value:q} is not a finite {type} (at most ±{limit})", core.Args{"value": w, "type": dt, "limit": strconv.FormatFloat(limit, 'g', -1, 64)})
-			return SliceValue{}, &m
+			return Value{}, &m
 		}
-		return SliceValue{f: f, isFloat: true}, nil
+		return Value{f: f, isFloat: true}, nil
 	}
 	bits := dt.Bits()
 	if !dt.IsSigned() {
-		u, err := strconv.ParseUint(asciiNumber(w), 10, 64)
+		u, err := strconv.ParseUint(picture.AsciiNumber(w), 10, 64)
 		if err != nil || bits < 64 && u >= 1<<bits {
 			m := core.NewMsg("values.uint", "value {value:q} is not a {type} (a whole number from 0 to {max})", core.Args{"value": w, "type": dt, "max": uint64(1)<<bits - 1})
-			return SliceValue{}, &m
+			return Value{}, &m
 		}
-		return SliceValue{bits: u}, nil
+		return Value{bits: u}, nil
 	}
-	n, err := strconv.ParseInt(asciiNumber(w), 10, 64)
+	n, err := strconv.ParseInt(picture.AsciiNumber(w), 10, 64)
 	lo, hi := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
 	if bits == 64 {
 		lo, hi = math.MinInt64, math.MaxInt64
 	}
 	if err != nil || n < lo || n > hi {
 		m := core.NewMsg("values.int", "value {value:q} is not an {type} (a whole number from {min} to {max})", core.Args{"value": w, "type": dt, "min": lo, "max": hi})
-		return SliceValue{}, &m
+		return Value{}, &m
 	}
-	return SliceValue{bits: uint64(n)}, nil
+	return Value{bits: uint64(n)}, nil
 }
 
 // finiteIn says whether f, rounded to the nearest dt (ties to even), is
@@ -133,7 +134,7 @@ func finiteIn(dt core.DataType, f float64) bool {
 }
 
 // putValue writes v as one element of dt at the start of b.
-func putValue(b []byte, dt core.DataType, v SliceValue) {
+func putValue(b []byte, dt core.DataType, v Value) {
 	if dt.IsFloat() {
 		f := v.f
 		if !v.isFloat {
@@ -233,17 +234,17 @@ func ValuesNote(dt core.DataType, n int64, typed bool) string {
 // stay 0. The slice page computes the same for its canvases (static/fill.js,
 // tested against this in the browser); the server reads only the cells it
 // shows (SparseCellValues).
-func FillInput(ctx context.Context, buf []byte, in *core.Layout, vals []SliceValue) error {
+func FillInput(ctx context.Context, buf []byte, in *core.Layout, vals []Value) error {
 	w := compute.LayoutWalk(in)
 	n := w.Len()
 	dt := in.DataType
 	e := dt.Bits() / 8
-	offs := make([]int64, min(n, offsetChunk))
-	for hi := n; hi > 0; hi -= offsetChunk {
+	offs := make([]int64, min(n, picture.OffsetChunk))
+	for hi := n; hi > 0; hi -= picture.OffsetChunk {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		lo := max(hi-offsetChunk, 0)
+		lo := max(hi-picture.OffsetChunk, 0)
 		chunk := offs[:hi-lo]
 		compute.Offsets(w, lo, chunk)
 		for j := len(chunk) - 1; j >= 0; j-- {
@@ -260,7 +261,7 @@ func FillInput(ctx context.Context, buf []byte, in *core.Layout, vals []SliceVal
 
 // valuePattern is the typed values as the page repeats them over the
 // elements: base64 of their raw little-endian elements of dt.
-func valuePattern(dt core.DataType, vals []SliceValue) string {
+func valuePattern(dt core.DataType, vals []Value) string {
 	e := dt.Bits() / 8
 	b := make([]byte, int64(len(vals))*e)
 	for i, v := range vals {
@@ -330,7 +331,7 @@ func f16ToF32(h uint16) float32 {
 // thousand.
 type CellValues struct {
 	dt    core.DataType
-	vals  []SliceValue
+	vals  []Value
 	first map[int64]int64 // wanted cell -> the first element stored there
 }
 
@@ -338,7 +339,7 @@ type CellValues struct {
 // (FillInput writes elements last to first, so that one's value stays).
 // The walk stops once every wanted cell is found; a cell no element
 // holds reads 0, as FillInput leaves it.
-func SparseCellValues(ctx context.Context, in *core.Layout, vals []SliceValue, wanted []int64) (*CellValues, error) {
+func SparseCellValues(ctx context.Context, in *core.Layout, vals []Value, wanted []int64) (*CellValues, error) {
 	cv := &CellValues{dt: in.DataType, vals: vals, first: make(map[int64]int64, len(wanted))}
 	if len(wanted) == 0 {
 		return cv, nil
@@ -351,13 +352,13 @@ func SparseCellValues(ctx context.Context, in *core.Layout, vals []SliceValue, w
 	}
 	w := compute.LayoutWalk(in)
 	n := w.Len()
-	offs := make([]int64, min(n, offsetChunk))
+	offs := make([]int64, min(n, picture.OffsetChunk))
 	left := len(want)
-	for i := int64(0); i < n && left > 0; i += offsetChunk {
+	for i := int64(0); i < n && left > 0; i += picture.OffsetChunk {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		chunk := offs[:min(offsetChunk, n-i)]
+		chunk := offs[:min(picture.OffsetChunk, n-i)]
 		compute.Offsets(w, i, chunk)
 		for j, o := range chunk {
 			if o < lo || o > hi || !want[o] {
