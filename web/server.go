@@ -241,6 +241,7 @@ func (s *Server) routes() {
 	e.GET("/", s.budgeted(asPage, s.getIndex))
 	e.GET("/slice", s.budgeted(asPage, s.getSlice))
 	e.GET("/glossary", s.getGlossary)
+	e.GET(APIDocPath, s.getAPIDoc) // apidoc.go
 	e.GET("/ws", s.getWS)
 	files := http.StripPrefix("/static/", static.Handler())
 	e.GET("/static/*", func(c echo.Context) error {
