@@ -249,7 +249,7 @@ func SlicePageView(m SlicePage) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Page(i18n.T(ctx, "site.nav.slice")).Render(templ.WithChildren(ctx, templ_7745c5c3_Var11), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = PicturePage(i18n.T(ctx, "site.nav.slice")).Render(templ.WithChildren(ctx, templ_7745c5c3_Var11), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
