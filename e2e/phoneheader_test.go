@@ -55,4 +55,3 @@ func TestE2EPhoneHeaderShowsEveryLink(t *testing.T) {
 		}
 	}
 }
-
