@@ -12,7 +12,7 @@
 //	                                        rooms/natsbus (the rooms' NATS bus)
 //	views (templ components)                rooms (classrooms, over a Bus)
 //	compute (the slice engine), i18n, strictjson (request JSON's one decoding)
-//	foundation: core (the exact DirectML rules), budget, jsonscan, static
+//	foundation: core (the exact DirectML rules), budget, jsonscan, static, docs
 //
 // rooms stands beside the explorers: it imports none of the module, nor
 // any third-party package, and only the transport and the commands import
@@ -49,7 +49,7 @@ type layer struct {
 
 // layers, lowest first.
 var layers = []layer{
-	{name: "foundation", pkgs: map[string][]string{"core": nil, "budget": nil, "jsonscan": nil, "static": nil}},
+	{name: "foundation", pkgs: map[string][]string{"core": nil, "budget": nil, "jsonscan": nil, "static": nil, "docs": nil}},
 	{name: "engine and words", pkgs: map[string][]string{"compute": nil, "i18n": {"golang.org/x/text/"}, "strictjson": nil}},
 	{name: "word tests", pkgs: map[string][]string{"i18n/i18ntest": nil}},
 	{name: "views", pkgs: map[string][]string{"views": {"github.com/a-h/templ"}}},

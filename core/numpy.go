@@ -65,17 +65,57 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 	if len(expr) > MaxNumpyExpressionLength {
 		return nil, NewMsg("numpy.length", "the expression is {length} characters long; at most {max} are read", Args{"length": len(expr), "max": MaxNumpyExpressionLength})
 	}
-	items, err := parseSubscript(expr)
+	sub, err := parseSubscript(asciiForms(expr))
 	if err != nil {
 		return nil, err
 	}
+	w, axis, err := numpyWindowOf(inputSizes, sub.items)
+	if err != nil && axis >= 0 {
+		if form := sub.ellipsisForm(inputSizes); form != "" {
+			return nil, NewMsg("numpy.ellipsis.hint", "{cause}. NumPy applies the {count} to the first axes of {rank}; to index the last ones, write {form:q}",
+				Args{"cause": err, "count": Count{int64(len(sub.items)), "entries"}, "rank": Count{int64(len(inputSizes)), "dimensions"}, "form": form})
+		}
+	}
+	return w, err
+}
+
+// ellipsisForm is the subscript with "..., " before its entries, when
+// it has fewer entries than the input has axes and no ellipsis, and that
+// form selects something: NumPy applies x[1:4, ::-2] to axes 0 and 1 of
+// a 4-D input, and someone who meant its last two axes (H and W of NCHW)
+// gets an empty selection or an index out of bounds on axis 0 or 1.
+// "" when that is not the case.
+func (s subscript) ellipsisForm(inputSizes []int64) string {
+	if len(s.items) >= len(inputSizes) {
+		return ""
+	}
+	for _, it := range s.items {
+		if it.ellipsis {
+			return ""
+		}
+	}
+	items := append([]numpyItem{{ellipsis: true}}, s.items...)
+	if _, _, err := numpyWindowOf(inputSizes, items); err != nil {
+		return ""
+	}
+	name := s.name
+	if name == "" {
+		name = "x"
+	}
+	return name + "[..., " + strings.Join(s.entries, ", ") + "]"
+}
+
+// numpyWindowOf is the window items select on an input of inputSizes.
+// An error an entry's own axis causes (an index out of bounds, an empty
+// selection) comes with that axis; any other with -1.
+func numpyWindowOf(inputSizes []int64, items []numpyItem) (*NumpyWindow, int, error) {
 	n := len(inputSizes)
 	// Expand "..." and missing trailing axes into full slices.
 	ell := -1
 	for i, it := range items {
 		if it.ellipsis {
 			if ell >= 0 {
-				return nil, NewMsg("numpy.ellipsis", "an index can only have a single ellipsis ('...')", nil)
+				return nil, -1, NewMsg("numpy.ellipsis", "an index can only have a single ellipsis ('...')", nil)
 			}
 			ell = i
 		}
@@ -85,7 +125,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 		explicit--
 	}
 	if explicit > n {
-		return nil, NewMsg("numpy.indices", "too many indices for array: the array has {rank}, but {count} were indexed", Args{"rank": Count{int64(n), "dimensions"}, "count": explicit})
+		return nil, -1, NewMsg("numpy.indices", "too many indices for array: the array has {rank}, but {count} were indexed", Args{"rank": Count{int64(n), "dimensions"}, "count": explicit})
 	}
 	var axes []numpyItem
 	for _, it := range items {
@@ -109,10 +149,11 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 		Indices:       make([][3]int64, n),
 	}
 	var empty []string
+	firstEmpty := -1
 	for i, it := range axes {
 		size := inputSizes[i]
 		if size < 1 {
-			return nil, NewMsg("numpy.size", "inputSizes[{axis}] = {value}: every size must be at least 1", Args{"axis": i, "value": size})
+			return nil, -1, NewMsg("numpy.size", "inputSizes[{axis}] = {value}: every size must be at least 1", Args{"axis": i, "value": size})
 		}
 		if it.isIndex {
 			idx := it.index
@@ -125,7 +166,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 				if it.typed != "" {
 					index = it.typed
 				}
-				return nil, NewMsg("numpy.index.bounds", "index {index} is out of bounds for axis {axis} with size {size}", Args{"index": index, "axis": i, "size": size})
+				return nil, i, NewMsg("numpy.index.bounds", "index {index} is out of bounds for axis {axis} with size {size}", Args{"index": index, "axis": i, "size": size})
 			}
 			w.WindowOffsets[i], w.WindowSizes[i], w.WindowStrides[i], w.OutputSizes[i] = idx, 1, 1, 1
 			w.Indices[i] = [3]int64{idx, idx + 1, 1}
@@ -134,7 +175,7 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 		}
 		start, stop, step, err := sliceIndices(it, size)
 		if err != nil {
-			return nil, NewMsg("numpy.axis", "axis {axis}: {cause}", Args{"axis": i, "cause": err})
+			return nil, -1, NewMsg("numpy.axis", "axis {axis}: {cause}", Args{"axis": i, "cause": err})
 		}
 		w.Indices[i] = [3]int64{start, stop, step}
 		if it.stepExact != "" {
@@ -146,13 +187,16 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 		k := sliceLen(start, stop, step)
 		if k == 0 {
 			empty = append(empty, strconv.Itoa(i))
+			if firstEmpty < 0 {
+				firstEmpty = i
+			}
 			continue
 		}
 		if step < -1<<31 || step > 1<<31-1 {
 			// InputWindowStrides are INT. One element is copied by any
 			// stride; two or more this far apart by none.
 			if k > 1 {
-				return nil, NewMsg("numpy.step.int", "axis {axis}: step {step} selects {count} elements, but DML_SLICE1's InputWindowStrides are INT (-2^31 to 2^31-1), so no DML_SLICE1 copies them", Args{"axis": i, "step": step, "count": k})
+				return nil, -1, NewMsg("numpy.step.int", "axis {axis}: step {step} selects {count} elements, but DML_SLICE1's InputWindowStrides are INT (-2^31 to 2^31-1), so no DML_SLICE1 copies them", Args{"axis": i, "step": step, "count": k})
 			}
 			step = 1
 			if *it.step < 0 {
@@ -168,10 +212,32 @@ func ParseNumpy(inputSizes []int64, expr string) (*NumpyWindow, error) {
 		}
 	}
 	if len(empty) > 0 {
-		return nil, NewMsg("numpy.empty", "the selection is empty on axis {axes}: DML_SLICE1 requires a non-empty window and OutputSizes[i] >= 1, so no DML_SLICE1 exists for an empty NumPy selection", Args{"axes": strings.Join(empty, ", ")})
+		return nil, firstEmpty, NewMsg("numpy.empty", "the selection is empty on axis {axes}: DML_SLICE1 requires a non-empty window and OutputSizes[i] >= 1, so no DML_SLICE1 exists for an empty NumPy selection", Args{"axes": strings.Join(empty, ", ")})
 	}
-	return w, nil
+	return w, -1, nil
 }
+
+// asciiForms reads the full-width forms a Chinese, Japanese or Korean
+// keyboard types in its own mode (U+FF01 to U+FF5E: ，；：［］０-９－ and
+// the rest of ASCII's printable marks) as their ASCII forms, and the
+// ideographic space as a space, so that x［1：4，：：－2］ is x[1:4, ::-2].
+// Nothing else changes: the text is then read with Python's rules.
+func asciiForms(s string) string {
+	if !strings.ContainsFunc(s, isFullWidth) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\u3000':
+			return ' '
+		case r >= '\uff01' && r <= '\uff5e':
+			return r - 0xff01 + '!'
+		}
+		return r
+	}, s)
+}
+
+func isFullWidth(r rune) bool { return r == '\u3000' || r >= '\uff01' && r <= '\uff5e' }
 
 // sliceIndices is Python's slice.indices(size).
 func sliceIndices(it numpyItem, size int64) (start, stop, step int64, err error) {
@@ -223,23 +289,33 @@ func sliceLen(start, stop, step int64) int64 {
 // chained is a subscript followed by another, x[1:4][0] or x[1:4] [0].
 var chained = regexp.MustCompile(`\]\s*\[`)
 
-func parseSubscript(expr string) ([]numpyItem, error) {
+// subscript is what parseSubscript read: the name before '[' ("" when
+// none), the entries as written (trimmed) and what each one is.
+type subscript struct {
+	name    string
+	entries []string
+	items   []numpyItem
+}
+
+func parseSubscript(expr string) (subscript, error) {
+	var sub subscript
 	s := strings.TrimSpace(expr)
 	if open := strings.IndexByte(s, '['); open >= 0 {
 		name := strings.TrimSpace(s[:open])
+		sub.name = name
 		if name != "" && !isIdentifier(name) {
-			return nil, NewMsg("numpy.name", "expected a name such as x before '[', found {name:q}", Args{"name": name})
+			return sub, NewMsg("numpy.name", "expected a name such as x before '[', found {name:q}", Args{"name": name})
 		}
 		if !strings.HasSuffix(s, "]") {
-			return nil, NewMsg("numpy.bracket", "missing ']' at the end of {expr:q}", Args{"expr": expr})
+			return sub, NewMsg("numpy.bracket", "missing ']' at the end of {expr:q}", Args{"expr": expr})
 		}
 		s = s[open+1 : len(s)-1]
 	}
 	if chained.MatchString(s) {
-		return nil, NewMsg("numpy.chained", "chained indexing ([...][...]): only one subscript, x[...], is read; write the view as one subscript", nil)
+		return sub, NewMsg("numpy.chained", "chained indexing ([...][...]): only one subscript, x[...], is read; write the view as one subscript", nil)
 	}
 	if strings.ContainsAny(s, "[]") {
-		return nil, NewMsg("numpy.nested", "nested brackets: only basic slicing (integers, slices and ...) is supported", nil)
+		return sub, NewMsg("numpy.nested", "nested brackets: only basic slicing (integers, slices and ...) is supported", nil)
 	}
 	// A parenthesised tuple is the same index: x[(1, ::2)] is x[1, ::2],
 	// and x[()], the empty tuple, is the whole tensor.
@@ -250,27 +326,31 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 		}
 	}
 	if strings.TrimSpace(s) == "" {
-		return nil, NewMsg("numpy.subscript.empty", "the subscript is empty: write x[...] or x[:] for the whole tensor", nil)
+		return sub, NewMsg("numpy.subscript.empty", "the subscript is empty: write x[...] or x[:] for the whole tensor", nil)
 	}
 	parts := strings.Split(s, ",")
 	// A single trailing comma is allowed, as in Python.
 	if len(parts) > 1 && strings.TrimSpace(parts[len(parts)-1]) == "" {
 		parts = parts[:len(parts)-1]
 	}
+	if strings.Contains(s, ";") {
+		return sub, NewMsg("numpy.semicolon", "';' is not part of a subscript: write ',' between entries (x[1, 2]) and ':' inside a slice (x[1:4])", nil)
+	}
 	items := make([]numpyItem, 0, len(parts))
 	for pos, p := range parts {
 		p = strings.TrimSpace(p)
+		sub.entries = append(sub.entries, p)
 		switch {
 		case p == "...", p == "Ellipsis":
 			items = append(items, numpyItem{ellipsis: true})
 		case p == "None", p == "np.newaxis", p == "numpy.newaxis":
-			return nil, NewMsg("numpy.newaxis", "entry {entry}: {item} inserts a new axis of size 1, which DML_SLICE1 cannot: its output has the input's DimensionCount. Slice without it and add the axis by reshaping the output (its sizes and strides)", Args{"entry": pos, "item": p})
+			return sub, NewMsg("numpy.newaxis", "entry {entry}: {item} inserts a new axis of size 1, which DML_SLICE1 cannot: its output has the input's DimensionCount. Slice without it and add the axis by reshaping the output (its sizes and strides)", Args{"entry": pos, "item": p})
 		case p == "":
-			return nil, NewMsg("numpy.entry.empty", "entry {entry} is empty", Args{"entry": pos})
+			return sub, NewMsg("numpy.entry.empty", "entry {entry} is empty", Args{"entry": pos})
 		case !strings.Contains(p, ":"):
 			v, err := parsePyInt(p)
 			if err != nil {
-				return nil, NewMsg("numpy.entry", "entry {entry}: {cause}", Args{"entry": pos, "cause": err})
+				return sub, NewMsg("numpy.entry", "entry {entry}: {cause}", Args{"entry": pos, "cause": err})
 			}
 			it := numpyItem{isIndex: true, index: v}
 			if v == math.MaxInt64 || v == math.MinInt64+1 {
@@ -280,7 +360,7 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 		default:
 			fields := strings.Split(p, ":")
 			if len(fields) > 3 {
-				return nil, NewMsg("numpy.slice.parts", "entry {entry} {item:q}: a slice has at most start:stop:step", Args{"entry": pos, "item": p})
+				return sub, NewMsg("numpy.slice.parts", "entry {entry} {item:q}: a slice has at most start:stop:step", Args{"entry": pos, "item": p})
 			}
 			var it numpyItem
 			targets := []**int64{&it.start, &it.stop, &it.step}
@@ -291,7 +371,7 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 				}
 				v, err := parsePyInt(f)
 				if err != nil {
-					return nil, NewMsg("numpy.entry", "entry {entry}: {cause}", Args{"entry": pos, "cause": err})
+					return sub, NewMsg("numpy.entry", "entry {entry}: {cause}", Args{"entry": pos, "cause": err})
 				}
 				*targets[k] = &v
 				if k == 2 && (v == math.MaxInt64 || v == math.MinInt64+1) {
@@ -301,7 +381,8 @@ func parseSubscript(expr string) ([]numpyItem, error) {
 			items = append(items, it)
 		}
 	}
-	return items, nil
+	sub.items = items
+	return sub, nil
 }
 
 // parsePyInt reads a Python integer literal with an optional sign:

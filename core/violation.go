@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -111,6 +112,27 @@ func Format(tmpl string, args Args, nested func(Msg) string) string {
 // FormatQuoted is Format with quote writing a {name:q} value, as a
 // language quotes (« x », 「x」); nil quotes as %q does.
 func FormatQuoted(tmpl string, args Args, nested func(Msg) string, quote func(string) string) string {
+	return FormatWith(tmpl, args, Formatting{Nested: nested, Quote: quote})
+}
+
+// Formatting is how FormatWith writes the values it fills in; a nil
+// function writes as Format does.
+type Formatting struct {
+	// Nested renders a value that is a Msg.
+	Nested func(Msg) string
+	// Quote writes a {name:q} value.
+	Quote func(string) string
+	// Whole writes an unquoted value that is a whole number (an int, an
+	// int64, ..., or a string of decimal digits, as wholeNumber reads
+	// it), given the template's text before and after its
+	// placeholder: a language groups its digits in prose, not in code.
+	Whole func(n any, before, after string) string
+}
+
+// FormatWith is Format writing values as f says.
+func FormatWith(tmpl string, args Args, f Formatting) string {
+	nested, quote := f.Nested, f.Quote
+	whole := tmpl
 	var b strings.Builder
 	for {
 		open := strings.IndexByte(tmpl, '{')
@@ -142,7 +164,10 @@ func FormatQuoted(tmpl string, args Args, nested func(Msg) string, quote func(st
 		} else if isMsg {
 			v = m.Error()
 		}
-		if quoted && quote != nil {
+		if n, ok := wholeNumber(v); ok && !quoted && f.Whole != nil {
+			done := len(whole) - len(tmpl)
+			b.WriteString(f.Whole(n, whole[:done+open], tmpl[open+end+1:]))
+		} else if quoted && quote != nil {
 			b.WriteString(quote(fmt.Sprint(v)))
 		} else if quoted {
 			fmt.Fprintf(&b, "%q", v)
@@ -151,6 +176,25 @@ func FormatQuoted(tmpl string, args Args, nested func(Msg) string, quote func(st
 		}
 		tmpl = tmpl[open+end+1:]
 	}
+}
+
+// wholeNumber is v when it is a whole number of one of Go's integer
+// types, or v read as one when it is a string that writes one in
+// canonical decimal within 64 bits (a product written as text so that
+// it cannot overflow, "4295032832"); "0x10", "007" and "+5" are not.
+func wholeNumber(v any) (any, bool) {
+	switch x := v.(type) {
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return v, true
+	case string:
+		if n, err := strconv.ParseInt(x, 10, 64); err == nil && strconv.FormatInt(n, 10) == x {
+			return n, true
+		}
+		if n, err := strconv.ParseUint(x, 10, 64); err == nil && strconv.FormatUint(n, 10) == x {
+			return n, true
+		}
+	}
+	return nil, false
 }
 
 // ValidationError collects every violation found in one description, so a

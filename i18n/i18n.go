@@ -95,7 +95,13 @@ func (l Locale) lookup(key Key) string {
 // T is key's text in l with args filled in; an argument that is itself a
 // core.Msg is rendered in l too.
 func (l Locale) T(key Key, args core.Args) string {
-	s := core.FormatQuoted(l.lookup(key), args, l.msg, quotes[l])
+	f := core.Formatting{Nested: l.msg, Quote: quotes[l]}
+	if Known(string(key)) {
+		// A message's numbers are prose, grouped l's way, but for those
+		// inside its code (sizes[{axis}] = {value}).
+		f.Whole = l.messageNumber
+	}
+	s := core.FormatWith(l.lookup(key), args, f)
 	if l == TraditionalChinese {
 		s = cornerSpacing.Replace(s) // 「」 carry their own space
 	}
@@ -122,11 +128,11 @@ func quoteWith(open, closing string) func(string) string {
 }
 
 func (l Locale) msg(m core.Msg) string {
-	// A core.Count: its words agree with its number in l (a message's
-	// counts are plain numbers, as its other numbers are).
+	// A core.Count: its words agree with its number in l, which is
+	// grouped as a message's other numbers are.
 	if unit, ok := strings.CutPrefix(m.Code, "count."); ok {
 		if n, ok := m.Args["n"].(int64); ok {
-			return l.Count(n, fmt.Sprint(n), unit)
+			return l.Count(n, l.prose(n), unit)
 		}
 	}
 	if !Has(Key(m.Code)) {
@@ -134,6 +140,68 @@ func (l Locale) msg(m core.Msg) string {
 	}
 	return l.T(Key(m.Code), m.Args)
 }
+
+// prose is the whole number n as a message's prose writes it: grouped
+// l's way (1.234 in Portuguese, 1 234 with a narrow no-break space in
+// French, 1,234 in Chinese), as Num writes it; English keeps the plain
+// digits core writes (the API's English messages are core's).
+func (l Locale) prose(n any) string {
+	if l == English {
+		return fmt.Sprint(n)
+	}
+	return l.Number(n)
+}
+
+// messageNumber writes a whole number a message's template places
+// between before and after: plain digits where it is part of code or a
+// formula (sizes[{axis}], {field} = {value}, ({size} - 1) × {stride},
+// {field} {value} < DMLCalcBufferTensorSize {min}), as DirectML values in code
+// are everywhere on the site; in prose, grouped l's way (prose).
+func (l Locale) messageNumber(n any, before, after string) string {
+	for _, m := range codeBefore {
+		if strings.HasSuffix(before, m) {
+			return fmt.Sprint(n)
+		}
+	}
+	for _, m := range codeAfter {
+		if strings.HasPrefix(after, m) {
+			return fmt.Sprint(n)
+		}
+	}
+	// A value after a field ({field} {value}) or a DirectML name
+	// (DimensionCount {rank}, DMLCalcBufferTensorSize {min}) is that
+	// field's value, in code.
+	if w, ok := strings.CutSuffix(before, " "); ok {
+		if w = w[strings.LastIndexByte(w, ' ')+1:]; strings.HasSuffix(w, "}") || isDirectMLName(w) {
+			return fmt.Sprint(n)
+		}
+	}
+	return l.prose(n)
+}
+
+// isDirectMLName says whether w is a name such as DimensionCount,
+// DML_SLICE1 or inputSizes: a word of ASCII letters, digits and
+// underscores with a capital after its first letter or an underscore.
+func isDirectMLName(w string) bool {
+	code := false
+	for i, r := range w {
+		switch {
+		case r == '_' || i > 0 && r >= 'A' && r <= 'Z':
+			code = true
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return code
+}
+
+// codeBefore and codeAfter are the marks that put a number next to them
+// in code: an index, an operand, a value given to a field.
+var (
+	codeBefore = []string{"[", "|", "=", "= ", "< ", "> ", "+ ", "- ", "× ", "* ", "/ ", "^", "}."}
+	codeAfter  = []string{"]", "|", " =", " <", " >", " !", " +", " -", " ×", " *", " /", "^", ".{"}
+)
 
 // Has says whether the catalogs hold key (English holds every key).
 func Has(key Key) bool {

@@ -128,3 +128,67 @@ func TestFrenchSpacing(t *testing.T) {
 		t.Errorf("page.none in French is %q, want %q", got, want)
 	}
 }
+
+// TestPackedIsCompactAndAgrees: packed is compact in French (compacto in
+// Portuguese), as the glossary and the catalogs' README say, agreeing
+// with what it qualifies: the strides' radio reads "compacts" beside
+// "explicites" (both plural, the strides), never "compact" beside a
+// plural; and no other word (empaqueté, tassé) names it (issue #37,
+// point 6.6).
+func TestPackedIsCompactAndAgrees(t *testing.T) {
+	word := map[Locale]string{French: "compact", BrazilianPortuguese: "compacto"}
+	for l, w := range word {
+		if g := glossaryWord(t, "packed", l); !strings.HasPrefix(g, w) {
+			t.Errorf("%s: the glossary calls packed %q, want %s", l, g, w)
+		}
+		explicit := l.T("form.explicit", nil)
+		for _, k := range []Key{"form.packed", "form.packed.short", "fact.strides.packed"} {
+			first := strings.Fields(l.T(k, nil))[0]
+			if !strings.HasPrefix(first, w) || strings.HasSuffix(first, "s") != strings.HasSuffix(explicit, "s") {
+				t.Errorf("%s %s: %q, beside %q (form.explicit): want %s agreeing with it", l, k, first, explicit, w)
+			}
+		}
+	}
+	other := regexp.MustCompile(`(?i)\bempaquet|\btass[ée]`)
+	for _, m := range catalogs[French] {
+		for k, v := range m {
+			if s := other.FindString(v); s != "" {
+				t.Errorf("fr %s: %q names packed another way: %s", k, s, v)
+			}
+		}
+	}
+}
+
+func glossaryWord(t *testing.T, id string, l Locale) string {
+	t.Helper()
+	for _, term := range Glossary {
+		if term.ID == id {
+			return term.Word[l]
+		}
+	}
+	t.Fatalf("no glossary term %s", id)
+	return ""
+}
+
+// TestTourStep1SaysWhereTheGridIs: the first step's card, above the
+// explorer, says the grid is the logical view and the buffer's row is
+// under it; no language says the grid is above the card (zh-TW said
+// 上面的格子, issue #37, point 6.6).
+func TestTourStep1SaysWhereTheGridIs(t *testing.T) {
+	above := map[Locale]*regexp.Regexp{
+		English:             regexp.MustCompile(`(?i)\babove\b`),
+		TraditionalChinese:  regexp.MustCompile(`上面|上方`),
+		BrazilianPortuguese: regexp.MustCompile(`(?i)\bacima\b`),
+		French:              regexp.MustCompile(`(?i)au-dessus`),
+	}
+	under := map[Locale]string{English: "under", TraditionalChinese: "底下", BrazilianPortuguese: "embaixo", French: "en dessous"}
+	for _, l := range Locales {
+		p := l.T("tour.1.p2", nil)
+		if s := above[l].FindString(p); s != "" {
+			t.Errorf("%s: tour.1.p2 says %q: %s", l, s, p)
+		}
+		if !strings.Contains(p, under[l]) {
+			t.Errorf("%s: tour.1.p2 does not put the buffer under the grid (%q): %s", l, under[l], p)
+		}
+	}
+}

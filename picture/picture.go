@@ -460,8 +460,8 @@ func newFacts(ctx context.Context, l *core.Layout) views.Facts {
 	f.Counts = []views.Fact{
 		{Name: t("fact.dtype"), Value: t("fact.dtype.value", i18n.Args{"type": l.DataType, "bits": bits}), TestID: "fact-dtype"},
 		{Name: t("fact.strides"), Value: f.Strides, Hint: stridesNote, TestID: "fact-strides"},
-		{Name: t("fact.logical"), Value: i18n.Grouped(ctx, l.LogicalElementCount()), Hint: "product(sizes) = " + sizesProduct, TestID: "fact-logical"},
-		{Name: t("fact.last"), Value: i18n.Grouped(ctx, l.IndexOfLastElement()), Hint: "dot(sizes − 1, strides)", TestID: "fact-last"},
+		{Name: t("fact.logical"), Value: i18n.Grouped(ctx, l.LogicalElementCount()), Hint: t("fact.logical.hint", i18n.Args{"product": sizesProduct}), TestID: "fact-logical"},
+		{Name: t("fact.last"), Value: i18n.Grouped(ctx, l.IndexOfLastElement()), Hint: t("fact.last.hint"), TestID: "fact-last"},
 		{Name: t("fact.implied"), Value: i18n.Grouped(ctx, l.MinimumImpliedElementCount()), Hint: t("fact.implied.hint"), TestID: "fact-implied"},
 		{Name: t("fact.distinct"), Value: distinct, Hint: t("fact.distinct.hint"), TestID: "fact-distinct"},
 		{Name: t("fact.buffer"), Value: BufferFact(ctx, l, i18n.Grouped[int64]), Hint: "max(DMLCalcBufferTensorSize, TotalTensorSizeInBytes)", TestID: "fact-buffer"},

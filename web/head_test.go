@@ -105,7 +105,7 @@ func TestBodiesOverTheLimit(t *testing.T) {
 			err = json.NewDecoder(res.Body).Decode(&got)
 			res.Body.Close()
 			if err != nil || res.StatusCode != http.StatusRequestEntityTooLarge || len(got.Errors) != 1 || got.Errors[0].Code != "body.large" ||
-				got.Errors[0].Message != "le corps de la requête dépasse 65536 octets" {
+				got.Errors[0].Message != "le corps de la requête dépasse 65\u202f536 octets" {
 				t.Errorf("%s (chunked %v): %d %+v %v", path, chunked, res.StatusCode, got, err)
 			}
 		}

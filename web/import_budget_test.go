@@ -175,7 +175,7 @@ func TestImportTooManyEntriesIsRefusedAtOnce(t *testing.T) {
 	}
 	page, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(page), "commands contient plus de 4096 entrées") {
+	if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(page), "commands contient plus de 4\u202f096 entrées") {
 		t.Errorf("page: %d, want 413 naming commands in French: %.2000s", res.StatusCode, page)
 	}
 

@@ -36,7 +36,7 @@ func TestLongRequestsAnswerTheAPIsShape(t *testing.T) {
 		{"long headers", "GET", "/api/v1/layout.svg?sizes=2", strings.Repeat("a", 80000), 431, "request.large", "the request's address and headers are longer than 65536 bytes"},
 		{"a query past the route's limit", "GET", "/api/v1/layout.svg?sizes=" + long[:5001], "", 400, "query.long", "the query is longer than 4096 bytes"},
 		// On the connection the 400 kept alive.
-		{"a long query, in French", "GET", "/api/v1/slice1.svg?lang=fr&sizes=" + long, "", 414, "query.long", "la requête dépasse 65536 octets"},
+		{"a long query, in French", "GET", "/api/v1/slice1.svg?lang=fr&sizes=" + long, "", 414, "query.long", "la requête dépasse 65\u202f536 octets"},
 		{"a short request after them", "GET", "/api/v1/layout.svg?sizes=2&lang=pt-BR&x=" + strings.Repeat("1", 100), "", 200, "", ""},
 		{"a page", "GET", "/?sizes=" + long, "", 431, "", ""},
 	} {

@@ -334,7 +334,7 @@ func TestSVGRefusalIsAPicture(t *testing.T) {
 		{"an <img>", "/api/v1/layout.svg?sizes=100,100", "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", "", true, "at most 4096 logical elements"},
 		{"the Download SVG link", "/api/v1/slice1.svg?sizes=100,100", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "", true, "4096"},
 		{"an <img> in French", "/api/v1/layout.svg?sizes=100,100", "image/*", "fr", true, "au plus"},
-		{"an <img> in Chinese, wrapped", "/api/v1/layout.svg?sizes=100,100", "image/*", "zh-TW", true, "4096"},
+		{"an <img> in Chinese, wrapped", "/api/v1/layout.svg?sizes=100,100", "image/*", "zh-TW", true, "4,096"},
 		{"an API client", "/api/v1/layout.svg?sizes=100,100", "*/*", "", false, "svg.layout.large"},
 	} {
 		req, _ := http.NewRequest(http.MethodGet, ts.URL+tc.path, nil)
