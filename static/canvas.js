@@ -1,5 +1,5 @@
-// stridescope: the canvas layouts of both explorers (explorer.js and
-// slice.js) for views above the DOM limit. A layout maps item k (an
+// stridescope: the canvas layouts of the explorers (explorer.js,
+// slice-canvas.js) for views above the DOM limit. A layout maps item k (an
 // element or a buffer cell) to a pixel of a w x h image and back; when
 // there are more items than pixels, bin items share one. px is the CSS
 // scale of an image pixel.
@@ -36,6 +36,48 @@ export function nudgeButtons() {
 }
 // CAPTION is the height, in CSS pixels, of a small multiple's caption.
 export const CAPTION = 14;
+// tensorLayout lays a tensor's n elements out as the DOM grids do: small
+// multiples of its last two dimensions (captioned when it has outer
+// ones), else, when there are too many of them, a strip of its rows.
+export const tensorLayout = (sizes, n, W, H) => {
+  const r = sizes.length;
+  return (r > 1 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, r > 2 ? CAPTION : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
+};
+// bufferStrip lays a layout's buffer (m: sizes, strides, cells) out in
+// rows of its smallest stride past 1 that spans a dimension, so that a
+// padded row's cells line up under each other as the rows do.
+export const bufferStrip = (m, W, H) => {
+  const pitches = m.strides.filter((v, d) => v > 1 && m.sizes[d] > 1);
+  return strip(m.cells, pitches.length ? Math.min(...pitches) : 0, W, H);
+};
+// canvasLinks makes a canvas's pointer and keys link as the grids' cells
+// do: pick(k, focus) shows item k (focus: clicked, or reached with the
+// keys, so it stays). c is the canvas's record ({L, cursor}); sizes()
+// the tensor's sizes when its items are elements, at the time of the key
+// (null: buffer cells).
+export function canvasLinks(cv, c, n, sizes, pick) {
+  const L = c.L;
+  const at = (e) => { const r = cv.getBoundingClientRect(); return L.fromPixel(Math.floor(((e.clientX - r.left) / r.width) * L.w), Math.floor(((e.clientY - r.top) / r.height) * L.h)); };
+  // One lookup per frame, of the latest position (a buffer cell's
+  // holders scan every offset): a fast pointer is not left behind.
+  let raf = 0, last = -1;
+  cv.onpointermove = (e) => {
+    last = at(e);
+    if (last >= 0 && !raf) raf = requestAnimationFrame(() => { raf = 0; if (last >= 0) pick(last, false); });
+  };
+  cv.onclick = (e) => { const k = at(e); if (k >= 0) { c.cursor = k; pick(k, true); } };
+  // The keys move as in the DOM grids; #dot, a live region, names the
+  // cell reached.
+  cv.onkeydown = (e) => {
+    if (!NAV_KEYS.has(e.key)) return;
+    e.preventDefault();
+    // With nothing selected yet the first key (or arrow button)
+    // selects the first element rather than moving past it.
+    const k = c.cursor < 0 ? 0 : canvasKey(e.key, c.cursor, n, L, sizes());
+    if (k >= 0) { c.cursor = k; pick(k, true); }
+  };
+  cv.onfocus = () => pick(Math.max(0, c.cursor), true);
+}
 // strip wraps n items in order into rows of at most W x H pixels, cols a
 // multiple of pitch when it fits.
 export function strip(n, pitch, W, H) {

@@ -3,105 +3,39 @@
 // the server over /ws (docs/protocol.md), which validates it with core,
 // computes with compute and answers with templ-rendered fragments plus the
 // arrays that link the two views. Large views are drawn on canvases from
-// binary frames.
+// binary frames. The edits, the socket, the URL and the room are the edit
+// client's (client.js); this module is the explorer's view: its form's
+// query, the answers drawn, the logical view and the buffer linked.
 
-import { roomClient, roomFocus } from './rooms.js';
-import { liveSocket, wentOffline, showFieldErrors, typed, sent, takeOwnAnswer, openedQuery, put, settle, refused, copyButtons, swapIn, reveal, boxValue, langSuffix } from './live.js';
+import { editClient } from './client.js';
+import { $, $$, put, swapIn, reveal, boxValue, gridLinks } from './live.js';
 import { num, listOf, t as tr } from './words.js';
-import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf } from './layout.js';
-import { editHistory } from './history.js';
-import { clamp, strip, panels, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, CAPTION, canvasKey, NAV_KEYS, nudgeButtons } from './canvas.js';
-import { PROTOCOL_VERSION as V, FRAME_HEADER_LEN as HDR, FRAME } from './protocol.js';
+import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
+import { clamp, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, tensorLayout, bufferStrip, canvasLinks } from './canvas.js';
+import { FRAME } from './protocol.js';
 
-const $ = (s, r = document) => r.querySelector(s);
-const $$ = (s, r = document) => [...r.querySelectorAll(s)];
 const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
 
 export function start() {
   const form = $('#controls'), picture = $('#picture'), dot = $('#dot');
-  const st = { seq: 0, ws: null, meta: null, offsets: null, counts: null, frames: 0, got: 0,
-    structural: new Set(), push: new Set(), nav: new Set(), focus: null, hover: null, canvases: {} };
-  document.body.dataset.live = 'connecting';
-  copyButtons();
-  nudgeButtons();
-  const room = roomClient('layout', { apply: applyRoom });
+  const st = { meta: null, offsets: null, counts: null, focus: null, canvases: {} };
   // Focus ids: 'l:3' logical element 3, 'b:7' buffer cell 7.
   const focusId = (t) => (t.kind === 'l' ? 'l:' + t.i : 'b:' + t.o);
-  const focus = roomFocus(room, picture, {
-    focused: () => st.focus && focusId(st.focus),
-    show: (id) => { const [k, n] = id.split(':'); if (k === 'l' || k === 'b') show(k === 'l' ? { kind: 'l', i: +n } : { kind: 'b', o: +n }, false); },
-    clear: unshow,
+  const client = editClient(form, picture, {
+    page: 'layout', what: 'tensor', pushes: ['dt', 'labels'],
+    formQuery, onForm, onResult, onFrame, onDone,
+    presetQuery: (a) => 'preset=' + a.dataset.preset + '&dt=' + form.elements.dt.value + '&labels=' + form.elements.labels.value,
+    focus: {
+      focused: () => st.focus && focusId(st.focus),
+      show: (id) => { const [k, n] = id.split(':'); if (k === 'l' || k === 'b') show(k === 'l' ? { kind: 'l', i: +n } : { kind: 'b', o: +n }, false); },
+      clear: unshow,
+    },
   });
+  const room = client.room;
 
-  // ---- the websocket ----
-  // connect opens the socket; liveSocket opens it again after a drop,
-  // with the jittered backoff every page uses (a class whose server
-  // restarts does not come back all at once, nor 10 s late).
-  function connect() {
-    liveSocket({
-      // The form holds the state the server drew: the URL's, or a tour
-      // step's own when the URL only says how to show it (?room=, ?labels=).
-      // A state the rows cannot hold (nine dimensions, a list longer than
-      // the sizes) goes as typed, so that its error stays.
-      // A state typed while the socket was down (or before it first opened,
-      // or sent and never answered) is an edit: the address bar, which
-      // holds the history entry's state, and the links that follow it take
-      // it once it is answered.
-      open(ws) {
-        st.ws = ws;
-        // The page's own answer (takeOwnAnswer) needs no asking again.
-        const q = typed(form) || formQuery(), own = q === st.own;
-        st.own = null;
-        // The state the page shows, sent again, is no new history entry.
-        if (!own) send(q, true, false, q === history.state?.ss?.q || q === st.shown);
-        room.open((m) => ws.send(JSON.stringify(m)));
-      },
-      text: onText,
-      binary: onBinary,
-      closed: () => wentOffline(st, room),
-    });
-  }
-  // send sends an edit: structural ones rewrite every field from the
-  // answer, push ones always make a history entry, nav ones (Back,
-  // Forward, the first state) leave the history as it is.
-  function send(query, structural = false, push = false, nav = false) {
-    if (!st.ws) { return false; }
-    sent(form, query);
-    st.seq++; st.again = () => send(query, structural, push, nav);
-    if (structural) st.structural.add(st.seq);
-    if (push) st.push.add(st.seq);
-    if (nav) st.nav.add(st.seq);
-    st.ws.send(JSON.stringify({ v: V, type: 'edit', seq: st.seq, query }));
-    picture.dataset.state = 'computing';
-    return true;
-  }
-  let timer = 0;
-  const sendSoon = () => { clearTimeout(timer); timer = setTimeout(() => { timer = 0; send(formQuery()); }, 150); };
-  // Back and Forward are the viewer's own moves: a following viewer
-  // detaches first, as with any edit of their own.
-  const hist = editHistory(form, { go: (q) => { room.local(); send(q, true, false, true); }, cancel: () => clearTimeout(timer), reset: (q) => send(q, true, true) });
-  hist.start(openedQuery(form, formQuery));
-
-  function onText(m) {
-    if (m.type === 'hello') { document.body.dataset.live = 'ready'; $('#live-note').hidden = false; $('#offline-note').hidden = true; $('button.apply').hidden = true; hist.show(); return; }
-    if (room.message(m)) return;
-    if (m.seq !== st.seq) return; // a newer edit supersedes it
-    if (m.type === 'done') return finish();
-    if (m.type === 'error') {
-      const again = st.again;
-      // Not sent again once a newer edit went, or is about to (typing).
-      refused(m, picture, () => { if (st.seq === m.seq && !timer) again(); });
-      return;
-    }
-    if (m.type !== 'result') return;
-    showFieldErrors(form, m.errors, m.warnings);
-    refill(m.form, st.structural.has(m.seq));
-    st.shown = typed(form) || formQuery(); // the form as this answer left it
-    const how = st.nav.has(m.seq) ? 'none' : st.push.has(m.seq) || st.structural.has(m.seq) ? 'push' : 'edit';
-    // A state with errors is drawn only when the answer carries the
-    // picture of its last valid state (an entry of the history).
-    st.invalid = !settle(m, form, picture, 'tensor', setURL, how);
-    if (st.invalid && !m.meta) return;
+  // ---- the answers ----
+  function onForm(m, sent) { refill(m.form, !!sent.structural); }
+  function onResult(m) {
     const h = m.html; // none in the page's own answer: the page is its html
     if (h) {
       const k = h.keys || {};
@@ -110,25 +44,21 @@ export function start() {
     }
     const meta = st.meta = m.meta;
     // A disjoint layout's offsets are worked out where they are needed
-    // (live.js holderOf for a cell's element): a canvas of 2^24 elements
-    // needs no fresh 64 MiB array of them.
+    // (layout.js holderOf for a cell's element): a canvas of 2^24
+    // elements needs no fresh 64 MiB array of them.
     st.n = meta.logicalMode === 'none' ? 0 : meta.logicalCount;
     st.apart = disjoint(meta.sizes, meta.strides);
     st.offsets = st.apart && meta.logicalMode === 'canvas' ? null : offsetsOf(meta.sizes, meta.strides, st.n);
     st.counts = m.counts ? Uint8Array.from(m.counts, (c) => Math.min(c, 255)) : new Uint8Array(meta.bufferMode === 'none' ? 0 : meta.cells);
-    st.frames = m.stream ? m.stream.countFrames : 0; st.got = 0;
     st.canvases = {};
-    picture.dataset.seq = m.seq;
-    if (!m.stream) finish(); else { picture.dataset.state = 'streaming'; progress(); }
+    // A picture without frames is complete with its result: it is linked
+    // now, not a message later (its done comes all the same).
+    if (!m.stream) client.finish();
   }
-
-  function onBinary(buf) {
-    const d = new DataView(buf);
-    if (d.getUint8(1) !== V || d.getUint32(4, true) !== st.seq || !st.meta) return;
-    const kind = d.getUint8(0), first = Number(d.getBigUint64(16, true));
-    if (kind === FRAME.counts) st.counts.set(new Uint8Array(buf, HDR), first);
+  function onFrame(kind, first, payload) {
+    if (kind === FRAME.counts) st.counts.set(payload(Uint8Array), first);
     else if (kind === FRAME.touched) {
-      const w = new Uint32Array(buf, HDR), base = first * 64, n = st.counts.length, counts = st.counts;
+      const w = payload(Uint32Array), base = first * 64, n = st.counts.length, counts = st.counts;
       for (let k = 0; k < w.length; k++) {
         const x = w[k];
         if (x === 0) continue;
@@ -137,33 +67,18 @@ export function start() {
         for (let y = x, b = 0; y; y >>>= 1, b++) if (y & 1) { const c = c0 + b; if (c < n) counts[c] = 1; }
       }
     }
-    st.got++; progress();
   }
-  function progress() {
-    for (const p of $$('.progress', picture)) { p.hidden = st.got >= st.frames; p.value = st.frames ? (100 * st.got) / st.frames : 100; }
-  }
-  function finish() {
-    if (!st.meta) return;
-    progress();
+  function onDone() {
     if (st.meta.logicalMode === 'canvas') drawLogical();
     if (st.meta.bufferMode === 'canvas') drawBuffer();
-    picture.dataset.state = st.invalid ? 'invalid' : 'done';
     // The form's focus is the typed state's, not the picture's, when the
     // picture is the last valid state.
     // It stays the page's focus (st.focus, which the rooms show again when
     // the pointer leaves the picture): a flat index kept from before an
     // edit that changed the sizes would name another element.
-    const sel = st.invalid ? '' : form.elements.sel.value, cell = st.invalid ? '' : form.elements.cell.value;
+    const sel = client.invalid ? '' : form.elements.sel.value, cell = client.invalid ? '' : form.elements.cell.value;
     st.focus = sel ? { kind: 'l', i: indexOf(sel.split(',').map(Number)) } : cell ? { kind: 'b', o: +cell } : null;
     if (st.focus) show(st.focus, false);
-    focus.drawn();
-  }
-
-  // ---- rooms: a viewer applies the presenter's state like its own edit ----
-  function applyRoom(s, fresh) {
-    const again = fresh || s.query !== st.roomQuery;
-    if (again) { st.roomQuery = s.query; send(s.query, true); }
-    focus.take(s, !again && picture.dataset.state === 'done'); // else shown when the picture is drawn
   }
   // unshow clears the highlight: the page as when nothing is pointed at.
   function unshow() {
@@ -206,44 +121,16 @@ export function start() {
     put(e.dt, 'value', f.dt); put(e.rank, 'value', String(Math.min(Math.max(f.sizes.length, 1), 8))); e.mode.value = f.packed ? 'packed' : 'explicit';
     put(e.total, 'value', f.total); put(e.align, 'value', f.align); put(e.labels, 'value', f.labels); put(e.sel, 'value', f.sel); put(e.cell, 'value', f.cell);
   }
-  // setURL shows a state in the address bar: how is a history.write's,
-  // or 'none' for a state from the history itself.
-  function setURL(q, how, sent = q) {
-    room.publish({ query: q });
-    // A viewer following the room keeps the room's address; one exploring
-    // on their own has their edits in it, as on the page itself.
-    if (room.following || how === 'none') return;
-    hist.write(room.path() + '?' + q + room.urlSuffix() + langSuffix(), sent, how);
-  }
 
-  // A viewer who edits explores on their own (rooms.js).
-  for (const ev of ['input', 'change', 'submit']) form.addEventListener(ev, room.local, true);
-  $('.presets').addEventListener('click', (e) => e.target.closest('a[data-preset]') && room.local(), true);
   form.addEventListener('input', (e) => {
     if (e.target.type !== 'text') return;
-    // Typing a stride while packed is selected makes the strides explicit:
-    // the other boxes keep the packed strides they show.
-    if (e.target.name === 'strides' && form.elements.mode.value === 'packed') { form.elements.mode.value = 'explicit'; clearTimeout(timer); send(formQuery(), false, true); return; }
-    sendSoon();
+    if (!client.typedStride(e)) client.soon(() => client.send(formQuery()));
   });
-  form.addEventListener('change', (e) => {
-    const n = e.target.name;
-    if (n === 'rank') send(formQuery() + '&rank=' + e.target.value, true);
-    else if (n === 'mode') send(formQuery(), true);
-    else if (n === 'dt' || n === 'labels') send(formQuery(), false, true);
-  });
-  form.addEventListener('submit', (e) => { if (send(formQuery(), true)) e.preventDefault(); });
-  $('.presets').addEventListener('click', (e) => {
-    const a = e.target.closest('a[data-preset]');
-    if (!a) return;
-    const f = form.elements, q = 'preset=' + a.dataset.preset + '&dt=' + f.dt.value + '&labels=' + f.labels.value;
-    if (send(q, true, true)) { hist.picked(q); e.preventDefault(); }
-  });
+  form.addEventListener('submit', (e) => { if (client.send(formQuery(), { structural: true })) e.preventDefault(); });
 
   // ---- linking the views ----
-  const coordOf = (i) => { const s = st.meta.sizes, c = new Array(s.length); for (let d = s.length - 1; d >= 0; d--) { c[d] = i % s[d]; i = Math.floor(i / s[d]); } return c; };
-  const indexOf = (c) => c.reduce((i, v, d) => i * st.meta.sizes[d] + v, 0);
-  const dotText = (c, o) => `{${c}} · {${st.meta.strides}} = ${c.map((v, k) => v + '×' + st.meta.strides[k]).join(' + ')} = ${o}`;
+  const coordOf = (i) => coordIn(st.meta.sizes, i);
+  const indexOf = (c) => indexIn(st.meta.sizes, c);
   function holders(o) {
     if (!st.offsets) { const i = holderOf(st.meta.sizes, st.meta.strides, o); return i >= 0 && i < st.n ? [i] : []; }
     const out = [];
@@ -274,7 +161,7 @@ export function start() {
       const o = st.n ? offsetOf(t.i) : null, c = coordOf(t.i);
       lmarks = [t.i]; if (o !== null) bmarks = [o];
       select($(`#l-${t.i}`)); $(`#b-${o}`)?.classList.add('linked');
-      dot.textContent = o === null ? tr('js.element', { c }) : dotText(c, o);
+      dot.textContent = o === null ? tr('js.element', { c }) : dotText(c, st.meta.strides);
       if (isFocus) { form.elements.sel.value = c.join(','); form.elements.cell.value = ''; }
     } else {
       const hs = st.n ? holders(t.o) : [];
@@ -294,38 +181,19 @@ export function start() {
     const cur = st.canvases[t.kind === 'l' ? 'logical' : 'buffer'];
     if (cur) cur.cursor = t.kind === 'l' ? t.i : t.o;
     room.publish({ focus: focusId(t) });
-    if (isFocus) { st.focus = t; setURL(formQuery(), 'replace'); }
+    if (isFocus) { st.focus = t; client.setURL(formQuery(), 'replace'); }
   }
 
-  picture.addEventListener('pointerover', (e) => {
-    const c = e.target.closest('.lc, .bc');
-    if (c) show(c.classList.contains('lc') ? { kind: 'l', i: +c.dataset.i } : { kind: 'b', o: +c.dataset.o }, false);
-  });
-  picture.addEventListener('focusin', (e) => {
-    const c = e.target.closest('.lc, .bc');
-    if (!c) return;
-    const grid = c.closest('#logical, #buffer');
-    for (const x of $$('[tabindex="0"]', grid)) if (x !== c) x.tabIndex = -1;
-    c.tabIndex = 0;
-    show(c.classList.contains('lc') ? { kind: 'l', i: +c.dataset.i } : { kind: 'b', o: +c.dataset.o }, true);
-  });
-  picture.addEventListener('keydown', (e) => {
-    const c = e.target.closest('.lc, .bc'), k = e.key;
-    if (!c || !st.meta) return;
-    let next = null;
+  const cellTarget = (c) => (c.classList.contains('lc') ? { kind: 'l', i: +c.dataset.i } : { kind: 'b', o: +c.dataset.o });
+  gridLinks(picture, '#logical, #buffer', () => !!st.meta, (c, isFocus) => show(cellTarget(c), isFocus), (c, k, e) => {
     if (c.classList.contains('lc')) {
-      const s = st.meta.sizes, r = s.length, co = coordOf(+c.dataset.i);
-      const step = (d, by) => { if (d >= 0 && co[d] + by >= 0 && co[d] + by < s[d]) { co[d] += by; return true; } return false; };
-      const moved = { ArrowRight: () => step(r - 1, 1), ArrowLeft: () => step(r - 1, -1), ArrowDown: () => step(r - 2, 1), ArrowUp: () => step(r - 2, -1),
-        PageDown: () => step(r - 3, 1), PageUp: () => step(r - 3, -1), Home: () => { co[r - 1] = 0; return true; }, End: () => { co[r - 1] = s[r - 1] - 1; return true; } }[k]?.();
-      if (moved) next = $(`#l-${indexOf(co)}`);
-      else if (k in { ArrowRight: 1, ArrowLeft: 1, ArrowDown: 1, ArrowUp: 1, PageDown: 1, PageUp: 1 }) e.preventDefault();
-    } else {
-      const o = +c.dataset.o, cols = +$('.buffer').dataset.cols;
-      const to = { ArrowRight: o + 1, ArrowLeft: o - 1, ArrowDown: o + cols, ArrowUp: o - cols, Home: o - (o % cols), End: Math.min(o - (o % cols) + cols, st.meta.cells) - 1 }[k];
-      if (to !== undefined) next = $(`#b-${to}`) || c;
+      const co = coordOf(+c.dataset.i);
+      if (moveCoord(st.meta.sizes, co, k)) return $(`#l-${indexOf(co)}`);
+      if (k in { ArrowRight: 1, ArrowLeft: 1, ArrowDown: 1, ArrowUp: 1, PageDown: 1, PageUp: 1 }) e.preventDefault();
+      return null;
     }
-    if (next) { e.preventDefault(); next.focus(); }
+    const to = bufferMove(k, +c.dataset.o, +$('.buffer').dataset.cols, st.meta.cells);
+    return to === undefined ? null : $(`#b-${to}`) || c;
   });
 
   // ---- canvases for large views ----
@@ -339,27 +207,8 @@ export function start() {
     paint(img.data);
     ctx.putImageData(img, 0, 0);
     const c = st.canvases[name] = { ctx, img, L, cursor: -1 }; // -1: nothing selected on it yet
-    const at = (e) => { const r = cv.getBoundingClientRect(); return L.fromPixel(Math.floor(((e.clientX - r.left) / r.width) * L.w), Math.floor(((e.clientY - r.top) / r.height) * L.h)); };
     const target = (k) => (name === 'logical' ? { kind: 'l', i: k } : { kind: 'b', o: k });
-    // One lookup per frame, of the latest position (a buffer cell's
-    // holders scan every offset): a fast pointer is not left behind.
-    let raf = 0, last = -1;
-    cv.onpointermove = (e) => {
-      last = at(e);
-      if (last >= 0 && !raf) raf = requestAnimationFrame(() => { raf = 0; if (last >= 0) show(target(last), false); });
-    };
-    cv.onclick = (e) => { const k = at(e); if (k >= 0) { c.cursor = k; show(target(k), true); } };
-    // The keys move as in the DOM grids; #dot, a live region, names the
-    // cell reached.
-    cv.onkeydown = (e) => {
-      if (!NAV_KEYS.has(e.key)) return;
-      e.preventDefault();
-      // With nothing selected yet the first key (or arrow button)
-      // selects the first element rather than moving past it.
-      const k = c.cursor < 0 ? 0 : canvasKey(e.key, c.cursor, n, L, name === 'logical' ? st.meta.sizes : null);
-      if (k >= 0) { c.cursor = k; show(target(k), true); }
-    };
-    cv.onfocus = () => show(target(Math.max(0, c.cursor)), true);
+    canvasLinks(cv, c, n, () => (name === 'logical' ? st.meta.sizes : null), (k, isFocus) => show(target(k), isFocus));
   }
   function markCanvas(name, ks) {
     const c = st.canvases[name];
@@ -367,23 +216,19 @@ export function start() {
     markPixels(c, [[ks, COLORS.mark]]);
   }
   function drawLogical() {
-    const m = st.meta, s = m.sizes, r = s.length, n = m.logicalCount, span = Math.max(1, m.last);
-    const { W, H } = bounds(), L = (r > 1 && panels(n / (s[r - 1] * s[r - 2]), s[r - 2], s[r - 1], W, H, r > 2 ? CAPTION : 0)) || strip(n, r > 1 ? s[r - 1] : 0, W, H);
+    const m = st.meta, s = m.sizes, n = m.logicalCount, span = Math.max(1, m.last);
+    const { W, H } = bounds(), L = tensorLayout(s, n, W, H);
     setupCanvas('logical', L, n, (px) => {
       offsetRamp(new Uint32Array(px.buffer), L, n, s, m.strides, st.offsets, span);
     });
   }
   function drawBuffer() {
-    const m = st.meta, pitches = m.strides.filter((v, d) => v > 1 && m.sizes[d] > 1), { W, H } = bounds(), L = strip(m.cells, pitches.length ? Math.min(...pitches) : 0, W, H);
+    const m = st.meta, { W, H } = bounds(), L = bufferStrip(m, W, H);
     setupCanvas('buffer', L, m.cells, (px) => {
       const counts = st.counts, last = m.last, codeOf = (k) => { const n = counts[k]; return n > 1 ? 3 : n === 1 ? 2 : k <= last ? 1 : 0; };
       paintStrip(px, L, m.cells, codeOf, ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k])));
     });
   }
 
-  connect();
-  // The picture the server drew is linked now when the page carries its
-  // answer; the socket (whose open comes after this) is asked only for
-  // what changed since.
-  takeOwnAnswer(form, st, formQuery, onText);
+  client.start();
 }

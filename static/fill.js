@@ -1,7 +1,8 @@
 // stridescope: the values the slice explorer's canvases show, computed by
 // the page from the result's meta rather than sent (protocol v2): the
 // input buffer filled with the values and the output the slice reads from
-// it. The server's picture.FillInput and compute.Slice are the reference;
+// it, and the values written as the server writes them. The server's
+// picture.FillInput and compute.Slice are the reference;
 // e2e/fill_test.go checks this module against them in Chromium.
 
 import { forRows, disjoint } from './layout.js';
@@ -108,6 +109,30 @@ let halfTable = null;
 export function halves() {
   if (!halfTable) { halfTable = new Float64Array(65536); for (let h = 0; h < 65536; h++) halfTable[h] = half(h); }
   return halfTable;
+}
+
+// valueText writes element k of a data type's raw elements (arr, as
+// ARRAYS holds them) as the server writes values: floats as Go's
+// strconv 'g' does, the integers in full.
+export function valueText(dataType, arr, k) {
+  const v = arr[k];
+  if (dataType === 'FLOAT16') return goText(half(v), true);
+  return dataType === 'FLOAT32' ? goText(v, true) : dataType === 'FLOAT64' ? goText(v, false) : String(v);
+}
+
+// goText writes a float as the server does (Go's strconv 'g', shortest;
+// f32: the shortest that reads back as the same float32).
+export function goText(x, f32) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'NaN' : x > 0 ? '+Inf' : '-Inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  let t = x.toExponential();
+  if (f32) for (let p = 0; p < 9; p++) { t = x.toExponential(p); if (Math.fround(+t) === x) break; }
+  let [m, e] = t.split('e');
+  const neg = m[0] === '-', d = m.replace('-', '').replace('.', ''), exp = +e;
+  if (exp < -4 || exp >= 6) m = d[0] + (d.length > 1 ? '.' + d.slice(1) : '') + 'e' + (exp < 0 ? '-' : '+') + String(Math.abs(exp)).padStart(2, '0');
+  else if (exp < 0) m = '0.' + '0'.repeat(-exp - 1) + d;
+  else m = d.length > exp + 1 ? d.slice(0, exp + 1) + '.' + d.slice(exp + 1) : d + '0'.repeat(exp + 1 - d.length);
+  return (neg ? '-' : '') + m;
 }
 
 // outputEnds is [lo, hi, loK, hiK] of the output vals (sliceOutput's, of

@@ -1,6 +1,7 @@
 package static
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,6 +63,109 @@ func TestModulesImportWhatTheyCall(t *testing.T) {
 			if call.MatchString(s) {
 				t.Errorf("%s calls %s, which %s exports, without importing it", f, name, from)
 			}
+		}
+	}
+}
+
+// maxModuleLines is the most lines a module may have. A module longer
+// than that is doing several things, and the explorers' shared part
+// grew there by copy once (#36): what the explorers share goes in
+// client.js, what each draws in its own modules.
+const maxModuleLines = 400
+
+// TestModulesStayShort: no module is over maxModuleLines lines.
+func TestModulesStayShort(t *testing.T) {
+	files, err := filepath.Glob("*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var over []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := lineCount(string(b)); n > maxModuleLines {
+			over = append(over, fmt.Sprintf("%s (%d)", f, n))
+		}
+	}
+	if len(over) > 0 {
+		t.Errorf("modules over %d lines: %s; split them (client.js holds what the explorers share)", maxModuleLines, strings.Join(over, ", "))
+	}
+}
+
+// lineCount counts lines as wc -l does, and a last line without its
+// newline too.
+func lineCount(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// TestModulesShareNoCodeByCopy: no two modules hold the same three
+// lines of code in a row (comments, blank lines and lines shorter than 8
+// characters, such as "});", left out). An explorer that copies another's
+// socket, form or linking code instead of using client.js or a shared
+// module fails it, as slice.js and explorer.js would have before #36.
+func TestModulesShareNoCodeByCopy(t *testing.T) {
+	files, err := filepath.Glob("*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type at struct {
+		file string
+		line int
+	}
+	seen := map[string]at{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var code []string
+		var lines []int
+		for i, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); len(l) >= 8 && !strings.HasPrefix(l, "//") {
+				code, lines = append(code, l), append(lines, i+1)
+			}
+		}
+		mine := map[string]bool{}
+		for i := 0; i+3 <= len(code); i++ {
+			run := strings.Join(code[i:i+3], "\n")
+			if first, ok := seen[run]; ok && first.file != f && !mine[run] {
+				t.Errorf("%s:%d repeats %s:%d:\n%s", f, lines[i], first.file, first.line, run)
+			}
+			if _, ok := seen[run]; !ok {
+				seen[run] = at{f, lines[i]}
+			}
+			mine[run] = true
+		}
+	}
+}
+
+// TestModulesTakeProtocolNumbersFromProtocolJS: every module, the edit
+// client and any explorer's to come, takes the protocol's version, its
+// frames' header length and kinds from protocol.js (live's
+// TestProtocolModuleMirrorsGo holds that to the Go side) rather than
+// writing the numbers again.
+func TestModulesTakeProtocolNumbersFromProtocolJS(t *testing.T) {
+	files, err := filepath.Glob("*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := regexp.MustCompile(`\bkind === \d|\bV = \d|HDR = \d|getUint8\(1\) !== \d`)
+	for _, f := range files {
+		if f == "protocol.js" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := own.Find(b); m != nil {
+			t.Errorf("%s writes a protocol number itself (%q): import it from protocol.js", f, m)
 		}
 	}
 }

@@ -14,6 +14,12 @@ export function moveCoord(sizes, co, key) {
   return moves[key] ? moves[key]() : false;
 }
 
+// bufferMove is the buffer cell a key moves to from cell o of a buffer
+// of n cells drawn in rows of cols (the arrows by one and by a row, Home
+// and End to the row's ends); undefined for a key that does not move.
+// A cell past the ends is not in the grid: the focus stays.
+export const bufferMove = (key, o, cols, n) => ({ ArrowRight: o + 1, ArrowLeft: o - 1, ArrowDown: o + cols, ArrowUp: o - cols, Home: o - (o % cols), End: Math.min(o - (o % cols) + cols, n) - 1 })[key];
+
 export const coordOf = (sizes, i) => { const c = new Array(sizes.length); for (let d = sizes.length - 1; d >= 0; d--) { c[d] = i % sizes[d]; i = Math.floor(i / sizes[d]); } return c; };
 export const indexOf = (sizes, c) => c.reduce((i, v, d) => i * sizes[d] + v, 0);
 // dotText is the dot product that finds a buffer offset, as the server writes it.

@@ -1,7 +1,8 @@
 // stridescope: what the live pages share about the page itself: the
-// websocket, the form and its inline errors, the URL's query, refusals,
-// fragments and copy buttons (words.js has their words, layout.js the
-// layout maths, history.js the history).
+// websocket that reconnects, the form and its inline errors, the URL's
+// query, refusals, fragments and copy buttons (words.js has their words,
+// layout.js the layout maths, history.js the history, client.js an
+// explorer's edits over the socket).
 
 import { t } from './words.js';
 
@@ -26,27 +27,8 @@ export function liveSocket(hooks) {
   connect();
 }
 
-// wentOffline is what a dropped socket does to a live page (st its state,
-// room its roomClient): it says so, and its Apply button submits the
-// form as a page without JavaScript does until the socket is back.
-export function wentOffline(st, room) {
-  st.ws = null; room.closed(); document.body.dataset.live = 'offline';
-  $('#live-note').hidden = true; $('#offline-note').hidden = false; $('button.apply').hidden = false;
-}
-
 // jitter spreads a delay over [d/2, d].
 export const jitter = (d) => d / 2 + Math.random() * d / 2;
-
-// typed is the query of a state the form's rows cannot hold (data-typed:
-// nine dimensions, a list longer than the sizes, a rank the select cannot
-// show), which the page sends instead of the rows until something else is
-// sent: on connecting, on reconnecting and as the history's first entry.
-export const typed = (form) => form.dataset.typed || '';
-
-// sent forgets the typed state once another query is sent.
-export function sent(form, query) {
-  if (form.dataset.typed && query !== form.dataset.typed) delete form.dataset.typed;
-}
 
 // put sets el[k] to v unless it holds v already: writing the same value
 // back (a refill from an answer that changed nothing) would still
@@ -75,52 +57,6 @@ export function reveal(el, within) {
   }
 }
 
-// ownAnswer is the socket's answer to the state the server drew, which
-// the page carries when that picture is all in its HTML (#answer,
-// docs/protocol.md): the page takes it as the answer to its first edit
-// and links its cells without waiting for the socket. It is null when
-// there is none, or when the form no longer holds that state (something
-// was typed before the modules ran): the socket is asked then, as always.
-export function ownAnswer(form) {
-  const el = document.getElementById('answer');
-  return el && !typed(form) && pristine(form) ? JSON.parse(el.textContent) : null;
-}
-
-// takeOwnAnswer gives onText the page's own answer, when it carries one
-// (ownAnswer), as the socket gives an answer: the result, then done, for
-// a first edit of the form's state (st: the explorer's seq and its sets
-// of structural and nav edits). st.own keeps that state's query, which
-// the socket's open then need not send.
-export function takeOwnAnswer(form, st, formQuery, onText) {
-  const own = ownAnswer(form);
-  if (!own) return;
-  st.own = formQuery();
-  st.seq++; st.structural.add(st.seq); st.nav.add(st.seq);
-  onText({ ...own, seq: st.seq });
-  onText({ type: 'done', seq: st.seq });
-}
-
-// pristine reports whether the form still holds what the server drew.
-export function pristine(form) {
-  for (const e of form.elements) {
-    const same = e.type === 'radio' || e.type === 'checkbox' ? e.checked === e.defaultChecked
-      : e.tagName === 'SELECT' ? [...e.options].every((o) => o.selected === o.defaultSelected)
-        : !('defaultValue' in e) || e.value === e.defaultValue;
-    if (!same) return false;
-  }
-  return true;
-}
-
-// openedQuery is the state the page opened on, for the history's first
-// entry: the form's, or, when something was typed before the page's
-// module ran, the valid state the server drew (the form's last), so that
-// what was typed goes in as an edit, into the address bar.
-export const openedQuery = (form, formQuery) =>
-  typed(form) || (pristine(form) || $('#stale')?.hidden === false || !form.elements.last.value ? formQuery() : form.elements.last.value);
-
-// showFieldErrors puts each {field, message} into its field's slot
-// ([data-error-for], [data-warning-for]) and sets aria-invalid on the
-// inputs that name the slot first in aria-describedby.
 // messageLines writes msgs into p a line each, the rule a message cites
 // after its words (" — rule") in a smaller span, as the server does
 // (views.messageLines).
@@ -137,6 +73,36 @@ function messageLines(p, msgs) {
   });
 }
 
+// gridLinks links the DOM grids' cells (.lc, .bc) in picture as an
+// explorer's views do: a cell pointed at is shown (pick(c, false)), a
+// cell focused is shown and kept (pick(c, true)) and becomes its grid's
+// (the closest of grids) one stop in the tab order, a roving tabindex:
+// Tab reaches a grid at the cell last focused. A key moves the focus to
+// the cell move(c, key, e) gives (null: none, having prevented what the
+// key would do itself if need be), once ready() says there is a picture.
+export function gridLinks(picture, grids, ready, pick, move) {
+  picture.addEventListener('pointerover', (e) => {
+    const c = e.target.closest('.lc, .bc');
+    if (c) pick(c, false);
+  });
+  picture.addEventListener('focusin', (e) => {
+    const c = e.target.closest('.lc, .bc');
+    if (!c) return;
+    for (const x of $$('[tabindex="0"]', c.closest(grids))) if (x !== c) x.tabIndex = -1;
+    c.tabIndex = 0;
+    pick(c, true);
+  });
+  picture.addEventListener('keydown', (e) => {
+    const c = e.target.closest('.lc, .bc');
+    if (!c || !ready()) return;
+    const next = move(c, e.key, e);
+    if (next) { e.preventDefault(); next.focus(); }
+  });
+}
+
+// showFieldErrors puts each {field, message} into its field's slot
+// ([data-error-for], [data-warning-for]) and sets aria-invalid on the
+// inputs that name the slot first in aria-describedby.
 export function showFieldErrors(form, errors, warnings) {
   const group = (vs) => vs.reduce((m, v) => ((m[v.field] ||= []).push(v.message), m), {});
   const e = group(errors), w = group(warnings);
@@ -307,9 +273,6 @@ export function refused(m, picture, again) {
 // server's canonical queries have them.
 export const queryOf = (pairs) => pairs.map(([k, v]) => k + '=' + encodeURIComponent(v).replace(/%2C/gi, ',')).join('&');
 
-// copyButtons makes the pages' Copy buttons (button[data-copy], rendered
-// hidden before the code blocks they copy, also in the fragments the
-// websocket swaps in) work where there is a clipboard.
 // swapIn puts an answer's fragment into its container, unless the
 // container still holds the fragment the server drew with the same key
 // (data-key): the first answer after a page load repeats the page, and
@@ -320,6 +283,9 @@ export function swapIn(el, html, key) {
   delete el.dataset.key;
 }
 
+// copyButtons makes the pages' Copy buttons (button[data-copy], rendered
+// hidden before the code blocks they copy, also in the fragments the
+// websocket swaps in) work where there is a clipboard.
 export function copyButtons() {
   if (!navigator.clipboard) return;
   const reveal = () => { for (const b of $$('button[data-copy][hidden]')) b.hidden = false; };
