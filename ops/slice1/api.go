@@ -124,8 +124,8 @@ func (r Request) Slice1() (*core.Slice1, *picture.Invalid) {
 		WindowStrides:  r.InputWindowStrides,
 		OutputSizes:    r.OutputSizes,
 	})
-	vs = append(vs, picture.Required(picture.CoreViolations(err), picture.List{"inputSizes", r.InputSizes}, picture.List{"inputWindowOffsets", r.InputWindowOffsets},
-		picture.List{"inputWindowSizes", r.InputWindowSizes}, picture.List{"inputWindowStrides", r.InputWindowStrides})...)
+	vs = append(vs, picture.Required(picture.CoreViolations(err), picture.List{Field: "inputSizes", Values: r.InputSizes}, picture.List{Field: "inputWindowOffsets", Values: r.InputWindowOffsets},
+		picture.List{Field: "inputWindowSizes", Values: r.InputWindowSizes}, picture.List{Field: "inputWindowStrides", Values: r.InputWindowStrides})...)
 	if len(vs) > 0 {
 		return nil, picture.InvalidOf(vs...)
 	}
@@ -171,7 +171,7 @@ func (r V1Request) SliceV1() (*core.Slice1, *picture.Invalid) {
 	for i := range cvs {
 		cvs[i] = v1Violation(cvs[i])
 	}
-	for _, v := range picture.Required(cvs, picture.List{"inputSizes", r.InputSizes}, picture.List{"offsets", r.Offsets}, picture.List{"sizes", r.Sizes}, picture.List{"strides", r.Strides}) {
+	for _, v := range picture.Required(cvs, picture.List{Field: "inputSizes", Values: r.InputSizes}, picture.List{Field: "offsets", Values: r.Offsets}, picture.List{Field: "sizes", Values: r.Sizes}, picture.List{Field: "strides", Values: r.Strides}) {
 		// The window's sizes and the output sizes both come from sizes:
 		// what is wrong with one of them is said once, at its first rule
 		// (a size of 0 is an empty window and an empty output).

@@ -363,9 +363,9 @@ func NewPicture(ctx context.Context, v Validated, query, stepHref string) (*Pict
 	p.View.MetaJSON = mustJSON(p.Meta)
 	if n <= views.MaxSVGCells && outN <= views.MaxSVGCells && used*e <= MaxSliceBytes {
 		picture.NoScriptSVG("/api/v1/slice1.svg?"+query+picture.LangParam(ctx),
-			picture.CanvasView{pv.Input.Mode, &pv.Input.NoScript},
-			picture.CanvasView{pv.Output.Mode, &pv.Output.NoScript},
-			picture.CanvasView{pv.Buffer.Mode, &pv.Buffer.NoScript})
+			picture.CanvasView{Mode: pv.Input.Mode, NS: &pv.Input.NoScript},
+			picture.CanvasView{Mode: pv.Output.Mode, NS: &pv.Output.NoScript},
+			picture.CanvasView{Mode: pv.Buffer.Mode, NS: &pv.Buffer.NoScript})
 	}
 	return p, nil
 }
