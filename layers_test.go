@@ -52,6 +52,7 @@ var layers = []layer{
 	{name: "foundation", pkgs: map[string][]string{"core": nil, "budget": nil, "jsonscan": nil, "static": nil, "docs": nil}},
 	{name: "engine and words", pkgs: map[string][]string{"compute": nil, "i18n": {"golang.org/x/text/"}, "strictjson": nil}},
 	{name: "word tests", pkgs: map[string][]string{"i18n/i18ntest": nil}},
+	{name: "view tests", pkgs: map[string][]string{"views/viewstest": {"github.com/a-h/templ", "github.com/PuerkitoBio/goquery"}}},
 	{name: "views", pkgs: map[string][]string{"views": {"github.com/a-h/templ"}}},
 	{name: "rooms", pkgs: map[string][]string{"rooms": nil}},
 	{name: "rooms' adapters", pkgs: map[string][]string{"rooms/natsbus": {"github.com/nats-io/"}, "rooms/natstest": {"github.com/nats-io/"}}},

@@ -18,7 +18,7 @@ type Mount struct {
 }
 
 // action is where the form submits, page being the explorer's own.
-func (m Mount) action(page string) string {
+func (m Mount) ActionOr(page string) string {
 	if m.Action == "" {
 		return page
 	}
@@ -111,9 +111,9 @@ func (s Share) FileName() string { return "stridescope-" + s.Name + ".svg" }
 // its title in ctx's locale.
 func (s Share) Snippet(ctx context.Context) string {
 	return `<iframe src="` + html.EscapeString(s.EmbedURL()) + `" title="` + html.EscapeString(s.title(ctx)) +
-		`" width="100%" height="` + itoa(int64(s.Height)) + `" style="border:0" loading="lazy" allow="clipboard-write"></iframe>`
+		`" width="100%" height="` + Itoa(int64(s.Height)) + `" style="border:0" loading="lazy" allow="clipboard-write"></iframe>`
 }
 
 // inEmbed says whether s is an embed's share bar (nil: no share bar, not
 // an embed).
-func (s *Share) inEmbed() bool { return s != nil && s.InEmbed }
+func (s *Share) Embedded() bool { return s != nil && s.InEmbed }

@@ -50,70 +50,8 @@ var LabelModes = []Option{
 // Option is one entry of a select.
 type Option struct{ Value, Text string }
 
-// Explorer is the model of the live layout explorer page ("/").
-type Explorer struct {
-	Form    Form
-	Presets []Preset
-	// Picture is of the form's state when it is valid, otherwise of the
-	// last valid state (or the default example); Stale then says so.
-	Picture Picture
-	Stale   string
-	// LastValid is the canonical query of the picture, carried in the
-	// form so that a bad submission keeps showing it.
-	LastValid string
-	// Answer, when set, is the websocket's answer to the picture's state
-	// (docs/protocol.md), embedded so that the page links the cells it
-	// shows without asking for them again; any value encoding/json takes.
-	Answer any
-	// Mount is where the explorer is shown: the tour and the embed
-	// submit the form to themselves.
-	Mount
-}
-
-// Form is the state of the inputs, as typed, with the errors of each.
-type Form struct {
-	DataType  string
-	DataTypes []string
-	Rank      int
-	Packed    bool
-	Dims      []DimRow // always MaxRank rows; the first Rank are Active
-	Total     string
-	Align     string
-	Labels    string
-	Sel       string // selected logical element, "1,0,1"
-	Cell      string // selected buffer cell, "7"
-	// Typed is the typed state's query when the rows cannot hold it
-	// (more dimensions than MaxRank, or a list longer than the sizes):
-	// the first live edit sends it rather than the rows, so that the
-	// answer keeps the error instead of drawing the rows' state.
-	Typed string
-	// Errors and Warnings are keyed by the field names of the core rules
-	// and the JSON API: dataType, rank, sizes, strides, sizes[1],
-	// strides[0], totalTensorSizeInBytes, guaranteedBaseOffsetAlignment.
-	Errors   map[string][]string
-	Warnings map[string][]string
-}
-
 // MaxRank is DML_TENSOR_DIMENSION_COUNT_MAX1.
 const MaxRank = 8
-
-// DimRow is one dimension's row of inputs.
-type DimRow struct {
-	Index  int
-	Label  string
-	Size   string
-	Stride string
-	Active bool
-}
-
-// ErrorsFor returns the errors of one field.
-func (f Form) ErrorsFor(field string) []string { return f.Errors[field] }
-
-// WarningsFor returns the warnings of one field.
-func (f Form) WarningsFor(field string) []string { return f.Warnings[field] }
-
-// HasErrors reports whether any field has an error.
-func (f Form) HasErrors() bool { return len(f.Errors) > 0 }
 
 // Preset is one click that fills the inputs with an example.
 type Preset struct {
@@ -285,9 +223,9 @@ type LogicalCell struct {
 // ID is the cell's element id: l-3, or in-3 on the slice page.
 func (c LogicalCell) ID() string {
 	if c.Grid == "" {
-		return "l-" + itoa(c.Index)
+		return "l-" + Itoa(c.Index)
 	}
-	return c.Grid + "-" + itoa(c.Index)
+	return c.Grid + "-" + Itoa(c.Index)
 }
 
 // TestID is the cell's test hook: lcell, incell, outcell.
@@ -399,7 +337,7 @@ type RulerMark struct {
 	Ticks int    // bytes in one cell (1 for 4-bit types)
 }
 
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+func Itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
 // lblClass sizes a cell's label by its length, so that values such as
 // 1100 or -3.25 stay inside their cell instead of running into the next.
@@ -446,7 +384,7 @@ func JoinInts(vs []int64) string {
 	return string(b)
 }
 
-func joinStrings(vs []string) string {
+func JoinStrings(vs []string) string {
 	b := make([]byte, 0, len(vs)*3)
 	for i, v := range vs {
 		if i > 0 {
@@ -457,7 +395,7 @@ func joinStrings(vs []string) string {
 	return string(b)
 }
 
-func boolAttr(b bool) string {
+func BoolAttr(b bool) string {
 	if b {
 		return "true"
 	}
@@ -477,7 +415,7 @@ func LogicalSubIn(ctx context.Context, m Meta) string {
 		return ""
 	}
 	count := i18n.Count(ctx, m.LogicalCount, i18n.Grouped(ctx, m.LogicalCount), "elements")
-	return i18n.T(ctx, "sub.logical", i18n.Args{"extent": i18n.Extent(ctx, len(m.Sizes), sizesText(m.Sizes, "×"), count), "labels": "{" + joinStrings(m.Labels) + "}"})
+	return i18n.T(ctx, "sub.logical", i18n.Args{"extent": i18n.Extent(ctx, len(m.Sizes), sizesText(m.Sizes, "×"), count), "labels": "{" + JoinStrings(m.Labels) + "}"})
 }
 
 // BufferSubIn is the buffer view's subtitle in ctx's locale.
@@ -487,7 +425,7 @@ func BufferSubIn(ctx context.Context, m Meta) string {
 	}
 	args := i18n.Args{
 		"cells": i18n.Count(ctx, m.Cells, i18n.Grouped(ctx, m.Cells), "elements"),
-		"bits":  itoa(m.Bits),
+		"bits":  Itoa(m.Bits),
 		"bytes": i18n.Count(ctx, byteCount(m.Cells, m.Bits), bytesTextIn(ctx, m.Cells, m.Bits), "bytes"),
 	}
 	if m.Over == 0 {
@@ -517,7 +455,7 @@ func sizesText(vs []int64, sep string) string {
 		if i > 0 {
 			out += sep
 		}
-		out += itoa(v)
+		out += Itoa(v)
 	}
 	return out
 }
@@ -571,14 +509,6 @@ func badgeMark(state string) string {
 	return "?"
 }
 
-// origin is the address the page was served from, "" when not known.
-func (m Explorer) origin() string {
-	if m.Share == nil {
-		return ""
-	}
-	return m.Share.Origin
-}
-
 // messageLines writes messages a line each, the rule a message cites after
 // its words (" — rule") in a smaller span: the words are what a learner
 // reads first, and on a phone the rule made each message a long block.
@@ -602,3 +532,6 @@ func messageLines(msgs []string) templ.Component {
 		return err
 	})
 }
+
+// FieldName is the core FieldName name of one entry: inputWindowSizes[2].
+func FieldName(name string, i int) string { return name + "[" + Itoa(int64(i)) + "]" }

@@ -7,31 +7,20 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-	"github.com/a-h/templ"
 
 	"github.com/stridescope/stridescope/i18n"
-	"github.com/stridescope/stridescope/static"
+	"github.com/stridescope/stridescope/views/viewstest"
 )
 
-// doc renders a component and parses it.
-func doc(t *testing.T, c templ.Component) *goquery.Document {
-	t.Helper()
-	var b bytes.Buffer
-	if err := c.Render(context.Background(), &b); err != nil {
-		t.Fatalf("render: %v", err)
-	}
-	d, err := goquery.NewDocumentFromReader(&b)
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	return d
-}
+// doc and tid are viewstest's, under the names these tests use.
+var (
+	doc = viewstest.Doc
+	tid = viewstest.TID
+)
 
-func tid(id string) string { return `[data-testid="` + id + `"]` }
-
-// padded is the strides page's padding example drawn by hand: 2x3 with
-// height stride 5 in a 10-element FLOAT32 buffer.
-func padded() Explorer {
+// paddedPicture is the strides page's padding example drawn by hand: 2x3
+// with height stride 5 in a 10-element FLOAT32 buffer.
+func paddedPicture() Picture {
 	offs := []int64{0, 1, 2, 5, 6, 7}
 	letters := "ABCDEF"
 	var rows []LogicalRow
@@ -39,7 +28,7 @@ func padded() Explorer {
 		row := LogicalRow{Head: int64(r)}
 		for c := range 3 {
 			i := int64(r*3 + c)
-			row.Cells = append(row.Cells, LogicalCell{Index: i, Coord: itoa(int64(r)) + "," + itoa(int64(c)), Label: letters[i : i+1], Offset: offs[i], Tab: i == 0})
+			row.Cells = append(row.Cells, LogicalCell{Index: i, Coord: Itoa(int64(r)) + "," + Itoa(int64(c)), Label: letters[i : i+1], Offset: offs[i], Tab: i == 0})
 		}
 		rows = append(rows, row)
 	}
@@ -52,103 +41,24 @@ func padded() Explorer {
 		if states[o] == CellUsed {
 			n = 1
 		}
-		cells = append(cells, BufferCell{Offset: o, Label: labels[o], Count: n, State: states[o], Byte: itoa(o * 4), Tab: o == 0})
-		ruler = append(ruler, RulerMark{Span: 1, Ticks: 4, Text: itoa(o * 4)})
+		cells = append(cells, BufferCell{Offset: o, Label: labels[o], Count: n, State: states[o], Byte: Itoa(o * 4), Tab: o == 0})
+		ruler = append(ruler, RulerMark{Span: 1, Ticks: 4, Text: Itoa(o * 4)})
 	}
-	dims := make([]DimRow, MaxRank)
-	for i := range dims {
-		dims[i] = DimRow{Index: i}
-	}
-	dims[0] = DimRow{Index: 0, Label: "H", Size: "2", Stride: "5", Active: true}
-	dims[1] = DimRow{Index: 1, Label: "W", Size: "3", Stride: "1", Active: true}
-	return Explorer{
-		Form:    Form{DataType: "FLOAT32", DataTypes: []string{"FLOAT32", "FLOAT16"}, Rank: 2, Dims: dims, Total: "40", Labels: LabelLetters},
-		Presets: []Preset{{Name: "padded", Title: "padding", Href: "/?dt=FLOAT32&sizes=2,3&strides=5,1&total=40", Page: true}},
-		Picture: Picture{
-			Meta:    Meta{Sizes: []int64{2, 3}, Strides: []int64{5, 1}, Labels: []string{"H", "W"}, Bits: 32, LogicalCount: 6, Cells: 10, Last: 7},
-			Logical: Logical{Mode: ModeDOM, Count: 6, Bands: []Band{{Panels: []Panel{{RowLabel: "H", ColLabel: "W", ColHeads: []int64{0, 1, 2}, Rows: rows}}}}},
-			Buffer:  Buffer{Mode: ModeDOM, Cells: 10, Cols: 10, Last: 7, Rows: []BufferRow{{Start: 0, Cells: cells, Ruler: ruler}}},
-			Facts: Facts{
-				Badges: []Badge{{Name: "packed", State: "no"}, {Name: "padded", State: "yes"}},
-				Counts: []Fact{{Name: "logical elements", Value: "6", TestID: "fact-logical"}},
-				Steps:  []Step{{What: "index of the last element", Expr: "{1,2} · {5,1}", Value: "= 7"}},
-				CPP:    "DML_BUFFER_TENSOR_DESC tensorBufferDesc = {};",
-			},
+	return Picture{
+		Meta:    Meta{Sizes: []int64{2, 3}, Strides: []int64{5, 1}, Labels: []string{"H", "W"}, Bits: 32, LogicalCount: 6, Cells: 10, Last: 7},
+		Logical: Logical{Mode: ModeDOM, Count: 6, Bands: []Band{{Panels: []Panel{{RowLabel: "H", ColLabel: "W", ColHeads: []int64{0, 1, 2}, Rows: rows}}}}},
+		Buffer:  Buffer{Mode: ModeDOM, Cells: 10, Cols: 10, Last: 7, Rows: []BufferRow{{Start: 0, Cells: cells, Ruler: ruler}}},
+		Facts: Facts{
+			Badges: []Badge{{Name: "packed", State: "no"}, {Name: "padded", State: "yes"}},
+			Counts: []Fact{{Name: "logical elements", Value: "6", TestID: "fact-logical"}},
+			Steps:  []Step{{What: "index of the last element", Expr: "{1,2} · {5,1}", Value: "= 7"}},
+			CPP:    "DML_BUFFER_TENSOR_DESC tensorBufferDesc = {};",
 		},
-		LastValid: "dt=FLOAT32&sizes=2,3&strides=5,1&total=40",
-	}
-}
-
-func TestExplorerPageIsAGETFormWithOneRowPerDimension(t *testing.T) {
-	d := doc(t, ExplorerPage(padded()))
-	form := d.Find(tid("form"))
-	if m, _ := form.Attr("method"); m != "get" {
-		t.Errorf("form method %q, want get (the page works without JavaScript)", m)
-	}
-	if a, _ := form.Attr("action"); a != "/" {
-		t.Errorf("form action %q", a)
-	}
-	if got := d.Find(`tr.dim:not([hidden])`).Length(); got != 2 {
-		t.Errorf("%d visible dimension rows, want 2", got)
-	}
-	if got := d.Find(`input[name=sizes]:not([disabled])`).Length(); got != 2 {
-		t.Errorf("%d enabled size inputs, want 2 (inactive rows must not be submitted)", got)
-	}
-	if got := d.Find(`input[name=sizes]`).Length(); got != MaxRank {
-		t.Errorf("%d size inputs, want %d", got, MaxRank)
-	}
-	if v, _ := d.Find(tid("stride-0")).Attr("value"); v != "5" {
-		t.Errorf("stride-0 = %q", v)
-	}
-	if d.Find(tid("dim-label-1")).Text() != "W" {
-		t.Errorf("dimension label %q", d.Find(tid("dim-label-1")).Text())
-	}
-	if v, _ := d.Find(tid("last")).Attr("value"); !strings.Contains(v, "strides=5,1") {
-		t.Errorf("hidden last = %q", v)
-	}
-	if _, ok := d.Find(tid("mode-explicit")).Attr("checked"); !ok {
-		t.Error("explicit strides not checked")
-	}
-	if href, _ := d.Find(tid("preset-padded")).Attr("href"); href != "/?dt=FLOAT32&sizes=2,3&strides=5,1&total=40" {
-		t.Errorf("preset href %q", href)
-	}
-	if _, hidden := d.Find(tid("stale")).Attr("hidden"); !hidden {
-		t.Error("the stale note shows for a valid state")
-	}
-	if src, _ := d.Find(`script[type=module]`).Attr("src"); src != static.URL("main-explorer.js") {
-		t.Errorf("module script %q", src)
-	}
-}
-
-func TestFieldErrorsShowInlineWithTheirRule(t *testing.T) {
-	m := padded()
-	m.Form.Errors = map[string][]string{"sizes[1]": {"sizes[1] == 0: specifying a size of zero in any dimension is invalid"}}
-	m.Stale = "The inputs have errors: the picture is of the last valid tensor."
-	d := doc(t, ExplorerPage(m))
-	e := d.Find(tid("err-sizes[1]"))
-	if _, hidden := e.Attr("hidden"); hidden || !strings.Contains(e.Text(), "size of zero") {
-		t.Errorf("sizes[1] error slot: hidden=%v text=%q", hidden, e.Text())
-	}
-	if _, hidden := d.Find(tid("err-sizes[0]")).Attr("hidden"); !hidden {
-		t.Error("the sizes[0] slot shows although it has no error")
-	}
-	if v, _ := d.Find(tid("size-1")).Attr("aria-invalid"); v != "true" {
-		t.Errorf("size-1 aria-invalid = %q", v)
-	}
-	if by, _ := d.Find(tid("size-1")).Attr("aria-describedby"); by != "err-sizes[1]" {
-		t.Errorf("size-1 aria-describedby = %q", by)
-	}
-	if s := d.Find(tid("stale")); strings.TrimSpace(s.Text()) == "" {
-		t.Error("no stale note")
-	}
-	// The last valid picture is still there.
-	if d.Find(tid("lcell")).Length() != 6 {
-		t.Errorf("%d logical cells", d.Find(tid("lcell")).Length())
 	}
 }
 
 func TestLogicalCellsAreAnAccessibleGrid(t *testing.T) {
-	d := doc(t, LogicalView(padded().Picture.Logical))
+	d := doc(t, LogicalView(paddedPicture().Logical))
 	cells := d.Find(tid("lcell"))
 	if cells.Length() != 6 {
 		t.Fatalf("%d cells", cells.Length())
@@ -177,7 +87,7 @@ func TestLogicalCellsAreAnAccessibleGrid(t *testing.T) {
 }
 
 func TestBufferCellsMarkPaddingTailAndSharing(t *testing.T) {
-	b := padded().Picture.Buffer
+	b := paddedPicture().Buffer
 	b.Rows[0].Cells[1].State, b.Rows[0].Cells[1].Count = CellShared, 2
 	d := doc(t, BufferView(b))
 	cells := d.Find(tid("bcell"))
@@ -210,9 +120,9 @@ func TestBufferCellsMarkPaddingTailAndSharing(t *testing.T) {
 // the explorer's description and with a page's own (the slice's).
 // Padding and the tail show an "x" standing for the word they are named.
 func TestBufferCellNamesHoldTheirText(t *testing.T) {
-	b := padded().Picture.Buffer
+	b := paddedPicture().Buffer
 	b.Rows[0].Cells[1].State, b.Rows[0].Cells[1].Count = CellShared, 2
-	slice := padded().Picture.Buffer
+	slice := paddedPicture().Buffer
 	for j := range slice.Rows[0].Cells {
 		c := &slice.Rows[0].Cells[j]
 		c.Label, c.Aria = "7", "buffer offset, holds 7, read by the slice"
@@ -271,7 +181,7 @@ func TestLargeViewsAreCanvasesThatSayTheyNeedJavaScript(t *testing.T) {
 }
 
 func TestFactsShowBadgesStepsAndCPP(t *testing.T) {
-	d := doc(t, FactsView(padded().Picture.Facts))
+	d := doc(t, FactsView(paddedPicture().Facts))
 	if s, _ := d.Find(tid("badge-padded")).Attr("data-state"); s != "yes" {
 		t.Errorf("padded badge %q", s)
 	}
@@ -301,7 +211,7 @@ func TestFactsMarkWherePublishedHelpersDiffer(t *testing.T) {
 		{"both", []HelperNote{wrap, int4}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f := padded().Picture.Facts
+			f := paddedPicture().Facts
 			f.HelperNotes = c.notes
 			d := doc(t, FactsView(f))
 			box := d.Find(tid("helper-notes"))
@@ -356,7 +266,7 @@ func TestBufferSubStatesHugeBuffersWithoutWrapping(t *testing.T) {
 // TestLongLabelsAreSizedToTheirCell: values and offsets of four or more
 // characters get a smaller label class, in the logical and buffer views.
 func TestLongLabelsAreSizedToTheirCell(t *testing.T) {
-	p := padded().Picture
+	p := paddedPicture()
 	want := map[string]string{"A": "lbl", "100": "lbl", "1100": "lbl l4", "-3.25": "lbl l5", "123456": "lbl l7", "-1.5e-07": "lbl l8", "5.028013e+06": "lbl l8"}
 	var labels []string
 	for l := range want {
@@ -365,7 +275,7 @@ func TestLongLabelsAreSizedToTheirCell(t *testing.T) {
 	cells := p.Logical.Bands[0].Panels[0].Rows[0].Cells[:0]
 	bcells := p.Buffer.Rows[0].Cells[:0]
 	for i, l := range labels {
-		cells = append(cells, LogicalCell{Index: int64(i), Coord: itoa(int64(i)), Label: l, Offset: int64(i)})
+		cells = append(cells, LogicalCell{Index: int64(i), Coord: Itoa(int64(i)), Label: l, Offset: int64(i)})
 		bcells = append(bcells, BufferCell{Offset: int64(i), Label: l, Count: 1, State: CellUsed})
 	}
 	p.Logical.Bands[0].Panels[0].Rows = []LogicalRow{{Cells: cells}}
@@ -381,5 +291,19 @@ func TestLongLabelsAreSizedToTheirCell(t *testing.T) {
 		if n != len(want) {
 			t.Errorf("%s: %d labels, want %d", name, n, len(want))
 		}
+	}
+}
+
+func TestExplorerCellsKeepTheirHooks(t *testing.T) {
+	d := doc(t, PictureView(paddedPicture(), false))
+	c := d.Find("#l-3")
+	if c.AttrOr("data-testid", "") != "lcell" || c.Find(".badge-n").Length() != 0 {
+		t.Errorf("explorer cell %v", c.Nodes)
+	}
+	if _, ok := c.Attr("data-link"); ok {
+		t.Error("an explorer cell has data-link")
+	}
+	if got := c.AttrOr("class", ""); got != "lc" {
+		t.Errorf("class %q", c.AttrOr("class", ""))
 	}
 }

@@ -320,7 +320,7 @@ func GlossaryPage() templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var21 string
-				templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs("h-page-" + itoa(int64(i)))
+				templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs("h-page-" + Itoa(int64(i)))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/glossary.templ`, Line: 35, Col: 57}
 				}
@@ -333,7 +333,7 @@ func GlossaryPage() templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var22 string
-				templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs("page-" + itoa(int64(i)))
+				templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs("page-" + Itoa(int64(i)))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/glossary.templ`, Line: 35, Col: 98}
 				}
@@ -346,7 +346,7 @@ func GlossaryPage() templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var23 string
-				templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs("h-page-" + itoa(int64(i)))
+				templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs("h-page-" + Itoa(int64(i)))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/glossary.templ`, Line: 36, Col: 40}
 				}
@@ -398,7 +398,7 @@ func GlossaryPage() templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var27 string
-				templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs("h-page-" + itoa(int64(i)))
+				templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs("h-page-" + Itoa(int64(i)))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/glossary.templ`, Line: 37, Col: 121}
 				}

@@ -42,12 +42,12 @@ func langCurrent(ctx context.Context, l i18n.Locale) string {
 // language its text is in.
 func pageLang(ctx context.Context) string { return string(i18n.ContentLocale(ctx)) }
 
-// richT renders key's text in ctx's locale with its two marks of markup:
+// RichT renders key's text in ctx's locale with its two marks of markup:
 // `code` becomes <code>code</code> and [[key]] becomes <kbd>key</kbd>.
 // Catalog text is escaped like any other text; only those marks become
 // elements, so a translation places the code and keys where its grammar
 // wants them.
-func richT(key i18n.Key, args ...i18n.Args) templ.Component {
+func RichT(key i18n.Key, args ...i18n.Args) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		_, err := io.WriteString(w, richHTML(i18n.T(ctx, key, args...)))
 		return err

@@ -57,7 +57,7 @@ func PresentButton() templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var3 string
-				templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(p.Step)))
+				templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(int64(p.Step)))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rooms.templ`, Line: 12, Col: 64}
 				}
@@ -254,7 +254,7 @@ func RoomBarView(b RoomBar) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var15 string
-		templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(b.Step)))
+		templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(int64(b.Step)))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rooms.templ`, Line: 33, Col: 147}
 		}
@@ -295,7 +295,7 @@ func RoomBarView(b RoomBar) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var17 string
-			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs("0 0 " + itoa(int64(b.QR.Size)) + " " + itoa(int64(b.QR.Size)))
+			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs("0 0 " + Itoa(int64(b.QR.Size)) + " " + Itoa(int64(b.QR.Size)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rooms.templ`, Line: 35, Col: 91}
 			}
@@ -399,7 +399,7 @@ func RoomBarView(b RoomBar) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var25 string
-			templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(b.Watching)))
+			templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(int64(b.Watching)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rooms.templ`, Line: 42, Col: 111}
 			}
@@ -578,7 +578,7 @@ func RoomBarView(b RoomBar) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var38 string
-			templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs("0 0 " + itoa(int64(b.QR.Size)) + " " + itoa(int64(b.QR.Size)))
+			templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs("0 0 " + Itoa(int64(b.QR.Size)) + " " + Itoa(int64(b.QR.Size)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rooms.templ`, Line: 66, Col: 92}
 			}
@@ -710,7 +710,7 @@ func RoomBarView(b RoomBar) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var47 string
-			templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(b.Watching)))
+			templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(int64(b.Watching)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rooms.templ`, Line: 79, Col: 250}
 			}
@@ -890,7 +890,7 @@ func JoinPage(j Join) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var59 string
-			templ_7745c5c3_Var59, templ_7745c5c3_Err = templ.JoinStringErrs(boolAttr(j.Error != ""))
+			templ_7745c5c3_Var59, templ_7745c5c3_Err = templ.JoinStringErrs(BoolAttr(j.Error != ""))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/rooms.templ`, Line: 107, Col: 238}
 			}

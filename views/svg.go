@@ -73,17 +73,17 @@ type SVGFrame struct {
 
 // Colours of the pictures, the same as app.css.
 const (
-	svgInk       = "#1d3557"
-	svgMuted     = "#5c677d"
-	svgAccent    = "#e63946"
-	svgSoft      = "#a8dadc"
-	svgSoftInk   = "#0b525b"
+	SVGInk       = "#1d3557"
+	SVGMuted     = "#5c677d"
+	SVGAccent    = "#e63946"
+	SVGSoft      = "#a8dadc"
+	SVGSoftInk   = "#0b525b"
 	svgShared    = "#f4a261"
 	svgSharedInk = "#a0521d"
-	svgPadInk    = "#8a94a3"
-	svgPadLine   = "#b8c1cc"
+	SVGPadInk    = "#8a94a3"
+	SVGPadLine   = "#b8c1cc"
 	svgTail      = "#fafbfc"
-	svgWindow    = "#e8f4f5"
+	SVGWindow    = "#e8f4f5"
 )
 
 // Geometry of the pictures, in pixels.
@@ -98,7 +98,7 @@ const (
 	svgLegendRow   = 26  // from one row of the legend to the next
 )
 
-func (s SVG) viewBox() string { return "0 0 " + itoa(int64(s.Width)) + " " + itoa(int64(s.Height)) }
+func (s SVG) viewBox() string { return "0 0 " + Itoa(int64(s.Width)) + " " + Itoa(int64(s.Height)) }
 
 func (s SVG) labelledBy() string { return s.ID + "-title " + s.ID + "-desc" }
 
@@ -111,11 +111,11 @@ func (c SVGCell) fill(s SVG) string {
 	return c.Fill
 }
 
-func (c SVGCell) strokeWidth() string { return itoa(int64(max(c.StrokeWidth, 2))) }
+func (c SVGCell) strokeWidth() string { return Itoa(int64(max(c.StrokeWidth, 2))) }
 
 func (c SVGCell) ink() string {
 	if c.Ink == "" {
-		return svgInk
+		return SVGInk
 	}
 	return c.Ink
 }
@@ -170,12 +170,12 @@ func (t SVGText) family() string {
 
 func (t SVGText) fill() string {
 	if t.Fill == "" {
-		return svgInk
+		return SVGInk
 	}
 	return t.Fill
 }
 
-func (t SVGText) size() string { return itoa(int64(max(t.Size, 10))) }
+func (t SVGText) size() string { return Itoa(int64(max(t.Size, 10))) }
 
 func dash(d bool) string {
 	if d {
@@ -186,36 +186,36 @@ func dash(d bool) string {
 
 func px(v int) string { return strconv.Itoa(v) }
 
-// svgBuilder stacks blocks of a picture from top to bottom.
-type svgBuilder struct {
+// SVGBuilder stacks blocks of a picture from top to bottom.
+type SVGBuilder struct {
 	s SVG
-	y int // top of the next block
+	Y int // top of the next block
 	w int // right edge of the widest block
 }
 
-func newSVGBuilder(id, title, desc string) *svgBuilder {
-	return &svgBuilder{s: SVG{ID: id, Title: title, Desc: desc}, y: svgMargin, w: svgMargin}
+func NewSVGBuilder(id, title, desc string) *SVGBuilder {
+	return &SVGBuilder{s: SVG{ID: id, Title: title, Desc: desc}, Y: svgMargin, w: svgMargin}
 }
 
 // text adds a line of text at the left margin and moves down.
-func (b *svgBuilder) text(t string, size int, bold, mono bool, fill string) {
-	b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin, Y: b.y + size, Text: t, Size: size, Bold: bold, Mono: mono, Fill: fill})
-	b.grow(svgMargin + textWidth(t, size, mono || bold))
-	b.y += size + 8
+func (b *SVGBuilder) Text(t string, size int, bold, mono bool, fill string) {
+	b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin, Y: b.Y + size, Text: t, Size: size, Bold: bold, Mono: mono, Fill: fill})
+	b.grow(svgMargin + TextWidth(t, size, mono || bold))
+	b.Y += size + 8
 }
 
-func (b *svgBuilder) grow(right int) { b.w = max(b.w, right) }
+func (b *SVGBuilder) grow(right int) { b.w = max(b.w, right) }
 
-func (b *svgBuilder) done() SVG {
+func (b *SVGBuilder) Done() SVG {
 	b.s.Width = b.w + svgMargin
-	b.s.Height = b.y + svgMargin
+	b.s.Height = b.Y + svgMargin
 	return b.s
 }
 
 // textWidth estimates the width of a line of text; wide is for bold or
 // monospaced text. Latin letters are about 0.6 em wide, but Chinese
 // characters and fullwidth punctuation a whole em, so each counts as one.
-func textWidth(t string, size int, wide bool) int {
+func TextWidth(t string, size int, wide bool) int {
 	narrow := 0.56
 	if wide {
 		narrow = 0.64
@@ -244,9 +244,9 @@ func fullWidth(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Bopomofo)
 }
 
-// svgPanel is one grid of the last two dimensions, its cells filled in
+// SVGPanel is one grid of the last two dimensions, its cells filled in
 // except for their position.
-type svgPanel struct {
+type SVGPanel struct {
 	Caption    string
 	RowLabel   string
 	ColLabel   string
@@ -258,25 +258,25 @@ type svgPanel struct {
 	WindowCols [2]int64 // and column in this panel
 }
 
-type svgBand struct {
+type SVGBand struct {
 	Heading string
-	Panels  []svgPanel
+	Panels  []SVGPanel
 }
 
 // grids lays out bands of panels at the left margin: panels side by side,
 // bands one under the other, as the explorer's logical view.
-func (b *svgBuilder) grids(bands []svgBand) {
+func (b *SVGBuilder) Grids(bands []SVGBand) {
 	for _, band := range bands {
 		if band.Heading != "" {
-			b.text(band.Heading, 14, true, false, svgMuted)
+			b.Text(band.Heading, 14, true, false, SVGMuted)
 		}
-		x, bottom := svgMargin, b.y
+		x, bottom := svgMargin, b.Y
 		for _, p := range band.Panels {
-			right, low := b.panel(p, x, b.y)
+			right, low := b.panel(p, x, b.Y)
 			x = right + 28
 			bottom = max(bottom, low)
 		}
-		b.y = bottom + 12
+		b.Y = bottom + 12
 	}
 }
 
@@ -288,7 +288,7 @@ const svgWrap = 32
 // panel draws one grid with its top left corner at x, y and returns its
 // right and bottom edges. A grid wider than svgWrap columns is drawn in
 // bands of svgWrap columns, each with its column heads and row heads.
-func (b *svgBuilder) panel(p svgPanel, x, y int) (int, int) {
+func (b *SVGBuilder) panel(p SVGPanel, x, y int) (int, int) {
 	if p.Caption != "" {
 		b.s.Texts = append(b.s.Texts, SVGText{X: x, Y: y + 15, Text: p.Caption, Size: 15, Bold: true})
 		y += svgLine
@@ -297,7 +297,7 @@ func (b *svgBuilder) panel(p svgPanel, x, y int) (int, int) {
 	if p.RowLabel != "" {
 		corner = p.RowLabel + "↓ " + corner
 	}
-	b.s.Texts = append(b.s.Texts, SVGText{X: x, Y: y + 13, Text: corner, Size: 13, Bold: true, Fill: svgMuted})
+	b.s.Texts = append(b.s.Texts, SVGText{X: x, Y: y + 13, Text: corner, Size: 13, Bold: true, Fill: SVGMuted})
 	y += 18
 	gx := x + svgHead + 8
 	cols := 0
@@ -310,13 +310,13 @@ func (b *svgBuilder) panel(p svgPanel, x, y int) (int, int) {
 			y += 10
 		}
 		for j := c0; j < c1 && j < len(p.ColHeads); j++ {
-			b.s.Texts = append(b.s.Texts, SVGText{X: gx + (j-c0)*(svgCell+svgGap) + svgCell/2, Y: y + 13, Text: itoa(p.ColHeads[j]), Size: 13, Anchor: "middle", Fill: svgMuted})
+			b.s.Texts = append(b.s.Texts, SVGText{X: gx + (j-c0)*(svgCell+svgGap) + svgCell/2, Y: y + 13, Text: Itoa(p.ColHeads[j]), Size: 13, Anchor: "middle", Fill: SVGMuted})
 		}
 		y += 18
 		for i, row := range p.Cells {
 			cy := y + i*(svgCell+svgGap)
 			if i < len(p.RowHeads) {
-				b.s.Texts = append(b.s.Texts, SVGText{X: x + svgHead, Y: cy + svgCell/2 + 5, Text: itoa(p.RowHeads[i]), Size: 13, Anchor: "end", Fill: svgMuted})
+				b.s.Texts = append(b.s.Texts, SVGText{X: x + svgHead, Y: cy + svgCell/2 + 5, Text: Itoa(p.RowHeads[i]), Size: 13, Anchor: "end", Fill: SVGMuted})
 			}
 			for j := c0; j < c1 && j < len(row); j++ {
 				c := row[j]
@@ -330,13 +330,13 @@ func (b *svgBuilder) panel(p svgPanel, x, y int) (int, int) {
 			b.s.Frames = append(b.s.Frames, SVGFrame{
 				X: gx + (w0-c0)*(svgCell+svgGap) - svgGap/2, Y: y + r0*(svgCell+svgGap) - svgGap/2,
 				W: (w1 - w0 + 1) * (svgCell + svgGap), H: (r1 - r0 + 1) * (svgCell + svgGap),
-				Stroke: svgInk, Width: 2, Dashed: true,
+				Stroke: SVGInk, Width: 2, Dashed: true,
 			})
 		}
 		y += len(p.Cells)*(svgCell+svgGap) - svgGap
 	}
 	right := gx + min(cols, svgWrap)*(svgCell+svgGap) - svgGap
-	right = max(right, x+textWidth(p.Caption, 15, true), x+textWidth(corner, 13, true))
+	right = max(right, x+TextWidth(p.Caption, 15, true), x+TextWidth(corner, 13, true))
 	b.grow(right + 6)
 	return right, y + 6
 }
@@ -344,27 +344,27 @@ func (b *svgBuilder) panel(p svgPanel, x, y int) (int, int) {
 // legend draws swatches with their meaning in rows no wider than the
 // picture so far (or svgLegendWidth, if that is wider), starting a row
 // where the next item would not fit.
-func (b *svgBuilder) legend(items []SVGCell) {
+func (b *SVGBuilder) Legend(items []SVGCell) {
 	right := max(b.w, svgMargin+svgLegendWidth)
 	x := svgMargin
 	for _, it := range items {
-		w := 24 + textWidth(it.Tip, 13, false)
+		w := 24 + TextWidth(it.Tip, 13, false)
 		if x > svgMargin && x+w > right {
-			x, b.y = svgMargin, b.y+svgLegendRow
+			x, b.Y = svgMargin, b.Y+svgLegendRow
 		}
-		it.X, it.Y, it.Size, it.Class = x, b.y, 18, "legend"
+		it.X, it.Y, it.Size, it.Class = x, b.Y, 18, "legend"
 		b.s.Cells = append(b.s.Cells, it)
-		b.s.Texts = append(b.s.Texts, SVGText{X: x + 24, Y: b.y + 14, Text: it.Tip, Size: 13, Fill: svgMuted})
+		b.s.Texts = append(b.s.Texts, SVGText{X: x + 24, Y: b.Y + 14, Text: it.Tip, Size: 13, Fill: SVGMuted})
 		b.grow(x + w)
 		x += w + 18
 	}
-	b.y += 18 + 14
+	b.Y += 18 + 14
 }
 
-func braces(vs []int64) string { return "{" + JoinInts(vs) + "}" }
+func Braces(vs []int64) string { return "{" + JoinInts(vs) + "}" }
 
-// listText joins the first max items and says how many more there are.
-func listText(ctx context.Context, items []string, max int) string {
+// ListText joins the first max items and says how many more there are.
+func ListText(ctx context.Context, items []string, max int) string {
 	sep := i18n.T(ctx, "svg.sep")
 	if len(items) <= max {
 		return strings.Join(items, sep)

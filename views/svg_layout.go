@@ -11,7 +11,7 @@ import (
 // LayoutTitle names the layout p draws, in ctx's locale: the SVG
 // picture's title, and the alt text of the snippet that shows it.
 func LayoutTitle(ctx context.Context, p Picture) string {
-	args := i18n.Args{"type": p.Facts.DataType, "sizes": braces(p.Meta.Sizes), "strides": braces(p.Meta.Strides)}
+	args := i18n.Args{"type": p.Facts.DataType, "sizes": Braces(p.Meta.Sizes), "strides": Braces(p.Meta.Strides)}
 	if p.Total > 0 {
 		args["total"] = strconv.FormatInt(p.Total, 10)
 		return i18n.T(ctx, "svg.layout.title.total", args)
@@ -28,8 +28,8 @@ func LayoutSVG(ctx context.Context, p Picture, id string) SVG {
 	m, f := p.Meta, p.Facts
 	t := func(key i18n.Key, args i18n.Args) string { return i18n.T(ctx, key, args) }
 	title := LayoutTitle(ctx, p)
-	b := newSVGBuilder(id, title, layoutDesc(ctx, p))
-	b.text(title, 17, true, false, "")
+	b := NewSVGBuilder(id, title, layoutDesc(ctx, p))
+	b.Text(title, 17, true, false, "")
 	var badges []string
 	for _, bd := range f.Badges {
 		badges = append(badges, t("svg.badge", i18n.Args{"name": t(i18n.Key("badge."+bd.Name), nil), "state": t(i18n.Key("state."+bd.State), nil)}))
@@ -38,15 +38,15 @@ func LayoutSVG(ctx context.Context, p Picture, id string) SVG {
 	if f.StridesImplicit {
 		strides = t("svg.strides.packed", nil)
 	}
-	b.text(strides+" · "+strings.Join(badges, " · "), 13, false, false, svgMuted)
-	b.y += 6
+	b.Text(strides+" · "+strings.Join(badges, " · "), 13, false, false, SVGMuted)
+	b.Y += 6
 
-	b.text(t("svg.logical", i18n.Args{"sub": LogicalSubIn(ctx, m)}), 15, true, false, "")
-	bands := make([]svgBand, len(p.Logical.Bands))
+	b.Text(t("svg.logical", i18n.Args{"sub": LogicalSubIn(ctx, m)}), 15, true, false, "")
+	bands := make([]SVGBand, len(p.Logical.Bands))
 	for i, band := range p.Logical.Bands {
 		bands[i].Heading = band.Heading
 		for _, pn := range band.Panels {
-			sp := svgPanel{Caption: pn.Caption, RowLabel: pn.RowLabel, ColLabel: pn.ColLabel, ColHeads: pn.ColHeads}
+			sp := SVGPanel{Caption: pn.Caption, RowLabel: pn.RowLabel, ColLabel: pn.ColLabel, ColHeads: pn.ColHeads}
 			for _, r := range pn.Rows {
 				if pn.RowLabel != "" {
 					sp.RowHeads = append(sp.RowHeads, r.Head)
@@ -60,60 +60,60 @@ func LayoutSVG(ctx context.Context, p Picture, id string) SVG {
 			bands[i].Panels = append(bands[i].Panels, sp)
 		}
 	}
-	b.grids(bands)
+	b.Grids(bands)
 	if line := firstNonEmpty(p.Dot, p.Linked); line != "" {
-		b.text(line, 15, false, true, svgAccent)
+		b.Text(line, 15, false, true, SVGAccent)
 	}
-	b.y += 6
+	b.Y += 6
 
-	b.text(t("svg.buffer", i18n.Args{"sub": BufferSubIn(ctx, m)}), 15, true, false, "")
+	b.Text(t("svg.buffer", i18n.Args{"sub": BufferSubIn(ctx, m)}), 15, true, false, "")
 	b.bufferRows(ctx, p.Buffer)
 	legend := []SVGCell{
-		{Fill: svgSoft, Stroke: svgSoftInk, Tip: t("legend.used", nil)},
+		{Fill: SVGSoft, Stroke: SVGSoftInk, Tip: t("legend.used", nil)},
 		{Fill: svgShared, Stroke: svgSharedInk, Tip: t("legend.shared", nil)},
-		{Hatched: true, Stroke: svgPadLine, Tip: t("legend.padding", nil)},
-		{Fill: svgTail, Stroke: svgPadLine, Dashed: true, Tip: t("legend.tail", nil)},
+		{Hatched: true, Stroke: SVGPadLine, Tip: t("legend.padding", nil)},
+		{Fill: svgTail, Stroke: SVGPadLine, Dashed: true, Tip: t("legend.tail", nil)},
 	}
 	if p.Dot != "" || p.Linked != "" {
-		legend = append(legend, SVGCell{Fill: svgAccent, Stroke: "#9d1c26", Tip: t("svg.legend.linked", nil)})
+		legend = append(legend, SVGCell{Fill: SVGAccent, Stroke: "#9d1c26", Tip: t("svg.legend.linked", nil)})
 	}
 	// The note under the legend widens the picture anyway: let the legend
 	// use that width before it wraps.
-	b.grow(svgMargin + textWidth(f.TotalNote, 13, false))
-	b.legend(legend)
-	b.text(f.TotalNote, 13, false, false, svgMuted)
-	return b.done()
+	b.grow(svgMargin + TextWidth(f.TotalNote, 13, false))
+	b.Legend(legend)
+	b.Text(f.TotalNote, 13, false, false, SVGMuted)
+	return b.Done()
 }
 
 func logicalSVGCell(ctx context.Context, c LogicalCell) SVGCell {
-	s := SVGCell{Class: "lcell", Fill: "#ffffff", Stroke: svgSoftInk, Label: c.Label, Corner: itoa(c.Offset), Tip: c.AriaLabelIn(ctx)}
+	s := SVGCell{Class: "lcell", Fill: "#ffffff", Stroke: SVGSoftInk, Label: c.Label, Corner: Itoa(c.Offset), Tip: c.AriaLabelIn(ctx)}
 	switch {
 	case c.Linked:
-		s.Class, s.Fill, s.Stroke, s.Ink = "lcell linked", svgAccent, "#9d1c26", "#ffffff"
+		s.Class, s.Fill, s.Stroke, s.Ink = "lcell linked", SVGAccent, "#9d1c26", "#ffffff"
 	case c.Selected:
-		s.Class, s.Fill, s.Stroke, s.StrokeWidth = "lcell sel", "#fde2e4", svgAccent, 3
+		s.Class, s.Fill, s.Stroke, s.StrokeWidth = "lcell sel", "#fde2e4", SVGAccent, 3
 	}
 	return s
 }
 
 func bufferSVGCell(ctx context.Context, c BufferCell) SVGCell {
-	s := SVGCell{Class: "bcell " + c.State, Label: c.Label, Corner: itoa(c.Offset), CornerLeft: true, Tip: c.AriaLabelIn(ctx)}
+	s := SVGCell{Class: "bcell " + c.State, Label: c.Label, Corner: Itoa(c.Offset), CornerLeft: true, Tip: c.AriaLabelIn(ctx)}
 	switch c.State {
 	case CellUsed:
-		s.Fill, s.Stroke = svgSoft, svgSoftInk
+		s.Fill, s.Stroke = SVGSoft, SVGSoftInk
 	case CellShared:
 		s.Fill, s.Stroke, s.Badge = svgShared, svgSharedInk, c.CountText()
 	case CellHole:
-		s.Hatched, s.Stroke, s.Ink = true, svgPadLine, svgPadInk
+		s.Hatched, s.Stroke, s.Ink = true, SVGPadLine, SVGPadInk
 	default:
-		s.Fill, s.Stroke, s.Ink, s.Dashed = svgTail, svgPadLine, svgPadInk, true
+		s.Fill, s.Stroke, s.Ink, s.Dashed = svgTail, SVGPadLine, SVGPadInk, true
 	}
 	if c.Linked {
-		s.Fill, s.Hatched, s.Stroke, s.Ink = svgAccent, false, "#9d1c26", "#ffffff"
+		s.Fill, s.Hatched, s.Stroke, s.Ink = SVGAccent, false, "#9d1c26", "#ffffff"
 		s.Class += " linked"
 	}
 	if c.Selected {
-		s.Stroke, s.StrokeWidth = svgAccent, 3
+		s.Stroke, s.StrokeWidth = SVGAccent, 3
 		s.Class += " sel"
 	}
 	return s
@@ -122,37 +122,37 @@ func bufferSVGCell(ctx context.Context, c BufferCell) SVGCell {
 // bufferRows draws the buffer rows with their byte rulers, a row longer
 // than svgWrap cells in lines of svgWrap (a ruler mark stays with the
 // line of its first cell).
-func (b *svgBuilder) bufferRows(ctx context.Context, buf Buffer) {
+func (b *SVGBuilder) bufferRows(ctx context.Context, buf Buffer) {
 	gx := svgMargin + svgHead + 8
 	for _, r := range buf.Rows {
 		marks, at := r.Ruler, 0 // the next mark, and the cell it starts at
 		for c0 := 0; c0 < max(len(r.Cells), 1); c0 += svgWrap {
 			c1 := min(c0+svgWrap, len(r.Cells))
-			y := b.y
-			b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: y + svgCell/2 + 5, Text: itoa(r.Start + int64(c0)), Size: 12, Anchor: "end", Fill: svgMuted})
+			y := b.Y
+			b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: y + svgCell/2 + 5, Text: Itoa(r.Start + int64(c0)), Size: 12, Anchor: "end", Fill: SVGMuted})
 			for j := c0; j < c1; j++ {
 				sc := bufferSVGCell(ctx, r.Cells[j])
 				sc.X, sc.Y, sc.Size = gx+(j-c0)*(svgCell+svgGap), y, svgCell
 				b.s.Cells = append(b.s.Cells, sc)
 			}
 			ry := y + svgCell + 5
-			b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: ry + 11, Text: i18n.T(ctx, "svg.byte"), Size: 11, Anchor: "end", Fill: svgMuted})
+			b.s.Texts = append(b.s.Texts, SVGText{X: svgMargin + svgHead, Y: ry + 11, Text: i18n.T(ctx, "svg.byte"), Size: 11, Anchor: "end", Fill: SVGMuted})
 			x := gx
 			for len(marks) > 0 && (at < c1 || c1 == len(r.Cells)) {
 				mk := marks[0]
 				w := mk.Span*(svgCell+svgGap) - svgGap
-				b.s.Lines = append(b.s.Lines, SVGLine{X1: x, Y1: ry, X2: x + w, Y2: ry, Stroke: svgPadInk, Width: 2})
+				b.s.Lines = append(b.s.Lines, SVGLine{X1: x, Y1: ry, X2: x + w, Y2: ry, Stroke: SVGPadInk, Width: 2})
 				for t := range mk.Ticks {
 					tx := x + t*w/mk.Ticks
-					b.s.Lines = append(b.s.Lines, SVGLine{X1: tx, Y1: ry, X2: tx, Y2: ry + 5, Stroke: svgPadInk, Width: 1})
+					b.s.Lines = append(b.s.Lines, SVGLine{X1: tx, Y1: ry, X2: tx, Y2: ry + 5, Stroke: SVGPadInk, Width: 1})
 				}
-				b.s.Texts = append(b.s.Texts, SVGText{X: x + 2, Y: ry + 15, Text: mk.Text, Size: 11, Fill: svgMuted})
+				b.s.Texts = append(b.s.Texts, SVGText{X: x + 2, Y: ry + 15, Text: mk.Text, Size: 11, Fill: SVGMuted})
 				x += w + svgGap
 				at += mk.Span
 				marks = marks[1:]
 			}
 			b.grow(max(x, gx+(c1-c0)*(svgCell+svgGap)))
-			b.y = ry + 26
+			b.Y = ry + 26
 		}
 	}
 }
@@ -169,7 +169,7 @@ func layoutDesc(ctx context.Context, p Picture) string {
 			}
 		}
 	}
-	return i18n.T(ctx, "svg.layout.desc", i18n.Args{"logical": LogicalSubIn(ctx, p.Meta), "buffer": BufferSubIn(ctx, p.Meta), "items": listText(ctx, items, 64), "note": p.Facts.TotalNote})
+	return i18n.T(ctx, "svg.layout.desc", i18n.Args{"logical": LogicalSubIn(ctx, p.Meta), "buffer": BufferSubIn(ctx, p.Meta), "items": ListText(ctx, items, 64), "note": p.Facts.TotalNote})
 }
 
 func firstNonEmpty(ss ...string) string {

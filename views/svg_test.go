@@ -85,7 +85,7 @@ func attr(e xml.StartElement, name string) string {
 }
 
 func TestLayoutSVGIsStandaloneAndDrawsEveryCell(t *testing.T) {
-	p := padded().Picture
+	p := paddedPicture()
 	p.Facts.DataType = "FLOAT32"
 	p.Facts.TotalNote = "TotalTensorSizeInBytes = 40 ≥ 32 & more <checks>"
 	root, classes, labels := svgCells(t, LayoutSVG(context.Background(), p, "pic"))
@@ -114,7 +114,7 @@ func TestLayoutSVGIsStandaloneAndDrawsEveryCell(t *testing.T) {
 }
 
 func TestLayoutSVGHasTitleDescAndNoInlineStyle(t *testing.T) {
-	p := padded().Picture
+	p := paddedPicture()
 	p.Facts.DataType = "FLOAT32"
 	var b bytes.Buffer
 	if err := SVGDocument(LayoutSVG(context.Background(), p, "pic")).Render(context.Background(), &b); err != nil {
@@ -143,48 +143,6 @@ func TestLayoutSVGHasTitleDescAndNoInlineStyle(t *testing.T) {
 	}
 }
 
-// example2Diagram is the DML_SLICE1 page's Example 2 on a 4×4 input of
-// 1..16.
-func example2Diagram() SliceDiagram {
-	values := make([]string, 16)
-	offsets := make([]int64, 16)
-	for i := range values {
-		values[i], offsets[i] = itoa(int64(i+1)), int64(i)
-	}
-	order := make([]int64, 16)
-	order[13], order[15], order[5], order[7] = 1, 2, 3, 4
-	return SliceDiagram{
-		DataType: "FLOAT32", Labels: []string{"H", "W"}, InputSizes: []int64{4, 4}, InputStrides: []int64{4, 1}, InputOffsets: offsets,
-		WindowOffsets: []int64{0, 1}, WindowSizes: []int64{4, 3}, WindowStrides: []int64{-2, 2},
-		CopyStart: []int64{3, 1}, MaxCopied: []int64{2, 2}, OutputSizes: []int64{2, 2},
-		Values: values, ValuesNote: "values 1, 2, 3 … in row-major order", Order: order, Output: []string{"14", "16", "6", "8"},
-	}
-}
-
-func TestSliceSVGNumbersTheCopyOrder(t *testing.T) {
-	_, classes, labels := svgCells(t, SliceSVG(context.Background(), example2Diagram(), "s"))
-	if n := classes["scell"] + classes["scell in"] + classes["scell in copied"] + classes["scell in copied start"]; n != 16 {
-		t.Errorf("%d input cells, want 16: %v", n, classes)
-	}
-	if classes["scell in copied start"] != 1 || classes["scell in copied"] != 3 || classes["scell in"] != 8 || classes["scell"] != 4 {
-		t.Errorf("input cells %v: want CopyStart, 3 more copied, 8 more in the window, 4 outside", classes)
-	}
-	if classes["ocell"] != 4 {
-		t.Errorf("%d output cells", classes["ocell"])
-	}
-	if got := strings.Join(labels["ocell"], " "); got != "14 0 16 1 6 2 8 3" {
-		t.Errorf("output %q", got)
-	}
-}
-
-func TestOrdinal(t *testing.T) {
-	for n, want := range map[int64]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 112: "112th"} {
-		if got := ordinal(n); got != want {
-			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestTextWidthCountsWideCharactersAsAnEm(t *testing.T) {
 	for _, c := range []struct {
 		text string
@@ -201,8 +159,8 @@ func TestTextWidthCountsWideCharactersAsAnEm(t *testing.T) {
 		{"已複製，依複製順序編號（輸出元素 n）", 10, false, 182},
 		{"尾端：未使用。", 10, false, 71}, // CJK punctuation
 	} {
-		if got := textWidth(c.text, c.size, c.wide); got != c.want {
-			t.Errorf("textWidth(%q, %d, %v) = %d, want %d", c.text, c.size, c.wide, got, c.want)
+		if got := TextWidth(c.text, c.size, c.wide); got != c.want {
+			t.Errorf("TextWidth(%q, %d, %v) = %d, want %d", c.text, c.size, c.wide, got, c.want)
 		}
 	}
 }
@@ -232,7 +190,7 @@ func TestFullWidthAgreesWithUnicode(t *testing.T) {
 // (swatch and label, at the estimated width of the label) ends before the
 // next one on its row begins and inside the picture.
 func TestSVGLegendsFitInEveryLanguage(t *testing.T) {
-	layout := padded().Picture
+	layout := paddedPicture()
 	layout.Facts.DataType = "FLOAT32"
 	layout.Facts.TotalNote = "TotalTensorSizeInBytes = 40 ≥ 32"
 	selected := layout
@@ -242,7 +200,6 @@ func TestSVGLegendsFitInEveryLanguage(t *testing.T) {
 		for name, s := range map[string]SVG{
 			"layout":          LayoutSVG(ctx, layout, "pic"),
 			"layout selected": LayoutSVG(ctx, selected, "pic"),
-			"slice":           SliceSVG(ctx, example2Diagram(), "s"),
 		} {
 			items := legendItems(t, s)
 			if len(items) < 4 {

@@ -131,7 +131,7 @@ func ToolsPanel(what, dxBase, query string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = richT("tools.import.label").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = RichT("tools.import.label").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

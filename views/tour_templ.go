@@ -51,7 +51,7 @@ func TourPage(t Tour) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var3 string
-			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(int64(t.N)))
+			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(int64(t.N)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/tour.templ`, Line: 10, Col: 77}
 			}
@@ -130,7 +130,7 @@ func TourPage(t Tour) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var9 string
-				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs("tour-step-" + itoa(int64(s.N)))
+				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs("tour-step-" + Itoa(int64(s.N)))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/tour.templ`, Line: 14, Col: 166}
 				}
@@ -236,7 +236,7 @@ func TourPage(t Tour) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if t.Explorer != nil {
-				templ_7745c5c3_Err = toPicture().Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = ToPicture().Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -69,9 +69,9 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 				m.Answer = json.RawMessage(answer) // never a nil RawMessage, which renders "null"
 			}
 			return explorer.Framed(at.Frame,
-				func() templ.Component { return views.ExplorerPage(m) },
-				func() templ.Component { return views.EmbedLayoutPage(m) },
-				func() templ.Component { return views.ExplorerWidget(m) })
+				func() templ.Component { return PageView(m) },
+				func() templ.Component { return EmbedPage(m) },
+				func() templ.Component { return Widget(m) })
 		},
 	}, nil
 }

@@ -13,20 +13,20 @@ import (
 )
 
 // PageOf builds the whole page for a query.
-func PageOf(ctx context.Context, q url.Values) (views.Explorer, error) {
+func PageOf(ctx context.Context, q url.Values) (PageModel, error) {
 	v, pv, stale := picture.Resolve(q)
 	if pv.Layout == nil {
-		return views.Explorer{Form: FormIn(ctx, v), Presets: PresetLinks(v.State, v.Layout != nil), Picture: EmptyPicture(ctx), Stale: picture.StaleIn(ctx, stale)}, nil
+		return PageModel{Form: FormIn(ctx, v), Presets: PresetLinks(v.State, v.Layout != nil), Picture: EmptyPicture(ctx), Stale: picture.StaleIn(ctx, stale)}, nil
 	}
 	if err := budget.Take(ctx, picture.LayoutCost(pv.Layout, picture.OnPage)); err != nil {
-		return views.Explorer{}, err
+		return PageModel{}, err
 	}
 	query := pv.State.CanonicalQuery(false)
 	pic, err := picture.New(ctx, pv, query)
 	if err != nil {
-		return views.Explorer{}, err
+		return PageModel{}, err
 	}
-	m := views.Explorer{
+	m := PageModel{
 		Form:      FormIn(ctx, v),
 		Presets:   PresetLinks(v.State, v.Layout != nil),
 		Picture:   pic.View,
@@ -47,9 +47,9 @@ func EmptyPicture(ctx context.Context) views.Picture {
 
 // FormIn is the form as typed, with the errors of each field, its
 // messages in ctx's locale.
-func FormIn(ctx context.Context, v picture.Validated) views.Form {
+func FormIn(ctx context.Context, v picture.Validated) FormModel {
 	st := v.State
-	f := views.Form{
+	f := FormModel{
 		DataType: st.DT,
 		Rank:     len(st.Sizes),
 		Packed:   st.Packed,
@@ -68,9 +68,9 @@ func FormIn(ctx context.Context, v picture.Validated) views.Form {
 	if v.Layout != nil && st.Packed {
 		packed = v.Layout.Strides
 	}
-	f.Dims = make([]views.DimRow, views.MaxRank)
+	f.Dims = make([]DimRow, views.MaxRank)
 	for i := range f.Dims {
-		d := views.DimRow{Index: i, Active: i < len(st.Sizes) && i < views.MaxRank}
+		d := DimRow{Index: i, Active: i < len(st.Sizes) && i < views.MaxRank}
 		if i < rank {
 			d.Label = labels[i]
 		}

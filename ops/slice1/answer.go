@@ -26,7 +26,7 @@ type Result struct {
 	Meta     *Meta            `json:"meta,omitempty"`
 	HTML     *HTML            `json:"html,omitempty"`
 	Stream   *Stream          `json:"stream,omitempty"`
-	// Alt names the slice drawn (views.SliceAlt): the alt text of the
+	// Alt names the slice drawn (Alt): the alt text of the
 	// Embed popover's picture snippet.
 	Alt string `json:"alt,omitempty"`
 	// NoSVG says why the slice drawn has no SVG picture, in the
@@ -84,7 +84,7 @@ type HTML struct {
 	Keys explorer.Fragments `json:"keys"`
 }
 
-func newForm(f views.SliceForm) Form {
+func newForm(f FormModel) Form {
 	m := Form{DT: f.DataType, Packed: f.Packed, Total: f.Total, Align: f.Align, FL: f.FeatureLevel, NP: f.NumPy, Vals: f.Values, T: f.T}
 	for _, d := range f.Dims {
 		if !d.Active {
@@ -156,11 +156,11 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 		}
 		if opt.HTML {
 			h := res.HTML
-			h.Steps = keys.Render(ctx, "steps", views.SliceStepsView(pic.View.Steps))
-			h.Input = keys.Render(ctx, "input", views.SliceGridView("slice-in", pic.View.Input))
-			h.Output = keys.Render(ctx, "output", views.SliceGridView("slice-out", pic.View.Output))
-			h.Buffer = keys.Render(ctx, "buffer", views.SliceBufferView(pic.View.Buffer))
-			h.Facts = keys.Render(ctx, "facts", views.SliceFactsView(pic.View))
+			h.Steps = keys.Render(ctx, "steps", StepsView(pic.View.Steps))
+			h.Input = keys.Render(ctx, "input", GridView("slice-in", pic.View.Input))
+			h.Output = keys.Render(ctx, "output", GridView("slice-out", pic.View.Output))
+			h.Buffer = keys.Render(ctx, "buffer", BufferView(pic.View.Buffer))
+			h.Facts = keys.Render(ctx, "facts", FactsView(pic.View))
 			h.InputSub, h.OutputSub, h.BufferSub = pic.View.InputSub, pic.View.OutputSub, pic.View.BufferSub
 		}
 	}
@@ -170,7 +170,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 	res.Errors, res.Warnings = picture.NonNil(picture.Worded(ctx, v.Errors, len(v.State.In.Sizes))), picture.NonNil(picture.Localised(ctx, v.Warnings))
 	res.Form = newForm(FormIn(ctx, v))
 	if opt.HTML {
-		res.HTML.Dims = keys.Render(ctx, "dims", views.SliceDimsView(DimsIn(ctx, v.State)))
+		res.HTML.Dims = keys.Render(ctx, "dims", DimsView(DimsIn(ctx, v.State)))
 	}
 	a.Drawn = pic != nil
 	a.Embeddable = res.OK && res.Stream == nil

@@ -27,26 +27,26 @@ func Draw(ctx context.Context, v Validated) (State, string, *Picture, error) {
 
 // PageOf builds the whole page for a query: the form as typed,
 // the picture of its slice or of the last valid one.
-func PageOf(ctx context.Context, q url.Values) (views.SlicePage, error) {
+func PageOf(ctx context.Context, q url.Values) (PageModel, error) {
 	typed, drawn, stale := Resolve(q)
 	if drawn.Slice == nil {
-		return views.SlicePage{
+		return PageModel{
 			Form: FormIn(ctx, typed), Presets: PresetLinks(typed.State, typed.Slice != nil), Dims: DimsIn(ctx, typed.State),
 			Picture: EmptyPicture(ctx), Stale: picture.StaleIn(ctx, stale),
 		}, nil
 	}
 	if err := budget.Take(ctx, Cost(drawn.Slice, false)); err != nil {
-		return views.SlicePage{}, err
+		return PageModel{}, err
 	}
 	cst, query, pic, err := Draw(ctx, drawn)
 	if err != nil {
-		return views.SlicePage{}, err
+		return PageModel{}, err
 	}
 	if typed.Slice != nil {
 		typed.State = cst
 		typed.Warnings = append(typed.Warnings, pic.Warnings...)
 	}
-	return views.SlicePage{
+	return PageModel{
 		Form:      FormIn(ctx, typed),
 		Presets:   PresetLinks(typed.State, typed.Slice != nil),
 		Dims:      DimsIn(ctx, typed.State),
@@ -58,12 +58,12 @@ func PageOf(ctx context.Context, q url.Values) (views.SlicePage, error) {
 
 // EmptyPicture is the slice explorer's picture when there is no
 // valid slice to draw: every view says so, the facts are empty.
-func EmptyPicture(ctx context.Context) views.SlicePicture {
-	st := views.SliceSteps{Cur: -1, Text: i18n.T(ctx, "empty.steps")}
-	for i, l := range views.SliceCode {
-		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l})
+func EmptyPicture(ctx context.Context) PictureView {
+	st := Steps{Cur: -1, Text: i18n.T(ctx, "empty.steps")}
+	for i, l := range Code {
+		st.Code = append(st.Code, CodeLine{N: i + 1, Text: l})
 	}
-	return views.SlicePicture{
+	return PictureView{
 		Input:  views.Logical{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.inputs")},
 		Output: views.Logical{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.output")},
 		Buffer: views.Buffer{Mode: views.ModeEmpty, Note: i18n.T(ctx, "empty.inbuffer")},
@@ -78,9 +78,9 @@ const windowOutside = "slice1.window.outside"
 
 // FormIn is the slice form as typed, with the errors of each field,
 // its messages in ctx's locale.
-func FormIn(ctx context.Context, v Validated) views.SliceForm {
+func FormIn(ctx context.Context, v Validated) FormModel {
 	st := v.State
-	f := views.SliceForm{
+	f := FormModel{
 		DataType: st.In.DT,
 		Rank:     min(max(len(st.In.Sizes), 1), views.MaxRank),
 		Packed:   st.In.Packed,
@@ -130,9 +130,9 @@ func FormIn(ctx context.Context, v Validated) views.SliceForm {
 		}
 		return ""
 	}
-	f.Dims = make([]views.SliceDimRow, views.MaxRank)
+	f.Dims = make([]DimRow, views.MaxRank)
 	for i := range f.Dims {
-		d := views.SliceDimRow{Index: i, Active: i < len(st.In.Sizes) && i < views.MaxRank,
+		d := DimRow{Index: i, Active: i < len(st.In.Sizes) && i < views.MaxRank,
 			Size: at(st.In.Sizes, i), Off: at(st.Off, i), Win: at(st.Win, i), Step: at(st.Step, i), Out: at(st.Out, i)}
 		if i < f.Rank {
 			d.Label = labels[i]

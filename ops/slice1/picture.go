@@ -22,7 +22,7 @@ const MaxSliceBytes = 64 << 20
 // Picture is one valid slice drawn: the view model, and what the
 // websocket sends beside it.
 type Picture struct {
-	View     views.SlicePicture
+	View     PictureView
 	Meta     Meta
 	Warnings []core.Violation // about the typed values
 
@@ -124,8 +124,8 @@ func NewPicture(ctx context.Context, v Validated, query, stepHref string) (*Pict
 		InputMode: Mode(n), BufferMode: bufferMode(cells, n), OutputMode: Mode(outN), Values: []string{}, Query: query,
 	}}
 	pv := &p.View
-	pv.Title = views.SliceTitle(s.WindowOffsets, s.WindowSizes, s.WindowStrides)
-	pv.Alt = views.SliceAlt(ctx, pv.Title, dt.String(), in.Sizes, in.Strides, in.TotalTensorSizeInBytes)
+	pv.Title = Title(s.WindowOffsets, s.WindowSizes, s.WindowStrides)
+	pv.Alt = Alt(ctx, pv.Title, dt.String(), in.Sizes, in.Strides, in.TotalTensorSizeInBytes)
 	pv.NoSVG = picture.NoSVG(ctx, SVGLimits(s))
 
 	// Which input element each output element reads, and where.
@@ -519,9 +519,9 @@ func stepCells(s *core.Slice1, t int64) (in []int64, k int64) {
 
 // steps is the step-through at step t (-1: before the first). href
 // turns a step into the page's URL, for the links without JavaScript.
-func steps(ctx context.Context, s *core.Slice1, t int64, values []string, href string) views.SliceSteps {
+func steps(ctx context.Context, s *core.Slice1, t int64, values []string, href string) Steps {
 	total := stepCount(s)
-	st := views.SliceSteps{Total: total, Cur: t}
+	st := Steps{Total: total, Cur: t}
 	active := map[int]bool{}
 	if t < 0 {
 		st.Text = i18n.T(ctx, "js.step.intro")
@@ -534,8 +534,8 @@ func steps(ctx context.Context, s *core.Slice1, t int64, values []string, href s
 		}
 		st.Header = i18n.T(ctx, "js.step.of", i18n.Args{"n": i18n.Num(ctx, t+1), "total": i18n.Num(ctx, total)})
 	}
-	for i, l := range views.SliceCode {
-		st.Code = append(st.Code, views.CodeLine{N: i + 1, Text: l, Active: active[i+1]})
+	for i, l := range Code {
+		st.Code = append(st.Code, CodeLine{N: i + 1, Text: l, Active: active[i+1]})
 	}
 	at := func(t int64) string {
 		if t < 0 {
@@ -588,10 +588,10 @@ func facts(ctx context.Context, s *core.Slice1, readCells int64) []views.Fact {
 }
 
 // export is the same slice as C++, NumPy and ONNX Slice.
-func export(ctx context.Context, s *core.Slice1, dropped []int) views.SliceExport {
+func export(ctx context.Context, s *core.Slice1, dropped []int) Export {
 	o := s.ONNX()
 	list := func(vs []int64) string { return "[" + strings.ReplaceAll(picture.JoinCoord(vs), ",", ", ") + "]" }
-	x := views.SliceExport{
+	x := Export{
 		CPP:   s.CPP(),
 		NumPy: "y = " + s.Numpy(),
 		ONNX: fmt.Sprintf("starts = %s\nends   = %s\naxes   = %s\nsteps  = %s",
@@ -610,9 +610,9 @@ func export(ctx context.Context, s *core.Slice1, dropped []int) views.SliceExpor
 // DimsIn is the per-dimension table of the form as typed, in ctx's
 // locale: CopyStart and MaxCopiedElements with their numbers, and why
 // each output size is or is not allowed.
-func DimsIn(ctx context.Context, st State) views.SliceDims {
+func DimsIn(ctx context.Context, st State) Dims {
 	t := func(key i18n.Key, args ...i18n.Args) string { return i18n.T(ctx, key, args...) }
-	var d views.SliceDims
+	var d Dims
 	// Numbers far outside UINT/INT range are shown as "?": the field's
 	// own error says why, and the arithmetic below stays exact.
 	num := func(xs []string, i int) (int64, bool) {
@@ -624,7 +624,7 @@ func DimsIn(ctx context.Context, st State) views.SliceDims {
 	}
 	labels := core.DimensionLabels(min(max(len(st.In.Sizes), 1), core.MaxDimensionCount))
 	for i := range min(len(st.In.Sizes), core.MaxDimensionCount) {
-		r := views.SliceDimFact{Axis: i, Label: labels[i], Window: "?", Stride: "?", CopyStart: "?", MaxCopied: "?", Out: "?", Verdict: "?"}
+		r := DimFact{Axis: i, Label: labels[i], Window: "?", Stride: "?", CopyStart: "?", MaxCopied: "?", Out: "?", Verdict: "?"}
 		in, inOK := num(st.In.Sizes, i)
 		off, offOK := num(st.Off, i)
 		win, winOK := num(st.Win, i)

@@ -72,9 +72,9 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 				m.Answer = json.RawMessage(answer) // never a nil RawMessage, which renders "null"
 			}
 			return explorer.Framed(at.Frame,
-				func() templ.Component { return views.SlicePageView(m) },
-				func() templ.Component { return views.EmbedSlicePage(m) },
-				func() templ.Component { return views.SliceWidget(m) })
+				func() templ.Component { return PageView(m) },
+				func() templ.Component { return EmbedPage(m) },
+				func() templ.Component { return Widget(m) })
 		},
 	}, nil
 }
@@ -97,7 +97,7 @@ func (Kind) SVG(ctx context.Context, q url.Values) (explorer.SVGPlan, error) {
 			if err != nil {
 				return nil, err
 			}
-			return views.SVGDocument(views.SliceSVG(ctx, pic, "slice")), nil
+			return views.SVGDocument(SVG(ctx, pic, "slice")), nil
 		},
 	}, nil
 }

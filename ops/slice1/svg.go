@@ -7,7 +7,6 @@ import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
-	"github.com/stridescope/stridescope/views"
 )
 
 // The slice explorer's SVG picture (GET /api/v1/slice1.svg, and the
@@ -20,7 +19,7 @@ import (
 // slice engine's walk reads from them. Only the cells shown are read
 // (CellValues): strides can spread a few elements over a buffer of
 // millions of cells. The caller bounds the element counts.
-func Diagram(ctx context.Context, s *core.Slice1, vals []Value) (views.SliceDiagram, error) {
+func Diagram(ctx context.Context, s *core.Slice1, vals []Value) (DiagramModel, error) {
 	in := s.Input
 	dt := in.DataType
 	n, m := in.LogicalElementCount(), s.OutputElementCount()
@@ -30,9 +29,9 @@ func Diagram(ctx context.Context, s *core.Slice1, vals []Value) (views.SliceDiag
 	compute.Offsets(compute.SliceWalk(s), 0, reads)
 	cv, err := SparseCellValues(ctx, in, vals, append(append([]int64(nil), offsets...), reads...))
 	if err != nil {
-		return views.SliceDiagram{}, err
+		return DiagramModel{}, err
 	}
-	p := views.SliceDiagram{
+	p := DiagramModel{
 		DataType: dt.String(), Labels: core.DimensionLabels(in.Rank()),
 		InputSizes: in.Sizes, InputStrides: in.Strides, InputOffsets: offsets,
 		WindowOffsets: s.WindowOffsets, WindowSizes: s.WindowSizes, WindowStrides: s.WindowStrides,

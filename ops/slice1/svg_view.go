@@ -1,4 +1,4 @@
-package views
+package slice1
 
 import (
 	"context"
@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/views"
 )
 
-// SliceDiagram is one valid DML_SLICE1 to draw: the input with its window
+// DiagramModel is one valid DML_SLICE1 to draw: the input with its window
 // and the order in which elements are copied, and the output.
-type SliceDiagram struct {
+type DiagramModel struct {
 	DataType      string
 	Labels        []string // dimension labels
 	InputSizes    []int64
@@ -33,21 +34,21 @@ type SliceDiagram struct {
 	Output []string
 }
 
-// SliceTitle names a slice by its window: the SVG picture's title, and
+// Title names a slice by its window: the SVG picture's title, and
 // the alt text of the snippet that shows it.
-func SliceTitle(offsets, sizes, strides []int64) string {
-	return "DML_SLICE1: InputWindowOffsets " + braces(offsets) + ", InputWindowSizes " + braces(sizes) + ", InputWindowStrides " + braces(strides)
+func Title(offsets, sizes, strides []int64) string {
+	return "DML_SLICE1: InputWindowOffsets " + views.Braces(offsets) + ", InputWindowSizes " + views.Braces(sizes) + ", InputWindowStrides " + views.Braces(strides)
 }
 
-// SliceAlt is the alt text of a slice's picture snippet, in ctx's
+// Alt is the alt text of a slice's picture snippet, in ctx's
 // locale: what it is, the input it reads (its data type, sizes and
 // strides, and its buffer size when given: 0 is none) and
-// the window (SliceTitle, title).
-func SliceAlt(ctx context.Context, title, dataType string, sizes, strides []int64, total int64) string {
+// the window (Title, title).
+func Alt(ctx context.Context, title, dataType string, sizes, strides []int64, total int64) string {
 	if title == "" {
 		return ""
 	}
-	args := i18n.Args{"what": i18n.T(ctx, "embed.snippet.slice"), "type": dataType, "sizes": braces(sizes), "strides": braces(strides), "title": title}
+	args := i18n.Args{"what": i18n.T(ctx, "embed.snippet.slice"), "type": dataType, "sizes": views.Braces(sizes), "strides": views.Braces(strides), "title": title}
 	if total > 0 {
 		args["total"] = strconv.FormatInt(total, 10)
 		return i18n.T(ctx, "embed.slice.alt.total", args)
@@ -55,56 +56,56 @@ func SliceAlt(ctx context.Context, title, dataType string, sizes, strides []int6
 	return i18n.T(ctx, "embed.snippet.slice.alt", args)
 }
 
-// SliceSVG lays out the picture of a slice: the input grids with the
+// SVG lays out the picture of a slice: the input grids with the
 // window outlined, the copied elements numbered in copy order and
 // CopyStart marked, then the output grids, in ctx's locale.
-func SliceSVG(ctx context.Context, p SliceDiagram, id string) SVG {
+func SVG(ctx context.Context, p DiagramModel, id string) views.SVG {
 	t := func(key i18n.Key, args i18n.Args) string { return i18n.T(ctx, key, args) }
-	title := SliceTitle(p.WindowOffsets, p.WindowSizes, p.WindowStrides)
-	b := newSVGBuilder(id, title, sliceDesc(ctx, p))
-	b.text(title, 17, true, false, "")
-	b.text(t("svg.slice.copy", i18n.Args{"start": braces(p.CopyStart), "max": braces(p.MaxCopied), "out": braces(p.OutputSizes)}), 13, false, true, svgMuted)
-	b.y += 6
+	title := Title(p.WindowOffsets, p.WindowSizes, p.WindowStrides)
+	b := views.NewSVGBuilder(id, title, sliceDesc(ctx, p))
+	b.Text(title, 17, true, false, "")
+	b.Text(t("svg.slice.copy", i18n.Args{"start": views.Braces(p.CopyStart), "max": views.Braces(p.MaxCopied), "out": views.Braces(p.OutputSizes)}), 13, false, true, views.SVGMuted)
+	b.Y += 6
 
-	b.text(t("svg.slice.input", i18n.Args{"type": p.DataType, "sizes": braces(p.InputSizes), "strides": braces(p.InputStrides), "note": p.ValuesNote}), 15, true, false, "")
-	b.grids(gridBands(p.InputSizes, p.Labels, func(i int64, c []int64) SVGCell {
-		s := SVGCell{Class: "scell", Fill: "#ffffff", Stroke: svgPadLine, Ink: svgPadInk, Label: p.Values[i], Corner: itoa(p.InputOffsets[i])}
+	b.Text(t("svg.slice.input", i18n.Args{"type": p.DataType, "sizes": views.Braces(p.InputSizes), "strides": views.Braces(p.InputStrides), "note": p.ValuesNote}), 15, true, false, "")
+	b.Grids(gridBands(p.InputSizes, p.Labels, func(i int64, c []int64) views.SVGCell {
+		s := views.SVGCell{Class: "scell", Fill: "#ffffff", Stroke: views.SVGPadLine, Ink: views.SVGPadInk, Label: p.Values[i], Corner: views.Itoa(p.InputOffsets[i])}
 		in := p.inWindow(c)
 		if in {
-			s.Class, s.Fill, s.Stroke, s.Ink = "scell in", svgWindow, svgSoftInk, svgInk
+			s.Class, s.Fill, s.Stroke, s.Ink = "scell in", views.SVGWindow, views.SVGSoftInk, views.SVGInk
 		}
 		if k := p.Order[i]; k > 0 {
-			s.Class, s.Fill, s.Badge = "scell in copied", svgSoft, itoa(k-1)
+			s.Class, s.Fill, s.Badge = "scell in copied", views.SVGSoft, views.Itoa(k-1)
 		}
-		s.Tip = t("svg.slice.in", i18n.Args{"coord": JoinInts(c), "value": p.Values[i], "offset": p.InputOffsets[i]})
+		s.Tip = t("svg.slice.in", i18n.Args{"coord": views.JoinInts(c), "value": p.Values[i], "offset": p.InputOffsets[i]})
 		if k := p.Order[i]; k > 0 {
 			s.Tip += t("svg.slice.in.copied", i18n.Args{"ordinal": ordinalIn(ctx, k), "k": k - 1})
 		} else if in {
 			s.Tip += t("svg.slice.in.window", nil)
 		}
 		if p.Order[i] == 1 { // the first element read is at CopyStart
-			s.Stroke, s.StrokeWidth = svgAccent, 4
+			s.Stroke, s.StrokeWidth = views.SVGAccent, 4
 			s.Class += " start"
 			s.Tip += " (CopyStart)"
 		}
 		return s
 	}, p.window))
 
-	b.text(t("svg.slice.output", i18n.Args{"sizes": braces(p.OutputSizes)}), 15, true, false, "")
-	b.grids(gridBands(p.OutputSizes, p.Labels, func(i int64, c []int64) SVGCell {
-		return SVGCell{Class: "ocell", Fill: svgSoft, Stroke: svgSoftInk, Label: p.Output[i], Badge: itoa(i),
-			Tip: t("svg.slice.out", i18n.Args{"k": i, "coord": JoinInts(c), "value": p.Output[i], "ordinal": ordinalIn(ctx, i+1)})}
+	b.Text(t("svg.slice.output", i18n.Args{"sizes": views.Braces(p.OutputSizes)}), 15, true, false, "")
+	b.Grids(gridBands(p.OutputSizes, p.Labels, func(i int64, c []int64) views.SVGCell {
+		return views.SVGCell{Class: "ocell", Fill: views.SVGSoft, Stroke: views.SVGSoftInk, Label: p.Output[i], Badge: views.Itoa(i),
+			Tip: t("svg.slice.out", i18n.Args{"k": i, "coord": views.JoinInts(c), "value": p.Output[i], "ordinal": ordinalIn(ctx, i+1)})}
 	}, nil))
-	b.legend([]SVGCell{
-		{Fill: svgWindow, Stroke: svgSoftInk, Tip: t("legend.inwin", nil)},
-		{Fill: svgSoft, Stroke: svgSoftInk, Tip: t("svg.slice.legend.copied", nil)},
-		{Fill: "#ffffff", Stroke: svgAccent, StrokeWidth: 4, Tip: "CopyStart"},
-		{Fill: "#ffffff", Stroke: svgPadLine, Tip: t("legend.outside", nil)},
+	b.Legend([]views.SVGCell{
+		{Fill: views.SVGWindow, Stroke: views.SVGSoftInk, Tip: t("legend.inwin", nil)},
+		{Fill: views.SVGSoft, Stroke: views.SVGSoftInk, Tip: t("svg.slice.legend.copied", nil)},
+		{Fill: "#ffffff", Stroke: views.SVGAccent, StrokeWidth: 4, Tip: "CopyStart"},
+		{Fill: "#ffffff", Stroke: views.SVGPadLine, Tip: t("legend.outside", nil)},
 	})
-	return b.done()
+	return b.Done()
 }
 
-func (p SliceDiagram) inWindow(c []int64) bool {
+func (p DiagramModel) inWindow(c []int64) bool {
 	for d, v := range c {
 		if v < p.WindowOffsets[d] || v >= p.WindowOffsets[d]+p.WindowSizes[d] {
 			return false
@@ -115,7 +116,7 @@ func (p SliceDiagram) inWindow(c []int64) bool {
 
 // window is the outline of the window in the panel whose first element
 // has coordinate c: none when an outer coordinate is outside it.
-func (p SliceDiagram) window(c []int64) (rows, cols [2]int64, ok bool) {
+func (p DiagramModel) window(c []int64) (rows, cols [2]int64, ok bool) {
 	r := len(c)
 	for d := 0; d < r-2; d++ {
 		if c[d] < p.WindowOffsets[d] || c[d] >= p.WindowOffsets[d]+p.WindowSizes[d] {
@@ -133,7 +134,7 @@ func (p SliceDiagram) window(c []int64) (rows, cols [2]int64, ok bool) {
 // last two dimensions as a grid, the third innermost as panels side by
 // side, the rest as bands. cell draws element i at coordinate c; frame,
 // if not nil, outlines part of a panel given its first coordinate.
-func gridBands(sizes []int64, labels []string, cell func(i int64, c []int64) SVGCell, frame func(c []int64) (rows, cols [2]int64, ok bool)) []svgBand {
+func gridBands(sizes []int64, labels []string, cell func(i int64, c []int64) views.SVGCell, frame func(c []int64) (rows, cols [2]int64, ok bool)) []views.SVGBand {
 	r := len(sizes)
 	rows, cols := int64(1), sizes[r-1]
 	rowLabel := ""
@@ -155,7 +156,7 @@ func gridBands(sizes []int64, labels []string, cell func(i int64, c []int64) SVG
 		}
 		return out
 	}
-	var bands []svgBand
+	var bands []views.SVGBand
 	var i int64
 	c := make([]int64, r) // the coordinate of element i
 	for k := range panels {
@@ -164,23 +165,23 @@ func gridBands(sizes []int64, labels []string, cell func(i int64, c []int64) SVG
 			var parts []string
 			for d := 0; d < r-3; d++ {
 				if sizes[d] > 1 {
-					parts = append(parts, labels[d]+"="+itoa(first[d]))
+					parts = append(parts, labels[d]+"="+views.Itoa(first[d]))
 				}
 			}
-			bands = append(bands, svgBand{Heading: strings.Join(parts, ", ")})
+			bands = append(bands, views.SVGBand{Heading: strings.Join(parts, ", ")})
 		}
-		p := svgPanel{RowLabel: rowLabel, ColLabel: labels[r-1], ColHeads: heads(cols)}
+		p := views.SVGPanel{RowLabel: rowLabel, ColLabel: labels[r-1], ColHeads: heads(cols)}
 		if rowLabel != "" {
 			p.RowHeads = heads(rows)
 		}
 		if r >= 3 && sizes[r-3] > 1 {
-			p.Caption = labels[r-3] + "=" + itoa(first[r-3])
+			p.Caption = labels[r-3] + "=" + views.Itoa(first[r-3])
 		}
 		if frame != nil {
 			p.WindowRows, p.WindowCols, p.Window = frame(first)
 		}
 		for range rows {
-			row := make([]SVGCell, cols)
+			row := make([]views.SVGCell, cols)
 			for j := range row {
 				row[j] = cell(i, append([]int64(nil), c...))
 				i++
@@ -226,17 +227,17 @@ func ordinal(n int64) string {
 	case n%10 == 3:
 		suffix = "rd"
 	}
-	return itoa(n) + suffix
+	return views.Itoa(n) + suffix
 }
 
 // sliceDesc says in words what the picture shows.
-func sliceDesc(ctx context.Context, p SliceDiagram) string {
+func sliceDesc(ctx context.Context, p DiagramModel) string {
 	var reads []string
 	c := make([]int64, len(p.OutputSizes))
 	for _, v := range p.Output {
-		reads = append(reads, i18n.T(ctx, "svg.slice.read", i18n.Args{"coord": JoinInts(c), "value": v}))
+		reads = append(reads, i18n.T(ctx, "svg.slice.read", i18n.Args{"coord": views.JoinInts(c), "value": v}))
 		next(c, p.OutputSizes)
 	}
-	return i18n.T(ctx, "svg.slice.desc", i18n.Args{"sizes": braces(p.InputSizes), "note": p.ValuesNote, "start": braces(p.CopyStart),
-		"max": braces(p.MaxCopied), "out": braces(p.OutputSizes), "reads": listText(ctx, reads, 64)})
+	return i18n.T(ctx, "svg.slice.desc", i18n.Args{"sizes": views.Braces(p.InputSizes), "note": p.ValuesNote, "start": views.Braces(p.CopyStart),
+		"max": views.Braces(p.MaxCopied), "out": views.Braces(p.OutputSizes), "reads": views.ListText(ctx, reads, 64)})
 }

@@ -1,29 +1,31 @@
-package views
+package slice1
 
-// SlicePage is the model of the DML_SLICE1 explorer ("/slice").
-type SlicePage struct {
-	Form    SliceForm
-	Presets []Preset
+import "github.com/stridescope/stridescope/views"
+
+// PageModel is the model of the DML_SLICE1 explorer ("/slice").
+type PageModel struct {
+	Form    FormModel
+	Presets []views.Preset
 	// Dims is the per-dimension table, of the form as typed (so that it
 	// says why a typed output size is not allowed).
-	Dims SliceDims
+	Dims Dims
 	// Picture is of the form's slice when it is valid, otherwise of the
 	// last valid one (or Example 1); Stale then says so.
-	Picture   SlicePicture
+	Picture   PictureView
 	Stale     string
 	LastValid string
 	// Answer is as the layout explorer's (Explorer.Answer).
 	Answer any
 	// Mount is where the explorer is shown: the tour and the embed
 	// submit the form to themselves.
-	Mount
+	views.Mount
 }
 
-// SliceForm is the state of the slice explorer's inputs, as typed, with
+// FormModel is the state of the slice explorer's inputs, as typed, with
 // the errors of each field (keyed by core's field names: dataType,
 // inputSizes[1], inputWindowStrides[2], outputSizes[3], featureLevel,
 // expression, values ...).
-type SliceForm struct {
+type FormModel struct {
 	DataType      string
 	DataTypes     []string
 	Rank          int
@@ -32,11 +34,11 @@ type SliceForm struct {
 	Align         string // GuaranteedBaseOffsetAlignment as typed
 	FeatureLevel  string
 	FeatureLevels []string
-	Dims          []SliceDimRow // always MaxRank rows; the first Rank are Active
+	Dims          []DimRow // always views.MaxRank rows; the first Rank are Active
 	NumPy         string
 	Values        string
 	T             string // the step-through position
-	Typed         string // as Form.Typed
+	Typed         string // as views.Form.Typed
 	Errors        map[string][]string
 	Warnings      map[string][]string
 	// Blamed are fields marked invalid for an error reported at another:
@@ -46,14 +48,14 @@ type SliceForm struct {
 }
 
 // ErrorsFor returns the errors of one field.
-func (f SliceForm) ErrorsFor(field string) []string { return f.Errors[field] }
+func (f FormModel) ErrorsFor(field string) []string { return f.Errors[field] }
 
 // WarningsFor returns the warnings of one field.
-func (f SliceForm) WarningsFor(field string) []string { return f.Warnings[field] }
+func (f FormModel) WarningsFor(field string) []string { return f.Warnings[field] }
 
-// SliceDimRow is one dimension's inputs: the input's size and stride, the
+// DimRow is one dimension's inputs: the input's size and stride, the
 // window's offset, size and signed stride, and the output size.
-type SliceDimRow struct {
+type DimRow struct {
 	Index               int
 	Label               string
 	Active              bool
@@ -62,24 +64,21 @@ type SliceDimRow struct {
 	OutMax              string // MaxCopiedElements, the output size's placeholder
 }
 
-// field is the core field name of one entry: inputWindowSizes[2].
-func field(name string, i int) string { return name + "[" + itoa(int64(i)) + "]" }
-
 // invalid is aria-invalid for a field.
-func (f SliceForm) invalid(name string) string {
-	return boolAttr(len(f.Errors[name]) > 0 || f.Blamed[name])
+func (f FormModel) invalid(name string) string {
+	return views.BoolAttr(len(f.Errors[name]) > 0 || f.Blamed[name])
 }
 
-// SliceDims is the per-dimension table.
-type SliceDims struct {
-	Rows []SliceDimFact
+// Dims is the per-dimension table.
+type Dims struct {
+	Rows []DimFact
 	// E2 is the erratum note on MaxCopiedElements, shown when a stride is
 	// negative (where the page's signed formula goes wrong).
 	E2 string
 }
 
-// SliceDimFact is one axis worked out.
-type SliceDimFact struct {
+// DimFact is one axis worked out.
+type DimFact struct {
 	Axis      int
 	Label     string
 	Window    string // "[0, 3] of 4"
@@ -91,35 +90,35 @@ type SliceDimFact struct {
 	OK        bool
 }
 
-// SlicePicture is everything drawn for one valid slice.
-type SlicePicture struct {
+// PictureView is everything drawn for one valid slice.
+type PictureView struct {
 	// MetaJSON is what the page's script links and steps by.
 	MetaJSON  string
-	Input     Logical
-	Buffer    Buffer
-	Output    Logical
+	Input     views.Logical
+	Buffer    views.Buffer
+	Output    views.Logical
 	InputSub  string
 	BufferSub string
 	OutputSub string
-	Steps     SliceSteps
-	Facts     []Fact
+	Steps     Steps
+	Facts     []views.Fact
 	// First lists the first output values when the output is too large
 	// to draw; Notes say what the values are.
 	First  []string
 	Notes  []string
-	Export SliceExport
-	// Title names the slice (SliceTitle), empty when there is none.
+	Export Export
+	// Title names the slice (Title), empty when there is none.
 	Title string
-	// Alt is the picture snippet's alt text (SliceAlt).
+	// Alt is the picture snippet's alt text (Alt).
 	Alt string
 	// NoSVG says why the slice has no standalone SVG picture, in the
 	// page's language; empty when it has one.
 	NoSVG string
 }
 
-// SliceSteps is the step-through: the DirectML page's pseudo-code and one
+// Steps is the step-through: the DirectML page's pseudo-code and one
 // step worked out with its numbers.
-type SliceSteps struct {
+type Steps struct {
 	Code  []CodeLine
 	Total int64
 	// Cur is the step shown, -1 before the first.
@@ -139,16 +138,16 @@ type CodeLine struct {
 	Active bool
 }
 
-// SliceExport is the same slice in C++, NumPy and ONNX.
-type SliceExport struct {
+// Export is the same slice in C++, NumPy and ONNX.
+type Export struct {
 	CPP       string
 	NumPy     string
 	NumPyNote string // the axes NumPy drops afterwards
 	ONNX      string
 }
 
-// SliceCode is the DirectML page's pseudo-code, line by line.
-var SliceCode = []string{
+// Code is the DirectML page's pseudo-code, line by line.
+var Code = []string{
 	"CopyStart = InputWindowOffsets",
 	"for dimension i in [0, DimensionCount - 1]:",
 	"    if InputWindowStrides[i] < 0:",

@@ -1,0 +1,98 @@
+package layout
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stridescope/stridescope/static"
+	"github.com/stridescope/stridescope/views"
+	"github.com/stridescope/stridescope/views/viewstest"
+)
+
+// paddedQuery is the strides page's padding example: 2x3 with height
+// stride 5 in a 10-element FLOAT32 buffer.
+const paddedQuery = "dt=FLOAT32&sizes=2,3&strides=5,1&total=40"
+
+// paddedPage is the layout explorer's page model of query, as the page
+// builds it.
+func paddedPage(t *testing.T, query string) PageModel {
+	t.Helper()
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := PageOf(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestPageIsAGETFormWithOneRowPerDimension(t *testing.T) {
+	d := viewstest.Doc(t, PageView(paddedPage(t, "preset=padded")))
+	form := d.Find(viewstest.TID("form"))
+	if m, _ := form.Attr("method"); m != "get" {
+		t.Errorf("form method %q, want get (the page works without JavaScript)", m)
+	}
+	if a, _ := form.Attr("action"); a != "/" {
+		t.Errorf("form action %q", a)
+	}
+	if got := d.Find(`tr.dim:not([hidden])`).Length(); got != 2 {
+		t.Errorf("%d visible dimension rows, want 2", got)
+	}
+	if got := d.Find(`input[name=sizes]:not([disabled])`).Length(); got != 2 {
+		t.Errorf("%d enabled size inputs, want 2 (inactive rows must not be submitted)", got)
+	}
+	if got := d.Find(`input[name=sizes]`).Length(); got != views.MaxRank {
+		t.Errorf("%d size inputs, want %d", got, views.MaxRank)
+	}
+	if v, _ := d.Find(viewstest.TID("stride-0")).Attr("value"); v != "5" {
+		t.Errorf("stride-0 = %q", v)
+	}
+	if d.Find(viewstest.TID("dim-label-1")).Text() != "W" {
+		t.Errorf("dimension label %q", d.Find(viewstest.TID("dim-label-1")).Text())
+	}
+	if v, _ := d.Find(viewstest.TID("last")).Attr("value"); !strings.Contains(v, "strides=5,1") {
+		t.Errorf("hidden last = %q", v)
+	}
+	if _, ok := d.Find(viewstest.TID("mode-explicit")).Attr("checked"); !ok {
+		t.Error("explicit strides not checked")
+	}
+	if href, _ := d.Find(viewstest.TID("preset-padded")).Attr("href"); href != "/?dt=FLOAT32&sizes=2,3&strides=5,1&total=40" {
+		t.Errorf("preset href %q", href)
+	}
+	if _, hidden := d.Find(viewstest.TID("stale")).Attr("hidden"); !hidden {
+		t.Error("the stale note shows for a valid state")
+	}
+	if src, _ := d.Find(`script[type=module]`).Attr("src"); src != static.URL("main-explorer.js") {
+		t.Errorf("module script %q", src)
+	}
+}
+
+func TestFieldErrorsShowInlineWithTheirRule(t *testing.T) {
+	// The padded example with a size of zero, carrying the example as
+	// its last valid state: the errors at their fields over its picture.
+	d := viewstest.Doc(t, PageView(paddedPage(t, "dt=FLOAT32&sizes=2,0&strides=5,1&mode=explicit&total=40&last="+url.QueryEscape(paddedQuery))))
+	e := d.Find(viewstest.TID("err-sizes[1]"))
+	if _, hidden := e.Attr("hidden"); hidden || !strings.Contains(e.Text(), "size of zero") {
+		t.Errorf("sizes[1] error slot: hidden=%v text=%q", hidden, e.Text())
+	}
+	if _, hidden := d.Find(viewstest.TID("err-sizes[0]")).Attr("hidden"); !hidden {
+		t.Error("the sizes[0] slot shows although it has no error")
+	}
+	if v, _ := d.Find(viewstest.TID("size-1")).Attr("aria-invalid"); v != "true" {
+		t.Errorf("size-1 aria-invalid = %q", v)
+	}
+	if by, _ := d.Find(viewstest.TID("size-1")).Attr("aria-describedby"); by != "err-sizes[1]" {
+		t.Errorf("size-1 aria-describedby = %q", by)
+	}
+	if s := d.Find(viewstest.TID("stale")); strings.TrimSpace(s.Text()) == "" {
+		t.Error("no stale note")
+	}
+	// The last valid picture is still there.
+	if d.Find(viewstest.TID("lcell")).Length() != 6 {
+		t.Errorf("%d logical cells", d.Find(viewstest.TID("lcell")).Length())
+	}
+}
