@@ -20,6 +20,8 @@ import (
 	"net/url"
 
 	"github.com/a-h/templ"
+
+	"github.com/stridescope/stridescope/views"
 )
 
 // Kind is one explorer. Its methods are safe for concurrent use.
@@ -46,6 +48,13 @@ type Kind interface {
 	SVG(ctx context.Context, q url.Values) (SVGPlan, error)
 	// API is the explorer's JSON endpoints.
 	API() []Endpoint
+}
+
+// TourExampler is a Kind whose tour steps work one of its examples out
+// beside the live explorer (the numbers of a DirectML page's example,
+// and the page's errata).
+type TourExampler interface {
+	TourExample(ctx context.Context, example string) (views.TourSlice, error)
 }
 
 // Routes are an explorer's addresses.

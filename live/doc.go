@@ -3,7 +3,7 @@
 // the fair share of sockets), and hands it to Hub.NewSession; from there
 // until the connection closes, an edit's way from the socket to the
 // frames it sends stays in this package and the explorer it names
-// (an explorer.Kind: Hub.Kinds, every one in ops by default). This
+// (an explorer.Kind: Hub.Pages.Kinds, every one in ops by default). This
 // package draws nothing and renders no HTML: it frames the explorer's
 // answer.
 //

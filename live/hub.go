@@ -53,9 +53,10 @@ type Hub struct {
 	// Joins guards the room codes a session looks up (follows, or
 	// presents with a presenter cookie); nil guards nothing.
 	Joins JoinGuard
-	// Kinds are the explorers an edit may name; nil: every one
-	// (ops.All).
-	Kinds explorer.Kinds
+	// Pages are the explorers an edit may name (Pages.Kinds) and the
+	// pages a room may show. New fills in a hub whose Kinds are nil with
+	// every explorer (ops.All).
+	Pages explorer.Pages
 	// Budget is what edits take from before they draw; nil: unbounded.
 	Budget *budget.Budget
 	// Base is the parent of every session's context: cancelling it with

@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/stridescope/stridescope/ops/slice1"
-	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/rooms"
 )
 
@@ -314,8 +313,10 @@ func (ss *session) publish(m roomClientMsg) {
 	}
 	st := *m.State
 	st.Version = 0 // the room assigns versions
-	if _, ok := rooms.PagePath(st.Page, st.Step); !ok || len(st.Query) > ss.h.kinds().MaxQuery(st.Page) || len(st.Focus) > maxFocusLen || st.Step < 0 {
-		ss.roomError(roomErrBadState, p.Code(), fmt.Sprintf("the state needs a known page, a step of 0 or more (of the tour: 1 to %d), a query of at most %d bytes (%d on the slice page and the tour) and a focus of at most %d", rooms.TourSteps, picture.MaxQueryLen, slice1.MaxQueryLen, maxFocusLen))
+	pages := ss.h.pages()
+	if _, ok := pages.PagePath(st.Page, st.Step); !ok || len(st.Query) > pages.Kinds.MaxQuery(st.Page) || len(st.Focus) > maxFocusLen || st.Step < 0 {
+		ss.roomError(roomErrBadState, p.Code(), fmt.Sprintf("the state needs a known page (%s or %q), a step of 0 or more (of the tour: 1 to %d), a query no longer than its page takes (%d bytes at most) and a focus of at most %d",
+			pageList(pages.Kinds), explorer.TourPage, pages.TourSteps, pages.Kinds.MaxQuery(explorer.TourPage), maxFocusLen))
 		return
 	}
 	ss.room.pub.put(st)

@@ -465,16 +465,26 @@ func (h *Hub) kind(page string) (explorer.Kind, bool) {
 }
 
 func (h *Hub) kinds() explorer.Kinds {
-	if h.Kinds != nil {
-		return h.Kinds
+	if h.Pages.Kinds != nil {
+		return h.Pages.Kinds
 	}
 	return ops.All()
 }
 
+// pages is h.Pages with its explorers (kinds).
+func (h *Hub) pages() explorer.Pages {
+	p := h.Pages
+	p.Kinds = h.kinds()
+	return p
+}
+
 // pageNames lists the pages an edit may name, for an error.
-func (h *Hub) pageNames() string {
+func (h *Hub) pageNames() string { return pageList(h.kinds()) }
+
+// pageList names the explorers' pages, for an error.
+func pageList(ks explorer.Kinds) string {
 	var b strings.Builder
-	for i, k := range h.kinds() {
+	for i, k := range ks {
 		if i > 0 {
 			b.WriteString(", ")
 		}

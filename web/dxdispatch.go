@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 
@@ -13,17 +12,8 @@ import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/interop"
-	"github.com/stridescope/stridescope/ops/slice1"
-	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
-
-// dxCost bounds what building a model allocates: at most
-// MaxDxInitialValues cells, each filled and written as text.
-func dxCost(l *core.Layout) int64 {
-	cells := min(l.BufferElementCount(), interop.MaxDxInitialValues)
-	return cells*(l.DataType.Bits()/8+32) + 64<<10
-}
 
 // postDxDispatch is POST /api/v1/dxdispatch: the body of /api/v1/slice1
 // (it has inputSizes) or of /api/v1/layout (sizes), answered with a
@@ -33,83 +23,48 @@ func (s *Server) postDxDispatch(c echo.Context) error {
 	if err != nil {
 		return readError(err)
 	}
-	// Which of the two bodies it is; decodeStrict says what is wrong with
-	// it, every fault at once.
-	var keys map[string]json.RawMessage
-	_ = json.Unmarshal(body, &keys)
+	plan, bad, err := interop.DxBodyPlan(body)
+	if bad != nil {
+		return &apiError{status: http.StatusBadRequest, violations: bad}
+	}
+	if err != nil {
+		return err
+	}
+	return writeDxPlan(c, plan)
+}
+
+// dxRoutes are GET /api/v1/dxdispatch/<explorer>.json: the model of the
+// explorer's state in the query, for its download link, for every
+// explorer DxDispatch can run.
+func (s *Server) dxRoutes(api *echo.Group) {
+	for _, k := range s.kinds {
+		plan, ok := interop.DxExporters[k.Name()]
+		if !ok {
+			continue
+		}
+		api.GET("/dxdispatch/"+k.Name()+".json", s.budgeted(asAPI, func(c echo.Context) error {
+			q, err := parsePageQuery(c, k.MaxQuery())
+			if err != nil {
+				return err
+			}
+			p, err := plan(q)
+			if err != nil {
+				return err
+			}
+			return writeDxPlan(c, p)
+		}))
+	}
+}
+
+// writeDxPlan takes what building the model costs from the budget,
+// builds it and answers with it.
+func writeDxPlan(c echo.Context, p interop.DxPlan) error {
 	ctx := c.Request().Context()
-	if _, ok := keys["inputSizes"]; ok {
-		var req slice1.Request
-		if err := decodeStrict(bytes.NewReader(body), &req); err != nil {
-			return err
-		}
-		sl, inv := req.Slice1()
-		if inv != nil {
-			return inv
-		}
-		if err := budget.Take(ctx, dxCost(sl.Input)); err != nil {
-			return err
-		}
-		m, vs := interop.DxSlice1Model(ctx, sl, nil)
-		return writeDxModel(c, "stridescope-slice.json", m, vs)
-	}
-	if _, ok := keys["sizes"]; !ok {
-		if err := decodeStrict(bytes.NewReader(body), &keys); err != nil {
-			return err // not a JSON object at all
-		}
-		return badRequest("", "dxdispatch.body", "the body is neither a slice (the body of /api/v1/slice1, with inputSizes) nor a layout (the body of /api/v1/layout, with sizes)", nil)
-	}
-	var req picture.LayoutRequest
-	if err := decodeStrict(bytes.NewReader(body), &req); err != nil {
+	if err := budget.Take(ctx, p.Cost); err != nil {
 		return err
 	}
-	l, inv := req.Layout()
-	if inv != nil {
-		return inv
-	}
-	if err := budget.Take(ctx, dxCost(l)); err != nil {
-		return err
-	}
-	m, vs := interop.DxLayoutModel(ctx, l)
-	return writeDxModel(c, "stridescope-layout.json", m, vs)
-}
-
-// getLayoutDx is GET /api/v1/dxdispatch/layout.json: the model of the
-// layout explorer's state in the query, for its download link.
-func (s *Server) getLayoutDx(c echo.Context) error {
-	q, err := parsePageQuery(c, picture.MaxQueryLen)
-	if err != nil {
-		return err
-	}
-	st, qvs := picture.LayoutStateFromQuery(q)
-	v := picture.Validate(st, qvs)
-	if v.Layout == nil {
-		return invalid(v.Errors...)
-	}
-	if err := budget.Take(c.Request().Context(), dxCost(v.Layout)); err != nil {
-		return err
-	}
-	m, vs := interop.DxLayoutModel(c.Request().Context(), v.Layout)
-	return writeDxModel(c, "stridescope-layout.json", m, vs)
-}
-
-// getSliceDx is GET /api/v1/dxdispatch/slice.json: the model of the slice
-// explorer's state in the query, its typed values included.
-func (s *Server) getSliceDx(c echo.Context) error {
-	q, err := parsePageQuery(c, slice1.MaxQueryLen)
-	if err != nil {
-		return err
-	}
-	st, qvs := slice1.StateFromQuery(q)
-	v := slice1.Validate(st, qvs)
-	if v.Slice == nil {
-		return invalid(v.Errors...)
-	}
-	if err := budget.Take(c.Request().Context(), dxCost(v.Slice.Input)); err != nil {
-		return err
-	}
-	m, vs := interop.DxSlice1Model(c.Request().Context(), v.Slice, v.Values)
-	return writeDxModel(c, "stridescope-slice.json", m, vs)
+	m, vs := p.Build(ctx)
+	return writeDxModel(c, p.File, m, vs)
 }
 
 func writeDxModel(c echo.Context, name string, m *interop.DxModel, vs []core.Violation) error {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/stridescope/stridescope/explorer"
+
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 )
@@ -18,25 +20,26 @@ const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; style-s
 // DefaultFrameAncestors lets any site frame the embeds.
 const DefaultFrameAncestors = "*"
 
-// frameableRoutes are the routes other sites may frame: the embeds and
-// the SVG pictures (which documentation may show in an <object> or an
-// <iframe> as well as an <img>). They are matched by route, never by a
-// prefix of the raw path.
-var frameableRoutes = map[string]bool{
-	"/embed/layout":      true,
-	"/embed/slice":       true,
-	"/api/v1/layout.svg": true,
-	"/api/v1/slice1.svg": true,
+// frameableRoutes are the routes other sites may frame: every
+// explorer's embed and SVG picture (which documentation may show in an
+// <object> or an <iframe> as well as an <img>). They are matched by
+// route, never by a prefix of the raw path.
+func frameableRoutes(ks explorer.Kinds) map[string]bool {
+	routes := map[string]bool{}
+	for _, k := range ks {
+		r := k.Routes()
+		routes[r.Embed], routes[r.SVG] = true, true
+	}
+	return routes
 }
-
-func frameable(c echo.Context) bool { return frameableRoutes[c.Path()] }
 
 // securityHeaders sets the security headers of every response. Every page
 // refuses to be framed (CSP frame-ancestors 'none' and X-Frame-Options
 // DENY) except the frameable routes, whose frame-ancestors is
 // frameAncestors (and which send no X-Frame-Options, which cannot allow
 // a list of sites). An invalid frameAncestors fails closed: 'none'.
-func securityHeaders(log *slog.Logger, frameAncestors string) echo.MiddlewareFunc {
+func securityHeaders(log *slog.Logger, frameAncestors string, frameableRoutes map[string]bool) echo.MiddlewareFunc {
+	frameable := func(c echo.Context) bool { return frameableRoutes[c.Path()] }
 	if frameAncestors == "" {
 		frameAncestors = DefaultFrameAncestors
 	}

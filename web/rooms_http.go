@@ -183,7 +183,7 @@ func (s *Server) roomRoutes() {
 func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		page, step, ok := rooms.PageAt(r.URL.Path)
+		page, step, ok := s.pages().PageAt(r.URL.Path)
 		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 			return next(c)
 		}
@@ -294,9 +294,9 @@ func (s *Server) postRooms(c echo.Context) error {
 	if page != "tour" {
 		step = 0 // only the tour has steps
 	}
-	path, ok := rooms.PagePath(page, step)
+	path, ok := s.pages().PagePath(page, step)
 	if page == "tour" && !ok {
-		return badRequest("step", "room.step", "the tour has steps 1 to {n}; {step} is not one of them", core.Args{"n": rooms.TourSteps, "step": c.FormValue("step")})
+		return badRequest("step", "room.step", "the tour has steps 1 to {n}; {step} is not one of them", core.Args{"n": len(tourSteps), "step": c.FormValue("step")})
 	}
 	if !ok {
 		return badRequest("page", "room.page", "page {page:q} cannot be presented", core.Args{"page": page})
@@ -425,7 +425,7 @@ func (s *Server) getRoom(c echo.Context) error {
 	// shows what the class sees: presenting here would take the room over.
 	if replica.Authorize(r.Context(), code, presenterToken(r, code)) == nil && !replica.PresentingNow(code) {
 		if st, err := replica.Current(r.Context(), code); err == nil {
-			if path, ok := rooms.PagePath(st.Page, st.Step); ok {
+			if path, ok := s.pages().PagePath(st.Page, st.Step); ok {
 				q := st.Query
 				if q != "" {
 					q += "&"
@@ -437,7 +437,7 @@ func (s *Server) getRoom(c echo.Context) error {
 	c.SetCookie(&http.Cookie{Name: joinCookie(code), Value: replica.Ticket(code), Path: "/", MaxAge: int(rooms.Lifetime / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
 	st, _ := replica.Current(r.Context(), code)
-	path, ok := rooms.PagePath(st.Page, st.Step)
+	path, ok := s.pages().PagePath(st.Page, st.Step)
 	if !ok {
 		path, st = "/", rooms.State{Page: "layout"}
 	}
@@ -480,7 +480,7 @@ func (s *Server) postEndRoom(c echo.Context) error {
 		return &apiError{status: http.StatusTooManyRequests, violations: []core.Violation{core.NewMsg("room.guessing", "too many wrong room codes from this address; wait a moment", nil).At("")}}
 	default:
 		st, err := replica.Current(r.Context(), code)
-		if path, ok := rooms.PagePath(st.Page, st.Step); err == nil && ok {
+		if path, ok := s.pages().PagePath(st.Page, st.Step); err == nil && ok {
 			back = withQuery(path, st.Query)
 		}
 		s.rooms.joins.counted(key, code, err)

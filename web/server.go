@@ -188,7 +188,7 @@ func New(cfg Config) *Server {
 	if s.kinds == nil {
 		s.kinds = ops.All()
 	}
-	s.hub = &live.Hub{Log: cfg.Logger, Timings: live.DefaultTimings, Base: base, Kinds: s.kinds,
+	s.hub = &live.Hub{Log: cfg.Logger, Timings: live.DefaultTimings, Base: base, Pages: s.pages(),
 		MessagesPerSecond: cfg.Limits.MessagesPerSecond, MessageBurst: cfg.Limits.MessageBurst,
 		Rooms: s.roomsReady, Joins: &s.rooms.joins, Budget: s.budget}
 	if cfg.AnswerCache >= 0 {
@@ -235,7 +235,7 @@ func New(cfg Config) *Server {
 	}))
 	e.Use(localeMiddleware()) // locale.go: ?lang=, the lang cookie, Accept-Language
 	e.Use(compress())
-	e.Use(securityHeaders(s.log, cfg.FrameAncestors)) // headers.go: only the embeds may be framed
+	e.Use(securityHeaders(s.log, cfg.FrameAncestors, frameableRoutes(s.kinds))) // headers.go: only the embeds may be framed
 	e.Use(apiCORS())                                  // headers.go: other sites' scripts may call the API
 	e.Use(bodyLimit(s.bodyLimit, s.importLimit))      // limits.go
 	e.Use(rateLimitMiddleware(cfg.Limits))
@@ -264,8 +264,7 @@ func (s *Server) routes() {
 
 	api := e.Group("/api/v1")
 	api.POST("/dxdispatch", s.budgeted(asAPI, s.postDxDispatch))
-	api.GET("/dxdispatch/layout.json", s.budgeted(asAPI, s.getLayoutDx))
-	api.GET("/dxdispatch/slice.json", s.budgeted(asAPI, s.getSliceDx))
+	s.dxRoutes(api)
 	api.POST("/import", s.budgeted(asAPI, s.postImport))
 	s.explorerRoutes()
 	s.roomRoutes()

@@ -4,56 +4,29 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/i18n"
-	"github.com/stridescope/stridescope/ops/slice1"
-	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
 
 // tourStep is one step of the guided tour through the two DirectML pages:
-// a live explorer state (query) or a DML_SLICE1 example (slice).
+// a live explorer (page) in a state (query), with one of its examples worked out beside it (example).
 type tourStep struct {
 	key   string // its texts' catalog keys: key.title, .p1, .p2, .q (question), .a (answer)
-	query string // the layout explorer's state
-	slice *tourSliceStep
+	page  string // the explorer shown: "" is the layout explorer
+	query string // the explorer's state
+	// example is the explorer's example the step works out beside it
+	// (explorer.TourExampler), or "".
+	example string
 }
 
 // text is the step's text field f in ctx's locale.
 func (st tourStep) text(ctx context.Context, f string) string {
 	return i18n.T(ctx, i18n.Key(st.key+"."+f))
 }
-
-// tourSliceStep is one of the DML_SLICE1 page's examples.
-type tourSliceStep struct {
-	preset string // the slice explorer's example
-	desc   core.Slice1Desc
-	errata []string
-}
-
-// sliceExample is the input of the DML_SLICE1 page's examples: 4×4,
-// FLOAT32, values 1..16, the window of rows 0-3 and columns 1-3.
-func sliceExample(strides ...int64) core.Slice1Desc {
-	return core.Slice1Desc{
-		Input:         core.TensorDesc{DataType: core.Float32, Sizes: []int64{1, 1, 4, 4}},
-		WindowOffsets: []int64{0, 0, 0, 1},
-		WindowSizes:   []int64{1, 1, 4, 3},
-		WindowStrides: strides,
-	}
-}
-
-// The errata of the DML_SLICE1 page the tour points out, by name; their
-// text is the catalogs' tour.e1 ... tour.e3.
-const (
-	erratumE1 = "E1"
-	erratumE2 = "E2"
-	erratumE3 = "E3"
-)
 
 // tourSteps walk through the strides page in its order, then the two
 // examples of the DML_SLICE1 page.
@@ -96,12 +69,12 @@ var tourSteps = []tourStep{
 		query: "preset=NHWC",
 	},
 	{
-		key:   "tour.10",
-		slice: &tourSliceStep{preset: "example1", desc: sliceExample(1, 1, 2, 2), errata: []string{erratumE3}},
+		key:  "tour.10",
+		page: "slice", query: "preset=example1", example: "example1",
 	},
 	{
-		key:   "tour.11",
-		slice: &tourSliceStep{preset: "example2", desc: sliceExample(1, 1, -2, 2), errata: []string{erratumE1, erratumE2}},
+		key:  "tour.11",
+		page: "slice", query: "preset=example2", example: "example2",
 	},
 }
 
@@ -147,91 +120,27 @@ func (s *Server) tourModel(c echo.Context, n int) (views.Tour, error) {
 	} else {
 		t.Next, t.NextTitle = "/slice?preset=example2", i18n.T(ctx, "tour.next.slice")
 	}
-	if step.slice != nil {
-		ts, err := tourSlice(ctx, step.slice)
+	k := s.tourKind(step)
+	if ex, ok := k.(explorer.TourExampler); ok && step.example != "" {
+		ts, err := ex.TourExample(ctx, step.example)
 		if err != nil {
 			return t, err
 		}
 		t.Slice = &ts
 	}
 	var err error
-	t.Explorer, err = s.showExplorer(c, s.tourKind(step), step.own(), tourHref(n), explorer.InTour)
+	t.Explorer, err = s.showExplorer(c, k, step.query, tourHref(n), explorer.InTour)
 	return t, err
 }
 
 // tourKind is the explorer a step shows.
 func (s *Server) tourKind(st tourStep) explorer.Kind {
-	name := "layout"
-	if st.slice != nil {
-		name = "slice"
+	name := st.page
+	if name == "" {
+		name = "layout"
 	}
 	k, _ := s.kinds.Find(name)
 	return k
-}
-
-// own is the state a step shows when its URL has none.
-func (st tourStep) own() string {
-	if st.slice != nil {
-		return "preset=" + st.slice.preset
-	}
-	return st.query
-}
-
-// tourSlice works a DML_SLICE1 example out with core and the slice engine.
-func tourSlice(ctx context.Context, st *tourSliceStep) (views.TourSlice, error) {
-	s, err := core.NewSlice1(st.desc)
-	if err != nil {
-		return views.TourSlice{}, err
-	}
-	d, err := slice1.Diagram(ctx, s, nil)
-	if err != nil {
-		return views.TourSlice{}, err
-	}
-	brace := func(v []int64) string { return "{" + picture.JoinCoord(v) + "}" }
-	return views.TourSlice{
-		Href: "/slice?preset=" + st.preset,
-		Numbers: []views.Fact{
-			{Name: "InputTensor", Value: "FLOAT32 " + brace(s.Input.Sizes) + ", " + i18n.T(ctx, "tour.values"), TestID: "tour-input"},
-			{Name: "InputWindowOffsets", Value: brace(s.WindowOffsets), TestID: "tour-offsets"},
-			{Name: "InputWindowSizes", Value: brace(s.WindowSizes), TestID: "tour-sizes"},
-			{Name: "InputWindowStrides", Value: brace(s.WindowStrides), TestID: "tour-strides"},
-			{Name: "CopyStart", Value: brace(s.CopyStart), Hint: i18n.T(ctx, "tour.hint.copystart"), TestID: "tour-copystart"},
-			{Name: "MaxCopiedElements", Value: brace(s.MaxCopied), Hint: "1 + (size − 1) / |stride|", TestID: "tour-maxcopied"},
-			{Name: "OutputTensor", Value: "FLOAT32 " + brace(s.OutputSizes), TestID: "tour-outsizes"},
-			{Name: "Output", Value: nested(s.OutputSizes, d.Output), Hint: i18n.T(ctx, "tour.hint.engine"), TestID: "tour-output"},
-		},
-		Errata: errata(ctx, st.errata),
-	}, nil
-}
-
-// nested writes row-major values in brackets, leaving out leading size-1
-// dimensions: [[2, 4], [10, 12]].
-func nested(sizes []int64, vals []string) string {
-	for len(sizes) > 1 && sizes[0] == 1 {
-		sizes = sizes[1:]
-	}
-	var write func(sizes []int64, vals []string) string
-	write = func(sizes []int64, vals []string) string {
-		if len(sizes) == 1 {
-			return "[" + strings.Join(vals, ", ") + "]"
-		}
-		per := int64(len(vals)) / sizes[0]
-		parts := make([]string, sizes[0])
-		for i := range parts {
-			parts[i] = write(sizes[1:], vals[int64(i)*per:int64(i+1)*per])
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	}
-	return write(sizes, vals)
-}
-
-// errata are the named errata with their text in ctx's locale.
-func errata(ctx context.Context, names []string) []views.Fact {
-	out := make([]views.Fact, len(names))
-	for i, n := range names {
-		out[i] = views.Fact{Name: n, Value: i18n.T(ctx, i18n.Key("tour."+strings.ToLower(n))), TestID: "erratum-" + n}
-	}
-	return out
 }
 
 // docsRoutes are the pages and pictures made for documentation: the
@@ -242,4 +151,10 @@ func (s *Server) docsRoutes() {
 	e := s.echo
 	e.GET("/tour", s.getTourStart)
 	e.GET("/tour/:n", s.budgeted(asPage, s.getTourStep))
+}
+
+// pages are the pages a room can show: every explorer's and the tour's
+// steps.
+func (s *Server) pages() explorer.Pages {
+	return explorer.Pages{Kinds: s.kinds, TourSteps: len(tourSteps)}
 }

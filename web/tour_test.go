@@ -8,7 +8,6 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/static"
 )
 
@@ -111,7 +110,7 @@ func TestTourLayoutStepIsTheLiveExplorer(t *testing.T) {
 	}
 	// Every layout step's state is valid and drawn.
 	for n, st := range tourSteps {
-		if st.slice != nil {
+		if st.page != "" {
 			continue
 		}
 		_, d := page(t, "/tour/"+strconv.Itoa(n+1))
@@ -172,23 +171,6 @@ func TestTourSliceStepsWorkThePageExamplesOut(t *testing.T) {
 	}
 }
 
-func TestNested(t *testing.T) {
-	for _, tc := range []struct {
-		sizes []int64
-		vals  []string
-		want  string
-	}{
-		{[]int64{1, 1, 2, 2}, []string{"2", "4", "10", "12"}, "[[2, 4], [10, 12]]"},
-		{[]int64{3}, []string{"1", "2", "3"}, "[1, 2, 3]"},
-		{[]int64{1}, []string{"7"}, "[7]"},
-		{[]int64{2, 1, 2}, []string{"1", "2", "3", "4"}, "[[[1, 2]], [[3, 4]]]"},
-	} {
-		if got := nested(tc.sizes, tc.vals); got != tc.want {
-			t.Errorf("nested(%v) = %q, want %q", tc.sizes, got, tc.want)
-		}
-	}
-}
-
 // TestTourStepKeepsItsExampleWithViewKeys: a query that only says how to
 // show a step (a classroom room, the page's language, the cell labels) keeps the step's own
 // example; an edit replaces it (issue #13, 2).
@@ -225,13 +207,5 @@ func TestTourStepKeepsItsExampleWithViewKeys(t *testing.T) {
 		if got := strings.Join(texts(d.Find(tid("slice-output")+" .lc"), ".lbl"), " "); got != "14 16 6 8" {
 			t.Errorf("%s: output %q", path, got)
 		}
-	}
-}
-
-// TestRoomsKnowTheTourLength: rooms.TourSteps, which bounds the step a
-// room may show, is the tour's own length.
-func TestRoomsKnowTheTourLength(t *testing.T) {
-	if len(tourSteps) != rooms.TourSteps {
-		t.Errorf("the tour has %d steps, rooms.TourSteps says %d", len(tourSteps), rooms.TourSteps)
 	}
 }
