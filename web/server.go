@@ -235,9 +235,10 @@ func New(cfg Config) *Server {
 	}))
 	e.Use(localeMiddleware()) // locale.go: ?lang=, the lang cookie, Accept-Language
 	e.Use(compress())
-	e.Use(securityHeaders(s.log, cfg.FrameAncestors, frameableRoutes(s.kinds))) // headers.go: only the embeds may be framed
-	e.Use(apiCORS())                                  // headers.go: other sites' scripts may call the API
-	e.Use(bodyLimit(s.bodyLimit, s.importLimit))      // limits.go
+	// headers.go: only the explorers' embeds and pictures may be framed.
+	e.Use(securityHeaders(s.log, cfg.FrameAncestors, frameableRoutes(s.kinds)))
+	e.Use(apiCORS())                             // headers.go: other sites' scripts may call the API
+	e.Use(bodyLimit(s.bodyLimit, s.importLimit)) // limits.go
 	e.Use(rateLimitMiddleware(cfg.Limits))
 
 	s.routes()
