@@ -38,13 +38,11 @@ import { roomClient, roomFocus } from './rooms.js';
 import { nudgeButtons } from './canvas.js';
 import { PROTOCOL_VERSION as V, FRAME_HEADER_LEN as HDR } from './protocol.js';
 
-// DEBOUNCE is how long typing waits before it goes, in ms.
-const DEBOUNCE = 150;
 
 // editClient makes the client of the explorer in form and picture; its
 // start() opens the socket once the view has set up what its hooks use.
 export function editClient(form, picture, view) {
-  const st = { seq: 0, ws: null, sent: {}, meta: null, invalid: false, frames: 0, got: 0, own: null, shown: '', roomQuery: undefined, again: null };
+  const st = { seq: 0, answered: 0, ws: null, sent: {}, meta: null, invalid: false, frames: 0, got: 0, own: null, shown: '', roomQuery: undefined, again: null };
   const wire = view.page === 'layout' ? {} : { page: view.page };
   document.body.dataset.live = 'connecting';
   copyButtons();
@@ -62,12 +60,24 @@ export function editClient(form, picture, view) {
     picture.dataset.state = 'computing';
     return true;
   }
-  // timer is the typing's debounce. cancel drops an edit still waiting
-  // for it but keeps its id: a refused edit is not sent again once one
-  // was typed after it (onText's error).
-  let timer = 0;
-  const soon = (fn) => { clearTimeout(timer); timer = setTimeout(() => { timer = 0; fn(); }, DEBOUNCE); };
-  const cancel = () => clearTimeout(timer);
+  // Typing goes out as typed: no timer holds a keystroke back. While an
+  // edit is in flight (sent, not yet answered) the newest typed edit
+  // waits in pending, replacing any older one, and goes when the answer
+  // comes: a fast typist's keystrokes coalesce into one edit per round
+  // trip instead of one per key, and the server (latest wins) never
+  // works on more than the newest. cancel drops the edit waiting; a
+  // refused edit is not sent again once one was typed after it
+  // (onText's error).
+  let pending = null;
+  const inFlight = () => st.ws !== null && st.answered < st.seq;
+  const soon = (fn) => { if (inFlight()) pending = fn; else { pending = null; fn(); } };
+  const cancel = () => { pending = null; };
+  // answered notes that edit seq has its answer, and sends the edit
+  // typed meanwhile.
+  function answered(seq) {
+    st.answered = Math.max(st.answered, seq);
+    if (pending && !inFlight()) { const fn = pending; pending = null; fn(); }
+  }
   // Back and Forward are the viewer's own moves: a following viewer
   // detaches first, as with any edit of their own.
   const hist = editHistory(form, { go: (q) => { room.local(); send(q, { structural: true, nav: true }); }, cancel, reset: (q) => send(q, { structural: true, push: true }) });
@@ -89,12 +99,13 @@ export function editClient(form, picture, view) {
       return;
     }
     if (room.message(m)) return;
+    if (m.seq) answered(m.seq); // a superseded edit's answer still ends its flight
     if (m.seq !== st.seq) return; // a newer edit supersedes it
     if (m.type === 'done') { finish(); return; }
     if (m.type === 'error') {
       const again = st.again;
       // Not sent again once a newer edit went, or is about to (typing).
-      refused(m, picture, () => { if (st.seq === m.seq && !timer) again(); });
+      refused(m, picture, () => { if (st.seq === m.seq && !pending) again(); });
       return;
     }
     if (m.type !== 'result' || (wire.page && m.page !== wire.page)) return;
@@ -189,7 +200,9 @@ export function editClient(form, picture, view) {
       // every page uses.
       liveSocket({
         open(ws) {
-          st.ws = ws;
+          // A new socket has nothing in flight: an edit the old one lost
+          // holds no typing back.
+          st.ws = ws; st.answered = st.seq;
           // The page's own answer (takeOwnAnswer) needs no asking again.
           const q = typed(form) || view.formQuery(), own = q === st.own;
           st.own = null;

@@ -10,7 +10,7 @@ import { $, followLinks } from './live.js';
 // makes one entry), a structural one (a preset, a radio) always does;
 // focus and step changes replace the entry. go(q) applies a state from
 // the history: it sends q without writing the history again; cancel()
-// drops an edit still waiting for its debounce before stepping; reset(q)
+// drops a typed edit still waiting for its turn before stepping; reset(q)
 // sends q as a new edit, for Reset to the example: the example last
 // picked, else the state the page opened on (a tour step's own).
 export function editHistory(form, { go, cancel, reset }) {
