@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -121,4 +123,32 @@ func TestE2ETourWithoutJavaScript(t *testing.T) {
 	do(t, ctx, "previous", chromedp.Click(chromedp.CSS(`[data-testid=tour-prev]`)))
 	waitFor(t, ctx, "step 6", `location.pathname === '/tour/6' && document.readyState === 'complete'`)
 	shot(t, ctx, "tour-nojs")
+}
+
+// TestE2ETourStepBesideItsPicture: on a 1400x1000 desktop every step's
+// card and the part of the picture it asks about are on the first screen
+// together (issue #37): the layout steps' buffer, which every question
+// reads, and the DML_SLICE1 steps' input grid and worked numbers.
+func TestE2ETourStepBesideItsPicture(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	do(t, ctx, "a desktop", chromedp.EmulateViewport(1400, 1000))
+	const inView = `((sel) => { const e = document.querySelector(sel); if (!e) return sel + ' missing';
+		const r = e.getBoundingClientRect();
+		return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth ? '' : sel + ' at ' + JSON.stringify([r.left, r.top, r.right, r.bottom]); })`
+	for n := 1; n <= 11; n++ {
+		waitLive(t, ctx, fmt.Sprintf("%s/tour/%d", base, n))
+		parts := []string{"[data-testid=tour-question]", "[data-testid=tour-next], [data-testid=tour-prev]", ".buffer .bc", ".logical .lc"}
+		if n >= 10 {
+			parts = []string{"[data-testid=tour-question]", "[data-testid=tour-numbers]", "#in-0"}
+		}
+		for _, p := range parts {
+			if got := eval[string](t, ctx, inView+"("+strconv.Quote(p)+")"); got != "" {
+				t.Errorf("step %d: %s is not on the first screen", n, got)
+			}
+		}
+		if w := eval[float64](t, ctx, `document.documentElement.scrollWidth`); w > 1400 {
+			t.Errorf("step %d: the page is %g px wide", n, w)
+		}
+	}
 }
