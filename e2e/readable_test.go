@@ -133,8 +133,8 @@ func TestE2ECanvasZoom(t *testing.T) {
 				// The element under the pointer, worked out from the canvas's
 				// box, is the one the page names.
 				want := eval[string](t, ctx, `(() => { const cv = document.querySelector('#logical-canvas'), p = cv.closest('.cv-port').getBoundingClientRect(), r = cv.getBoundingClientRect(), z = cv.clientWidth / cv.width;
-					const x = p.left + p.width * 0.37, y = p.top + p.height * 0.61; return Math.floor((y - r.top - cv.clientTop) / z) + ',' + Math.floor((x - r.left - cv.clientLeft) / z); })()`)
-				xy := eval[[]float64](t, ctx, `(() => { const p = document.querySelector('#logical .cv-port').getBoundingClientRect(); return [p.left + p.width * 0.37, p.top + p.height * 0.61]; })()`)
+					const x = Math.round(p.left + p.width * 0.37) + 0.5, y = Math.round(p.top + p.height * 0.61) + 0.5; return Math.floor((y - r.top - cv.clientTop) / z) + ',' + Math.floor((x - r.left - cv.clientLeft) / z); })()`)
+				xy := eval[[]float64](t, ctx, `(() => { const p = document.querySelector('#logical .cv-port').getBoundingClientRect(); return [Math.round(p.left + p.width * 0.37) + 0.5, Math.round(p.top + p.height * 0.61) + 0.5]; })()`)
 				do(t, ctx, "click in the zoomed view", chromedp.MouseClickXY(xy[0], xy[1]))
 				waitFor(t, ctx, "element "+want, fmt.Sprintf(`new URLSearchParams(location.search).get('sel') === %q`, want))
 				shotOf(t, ctx, "zoom-"+vp.name+"-"+lang, chromedp.CaptureScreenshot())
