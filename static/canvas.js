@@ -1,12 +1,11 @@
-// stridescope: the canvas layouts of the explorers (explorer.js,
-// slice-canvas.js) for views above the DOM limit. A layout maps item k (an
-// element or a buffer cell) to a pixel of a w x h image and back; when
-// there are more items than pixels, bin items share one. px is the CSS
-// scale of an image pixel.
+// stridescope: what the explorers' canvases (explorer.js,
+// slice-canvas.js) share for views above the DOM limit: their pointer and
+// keys, their labels, marks and colours. Where each item goes is
+// canvas-layout.js's; zooming and panning canvas-zoom.js's.
 
 import { coordOf as coordIn, indexOf, moveCoord, offsetOf } from './layout.js';
+import { clamp, pixelRuns, captionOf } from './canvas-layout.js';
 
-export const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
 // canvasKey is where a key moves a canvas's cursor from item k of n: over
 // a tensor's elements (sizes given) as in the DOM grids (moveCoord), over
 // buffer cells by one, by a row of the strip (L.step), by sixteen rows
@@ -34,22 +33,6 @@ export function nudgeButtons() {
     if (echo && dot) echo.textContent = dot.textContent;
   });
 }
-// CAPTION is the height, in CSS pixels, of a small multiple's caption.
-export const CAPTION = 14;
-// tensorLayout lays a tensor's n elements out as the DOM grids do: small
-// multiples of its last two dimensions (captioned when it has outer
-// ones), else, when there are too many of them, a strip of its rows.
-export const tensorLayout = (sizes, n, W, H) => {
-  const r = sizes.length;
-  return (r > 1 && panels(n / (sizes[r - 1] * sizes[r - 2]), sizes[r - 2], sizes[r - 1], W, H, r > 2 ? CAPTION : 0)) || strip(n, r > 1 ? sizes[r - 1] : 0, W, H);
-};
-// bufferStrip lays a layout's buffer (m: sizes, strides, cells) out in
-// rows of its smallest stride past 1 that spans a dimension, so that a
-// padded row's cells line up under each other as the rows do.
-export const bufferStrip = (m, W, H) => {
-  const pitches = m.strides.filter((v, d) => v > 1 && m.sizes[d] > 1);
-  return strip(m.cells, pitches.length ? Math.min(...pitches) : 0, W, H);
-};
 // canvasLinks makes a canvas's pointer and keys link as the grids' cells
 // do: pick(k, focus) shows item k (focus: clicked, or reached with the
 // keys, so it stays). c is the canvas's record ({L, cursor}); sizes()
@@ -57,7 +40,11 @@ export const bufferStrip = (m, W, H) => {
 // (null: buffer cells).
 export function canvasLinks(cv, c, n, sizes, pick) {
   const L = c.L;
-  const at = (e) => { const r = cv.getBoundingClientRect(); return L.fromPixel(Math.floor(((e.clientX - r.left) / r.width) * L.w), Math.floor(((e.clientY - r.top) / r.height) * L.h)); };
+  // The image's box, whatever its zoom: the canvas's less its border.
+  const at = (e) => {
+    const r = cv.getBoundingClientRect(), x = (e.clientX - r.left - cv.clientLeft) / cv.clientWidth, y = (e.clientY - r.top - cv.clientTop) / cv.clientHeight;
+    return x < 0 || y < 0 || x >= 1 || y >= 1 ? -1 : L.fromPixel(Math.floor(x * L.w), Math.floor(y * L.h));
+  };
   // One lookup per frame, of the latest position (a buffer cell's
   // holders scan every offset): a fast pointer is not left behind.
   let raf = 0, last = -1;
@@ -69,7 +56,7 @@ export function canvasLinks(cv, c, n, sizes, pick) {
   // The keys move as in the DOM grids; #dot, a live region, names the
   // cell reached.
   cv.onkeydown = (e) => {
-    if (!NAV_KEYS.has(e.key)) return;
+    if (!NAV_KEYS.has(e.key) || e.shiftKey || e.ctrlKey || e.altKey || e.metaKey) return; // Shift pans (canvas-zoom.js)
     e.preventDefault();
     // With nothing selected yet the first key (or arrow button)
     // selects the first element rather than moving past it.
@@ -77,38 +64,6 @@ export function canvasLinks(cv, c, n, sizes, pick) {
     if (k >= 0) { c.cursor = k; pick(k, true); }
   };
   cv.onfocus = () => pick(Math.max(0, c.cursor), true);
-}
-// strip wraps n items in order into rows of at most W x H pixels, cols a
-// multiple of pitch when it fits.
-export function strip(n, pitch, W, H) {
-  const bin = Math.max(1, Math.ceil(n / (W * H))), pixels = Math.ceil(n / bin);
-  let cols = Math.min(W, pixels);
-  if (bin === 1 && pitch >= 8 && pitch <= W) cols = Math.ceil(n / pitch) <= H ? pitch : pitch * Math.floor(W / pitch);
-  const rows = Math.ceil(pixels / cols), px = bin > 1 ? 1 : clamp(Math.floor(Math.min(W / cols, H / rows)), 1, 16);
-  return { w: cols, h: rows, px, bin, step: cols * bin,
-    toPixel: (k) => { const p = Math.floor(k / bin); return [p % cols, Math.floor(p / cols)]; },
-    at: (k) => Math.floor(k / bin),
-    fromPixel: (x, y) => { const k = (y * cols + x) * bin; return k < n ? k : -1; } };
-}
-// pixelRuns calls f(p, k0, len) for each run of image pixels p .. p+len-1
-// that show items k0, k0+bin, k0+2*bin, ... (a pixel shows its first
-// item, as L.fromPixel says; pixels that show none are skipped): a canvas
-// of a million pixels is drawn without a lookup per pixel.
-export function pixelRuns(L, n, f) {
-  const bin = L.bin;
-  if (!L.panelAt) {
-    for (let y = 0; y < L.h; y++) {
-      const k0 = y * L.w * bin, len = Math.min(L.w, Math.ceil((n - k0) / bin));
-      if (len > 0) f(y * L.w, k0, len);
-    }
-    return;
-  }
-  const { R, C, pc, py, pw, ph, cap, P, gap } = L;
-  for (let y = 0; y < L.h; y++) {
-    const yi = (y % py) - cap;
-    if (yi < 0 || yi >= ph || yi * bin >= R) continue;
-    for (let c = 0, p = Math.floor(y / py) * pc; c < pc && p < P; c++, p++) f(y * L.w + c * (pw + gap), p * R * C + yi * bin * C, pw);
-  }
 }
 // offsetRamp colours each pixel of layout L (n elements of a layout of
 // the given sizes and strides) by its element's buffer offset over span,
@@ -123,63 +78,6 @@ export function offsetRamp(px32, L, n, sizes, strides, offsets, span) {
     pixelRuns(L, n, (p, i0, len) => { for (let j = 0, o = offsetOf(sizes, strides, i0); j < len; j++, o += ds) px32[p + j] = rampPacked(o / span); });
   } else pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += bin) px32[p + j] = rampPacked(offsetOf(sizes, strides, i) / span); });
 }
-// panels draws P grids of R x C items (the last two dimensions, one grid
-// per index of the outer ones) wrapped like the DOM view's small
-// multiples, with a band of cap CSS pixels above each for its caption
-// when that fits without a coarser bin. null: too many panels.
-// The bin is the finest at which the panels fit W x H at all (as many to
-// a row as fit); at one item a pixel, fewer to a row are taken when that
-// gives each item more CSS pixels (16 grids of 8x8 on a 320 px phone: 3
-// to a row at 8 px, not 16 at 1 px), the fewest rows of those, then the
-// fewest to a row; at the same scale, as many to a row as fit.
-export function panels(P, R, C, W, H, cap = 0) {
-  const gap = 3;
-  for (let bin = 1; ; bin++) {
-    const pw = Math.ceil(C / bin), ph = Math.ceil(R / bin), most = clamp(Math.floor((W + gap) / (pw + gap)), 1, P);
-    // fit lays the panels out pc to a row: its image size, scale and caption rows.
-    const fit = (pc) => {
-      const pr = Math.ceil(P / pc), w = pc * (pw + gap) - gap, scale = (h) => (bin > 1 ? 1 : clamp(Math.floor(Math.min(W / w, H / h)), 1, 16));
-      let ch = 0, h = pr * (ph + gap) - gap, px = scale(h);
-      if (cap && P > 1 && P <= 512 && pw <= W && h <= H) {
-        // Caption rows: enough image rows for cap CSS pixels at the scale
-        // they leave, on panels wide enough to read.
-        for (let k = 0; k < 4 && ch * px < cap; k++) { ch = Math.ceil(cap / px); h = pr * (ph + gap + ch) - gap; px = scale(h); }
-        if (h > H || ch * px < cap || pw * px < 28) { ch = 0; h = pr * (ph + gap) - gap; px = scale(h); }
-      }
-      return { pc, pr, w, h, px, ch };
-    };
-    let best = fit(most);
-    if (pw <= W && best.h <= H) {
-      // Fewer panels to a row are taller: they fit only if these do.
-      if (bin === 1) {
-        for (let pc = most - 1, first = best; pc >= 1; pc--) {
-          const f = fit(pc);
-          if (f.h <= H && (f.px > best.px || (f.px === best.px && best !== first && f.pr === best.pr))) best = f;
-        }
-      }
-      const { pc, w, h, px, ch } = best, py = ph + gap + ch;
-      return { w, h, px, bin, step: C, P, pw, ph, cap: ch, pc, py, R, C, gap,
-        panelAt: (p) => [(p % pc) * (pw + gap), Math.floor(p / pc) * py + ch],
-        toPixel: (i) => { const p = Math.floor(i / (R * C)), q = i % (R * C); return [(p % pc) * (pw + gap) + Math.floor((q % C) / bin), Math.floor(p / pc) * py + ch + Math.floor(Math.floor(q / C) / bin)]; },
-        at: (i) => { const p = Math.floor(i / (R * C)), q = i % (R * C); return (Math.floor(p / pc) * py + ch + Math.floor(Math.floor(q / C) / bin)) * w + (p % pc) * (pw + gap) + Math.floor((q % C) / bin); },
-        fromPixel: (x, y) => {
-          const xi = x % (pw + gap), yi = (y % py) - ch, p = Math.floor(y / py) * pc + Math.floor(x / (pw + gap));
-          return xi >= pw || yi < 0 || yi >= ph || p >= P || xi * bin >= C || yi * bin >= R ? -1 : p * R * C + yi * bin * C + xi * bin;
-        } };
-    }
-    if (pw === 1 && ph === 1) return null; // too many panels: fall back to a strip
-  }
-}
-// overlayOf sizes a canvas to its layout and returns an empty layer over
-// it for positioned labels (captions, outlines, numbers).
-export function overlayOf(cv, L) {
-  cv.width = L.w; cv.height = L.h; cv.style.width = L.w * L.px + 'px'; cv.style.height = L.h * L.px + 'px';
-  let ov = cv.parentElement.querySelector(':scope > .cv-over');
-  if (!ov) { ov = document.createElement('div'); ov.className = 'cv-over'; ov.setAttribute('aria-hidden', 'true'); cv.after(ov); }
-  ov.replaceChildren();
-  Object.assign(ov.style, { left: cv.offsetLeft + cv.clientLeft + 'px', top: cv.offsetTop + cv.clientTop + 'px', width: cv.clientWidth + 'px', height: cv.clientHeight + 'px' });
-  return ov;
-}
 // place puts an element of class cls over the image pixels [x, x+w) x [y, y+h).
 export function place(ov, L, cls, x, y, w, h, text = '') {
   const el = document.createElement('span');
@@ -190,14 +88,17 @@ export function place(ov, L, cls, x, y, w, h, text = '') {
   return el;
 }
 // panelCaptions names each small multiple by its outer coordinates, as
-// the DOM view does ("N=0, C=1"; size-1 dimensions say nothing).
+// the DOM view does ("N=0, C=1"; size-1 dimensions say nothing; from
+// three on shortened, "d2..d5 = 0,1,0,1"), and a band of a grid's rows
+// by them too ("H=0..31"). A caption takes its panel's slot, which the
+// layout made wide enough for it.
 export function panelCaptions(ov, L, sizes, labels) {
   if (!L.cap) return;
   const outer = sizes.slice(0, sizes.length - 2);
-  for (let p = 0; p < L.P; p++) {
-    const c = coordIn(outer, p), [x, y] = L.panelAt(p);
-    const text = c.map((v, d) => (outer[d] > 1 ? `${labels[d]}=${v}` : '')).filter(Boolean).join(', ');
-    place(ov, L, 'cv-cap', x, y - L.cap, L.pw, L.cap, text).dataset.testid = 'canvas-caption';
+  for (let b = 0; b < L.P; b++) {
+    const [p, r0, r1] = L.band(b), [x, y] = L.panelAt(b);
+    const text = captionOf(outer, labels, p, L.nch > 1 ? [r0, r1] : null);
+    place(ov, L, 'cv-cap', x, y - L.cap, L.sx - L.gap, L.cap, text).dataset.testid = 'canvas-caption';
   }
 }
 // markPixels draws marks over a canvas's image: groups are [items, rgb]
@@ -209,20 +110,27 @@ export function markPixels(c, groups) {
   const ctx = c.ctx, L = c.L;
   if (!c.dirty) ctx.putImageData(c.img, 0, 0);
   else for (const [x, y, w, h] of c.dirty) ctx.putImageData(c.img, 0, 0, x, y, w, h);
-  const dirty = [];
+  const dirty = [], z = c.view ? c.view.z : L.px;
+  // A ring of about 12 CSS pixels at the view's zoom.
+  const r = Math.max(4.5, 6 / z), lw = Math.max(1.5, 2 / z), e = Math.ceil(r + lw);
+  let first = null;
   for (const [ks, col] of groups) {
     if (!ks || !ks.length) continue;
     ctx.fillStyle = ctx.strokeStyle = `rgb(${col})`;
-    const ring = L.px < 4 && ks.length <= 64;
+    const ring = z < 4 && ks.length <= 64;
+    first = ks[0];
     for (const k of ks.slice(0, 100000)) {
       const [x, y] = L.toPixel(k);
       ctx.fillRect(x, y, 1, 1);
-      if (ring) { ctx.lineWidth = 1.5; ctx.strokeRect(x - 4.5, y - 4.5, 10, 10); }
-      if (dirty.length <= 256) dirty.push(ring ? [x - 6, y - 6, 13, 13] : [x, y, 1, 1]); // past 256: the whole image
+      if (ring) { ctx.lineWidth = lw; ctx.strokeRect(x + 0.5 - r, y + 0.5 - r, 2 * r, 2 * r); }
+      if (dirty.length <= 256) dirty.push(ring ? [x - e, y - e, 2 * e + 1, 2 * e + 1] : [x, y, 1, 1]); // past 256: the whole image
     }
   }
   // Many marks: the whole image next time, as cheap as many rectangles.
   c.dirty = dirty.length <= 256 ? dirty : null;
+  // The last group's first mark (the selection) is brought into sight
+  // on a view zoomed past its box.
+  if (first !== null && c.view) c.view.reveal(...L.toPixel(first));
 }
 // rgba packs a colour as one pixel of a Uint32Array over ImageData
 // (little-endian, as every browser is).

@@ -11,7 +11,9 @@ import { editClient } from './client.js';
 import { $, $$, put, swapIn, reveal, boxValue, gridLinks } from './live.js';
 import { num, listOf, t as tr } from './words.js';
 import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
-import { clamp, offsetRamp, overlayOf, panelCaptions, rgba, paintStrip, markPixels, tensorLayout, bufferStrip, canvasLinks } from './canvas.js';
+import { offsetRamp, panelCaptions, rgba, paintStrip, markPixels, canvasLinks } from './canvas.js';
+import { clamp, box, tensorLayout, bufferStrip } from './canvas-layout.js';
+import { zoomView, measureCaption, redrawMini } from './canvas-zoom.js';
 import { FRAME } from './protocol.js';
 
 const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
@@ -197,16 +199,23 @@ export function start() {
   });
 
   // ---- canvases for large views ----
-  function bounds() { return { W: clamp(picture.clientWidth - 60, 320, 1100), H: 640 }; }
-  function setupCanvas(name, L, n, paint) {
+  // bounds is the box a view's canvas may take: its slot's width (less
+  // the canvas's border), at most 1100 CSS px, and most of the screen's
+  // height.
+  function bounds(name) {
+    const slot = $(`#${name}-canvas`)?.closest('.canvas-slot'), w = slot ? slot.clientWidth - 2 : picture.clientWidth - 60;
+    return box(clamp(w, 200, 1100), clamp(Math.round(innerHeight * 0.7), 320, 640));
+  }
+  function setupCanvas(name, L, n, b, paint) {
     const cv = $(`#${name}-canvas`);
     if (!cv) return;
-    const ov = overlayOf(cv, L);
-    if (name === 'logical') panelCaptions(ov, L, st.meta.sizes, st.meta.labels);
-    const ctx = cv.getContext('2d'), img = ctx.createImageData(L.w, L.h);
+    const c = st.canvases[name] = { L, cursor: -1 }; // -1: nothing selected on it yet
+    c.view = zoomView(cv, L, b, name === 'logical' ? (ov) => panelCaptions(ov, L, st.meta.sizes, st.meta.labels) : null);
+    c.view.cursor = () => c.cursor;
+    const ctx = c.ctx = cv.getContext('2d'), img = c.img = ctx.createImageData(L.w, L.h);
     paint(img.data);
     ctx.putImageData(img, 0, 0);
-    const c = st.canvases[name] = { ctx, img, L, cursor: -1 }; // -1: nothing selected on it yet
+    redrawMini(c.view);
     const target = (k) => (name === 'logical' ? { kind: 'l', i: k } : { kind: 'b', o: k });
     canvasLinks(cv, c, n, () => (name === 'logical' ? st.meta.sizes : null), (k, isFocus) => show(target(k), isFocus));
   }
@@ -217,14 +226,14 @@ export function start() {
   }
   function drawLogical() {
     const m = st.meta, s = m.sizes, n = m.logicalCount, span = Math.max(1, m.last);
-    const { W, H } = bounds(), L = tensorLayout(s, n, W, H);
-    setupCanvas('logical', L, n, (px) => {
+    const b = bounds('logical'), L = tensorLayout(s, n, m.labels, b, measureCaption);
+    setupCanvas('logical', L, n, b, (px) => {
       offsetRamp(new Uint32Array(px.buffer), L, n, s, m.strides, st.offsets, span);
     });
   }
   function drawBuffer() {
-    const m = st.meta, { W, H } = bounds(), L = bufferStrip(m, W, H);
-    setupCanvas('buffer', L, m.cells, (px) => {
+    const m = st.meta, b = bounds('buffer'), L = bufferStrip(m, b);
+    setupCanvas('buffer', L, m.cells, b, (px) => {
       const counts = st.counts, last = m.last, codeOf = (k) => { const n = counts[k]; return n > 1 ? 3 : n === 1 ? 2 : k <= last ? 1 : 0; };
       paintStrip(px, L, m.cells, codeOf, ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k])));
     });

@@ -7,7 +7,9 @@
 import { $ } from './live.js';
 import { coordOf, indexOf } from './layout.js';
 import { outputEnds, halves } from './fill.js';
-import { clamp, place, overlayOf, panelCaptions, rgba, rampPacked, rowPixels, pixelRuns, inputCodes, paintStrip, markPixels, tensorLayout, bufferStrip, canvasLinks } from './canvas.js';
+import { place, panelCaptions, rgba, rampPacked, rowPixels, inputCodes, paintStrip, markPixels, canvasLinks } from './canvas.js';
+import { clamp, box, pixelRuns, tensorLayout, bufferStrip } from './canvas-layout.js';
+import { zoomView, measureCaption, redrawMini } from './canvas-zoom.js';
 
 // The canvases' colours (slice.css gives the legends' swatches the same).
 const C = { outside: [233, 236, 239], win: [189, 215, 245], copied: [42, 157, 143], held: [173, 190, 209], shared: [244, 162, 97],
@@ -22,32 +24,36 @@ export function sliceCanvases(S) {
   // the picture's width, as the layout explorer's canvases do; the input
   // and the output share a row (.io wraps them) unless one needs more.
   function bounds(kind, wide = false) {
-    const w = picture.clientWidth;
+    const w = picture.clientWidth, H = clamp(Math.round(innerHeight * 0.7), 320, kind === 'b' ? 420 : 480);
     // Where two views do not fit side by side (a phone), each has a row
     // of its own: half the width would only make its elements smaller.
-    if (kind === 'b' || wide || Math.floor(w / 2) - 60 < 240) return { W: clamp(w - 60, 320, 1100), H: kind === 'b' ? 420 : 480 };
-    return { W: clamp(Math.floor(w / 2) - 60, 240, 900), H: 480 };
+    if (kind === 'b' || wide || Math.floor(w / 2) - 60 < 240) return box(clamp(w - 60, 200, 1100), H);
+    return box(clamp(Math.floor(w / 2) - 60, 240, 900), H);
   }
   // gridLayout lays a tensor out as the layout explorer's canvas does:
-  // small multiples of its last two dimensions, else a strip. A tensor
-  // that would need several cells a pixel at half the width (a 224×224
-  // image's three channels) gets the whole width instead: its view then
-  // wraps to a row of its own.
+  // small multiples of its last two dimensions, else a block. A tensor
+  // that would not be readable at half the width (a 224×224 image's
+  // three channels) gets the whole width instead: its view then wraps to
+  // a row of its own.
   function gridLayout(kind, sizes) {
     const n = sizes.reduce((a, b) => a * b, 1);
-    const lay = ({ W, H }) => tensorLayout(sizes, n, W, H);
-    const L = lay(bounds(kind));
-    return L.bin > 1 ? lay(bounds(kind, true)) : L;
+    const lay = (b) => [b, tensorLayout(sizes, n, st.meta.labels, b, measureCaption)];
+    const [b, L] = lay(bounds(kind));
+    return L.bin > 1 || L.px < b.min ? lay(bounds(kind, true)) : [b, L];
   }
-  // setup draws a canvas: fill(rgba) paints its image; its pointer and
-  // keys link like the grids' cells.
-  function setup(kind, L, n, fill) {
+  // setup draws a canvas: fill(rgba) paints its image, decorate(ov, view)
+  // places its labels (again at each zoom); its pointer and keys link
+  // like the grids' cells.
+  function setup(kind, [b, L], n, fill, decorate) {
     const cv = $(`#${SLOT[kind]}-canvas`);
     if (!cv) return null;
-    const ov = overlayOf(cv, L), ctx = cv.getContext('2d'), img = ctx.createImageData(L.w, L.h);
+    const c = st.canvases[kind] = { cv, L, cursor: -1 }; // -1: nothing selected on it yet
+    c.view = zoomView(cv, L, b, decorate);
+    c.view.cursor = () => c.cursor;
+    const ctx = c.ctx = cv.getContext('2d'), img = c.img = ctx.createImageData(L.w, L.h);
     fill(img.data);
-    const c = st.canvases[kind] = { cv, ctx, img, L, ov, cursor: -1 }; // -1: nothing selected on it yet
     paint(kind);
+    redrawMini(c.view);
     canvasLinks(cv, c, n, () => (kind === 'b' ? null : kind === 'in' ? st.meta.sizes : st.meta.outputSizes), (k, isFocus) => S.link({ kind, i: k }, isFocus));
     return c;
   }
@@ -64,44 +70,46 @@ export function sliceCanvases(S) {
   // inside it, marks CopyStart and numbers the copied cells when they are
   // large enough to read.
   function drawInput() {
-    const m = st.meta, s = m.sizes, r = s.length, n = m.inputCount, L = gridLayout('in', s);
+    const m = st.meta, s = m.sizes, r = s.length, n = m.inputCount, bL = gridLayout('in', s), L = bL[1];
     const inWin = s.map((size, d) => { const a = new Uint8Array(size); a.fill(1, m.windowOffsets[d], m.windowOffsets[d] + m.windowSizes[d]); return a; });
-    const c = setup('in', L, n, (px) => {
+    setup('in', bL, n, (px) => {
       const code = inputCodes(L, n, s, inWin, st.data.copied);
       const px32 = new Uint32Array(px.buffer), cols = [0, rgba(C.outside), rgba(C.win), rgba(C.copied)];
       for (let p = 0; p < code.length; p++) if (code[p]) px32[p] = cols[code[p]];
+    }, (ov, view) => {
+      panelCaptions(ov, L, s, m.labels);
+      if (L.panelAt) {
+        // The window on each small multiple (or band of its rows) whose
+        // outer coordinates and rows are in it.
+        const outer = s.slice(0, r - 2), bin = L.bin, wo = m.windowOffsets[r - 2], we = wo + m.windowSizes[r - 2];
+        const x0 = Math.floor(m.windowOffsets[r - 1] / bin), x1 = Math.floor((m.windowOffsets[r - 1] + m.windowSizes[r - 1] - 1) / bin) + 1;
+        let drawn = 0;
+        for (let b = 0; b < L.P && drawn < 256; b++) {
+          const [p, r0, r1] = L.band(b), a = Math.max(wo, r0), e = Math.min(we, r1);
+          if (a >= e || !coordOf(outer, p).every((v, d) => inWin[d][v])) continue;
+          const [x, y] = L.panelAt(b), y0 = Math.floor((a - r0) / bin);
+          place(ov, L, 'cv-win', x + x0, y + y0, x1 - x0, Math.floor((e - 1 - r0) / bin) + 1 - y0);
+          drawn++;
+        }
+      }
+      const [sx, sy] = L.toPixel(indexOf(s, m.copyStart));
+      place(ov, L, 'cv-start', sx, sy, 1, 1).title = 'CopyStart';
+      // Copy-order numbers where a cell is wide enough for them (zoom in
+      // for more).
+      if (L.bin === 1 && view.z >= 12 && m.outputCount <= 4096) {
+        for (let k = 0; k < m.outputCount; k++) {
+          const t = String(k);
+          if (t.length * 6 + 2 > view.z) continue;
+          const [x, y] = L.toPixel(indexOf(s, S.srcCoord(coordOf(m.outputSizes, k))));
+          place(ov, L, 'cv-num', x, y, 1, 1, t);
+        }
+      }
     });
-    if (!c) return;
-    panelCaptions(c.ov, L, s, m.labels);
-    if (L.panelAt) {
-      // The window on each small multiple whose outer coordinates are in it.
-      const outer = s.slice(0, r - 2), b = L.bin;
-      const y0 = Math.floor(m.windowOffsets[r - 2] / b), y1 = Math.floor((m.windowOffsets[r - 2] + m.windowSizes[r - 2] - 1) / b) + 1;
-      const x0 = Math.floor(m.windowOffsets[r - 1] / b), x1 = Math.floor((m.windowOffsets[r - 1] + m.windowSizes[r - 1] - 1) / b) + 1;
-      let drawn = 0;
-      for (let p = 0; p < L.P && drawn < 256; p++) {
-        if (!coordOf(outer, p).every((v, d) => inWin[d][v])) continue;
-        const [x, y] = L.panelAt(p);
-        place(c.ov, L, 'cv-win', x + x0, y + y0, x1 - x0, y1 - y0);
-        drawn++;
-      }
-    }
-    const start = indexOf(s, m.copyStart), [sx, sy] = L.toPixel(start);
-    place(c.ov, L, 'cv-start', sx, sy, 1, 1).title = 'CopyStart';
-    // Copy-order numbers where a cell is wide enough for them.
-    if (L.bin === 1 && L.px >= 12 && m.outputCount <= 4096) {
-      for (let k = 0; k < m.outputCount; k++) {
-        const i = indexOf(s, S.srcCoord(coordOf(m.outputSizes, k))), t = String(k);
-        if (t.length * 6 + 2 > L.px) continue;
-        const [x, y] = L.toPixel(i);
-        place(c.ov, L, 'cv-num', x, y, 1, 1, t);
-      }
-    }
   }
   // drawOutput colours the output by value (its legend gives the range);
   // values the page did not compute leave it plain.
   function drawOutput() {
-    const m = st.meta, n = m.outputCount, L = gridLayout('out', m.outputSizes), vals = st.data.outVals;
+    const m = st.meta, n = m.outputCount, bL = gridLayout('out', m.outputSizes), L = bL[1], vals = st.data.outVals;
     const h16 = m.dataType === 'FLOAT16' ? halves() : null, num = h16 ? (k) => h16[vals[k]] : (k) => Number(vals[k]);
     // Numbers straight from the typed array, without a call per element,
     // unless they are halves' bits or BigInts.
@@ -109,7 +117,7 @@ export function sliceCanvases(S) {
     // The ramp spans the finite values: FLOAT16 turns values past 65504
     // into infinities, which take the ramp's ends.
     const [lo, hi, loK, hiK] = vals ? outputEnds(m, vals) : [Infinity, -Infinity, 0, 0];
-    const c = setup('out', L, n, (px) => {
+    setup('out', bL, n, (px) => {
       const px32 = new Uint32Array(px.buffer), plain = rgba(C.plain), span = hi - lo;
       const colour = !vals ? () => plain : span > 0 ? (k) => rampPacked((num(k) - lo) / span) : () => rampPacked(0.5);
       if (L.bin === 1) {
@@ -122,8 +130,7 @@ export function sliceCanvases(S) {
       const bin = L.bin;
       if (plainNums && span > 0) pixelRuns(L, n, (p, k0, len) => { for (let j = 0, k = k0; j < len; j++, k += bin) px32[p + j] = rampPacked((vals[k] - lo) / span); });
       else pixelRuns(L, n, (p, k0, len) => { for (let j = 0, k = k0; j < len; j++, k += bin) px32[p + j] = colour(k); });
-    });
-    if (c) panelCaptions(c.ov, L, m.outputSizes, m.labels);
+    }, (ov) => panelCaptions(ov, L, m.outputSizes, m.labels));
     const legend = $('[data-testid=slice-out-legend]');
     if (legend) {
       $('.vals', legend).hidden = !vals;
@@ -133,8 +140,8 @@ export function sliceCanvases(S) {
   // drawBuffer colours each buffer cell: read by the slice (compute's
   // bitmap), holding one input element or several, padding, unused tail.
   function drawBuffer() {
-    const m = st.meta, { W, H } = bounds('b'), L = bufferStrip(m, W, H), D = st.data;
-    setup('b', L, m.cells, (px) => {
+    const m = st.meta, b = bounds('b'), L = bufferStrip(m, b), D = st.data;
+    setup('b', [b, L], m.cells, (px) => {
       const counts = D.counts, read = D.read, last = m.last;
       const codeOf = (k) => { const h = counts[k]; return read !== null && (read[k >>> 5] >>> (k & 31)) & 1 ? 4 : h > 1 ? 3 : h === 1 ? 2 : k <= last ? 1 : 0; };
       paintStrip(px, L, m.cells, codeOf, [C.tail, C.hole, C.held, C.shared, C.copied].map(rgba));
