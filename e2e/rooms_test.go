@@ -380,3 +380,37 @@ func TestE2ERoomViewerOnAPhoneSeesThePicture(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ERoomPhoneViewerSeesThePointedCell: the cell the presenter points
+// at is brought into a phone viewer's screen when it is off it, but not
+// while the viewer is scrolling their own way (issue #37).
+func TestE2ERoomPhoneViewerSeesThePointedCell(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	waitLive(t, presenter, base+"/slice?sizes=16,16")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	viewer := newBrowserContext(t, presenter)
+	do(t, viewer, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	waitLive(t, viewer, join)
+	waitFor(t, viewer, "following", roomState+` === 'following' && document.querySelector('#picture').dataset.state === 'done'`)
+	const onScreen = `((sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })`
+
+	// Reading at the top of the page, then quiet: the pointed cell comes.
+	do(t, viewer, "scroll to the top, by touch", chromedp.Evaluate[chromedp.Void](`dispatchEvent(new TouchEvent('touchstart')); scrollTo({ top: 0, behavior: 'instant' })`))
+	do(t, viewer, "read quietly", chromedp.Sleep(4500e6))
+	do(t, presenter, "focus the last input cell", chromedp.Focus(chromedp.CSS("#in-255")))
+	waitFor(t, viewer, "the pointed cell on the phone's screen", `document.querySelector('#in-255').classList.contains('sel') && `+onScreen+`('#in-255')`)
+
+	// Scrolling their own way: the next cell waits for them.
+	do(t, viewer, "scroll to the top again, by touch", chromedp.Evaluate[chromedp.Void](`dispatchEvent(new TouchEvent('touchstart')); scrollTo({ top: 0, behavior: 'instant' })`))
+	do(t, viewer, "a moment after", chromedp.Sleep(700e6))
+	before := eval[int](t, viewer, `Math.round(scrollY)`)
+	do(t, presenter, "focus another cell", chromedp.Focus(chromedp.CSS("#in-240")))
+	waitFor(t, viewer, "the viewer to follow the focus", `document.querySelector('#in-240').classList.contains('sel')`)
+	do(t, viewer, "a moment", chromedp.Sleep(700e6))
+	if y := eval[int](t, viewer, `Math.round(scrollY)`); y != before || eval[bool](t, viewer, onScreen+`('#in-240')`) {
+		t.Errorf("a viewer who had just scrolled (to %d) was moved to %d", before, y)
+	}
+}

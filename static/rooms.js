@@ -310,6 +310,23 @@ export function roomClient(page, hooks) {
 // hooks.show(id), and an empty one clears the highlight (hooks.clear()).
 export function roomFocus(room, picture, hooks) {
   let theirs = ''; // the presenter's focus, on a viewer's page
+  // A viewer reading their own part of the page is left where they are:
+  // the presenter's cell is brought into view only when the viewer has
+  // not touched, wheeled, clicked or typed for a while (the scrolling
+  // they do is those; a scroll event alone may be the page's own).
+  let busy = 0;
+  const now = () => performance.now();
+  for (const ev of ['wheel', 'touchstart', 'touchmove', 'pointerdown', 'keydown']) {
+    addEventListener(ev, () => { busy = now(); }, { capture: true, passive: true });
+  }
+  const show = (f) => {
+    hooks.show(f);
+    if (!room.following || now() - busy < 4000) return;
+    const el = picture.querySelector('.sel, [aria-selected="true"]');
+    const r = el?.getBoundingClientRect();
+    if (!r || (r.bottom > 0 && r.top < innerHeight)) return;
+    el.scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+  };
   picture.addEventListener('pointerleave', (e) => {
     // A finger that lifts leaves too, after every tap: there is no hover
     // to undo, and showing the focus again would come before the tap's
@@ -319,8 +336,8 @@ export function roomFocus(room, picture, hooks) {
     if (f) hooks.show(f); else room.publish({ focus: '' });
   });
   return {
-    take(s, drawn) { theirs = s.focus || ''; if (drawn) { if (theirs) hooks.show(theirs); else hooks.clear(); } },
-    drawn() { if (room.following && theirs) hooks.show(theirs); },
+    take(s, drawn) { theirs = s.focus || ''; if (drawn) { if (theirs) show(theirs); else hooks.clear(); } },
+    drawn() { if (room.following && theirs) show(theirs); },
   };
 }
 
