@@ -187,10 +187,19 @@ func wholeNumber(v any) (any, bool) {
 	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 		return v, true
 	case string:
-		if n, err := strconv.ParseInt(x, 10, 64); err == nil && strconv.FormatInt(n, 10) == x {
+		// Most strings are words: those never reach strconv, whose
+		// refusal allocates an error each time (a page's answer formats
+		// hundreds of messages). Canonical decimal: digits, an optional
+		// leading minus, no leading zero but in "0" itself.
+		digits := strings.TrimPrefix(x, "-")
+		if digits == "" || len(x) > 20 || strings.Trim(digits, "0123456789") != "" ||
+			digits[0] == '0' && (len(digits) > 1 || len(digits) < len(x)) {
+			return nil, false
+		}
+		if n, err := strconv.ParseInt(x, 10, 64); err == nil {
 			return n, true
 		}
-		if n, err := strconv.ParseUint(x, 10, 64); err == nil && strconv.FormatUint(n, 10) == x {
+		if n, err := strconv.ParseUint(x, 10, 64); err == nil {
 			return n, true
 		}
 	}
