@@ -18,6 +18,7 @@ import { $, $$, put, queryOf, swapIn, boxValue } from './live.js';
 import { offsetsOf, disjoint } from './layout.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { FRAME } from './protocol.js';
+import { t as tr } from './words.js';
 import { sliceCells } from './slice-cells.js';
 import { sliceCanvases } from './slice-canvas.js';
 import { stepThrough, floatStepBar } from './slice-steps.js';
@@ -51,8 +52,9 @@ export function start() {
     const h = m.html; // none in the page's own answer: the page is its html
     if (h) swapIn($('#slice-dims'), h.dims, (h.keys || {}).dims);
   }
-  function onResult(m) {
+  function onResult(m, sent) {
     S.stop();
+    if (sent?.np && sent.structural) showPictureAfterUse();
     const h = m.html;
     if (h) {
       const k = h.keys || {};
@@ -146,6 +148,21 @@ export function start() {
     put(e.vals, 'value', f.vals); put(e.t, 'value', f.t);
   }
 
+  // Use on a phone, where the form stacks over the picture: the window
+  // used is shown at once, with a way back up to the expression.
+  function showPictureAfterUse() {
+    if (!matchMedia('(max-width: 60rem)').matches) return;
+    let back = $('#back-to-np');
+    if (!back) {
+      back = Object.assign(document.createElement('a'), { id: 'back-to-np', href: '#f-np', className: 'to-field', textContent: tr('js.back.np') });
+      back.dataset.testid = 'back-to-np';
+      back.addEventListener('click', (e) => { e.preventDefault(); form.elements.np.focus(); back.hidden = true; });
+      picture.before(back);
+    }
+    back.hidden = false;
+    back.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+  }
+
   // An edit of the input or the window starts the step-through again.
   const fromTheTop = () => { form.elements.t.value = ''; };
   form.addEventListener('input', (e) => {
@@ -160,7 +177,7 @@ export function start() {
     e.preventDefault();
     // Typing in the box already sent its expression: Use sends it once.
     const last = client.sent;
-    if (np && last.np && last.npText !== '' && last.npText === form.elements.np.value) return;
+    if (np && last.np && last.npText !== '' && last.npText === form.elements.np.value) { showPictureAfterUse(); return; }
     if (np) sendNp(true); else client.send(formQuery(), { structural: true });
   });
 
