@@ -104,3 +104,18 @@ const (
 	ApiPerCoordinate = 24 + 3*24 // per coordinate, plus apiPerDim per dimension
 	ApiPerDim        = 8 + 3*12
 )
+
+// RasterCost is a binned view's raster: the paletted image of up to
+// 512 × 512 pixels, the PNG encoder's compressor and buffers, the PNG
+// and its base64 text in the picture (measured: about 1.3 MiB).
+const RasterCost = 2 << 20
+
+// BinnedCost is what a binned picture allocates (picture.LayoutBinned,
+// the slice's): its walks over n elements a chunk at a time, the counts
+// of every square, the coordinates of the first element of each square
+// of a tensor of rank dimensions, and its rasters.
+func BinnedCost(n int64, rank, walks, rasters int) int64 {
+	const squares = views.MaxBinsPerSide * views.MaxBinsPerSide
+	return CostBase + int64(walks)*ChunkOf(min(n, MaxBinnedWalk)) + int64(walks+1)*squares*8 +
+		int64(rasters)*squares*int64(64+16*rank) + int64(rasters)*RasterCost
+}

@@ -54,7 +54,6 @@ func draw(ctx context.Context, v Validated, query string, domMax int64) (*Pictur
 	}
 	p.View.Facts = newFacts(ctx, l)
 	p.View.Total = l.TotalTensorSizeInBytes
-	p.View.NoSVG = NoSVG(ctx, LayoutSVGLimits(l))
 	p.View.Logical.Mode = viewMode(n, n, domMax)
 	p.View.Logical.Count = n
 	p.View.Logical.Last = l.IndexOfLastElement()

@@ -24,6 +24,7 @@ type SVG struct {
 	Texts         []SVGText
 	Lines         []SVGLine
 	Frames        []SVGFrame
+	Images        []SVGImage // binned views (svg_binned.go)
 }
 
 // SVGCell is one square: a logical element, a buffer cell, an input or an

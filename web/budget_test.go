@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/ops/layout"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
@@ -273,10 +275,17 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		v := slice1.Validate(slice1.StateFromQuery(mustQuery(t, q)))
 		return slice1.Cost(v.Slice, edit)
 	}
-	svg := func(q string) int64 {
-		v := slice1.Validate(slice1.StateFromQuery(mustQuery(t, q)))
-		return slice1.SVGCost(v.Slice)
+	// What a picture's plan takes from the budget (explorer.SVGPlan.Cost).
+	plan := func(k explorer.Kind, q string) int64 {
+		p, err := k.SVG(context.Background(), mustQuery(t, q))
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return p.Cost
 	}
+	svg := func(q string) int64 { return plan(slice1.Kind{}, q) }
+	layoutSVG := func(q string) int64 { return plan(layout.Kind{}, q) }
+	rank8 := "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
 	tests := []struct {
 		name string
@@ -285,11 +294,17 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	}{
 		{"layout page, DOM", get("/?sizes=64,64&labels=letters"), layoutPage("sizes=64,64")},
 		{"layout page, canvas", get("/?sizes=4096,4096&cell=5"), layoutPage("sizes=4096,4096")},
-		{"layout svg", get("/api/v1/layout.svg?sizes=64,64"), picture.LayoutCost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=64,64"))).Layout, picture.InSVG)},
+		{"layout svg, detailed", get("/api/v1/layout.svg?sizes=16,16&lang=fr"), layoutSVG("sizes=16,16")},
+		{"layout svg, binned", get("/api/v1/layout.svg?sizes=64,64"), layoutSVG("sizes=64,64")},
+		{"layout svg, binned 4096x4096", get("/api/v1/layout.svg?sizes=4096,4096&sel=5,5"), layoutSVG("sizes=4096,4096&sel=5,5")},
+		{"layout svg, binned rank 8", get("/api/v1/layout.svg?sizes=8,8,8,8,8,8,8,8"), layoutSVG("sizes=8,8,8,8,8,8,8,8")},
 		{"slice page, DOM", get("/slice?" + full), slice(full, false)},
 		{"slice page, canvas", get("/slice?sizes=4096,4096"), slice("sizes=4096,4096", false)},
 		{"slice svg", get("/api/v1/slice1.svg?" + full), svg(full)},
 		{"slice svg, strided", get("/api/v1/slice1.svg?sizes=2&strides=16000000"), svg("sizes=2&strides=16000000")},
+		{"slice svg, detailed", get("/api/v1/slice1.svg?sizes=16,16&lang=fr"), svg("sizes=16,16")},
+		{"slice svg, binned 4096x4096", get("/api/v1/slice1.svg?sizes=4096,4096"), svg("sizes=4096,4096")},
+		{"slice svg, binned rank 8", get("/api/v1/slice1.svg?" + rank8), svg(rank8)},
 		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), layout.APICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},
 		{"slice1 api", post("/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4,4,4,4,4,4,4],"inputWindowOffsets":[0,0,0,0,0,0,0,0],"inputWindowSizes":[4,4,4,4,4,4,4,4],"inputWindowStrides":[1,1,1,1,1,1,1,-1]}`),
 			slice1.APICost(slice1.Validate(slice1.StateFromQuery(mustQuery(t, "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"))).Slice)},

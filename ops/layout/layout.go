@@ -76,26 +76,40 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 	}, nil
 }
 
-// SVG plans the picture of q's layout as an SVG file.
+// SVG plans the picture of q's layout as an SVG file: every valid state
+// has one. Views of up to views.MaxSVGDetail cells are drawn cell by cell,
+// labelled; larger ones, or a detailed picture that would be more than
+// views.MaxSVGAspect times as tall as wide, binned (picture.LayoutBinned).
 func (Kind) SVG(ctx context.Context, q url.Values) (explorer.SVGPlan, error) {
 	st, qvs := picture.LayoutStateFromQuery(q)
 	v := picture.Validate(st, qvs)
 	if v.Layout == nil {
 		return explorer.SVGPlan{}, &explorer.Invalid{Violations: v.Errors}
 	}
-	if vs := picture.LayoutSVGLimits(v.Layout); vs != nil {
-		return explorer.SVGPlan{}, &explorer.Invalid{Violations: vs}
-	}
 	query := st.CanonicalQuery(false)
+	detailed := picture.DetailedLayout(v.Layout)
+	cost := picture.BinnedCost(v.Layout.LogicalElementCount(), v.Layout.Rank(), 1, 2)
+	if detailed {
+		cost += picture.LayoutCost(v.Layout, picture.InSVG)
+	}
 	return explorer.SVGPlan{
 		Query: query,
-		Cost:  picture.LayoutCost(v.Layout, picture.InSVG),
+		Cost:  cost,
 		Draw: func(ctx context.Context) (templ.Component, error) {
-			pic, err := picture.NewSVG(ctx, v, query)
+			if detailed {
+				pic, err := picture.NewSVG(ctx, v, query)
+				if err != nil {
+					return nil, err
+				}
+				if doc, ok, err := views.Bounded(ctx, views.LayoutSVG(ctx, pic.View, "layout")); ok || err != nil {
+					return doc, err
+				}
+			}
+			s, err := picture.LayoutBinned(ctx, v, query, "layout")
 			if err != nil {
 				return nil, err
 			}
-			return views.SVGDocument(views.LayoutSVG(ctx, pic.View, "layout")), nil
+			return views.SVGDocument(s), nil
 		},
 	}, nil
 }

@@ -126,7 +126,6 @@ func NewPicture(ctx context.Context, v Validated, query, stepHref string) (*Pict
 	pv := &p.View
 	pv.Title = Title(s.WindowOffsets, s.WindowSizes, s.WindowStrides)
 	pv.Alt = Alt(ctx, pv.Title, dt.String(), in.Sizes, in.Strides, in.TotalTensorSizeInBytes)
-	pv.NoSVG = picture.NoSVG(ctx, SVGLimits(s))
 
 	// Which input element each output element reads, and where.
 	var reads []int64 // buffer offset read by each output element

@@ -79,25 +79,39 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 	}, nil
 }
 
-// SVG plans the picture of q's slice as an SVG file.
+// SVG plans the picture of q's slice as an SVG file: every valid state
+// has one, element by element when it is small (Detailed), binned
+// otherwise or when the detailed one would be more than
+// views.MaxSVGAspect times as tall as wide.
 func (Kind) SVG(ctx context.Context, q url.Values) (explorer.SVGPlan, error) {
 	st, qvs := StateFromQuery(q)
 	v := Validate(st, qvs)
 	if v.Slice == nil {
 		return explorer.SVGPlan{}, &explorer.Invalid{Violations: v.Errors}
 	}
-	if vs := SVGLimits(v.Slice); vs != nil {
-		return explorer.SVGPlan{}, &explorer.Invalid{Violations: vs}
+	detailed := Detailed(v.Slice)
+	cost := BinnedCost(v.Slice)
+	if detailed {
+		cost += SVGCost(v.Slice)
 	}
 	return explorer.SVGPlan{
 		Query: st.CanonicalQuery(false),
-		Cost:  SVGCost(v.Slice),
+		Cost:  cost,
 		Draw: func(ctx context.Context) (templ.Component, error) {
-			pic, err := Diagram(ctx, v.Slice, v.Values)
+			if detailed {
+				pic, err := Diagram(ctx, v.Slice, v.Values)
+				if err != nil {
+					return nil, err
+				}
+				if doc, ok, err := views.Bounded(ctx, SVG(ctx, pic, "slice")); ok || err != nil {
+					return doc, err
+				}
+			}
+			s, err := Binned(ctx, v.Slice, "slice")
 			if err != nil {
 				return nil, err
 			}
-			return views.SVGDocument(SVG(ctx, pic, "slice")), nil
+			return views.SVGDocument(s), nil
 		},
 	}, nil
 }
