@@ -18,6 +18,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/stridescope/stridescope/views"
 )
 
 // hostPage is a documentation page on another site: it frames the embed,
@@ -71,9 +73,10 @@ func TestE2EEmbedInAnIframeOnAnotherOrigin(t *testing.T) {
 	if got := eval[string](t, ctx, `window.__api`); got != "min 8" {
 		t.Errorf("the host page's fetch of the API: %q", got)
 	}
-	// A picture of a state too large to draw shows why, not a broken image.
-	do(t, ctx, "an image of a 100x100 tensor", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__big = new Image(); window.__big.src = %q; document.body.append(window.__big)`, base+"/api/v1/layout.svg?sizes=100,100")))
-	waitFor(t, ctx, "the refusal's picture", `window.__big.complete && window.__big.naturalWidth === 720 && window.__big.naturalHeight > 40`)
+	// A picture of a state too large to draw cell by cell is drawn binned,
+	// not refused: an image no more than 4 times as tall as wide.
+	do(t, ctx, "an image of a 4096x4096 tensor", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__big = new Image(); window.__big.src = %q; document.body.append(window.__big)`, base+"/api/v1/layout.svg?sizes=4096,4096")))
+	waitFor(t, ctx, "the binned picture", `window.__big.complete && window.__big.naturalWidth > 600 && window.__big.naturalHeight <= 4 * window.__big.naturalWidth`)
 
 	frames, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#embed")))
 	if err != nil || len(frames) != 1 {
@@ -253,7 +256,7 @@ func TestE2EShareButtons(t *testing.T) {
 	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
 	waitFor(t, ctx, "the snippet", `document.querySelector('[data-testid=embed-snippet]').value.includes('strides=5,1')`)
 	// Pasted into a page written in English, the embed stays English.
-	want := `<iframe src="` + base + `/embed/layout?dt=FLOAT32&amp;sizes=2,3&amp;strides=5,1&amp;total=40&amp;lang=en" title="stridescope: DirectML tensor layout" width="100%" height="800" style="border:0" loading="lazy" allow="clipboard-write"></iframe>`
+	want := `<iframe src="` + base + `/embed/layout?dt=FLOAT32&amp;sizes=2,3&amp;strides=5,1&amp;total=40&amp;lang=en" title="stridescope: DirectML tensor layout" width="100%" height="800" style="border:0" loading="lazy" allow="clipboard-write"></iframe>` + "\n" + views.FitScript(base)
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`); got != want {
 		t.Errorf("snippet\n%s\nwant\n%s", got, want)
 	}
@@ -291,26 +294,18 @@ func TestE2EShareButtons(t *testing.T) {
 		t.Errorf("the DxDispatch link of /slice?preset=example2: %s", got)
 	}
 
-	// Past the SVG picture's 4,096 cells the bar says why there is none
-	// instead of offering it, and offers it again once an edit is back
-	// within the limit. In the page's language (French, as the page
-	// before).
+	// Every state has a picture: past 4,096 cells (where the bar used to
+	// say there was none) it offers it as it does for 2x3, binned.
 	const svgShown = `JSON.stringify(['download-svg', 'embed-picture-part', 'no-svg'].map(id => { const el = document.querySelector('[data-testid=' + id + ']'); return el.hidden ? '' : id; }))`
 	waitLive(t, ctx, base+"/?sizes=2,3&lang=fr")
-	for _, tc := range []struct{ size, shown, note string }{
-		{"2000", `["","","no-svg"]`, "Pas d'image SVG de cet état\u00a0: l'image SVG dessine au plus 4\u202f096 éléments logiques et 4\u202f096 cases de tampon\u202f; ce tenseur a 6\u202f000 éléments logiques dans un tampon de 6\u202f000 cases"},
-		{"2", `["download-svg","embed-picture-part",""]`, ""},
-	} {
-		typeInto(t, ctx, "type a size", "#f-size-0", tc.size)
-		waitFor(t, ctx, "the picture of size "+tc.size, fmt.Sprintf(`document.querySelector('#picture').dataset.state === 'done' && location.search.includes('sizes=%s,3')`, tc.size))
+	for _, size := range []string{"2000", "2"} {
+		typeInto(t, ctx, "type a size", "#f-size-0", size)
+		waitFor(t, ctx, "the picture of size "+size, fmt.Sprintf(`document.querySelector('#picture').dataset.state === 'done' && location.search.includes('sizes=%s,3')`, size))
 		if got := eval[string](t, ctx, current); got != "" {
-			t.Errorf("size %s: current examples %q, want none", tc.size, got)
+			t.Errorf("size %s: current examples %q, want none", size, got)
 		}
-		if got := eval[string](t, ctx, svgShown); got != tc.shown {
-			t.Errorf("size %s: shown %s, want %s", tc.size, got, tc.shown)
-		}
-		if got := eval[string](t, ctx, `document.querySelector('[data-testid=no-svg]').textContent`); !strings.Contains(got, tc.note) || (tc.note == "") != (got == "") {
-			t.Errorf("size %s: note %q, want %q", tc.size, got, tc.note)
+		if got, want := eval[string](t, ctx, svgShown), `["download-svg","embed-picture-part",""]`; got != want {
+			t.Errorf("size %s: shown %s, want %s", size, got, want)
 		}
 	}
 }
@@ -613,4 +608,70 @@ func framePixel(t *testing.T, ctx context.Context, id string) string {
 	}
 	r, g, b, _ := img.At(int(xy[0]), int(xy[1])).RGBA()
 	return fmt.Sprintf("%d,%d,%d", r>>8, g>>8, b>>8)
+}
+
+// TestE2EEmbedFitsAPhone: the Embed snippet, pasted as it is into a
+// documentation page read on a 390 px phone, frames the 2x3 example
+// whole: the frame is the column's width, its script sizes it to the
+// height the embed tells (static/embed.js), and the embed, its form
+// stacked under the picture, has nothing to scroll inside the frame,
+// down or across. The picture snippet's image fits the column too.
+func TestE2EEmbedFitsAPhone(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false, chromedp.Flag("disable-site-isolation-trials", true), chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
+	emulate(t, ctx, phone)
+	waitLive(t, ctx, base+"/?sizes=2,3")
+	do(t, ctx, "open Embed", chromedp.Click(chromedp.CSS(`[data-testid=embed-button]`)))
+	snippet := eval[string](t, ctx, `document.querySelector('[data-testid=embed-snippet]').value`)
+	picture := eval[string](t, ctx, `document.querySelector('[data-testid=embed-picture-snippet]').value`)
+	if !strings.Contains(snippet, `width="100%"`) || !strings.Contains(snippet, "<script>") {
+		t.Fatalf("the snippet %s: want a frame 100%% wide and its script", snippet)
+	}
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Docs</title></head>
+<body style="margin:16px;font-family:sans-serif"><h1>Strides</h1><p>The 2x3 example:</p>%s<p>As a picture:</p>%s<p>The end.</p></body></html>`, snippet, picture)
+	}))
+	defer host.Close()
+	do(t, ctx, "open the documentation page", chromedp.Navigate(strings.Replace(host.URL, "127.0.0.1", "localhost", 1)))
+	// The frame's document comes a moment after the page's: find it
+	// again until the embed has drawn.
+	var frames []*chromedp.Node
+	for deadline, drawn := time.Now().Add(30*time.Second), false; !drawn; {
+		var err error
+		if frames, err = chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("iframe"))); err != nil || len(frames) != 1 {
+			t.Fatalf("the iframe: %v", err)
+		}
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		drawn, _ = chromedp.Run(pctx, chromedp.Poll[bool](`document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`, chromedp.WithPollingInFrame(frames[0]), chromedp.WithPollingInterval(25*time.Millisecond)))
+		cancel()
+		if !drawn && time.Now().After(deadline) {
+			t.Fatal("the embed was not drawn in 30 s")
+		}
+	}
+	// The frame settles on the embed's height: nothing to scroll inside.
+	var g []float64
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		frame := eval[[]float64](t, ctx, `(() => { const r = document.querySelector('iframe').getBoundingClientRect(); return [r.width, r.height, document.documentElement.clientWidth]; })()`)
+		inner := inFrame[[]float64](t, ctx, frames[0], "the embed's size", `[document.documentElement.scrollWidth, document.documentElement.scrollHeight, document.documentElement.clientWidth, document.documentElement.clientHeight]`)
+		g = append(frame, inner...)
+		if g[4] <= g[6]+1 && g[3] <= g[5]+1 && g[1] > 800 {
+			break
+		}
+	}
+	t.Logf("frame %g x %g px on a %g px page; the embed %g x %g px in %g x %g", g[0], g[1], g[2], g[3], g[4], g[5], g[6])
+	if g[0] != g[2]-32 {
+		t.Errorf("the frame is %g px wide on a page of %g px with 16 px margins", g[0], g[2])
+	}
+	if g[4] > g[6]+1 || g[3] > g[5]+1 {
+		t.Errorf("the embed is %g x %g px in a frame of %g x %g: it scrolls inside", g[3], g[4], g[5], g[6])
+	}
+	if g[1] <= 800 {
+		t.Errorf("the frame stayed %g px tall: the snippet's script did not size it", g[1])
+	}
+	waitFor(t, ctx, "the picture", `document.querySelector('img').complete && document.querySelector('img').naturalWidth > 0`)
+	if w := eval[float64](t, ctx, `document.querySelector('img').getBoundingClientRect().width`); w > g[2]-32 {
+		t.Errorf("the picture is %g px wide on a page of %g px", w, g[2])
+	}
+	shot(t, ctx, "embed-phone")
 }

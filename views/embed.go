@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"html"
+	"strconv"
 	"strings"
 
 	"github.com/stridescope/stridescope/i18n"
@@ -108,10 +109,25 @@ func (s Share) title(ctx context.Context) string {
 func (s Share) FileName() string { return "stridescope-" + s.Name + ".svg" }
 
 // Snippet is the HTML a documentation page pastes to embed the state,
-// its title in ctx's locale.
+// its title in ctx's locale: the frame, as wide as the page's column and
+// Height tall, and the few lines of script that size it to the embed
+// (the embed posts its height, static/embed.js; docs/api.md, Embeds), so
+// that on a phone, where the form stacks under the picture, the frame
+// holds it all without a scroll bar of its own. The script listens once
+// however many snippets a page pastes, and only to the embed's origin; a
+// site that strips scripts keeps the frame at Height.
 func (s Share) Snippet(ctx context.Context) string {
 	return `<iframe src="` + html.EscapeString(s.EmbedURL()) + `" title="` + html.EscapeString(s.title(ctx)) +
-		`" width="100%" height="` + Itoa(int64(s.Height)) + `" style="border:0" loading="lazy" allow="clipboard-write"></iframe>`
+		`" width="100%" height="` + Itoa(int64(s.Height)) + `" style="border:0" loading="lazy" allow="clipboard-write"></iframe>` + "\n" +
+		FitScript(s.Origin)
+}
+
+// FitScript is the snippet's script: it sets the height of the frame
+// whose embed, at origin, posts {type: "stridescope:height", height}.
+func FitScript(origin string) string {
+	return `<script>if (!window.stridescopeFit) { window.stridescopeFit = true; addEventListener('message', (e) => { ` +
+		`if (e.origin !== ` + strconv.Quote(origin) + ` || e.data?.type !== 'stridescope:height') return; ` +
+		`for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.style.height = e.data.height + 'px'; }); }</script>`
 }
 
 // inEmbed says whether s is an embed's share bar (nil: no share bar, not
