@@ -45,11 +45,18 @@ func (s *Server) budgeted(as int, h echo.HandlerFunc) echo.HandlerFunc {
 		}
 		r := c.Request()
 		// Shared fairly between client addresses, as the rate limits
-		// count them: one address's heavy work slows that address first.
-		ctx, release := budget.WithGrant(budget.WithClient(r.Context(), addrKey(c.RealIP())), s.budget)
+		// count them: one address's heavy work slows that address first,
+		// in memory (the budget's queues) and in CPU (inflight).
+		addr := addrKey(c.RealIP())
+		done, err := s.inflight.acquire(r.Context(), addr)
+		if err != nil {
+			return err // the client went away while it waited: 499
+		}
+		defer done()
+		ctx, release := budget.WithGrant(budget.WithClient(r.Context(), addr), s.budget)
 		defer release()
 		c.SetRequest(r.WithContext(ctx))
-		err := h(c)
+		err = h(c)
 		var be *budget.Error
 		if !errors.As(err, &be) {
 			return err

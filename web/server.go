@@ -159,6 +159,7 @@ type Server struct {
 	// when the server shuts down, since Shutdown does not wait for
 	// hijacked connections.
 	kinds      explorer.Kinds // the explorers, each served by explorerRoutes
+	inflight   *inflight      // how many budgeted requests each address has at once
 	hub        *live.Hub
 	wsShutdown context.CancelFunc // cancels hub.Base with live.ErrShuttingDown
 	conns      *connCounter
@@ -184,6 +185,7 @@ func New(cfg Config) *Server {
 	} else if cfg.WorkBudget > 0 {
 		s.budget = budget.New(cfg.WorkBudget, cfg.WorkBudgetWait)
 	}
+	s.inflight = newInflight(0)
 	s.kinds = cfg.Kinds
 	if s.kinds == nil {
 		s.kinds = ops.All()
