@@ -196,6 +196,7 @@ export function settle(m, form, picture, what, setURL, how) {
   if (!m.ok) {
     stale.textContent = !last ? t('stale.none')
       : what === 'slice' ? t('stale.slice')
+        : what === 'convert' ? t('stale.convert')
         : t('stale.tensor');
     stale.hidden = false;
     setURL(m.query + (last ? '&last=' + encodeURIComponent(last) : ''), how, m.query);
