@@ -79,22 +79,22 @@ type ONNX struct {
 
 // Response is the answer of POST /api/v1/identity.
 type Response struct {
-	DataType     string `json:"dataType"`
-	Sizes        []int64 `json:"sizes"`
-	ElementCount int64   `json:"elementCount"`
-	BytesCopied  int64   `json:"bytesCopied"`
-	Input        SideFacts    `json:"input"`
-	Output       SideFacts    `json:"output"`
+	DataType     string    `json:"dataType"`
+	Sizes        []int64   `json:"sizes"`
+	ElementCount int64     `json:"elementCount"`
+	BytesCopied  int64     `json:"bytesCopied"`
+	Input        SideFacts `json:"input"`
+	Output       SideFacts `json:"output"`
 	// Scattered is the side whose runs are shorter: "input", "output",
 	// or "neither" (the same runs on both sides).
 	Scattered string `json:"scattered"`
 	// SameMemory: every element keeps its offset, and NoCopyNeeded adds
 	// that no scale or bias changes its value.
-	SameMemory   bool     `json:"sameMemory"`
-	NoCopyNeeded bool     `json:"noCopyNeeded"`
-	InPlace      InPlace  `json:"inPlace"`
-	FeatureLevel string   `json:"featureLevel"` // the oldest that runs the copy
-	Permutation  []int    `json:"permutation,omitempty"`
+	SameMemory   bool    `json:"sameMemory"`
+	NoCopyNeeded bool    `json:"noCopyNeeded"`
+	InPlace      InPlace `json:"inPlace"`
+	FeatureLevel string  `json:"featureLevel"` // the oldest that runs the copy
+	Permutation  []int   `json:"permutation,omitempty"`
 	// Offsets of every element in row-major order, up to
 	// picture.MaxListedElements elements.
 	InputOffsets  []int64          `json:"inputOffsets,omitempty"`
