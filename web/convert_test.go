@@ -154,3 +154,24 @@ func TestConvertPageWithoutJavaScript(t *testing.T) {
 		t.Errorf("fr access %q", fr)
 	}
 }
+
+// TestConvertDxDispatchModel: the conversion's DxDispatch model runs
+// DML_OPERATOR_ELEMENT_WISE_IDENTITY with both descriptions as the page
+// states them.
+func TestConvertDxDispatchModel(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + "/api/v1/dxdispatch/convert.json?preset=nhwc-nchw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("%d %s", res.StatusCode, b)
+	}
+	for _, want := range []string{`"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY"`, `"Strides": [24, 1, 12, 3]`, `"Sizes": [1, 3, 2, 4]`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the model lacks %s:\n%s", want, b)
+		}
+	}
+}
