@@ -72,11 +72,42 @@ type DxSlice1Desc struct {
 	InputWindowStrides []int64  `json:"InputWindowStrides"`
 }
 
-// DxIdentityDesc is DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC without its
-// optional ScaleBias.
+// DxIdentityDesc is DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC; ScaleBias
+// nil is its nullptr.
 type DxIdentityDesc struct {
-	InputTensor  DxTensor `json:"InputTensor"`
-	OutputTensor DxTensor `json:"OutputTensor"`
+	InputTensor  DxTensor     `json:"InputTensor"`
+	OutputTensor DxTensor     `json:"OutputTensor"`
+	ScaleBias    *DxScaleBias `json:"ScaleBias,omitempty"`
+}
+
+// DxScaleBias is a DML_SCALE_BIAS, its fields named as in DirectML.h (as
+// DxDispatch names every struct's).
+type DxScaleBias struct {
+	Scale float32 `json:"Scale"`
+	Bias  float32 `json:"Bias"`
+}
+
+// DxIdentityModel is a model that runs the layout conversion id on an
+// input holding 1..N in its elements' cells (as DxLayoutModel fills one)
+// and prints the output buffer: both tensors as described, buffers and
+// strides, so that DxDispatch shows where each element lands.
+func DxIdentityModel(ctx context.Context, id *core.Identity) (*DxModel, []core.Violation) {
+	if vs := dxCheckType("dataType", id.Input.DataType); vs != nil {
+		return nil, vs
+	}
+	in, vs := dxInput(ctx, id.Input, nil, "sizes")
+	if vs != nil {
+		return nil, vs
+	}
+	desc := DxIdentityDesc{InputTensor: dxTensorOf(id.Input, true), OutputTensor: dxTensorOf(id.Output, true)}
+	if sb := id.ScaleBias; sb != nil {
+		desc.ScaleBias = &DxScaleBias{Scale: float32(sb.Scale), Bias: float32(sb.Bias)}
+	}
+	return &DxModel{
+		Resources:     map[string]DxResource{"input": in, "output": dxZeros(id.Output.DataType, id.Output.BufferElementCount())},
+		Dispatchables: map[string]DxDispatchable{"identity": {Type: "DML_OPERATOR_ELEMENT_WISE_IDENTITY", Desc: desc}},
+		Commands:      dxRun("identity"),
+	}, nil
 }
 
 // MaxDxInitialValues is the most initial values a model lists: a larger

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
+	"github.com/stridescope/stridescope/ops/convert"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/strictjson"
@@ -31,8 +32,19 @@ func dxCost(l *core.Layout) int64 {
 // DxDispatch can run, each planning the model of a state in its page's
 // query. An operator that DxDispatch can run adds its own here.
 var DxExporters = map[string]func(q url.Values) (DxPlan, error){
-	"layout": layoutDxPlan,
-	"slice":  sliceDxPlan,
+	"layout":  layoutDxPlan,
+	"slice":   sliceDxPlan,
+	"convert": convertDxPlan,
+}
+
+func convertDxPlan(q url.Values) (DxPlan, error) {
+	v := convert.Validate(convert.StateFromQuery(q))
+	if v.ID == nil {
+		return DxPlan{}, &explorer.Invalid{Violations: v.Errors}
+	}
+	id := v.ID
+	return DxPlan{File: "stridescope-convert.json", Cost: dxCost(id.Input) + dxCost(id.Output),
+		Build: func(ctx context.Context) (*DxModel, []core.Violation) { return DxIdentityModel(ctx, id) }}, nil
 }
 
 func layoutDxPlan(q url.Values) (DxPlan, error) {

@@ -80,6 +80,8 @@ func StaleIn(ctx context.Context, stale string) string {
 		return i18n.T(ctx, "stale.none")
 	case strings.HasSuffix(stale, "slice."):
 		return i18n.T(ctx, "stale.slice")
+	case strings.HasSuffix(stale, "conversion."):
+		return i18n.T(ctx, "stale.convert")
 	}
 	return i18n.T(ctx, "stale.tensor")
 }

@@ -43,7 +43,7 @@ func InWords(l i18n.Locale, vs []core.Violation, rank int) []core.Violation {
 // fieldWords are the keys naming a field of the forms in words.
 var fieldWords = map[string]i18n.Key{
 	"sizes": "words.field.size", "inputSizes": "words.field.size",
-	"strides": "words.field.stride", "inputStrides": "words.field.stride",
+	"strides": "words.field.stride", "inputStrides": "words.field.stride", "outputStrides": "words.field.stride",
 	"inputWindowOffsets": "words.field.window.offset", "inputWindowSizes": "words.field.window.size",
 	"inputWindowStrides": "words.field.window.stride", "outputSizes": "words.field.output.size",
 }

@@ -196,6 +196,7 @@ export function settle(m, form, picture, what, setURL, how) {
   if (!m.ok) {
     stale.textContent = !last ? t('stale.none')
       : what === 'slice' ? t('stale.slice')
+        : what === 'convert' ? t('stale.convert')
         : t('stale.tensor');
     stale.hidden = false;
     setURL(m.query + (last ? '&last=' + encodeURIComponent(last) : ''), how, m.query);
@@ -303,5 +304,34 @@ export function copyButtons() {
       b.textContent = t('js.press');
     }
     setTimeout(() => { b.textContent = t('copy.button'); }, 2000);
+  });
+}
+
+// formVals is what the form's enabled inputs named name hold, in order
+// (one per dimension row shown).
+export const formVals = (form, name) => $$(`[name=${name}]:not(:disabled)`, form).map(boxValue);
+
+// dimRows shows the form's first n dimension rows (and their errors'
+// rows), the others hidden with their inputs disabled, each labelled
+// with its dimension; each(row, i) then fills a row shown.
+export function dimRows(form, n, labels, each) {
+  for (const row of $$('tr.dim, tr.dim-errors', form)) {
+    const i = +row.dataset.dim, on = i < n;
+    put(row, 'hidden', !on);
+    for (const el of $$('input', row)) put(el, 'disabled', !on);
+    put($('th', row), 'textContent', labels[i] || '');
+    if (row.classList.contains('dim')) each(row, i);
+  }
+}
+
+// liveSubmit sends the form over the socket instead of submitting it
+// while the page is live: go(e) sends it. Offline, the form's own GET
+// submits (the page works without the socket).
+export function liveSubmit(form, client, go) {
+  form.addEventListener('submit', (e) => {
+    client.cancel();
+    if (!client.live) return;
+    e.preventDefault();
+    go(e);
   });
 }

@@ -14,7 +14,7 @@
 // slice-steps.js plays the copy step by step.
 
 import { editClient } from './client.js';
-import { $, $$, put, queryOf, swapIn, boxValue } from './live.js';
+import { $, $$, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
 import { offsetsOf, disjoint } from './layout.js';
 import { fillInput, sliceOutput, cellCounts } from './fill.js';
 import { FRAME } from './protocol.js';
@@ -102,7 +102,7 @@ export function start() {
   }
 
   // ---- the form ----
-  const vals = (name) => $$(`[name=${name}]:not(:disabled)`, form).map(boxValue);
+  const vals = (name) => formVals(form, name);
   function formQuery() {
     const f = form.elements, p = [['dt', f.dt.value], ['sizes', vals('sizes').join(',')]];
     if (f.mode.value !== 'packed') {
@@ -129,16 +129,12 @@ export function start() {
   // strides always; the expression box unless the user is typing in it.
   function refill(f, all, typingNP) {
     const n = f.sizes.length;
-    for (const row of $$('tr.dim, tr.dim-errors', form)) {
-      const i = +row.dataset.dim, on = i < n;
-      put(row, 'hidden', !on);
-      for (const el of $$('input', row)) put(el, 'disabled', !on);
-      put($('th', row), 'textContent', f.dimLabels[i] || '');
+    dimRows(form, n, f.dimLabels, (row, i) => {
       const set = (name, v) => { if (all || name === 'strides' && f.packed) put($(`[name=${name}]`, row), 'value', v ?? ''); };
       set('sizes', f.sizes[i]); set('strides', f.strides[i]); set('woff', f.woff[i]); set('wsize', f.wsize[i]); set('wstride', f.wstride[i]); set('out', f.out[i]);
       put($('[name=out]', row), 'placeholder', f.outMax[i] || '');
       put($('[name=strides]', row), 'readOnly', false); // typing one makes the strides explicit
-    }
+    });
     const e = form.elements;
     // An invalid window has no expression: the box keeps the last one.
     if (f.np !== '' && (!typingNP || document.activeElement !== e.np)) put(e.np, 'value', f.np);
@@ -170,11 +166,8 @@ export function start() {
     else if (client.typedStride(e, fromTheTop)) return;
     else if (e.target.type === 'text' || e.target.name === 'vals') { fromTheTop(); client.soon(() => client.send(formQuery())); }
   });
-  form.addEventListener('submit', (e) => {
+  liveSubmit(form, client, (e) => {
     const np = e.submitter && e.submitter.value === 'np';
-    client.cancel();
-    if (!client.live) return;
-    e.preventDefault();
     // Typing in the box already sent its expression: Use sends it once.
     const last = client.sent;
     if (np && last.np && last.npText !== '' && last.npText === form.elements.np.value) { showPictureAfterUse(); return; }

@@ -290,6 +290,26 @@ type BufferCell struct {
 	Class    string // extra classes (the slice page's "read")
 	Badge    string // a small mark (the slice's copy order)
 	Aria     string // the accessible name, when not the explorer's
+	// Grid names the buffer on a page with two (the conversion page's
+	// "ib" and "ob"): the id prefix and the test id; "" is the explorer's.
+	Grid string
+	Link string // data-link: the linked cell of the other buffer
+}
+
+// ID is the cell's element id: b-3, or ob-3 on the conversion page.
+func (c BufferCell) ID() string {
+	if c.Grid == "" {
+		return "b-" + Itoa(c.Offset)
+	}
+	return c.Grid + "-" + Itoa(c.Offset)
+}
+
+// TestID is the cell's test hook: bcell, ibcell, obcell.
+func (c BufferCell) TestID() string {
+	if c.Grid == "" {
+		return "bcell"
+	}
+	return c.Grid + "cell"
 }
 
 // CountText is the mark of a cell that several elements share: "×2".

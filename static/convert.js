@@ -1,0 +1,122 @@
+// stridescope layout conversion explorer (DML_ELEMENT_WISE_IDENTITY). The
+// page is complete without this module (the server renders it from the
+// URL); this makes it live: every edit goes to the server over /ws with
+// "page":"convert" (docs/protocol.md, "The conversion explorer"), which
+// validates it with core, describes the copy with compute and answers
+// with the picture's fragment. The edits, the socket, the URL and the
+// room are the edit client's (client.js); this module is the view: its
+// form, the fragments swapped in, and the cells linked: a logical
+// element, the input cell it is read from and the output cell it is
+// written to, by pointer, tap and keyboard, both ways.
+
+import { editClient } from './client.js';
+import { $, $$, put, queryOf, swapIn, gridLinks, formVals, dimRows, liveSubmit } from './live.js';
+import { t, num } from './words.js';
+import { coordOf, bufferMove } from './layout.js';
+
+export function start() {
+  const form = $('#controls'), picture = $('#picture');
+  const st = { meta: null, focus: null, sizes: [] };
+  const client = editClient(form, picture, {
+    page: 'convert', what: 'convert', pushes: ['dt', 'imode', 'omode'],
+    formQuery, onForm, onResult, onFrame: () => {}, onDone,
+    presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
+    focus: { focused: () => st.focus, show: (id) => link(document.getElementById(id), false), clear: unlink },
+  });
+
+  // ---- the answers ----
+  function onForm(m, sent) {
+    refill(m.form, !!(sent.structural || sent.push));
+    const h = m.html;
+    if (h) swapIn($('#convert-dims'), h.dims, (h.keys || {}).dims);
+  }
+  function onResult(m) {
+    const h = m.html;
+    if (h) swapIn($('#convert-picture'), h.picture, (h.keys || {}).picture);
+    st.meta = m.meta;
+    st.sizes = m.form.sizes.map(Number);
+  }
+  function onDone() {
+    if (st.focus) link(document.getElementById(st.focus), false);
+  }
+
+  // ---- the form ----
+  function formQuery() {
+    const f = form.elements, vals = (name) => formVals(form, name);
+    const p = [['dt', f.dt.value], ['sizes', vals('sizes').join(',')]];
+    for (const s of ['i', 'o']) {
+      const mode = f[s + 'mode'].value;
+      p.push([s + 'mode', mode]);
+      if (mode === 'explicit') p.push([s + 'strides', vals(s + 'strides').join(',')]);
+      for (const k of ['total', 'align']) if (f[s + k].value.trim()) p.push([s + k, f[s + k].value.trim()]);
+    }
+    for (const k of ['scale', 'bias']) if (f[k].value.trim()) p.push([k, f[k].value.trim()]);
+    return queryOf(p);
+  }
+  // refill writes the server's form back: every input after an example,
+  // a rank or a mode change (all); the strides a mode computes always.
+  function refill(f, all) {
+    const n = f.sizes.length, e = form.elements;
+    dimRows(form, n, f.dimLabels, (row, i) => {
+      if (all) put($('[name=sizes]', row), 'value', f.sizes[i] ?? '');
+      for (const [s, list] of [['i', f.istrides], ['o', f.ostrides]]) {
+        const box = $(`[name=${s}strides]`, row), explicit = f[s + 'mode'] === 'explicit';
+        if (!box) continue;
+        put(box, 'readOnly', !explicit);
+        if (all || !explicit) put(box, 'value', list[i] ?? '');
+      }
+    });
+    if (!all) return;
+    put(e.dt, 'value', f.dt); put(e.rank, 'value', String(n)); put(e.imode, 'value', f.imode); put(e.omode, 'value', f.omode);
+    for (const k of ['itotal', 'ialign', 'ototal', 'oalign', 'scale', 'bias']) put(e[k], 'value', f[k]);
+  }
+  form.addEventListener('input', (e) => {
+    if (e.target.type === 'text') client.soon(() => client.send(formQuery()));
+  });
+  liveSubmit(form, client, () => client.send(formQuery(), { structural: true }));
+
+  // ---- the cells linked ----
+  // Each cell names an element: a logical cell its own (data-i), an
+  // output cell the one written there, an input cell the first read
+  // there; the element links its logical cell and both buffer cells.
+  const M = () => st.meta || { inOffsets: [], outOffsets: [] };
+  function elementOf(c) {
+    if (c.dataset.i !== undefined) return +c.dataset.i;
+    const o = +c.dataset.o, side = c.id.startsWith('ob-') ? M().outOffsets : M().inOffsets;
+    return side.indexOf(o);
+  }
+  function unlink() {
+    for (const c of $$('.linked, .sel', picture)) c.classList.remove('linked', 'sel');
+  }
+  function link(c, keep) {
+    if (!c) return;
+    unlink();
+    c.classList.add('sel');
+    const i = elementOf(c), dot = $('#dot');
+    if (keep) st.focus = c.id;
+    if (i < 0) {
+      const side = c.id.startsWith('ob-') ? t('js.convert.side.out') : t('js.convert.side.in');
+      dot.textContent = t('js.convert.unused', { side, offset: num(+c.dataset.o) });
+      return;
+    }
+    const { inOffsets, outOffsets } = M(), from = inOffsets[i], to = outOffsets[i];
+    const readers = inOffsets.reduce((n, o, k) => n + (o === from ? (document.getElementById('lg-' + k)?.classList.add('linked'), 1) : 0), 0);
+    for (const id of ['lg-' + i, 'ib-' + from, 'ob-' + to]) document.getElementById(id)?.classList.add('linked');
+    dot.textContent = c.id.startsWith('ib-') && readers > 1
+      ? t('js.convert.in', { offset: num(from), n: num(readers) })
+      : t('js.convert.element', { coord: coordOf(st.sizes, i).join(','), in: num(from), out: num(to), step: num(i + 1) });
+  }
+  // Arrow keys move within a grid: a logical panel by its row of cells,
+  // a buffer by its rows of columns; Enter jumps to the linked cell.
+  function move(c, key) {
+    if (key === 'Enter') return document.getElementById(c.dataset.link || '');
+    const grid = c.closest('[role=grid]'), cells = $$('.lc, .bc', grid), k = cells.indexOf(c);
+    const cols = c.classList.contains('bc') ? +c.closest('.buffer').dataset.cols : $$('.lc', c.closest('.lrow')).length;
+    const next = bufferMove(key, k, cols, cells.length);
+    return next === undefined ? null : cells[next] || null;
+  }
+  gridLinks(picture, '[role=grid]', () => !!st.meta, link, move);
+  picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
+
+  client.start();
+}
