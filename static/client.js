@@ -36,6 +36,7 @@ import { $, $$, liveSocket, showFieldErrors, settle, refused, copyButtons, langS
 import { editHistory } from './history.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { nudgeButtons } from './canvas.js';
+import { peek } from './peek.js';
 import { PROTOCOL_VERSION as V, FRAME_HEADER_LEN as HDR } from './protocol.js';
 
 
@@ -49,6 +50,7 @@ export function editClient(form, picture, view) {
   nudgeButtons();
   const room = roomClient(view.page, { apply: applyRoom });
   const focus = roomFocus(room, picture, view.focus);
+  const glance = peek(form, picture);
 
   // send sends an edit as the newest: the answers of every earlier one
   // are ignored from now on. False while the socket is down.
@@ -141,6 +143,7 @@ export function editClient(form, picture, view) {
     view.onDone();
     picture.dataset.state = st.invalid ? 'invalid' : 'done';
     focus.drawn();
+    glance.update();
   }
 
   // ---- rooms: a viewer applies the presenter's state like its own edit ----

@@ -152,7 +152,7 @@ export function start() {
     if (!back) {
       back = Object.assign(document.createElement('a'), { id: 'back-to-np', href: '#f-np', className: 'to-field', textContent: tr('js.back.np') });
       back.dataset.testid = 'back-to-np';
-      back.addEventListener('click', (e) => { e.preventDefault(); form.elements.np.focus(); back.hidden = true; });
+      back.addEventListener('click', (e) => { e.preventDefault(); const np = form.elements.np; np.focus({ preventScroll: true }); np.scrollIntoView({ block: 'center' }); back.hidden = true; });
       picture.before(back);
     }
     back.hidden = false;
