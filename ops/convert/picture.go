@@ -157,9 +157,9 @@ func NewPicture(ctx context.Context, id *core.Identity, resp Response, query str
 // with n its cells), or why a view is not drawn.
 func canvasNote(ctx context.Context, mode string, key i18n.Key, n int64) string {
 	if mode == views.ModeCanvas {
-		return i18n.T(ctx, key, i18n.Args{"n": i18n.Num(ctx, n)})
+		return i18n.T(ctx, key, i18n.Args{"n": i18n.Grouped(ctx, n)})
 	}
-	return i18n.T(ctx, "convert.toolarge", i18n.Args{"n": i18n.Num(ctx, n), "max": i18n.Num(ctx, int64(picture.MaxInteractive))})
+	return i18n.T(ctx, "convert.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(picture.MaxInteractive))})
 }
 
 // svgURL is the address of the SVG picture of the state query.
