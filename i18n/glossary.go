@@ -7,6 +7,8 @@ type Term struct {
 	DirectML string // the name in DirectML's API, never translated ("" when none)
 	Word     map[Locale]string
 	Means    map[Locale]string
+	// Page is the explorer that shows it ("/convert"), or "".
+	Page string
 }
 
 // Misread is a word one of Microsoft's machine-translated DirectML pages
@@ -147,6 +149,14 @@ var Glossary = []Term{
 			TraditionalChinese:  "切片讀取的輸入範圍：每個維度各有一個偏移量、一個大小和一個有正負號的步幅。",
 			BrazilianPortuguese: "A parte da entrada que a fatia lê: em cada dimensão, um deslocamento, um tamanho e um passo com sinal.",
 			French:              "La partie de l'entrée que lit une tranche : pour chaque dimension, un décalage, une taille et un pas signé.",
+		}},
+	{ID: "conversion", DirectML: "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC", Page: "/convert",
+		Word: map[Locale]string{English: "layout conversion", TraditionalChinese: "記憶體配置轉換", BrazilianPortuguese: "conversão de layout", French: "conversion de disposition"},
+		Means: map[Locale]string{
+			English:             "Copying a tensor from one layout to another (NHWC to NCHW, rows padded, a broadcast written out): DML_ELEMENT_WISE_IDENTITY with the same data type and sizes on both sides and different strides.",
+			TraditionalChinese:  "把張量從一種記憶體配置複製到另一種（NHWC 轉成 NCHW、每列加上填補、把廣播實際寫出來）：兩邊資料型別與大小相同、步幅不同的 DML_ELEMENT_WISE_IDENTITY。",
+			BrazilianPortuguese: "Copiar um tensor de um layout para outro (de NHWC para NCHW, linhas com preenchimento, um broadcasting escrito por extenso): DML_ELEMENT_WISE_IDENTITY com o mesmo tipo de dados e os mesmos tamanhos dos dois lados e passos diferentes.",
+			French:              "Copier un tenseur d'une disposition à une autre (de NHWC vers NCHW, des lignes avec remplissage, une diffusion écrite en entier) : DML_ELEMENT_WISE_IDENTITY avec le même type de données et les mêmes tailles des deux côtés, et des pas différents.",
 		}},
 }
 

@@ -19,4 +19,5 @@ const (
 	KeyPageStridesPt  Key = "glossary.page.strides.pt"
 	KeyPageStridesFr  Key = "glossary.page.strides.fr"
 	KeyGlossaryCounts Key = "glossary.counts"
+	KeyGlossaryOpen   Key = "glossary.explore"
 )

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/stridescope/stridescope/ops/convert"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 )
@@ -33,6 +34,15 @@ func TestEditCostsCoverAllocations(t *testing.T) {
 		v := slice1.Validate(slice1.StateFromQuery(query(q)))
 		return slice1.Cost(v.Slice, true)
 	}
+	conv := func(q string) int64 {
+		v := convert.Validate(convert.StateFromQuery(query(q)))
+		if v.ID == nil {
+			t.Fatalf("%s: %v", q, v.Errors)
+		}
+		return convert.Cost(v.ID, true)
+	}
+	transpose := "dt=FLOAT32&sizes=4096,4096&imode=packed&omode=explicit&ostrides=1,4096"
+	broadcast := "dt=UINT8&sizes=4096,4096&imode=explicit&istrides=0,1&omode=packed"
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
 	for _, tt := range []struct {
 		name, page, query string
@@ -43,6 +53,10 @@ func TestEditCostsCoverAllocations(t *testing.T) {
 		{"layout edit, bitmap", "layout", "sizes=4096,4096", layout("sizes=4096,4096")},
 		{"slice edit, DOM", "slice", full, slice(full)},
 		{"slice edit, canvas", "slice", "sizes=4096,4096", slice("sizes=4096,4096")},
+		{"convert edit, DOM", "convert", "preset=nhwc-nchw", conv("preset=nhwc-nchw")},
+		{"convert edit, canvas", "convert", transpose, conv(transpose)},
+		{"convert edit, canvas broadcast", "convert", broadcast, conv(broadcast)},
+		{"convert edit, canvas 1M in place", "convert", "dt=FLOAT32&sizes=1024,1024&imode=packed&omode=explicit&ostrides=1,1024", conv("dt=FLOAT32&sizes=1024,1024&imode=packed&omode=explicit&ostrides=1,1024")},
 		{"slice edit, broadcast", "slice", "dt=UINT8&sizes=4096,4096&strides=0,1", slice("dt=UINT8&sizes=4096,4096&strides=0,1")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

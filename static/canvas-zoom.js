@@ -212,3 +212,15 @@ function mini(V) {
 }
 // redrawMini draws the minimap's image again (the marks changed).
 export function redrawMini(V) { if (V) { V.drawn = false; mini(V); } }
+
+// canvasRecord is a canvas's record for the explorers' canvases: cv laid
+// out as L in its zooming view (zoomView), its image (img, to paint) and
+// its context, and the cursor, -1 while nothing is selected on it.
+export function canvasRecord(cv, L, b, decorate) {
+  const c = { cv, L, cursor: -1 };
+  c.view = zoomView(cv, L, b, decorate);
+  c.view.cursor = () => c.cursor;
+  c.ctx = cv.getContext('2d');
+  c.img = c.ctx.createImageData(L.w, L.h);
+  return c;
+}

@@ -12,16 +12,17 @@
 import { editClient } from './client.js';
 import { $, $$, put, queryOf, swapIn, gridLinks, formVals, dimRows, liveSubmit } from './live.js';
 import { t, num } from './words.js';
-import { coordOf, bufferMove } from './layout.js';
+import { coordOf, offsetOf, holdersAt, bufferMove } from './layout.js';
+import { convertCanvases } from './convert-canvas.js';
 
 export function start() {
   const form = $('#controls'), picture = $('#picture');
-  const st = { meta: null, focus: null, sizes: [] };
+  const st = { meta: null, focus: null };
   const client = editClient(form, picture, {
     page: 'convert', what: 'convert', pushes: ['dt', 'imode', 'omode'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone,
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
-    focus: { focused: () => st.focus, show: (id) => link(document.getElementById(id), false), clear: unlink },
+    focus: { focused: () => st.focus, show: (id) => show(...parse(id), false), clear: unlink },
   });
 
   // ---- the answers ----
@@ -34,10 +35,10 @@ export function start() {
     const h = m.html;
     if (h) swapIn($('#convert-picture'), h.picture, (h.keys || {}).picture);
     st.meta = m.meta;
-    st.sizes = m.form.sizes.map(Number);
   }
   function onDone() {
-    if (st.focus) link(document.getElementById(st.focus), false);
+    cvs.draw();
+    if (st.focus) show(...parse(st.focus), false);
   }
 
   // ---- the form ----
@@ -76,36 +77,48 @@ export function start() {
   liveSubmit(form, client, () => client.send(formQuery(), { structural: true }));
 
   // ---- the cells linked ----
-  // Each cell names an element: a logical cell its own (data-i), an
-  // output cell the one written there, an input cell the first read
-  // there; the element links its logical cell and both buffer cells.
-  const M = () => st.meta || { inOffsets: [], outOffsets: [] };
-  function elementOf(c) {
-    if (c.dataset.i !== undefined) return +c.dataset.i;
-    const o = +c.dataset.o, side = c.id.startsWith('ob-') ? M().outOffsets : M().inOffsets;
-    return side.indexOf(o);
+  // An item of a view: an element of the logical tensor (lg), a cell of
+  // the input (ib) or the output (ob) buffer; a DOM cell's id is
+  // kind-item. The sizes and each side's strides give every element's
+  // offsets and each cell's elements (layout.js), for the grids and the
+  // canvases (convert-canvas.js) alike.
+  const cvs = convertCanvases({ st, pick: (kind, k, keep) => show(kind, k, keep), target });
+  const strides = (kind) => (kind === 'ob' ? st.meta.outStrides : st.meta.inStrides);
+  const offset = (kind, i) => offsetOf(st.meta.sizes, strides(kind), i);
+  // holders are the elements at item k of a view: the first, how many,
+  // and the first max of them.
+  const holders = (kind, k, max = 0) => (kind === 'lg' ? { first: k, count: 1, list: [k] } : holdersAt(st.meta.sizes, strides(kind), st.meta.count, k, max));
+  // target is the item of view `to` that item k of view `kind` links.
+  function target(kind, k, to) {
+    const i = holders(kind, k).first;
+    return i < 0 ? -1 : to === 'lg' ? i : offset(to, i);
   }
+  const parse = (id) => [id.slice(0, 2), +id.slice(3)];
   function unlink() {
     for (const c of $$('.linked, .sel', picture)) c.classList.remove('linked', 'sel');
+    cvs.mark({});
   }
-  function link(c, keep) {
-    if (!c) return;
+  function show(kind, k, keep) {
+    if (!st.meta) return;
     unlink();
-    c.classList.add('sel');
-    const i = elementOf(c), dot = $('#dot');
-    if (keep) st.focus = c.id;
+    const h = holders(kind, k), i = h.first, dot = $('#dot');
+    document.getElementById(kind + '-' + k)?.classList.add('sel');
+    if (keep) st.focus = kind + '-' + k;
     if (i < 0) {
-      const side = c.id.startsWith('ob-') ? t('js.convert.side.out') : t('js.convert.side.in');
-      dot.textContent = t('js.convert.unused', { side, offset: num(+c.dataset.o) });
+      const side = kind === 'ob' ? t('js.convert.side.out') : t('js.convert.side.in');
+      dot.textContent = t('js.convert.unused', { side, offset: num(k) });
+      cvs.mark({ [kind]: [k] });
       return;
     }
-    const { inOffsets, outOffsets } = M(), from = inOffsets[i], to = outOffsets[i];
-    const readers = inOffsets.reduce((n, o, k) => n + (o === from ? (document.getElementById('lg-' + k)?.classList.add('linked'), 1) : 0), 0);
+    const from = offset('ib', i), to = offset('ob', i), readers = holders('ib', from, 4096);
+    for (const j of readers.list) document.getElementById('lg-' + j)?.classList.add('linked');
     for (const id of ['lg-' + i, 'ib-' + from, 'ob-' + to]) document.getElementById(id)?.classList.add('linked');
-    dot.textContent = c.id.startsWith('ib-') && readers > 1
-      ? t('js.convert.in', { offset: num(from), n: num(readers) })
-      : t('js.convert.element', { coord: coordOf(st.sizes, i).join(','), in: num(from), out: num(to), step: num(i + 1) });
+    cvs.mark({ lg: kind === 'lg' ? [i] : readers.list, ib: [from], ob: [to], cursor: { [kind]: k } });
+    dot.textContent = kind === 'ib' && h.count > 1
+      ? t('js.convert.in', { offset: num(from), n: num(h.count) })
+      : t('js.convert.element', { coord: coordOf(st.meta.sizes, i).join(','), in: num(from), out: num(to), step: num(i + 1) });
   }
+  const link = (c, keep) => { if (c) show(...parse(c.id), keep); };
   // Arrow keys move within a grid: a logical panel by its row of cells,
   // a buffer by its rows of columns; Enter jumps to the linked cell.
   function move(c, key) {

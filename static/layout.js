@@ -94,3 +94,22 @@ export function disjoint(sizes, strides) {
   }
   return true;
 }
+
+// holdersAt finds the elements at buffer offset o of the first n
+// elements of a layout of any strides (a broadcast's cells hold
+// several): the first (-1: none), how many, and the first max of them.
+// It looks at each row of the last dimension once, not at each element.
+export function holdersAt(sizes, strides, n, o, max = 0) {
+  const h = { first: -1, count: 0, list: [] };
+  const add = (i, k) => {
+    if (h.first < 0) h.first = i;
+    h.count += k;
+    for (let j = 0; j < k && h.list.length < max; j++) h.list.push(i + j);
+  };
+  forRows(sizes, strides, n, (i0, o0, len, s) => {
+    if (s === 0) { if (o0 === o) add(i0, len); return; }
+    const d = o - o0;
+    if (d >= 0 && d % s === 0 && d / s < len) add(i0 + d / s, 1);
+  });
+  return h;
+}

@@ -9,7 +9,7 @@ import { coordOf, indexOf } from './layout.js';
 import { outputEnds, halves } from './fill.js';
 import { place, panelCaptions, rgba, rampPacked, rowPixels, inputCodes, paintStrip, markPixels, canvasLinks } from './canvas.js';
 import { clamp, box, pixelRuns, tensorLayout, bufferStrip } from './canvas-layout.js';
-import { zoomView, measureCaption, redrawMini } from './canvas-zoom.js';
+import { canvasRecord, measureCaption, redrawMini } from './canvas-zoom.js';
 
 // The canvases' colours (slice.css gives the legends' swatches the same).
 const C = { outside: [233, 236, 239], win: [189, 215, 245], copied: [42, 157, 143], held: [173, 190, 209], shared: [244, 162, 97],
@@ -47,11 +47,8 @@ export function sliceCanvases(S) {
   function setup(kind, [b, L], n, fill, decorate) {
     const cv = $(`#${SLOT[kind]}-canvas`);
     if (!cv) return null;
-    const c = st.canvases[kind] = { cv, L, cursor: -1 }; // -1: nothing selected on it yet
-    c.view = zoomView(cv, L, b, decorate);
-    c.view.cursor = () => c.cursor;
-    const ctx = c.ctx = cv.getContext('2d'), img = c.img = ctx.createImageData(L.w, L.h);
-    fill(img.data);
+    const c = st.canvases[kind] = canvasRecord(cv, L, b, decorate);
+    fill(c.img.data);
     paint(kind);
     redrawMini(c.view);
     canvasLinks(cv, c, n, () => (kind === 'b' ? null : kind === 'in' ? st.meta.sizes : st.meta.outputSizes), (k, isFocus) => S.link({ kind, i: k }, isFocus));

@@ -169,6 +169,18 @@ type Logical struct {
 	// NoScript is the SVG picture a page without JavaScript shows in place
 	// of this view's canvas, when the state is small enough for one.
 	NoScript NoScript
+	// Slot names the canvas on a page with several logical views or
+	// buffers (the conversion page's): its id is Slot + "-canvas"; ""
+	// is the explorer's "logical" (Buffer: "buffer").
+	Slot string
+}
+
+// SlotOr is slot, or def when it is "".
+func SlotOr(slot, def string) string {
+	if slot == "" {
+		return def
+	}
+	return slot
 }
 
 // NoScript is what a canvas view shows without JavaScript: the standalone
@@ -260,6 +272,8 @@ type Buffer struct {
 	Note  string
 	// NoScript is as in Logical.
 	NoScript NoScript
+	// Slot is as in Logical.
+	Slot string
 }
 
 // BufferRow is one wrapped row of buffer cells and its byte ruler.

@@ -42,8 +42,32 @@ func LayoutSVG(ctx context.Context, p Picture, id string) SVG {
 	b.Y += 6
 
 	b.Text(t("svg.logical", i18n.Args{"sub": LogicalSubIn(ctx, m)}), 15, true, false, "")
-	bands := make([]SVGBand, len(p.Logical.Bands))
-	for i, band := range p.Logical.Bands {
+	bands := LogicalSVGBands(ctx, p.Logical)
+	b.Grids(bands)
+	if line := firstNonEmpty(p.Dot, p.Linked); line != "" {
+		b.Text(line, 15, false, true, SVGAccent)
+	}
+	b.Y += 6
+
+	b.Text(t("svg.buffer", i18n.Args{"sub": BufferSubIn(ctx, m)}), 15, true, false, "")
+	b.BufferRows(ctx, p.Buffer)
+	legend := BufferSVGLegend(ctx)
+	if p.Dot != "" || p.Linked != "" {
+		legend = append(legend, SVGCell{Fill: SVGAccent, Stroke: "#9d1c26", Tip: t("svg.legend.linked", nil)})
+	}
+	// The note under the legend widens the picture anyway: let the legend
+	// use that width before it wraps.
+	b.grow(svgMargin + TextWidth(f.TotalNote, 13, false))
+	b.Legend(legend)
+	b.Text(f.TotalNote, 13, false, false, SVGMuted)
+	return b.Done()
+}
+
+// LogicalSVGBands are a logical view drawn in the HTML (l.Mode is
+// ModeDOM) as the picture's grids: the same labels, offsets and marks.
+func LogicalSVGBands(ctx context.Context, l Logical) []SVGBand {
+	bands := make([]SVGBand, len(l.Bands))
+	for i, band := range l.Bands {
 		bands[i].Heading = band.Heading
 		for _, pn := range band.Panels {
 			sp := SVGPanel{Caption: pn.Caption, RowLabel: pn.RowLabel, ColLabel: pn.ColLabel, ColHeads: pn.ColHeads}
@@ -60,33 +84,23 @@ func LayoutSVG(ctx context.Context, p Picture, id string) SVG {
 			bands[i].Panels = append(bands[i].Panels, sp)
 		}
 	}
-	b.Grids(bands)
-	if line := firstNonEmpty(p.Dot, p.Linked); line != "" {
-		b.Text(line, 15, false, true, SVGAccent)
-	}
-	b.Y += 6
+	return bands
+}
 
-	b.Text(t("svg.buffer", i18n.Args{"sub": BufferSubIn(ctx, m)}), 15, true, false, "")
-	b.bufferRows(ctx, p.Buffer)
-	legend := []SVGCell{
-		{Fill: SVGSoft, Stroke: SVGSoftInk, Tip: t("legend.used", nil)},
-		{Fill: svgShared, Stroke: svgSharedInk, Tip: t("legend.shared", nil)},
-		{Hatched: true, Stroke: SVGPadLine, Tip: t("legend.padding", nil)},
-		{Fill: svgTail, Stroke: SVGPadLine, Dashed: true, Tip: t("legend.tail", nil)},
+// BufferSVGLegend names the states of the buffer's cells as the
+// detailed pictures draw them.
+func BufferSVGLegend(ctx context.Context) []SVGCell {
+	t := func(key i18n.Key) string { return i18n.T(ctx, key) }
+	return []SVGCell{
+		{Fill: SVGSoft, Stroke: SVGSoftInk, Tip: t("legend.used")},
+		{Fill: svgShared, Stroke: svgSharedInk, Tip: t("legend.shared")},
+		{Hatched: true, Stroke: SVGPadLine, Tip: t("legend.padding")},
+		{Fill: svgTail, Stroke: SVGPadLine, Dashed: true, Tip: t("legend.tail")},
 	}
-	if p.Dot != "" || p.Linked != "" {
-		legend = append(legend, SVGCell{Fill: SVGAccent, Stroke: "#9d1c26", Tip: t("svg.legend.linked", nil)})
-	}
-	// The note under the legend widens the picture anyway: let the legend
-	// use that width before it wraps.
-	b.grow(svgMargin + TextWidth(f.TotalNote, 13, false))
-	b.Legend(legend)
-	b.Text(f.TotalNote, 13, false, false, SVGMuted)
-	return b.Done()
 }
 
 func logicalSVGCell(ctx context.Context, c LogicalCell) SVGCell {
-	s := SVGCell{Class: "lcell", Fill: "#ffffff", Stroke: SVGSoftInk, Label: c.Label, Corner: Itoa(c.Offset), Tip: c.AriaLabelIn(ctx)}
+	s := SVGCell{Class: "lcell", Fill: "#ffffff", Stroke: SVGSoftInk, Label: c.Label, Corner: Itoa(c.Offset), Badge: c.Badge, Tip: c.AriaLabelIn(ctx)}
 	switch {
 	case c.Linked:
 		s.Class, s.Fill, s.Stroke, s.Ink = "lcell linked", SVGAccent, "#9d1c26", "#ffffff"
@@ -97,7 +111,9 @@ func logicalSVGCell(ctx context.Context, c LogicalCell) SVGCell {
 }
 
 func bufferSVGCell(ctx context.Context, c BufferCell) SVGCell {
-	s := SVGCell{Class: "bcell " + c.State, Label: c.Label, Corner: Itoa(c.Offset), CornerLeft: true, Tip: c.AriaLabelIn(ctx)}
+	// A shared cell's badge is its count; another's, the mark it carries
+	// (the conversion's copy order).
+	s := SVGCell{Class: "bcell " + c.State, Label: c.Label, Corner: Itoa(c.Offset), CornerLeft: true, Badge: c.Badge, Tip: c.AriaLabelIn(ctx)}
 	switch c.State {
 	case CellUsed:
 		s.Fill, s.Stroke = SVGSoft, SVGSoftInk
@@ -119,10 +135,10 @@ func bufferSVGCell(ctx context.Context, c BufferCell) SVGCell {
 	return s
 }
 
-// bufferRows draws the buffer rows with their byte rulers, a row longer
+// BufferRows draws the buffer rows with their byte rulers, a row longer
 // than svgWrap cells in lines of svgWrap (a ruler mark stays with the
 // line of its first cell).
-func (b *SVGBuilder) bufferRows(ctx context.Context, buf Buffer) {
+func (b *SVGBuilder) BufferRows(ctx context.Context, buf Buffer) {
 	gx := svgMargin + svgHead + 8
 	for _, r := range buf.Rows {
 		marks, at := r.Ruler, 0 // the next mark, and the cell it starts at

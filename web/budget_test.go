@@ -14,7 +14,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
+	"github.com/stridescope/stridescope/ops/convert"
 	"github.com/stridescope/stridescope/ops/layout"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
@@ -284,6 +286,18 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		return p.Cost
 	}
 	svg := func(q string) int64 { return plan(slice1.Kind{}, q) }
+	identity := func(q string) *core.Identity {
+		v := convert.Validate(convert.StateFromQuery(mustQuery(t, q)))
+		if v.ID == nil {
+			t.Fatalf("%s: %v", q, v.Errors)
+		}
+		return v.ID
+	}
+	// A conversion page that draws a valid state also embeds its answer
+	// (explorer.FirstAnswer), which takes an edit's cost of its own.
+	convertPage := func(q string) int64 { return convert.Cost(identity(q), false) + convert.Cost(identity(q), true) }
+	transpose := "dt=FLOAT32&sizes=4096,4096&imode=packed&omode=explicit&ostrides=1,4096"
+	nhwc := "dt=FLOAT16&sizes=1,16,1024,1024&imode=NHWC&omode=NCHW"
 	layoutSVG := func(q string) int64 { return plan(layout.Kind{}, q) }
 	rank8 := "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
@@ -305,6 +319,14 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"slice svg, detailed", get("/api/v1/slice1.svg?sizes=16,16&lang=fr"), svg("sizes=16,16")},
 		{"slice svg, binned 4096x4096", get("/api/v1/slice1.svg?sizes=4096,4096"), svg("sizes=4096,4096")},
 		{"slice svg, binned rank 8", get("/api/v1/slice1.svg?" + rank8), svg(rank8)},
+		{"convert page, DOM", get("/convert?preset=nhwc-nchw&lang=fr"), convertPage("preset=nhwc-nchw")},
+		{"convert page, canvas", get("/convert?" + transpose), convertPage(transpose)},
+		{"convert page, canvas NHWC", get("/convert?" + nhwc), convertPage(nhwc)},
+		{"convert svg, detailed", get("/api/v1/identity.svg?preset=nhwc-nchw&lang=fr"), plan(convert.Kind{}, "preset=nhwc-nchw")},
+		{"convert svg, binned 16x16", get("/api/v1/identity.svg?dt=FLOAT32&sizes=16,16&imode=packed&omode=explicit&ostrides=1,16"), plan(convert.Kind{}, "dt=FLOAT32&sizes=16,16&imode=packed&omode=explicit&ostrides=1,16")},
+		{"convert svg, binned 4096x4096", get("/api/v1/identity.svg?" + transpose), plan(convert.Kind{}, transpose)},
+		{"convert svg, binned rank 8", get("/api/v1/identity.svg?dt=FLOAT32&sizes=8,8,8,8,8,8,8,8&imode=packed&omode=packed"), plan(convert.Kind{}, "dt=FLOAT32&sizes=8,8,8,8,8,8,8,8&imode=packed&omode=packed")},
+		{"identity api", post("/api/v1/identity", `{"dataType":"FLOAT32","sizes":[256,256],"outputStrides":[1,256]}`), convert.APICost(identity("dt=FLOAT32&sizes=256,256&imode=packed&omode=explicit&ostrides=1,256"))},
 		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), layout.APICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},
 		{"slice1 api", post("/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4,4,4,4,4,4,4],"inputWindowOffsets":[0,0,0,0,0,0,0,0],"inputWindowSizes":[4,4,4,4,4,4,4,4],"inputWindowStrides":[1,1,1,1,1,1,1,-1]}`),
 			slice1.APICost(slice1.Validate(slice1.StateFromQuery(mustQuery(t, "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"))).Slice)},

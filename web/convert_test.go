@@ -1,6 +1,8 @@
 package web
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -173,5 +175,51 @@ func TestConvertDxDispatchModel(t *testing.T) {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the model lacks %s:\n%s", want, b)
 		}
+	}
+}
+
+// TestConvertCanvasPage: past 256 cells a view the conversion's page has
+// a canvas for each view, which a page without JavaScript replaces by
+// the SVG picture of the state (shown once, the other canvases pointing
+// to it), and it embeds its own answer: the meta gives the sizes and
+// both sides' strides, no list of offsets, and no frames are announced.
+// Past 2^24 cells a buffer is not drawn and says so.
+func TestConvertCanvasPage(t *testing.T) {
+	ts := newTestServer(t)
+	const q = "dt=FLOAT32&sizes=64,64&imode=packed&omode=explicit&ostrides=1,64"
+	res, doc := getPage(t, ts.URL+"/convert?"+q, nil)
+	if res.StatusCode != 200 {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for _, id := range []string{"convert-lg-canvas", "convert-ib-canvas", "convert-ob-canvas"} {
+		if doc.Find("canvas#"+id).Length() != 1 {
+			t.Errorf("no canvas #%s", id)
+		}
+	}
+	ns := doc.Find("noscript").Text()
+	if !strings.Contains(ns, "/api/v1/identity.svg?"+strings.ReplaceAll(q, "&", "&amp;")) || doc.Find("[data-testid=copy-order-legend]").Length() != 0 || doc.Find("[data-testid=convert-canvas-legend]").Length() != 1 {
+		t.Errorf("noscript %q; the canvases' legend missing or the badges' legend shown", ns)
+	}
+	var answer struct {
+		Stream *struct{} `json:"stream"`
+		Meta   struct {
+			Count                              int64
+			Sizes, InStrides, OutStrides       []int64
+			InCells, OutCells                  int64
+			LogicalMode, InputMode, OutputMode string
+			InOffsets                          []int64
+		}
+	}
+	if err := json.Unmarshal([]byte(doc.Find("script#answer").Text()), &answer); err != nil {
+		t.Fatalf("the embedded answer: %v", err)
+	}
+	m := answer.Meta
+	if answer.Stream != nil || m.Count != 4096 || m.LogicalMode != "canvas" || m.InputMode != "canvas" || m.OutputMode != "canvas" ||
+		m.InOffsets != nil || fmt.Sprint(m.InStrides, m.OutStrides) != "[64 1] [1 64]" || m.InCells != 4096 || m.OutCells != 4096 {
+		t.Errorf("meta %+v, stream %v", m, answer.Stream)
+	}
+	_, big := getPage(t, ts.URL+"/convert?dt=FLOAT32&sizes=2,3&imode=packed&omode=packed&ototal=134217728", nil)
+	if big.Find("#convert-ob-canvas").Length() != 0 || !strings.Contains(big.Find("[data-testid=output-buffer] .too-large").Text(), "16\u202f777\u202f216") {
+		t.Errorf("a 2^25-cell output buffer: %q", big.Find("[data-testid=output-buffer]").Text())
 	}
 }

@@ -98,9 +98,13 @@ func TestGlossaryInEveryLocale(t *testing.T) {
 			}
 			// Every term, in every language, with its lang attribute.
 			for _, l := range []string{"en", "zh-TW", "pt-BR", "fr"} {
-				if n := doc.Find("section[id^=term-] dl > div[lang=" + l + "]").Length(); n != 15 {
-					t.Errorf("%d terms in %s, want 15", n, l)
+				if n := doc.Find("section[id^=term-] dl > div[lang=" + l + "]").Length(); n != 16 {
+					t.Errorf("%d terms in %s, want 16", n, l)
 				}
+			}
+			// The layout conversion links its explorer.
+			if a := doc.Find("#term-conversion [data-testid=term-conversion-open]"); a.AttrOr("href", "") != "/convert" || !strings.Contains(a.Text(), doc.Find("#h-term-conversion").Text()) {
+				t.Errorf("the layout conversion's link is %q to %q", a.Text(), a.AttrOr("href", ""))
 			}
 			if n := doc.Find("section[data-testid^=page-] [data-testid=misread]").Length(); n < 20 {
 				t.Errorf("%d misleading words, want at least 20", n)

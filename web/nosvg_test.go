@@ -34,6 +34,9 @@ func TestShareBarSaysWhenThereIsNoSVG(t *testing.T) {
 		{"/slice?sizes=4096,4096", ""},
 		{"/embed/layout?sizes=100,100", ""},
 		{"/embed/slice?sizes=2,3", ""},
+		{"/convert?preset=nhwc-nchw", ""},
+		{"/convert?dt=FLOAT32&sizes=64,64&imode=packed&omode=explicit&ostrides=1,64&lang=fr", ""},
+		{"/embed/convert?preset=padded", ""},
 	} {
 		_, d := getPage(t, ts.URL+c.path, nil)
 		link, note, part := d.Find(tid("download-svg")), d.Find(tid("no-svg")), d.Find(tid("embed-picture-part"))

@@ -217,6 +217,19 @@ func TestSVGDrawsEveryValidState(t *testing.T) {
 		{"/api/v1/layout.svg?sizes=2,2,2,2,2,2,2,2&sel=1,1,1,1,1,1,1,1&lang=fr", true},
 		{"/api/v1/slice1.svg?sizes=2,2,2,2,2,2,2,2&lang=fr", true},
 		{"/api/v1/slice1.svg?preset=example2", false},
+		// The layout conversion: the page's picture cell by cell, binned
+		// past 256 cells a view, the buffers left out past 2^24 elements.
+		{"/api/v1/identity.svg?preset=nhwc-nchw", false},
+		{"/api/v1/identity.svg?preset=broadcast&lang=fr", false},
+		{"/api/v1/identity.svg?preset=padded&lang=zh-TW", false},
+		{"/api/v1/identity.svg?preset=scalebias&lang=pt-BR", false},
+		// 768 cells in all: too tall cell by cell.
+		{"/api/v1/identity.svg?dt=FLOAT32&sizes=16,16&imode=packed&omode=explicit&ostrides=1,16", true},
+		{"/api/v1/identity.svg?dt=FLOAT32&sizes=64,64&imode=packed&omode=explicit&ostrides=1,64", true},
+		{"/api/v1/identity.svg?dt=FLOAT16&sizes=1,16,1024,1024&imode=NHWC&omode=NCHW&lang=zh-TW", true},
+		{"/api/v1/identity.svg?dt=FLOAT32&sizes=4,4,4,4,4,4,4,4&imode=packed&omode=packed&lang=fr", true},
+		{"/api/v1/identity.svg?dt=FLOAT32&sizes=2,3&imode=packed&omode=packed&ototal=9223372036854775804", true},
+		{"/api/v1/identity.svg?dt=FLOAT32&sizes=4096,4096,2&imode=packed&omode=packed", true},
 	} {
 		res, err := http.Get(ts.URL + tc.path)
 		if err != nil {

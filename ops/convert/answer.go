@@ -6,7 +6,6 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
-	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -69,8 +68,10 @@ func newForm(f FormModel) Form {
 }
 
 // Answer answers an edit: decode the query, validate with core, describe
-// with compute, render the fragments. Every view is in the HTML (none is
-// a canvas), so there are no binary frames.
+// with compute, render the fragments. A view in the HTML is whole; a
+// canvas is drawn by the page from the meta alone (the sizes and both
+// sides' strides give every offset), so there are no binary frames and
+// every valid answer can be embedded in its page.
 func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions) (explorer.Answer, error) {
 	a := explorer.Answer{Release: func() {}}
 	st, qvs := StateFromQuery(q)
@@ -94,20 +95,20 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 			return a, err
 		}
 		a.Release = release
-		resp, err := NewResponse(ctx, shown.ID)
+		resp, err := describe(ctx, shown.ID, domDrawn(shown.ID))
 		if err != nil {
 			release()
 			return explorer.Answer{}, err
 		}
-		pic, meta := NewPicture(ctx, shown.ID, resp)
 		query := StateOf(shown).CanonicalQuery(false)
+		pic, meta := NewPicture(ctx, shown.ID, resp, query)
 		if res.OK {
 			res.Query = query
 			v = Validated{State: StateOf(v), ID: v.ID, Warnings: v.Warnings}
 		} else {
 			res.Last = query
 		}
-		res.Meta, res.Alt, res.NoSVG = &meta, pic.Alt, i18n.T(ctx, "convert.nosvg")
+		res.Meta, res.Alt = &meta, pic.Alt
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))
 		}

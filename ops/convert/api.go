@@ -159,6 +159,13 @@ func placeholder(total *int64, align int64) (*int64, int64) {
 // NewResponse describes id for the API and the pages; ctx bounds the
 // in-place check's visit.
 func NewResponse(ctx context.Context, id *core.Identity) (Response, error) {
+	return describe(ctx, id, id.Input.LogicalElementCount() <= picture.MaxListedElements)
+}
+
+// describe is NewResponse, listing every element's offsets when list
+// is set (a picture drawn on canvases needs none: the page works them
+// out from the strides).
+func describe(ctx context.Context, id *core.Identity, list bool) (Response, error) {
 	in, out := id.Input, id.Output
 	e := in.DataType.Bits() / 8
 	n := in.LogicalElementCount()
@@ -194,7 +201,7 @@ func NewResponse(ctx context.Context, id *core.Identity) (Response, error) {
 		cell := rep.Cell
 		r.InPlace.Writer, r.InPlace.Reader, r.InPlace.Cell = in.Coordinate(rep.Writer), in.Coordinate(rep.Reader), &cell
 	}
-	if n <= picture.MaxListedElements {
+	if list {
 		r.InputOffsets, r.OutputOffsets = make([]int64, n), make([]int64, n)
 		compute.Offsets(iw, 0, r.InputOffsets)
 		compute.Offsets(ow, 0, r.OutputOffsets)

@@ -13,7 +13,6 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/stridescope/stridescope/budget"
-	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/i18n"
 )
@@ -58,7 +57,6 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 	m.Action = at.Path
 	explorer.RebasePresets(m.Presets, at.Path)
 	m.Share = explorer.ShareOf(k, at, m.LastValid)
-	m.Share.NoSVG = i18n.T(ctx, "convert.nosvg")
 	m.Share.Alt = m.Picture.Alt
 	return explorer.Page{
 		LastValid: m.LastValid,
@@ -73,13 +71,6 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 				func() templ.Component { return Widget(m) })
 		},
 	}, nil
-}
-
-// SVG refuses: the conversion has no standalone SVG picture yet (its
-// share bar says so), only its page and its embed.
-func (Kind) SVG(ctx context.Context, q url.Values) (explorer.SVGPlan, error) {
-	return explorer.SVGPlan{}, &explorer.Invalid{Violations: []core.Violation{
-		core.NewMsg("convert.svg.none", "the layout conversion has no SVG picture yet: embed its page instead", nil).At("")}}
 }
 
 // API is POST /api/v1/identity.

@@ -6,13 +6,19 @@ import (
 	"github.com/stridescope/stridescope/picture"
 )
 
-// Cost is what the conversion explorer allocates for id: the response
-// it is drawn from (APICost), and, when its views are drawn, each
-// logical cell and each cell of both buffers, as a page or as an edit
-// (whose fragments are also encoded and kept by the answers cache).
+// Cost is what the conversion explorer allocates for id, as a page or
+// as an edit (whose fragments are also encoded and kept by the answers
+// cache): the description it is drawn from, and, when its views are in
+// the HTML, each logical cell and each cell of both buffers. Views drawn
+// on canvases cost the server nothing per cell: the page draws them from
+// the meta.
 func Cost(id *core.Identity, edit bool) int64 {
-	c := APICost(id)
-	if !drawn(id) {
+	dom := domDrawn(id)
+	c := describeCost(id, dom)
+	if edit {
+		c += editFragments
+	}
+	if !dom {
 		return c
 	}
 	per := int64(picture.DomCellPage)
@@ -25,13 +31,23 @@ func Cost(id *core.Identity, edit bool) int64 {
 	return c + cells*(per+20)
 }
 
-// APICost is what POST /api/v1/identity allocates for id: the offsets
-// it lists, and the in-place check's visit (two offsets per element, two
-// int32 per input cell) when the tensor is small enough to visit.
+// editFragments is an edit's picture and form fragments beyond its
+// cells, rendered, encoded in its JSON and kept by the answers cache
+// (measured: under 64 KiB).
+const editFragments = 128 << 10
+
+// APICost is what POST /api/v1/identity allocates for id.
 func APICost(id *core.Identity) int64 {
+	return describeCost(id, id.Input.LogicalElementCount() <= picture.MaxListedElements)
+}
+
+// describeCost is what describe allocates: the offsets it lists (when
+// list), and the in-place check's visit (two offsets per element, two
+// int32 per input cell) when the tensor is small enough to visit.
+func describeCost(id *core.Identity, list bool) int64 {
 	c := int64(picture.CostBase)
 	n := id.Input.LogicalElementCount()
-	if n <= picture.MaxListedElements {
+	if list {
 		c += 2 * n * picture.ApiPerOffset
 	}
 	if cells := id.Input.IndexOfLastElement() + 1; n <= compute.InPlaceLimit && cells <= compute.InPlaceLimit {

@@ -83,13 +83,13 @@ func PageOf(ctx context.Context, q url.Values) (PageModel, error) {
 	if err := budget.Take(ctx, Cost(shown.ID, false)); err != nil {
 		return PageModel{}, err
 	}
-	resp, err := NewResponse(ctx, shown.ID)
+	resp, err := describe(ctx, shown.ID, domDrawn(shown.ID))
 	if err != nil {
 		return PageModel{}, err
 	}
-	m.Picture, _ = NewPicture(ctx, shown.ID, resp)
-	m.Drawn = true
 	m.LastValid = StateOf(shown).CanonicalQuery(false)
+	m.Picture, _ = NewPicture(ctx, shown.ID, resp, m.LastValid)
+	m.Drawn = true
 	if typed.ID != nil {
 		m.Form = FormIn(ctx, Validated{State: StateOf(typed), ID: typed.ID, Warnings: typed.Warnings})
 	}

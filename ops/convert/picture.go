@@ -37,25 +37,66 @@ type PictureView struct {
 	Alt string
 }
 
-// Meta is what the page's script links the cells by: each element's
-// input and output offset, in row-major order (none above
-// views.MaxDOMCells elements: nothing is drawn).
+// Meta is what the page's script draws and links the views by: the
+// sizes and each side's strides give every element's offset on each
+// side (docs/protocol.md, "The conversion explorer"); inOffsets and
+// outOffsets list them too when the views are drawn in the HTML.
 type Meta struct {
-	Count      int64   `json:"count"`
-	InOffsets  []int64 `json:"inOffsets"`
-	OutOffsets []int64 `json:"outOffsets"`
+	Count      int64    `json:"count"`
+	Sizes      []int64  `json:"sizes"`
+	InStrides  []int64  `json:"inStrides"`
+	OutStrides []int64  `json:"outStrides"`
+	Labels     []string `json:"labels"`
+	// InCells and OutCells are each buffer's cells; InLast and OutLast
+	// the offset of each side's last element (cells past it are the
+	// unused tail).
+	InCells  int64 `json:"inCells"`
+	OutCells int64 `json:"outCells"`
+	InLast   int64 `json:"inLast"`
+	OutLast  int64 `json:"outLast"`
+	// LogicalMode, InputMode and OutputMode are each view's: dom,
+	// canvas or none.
+	LogicalMode string  `json:"logicalMode"`
+	InputMode   string  `json:"inputMode"`
+	OutputMode  string  `json:"outputMode"`
+	InOffsets   []int64 `json:"inOffsets,omitempty"`
+	OutOffsets  []int64 `json:"outOffsets,omitempty"`
 }
 
-// drawn reports whether the views are drawn: every view within
-// views.MaxDOMCells cells. Above, the facts alone describe the copy (a
-// canvas, as the other explorers have, is not drawn yet).
-func drawn(id *core.Identity) bool {
+// OnCanvas reports whether a view is drawn on a canvas.
+func (p PictureView) OnCanvas() bool {
+	return p.Logical.Mode == views.ModeCanvas || p.Input.Mode == views.ModeCanvas || p.Output.Mode == views.ModeCanvas
+}
+
+// domDrawn reports whether the views are drawn in the HTML: every view
+// within views.MaxDOMCells cells (the cells of one view link to the
+// others', so they are drawn alike).
+func domDrawn(id *core.Identity) bool {
 	n := id.Input.LogicalElementCount()
 	return n <= views.MaxDOMCells && id.Input.BufferElementCount() <= views.MaxDOMCells && id.Output.BufferElementCount() <= views.MaxDOMCells
 }
 
-// NewPicture draws id.
-func NewPicture(ctx context.Context, id *core.Identity, resp Response) (PictureView, Meta) {
+// ViewModes are the logical view's, the input buffer's and the output
+// buffer's: all dom, or else each a canvas up to
+// picture.MaxInteractive cells (a buffer's canvas walks every element
+// too, so their count must be drawable as well), none above (its facts
+// describe the copy).
+func ViewModes(id *core.Identity) (logical, input, output string) {
+	if domDrawn(id) {
+		return views.ModeDOM, views.ModeDOM, views.ModeDOM
+	}
+	n := id.Input.LogicalElementCount()
+	mode := func(cells int64) string {
+		if cells <= picture.MaxInteractive && n <= picture.MaxInteractive {
+			return views.ModeCanvas
+		}
+		return views.ModeNone
+	}
+	return mode(n), mode(id.Input.BufferElementCount()), mode(id.Output.BufferElementCount())
+}
+
+// NewPicture draws id, the state of the canonical query.
+func NewPicture(ctx context.Context, id *core.Identity, resp Response, query string) (PictureView, Meta) {
 	in, out := id.Input, id.Output
 	n := in.LogicalElementCount()
 	pv := PictureView{
@@ -83,15 +124,24 @@ func NewPicture(ctx context.Context, id *core.Identity, resp Response) (PictureV
 	}
 	pv.Alt = i18n.T(ctx, "convert.alt", i18n.Args{"dt": in.DataType.String(), "sizes": views.JoinInts(in.Sizes),
 		"in": views.JoinInts(in.Strides), "out": views.JoinInts(out.Strides)})
-	if !drawn(id) {
-		note := i18n.T(ctx, "convert.toolarge", i18n.Args{"max": i18n.Num(ctx, int64(views.MaxDOMCells))})
-		pv.Logical = views.Logical{Mode: views.ModeNone, Count: n, Note: note}
-		pv.Input = views.Buffer{Mode: views.ModeNone, Cells: in.BufferElementCount(), Note: note}
-		pv.Output = views.Buffer{Mode: views.ModeNone, Cells: out.BufferElementCount(), Note: note}
-		return pv, Meta{Count: n}
+	meta := Meta{Count: n, Sizes: in.Sizes, InStrides: in.Strides, OutStrides: out.Strides, Labels: core.DimensionLabels(in.Rank()),
+		InCells: in.BufferElementCount(), OutCells: out.BufferElementCount(), InLast: in.IndexOfLastElement(), OutLast: out.IndexOfLastElement()}
+	meta.LogicalMode, meta.InputMode, meta.OutputMode = ViewModes(id)
+	if meta.LogicalMode != views.ModeDOM {
+		pv.Logical = views.Logical{Mode: meta.LogicalMode, Count: n, Last: n - 1, Slot: "convert-lg",
+			Note: canvasNote(ctx, meta.LogicalMode, "convert.canvas.logical", n)}
+		pv.Input = views.Buffer{Mode: meta.InputMode, Cells: meta.InCells, Last: meta.InLast, Slot: "convert-ib",
+			Note: canvasNote(ctx, meta.InputMode, "convert.canvas.input", meta.InCells)}
+		pv.Output = views.Buffer{Mode: meta.OutputMode, Cells: meta.OutCells, Last: meta.OutLast, Slot: "convert-ob",
+			Note: canvasNote(ctx, meta.OutputMode, "convert.canvas.output", meta.OutCells)}
+		picture.NoScriptSVG(svgURL(ctx, query),
+			picture.CanvasView{Mode: pv.Logical.Mode, NS: &pv.Logical.NoScript},
+			picture.CanvasView{Mode: pv.Input.Mode, NS: &pv.Input.NoScript},
+			picture.CanvasView{Mode: pv.Output.Mode, NS: &pv.Output.NoScript})
+		return pv, meta
 	}
 	ins, outs := resp.InputOffsets, resp.OutputOffsets
-	if ins == nil { // not listed: more than the API lists (never when drawn)
+	if ins == nil { // not listed (never when drawn in the HTML)
 		ins, outs = make([]int64, n), make([]int64, n)
 		iw, ow := compute.IdentityWalks(id)
 		compute.Offsets(iw, 0, ins)
@@ -99,7 +149,22 @@ func NewPicture(ctx context.Context, id *core.Identity, resp Response) (PictureV
 	}
 	pv.Logical = logicalView(ctx, in, ins, outs)
 	pv.Input, pv.Output = buffers(ctx, id, ins, outs)
-	return pv, Meta{Count: n, InOffsets: ins, OutOffsets: outs}
+	meta.InOffsets, meta.OutOffsets = ins, outs
+	return pv, meta
+}
+
+// canvasNote is what a canvas view holds, its accessible name (key,
+// with n its cells), or why a view is not drawn.
+func canvasNote(ctx context.Context, mode string, key i18n.Key, n int64) string {
+	if mode == views.ModeCanvas {
+		return i18n.T(ctx, key, i18n.Args{"n": i18n.Grouped(ctx, n)})
+	}
+	return i18n.T(ctx, "convert.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(picture.MaxInteractive))})
+}
+
+// svgURL is the address of the SVG picture of the state query.
+func svgURL(ctx context.Context, query string) string {
+	return Kind{}.Routes().SVG + "?" + query + picture.LangParam(ctx)
 }
 
 func intsOf(p []int) []int64 {
