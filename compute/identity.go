@@ -223,3 +223,19 @@ func InPlace(ctx context.Context, in, out Walk) (InPlaceReport, error) {
 	}
 	return r, nil
 }
+
+// ExplainIdentity describes how Identity executes the copy of in to out
+// with elements of elemSize bytes: the dimensions that move (size-1 ones
+// dropped) with each side's strides, and the inner run's kernel.
+func ExplainIdentity(in, out Walk, elemSize int) (string, error) {
+	if elemSize < 1 || len(in.Sizes) != len(out.Sizes) || len(in.Strides) != len(in.Sizes) || len(out.Strides) != len(out.Sizes) {
+		return "", fmt.Errorf("%w: element size %d, %d and %d dimensions", ErrInvalidWalk, elemSize, len(in.Sizes), len(out.Sizes))
+	}
+	p := pairOf(in, out)
+	n := len(p.sizes)
+	kind := "strided"
+	if p.in[n-1] == 1 && p.out[n-1] == 1 {
+		kind = "copy"
+	}
+	return fmt.Sprintf("rows/%s sizes=%v in=%v out=%v", kind, p.sizes, p.in, p.out), nil
+}
