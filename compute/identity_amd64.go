@@ -10,3 +10,10 @@ import "unsafe"
 //
 //go:noescape
 func transpose16x16s4(dst unsafe.Pointer, dstRow, dstStep int, src unsafe.Pointer, srcRow, srcStep, blocks int, nt bool)
+
+// transpose8x8s8 is transpose16x16s4 for 8 x 8 blocks of 8-byte
+// elements: the element at src + k*srcStep + r*srcRow + c*8 goes to dst
+// + k*dstStep + c*dstRow + r*8 (r, c < 8).
+//
+//go:noescape
+func transpose8x8s8(dst unsafe.Pointer, dstRow, dstStep int, src unsafe.Pointer, srcRow, srcStep, blocks int, nt bool)

@@ -158,3 +158,96 @@ plain:
 done:
 	VZEROUPPER
 	RET
+
+// The 8 x 8 transpose of 8-byte elements: Z0-Z7 hold the block's 8
+// source rows; unpacks by 8 bytes, then 128-bit lanes twice, leave
+// column c in Z(c) again, via Z16-Z23.
+#define LOAD8 \
+	MOVQ	SI, R8; \
+	VMOVUPD	(R8), Z0; \
+	VMOVUPD	(R8)(R9*1), Z1; \
+	VMOVUPD	(R8)(R9*2), Z2; \
+	VMOVUPD	(R8)(R12*1), Z3; \
+	LEAQ	(R8)(R9*4), R8; \
+	VMOVUPD	(R8), Z4; \
+	VMOVUPD	(R8)(R9*1), Z5; \
+	VMOVUPD	(R8)(R9*2), Z6; \
+	VMOVUPD	(R8)(R12*1), Z7
+
+#define TRANSPOSE8 \
+	VUNPCKLPD	Z1, Z0, Z16; \
+	VUNPCKHPD	Z1, Z0, Z17; \
+	VUNPCKLPD	Z3, Z2, Z18; \
+	VUNPCKHPD	Z3, Z2, Z19; \
+	VUNPCKLPD	Z5, Z4, Z20; \
+	VUNPCKHPD	Z5, Z4, Z21; \
+	VUNPCKLPD	Z7, Z6, Z22; \
+	VUNPCKHPD	Z7, Z6, Z23; \
+	VSHUFF64X2	$0x88, Z18, Z16, Z0; \
+	VSHUFF64X2	$0xdd, Z18, Z16, Z1; \
+	VSHUFF64X2	$0x88, Z19, Z17, Z2; \
+	VSHUFF64X2	$0xdd, Z19, Z17, Z3; \
+	VSHUFF64X2	$0x88, Z22, Z20, Z4; \
+	VSHUFF64X2	$0xdd, Z22, Z20, Z5; \
+	VSHUFF64X2	$0x88, Z23, Z21, Z6; \
+	VSHUFF64X2	$0xdd, Z23, Z21, Z7; \
+	VSHUFF64X2	$0x88, Z4, Z0, Z16; \
+	VSHUFF64X2	$0xdd, Z4, Z0, Z20; \
+	VSHUFF64X2	$0x88, Z5, Z1, Z18; \
+	VSHUFF64X2	$0xdd, Z5, Z1, Z22; \
+	VSHUFF64X2	$0x88, Z6, Z2, Z17; \
+	VSHUFF64X2	$0xdd, Z6, Z2, Z21; \
+	VSHUFF64X2	$0x88, Z7, Z3, Z19; \
+	VSHUFF64X2	$0xdd, Z7, Z3, Z23
+
+#define STORE8(OP) \
+	MOVQ	DI, R8; \
+	OP	Z16, (R8); \
+	OP	Z17, (R8)(R10*1); \
+	OP	Z18, (R8)(R10*2); \
+	OP	Z19, (R8)(R13*1); \
+	LEAQ	(R8)(R10*4), R8; \
+	OP	Z20, (R8); \
+	OP	Z21, (R8)(R10*1); \
+	OP	Z22, (R8)(R10*2); \
+	OP	Z23, (R8)(R13*1)
+
+// func transpose8x8s8(dst unsafe.Pointer, dstRow, dstStep int, src unsafe.Pointer, srcRow, srcStep, blocks int, nt bool)
+// transpose16x16s4 for 8 x 8 blocks of 8-byte elements: the element at
+// src + k*srcStep + r*srcRow + c*8 goes to dst + k*dstStep + c*dstRow +
+// r*8 (r, c < 8).
+TEXT ·transpose8x8s8(SB), NOSPLIT, $0-57
+	MOVQ	dst+0(FP), DI
+	MOVQ	dstRow+8(FP), R10
+	MOVQ	dstStep+16(FP), R11
+	MOVQ	src+24(FP), SI
+	MOVQ	srcRow+32(FP), R9
+	MOVQ	srcStep+40(FP), R14
+	MOVQ	blocks+48(FP), CX
+	MOVB	nt+56(FP), AX
+	LEAQ	(R9)(R9*2), R12
+	LEAQ	(R10)(R10*2), R13
+	TESTQ	CX, CX
+	JZ	done8
+	TESTB	AL, AL
+	JZ	plain8
+ntloop8:
+	LOAD8
+	TRANSPOSE8
+	STORE8(VMOVNTPD)
+	ADDQ	R14, SI
+	ADDQ	R11, DI
+	DECQ	CX
+	JNZ	ntloop8
+	JMP	done8
+plain8:
+	LOAD8
+	TRANSPOSE8
+	STORE8(VMOVUPD)
+	ADDQ	R14, SI
+	ADDQ	R11, DI
+	DECQ	CX
+	JNZ	plain8
+done8:
+	VZEROUPPER
+	RET

@@ -15,23 +15,27 @@ import (
 // lines a block reads and writes stay in L1 while it is copied: each
 // input line is read once, each output line written once.
 //
-// The plane is cut into blocks of identityBlock bytes by identityBlock
-// bytes (their pages fit the TLB), each copied in tiles of one cache line
-// of input (64/e elements along I) by the block's extent along O. For
-// 4-byte elements contiguous on both sides, with AVX-512 (useAVX512), a
-// tile is 16 x 16 elements transposed in registers (identity_amd64.s),
-// and from streamMin bytes of output the 64-byte rows it writes go out
-// with non-temporal stores when they are whole lines: the lines go to
-// memory without first being read in, as Go's copy() writes large
-// blocks.
+// The plane is cut into blocks of identityBlockI bytes along I by
+// identityBlockO bytes along O (their pages fit the TLB), each copied in
+// tiles of one cache line of input (64/e elements along I) by the
+// block's extent along O. For 4- and 8-byte elements contiguous on both
+// sides, with AVX-512 (useAVX512), a tile is 64/e x 64/e elements (16 x
+// 16, 8 x 8) transposed in registers (identity_amd64.s), in strips along
+// the block's longer side, and from streamMin bytes of output its 64-byte
+// rows go out with non-temporal stores when they are whole lines: the
+// lines go to memory without first being read in, as Go's copy() writes
+// large blocks. (Strips along the longer side: NCHW -> NHWC, 64 channels,
+// reads 16 channel planes along H*W and writes whole 256-byte pixels;
+// NHWC -> NCHW writes 16 planes along H*W; the other direction, 64 planes
+// a line at a time, ran at half the speed.)
 
 // identityChunk is how many elements the identity copies between two
 // looks at the context.
 const identityChunk = 1 << 20
 
 // identityBlockI and identityBlockO are the sides of a block in bytes
-// along I and along O; idAlongO: the 16 x 16 tiles of a block go in strips
-// along O.
+// along I and along O; idAlongO forces the direction of the strips of
+// register tiles (tileWide).
 var (
 	identityBlockI int64 = 4096
 	identityBlockO int64 = 4096
@@ -97,10 +101,10 @@ func normaliseIdentity(in, out Walk) (p idPlan, ok bool) {
 type idMode uint8
 
 const (
-	idRows   idMode = iota // an odometer over rows of the innermost output dimension
-	idTile                 // blocks of the I x O plane (portable kernel)
-	idTile16               // the same with 16 x 16 AVX-512 transposes
-	idGather               // a packed output: the Copy engine's gather
+	idRows     idMode = iota // an odometer over rows of the innermost output dimension
+	idTile                   // blocks of the I x O plane (portable kernel)
+	idTileWide               // the same with AVX-512 transposes of 64-byte rows
+	idGather                 // a packed output: the Copy engine's gather
 )
 
 // idForce lets the tests run every execution that applies to a plan.
@@ -119,7 +123,7 @@ func (p *idPlan) choose(e int64) (m idMode, dimI, dimO int) {
 			}
 		}
 	}
-	wide := dimI != o && useFast && useAVX512 && e == 4 && p.in[dimI] == 1 && p.out[o] == 1
+	wide := dimI != o && useFast && useAVX512 && (e == 4 || e == 8) && p.in[dimI] == 1 && p.out[o] == 1
 	switch idMode(idForce) {
 	case idRows:
 		return idRows, o, o
@@ -127,9 +131,9 @@ func (p *idPlan) choose(e int64) (m idMode, dimI, dimO int) {
 		if dimI != o {
 			return idTile, dimI, o
 		}
-	case idTile16:
+	case idTileWide:
 		if wide {
-			return idTile16, dimI, o
+			return idTileWide, dimI, o
 		}
 	case idGather:
 		if p.packed() {
@@ -139,8 +143,8 @@ func (p *idPlan) choose(e int64) (m idMode, dimI, dimO int) {
 	if dimI == o {
 		return idRows, o, o
 	}
-	if wide && p.size[dimI] >= 16 && p.size[o] >= 16 {
-		return idTile16, dimI, o
+	if wide && p.size[dimI] >= 64/e && p.size[o] >= 64/e {
+		return idTileWide, dimI, o
 	}
 	if p.packed() {
 		return idGather, dimI, o
@@ -170,8 +174,8 @@ func (p *idPlan) run(ctx context.Context, dst, src []byte, e int64) error {
 	switch m {
 	case idGather:
 		return p.gather(ctx, dst, src, e)
-	case idTile, idTile16:
-		return p.tiles(ctx, dst, src, e, dimI, dimO, m == idTile16)
+	case idTile, idTileWide:
+		return p.tiles(ctx, dst, src, e, dimI, dimO, m == idTileWide)
 	}
 	return p.rows(ctx, dst, src, e)
 }
@@ -281,12 +285,13 @@ func (p *idPlan) tiles(ctx context.Context, dst, src []byte, e int64, dimI, dimO
 				off, doff := ioff+i0*sI+o0*sO, ooff+i0*dI+o0*dO
 				if wide {
 					nt := stream && aligned64(dst, doff*e)
-					tile16(dst, src, doff, off, ni, no, sO, dI, nt, idAlongO == 1 || idAlongO < 0 && no > ni)
-					// The rims: the columns past the last whole 16
-					// along I, the rows past the last whole 16 along O.
-					ni16, no16 := ni&^15, no&^15
-					tileAny(dst, src, e, doff+ni16*dI, off+ni16*sI, ni-ni16, no16, sI, sO, dI, dO)
-					tileAny(dst, src, e, doff+no16*dO, off+no16*sO, ni, no-no16, sI, sO, dI, dO)
+					tileWide(dst, src, e, doff, off, ni, no, sO, dI, nt, idAlongO == 1 || idAlongO < 0 && no > ni)
+					// The rims: the columns past the last whole tile
+					// along I, the rows past the last whole tile along O.
+					w := 64 / e
+					niw, now := ni/w*w, no/w*w
+					tileAny(dst, src, e, doff+niw*dI, off+niw*sI, ni-niw, now, sI, sO, dI, dO)
+					tileAny(dst, src, e, doff+now*dO, off+now*sO, ni, no-now, sI, sO, dI, dO)
 				} else {
 					tileAny(dst, src, e, doff, off, ni, no, sI, sO, dI, dO)
 				}
@@ -350,8 +355,8 @@ func tileAny(dst, src []byte, e, doff, off, ni, no, sI, sO, dI, dO int64) {
 // normalised dimensions (size-1 ones dropped, by decreasing output
 // stride, merged where both sides chain) with each side's strides, and
 // the execution: rows (one copy() a row when both sides are contiguous),
-// tiles of the plane of dimensions I and O (tile16: the AVX-512 16 x 16
-// transposes, "streamed" with non-temporal stores), gather (a packed
+// tiles of the plane of dimensions I and O (tile-avx512: the transposes
+// in registers, "streamed" with non-temporal stores), gather (a packed
 // output: Copy's engine, as Explain describes), or ordered (row-major,
 // element after element: an output not proven free of shared cells).
 func ExplainIdentity(in, out Walk, elemSize int) (string, error) {
@@ -374,10 +379,10 @@ func ExplainIdentity(in, out Walk, elemSize int) (string, error) {
 			return "", err
 		}
 		return fmt.Sprintf("gather %s: %s", dims, g), nil
-	case idTile, idTile16:
+	case idTile, idTileWide:
 		kind := "tile"
-		if m == idTile16 {
-			kind = "tile16"
+		if m == idTileWide {
+			kind = "tile-avx512"
 			if p.count*e >= streamMin && p.out[dimI]*e%64 == 0 {
 				kind += " streamed"
 			}

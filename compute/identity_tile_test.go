@@ -59,10 +59,10 @@ type idCase struct {
 }
 
 // identityCases are the edge cases of the tiled copy: sizes that are not
-// multiples of a tile (16 x 16 for 4-byte elements, 64/e elements along
-// I) or of a block, rank 1, size-1 dimensions, a broadcast input, padded
-// outputs (the portable tiles rather than the gather), bases, ranks up to
-// 8.
+// multiples of a tile (16 x 16 for 4-byte elements, 8 x 8 for 8-byte
+// ones, 64/e elements along I) or of a block, rank 1, size-1 dimensions,
+// a broadcast input, padded outputs (the portable tiles rather than the
+// gather), bases, ranks up to 8.
 func identityCases() []idCase {
 	var cs []idCase
 	add := func(name string, sizes, in, out []int64, inBase, outBase int64) {
@@ -137,7 +137,7 @@ type idVariant struct {
 func (v idVariant) String() string {
 	m := "auto"
 	if v.force != 255 {
-		m = [...]string{"rows", "tile", "tile16", "gather"}[v.force]
+		m = [...]string{"rows", "tile", "tile-avx512", "gather"}[v.force]
 	}
 	if !v.fast {
 		m += "/safe"
@@ -154,13 +154,13 @@ func (v idVariant) String() string {
 
 var idVariants = func() []idVariant {
 	var vs []idVariant
-	for _, f := range []idMode{255, idRows, idTile, idTile16, idGather} {
+	for _, f := range []idMode{255, idRows, idTile, idTileWide, idGather} {
 		for _, small := range []bool{false, true} {
 			vs = append(vs, idVariant{f, true, small, -1, true})
 		}
 	}
 	vs = append(vs,
-		idVariant{idTile16, true, true, 0, true}, idVariant{idTile16, true, true, 1, true},
+		idVariant{idTileWide, true, true, 0, true}, idVariant{idTileWide, true, true, 1, true},
 		idVariant{255, true, false, -1, false}, idVariant{idTile, true, true, -1, false},
 		idVariant{255, false, false, -1, true}, idVariant{idTile, false, true, -1, true}, idVariant{idGather, false, false, -1, true})
 	return vs
@@ -215,6 +215,7 @@ func TestIdentityTilesMatchNaive(t *testing.T) {
 						t.Fatalf("%s e=%d (%s): the buffers differ", c.name, e, plan)
 					}
 					seen[strings.Fields(plan)[0]] = true
+					seen[fmt.Sprintf("%s/e%d", strings.Fields(plan)[0], e)] = true
 				}
 			}
 		})
@@ -224,8 +225,8 @@ func TestIdentityTilesMatchNaive(t *testing.T) {
 			t.Errorf("no case ran as %s: %v", m, seen)
 		}
 	}
-	if useAVX512 && useFast && !seen["tile16"] {
-		t.Errorf("no case ran as tile16: %v", seen)
+	if useAVX512 && fastArch && (!seen["tile-avx512/e4"] || !seen["tile-avx512/e8"]) {
+		t.Errorf("no case ran as tile-avx512 with 4- or 8-byte elements: %v", seen)
 	}
 }
 
@@ -237,7 +238,7 @@ func TestIdentityPlans(t *testing.T) {
 	nhwc := layoutStrides(nchw, []int{0, 2, 3, 1}, nil)
 	tiled := "tile"
 	if useAVX512 && useFast {
-		tiled = "tile16 streamed"
+		tiled = "tile-avx512 streamed"
 	}
 	for _, c := range []struct {
 		in, out Walk

@@ -550,27 +550,33 @@ func aligned64(b []byte, off int64) bool {
 	return (uintptr(base(b))+uintptr(off))%64 == 0
 }
 
-// tile16 copies the ni x no block of 4-byte elements dst[doff + i*dI +
-// o] = src[off + i + o*sO] (element offsets; ni and no rounded down to
-// multiples of 16) in 16 x 16 transposes (transpose16x16s4): strips
-// along o for each 16 elements along i when alongO (the writes of a strip
-// run along 16 output rows), strips along i for each 16 along o
-// otherwise (the reads run along 16 input rows); non-temporal stores
-// when nt. Identity proves the block's offsets inside dst and src.
-func tile16(dst, src []byte, doff, off, ni, no, sO, dI int64, nt, alongO bool) {
-	ni16, no16 := ni/16, no/16
-	if ni16 == 0 || no16 == 0 {
+// tileWide copies the ni x no block of e-byte elements (4 or 8) dst[doff
+// + i*dI + o] = src[off + i + o*sO] (element offsets; ni and no rounded
+// down to multiples of w = 64/e) in w x w transposes of 64-byte rows
+// (transpose16x16s4, transpose8x8s8): strips along o for each w
+// elements along i when alongO (the writes of a strip run along w output
+// rows), strips along i for each w along o otherwise (the reads run along
+// w input rows); non-temporal stores when nt. Identity proves the
+// block's offsets inside dst and src.
+func tileWide(dst, src []byte, e, doff, off, ni, no, sO, dI int64, nt, alongO bool) {
+	w := 64 / e
+	nw, mw := ni/w, no/w
+	if nw == 0 || mw == 0 {
 		return
+	}
+	kernel := transpose16x16s4
+	if e == 8 {
+		kernel = transpose8x8s8
 	}
 	dp, sp := base(dst), base(src)
 	if alongO {
-		for i0 := int64(0); i0 < ni16*16; i0 += 16 {
-			transpose16x16s4(unsafe.Add(dp, (doff+i0*dI)*4), int(dI*4), 64, unsafe.Add(sp, (off+i0)*4), int(sO*4), int(16*sO*4), int(no16), nt)
+		for i0 := int64(0); i0 < nw*w; i0 += w {
+			kernel(unsafe.Add(dp, (doff+i0*dI)*e), int(dI*e), 64, unsafe.Add(sp, (off+i0)*e), int(sO*e), int(w*sO*e), int(mw), nt)
 		}
 		return
 	}
-	for o0 := int64(0); o0 < no16*16; o0 += 16 {
-		transpose16x16s4(unsafe.Add(dp, (doff+o0)*4), int(dI*4), int(16*dI*4), unsafe.Add(sp, (off+o0*sO)*4), int(sO*4), 64, int(ni16), nt)
+	for o0 := int64(0); o0 < mw*w; o0 += w {
+		kernel(unsafe.Add(dp, (doff+o0)*e), int(dI*e), int(w*dI*e), unsafe.Add(sp, (off+o0*sO)*e), int(sO*e), 64, int(nw), nt)
 	}
 }
 
