@@ -55,6 +55,19 @@
 // CopyParallel splits the flattened unit range of the same plan (elements,
 // blocks or tiles) across goroutines from 1 MiB of output.
 //
+// Identity (DML_ELEMENT_WISE_IDENTITY: a copy from one strided layout to
+// another, identity_tile.go) plans both walks together: size-1
+// dimensions dropped, the dimensions by decreasing output stride, merged
+// where both sides chain, so that a packed copy is one copy(). Rows
+// contiguous on both sides are copy()s; a permuting copy (NCHW -> NHWC,
+// a transpose) goes in blocks of the plane of the dimension it reads
+// along and the one it writes along, 4 KiB by 4 KiB, in tiles of one
+// input line by the block: 4-byte elements contiguous on both sides in
+// 16 x 16 transposes in AVX-512 registers (identity_amd64.s), written
+// with non-temporal stores from 4 MiB of output; a packed output of other
+// element sizes goes through Copy's plan above. dst and src in one buffer,
+// or an output two elements may share, run in row-major order instead.
+//
 // The highlights (Touched, CellCounts) plan the set of offsets instead,
 // in any order: Touched sets whole words per row, CellCounts adds a
 // unit-step row as two entries of a difference array when no count can
@@ -62,11 +75,13 @@
 // memory, so that a websocket edit reuses it.
 //
 // Unsafe code is confined to kernels_fast.go, stream.go and the assembly
-// beside them (stream_amd64.s, perm_amd64.s). Every kernel there is only
-// reached after Copy has proven, once per call, that the smallest and the
-// largest offset of the walk lie inside src and that dst has exactly the
-// output size; the kernels only read offsets of the walk (or bytes between
-// two offsets of the same row) and write inside dst. The kernels are used
+// beside them (stream_amd64.s, perm_amd64.s, identity_amd64.s). Every
+// kernel there is only reached after Copy has proven, once per call, that
+// the smallest and the largest offset of the walk lie inside src and that
+// dst has exactly the output size (Identity: that the largest offset of
+// each side lies inside its buffer, every stride being non-negative); the
+// kernels only read offsets of the walk (or bytes between two offsets of
+// the same row) and write inside dst. The kernels are used
 // on little-endian architectures that allow unaligned loads (amd64,
 // arm64); elsewhere, and when the tests ask for it, safe kernels run.
 //

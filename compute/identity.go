@@ -60,8 +60,36 @@ func lastOffset(w Walk) (int64, bool) {
 // as they are. in and out must have the same sizes and non-negative
 // strides, out no two elements at one offset (core refuses that output:
 // a write race); both are checked against the buffers before anything
-// is written. A run that is contiguous on both sides is one copy().
+// is written. It is IdentityContext without a context.
 func Identity(dst, src []byte, in, out Walk, elemSize int) error {
+	return IdentityContext(context.Background(), dst, src, in, out, elemSize)
+}
+
+// IdentityContext is Identity that looks at ctx between chunks of about
+// a million elements and returns ctx.Err() when it is done (dst then
+// holds some of the elements). The copy runs in whatever order is
+// fastest (identity_tile.go: runs that are contiguous on both sides are
+// one copy(), permuting copies go in cache blocks), which gives the
+// result of the row-major order whenever dst and src do not overlap and
+// out gives each element a cell of its own; otherwise (an in-place
+// copy, or an output core would refuse) it runs in row-major order, as
+// the definition reads.
+func IdentityContext(ctx context.Context, dst, src []byte, in, out Walk, elemSize int) error {
+	if err := checkIdentity(dst, src, in, out, elemSize); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	e := int64(elemSize)
+	if p, ok := normaliseIdentity(in, out); ok && !overlaps(dst, src) {
+		return p.run(ctx, dst, src, e)
+	}
+	return identityOrdered(ctx, dst, src, in, out, e)
+}
+
+// checkIdentity checks the walks against each other and the buffers.
+func checkIdentity(dst, src []byte, in, out Walk, elemSize int) error {
 	if elemSize < 1 || len(in.Sizes) != len(out.Sizes) || len(in.Sizes) > maxDims {
 		return fmt.Errorf("%w: element size %d, %d and %d dimensions", ErrInvalidWalk, elemSize, len(in.Sizes), len(out.Sizes))
 	}
@@ -83,17 +111,31 @@ func Identity(dst, src []byte, in, out Walk, elemSize int) error {
 			return fmt.Errorf("%w: offset %d of %d-byte elements, buffer of %d bytes", ErrOutOfBounds, last, e, len(side.buf))
 		}
 	}
+	return nil
+}
+
+// identityOrdered is the copy in row-major order, element after element
+// (a run that is contiguous on both sides is one copy()): the order
+// InPlace describes, for dst and src in one buffer.
+func identityOrdered(ctx context.Context, dst, src []byte, in, out Walk, e int64) error {
 	p := pairOf(in, out)
 	n := len(p.sizes)
 	inner, si, so := p.sizes[n-1], p.in[n-1]*e, p.out[n-1]*e
 	contiguous := si == e && so == e
 	var coord [maxDims]int64
 	ioff, ooff := in.Base*e, out.Base*e
+	done := int64(0)
 	for {
 		if contiguous {
 			copy(dst[ooff:ooff+inner*e], src[ioff:ioff+inner*e])
 		} else {
 			copyStrided(dst, src, ooff, ioff, so, si, inner, e)
+		}
+		if done += inner; done >= identityChunk {
+			done = 0
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 		}
 		d := n - 2
 		for ; d >= 0; d-- {
@@ -121,7 +163,7 @@ func copyStrided(dst, src []byte, o, i, so, si, n, e int64) {
 			dst[o] = src[i]
 			o, i = o+so, i+si
 		}
-	case 2, 4, 8:
+	default:
 		for range n {
 			copy(dst[o:o+e], src[i:i+e])
 			o, i = o+so, i+si

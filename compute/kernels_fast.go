@@ -535,3 +535,82 @@ func permRun(e int64, dst, src []byte, lp *loop, first, cnt, start int64, starts
 		off, doff = lp.step(&coord, off, doff)
 	}
 }
+
+// overlaps reports whether a and b share a byte of memory.
+func overlaps(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	pa, pb := uintptr(base(a)), uintptr(base(b))
+	return pa < pb+uintptr(len(b)) && pb < pa+uintptr(len(a))
+}
+
+// aligned64 reports whether byte off of b is on a 64-byte boundary.
+func aligned64(b []byte, off int64) bool {
+	return (uintptr(base(b))+uintptr(off))%64 == 0
+}
+
+// tileWide copies the ni x no block of e-byte elements (4 or 8) dst[doff
+// + i*dI + o] = src[off + i + o*sO] (element offsets; ni and no rounded
+// down to multiples of w = 64/e) in w x w transposes of 64-byte rows
+// (transpose16x16s4, transpose8x8s8): strips along o for each w
+// elements along i when alongO (the writes of a strip run along w output
+// rows), strips along i for each w along o otherwise (the reads run along
+// w input rows); non-temporal stores when nt. Identity proves the
+// block's offsets inside dst and src.
+func tileWide(dst, src []byte, e, doff, off, ni, no, sO, dI int64, nt, alongO bool) {
+	w := 64 / e
+	nw, mw := ni/w, no/w
+	if nw == 0 || mw == 0 {
+		return
+	}
+	kernel := transpose16x16s4
+	if e == 8 {
+		kernel = transpose8x8s8
+	}
+	dp, sp := base(dst), base(src)
+	if alongO {
+		for i0 := int64(0); i0 < nw*w; i0 += w {
+			kernel(unsafe.Add(dp, (doff+i0*dI)*e), int(dI*e), 64, unsafe.Add(sp, (off+i0)*e), int(sO*e), int(w*sO*e), int(mw), nt)
+		}
+		return
+	}
+	for o0 := int64(0); o0 < mw*w; o0 += w {
+		kernel(unsafe.Add(dp, (doff+o0)*e), int(dI*e), int(w*dI*e), unsafe.Add(sp, (off+o0*sO)*e), int(sO*e), 64, int(nw), nt)
+	}
+}
+
+// tileKernel copies the ni x no block dst[doff + i*dI + o*dO] = src[off
+// + i*sI + o*sO] (element offsets) in tiles of t elements along i by no
+// along o (see tileAny). Addresses are formed only for elements of the
+// block.
+func tileKernel[T elem](dst, src []byte, doff, off, ni, no, sI, sO, dI, dO, t int64) {
+	sz := int64(unsafe.Sizeof(T(0)))
+	dp, sp := base(dst), base(src)
+	bsI, bdI, bsO, bdO := sI*sz, dI*sz, sO*sz, dO*sz
+	for i0 := int64(0); i0 < ni; i0 += t {
+		n := min(t, ni-i0)
+		q0, s0 := (doff+i0*dI)*sz, (off+i0*sI)*sz
+		for o := range no {
+			q, s := q0+o*bdO, s0+o*bsO
+			i := int64(0)
+			for ; i+4 <= n; i += 4 {
+				v0 := *(*T)(unsafe.Add(sp, s))
+				v1 := *(*T)(unsafe.Add(sp, s+bsI))
+				v2 := *(*T)(unsafe.Add(sp, s+2*bsI))
+				v3 := *(*T)(unsafe.Add(sp, s+3*bsI))
+				*(*T)(unsafe.Add(dp, q)) = v0
+				*(*T)(unsafe.Add(dp, q+bdI)) = v1
+				*(*T)(unsafe.Add(dp, q+2*bdI)) = v2
+				*(*T)(unsafe.Add(dp, q+3*bdI)) = v3
+				s += 4 * bsI
+				q += 4 * bdI
+			}
+			for ; i < n; i++ {
+				*(*T)(unsafe.Add(dp, q)) = *(*T)(unsafe.Add(sp, s))
+				s += bsI
+				q += bdI
+			}
+		}
+	}
+}

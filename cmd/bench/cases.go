@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
@@ -12,6 +14,9 @@ const (
 	classCopy  = "copy"  // a DML_SLICE1 on the 64 MiB cube, GB/s
 	classSmall = "small" // S1/S2: ns and allocations per call
 	classHL    = "hl"    // the highlight bitmap (compute.Touched)
+	// classID is a DML_ELEMENT_WISE_IDENTITY layout conversion
+	// (compute.Identity) of the 2^24-element buffer, GB/s, one thread.
+	classID = "identity"
 )
 
 // cubeElems is the element count of every large input: 256^3 = 4096^2 =
@@ -28,6 +33,12 @@ type benchCase struct {
 	// NumPy: setup defines names from flat (the arange buffer), expr is
 	// the view.
 	setup, expr string
+
+	// identity cases: the conversion (input and output layouts of the
+	// same sizes); NumPy times np.ascontiguousarray(view) beside
+	// np.copyto.
+	id      *core.IdentityDesc
+	in, out compute.Walk
 
 	slice *core.Slice1
 	walk  compute.Walk
@@ -168,6 +179,7 @@ func matrix() ([]benchCase, error) {
 			setup: "C = flat.reshape(2, 3, 2, 3, 2, 3, 2, 3)", expr: "C[::-1, ::2, :, ::-2, ::-1, :, :, ::-2]",
 		},
 	)
+	cs = append(cs, identityCases()...)
 	// Highlight bitmaps of the input cells a slice touches.
 	for _, c := range cs {
 		switch c.name {
@@ -181,6 +193,12 @@ func matrix() ([]benchCase, error) {
 	}
 	for i := range cs {
 		c := &cs[i]
+		if c.class == classID {
+			if err := c.initIdentity(); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		s, err := core.NewSlice1(c.desc)
 		if err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.name, err)
@@ -193,4 +211,85 @@ func matrix() ([]benchCase, error) {
 		}
 	}
 	return cs, nil
+}
+
+// identityCases are the layout conversions of issue #39: NCHW <-> NHWC
+// of 1x64x512x512 float32 and the 4096 x 4096 transpose (2^24 elements
+// each, 64 MiB), the same NCHW -> NHWC on float16 (as uint16) and on
+// float64, the 8-D permutation of R8 without its window, and a packed
+// copy (one copy() after normalisation) for reference. The logical
+// sizes are the input's, as DirectML has them; the output's strides
+// permute them.
+func identityCases() []benchCase {
+	nchw := []int64{1, 64, 512, 512}
+	packed := func(sizes []int64) []int64 {
+		st := make([]int64, len(sizes))
+		p := int64(1)
+		for d := len(sizes) - 1; d >= 0; d-- {
+			st[d], p = p, p*sizes[d]
+		}
+		return st
+	}
+	nhwcStrides := []int64{512 * 512 * 64, 1, 512 * 64, 64} // of NCHW sizes
+	idc := func(name string, t core.DataType, sizes, in, out []int64, setup, expr string) benchCase {
+		return benchCase{
+			name: name, class: classID, dtype: t, n: cubeElems, setup: setup, expr: expr,
+			id: &core.IdentityDesc{
+				Input:  core.TensorDesc{DataType: t, Sizes: sizes, Strides: in},
+				Output: core.TensorDesc{DataType: t, Sizes: sizes, Strides: out},
+			},
+		}
+	}
+	f32 := core.Float32
+	// R8's permutation: output dimension k is input dimension perm[k].
+	perm8 := []int64{2, 5, 0, 7, 3, 6, 1, 4}
+	eight := []int64{8, 8, 8, 8, 8, 8, 8, 8}
+	out8 := make([]int64, 8)
+	for k, p := range packed(eight) {
+		out8[perm8[k]] = p
+	}
+	return []benchCase{
+		idc("ID-NCHW-NHWC", f32, nchw, nil, nhwcStrides,
+			"X = flat.reshape(1, 64, 512, 512)", "X.transpose(0, 2, 3, 1)"),
+		idc("ID-NHWC-NCHW", f32, nchw, nhwcStrides, nil,
+			"X = flat.reshape(1, 512, 512, 64)", "X.transpose(0, 3, 1, 2)"),
+		idc("ID-T-4096", f32, []int64{4096, 4096}, nil, []int64{1, 4096},
+			"M = flat.reshape(4096, 4096)", "M.T"),
+		idc("ID-NCHW-NHWC/e2", core.UInt16, nchw, nil, nhwcStrides,
+			"X = flat.reshape(1, 64, 512, 512)", "X.transpose(0, 2, 3, 1)"),
+		idc("ID-NCHW-NHWC/e8", core.Float64, nchw, nil, nhwcStrides,
+			"X = flat.reshape(1, 64, 512, 512)", "X.transpose(0, 2, 3, 1)"),
+		idc("ID-8d", f32, eight, nil, out8,
+			"B = flat.reshape((8,) * 8)", "B.transpose(2, 5, 0, 7, 3, 6, 1, 4)"),
+		idc("ID-packed", f32, nchw, nil, nil,
+			"X = flat.reshape(1, 64, 512, 512)", "X"),
+	}
+}
+
+// initIdentity validates an identity case and sets its walks; walk is
+// the input read in the order of the output's cells (the output's
+// dimensions by decreasing stride), the view NumPy's expression makes.
+func (c *benchCase) initIdentity() error {
+	id, err := core.NewIdentity(*c.id)
+	if err != nil {
+		return fmt.Errorf("case %s: %w", c.name, err)
+	}
+	c.in, c.out = compute.IdentityWalks(id)
+	c.e = int(c.dtype.Bits() / 8)
+	if last := id.Input.IndexOfLastElement(); last >= c.n {
+		return fmt.Errorf("case %s: input reaches element %d of %d", c.name, last, c.n)
+	}
+	if id.Output.IndexOfLastElement()+1 != c.in.Len() {
+		return fmt.Errorf("case %s: the output is not packed", c.name)
+	}
+	order := make([]int, len(c.out.Sizes))
+	for d := range order {
+		order[d] = d
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(c.out.Strides[b], c.out.Strides[a]) })
+	for _, d := range order {
+		c.walk.Sizes = append(c.walk.Sizes, c.in.Sizes[d])
+		c.walk.Strides = append(c.walk.Strides, c.in.Strides[d])
+	}
+	return nil
 }

@@ -74,9 +74,15 @@ type result struct {
 	MsAlloc        *float64 `json:"msAlloc,omitempty"`
 	GCellsPerS     *float64 `json:"gcellsPerSec,omitempty"`
 	GElemsPerS     *float64 `json:"gelemsPerSec,omitempty"`
-	NumpyError     string   `json:"numpyError,omitempty"`
-	Pairs          int      `json:"pairs"`
-	Check          string   `json:"check"`
+	// Identity cases: NumpyGBps is np.ascontiguousarray(view), which
+	// allocates its output on every call (as the issue asks);
+	// NumpyCopytoGBps is np.copyto(out, view) into a pre-faulted output,
+	// the same copy without the allocation.
+	NumpyCopytoGBps  *float64 `json:"numpyCopytoGbps,omitempty"`
+	NumpyCopytoRatio *float64 `json:"numpyCopytoRatio,omitempty"`
+	NumpyError       string   `json:"numpyError,omitempty"`
+	Pairs            int      `json:"pairs"`
+	Check            string   `json:"check"`
 
 	checksum uint64
 }
@@ -285,11 +291,15 @@ func runGo(cases []benchCase, o options, np *numpyProc) ([]result, error) {
 			}
 		}
 		dst = dst[:ob]
-		plan, err := compute.Explain(c.walk, c.e)
+		plan, err := explain(c)
 		if err != nil {
 			return nil, err
 		}
-		for _, th := range o.threads {
+		threads := o.threads
+		if c.class == classID {
+			threads = []int{1} // compute.Identity is one goroutine
+		}
+		for _, th := range threads {
 			runtime.GOMAXPROCS(th)
 			runtime.GC()
 			r := result{Case: c.name, Class: c.class, Threads: th, ElemSize: c.e, OutBytes: ob, Plan: plan}
@@ -309,7 +319,7 @@ func runGo(cases []benchCase, o options, np *numpyProc) ([]result, error) {
 			results = append(results, r)
 		}
 		if c.class != classHL {
-			addNumpy(results[len(results)-len(o.threads):], c, np, o)
+			addNumpy(results[len(results)-len(threads):], c, np, o)
 		}
 	}
 	return results, nil
@@ -336,7 +346,11 @@ func addNumpy(rs []result, c *benchCase, np *numpyProc, o options) {
 			r.NumpyGBps = n.GBps
 			r.NumpyRatio = ptr(*r.GBps / *n.GBps)
 		}
-		if n.Memcpy != nil && r.MemcpyRatio != nil && r.Class == classCopy {
+		if n.CopytoGBps != nil && r.GBps != nil {
+			r.NumpyCopytoGBps = n.CopytoGBps
+			r.NumpyCopytoRatio = ptr(*r.GBps / *n.CopytoGBps)
+		}
+		if n.Memcpy != nil && r.MemcpyRatio != nil && (r.Class == classCopy || r.Class == classID) {
 			r.NumpyMemcpy = n.Memcpy
 			r.NumpyRatioNorm = ptr(*r.MemcpyRatio / *n.Memcpy)
 		}
@@ -356,9 +370,20 @@ func short(r result) string {
 	return fmt.Sprintf("%.2f GB/s x%.2f memcpy %s", *r.GBps, *r.MemcpyRatio, r.Check)
 }
 
+// explain is the plan compute chooses for the case.
+func explain(c *benchCase) (string, error) {
+	if c.class == classID {
+		return compute.ExplainIdentity(c.in, c.out, c.e)
+	}
+	return compute.Explain(c.walk, c.e)
+}
+
 func measureCopy(r *result, c *benchCase, o options, src, dst []byte, threads int) error {
 	call := func() error {
-		if threads == 1 {
+		switch {
+		case c.class == classID:
+			return compute.Identity(dst, src, c.in, c.out, c.e)
+		case threads == 1:
 			return compute.Slice(dst, src, c.slice)
 		}
 		return compute.SliceParallel(dst, src, c.slice, threads)
@@ -466,6 +491,17 @@ func printTable(w io.Writer, rs []result, np *numpyProc, took time.Duration, md 
 			fmt.Sprintf("%.2f", *r.GBps), fmt.Sprintf("%.2f", *r.MemcpyGBps),
 			fmt.Sprintf("%.2f (%.2f-%.2f)", *r.MemcpyRatio, *r.RatioP25, *r.RatioP75), fmtp(r.NumpyGBps, "%.2f"), fmtp(r.NumpyRatio, "%.2f"),
 			fmtp(r.NumpyRatioNorm, "%.2f"), r.Check, t.code(r.Plan))
+	}
+	t.flush()
+	t = newTable(w, md, "identity (one thread)", "e", "MB", "GB/s", "memcpy GB/s", "ratio (p25-p75)", "numpy GB/s", "np-ratio", "np copyto GB/s", "np-copyto-ratio", "check", "plan")
+	for _, r := range rs {
+		if r.Class != classID {
+			continue
+		}
+		t.row(r.Case, fmt.Sprint(r.ElemSize), fmt.Sprintf("%.1f", float64(r.OutBytes)/(1<<20)),
+			fmt.Sprintf("%.2f", *r.GBps), fmt.Sprintf("%.2f", *r.MemcpyGBps),
+			fmt.Sprintf("%.2f (%.2f-%.2f)", *r.MemcpyRatio, *r.RatioP25, *r.RatioP75), fmtp(r.NumpyGBps, "%.2f"), fmtp(r.NumpyRatio, "%.2f"),
+			fmtp(r.NumpyCopytoGBps, "%.2f"), fmtp(r.NumpyCopytoRatio, "%.2f"), r.Check, t.code(r.Plan))
 	}
 	t.flush()
 	t = newTable(w, md, "small call", "thr", "ns/call", "allocs", "numpy GB/s", "np-ratio", "np-norm", "check")

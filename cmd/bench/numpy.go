@@ -16,12 +16,15 @@ var numpyScript []byte
 
 // numpyCase is one answer of the script.
 type numpyCase struct {
-	Name     string   `json:"name"`
-	GBps     *float64 `json:"gbps"`
-	Memcpy   *float64 `json:"memcpyRatio"`
-	Reps     int      `json:"reps"`
-	Checksum string   `json:"checksum"`
-	Error    string   `json:"error"`
+	Name   string   `json:"name"`
+	GBps   *float64 `json:"gbps"`
+	Memcpy *float64 `json:"memcpyRatio"`
+	// CopytoGBps: for "fn": "ascontiguous" cases, np.copyto(out, view)
+	// timed beside np.ascontiguousarray(view) (GBps).
+	CopytoGBps *float64 `json:"copytoGbps"`
+	Reps       int      `json:"reps"`
+	Checksum   string   `json:"checksum"`
+	Error      string   `json:"error"`
 }
 
 // numpyProc is the python3 process that times NumPy case by case, right
@@ -115,6 +118,9 @@ func (np *numpyProc) run(c *benchCase) (numpyCase, bool) {
 		"name": c.name, "dtype": numpyDtype(c.dtype), "n": c.n, "setup": c.setup, "expr": c.expr,
 		"shape": c.walk.Sizes, "strides": c.walk.Strides, "base": c.walk.Base,
 		"minReps": np.o.minPairs, "minTime": np.o.minTime.Seconds(),
+	}
+	if c.class == classID {
+		req["fn"] = "ascontiguous"
 	}
 	line, err := json.Marshal(req)
 	if err == nil {

@@ -8,7 +8,12 @@ the view's shape, strides and first element are those of the Go walk,
 times np.copyto(out, view) interleaved with a contiguous np.copyto of the
 same byte count (at least minReps pairs and minTime seconds) and answers
 name, gbps (median), memcpyRatio (median of t_contiguous/t_view), reps,
-checksum (decimal string) and error.
+checksum (decimal string) and error. A case with "fn": "ascontiguous" (a
+layout conversion) is timed as np.ascontiguousarray(view), which allocates
+its output on every call, and answers copytoGbps too: np.copyto into a
+pre-faulted output, the same copy without the allocation (a view that is
+C-contiguous already, which ascontiguousarray returns as it is, is timed
+as view.copy()).
 The checksum is sum((i*2654435761 + 1) * v_i) mod 2^64 over the output
 elements read as unsigned integers, as cmd/bench computes it.
 """
@@ -68,7 +73,8 @@ def timed(mem, fn, min_reps, min_time, batch):
 
 
 def run_case(c, buffers):
-    res = {"name": c["name"], "gbps": None, "memcpyRatio": None, "reps": 0, "checksum": None, "error": None}
+    res = {"name": c["name"], "gbps": None, "memcpyRatio": None, "copytoGbps": None, "reps": 0, "checksum": None,
+           "error": None}
     try:
         key = (c["dtype"], c["n"])
         if key not in buffers:
@@ -90,12 +96,24 @@ def run_case(c, buffers):
         out = np.empty(view.shape, dtype=view.dtype)
         out.fill(0)  # fault the pages in
         np.copyto(out, view)
-        res["checksum"] = str(checksum(out))
+        ascontiguous = c.get("fn") == "ascontiguous"
+        if ascontiguous:
+            res["checksum"] = str(checksum(np.ascontiguousarray(view)))
+        else:
+            res["checksum"] = str(checksum(out))
         nbytes = out.nbytes
         batch = max(1, int(2e5 // max(nbytes, 1))) if nbytes < (1 << 16) else 1
         mout, msrc = out.reshape(-1), flat[:out.size]
-        med, ratio, reps = timed(lambda: np.copyto(mout, msrc), lambda: np.copyto(out, view),
-                                 c["minReps"], c["minTime"], batch)
+        mem = lambda: np.copyto(mout, msrc)
+        if ascontiguous:
+            med, _, _ = timed(mem, lambda: np.copyto(out, view), c["minReps"], c["minTime"], batch)
+            res["copytoGbps"] = nbytes / med
+            # ascontiguousarray returns a view that is C-contiguous
+            # already as it is: then a copy, which it would make.
+            conv = (lambda: view.copy()) if view.flags.c_contiguous else (lambda: np.ascontiguousarray(view))
+            med, ratio, reps = timed(mem, conv, c["minReps"], c["minTime"], batch)
+        else:
+            med, ratio, reps = timed(mem, lambda: np.copyto(out, view), c["minReps"], c["minTime"], batch)
         res["gbps"] = nbytes / med
         res["memcpyRatio"] = ratio
         res["reps"] = reps

@@ -80,6 +80,9 @@ func printTargets(w io.Writer, rs []result, md bool) {
 	if len(sides) > 1 {
 		line("ns per element within 2 x across sides", "T-64..T-4096", hi <= 2*lo, strings.Join(sides, ", ")+" ns")
 	}
+	// Issue #39: the permuting layout conversions at 2^24 elements.
+	ratio(">= 0.6 x memcpy", "ID-NCHW-NHWC", 0.6, 0)
+	ratio(">= 0.6 x memcpy", "ID-NHWC-NCHW", 0.6, 0)
 	ratio(">= 1.0 x numpy", "R8-8d", 0, 1.0)
 	if r := get("R8-8d", 2); r != nil {
 		line(">= 2 x numpy with two threads", "R8-8d", val(r.NumpyRatio) >= 2, fmt.Sprintf("numpy x%s (drift-corrected x%s)", fmtp(r.NumpyRatio, "%.2f"), fmtp(r.NumpyRatioNorm, "%.2f")))
