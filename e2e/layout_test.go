@@ -200,6 +200,24 @@ var everyPage = []pageCheck{
 	{name: "tour-broadcast", path: "/tour/6"},
 	// A title that is one long DirectML name.
 	{name: "tour-buffer-desc", path: "/tour/8"},
+	{name: "check", path: "/check"},
+	// Refused operators, each error at a long field path, and a valid one.
+	{name: "check-refused", open: openCheckRefused},
+}
+
+// openCheckRefused checks a model with a refused identity, a valid slice
+// and an operator the site does not know.
+func openCheckRefused(t *testing.T, ctx context.Context, _ viewport, at func(string) string) context.Context {
+	t.Helper()
+	do(t, ctx, "open /check", chromedp.Navigate(at("/check")))
+	model := `{"dispatchables": {` +
+		`"s": {"type": "DML_OPERATOR_SLICE1", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4, 4]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 2]}, "InputWindowOffsets": [1, 1], "InputWindowSizes": [2, 2], "InputWindowStrides": [1, 0]}},` +
+		`"id": {"type": "DML_OPERATOR_ELEMENT_WISE_IDENTITY", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3], "Strides": [1, 1]}}},` +
+		`"relu": {"type": "DML_OPERATOR_ACTIVATION_RELU", "desc": {}}}}`
+	do(t, ctx, "paste the model", chromedp.SetValue(chromedp.CSS(`#check-text`), model))
+	do(t, ctx, "check", chromedp.Click(chromedp.CSS(`[data-testid=check-submit]`)))
+	waitFor(t, ctx, "the three operators", `document.querySelectorAll('[data-testid=check-op]').length === 3`)
+	return ctx
 }
 
 // openPresenter presents the layout explorer in a room of its own.

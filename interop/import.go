@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stridescope/stridescope/ops/convert"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 
@@ -70,8 +71,10 @@ type ImportResponse struct {
 	URL    string                 `json:"url"`
 	Layout *picture.LayoutRequest `json:"layout,omitempty"`
 	Slice1 *slice1.Request        `json:"slice1,omitempty"`
-	Notes  []string               `json:"notes"`
-	notes  []core.Msg             // Notes by code, for Localize
+	// Identity is the body of /api/v1/identity, for the conversion page.
+	Identity *convert.Request `json:"identity,omitempty"`
+	Notes    []string         `json:"notes"`
+	notes    []core.Msg       // Notes by code, for Localize
 }
 
 // Localize is r with its notes in l (English, the default, is what
@@ -538,13 +541,34 @@ type dxOperatorIn struct {
 	Offsets            []int64         `json:"Offsets"`
 	Sizes              []int64         `json:"Sizes"`
 	Strides            []int64         `json:"Strides"`
-	ScaleBias          json.RawMessage `json:"ScaleBias"`
 }
 
-// importDx reads a model's first DML_SLICE1, DML_SLICE or
-// DML_ELEMENT_WISE_IDENTITY dispatchable: the one its commands dispatch
-// first, else the first in the file.
-func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
+// dxDispatchable is one dispatchable of a model as import reads it.
+type dxDispatchable struct {
+	Type    string          `json:"type"`
+	Desc    json.RawMessage `json:"desc"`
+	DescAlt json.RawMessage `json:"Desc"`
+}
+
+// dxModelIn is a model's dispatchables in the file's order and its
+// commands, read strictly where import reads them.
+type dxModelIn struct {
+	order []string
+	ds    map[string]dxDispatchable
+	cmds  []dxCommandIn
+}
+
+type dxCommandIn struct {
+	Type         string `json:"type"`
+	Dispatchable string `json:"dispatchable"`
+}
+
+// readDxModel reads the dispatchables and commands of a model. The
+// dispatchables' and commands' fields the importer reads are read
+// strictly (a "type" of 5 is said, not taken for no type); the others
+// (an ONNX dispatchable's sourcePath, a print's resource) are passed
+// over.
+func readDxModel(raw json.RawMessage) (*dxModelIn, *ImportError) {
 	var model struct {
 		Dispatchables json.RawMessage   `json:"dispatchables"`
 		Commands      []json.RawMessage `json:"commands"`
@@ -561,66 +585,92 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	if err != nil {
 		return nil, err
 	}
-	type dispatchable struct {
-		Type    string          `json:"type"`
-		Desc    json.RawMessage `json:"desc"`
-		DescAlt json.RawMessage `json:"Desc"`
-	}
-	wanted := func(t string) bool {
-		switch dxOperatorName(t) {
-		case "SLICE1", "SLICE", "ELEMENT_WISE_IDENTITY":
-			return true
-		}
-		return false
-	}
-	// The dispatchables' and commands' fields the importer reads are read
-	// strictly (a "type" of 5 is said, not taken for no type); the others
-	// (an ONNX dispatchable's sourcePath, a print's resource) are passed
-	// over.
 	var vs []core.Violation
-	ds := map[string]dispatchable{}
-	var types []string
+	m := &dxModelIn{order: order, ds: map[string]dxDispatchable{}, cmds: make([]dxCommandIn, len(model.Commands))}
 	for _, name := range order {
-		var d dispatchable
+		var d dxDispatchable
 		if err := decodeInto(members[name], "dxdispatch.dispatchables."+name, &d, true); err != nil {
 			vs = append(vs, err.Violations...)
 		}
-		ds[name] = d
-		types = append(types, name+" ("+d.Type+")")
+		m.ds[name] = d
 	}
-	type command struct {
-		Type         string `json:"type"`
-		Dispatchable string `json:"dispatchable"`
-	}
-	cmds := make([]command, len(model.Commands))
 	for i, c := range model.Commands {
-		if err := decodeInto(c, fmt.Sprintf("dxdispatch.commands[%d]", i), &cmds[i], true); err != nil {
+		if err := decodeInto(c, fmt.Sprintf("dxdispatch.commands[%d]", i), &m.cmds[i], true); err != nil {
 			vs = append(vs, err.Violations...)
 		}
 	}
 	if len(vs) > 0 {
 		return nil, &ImportError{Violations: vs}
 	}
+	return m, nil
+}
+
+// dxImporter reads the desc of one dispatchable of its operator type:
+// path is the desc's field ("dxdispatch.dispatchables.s.desc").
+type dxImporter func(name, opType, path string, desc json.RawMessage) (*ImportResponse, *ImportError)
+
+// dxImporters are the operators import and the check read, by their
+// DML_OPERATOR_ name without the prefix. An operator the site shows adds
+// its entry here; the import box, POST /api/v1/import and POST
+// /api/v1/check then read it.
+var dxImporters = map[string]dxImporter{
+	"SLICE1":                importDxSlice,
+	"SLICE":                 importDxSlice,
+	"ELEMENT_WISE_IDENTITY": importDxIdentity,
+}
+
+// DxOperators are the operator types the importer and the check read,
+// with the DML_OPERATOR_ prefix, sorted.
+func DxOperators() []string {
+	out := make([]string, 0, len(dxImporters))
+	for name := range dxImporters {
+		out = append(out, "DML_OPERATOR_"+name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// known reports whether the check and import read a dispatchable type.
+func known(t string) bool {
+	_, ok := dxImporters[dxOperatorName(t)]
+	return ok
+}
+
+// importDx reads a model's first dispatchable of an operator the site
+// shows: the one its commands dispatch first, else the first in the file.
+func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
+	m, err := readDxModel(raw)
+	if err != nil {
+		return nil, err
+	}
 	chosen := ""
-	for _, cmd := range cmds {
-		if cmd.Type == "dispatch" && wanted(ds[cmd.Dispatchable].Type) {
+	for _, cmd := range m.cmds {
+		if cmd.Type == "dispatch" && known(m.ds[cmd.Dispatchable].Type) {
 			chosen = cmd.Dispatchable
 			break
 		}
 	}
 	if chosen == "" {
-		for _, name := range order {
-			if wanted(ds[name].Type) {
+		for _, name := range m.order {
+			if known(m.ds[name].Type) {
 				chosen = name
 				break
 			}
 		}
 	}
 	if chosen == "" {
-		return nil, importErr("dxdispatch.dispatchables", "import.dx.operator", "no DML_OPERATOR_SLICE1, DML_OPERATOR_SLICE or DML_OPERATOR_ELEMENT_WISE_IDENTITY among the model's dispatchables ({types})", core.Args{"types": strings.Join(types, ", ")})
+		types := make([]string, len(m.order))
+		for i, name := range m.order {
+			types[i] = name + " (" + m.ds[name].Type + ")"
+		}
+		return nil, importErr("dxdispatch.dispatchables", "import.dx.operator", "none of the operators the site shows ({known}) among the model's dispatchables ({types})", core.Args{"known": strings.Join(DxOperators(), ", "), "types": strings.Join(types, ", ")})
 	}
-	d := ds[chosen]
-	path := "dxdispatch.dispatchables." + chosen + ".desc"
+	return importDispatchable(chosen, m.ds[chosen])
+}
+
+// importDispatchable reads dispatchable name of a known type.
+func importDispatchable(name string, d dxDispatchable) (*ImportResponse, *ImportError) {
+	path := "dxdispatch.dispatchables." + name + ".desc"
 	desc := d.Desc
 	if desc == nil {
 		desc = d.DescAlt
@@ -628,6 +678,81 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	if desc == nil {
 		return nil, importErr(path, "import.required", "{field} is required", core.Args{"field": path})
 	}
+	return dxImporters[dxOperatorName(d.Type)](name, d.Type, path, desc)
+}
+
+// fromNote is the note every import of a model starts with.
+func fromNote(name, opType string) core.Msg {
+	return core.NewMsg("import.note.dx.from", "from dispatchable {name:q} ({type}); initial values are not imported: the explorers fill the input with 1..N.", core.Args{"name": name, "type": opType})
+}
+
+// importDxIdentity reads a DML_ELEMENT_WISE_IDENTITY into the layout
+// conversion's page: both tensors as described, and the ScaleBias.
+func importDxIdentity(name, opType, path string, desc json.RawMessage) (*ImportResponse, *ImportError) {
+	var op struct {
+		InputTensor  json.RawMessage `json:"InputTensor"`
+		OutputTensor json.RawMessage `json:"OutputTensor"`
+		ScaleBias    *struct {
+			Scale *float64 `json:"Scale"`
+			Bias  *float64 `json:"Bias"`
+		} `json:"ScaleBias"`
+	}
+	if err := decodeInto(desc, path, &op, true); err != nil {
+		return nil, err
+	}
+	var vs []core.Violation
+	var in, out dxTensorIn
+	inErr := in.read(op.InputTensor, path+".InputTensor")
+	if inErr != nil {
+		vs = append(vs, inErr.Violations...)
+	}
+	outErr := out.read(op.OutputTensor, path+".OutputTensor")
+	if outErr != nil {
+		vs = append(vs, outErr.Violations...)
+	}
+	if inErr == nil && outErr == nil {
+		vs = append(vs, dxOutputOf(op.OutputTensor, path+".OutputTensor", opType, in, in.Sizes)...)
+	}
+	if len(vs) > 0 {
+		return nil, &ImportError{Violations: vs}
+	}
+	total := func(t *int64) *int64 {
+		if t != nil && *t == 0 {
+			return nil // DxDispatch's default: computed
+		}
+		return t
+	}
+	req := convert.Request{DataType: dxTypeName(in.DataType), Sizes: in.Sizes, InputStrides: in.Strides, OutputStrides: out.Strides,
+		InputTotalTensorSizeInBytes: total(in.TotalTensorSizeInBytes), InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment,
+		OutputTotalTensorSizeInBytes: total(out.TotalTensorSizeInBytes), OutputGuaranteedBaseOffsetAlignment: out.GuaranteedBaseOffsetAlignment}
+	if op.ScaleBias != nil {
+		req.ScaleBias = &convert.ScaleBiasRequest{Scale: op.ScaleBias.Scale, Bias: op.ScaleBias.Bias}
+	}
+	id, inv := req.Identity()
+	if inv != nil {
+		prefix := path + "."
+		return nil, &ImportError{Violations: renameAll(inv.Violations, map[string]string{
+			"dataType": "InputTensor.DataType", "sizes": "InputTensor.Sizes",
+			"inputStrides": "InputTensor.Strides", "outputStrides": "OutputTensor.Strides",
+			"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
+			"outputTotalTensorSizeInBytes": "OutputTensor.TotalTensorSizeInBytes", "outputGuaranteedBaseOffsetAlignment": "OutputTensor.GuaranteedBaseOffsetAlignment",
+			"scaleBias.scale": "ScaleBias.Scale", "scaleBias.bias": "ScaleBias.Bias",
+		}, prefix)}
+	}
+	mode := func(strides []int64) string {
+		if strides == nil {
+			return convert.ModePacked
+		}
+		return convert.ModeExplicit
+	}
+	st := convert.StateOf(convert.Validated{ID: id, State: convert.State{In: convert.Side{Mode: mode(in.Strides)}, Out: convert.Side{Mode: mode(out.Strides)}}})
+	notes := []core.Msg{fromNote(name, opType)}
+	return &ImportResponse{Page: "convert", URL: "/convert?" + st.CanonicalQuery(false), Identity: &req, Notes: englishNotes(notes), notes: notes}, nil
+}
+
+// importDxSlice reads a DML_SLICE1 or a DML_SLICE (converted to its
+// DML_SLICE1) into the slice page.
+func importDxSlice(name, opType, path string, desc json.RawMessage) (*ImportResponse, *ImportError) {
 	var op dxOperatorIn
 	// Operator descs carry fields stridescope does not read (FusedActivation,
 	// ...): those are passed over, what is read is strict.
@@ -636,33 +761,20 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 	}
 	var in dxTensorIn
 	inErr := in.read(op.InputTensor, path+".InputTensor")
-	if inErr != nil && dxOperatorName(d.Type) != "SLICE1" {
+	if inErr != nil && dxOperatorName(opType) != "SLICE1" {
 		return nil, inErr
 	}
 	dt := dxTypeName(in.DataType)
-	notes := []core.Msg{core.NewMsg("import.note.dx.from", "from dispatchable {name:q} ({type}); initial values are not imported: the explorers fill the input with 1..N.", core.Args{"name": chosen, "type": d.Type})}
+	notes := []core.Msg{fromNote(name, opType)}
 	buf := slice1.InputBuffer{InputTotalTensorSizeInBytes: in.TotalTensorSizeInBytes, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
 	if buf.InputTotalTensorSizeInBytes != nil && *buf.InputTotalTensorSizeInBytes == 0 {
 		buf.InputTotalTensorSizeInBytes = nil // DxDispatch's default: computed
 	}
 	prefix := path + "."
-	switch dxOperatorName(d.Type) {
-	case "ELEMENT_WISE_IDENTITY":
-		if op.ScaleBias != nil && string(op.ScaleBias) != "null" {
-			notes = append(notes, core.NewMsg("import.note.dx.scalebias", "the ScaleBias is not part of the layout and is left out.", nil))
-		}
-		if vs := dxOutputOf(op.OutputTensor, path+".OutputTensor", d.Type, in, in.Sizes); vs != nil {
-			return nil, &ImportError{Violations: vs}
-		}
-		req := picture.LayoutRequest{DataType: dt, Sizes: in.Sizes, Strides: in.Strides, TotalTensorSizeInBytes: buf.InputTotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment}
-		return layoutImport(req, map[string]string{
-			"dataType": prefix + "InputTensor.DataType", "sizes": prefix + "InputTensor.Sizes", "strides": prefix + "InputTensor.Strides",
-			"totalTensorSizeInBytes": prefix + "InputTensor.TotalTensorSizeInBytes", "guaranteedBaseOffsetAlignment": prefix + "InputTensor.GuaranteedBaseOffsetAlignment",
-		}, notes)
-	case "SLICE":
+	if dxOperatorName(opType) == "SLICE" {
 		v1 := slice1.V1Request{DataType: dt, InputSizes: in.Sizes, InputStrides: in.Strides, InputBuffer: buf, Offsets: op.Offsets, Sizes: op.Sizes, Strides: op.Strides}
 		s, inv := v1.SliceV1()
-		outVs := dxOutputOf(op.OutputTensor, path+".OutputTensor", d.Type, in, op.Sizes)
+		outVs := dxOutputOf(op.OutputTensor, path+".OutputTensor", opType, in, op.Sizes)
 		if inv != nil {
 			return nil, &ImportError{Violations: append(dxFields(inv.Violations, prefix), outVs...)}
 		}
@@ -676,7 +788,7 @@ func importDx(raw json.RawMessage) (*ImportResponse, *ImportError) {
 		return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
 	}
 	// Every violation at once: both tensors, then the operator's rank.
-	vs = nil
+	var vs []core.Violation
 	if inErr != nil {
 		vs = inErr.Violations
 	}

@@ -84,18 +84,9 @@ func writeDxModel(c echo.Context, name string, m *interop.DxModel, vs []core.Vio
 // explorer page and URL that show it. What DirectML cannot express is a
 // 400 naming the field.
 func (s *Server) postImport(c echo.Context) error {
-	ctx, n := c.Request().Context(), s.importLength(c)
-	if err := budget.Take(ctx, n); err != nil {
-		return err
-	}
-	body, err := io.ReadAll(c.Request().Body)
+	ctx := c.Request().Context()
+	body, err := s.readModelBody(c)
 	if err != nil {
-		return readError(err)
-	}
-	if ierr := interop.CheckImportSize(body); ierr != nil {
-		return &apiError{status: http.StatusRequestEntityTooLarge, violations: ierr.Violations}
-	}
-	if err := s.takeDecoding(ctx, n); err != nil {
 		return err
 	}
 	var req interop.ImportRequest
@@ -111,6 +102,27 @@ func (s *Server) postImport(c echo.Context) error {
 	}
 	// The notes in the request's language, as its errors are.
 	return c.JSON(http.StatusOK, res.Localize(i18n.LocaleOf(c.Request().Context())))
+}
+
+// readModelBody reads the body of an import or a check, which may carry
+// a DxDispatch model: its share of the budget taken in two steps (below),
+// a body holding more than an import can use refused before it decodes.
+func (s *Server) readModelBody(c echo.Context) ([]byte, error) {
+	ctx, n := c.Request().Context(), s.importLength(c)
+	if err := budget.Take(ctx, n); err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return nil, readError(err)
+	}
+	if ierr := interop.CheckImportSize(body); ierr != nil {
+		return nil, &apiError{status: http.StatusRequestEntityTooLarge, violations: ierr.Violations}
+	}
+	if err := s.takeDecoding(ctx, n); err != nil {
+		return nil, err
+	}
+	return body, nil
 }
 
 // An import takes its share of the work budget (interop.ImportCost of

@@ -129,7 +129,7 @@ func TestBodiesOverTheLimit(t *testing.T) {
 	}
 	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	if res.StatusCode != http.StatusOK || !strings.Contains(string(b), `sizes=32768&strides=2"`) {
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(b), `sizes=32768&imode=explicit&istrides=2&omode=packed"`) {
 		t.Errorf("importing the site's own %d-byte model: %d %.300s", len(req), res.StatusCode, b)
 	}
 

@@ -335,7 +335,7 @@ func bodyLimit(limit, importLimit int64) echo.MiddlewareFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
 			n := limit
-			if p := c.Path(); p == "/import" || p == "/api/v1/import" {
+			if p := c.Path(); p == "/import" || p == "/api/v1/import" || p == "/check" || p == "/api/v1/check" {
 				n = importLimit
 			}
 			if r.ContentLength > n {

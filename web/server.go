@@ -264,11 +264,14 @@ func (s *Server) routes() {
 	})
 
 	e.POST("/import", s.budgeted(asPage, s.postImportPage))
+	e.GET("/check", s.getCheckPage)
+	e.POST("/check", s.budgeted(asPage, s.postCheckPage))
 
 	api := e.Group("/api/v1")
 	api.POST("/dxdispatch", s.budgeted(asAPI, s.postDxDispatch))
 	s.dxRoutes(api)
 	api.POST("/import", s.budgeted(asAPI, s.postImport))
+	api.POST("/check", s.budgeted(asAPI, s.postCheck))
 	s.explorerRoutes()
 	s.roomRoutes()
 	s.docsRoutes()

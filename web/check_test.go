@@ -1,0 +1,104 @@
+package web
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// checkedModel has a valid DML_SLICE1 exported by the site itself and an
+// identity whose output strides write two elements to one cell.
+const checkedModel = `{
+  "dispatchables": {
+    "s": {"type": "DML_OPERATOR_SLICE1", "desc": {
+      "InputTensor": {"DataType": "FLOAT32", "Sizes": [4, 4]},
+      "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 2]},
+      "InputWindowOffsets": [1, 1], "InputWindowSizes": [2, 2], "InputWindowStrides": [1, 1]}},
+    "id": {"type": "ELEMENT_WISE_IDENTITY", "desc": {
+      "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3]},
+      "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3], "Strides": [1, 1]}}}
+  }
+}`
+
+func TestCheckAPI(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		valid      bool
+	}{
+		{"refused", `{"dxdispatch": ` + checkedModel + `}`, http.StatusOK, false},
+		{"valid", `{"dxdispatch": ` + strings.Replace(checkedModel, `"Strides": [1, 1]`, `"Strides": [1, 2]`, 1) + `}`, http.StatusOK, true},
+		{"no model", `{}`, http.StatusBadRequest, false},
+		{"not a model", `{"dxdispatch": {"dispatchables": []}}`, http.StatusBadRequest, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := post(t, ts, "/api/v1/check", tc.body)
+			if status != tc.status {
+				t.Fatalf("status %d, want %d: %v", status, tc.status, body)
+			}
+			if status != http.StatusOK {
+				if len(errorFields(body)) == 0 {
+					t.Errorf("a 400 without errors: %v", body)
+				}
+				return
+			}
+			if body["valid"] != tc.valid {
+				t.Fatalf("valid = %v, want %v: %v", body["valid"], tc.valid, body)
+			}
+			ops := body["operators"].([]any)
+			s, id := ops[0].(map[string]any), ops[1].(map[string]any)
+			if s["valid"] != true || s["url"] != "/slice?dt=FLOAT32&sizes=4,4&woff=1,1&wsize=2,2&wstride=1,1" {
+				t.Errorf("the slice: %v", s)
+			}
+			if tc.valid {
+				if id["valid"] != true || !strings.HasPrefix(id["url"].(string), "/convert?") {
+					t.Errorf("the identity: %v", id)
+				}
+				return
+			}
+			errs := errorFields(id)
+			if len(errs) != 1 || !strings.HasPrefix(errs[0], "dxdispatch.dispatchables.id.desc.OutputTensor.Strides: ") {
+				t.Errorf("the identity's errors: %q", errs)
+			}
+		})
+	}
+}
+
+// The check page works without JavaScript, in the reader's language.
+func TestCheckPage(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + "/check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /check: %d", res.StatusCode)
+	}
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/check", strings.NewReader(url.Values{"text": {checkedModel}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept-Language", "fr")
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	page := string(b)
+	for _, want := range []string{
+		"Refusé\u00a0: les règles de DirectML sont enfreintes par 1 opérateur sur 2.",
+		"dxdispatch.dispatchables.id.desc.OutputTensor.Strides",
+		"enfreint 1 règle",
+		`href="/slice?dt=FLOAT32&amp;sizes=4,4&amp;woff=1,1&amp;wsize=2,2&amp;wstride=1,1"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the French page lacks %q", want)
+		}
+	}
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("status %d", res.StatusCode)
+	}
+}
