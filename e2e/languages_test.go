@@ -96,6 +96,7 @@ func TestE2EEveryPageInEachLanguage(t *testing.T) {
 		"/slice?preset=example2&wsize=1,1,9,3",
 		"/tour/1", "/tour/7", "/tour/11",
 		"/glossary", "/join", "/embed/layout?sizes=2,3", "/embed/slice?preset=example2", "/no-such-page",
+		"/operators", "/check", "/convert?preset=nchw-nhwc",
 	}
 	for _, path := range pages {
 		_, en := readPage(t, ctx, base, path, i18n.English)

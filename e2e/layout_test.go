@@ -201,6 +201,7 @@ var everyPage = []pageCheck{
 	// A title that is one long DirectML name.
 	{name: "tour-buffer-desc", path: "/tour/8"},
 	{name: "check", path: "/check"},
+	{name: "operators", path: "/operators"},
 	// Refused operators, each error at a long field path, and a valid one.
 	{name: "check-refused", open: openCheckRefused},
 }

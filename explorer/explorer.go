@@ -57,6 +57,12 @@ type TourExampler interface {
 	TourExample(ctx context.Context, example string) (views.TourSlice, error)
 }
 
+// Listed is a Kind the operators index (/operators) lists: its title and
+// one sentence on what it shows, in ctx's language.
+type Listed interface {
+	Listing(ctx context.Context) (title, summary string)
+}
+
 // Routes are an explorer's addresses.
 type Routes struct {
 	Page  string // its page: "/", "/slice"

@@ -23,6 +23,9 @@ func navCurrent(ctx context.Context, href string) templ.Attributes {
 		current = p == href || strings.HasPrefix(p, "/tour/")
 	case "/join":
 		current = p == href || strings.HasPrefix(p, "/rooms/")
+	case "/operators":
+		// The index, the check and every operator's own page.
+		current = p == href || p == "/check" || inOperators(ctx)
 	}
 	if current {
 		return templ.Attributes{"aria-current": "page"}
@@ -70,4 +73,17 @@ func richHTML(s string) string {
 		}
 	}
 	return b.String()
+}
+
+type operatorPageKey struct{}
+
+// AnOperatorPage marks ctx's page as an operator's explorer, reached from
+// the header's operators index.
+func AnOperatorPage(ctx context.Context) context.Context {
+	return context.WithValue(ctx, operatorPageKey{}, true)
+}
+
+func inOperators(ctx context.Context) bool {
+	b, _ := ctx.Value(operatorPageKey{}).(bool)
+	return b
 }

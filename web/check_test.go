@@ -6,6 +6,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/interop"
 )
 
 // checkedModel has a valid DML_SLICE1 exported by the site itself and an
@@ -100,5 +104,38 @@ func TestCheckPage(t *testing.T) {
 	}
 	if res.StatusCode != http.StatusOK {
 		t.Errorf("status %d", res.StatusCode)
+	}
+}
+
+// The operators index lists every explorer that lists itself, linked in
+// the reader's language, and the check; the header's link is current on
+// it and on the operators' pages but not on the layout explorer.
+func TestOperatorsIndex(t *testing.T) {
+	_, doc := page(t, "/operators?lang=pt-BR")
+	var links []string
+	doc.Find("[data-testid=operator-item] h2 a").Each(func(_ int, a *goquery.Selection) {
+		links = append(links, a.AttrOr("href", "")+" "+a.Text())
+	})
+	want := []string{"/?lang=pt-BR Explorador de layout", "/slice?lang=pt-BR Explorador de DML_SLICE1", "/convert?lang=pt-BR Conversão de layout", "/check?lang=pt-BR Por que meu operador é recusado?"}
+	if strings.Join(links, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the index links\n%s\nwant\n%s", strings.Join(links, "\n"), strings.Join(want, "\n"))
+	}
+	for path, current := range map[string]bool{"/operators": true, "/check": true, "/convert": true, "/": false, "/slice": false} {
+		_, d := page(t, path)
+		got := d.Find("[data-testid=nav-operators][aria-current=page]").Length() == 1
+		if got != current {
+			t.Errorf("%s: the operators link current = %v, want %v", path, got, current)
+		}
+	}
+}
+
+// Every explorer whose page offers a DxDispatch model says what the model
+// runs, in each language: its tools panel's words are looked up by its
+// name, which no catalog test can see.
+func TestEveryDxExporterHasItsWords(t *testing.T) {
+	for name := range interop.DxExporters {
+		if !i18n.Has(i18n.Key("tools.runs." + name)) {
+			t.Errorf("no tools.runs.%s in the catalogs", name)
+		}
 	}
 }

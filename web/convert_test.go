@@ -137,8 +137,8 @@ func TestConvertPageWithoutJavaScript(t *testing.T) {
 	if s := doc.Find("[data-testid=scattered]").Text(); !strings.Contains(s, "input side is scattered") {
 		t.Errorf("scattered %q", s)
 	}
-	if doc.Find("[data-testid=nav-convert]").Length() != 1 {
-		t.Error("no link in the site header")
+	if doc.Find("[data-testid=nav-operators][aria-current=page]").Length() != 1 {
+		t.Error("the header's operators link is not the current page's")
 	}
 	if doc.Find("script#answer").Length() != 1 {
 		t.Error("no embedded answer")

@@ -12,6 +12,7 @@ import (
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/views"
 )
 
 // explorerRoutes serves every explorer (s.kinds) through the one
@@ -32,11 +33,19 @@ func (s *Server) explorerRoutes() {
 	}
 }
 
+// headerLinked are the explorers the site's header links by themselves;
+// the others are reached from its operators index (/operators).
+var headerLinked = map[string]struct{}{"/": {}, "/slice": {}}
+
 // explorerPage renders k's page at path from the URL query.
 func (s *Server) explorerPage(k explorer.Kind, path string, frame explorer.Frame) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if done, err := formRedirect(c, k); done || err != nil {
 			return err
+		}
+		if _, ok := headerLinked[k.Routes().Page]; !ok {
+			// The header's operators index is where the reader came from.
+			c.SetRequest(c.Request().WithContext(views.AnOperatorPage(c.Request().Context())))
 		}
 		page, err := s.showExplorer(c, k, "", path, frame)
 		if err != nil {

@@ -252,6 +252,7 @@ func (s *Server) routes() {
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok\n") })
 	e.GET("/readyz", s.getReadyz)
 	e.GET("/glossary", s.getGlossary)
+	e.GET("/operators", s.getOperators)
 	e.GET(APIDocPath, s.getAPIDoc) // apidoc.go
 	e.GET("/ws", s.getWS)
 	files := http.StripPrefix("/static/", static.Handler())

@@ -77,6 +77,11 @@ var allowedSame = map[string]string{
 	"DML_BUFFER_TENSOR_DESC: NHWC":                         "pt-BR",
 	"Output":                                               "zh-TW pt-BR fr", // the name in the DirectML page's pseudo-code
 	"ONNX Slice (opset 13)":                                "zh-TW pt-BR fr", // the ONNX operator and its version
+	// The conversion's layouts, named as DirectML and the literature
+	// name them, and DML_SCALE_BIAS's fields.
+	"NCHW": "zh-TW pt-BR fr", "NHWC": "zh-TW pt-BR fr", "NCDHW": "zh-TW pt-BR fr", "NDHWC": "zh-TW pt-BR fr",
+	"HW": "zh-TW pt-BR fr", "WH": "zh-TW pt-BR fr", "DHW": "zh-TW pt-BR fr", "WHD": "zh-TW pt-BR fr",
+	"ScaleBias": "zh-TW pt-BR fr", "Scale": "zh-TW pt-BR fr", "Bias": "zh-TW pt-BR fr",
 }
 
 // rawKey is how a catalog key looks: dotted lower-case words.

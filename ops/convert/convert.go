@@ -23,6 +23,11 @@ type Kind struct{}
 var _ explorer.Kind = Kind{}
 
 // Name is the conversion explorer's page in the protocol.
+// Listing is the explorer's entry in the operators index.
+func (Kind) Listing(ctx context.Context) (title, summary string) {
+	return i18n.T(ctx, "convert.title"), i18n.T(ctx, "convert.summary")
+}
+
 func (Kind) Name() string { return "convert" }
 
 // Routes are the conversion explorer's addresses.

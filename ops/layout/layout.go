@@ -23,6 +23,11 @@ type Kind struct{}
 var _ explorer.Kind = Kind{}
 
 // Name is the layout explorer's page in the protocol.
+// Listing is the explorer's entry in the operators index.
+func (Kind) Listing(ctx context.Context) (title, summary string) {
+	return i18n.T(ctx, "site.nav.layout"), i18n.T(ctx, "layout.summary")
+}
+
 func (Kind) Name() string { return "layout" }
 
 // Routes are the layout explorer's addresses.

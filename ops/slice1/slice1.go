@@ -24,6 +24,11 @@ type Kind struct{}
 var _ explorer.Kind = Kind{}
 
 // Name is the slice explorer's page in the protocol.
+// Listing is the explorer's entry in the operators index.
+func (Kind) Listing(ctx context.Context) (title, summary string) {
+	return i18n.T(ctx, "site.nav.slice"), i18n.T(ctx, "slice.summary")
+}
+
 func (Kind) Name() string { return "slice" }
 
 // Routes are the slice explorer's addresses.
