@@ -52,6 +52,9 @@ func (s *Server) postCheckPage(c echo.Context) error {
 	if err := parseForm(c); err != nil {
 		return err
 	}
+	if err := clientGone(c.Request().Context()); err != nil {
+		return err
+	}
 	pasted := c.FormValue("text")
 	ctx := i18n.Translated(c.Request().Context())
 	c.SetRequest(c.Request().WithContext(ctx))
