@@ -15,12 +15,17 @@ import (
 var codeCall = regexp.MustCompile(`(?:NewMsg\(|(?:vs\.add|\bbad|importErr|badRequest)\((?:[^,()"]|\([^()]*\)|"[^"]*")+,\s*)"([a-z0-9]+(?:\.[a-z0-9-]+)+)"(?:,\s*("(?:[^"\\]|\\.)*"))?`)
 
 // TestEveryCodeInTheSourcesHasAnEntry keeps the catalogs in step with
-// core, picture, interop, web and strictjson: a new code without an English entry fails here
+// core, picture, interop, web, strictjson and the operators (ops/...): a new code without an English entry fails here
 // (TestEveryLocaleHasEveryKey then asks for the translations), and so does
 // an English template edited at its call site but not in the catalog.
 func TestEveryCodeInTheSourcesHasAnEntry(t *testing.T) {
 	found, templates := 0, 0
-	for _, dir := range []string{"../core", "../picture", "../interop", "../web", "../strictjson"} {
+	// Every operator's package too: an operator writes codes of its own.
+	ops, err := filepath.Glob("../ops/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range append([]string{"../core", "../picture", "../interop", "../web", "../strictjson"}, ops...) {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
