@@ -12,6 +12,7 @@
 //	                                        rooms/natsbus (the rooms' NATS bus)
 //	views (templ components)                rooms (classrooms, over a Bus)
 //	compute (the slice engine), i18n, strictjson (request JSON's one decoding)
+//	test harness: testkit (servers, sessions, Chromium for the tests)
 //	foundation: core (the exact DirectML rules), budget, jsonscan, static, docs
 //
 // rooms stands beside the explorers: it imports none of the module, nor
@@ -50,6 +51,9 @@ type layer struct {
 // layers, lowest first.
 var layers = []layer{
 	{name: "foundation", pkgs: map[string][]string{"core": nil, "budget": nil, "jsonscan": nil, "static": nil, "docs": nil}},
+	// The tests' one harness: it imports none of the module, so that any
+	// package's own tests can use it.
+	{name: "test harness", http: true, pkgs: map[string][]string{"testkit": {"github.com/chromedp/", "github.com/gorilla/websocket"}}},
 	{name: "engine and words", pkgs: map[string][]string{"compute": nil, "i18n": {"golang.org/x/text/"}, "strictjson": nil}},
 	{name: "word tests", pkgs: map[string][]string{"i18n/i18ntest": nil}},
 	{name: "view tests", pkgs: map[string][]string{"views/viewstest": {"github.com/a-h/templ", "github.com/PuerkitoBio/goquery"}}},

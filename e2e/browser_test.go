@@ -20,22 +20,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/stridescope/stridescope/testkit"
 	"github.com/stridescope/stridescope/web"
 )
 
@@ -68,81 +64,14 @@ var docShots = map[string]bool{
 // startServer runs the real web.Server on a loopback listener.
 func startServer(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := web.New(web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln, func(a net.Addr) { ready <- a }) }()
-	var addr net.Addr
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("server did not start: %v", err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
-	})
-	return "http://" + addr.String()
+	return testkit.Serve(t, web.New(web.Config{Logger: testkit.Quiet()}).Serve)
 }
 
 // newBrowser starts a fresh headless Chromium and returns a tab; extra
 // adds command-line options.
 func newBrowser(t *testing.T, jsOff bool, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("e2e: no chromium on PATH; install Debian's browser with `apt-get install chromium` to run the browser tests")
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.WindowSize(1440, 1000),
-	}
-	opts = append(opts, extra...)
-	// On a loaded machine Chromium sometimes fails to start in time (its
-	// launcher prints nothing wrong); that is the machine, not the page,
-	// so it gets two more tries.
-	var ctx context.Context
-	for n := 1; ; n++ {
-		// A profile of its own each try: a Chromium that failed may leave
-		// its directory locked.
-		try := append(slices.Clip(opts), chromedp.UserDataDir(t.TempDir()))
-		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), try...)
-		tab, cancelTab := chromedp.NewContext(actx)
-		err := chromedp.Do(tab)
-		if err == nil {
-			ctx = tab
-			t.Cleanup(func() { cancelTab(); cancelAlloc() })
-			break
-		}
-		cancelTab()
-		cancelAlloc()
-		if n == 3 {
-			t.Fatalf("start chromium (3 tries): %v", err)
-		}
-		t.Logf("start chromium, try %d: %v", n, err)
-	}
-	if jsOff {
-		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
-			t.Fatalf("disable JavaScript: %v", err)
-		}
-	}
-	return ctx
+	return testkit.Browser(t, jsOff, extra...)
 }
 
 // do runs actions with a deadline, failing the test on error.

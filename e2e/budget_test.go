@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -16,18 +15,14 @@ import (
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/testkit"
 	"github.com/stridescope/stridescope/web"
 )
 
 // serveBudget runs a server whose work budget is b and returns its URL.
 func serveBudget(t *testing.T, b *budget.Budget) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(t)
 	serveOn(t, addr, web.Config{Budget: b, AnswerCache: -1})
 	return "http://" + addr
 }

@@ -1,12 +1,12 @@
 package e2e
 
 import (
-	"net"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/stridescope/stridescope/testkit"
 	"github.com/stridescope/stridescope/web"
 )
 
@@ -65,12 +65,7 @@ func TestE2ELinksFollowTheShownState(t *testing.T) {
 // reconnects, and the address bar (which sharing, reloading and the
 // downloads read) holds it too.
 func TestE2EEditWhileOfflineReachesTheAddressBar(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(t)
 	cfg := web.Config{DataDir: t.TempDir(), RoomSecret: []byte("e2e offline secret")}
 	stop := serveOn(t, addr, cfg)
 	base := "http://" + addr

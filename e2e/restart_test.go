@@ -2,14 +2,13 @@ package e2e
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/stridescope/stridescope/testkit"
 	"github.com/stridescope/stridescope/web"
 )
 
@@ -28,7 +27,7 @@ func serveOn(t *testing.T, addr string, cfg web.Config) (stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.Logger = testkit.Quiet()
 	s := web.New(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -54,12 +53,7 @@ func serveOn(t *testing.T, addr string, cfg web.Config) (stop func()) {
 // server being back the presenter presents again and the viewer follows
 // again, with no click.
 func TestE2ERoomSurvivesServerRestart(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testkit.FreeAddr(t)
 	cfg := web.Config{DataDir: t.TempDir(), RoomSecret: []byte("e2e restart secret")}
 	stop := serveOn(t, addr, cfg)
 	base := "http://" + addr

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/rooms/natsbus"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // roomHub serves sessions of a fresh Hub with a real room replica (NATS
@@ -30,7 +29,7 @@ func roomHub(t *testing.T) (h *Hub, ts *httptest.Server, code string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	replica := rooms.NewReplica(bus, []byte("live test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	replica := rooms.NewReplica(bus, []byte("live test secret"), testkit.Quiet())
 	ctx, stop := context.WithCancel(context.Background())
 	ran := make(chan struct{})
 	go func() {
@@ -44,7 +43,7 @@ func roomHub(t *testing.T) (h *Hub, ts *httptest.Server, code string) {
 		t.Fatal(err)
 	}
 	base, cancel := context.WithCancelCause(context.Background())
-	h = &Hub{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Timings: DefaultTimings, Base: base,
+	h = &Hub{Log: testkit.Quiet(), Timings: DefaultTimings, Base: base,
 		MessagesPerSecond: 40, MessageBurst: 80, Answers: NewAnswers(DefaultAnswerBytes),
 		Rooms: func() (*rooms.Replica, error) { return replica, nil }}
 	var up websocket.Upgrader

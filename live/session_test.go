@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stridescope/stridescope/ops/layout"
+	"github.com/stridescope/stridescope/testkit"
 
 	"github.com/gorilla/websocket"
 
@@ -26,7 +25,7 @@ import (
 func hubServer(t *testing.T) (*Hub, *httptest.Server) {
 	t.Helper()
 	base, cancel := context.WithCancelCause(context.Background())
-	h := &Hub{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Timings: DefaultTimings, Base: base,
+	h := &Hub{Log: testkit.Quiet(), Timings: DefaultTimings, Base: base,
 		MessagesPerSecond: 40, MessageBurst: 80, Answers: NewAnswers(DefaultAnswerBytes),
 		Rooms: func() (*rooms.Replica, error) { return nil, errors.New("no rooms in this test") }}
 	var up websocket.Upgrader
@@ -45,16 +44,7 @@ func hubServer(t *testing.T) (*Hub, *httptest.Server) {
 // dial opens a session and reads its hello.
 func dial(t *testing.T, ts *httptest.Server) *websocket.Conn {
 	t.Helper()
-	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http"), nil)
-	if err != nil {
-		t.Fatalf("dial: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	var hello map[string]any
-	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if err := c.ReadJSON(&hello); err != nil || hello["type"] != "hello" {
-		t.Fatalf("first message %v (%v), want hello", hello, err)
-	}
+	c, _ := testkit.Session(t, "ws"+strings.TrimPrefix(ts.URL, "http"), nil)
 	return c
 }
 

@@ -3,8 +3,6 @@ package rooms
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/stridescope/stridescope/rooms/natstest"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // skewedReplicas is two replicas sharing a NATS server on loopback, each
@@ -26,7 +25,7 @@ func skewedReplicas(t *testing.T, skewA, skewB time.Duration) (a, b *Replica, ur
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := newReplica(bus, []byte("shared test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)),
+		r := newReplica(bus, []byte("shared test secret"), testkit.Quiet(),
 			func() time.Time { return time.Now().Add(skew) })
 		t.Cleanup(func() { bus.Close() })
 		run(t, r)

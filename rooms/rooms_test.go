@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,11 +11,12 @@ import (
 	"time"
 
 	"github.com/stridescope/stridescope/rooms/natstest"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 func newTestRooms(t testing.TB, bus Bus) *Replica {
 	t.Helper()
-	r := NewReplica(bus, []byte("shared test secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r := NewReplica(bus, []byte("shared test secret"), testkit.Quiet())
 	t.Cleanup(func() { bus.Close() }) // after Run has returned (cleanups run last first)
 	run(t, r)
 	return r

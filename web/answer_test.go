@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -16,6 +14,7 @@ import (
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 var answerScript = regexp.MustCompile(`<script id="answer" type="application/json">([^<]*)</script>`)
@@ -90,7 +89,7 @@ func TestPageWithoutRoomForItsAnswerCarriesNone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hold()
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Budget: b})
+	s := New(Config{Logger: testkit.Quiet(), Budget: b})
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
 	res, body := fetchAs(t, ts, "GET", "/?dt=FLOAT32&sizes=2,3", "", "")

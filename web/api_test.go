@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,11 +12,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stridescope/stridescope/testkit"
 )
 
 func newTestServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s := New(Config{Logger: testkit.Quiet()})
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
 	return ts

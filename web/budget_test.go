@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -20,13 +19,14 @@ import (
 	"github.com/stridescope/stridescope/ops/layout"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // budgetServer is a server with a work budget of limit bytes that makes
 // a request wait 50 ms for its share.
 func budgetServer(t *testing.T, limit int64) (*Server, *httptest.Server) {
 	t.Helper()
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), WorkBudget: limit, WorkBudgetWait: 50 * time.Millisecond})
+	s := New(Config{Logger: testkit.Quiet(), WorkBudget: limit, WorkBudgetWait: 50 * time.Millisecond})
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(ts.Close)
 	return s, ts
@@ -247,7 +247,7 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("allocates hundreds of MiB (the race detector's shadow memory multiplies it)")
 	}
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), WorkBudget: -1})
+	s := New(Config{Logger: testkit.Quiet(), WorkBudget: -1})
 	h := s.Handler()
 	get := func(path string) func() {
 		return func() {

@@ -12,6 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/stridescope/stridescope/static"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 func get(t *testing.T, ts *httptest.Server, path string) *http.Response {
@@ -59,7 +60,7 @@ func TestOnlyTheEmbedsMayBeFramed(t *testing.T) {
 }
 
 func TestFrameAncestorsIsConfigurable(t *testing.T) {
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), FrameAncestors: "'self' https://docs.example.com"})
+	s := New(Config{Logger: testkit.Quiet(), FrameAncestors: "'self' https://docs.example.com"})
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	if csp := get(t, ts, "/embed/layout").Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'self' https://docs.example.com;") {

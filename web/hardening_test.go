@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"net"
 	"net/http"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // rawWS opens a websocket by hand on a plain TCP connection, so the test
@@ -371,18 +371,11 @@ func TestHardenSlowReaderBlocksNoOne(t *testing.T) {
 // on a loopback port until the test ends, and gives the address.
 func serveOnLoopback(t *testing.T, s *Server) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go s.Serve(ctx, ln, nil)
-	return ln.Addr().String()
+	return strings.TrimPrefix(testkit.Serve(t, s.Serve), "http://")
 }
 
 func TestHardenSlowlorisIsCutOff(t *testing.T) {
-	addr := serveOnLoopback(t, New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ReadHeaderTimeout: 500 * time.Millisecond}))
+	addr := serveOnLoopback(t, New(Config{Logger: testkit.Quiet(), ReadHeaderTimeout: 500 * time.Millisecond}))
 
 	var wg sync.WaitGroup
 	cut := make([]time.Duration, 5)
@@ -430,7 +423,7 @@ func TestHardenSlowlorisIsCutOff(t *testing.T) {
 
 func TestHardenGracefulShutdown(t *testing.T) {
 	before := settleGoroutines(runtime.NumGoroutine())
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ShutdownTimeout: 3 * time.Second})
+	s := New(Config{Logger: testkit.Quiet(), ShutdownTimeout: 3 * time.Second})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -511,7 +504,7 @@ func TestHardenNoCompression(t *testing.T) {
 // body.timeout once the read timeout passes, in the request's language
 // and without the transport's error (socket addresses).
 func TestHardenBodiesThatDoNotArrive(t *testing.T) {
-	addr := serveOnLoopback(t, New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ReadTimeout: 400 * time.Millisecond}))
+	addr := serveOnLoopback(t, New(Config{Logger: testkit.Quiet(), ReadTimeout: 400 * time.Millisecond}))
 	for _, tc := range []struct {
 		name, path, lang string
 		length           int

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/stridescope/stridescope/interop"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // importBodies are the import bodies that cost the most per byte, each
@@ -98,7 +98,7 @@ func TestImportCostCoversAllocations(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("allocates hundreds of MiB (the race detector's shadow memory multiplies it)")
 	}
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), WorkBudget: -1})
+	s := New(Config{Logger: testkit.Quiet(), WorkBudget: -1})
 	h := s.Handler()
 	for _, page := range []bool{false, true} {
 		limit := int(s.importLimit) - 64

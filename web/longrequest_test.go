@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // TestLongRequestsAnswerTheAPIsShape: an API request whose query (or
@@ -21,7 +21,7 @@ import (
 // before; a page past 64 KiB is not given JSON. The connection's earlier
 // requests (keep-alive) do not confuse it.
 func TestLongRequestsAnswerTheAPIsShape(t *testing.T) {
-	addr := serveOnLoopback(t, New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	addr := serveOnLoopback(t, New(Config{Logger: testkit.Quiet()}))
 	long := strings.Repeat("1,", 40000) + "1" // 80001 bytes
 	client := &http.Client{}
 	for _, c := range []struct {
@@ -83,7 +83,7 @@ func TestLongRequestsAnswerTheAPIsShape(t *testing.T) {
 // connection at once, not after the 2 s drain a server that cannot
 // half-close waits out.
 func TestWebsocketsPassThroughTheLongRequestConn(t *testing.T) {
-	addr := serveOnLoopback(t, New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	addr := serveOnLoopback(t, New(Config{Logger: testkit.Quiet()}))
 	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws", nil)
 	if err != nil {
 		t.Fatal(err)

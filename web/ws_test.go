@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stridescope/stridescope/ops/layout"
+	"github.com/stridescope/stridescope/testkit"
 
 	"github.com/gorilla/websocket"
 
@@ -27,7 +27,7 @@ import (
 // before it serves.
 func wsServer(t *testing.T, cfg Config, configure func(*Server)) (*Server, *httptest.Server) {
 	t.Helper()
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.Logger = testkit.Quiet()
 	s := New(cfg)
 	if configure != nil {
 		configure(s)
@@ -40,21 +40,11 @@ func wsServer(t *testing.T, cfg Config, configure func(*Server)) (*Server, *http
 
 func wsURL(ts *httptest.Server) string { return "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws" }
 
-// dial opens a session and reads the hello.
+// dial opens a session and reads the hello, of this protocol's version.
 func dial(t *testing.T, ts *httptest.Server, header http.Header) *websocket.Conn {
 	t.Helper()
-	c, res, err := websocket.DefaultDialer.Dial(wsURL(ts), header)
-	if err != nil {
-		status := 0
-		if res != nil {
-			status = res.StatusCode
-		}
-		t.Fatalf("dial: %v (status %d)", err, status)
-	}
-	t.Cleanup(func() { c.Close() })
-	var hello map[string]any
-	readJSON(t, c, &hello)
-	if hello["type"] != "hello" || hello["v"] != float64(live.ProtocolVersion) {
+	c, hello := testkit.Session(t, wsURL(ts), header)
+	if hello["v"] != float64(live.ProtocolVersion) {
 		t.Fatalf("first message %v, want hello v%d", hello, live.ProtocolVersion)
 	}
 	return c
@@ -475,7 +465,7 @@ func isTimeout(err error) bool {
 }
 
 func TestWSShutdownClosesSessions(t *testing.T) {
-	s := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ShutdownTimeout: 2 * time.Second})
+	s := New(Config{Logger: testkit.Quiet(), ShutdownTimeout: 2 * time.Second})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
