@@ -30,8 +30,9 @@ fuzz: ## Run every fuzz target for FUZZTIME each.
 lint: ## gofmt, go vet, templ generation drift, tracked files over 1 MiB.
 	@scripts/lint.sh
 
-generate: ## Regenerate the templ components.
+generate: ## Regenerate the templ components and the English catalog's messages.
 	$(GO) tool templ generate
+	$(GO) generate ./i18n
 
 bench: ## The full slice-engine benchmark matrix (about 70 s; -md for Markdown).
 	$(GO) run ./cmd/bench

@@ -55,7 +55,7 @@ var layers = []layer{
 	// package's own tests can use it.
 	{name: "test harness", http: true, pkgs: map[string][]string{"testkit": {"github.com/chromedp/", "github.com/gorilla/websocket"}}},
 	{name: "engine and words", pkgs: map[string][]string{"compute": nil, "i18n": {"golang.org/x/text/"}, "strictjson": nil}},
-	{name: "word tests", pkgs: map[string][]string{"i18n/i18ntest": nil}},
+	{name: "word tests", pkgs: map[string][]string{"i18n/i18ntest": nil, "i18n/msggen": nil}},
 	{name: "view tests", pkgs: map[string][]string{"views/viewstest": {"github.com/a-h/templ", "github.com/PuerkitoBio/goquery"}}},
 	{name: "views", pkgs: map[string][]string{"views": {"github.com/a-h/templ"}}},
 	{name: "rooms", pkgs: map[string][]string{"rooms": nil}},
@@ -67,7 +67,7 @@ var layers = []layer{
 	{name: "interop", pkgs: map[string][]string{"interop": nil}},
 	{name: "sessions", pkgs: map[string][]string{"live": {"github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}}},
 	{name: "server", http: true, pkgs: map[string][]string{"web": {"github.com/labstack/", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/", "rsc.io/qr"}}},
-	{name: "commands", http: true, pkgs: map[string][]string{"cmd/server": {"github.com/nats-io/"}, "cmd/bench": nil, "cmd/benchweb": {"github.com/chromedp/", "golang.org/x/net/"},
+	{name: "commands", http: true, pkgs: map[string][]string{"cmd/server": {"github.com/nats-io/"}, "cmd/bench": nil, "cmd/genmessages": nil, "cmd/benchweb": {"github.com/chromedp/", "golang.org/x/net/"},
 		"cmd/loadtest": {"github.com/gorilla/websocket"}, "e2e": {"github.com/chromedp/", "github.com/gorilla/websocket", "github.com/nats-io/"}}},
 }
 

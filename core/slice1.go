@@ -175,14 +175,15 @@ func NewSlice1(d Slice1Desc) (*Slice1, error) {
 			vs.add("dataType", "slice.datatype.level", "DataType {type} not supported by DML_OPERATOR_SLICE at feature level {level} (FLOAT32, FLOAT16, INT32, INT16, UINT32 and UINT16 before 2_1)", Args{"type": d.Input.DataType, "level": fl})
 		}
 	} else if d.Input.DataType.Valid() && fl.AtLeast(fl21) && !containsType(Slice1DataTypes(fl), d.Input.DataType) {
-		code, tmpl := "slice1.datatype.level", "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level}"
+		args := Args{"type": d.Input.DataType, "level": fl}
 		switch d.Input.DataType.Bits() {
 		case 64:
-			code, tmpl = "slice1.datatype.level64", tmpl+" (64-bit types need 4_1 or later)"
+			vs.add("dataType", "slice1.datatype.level64", "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level} (64-bit types need 4_1 or later)", args)
 		case 4:
-			code, tmpl = "slice1.datatype.4bit", tmpl+" (no feature level supports 4-bit types for DML_SLICE1)"
+			vs.add("dataType", "slice1.datatype.4bit", "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level} (no feature level supports 4-bit types for DML_SLICE1)", args)
+		default:
+			vs.add("dataType", "slice1.datatype.level", "DataType {type} not supported by DML_OPERATOR_SLICE1 at feature level {level}", args)
 		}
-		vs.add("dataType", code, tmpl, Args{"type": d.Input.DataType, "level": fl})
 	}
 	// 4. Each value against its own type, whether or not the arrays line
 	// up: a wrong length hides no other violation.

@@ -1,12 +1,15 @@
 package i18n
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stridescope/stridescope/i18n/msggen"
 )
 
 // codeCall finds the code of every message the sources write: the first
@@ -45,7 +48,8 @@ func TestEveryCodeInTheSourcesHasAnEntry(t *testing.T) {
 					t.Errorf("%s: code %q has no catalog entry", f, m[1])
 					continue
 				}
-				// A literal template must be the English entry, word for word.
+				// A literal template is the English entry, word for word:
+				// the entry is generated from it (TestEnglishIsWrittenOnce).
 				if m[2] != "" {
 					tmpl, err := strconv.Unquote(m[2])
 					if err != nil {
@@ -53,7 +57,7 @@ func TestEveryCodeInTheSourcesHasAnEntry(t *testing.T) {
 					}
 					templates++
 					if tmpl != en {
-						t.Errorf("%s: %s writes %q, the English catalog %q", f, m[1], tmpl, en)
+						t.Errorf("%s: %s writes %q, the English catalog %q: run go generate ./i18n", f, m[1], tmpl, en)
 					}
 				}
 			}
@@ -74,4 +78,35 @@ func englishEntry(key Key) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// TestEnglishIsWrittenOnce: the English of every message is written at
+// its call site only; the English catalog's "messages" section is
+// generated from the sources (msggen, `go generate ./i18n`) and must be
+// what they say now, entry for entry.
+func TestEnglishIsWrittenOnce(t *testing.T) {
+	msgs, err := msggen.Extract("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en, err := os.ReadFile("catalog/en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := msggen.Rewrite(en, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(en, want) {
+		t.Errorf("catalog/en.json's messages are not what the sources write: run go generate ./i18n (%d messages in the sources)", len(msgs))
+	}
+	// Every message of the catalog is one the sources write.
+	for code := range sections[English].Messages {
+		if _, ok := msgs[string(code)]; !ok {
+			t.Errorf("the English catalog has %q, which no source writes with its template", code)
+		}
+	}
+	if len(msgs) < 200 {
+		t.Fatalf("only %d messages found in the sources: is msggen's pattern stale?", len(msgs))
+	}
 }

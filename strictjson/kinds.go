@@ -28,27 +28,27 @@ func WantKind(t reflect.Type) core.Msg {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	kind := func(code, en string) core.Msg { return core.NewMsg("json.kind."+code, en, nil) }
+	kind := func(code, en string) core.Msg { return core.NewMsg(code, en, nil) }
 	switch {
 	case t == nil:
-		return kind("object", "an object")
+		return kind("json.kind.object", "an object")
 	case isWhole(t):
-		return kind("whole.one", "a whole number")
+		return kind("json.kind.whole.one", "a whole number")
 	}
 	switch t.Kind() {
 	case reflect.Float32, reflect.Float64:
-		return kind("number", "a number")
+		return kind("json.kind.number", "a number")
 	case reflect.String:
-		return kind("string", "a string")
+		return kind("json.kind.string", "a string")
 	case reflect.Bool:
-		return kind("boolean", "a boolean")
+		return kind("json.kind.boolean", "a boolean")
 	case reflect.Slice, reflect.Array:
 		if isWhole(t.Elem()) {
-			return kind("wholes", "a list of whole numbers")
+			return kind("json.kind.wholes", "a list of whole numbers")
 		}
-		return kind("list", "a list")
+		return kind("json.kind.list", "a list")
 	}
-	return kind("object", "an object")
+	return kind("json.kind.object", "an object")
 }
 
 func isWhole(t reflect.Type) bool {
@@ -63,24 +63,24 @@ func isWhole(t reflect.Type) bool {
 // GotKind names the kind encoding/json reports in UnmarshalTypeError.Value
 // ("array", "bool", "number 1.5", "object", "string").
 func GotKind(value string) core.Msg {
-	kind := func(code, en string) core.Msg { return core.NewMsg("json.kind."+code, en, nil) }
+	kind := func(code, en string) core.Msg { return core.NewMsg(code, en, nil) }
 	switch {
 	case value == "array":
-		return kind("list", "a list")
+		return kind("json.kind.list", "a list")
 	case value == "bool":
-		return kind("boolean", "a boolean")
+		return kind("json.kind.boolean", "a boolean")
 	case value == "string":
-		return kind("string", "a string")
+		return kind("json.kind.string", "a string")
 	case value == "object":
-		return kind("object", "an object")
+		return kind("json.kind.object", "an object")
 	case value == "null":
-		return kind("null", "null")
+		return kind("json.kind.null", "null")
 	case value == "number":
-		return kind("number", "a number")
+		return kind("json.kind.number", "a number")
 	case strings.HasPrefix(value, "number "):
 		return core.NewMsg("json.kind.number.value", "the number {value}", core.Args{"value": strings.TrimPrefix(value, "number ")})
 	}
-	return kind("value", "another JSON value")
+	return kind("json.kind.value", "another JSON value")
 }
 
 // Kind names the kind of JSON value raw holds, in GotKind's words.
