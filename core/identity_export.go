@@ -62,7 +62,14 @@ func (id *Identity) NumPy() string {
 	fmt.Fprintf(&b, "output_buffer = np.zeros(%d, np.%s)  # OutputTensor's buffer, %d bytes\n", out.BufferElementCount(), dt, out.BufferSizeInBytes())
 	value := "x"
 	if sb := id.ScaleBias; sb != nil {
-		value = fmt.Sprintf("(x * np.float32(%s) + np.float32(%s)).astype(np.%s)", pyFloat(sb.Scale), pyFloat(sb.Bias), dt)
+		x := "x"
+		if in.DataType == Float16 {
+			// Computed in float32 and rounded once to a half, as
+			// compute.IdentityOf does; without the astype NumPy 1.x
+			// would compute in float16, and NumPy 2 in float32.
+			x = "x.astype(np.float32)"
+		}
+		value = fmt.Sprintf("(%s * np.float32(%s) + np.float32(%s)).astype(np.%s)", x, pyFloat(sb.Scale), pyFloat(sb.Bias), dt)
 	}
 	n := in.LogicalElementCount()
 	if p, ok := id.Permutation(); ok && rowMajor(in) {
