@@ -92,10 +92,14 @@ func (id *Identity) NumPy() string {
 }
 
 // ONNX is the ONNX node of the conversion when it is one, Transpose with
-// its perm, and ok false otherwise (a padded or broadcast side has no
-// ONNX tensor: ONNX tensors are dense).
+// its perm, and ok false otherwise: a padded or broadcast side has no
+// ONNX tensor (ONNX tensors are dense), and a ScaleBias that changes the
+// values is not a Transpose's.
 func (id *Identity) ONNX() (perm []int, ok bool) {
 	if !rowMajor(id.Input) {
+		return nil, false
+	}
+	if sb := id.ScaleBias; sb != nil && (sb.Scale != 1 || sb.Bias != 0) {
 		return nil, false
 	}
 	return id.Permutation()

@@ -31,6 +31,9 @@ type PictureView struct {
 	CPP       string
 	NumPy     string
 	ONNX      string
+	// ONNXModel is the one-node model file in base64 ("" when the
+	// conversion is no Transpose), offered for download as a data URL.
+	ONNXModel string
 	Warnings  []string
 	// Alt names the conversion drawn: the alt text of the Embed
 	// popover's picture snippet.
@@ -118,6 +121,7 @@ func NewPicture(ctx context.Context, id *core.Identity, resp Response, query str
 	}
 	if o := resp.ONNX; o != nil {
 		pv.ONNX = "Transpose(perm=" + views.JoinInts(intsOf(o.Perm)) + ")"
+		pv.ONNXModel = o.Model
 	}
 	for _, w := range picture.Localised(ctx, resp.Warnings) {
 		pv.Warnings = append(pv.Warnings, w.Message)
