@@ -15,7 +15,7 @@ import (
 // NotWords are strings the same in every language: DirectML and API
 // names, code, the project's name, units and symbols. A text made only of
 // these, numbers and punctuation is not English to translate.
-var NotWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR|InputTensor|OutputTensor|ScaleBias|NCHW|NHWC|NCDHW|NDHWC|HW|WH|DHW|WHD)\b`)
+var NotWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR|InputTensor|OutputTensor)\b`)
 
 var word = regexp.MustCompile(`[A-Za-z]{2,}`)
 
@@ -55,10 +55,7 @@ var sameLike = map[*regexp.Regexp]string{
 // allowedSame are UI strings that are the same words in the locales
 // listed, and formulas written in code.
 var allowedSame = map[string]string{
-	"site": "pt-BR fr",
-	// DML_SCALE_BIAS's fields, named as DirectML.h names them.
-	"Scale":                   "zh-TW pt-BR fr",
-	"Bias":                    "zh-TW pt-BR fr",
+	"site":                    "pt-BR fr",
 	"Tensor":                  "pt-BR",
 	"tensor":                  "pt-BR",
 	"dimension":               "fr",
