@@ -28,9 +28,12 @@ type PictureView struct {
 	InPlace   string
 	Level     string
 	ScaleBias string
-	CPP       string
-	NumPy     string
-	ONNX      string
+	// ScaleBiasValues works the ScaleBias out on the values 1, 2, ...
+	// in the data type (scaleBiasValues).
+	ScaleBiasValues string
+	CPP             string
+	NumPy           string
+	ONNX            string
 	// ONNXModel is the one-node model file in base64 ("" when the
 	// conversion is no Transpose), offered for download as a data URL.
 	ONNXModel string
@@ -118,6 +121,7 @@ func NewPicture(ctx context.Context, id *core.Identity, resp Response, query str
 	}
 	if sb := id.ScaleBias; sb != nil {
 		pv.ScaleBias = i18n.T(ctx, "convert.scalebias", i18n.Args{"scale": strconv.FormatFloat(sb.Scale, 'g', -1, 32), "bias": strconv.FormatFloat(sb.Bias, 'g', -1, 32)})
+		pv.ScaleBiasValues = scaleBiasValues(ctx, id)
 	}
 	if o := resp.ONNX; o != nil {
 		pv.ONNX = "Transpose(perm=" + views.JoinInts(intsOf(o.Perm)) + ")"
