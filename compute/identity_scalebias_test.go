@@ -209,9 +209,9 @@ for line in sys.stdin:
     print(ns["output_buffer"].tobytes().hex(), flush=True)
 `
 
-// TestIdentityScaleBiasMatchesNumPy: for 1,500 random conversions of
-// the float types, with a random ScaleBias two times in three, the
-// NumPy export the page and the API give, executed by NumPy on random
+// TestIdentityScaleBiasMatchesNumPy: for 1,500 random conversions, three
+// in four of the float types with a random ScaleBias two times in three,
+// the others of any data type the identity takes, the NumPy export the page and the API give, executed by NumPy on random
 // buffers (any bits: NaNs, infinities, subnormals), leaves the output
 // buffer IdentityOf writes: byte for byte, except that a NaN may be any
 // NaN (the payload of x * scale is the hardware's). It needs python3
@@ -244,10 +244,12 @@ func TestIdentityScaleBiasMatchesNumPy(t *testing.T) {
 	floats := []core.DataType{core.Float16, core.Float32, core.Float64}
 	scaled := 0
 	for c := range 1500 {
-		desc := randomCopy(r)
-		desc.Input.DataType = floats[r.IntN(len(floats))]
-		desc.Output.DataType = desc.Input.DataType
-		if r.IntN(3) > 0 {
+		desc := randomCopy(r) // every data type
+		if c%4 != 0 {
+			desc.Input.DataType = floats[r.IntN(len(floats))]
+			desc.Output.DataType = desc.Input.DataType
+		}
+		if desc.Input.DataType.IsFloat() && r.IntN(3) > 0 {
 			desc.ScaleBias = &core.ScaleBias{Scale: scales[r.IntN(len(scales))], Bias: biases[r.IntN(len(biases))]}
 			scaled++
 		}
@@ -289,13 +291,13 @@ func TestIdentityScaleBiasMatchesNumPy(t *testing.T) {
 				got[i:i+int(id.Input.DataType.Bits()/8)], want[i:i+int(id.Input.DataType.Bits()/8)], code)
 		}
 	}
-	if scaled < 900 {
+	if scaled < 600 {
 		t.Fatalf("only %d cases with a ScaleBias", scaled)
 	}
 }
 
 // firstDifference is the byte offset of the first element of dt that
-// differs between a and b (a NaN equals any NaN), or -1.
+// differs between a and b (a float NaN equals any NaN), or -1.
 func firstDifference(a, b []byte, dt core.DataType) int {
 	if len(a) != len(b) {
 		return 0
@@ -308,8 +310,10 @@ func firstDifference(a, b []byte, dt core.DataType) int {
 			return h&0x7c00 == 0x7c00 && h&0x3ff != 0
 		case core.Float32:
 			return math.IsNaN(float64(math.Float32frombits(binary.LittleEndian.Uint32(x))))
+		case core.Float64:
+			return math.IsNaN(math.Float64frombits(binary.LittleEndian.Uint64(x)))
 		}
-		return math.IsNaN(math.Float64frombits(binary.LittleEndian.Uint64(x)))
+		return false // integers compare bit for bit
 	}
 	for i := 0; i+e <= len(a); i += e {
 		if !bytes.Equal(a[i:i+e], b[i:i+e]) && !(nan(a[i:i+e]) && nan(b[i:i+e])) {
