@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/stridescope/stridescope/core"
 )
@@ -31,10 +32,11 @@ var ErrScaleBiasType = errors.New("compute: ScaleBias on a tensor that is not FL
 // holds the two equal. DirectML does not say in which precision a GPU
 // computes g; this is the model the page uses.
 //
-// With a ScaleBias the copy goes element after element in row-major
-// order, reading, computing and writing each before the next: the order
-// the operator's definition reads, which is also what an in-place copy
-// (dst and src one buffer) does in that order.
+// With a ScaleBias and dst and src in one buffer (in place), the copy
+// goes element after element in row-major order, reading, computing and
+// writing each before the next: the order the operator's definition
+// reads. Apart, it copies as IdentityContext does and then computes each
+// output cell in place, which gives the same values.
 func IdentityOf(ctx context.Context, dst, src []byte, id *core.Identity) error {
 	in, out := IdentityWalks(id)
 	e := int(id.Input.DataType.Bits() / 8)
@@ -51,30 +53,70 @@ func IdentityOf(ctx context.Context, dst, src []byte, id *core.Identity) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return identityEach(ctx, dst, src, in, out, int64(e), g)
+	if overlaps(dst, src) {
+		return identityEach(ctx, dst, src, in, out, int64(e), g)
+	}
+	// Apart, the copy runs in its fastest order and then g runs over the
+	// output's cells in place: each is written once (core refuses an
+	// output whose elements share a cell), so this is the same result.
+	if err := IdentityContext(ctx, dst, src, in, out, e); err != nil {
+		return err
+	}
+	cells := memoryOrder(out)
+	return identityEach(ctx, dst, dst, cells, cells, int64(e), g)
 }
 
-// scaleBiasOf is g for one element of dt, read from src and written to
-// dst (e bytes each, little-endian as DirectML's buffers are).
-func scaleBiasOf(dt core.DataType, sb core.ScaleBias) (func(dst, src []byte), error) {
+// memoryOrder is w's cells walked in the order they lie in memory
+// (dimensions by stride, largest first), so that a pass over the cells
+// that cares not in which order the elements come reads and writes runs.
+func memoryOrder(w Walk) Walk {
+	d := make([]int, len(w.Sizes))
+	for k := range d {
+		d[k] = k
+	}
+	sort.SliceStable(d, func(a, b int) bool { return w.Strides[d[a]] > w.Strides[d[b]] })
+	m := Walk{Base: w.Base, Sizes: make([]int64, len(d)), Strides: make([]int64, len(d))}
+	for k, from := range d {
+		m.Sizes[k], m.Strides[k] = w.Sizes[from], w.Strides[from]
+	}
+	return m
+}
+
+// scaleRun is g over a run of n elements, read from src at byte i and
+// written to dst at byte o, si and so bytes apart (little-endian, as
+// DirectML's buffers are).
+type scaleRun func(dst, src []byte, o, i, so, si, n int64)
+
+// scaleBiasOf is g for dt, a run at a time: one call a run keeps the
+// per-element work to the arithmetic.
+func scaleBiasOf(dt core.DataType, sb core.ScaleBias) (scaleRun, error) {
 	s, b := float32(sb.Scale), float32(sb.Bias)
 	switch dt {
 	case core.Float32:
-		return func(dst, src []byte) {
-			x := math.Float32frombits(binary.LittleEndian.Uint32(src))
-			binary.LittleEndian.PutUint32(dst, math.Float32bits(ScaleBias32(x, s, b)))
+		return func(dst, src []byte, o, i, so, si, n int64) {
+			for range n {
+				x := math.Float32frombits(binary.LittleEndian.Uint32(src[i:]))
+				binary.LittleEndian.PutUint32(dst[o:], math.Float32bits(ScaleBias32(x, s, b)))
+				o, i = o+so, i+si
+			}
 		}, nil
 	case core.Float16:
-		return func(dst, src []byte) {
-			x := F16ToF32(binary.LittleEndian.Uint16(src))
-			binary.LittleEndian.PutUint16(dst, F32ToF16(ScaleBias32(x, s, b)))
+		return func(dst, src []byte, o, i, so, si, n int64) {
+			for range n {
+				x := F16ToF32(binary.LittleEndian.Uint16(src[i:]))
+				binary.LittleEndian.PutUint16(dst[o:], F32ToF16(ScaleBias32(x, s, b)))
+				o, i = o+so, i+si
+			}
 		}, nil
 	case core.Float64:
 		s64, b64 := float64(s), float64(b)
-		return func(dst, src []byte) {
-			x := math.Float64frombits(binary.LittleEndian.Uint64(src))
-			p := float64(x * s64) // the conversion forbids a fused multiply-add
-			binary.LittleEndian.PutUint64(dst, math.Float64bits(p+b64))
+		return func(dst, src []byte, o, i, so, si, n int64) {
+			for range n {
+				x := math.Float64frombits(binary.LittleEndian.Uint64(src[i:]))
+				p := float64(x * s64) // the conversion forbids a fused multiply-add
+				binary.LittleEndian.PutUint64(dst[o:], math.Float64bits(p+b64))
+				o, i = o+so, i+si
+			}
 		}, nil
 	}
 	return nil, fmt.Errorf("%w: %v", ErrScaleBiasType, dt)
@@ -89,7 +131,7 @@ func ScaleBias32(x, s, b float32) float32 {
 
 // identityEach copies element after element in row-major order, each
 // through g.
-func identityEach(ctx context.Context, dst, src []byte, in, out Walk, e int64, g func(dst, src []byte)) error {
+func identityEach(ctx context.Context, dst, src []byte, in, out Walk, e int64, g scaleRun) error {
 	p := pairOf(in, out)
 	n := len(p.sizes)
 	var coord [maxDims]int64
@@ -97,11 +139,7 @@ func identityEach(ctx context.Context, dst, src []byte, in, out Walk, e int64, g
 	inner, si, so := p.sizes[n-1], p.in[n-1]*e, p.out[n-1]*e
 	done := int64(0)
 	for {
-		o, i := ooff, ioff
-		for range inner {
-			g(dst[o:o+e], src[i:i+e])
-			o, i = o+so, i+si
-		}
+		g(dst, src, ooff, ioff, so, si, inner)
 		if done += inner; done >= identityChunk {
 			done = 0
 			if err := ctx.Err(); err != nil {

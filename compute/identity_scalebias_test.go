@@ -325,3 +325,33 @@ func firstDifference(a, b []byte, dt core.DataType) int {
 	}
 	return -1
 }
+
+// BenchmarkIdentityOf: NCHW -> NHWC of 1x64x512x512 FLOAT32 (2^24
+// elements) as a plain copy (tiled) and with a ScaleBias (element after
+// element, through g).
+func BenchmarkIdentityOf(b *testing.B) {
+	sizes := []int64{1, 64, 512, 512}
+	for _, c := range []struct {
+		name string
+		sb   *core.ScaleBias
+	}{{"copy", nil}, {"scalebias", &core.ScaleBias{Scale: 2, Bias: 1}}} {
+		b.Run(c.name, func(b *testing.B) {
+			id, err := core.NewIdentity(core.IdentityDesc{
+				Input:     core.TensorDesc{DataType: core.Float32, Sizes: sizes},
+				Output:    core.TensorDesc{DataType: core.Float32, Sizes: sizes, Strides: []int64{64 * 512 * 512, 1, 512 * 64, 64}},
+				ScaleBias: c.sb,
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			src := make([]byte, id.Input.BufferSizeInBytes())
+			dst := make([]byte, id.Output.BufferSizeInBytes())
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if err := IdentityOf(context.Background(), dst, src, id); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
