@@ -62,7 +62,14 @@ func (id *Identity) NumPy() string {
 	fmt.Fprintf(&b, "output_buffer = np.zeros(%d, np.%s)  # OutputTensor's buffer, %d bytes\n", out.BufferElementCount(), dt, out.BufferSizeInBytes())
 	value := "x"
 	if sb := id.ScaleBias; sb != nil {
-		value = fmt.Sprintf("(x * np.float32(%s) + np.float32(%s)).astype(np.%s)", pyFloat(sb.Scale), pyFloat(sb.Bias), dt)
+		x := "x"
+		if in.DataType == Float16 {
+			// Computed in float32 and rounded once to a half, as
+			// compute.IdentityOf does; without the astype NumPy 1.x
+			// would compute in float16, and NumPy 2 in float32.
+			x = "x.astype(np.float32)"
+		}
+		value = fmt.Sprintf("(%s * np.float32(%s) + np.float32(%s)).astype(np.%s)", x, pyFloat(sb.Scale), pyFloat(sb.Bias), dt)
 	}
 	n := in.LogicalElementCount()
 	if p, ok := id.Permutation(); ok && rowMajor(in) {
@@ -85,10 +92,14 @@ func (id *Identity) NumPy() string {
 }
 
 // ONNX is the ONNX node of the conversion when it is one, Transpose with
-// its perm, and ok false otherwise (a padded or broadcast side has no
-// ONNX tensor: ONNX tensors are dense).
+// its perm, and ok false otherwise: a padded or broadcast side has no
+// ONNX tensor (ONNX tensors are dense), and a ScaleBias that changes the
+// values is not a Transpose's.
 func (id *Identity) ONNX() (perm []int, ok bool) {
 	if !rowMajor(id.Input) {
+		return nil, false
+	}
+	if sb := id.ScaleBias; sb != nil && (sb.Scale != 1 || sb.Bias != 0) {
 		return nil, false
 	}
 	return id.Permutation()

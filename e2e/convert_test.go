@@ -148,3 +148,30 @@ func TestE2EConvertCanvases(t *testing.T) {
 		waitFor(t, ctx, "input cell 0 read by 300", dot+`.includes('300')`)
 	})
 }
+
+// TestE2EConvertBadgesLeaveTheLettersAlone: in the conversion's HTML
+// buffers no two of a cell's texts meet (textsMeet: the letter's,
+// offset's and count's ink, the copy-order badge's box), so the badge
+// covers neither a cell's letter nor its offset nor a shared cell's count, on a phone and a desktop, from the 24-cell examples to a
+// 256-cell transpose whose offsets, steps and labels have three digits
+// and two letters.
+func TestE2EConvertBadgesLeaveTheLettersAlone(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
+	collisions := textsMeet(`[data-testid=ibcell], [data-testid=obcell]`)
+	for _, vp := range []viewport{phone, desktop} {
+		for _, q := range []string{"preset=nhwc-nchw", "preset=broadcast", "preset=padded", "dt=FLOAT32&sizes=16,16&imode=packed&omode=WH"} {
+			t.Run(vp.name+"/"+q, func(t *testing.T) {
+				emulate(t, ctx, vp)
+				waitLive(t, ctx, base+"/convert?"+q)
+				if n := eval[int](t, ctx, `document.querySelectorAll('.bc .badge-n').length`); n == 0 {
+					t.Fatal("no badges drawn")
+				}
+				if got := eval[string](t, ctx, collisions); strings.Contains(got, "meets") || strings.HasPrefix(got, "0 cells") {
+					t.Errorf("%.600s", got)
+				}
+			})
+		}
+	}
+}

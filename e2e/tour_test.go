@@ -136,10 +136,15 @@ func TestE2ETourStepBesideItsPicture(t *testing.T) {
 	const inView = `((sel) => { const e = document.querySelector(sel); if (!e) return sel + ' missing';
 		const r = e.getBoundingClientRect();
 		return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth ? '' : sel + ' at ' + JSON.stringify([r.left, r.top, r.right, r.bottom]); })`
-	for n := 1; n <= 11; n++ {
+	for n := 1; n <= 12; n++ {
 		waitLive(t, ctx, fmt.Sprintf("%s/tour/%d", base, n))
 		parts := []string{"[data-testid=tour-question]", "[data-testid=tour-next], [data-testid=tour-prev]", ".buffer .bc", ".logical .lc"}
-		if n >= 10 {
+		switch {
+		case n == 12:
+			// The conversion: the element the question names, where it is
+			// read and where it is written.
+			parts = []string{"[data-testid=tour-question]", "#lg-6", "#ib-6", "#ob-1"}
+		case n >= 10:
 			parts = []string{"[data-testid=tour-question]", "[data-testid=tour-numbers]", "#in-0"}
 		}
 		for _, p := range parts {
@@ -151,4 +156,40 @@ func TestE2ETourStepBesideItsPicture(t *testing.T) {
 			t.Errorf("step %d: the page is %g px wide", n, w)
 		}
 	}
+}
+
+// TestE2ETourConversionStep: the tour's last step is the live conversion
+// explorer on NCHW -> NHWC. Tapping or pointing at element G, which the
+// question asks about, links input offset 6 and output offset 1, as the
+// answer says; an edit stays on the step; on a phone and a desktop, in
+// each language, with nothing for axe-core to report.
+func TestE2ETourConversionStep(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
+	for _, vp := range []viewport{phone, desktop} {
+		for _, lang := range []string{"en", "fr", "pt-BR", "zh-TW"} {
+			t.Run(vp.name+"/"+lang, func(t *testing.T) {
+				emulate(t, ctx, vp)
+				waitLive(t, ctx, base+"/tour/12?lang="+lang)
+				waitFor(t, ctx, "the conversion drawn", `document.querySelector('#picture').dataset.state === 'done' && document.querySelectorAll('[data-testid=lgcell]').length === 12`)
+				if got := text(t, ctx, "[data-testid=tour-count]"); !strings.Contains(got, "12") {
+					t.Errorf("count %q", got)
+				}
+				hoverCell(t, ctx, "#lg-6")
+				waitFor(t, ctx, "element G linked to input 6 and output 1", `document.querySelector('#ib-6').classList.contains('linked') && document.querySelector('#ob-1').classList.contains('linked')`)
+				if n := eval[float64](t, ctx, `document.documentElement.scrollWidth - innerWidth`); n > 0 {
+					t.Errorf("the page is %g px wider than the screen", n)
+				}
+				if vs := axeViolations(t, ctx); len(vs) > 0 {
+					t.Errorf("axe-core: %v", vs)
+				}
+			})
+		}
+	}
+	// An edit over the websocket stays on the step, and Reset comes back.
+	do(t, ctx, "the transpose preset", chromedp.Click(chromedp.CSS(`[data-testid=preset-transpose]`)))
+	waitFor(t, ctx, "the transpose on the step", `location.pathname === '/tour/12' && location.search.includes('sizes=3,5') && document.querySelectorAll('[data-testid=lgcell]').length === 15`)
+	do(t, ctx, "reset", chromedp.Click(chromedp.CSS(`[data-testid=tour-reset]`)))
+	waitFor(t, ctx, "the step's example again", `location.pathname === '/tour/12' && document.querySelector('#picture').dataset.state === 'done' && document.querySelectorAll('[data-testid=lgcell]').length === 12`)
 }

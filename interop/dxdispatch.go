@@ -81,7 +81,10 @@ type DxIdentityDesc struct {
 }
 
 // DxScaleBias is a DML_SCALE_BIAS, its fields named as in DirectML.h (as
-// DxDispatch names every struct's).
+// DxDispatch names every struct's). The model schema does not list it;
+// DxDispatch's JSON parser (microsoft/DirectML, DxDispatch's
+// JsonParsers.cpp, ParseDmlScaleBias) reads a desc's "ScaleBias" field as
+// an object of FLOATs "Scale" and "Bias", which is this.
 type DxScaleBias struct {
 	Scale float32 `json:"Scale"`
 	Bias  float32 `json:"Bias"`

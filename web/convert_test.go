@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -221,5 +223,56 @@ func TestConvertCanvasPage(t *testing.T) {
 	_, big := getPage(t, ts.URL+"/convert?dt=FLOAT32&sizes=2,3&imode=packed&omode=packed&ototal=134217728", nil)
 	if big.Find("#convert-ob-canvas").Length() != 0 || !strings.Contains(big.Find("[data-testid=output-buffer] .too-large").Text(), "16\u202f777\u202f216") {
 		t.Errorf("a 2^25-cell output buffer: %q", big.Find("[data-testid=output-buffer]").Text())
+	}
+}
+
+// TestConvertOffersTheONNXModel: a conversion that is a Transpose offers
+// its one-node ONNX model for download, the same bytes core builds and
+// the API answers (interop's tests run them in onnxruntime-node); one
+// that is not (an NHWC input, a ScaleBias) offers none.
+func TestConvertOffersTheONNXModel(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct {
+		query, api string
+		want       bool
+	}{
+		{"preset=nchw-nhwc", `{"dataType":"FLOAT32","sizes":[1,3,2,4],"outputStrides":[24,1,12,3]}`, true},
+		{"preset=transpose", `{"dataType":"FLOAT32","sizes":[3,5],"outputStrides":[1,3]}`, true},
+		{"preset=nhwc-nchw", "", false},
+		{"preset=scalebias", "", false},
+	} {
+		_, d := page(t, "/convert?"+c.query)
+		a := d.Find(tid("onnx-model"))
+		if got := a.Length() == 1; got != c.want {
+			t.Errorf("%s: a model link %v", c.query, got)
+			continue
+		}
+		if !c.want {
+			continue
+		}
+		href, _ := a.Attr("href")
+		b64, ok := strings.CutPrefix(href, "data:application/octet-stream;base64,")
+		if name, _ := a.Attr("download"); !ok || name != "stridescope-convert.onnx" {
+			t.Errorf("%s: link %.60q download %q", c.query, href, name)
+		}
+		model, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			t.Fatalf("%s: %v", c.query, err)
+		}
+		// The API's answer for the same conversion holds the same model.
+		res, body := do(t, ts, "POST", "/api/v1/identity", c.api)
+		var resp struct {
+			ONNX struct {
+				Perm  []int  `json:"perm"`
+				Opset int    `json:"opset"`
+				Model string `json:"model"`
+			} `json:"onnx"`
+		}
+		if err := json.Unmarshal([]byte(body), &resp); err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v %s", c.api, res.StatusCode, err, body)
+		}
+		if resp.ONNX.Model != b64 || resp.ONNX.Opset != 13 || len(model) < 100 || !bytes.Contains(model, []byte("Transpose")) {
+			t.Errorf("%s: the page's model (%d bytes) is not the API's %+v", c.query, len(model), resp.ONNX)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/interop"
 )
 
 // fetchModel posts body to /api/v1/dxdispatch and returns the model file.
@@ -660,6 +664,24 @@ func TestDxDispatchNegativeZero(t *testing.T) {
 		s1 := got["slice1"].(map[string]any)
 		if s1["dataType"] != c.dt || jsonOf(s1["inputSizes"]) != "[2,3]" || jsonOf(s1["inputWindowStrides"]) != "[1,-1]" || jsonOf(s1["inputWindowSizes"]) != "[2,3]" {
 			t.Errorf("%s: imported as %s", q, jsonOf(s1))
+		}
+	}
+}
+
+// TestEveryDxExporterIsNamedInTheToolsPanel: the tools panel says what
+// each explorer's DxDispatch model runs (tools.runs.<kind>, views/tools.templ)
+// in every language; a kind added to interop.DxExporters without its
+// words showed the raw key (the conversion's did).
+func TestEveryDxExporterIsNamedInTheToolsPanel(t *testing.T) {
+	if len(interop.DxExporters) < 3 {
+		t.Fatalf("only %d DxDispatch exporters", len(interop.DxExporters))
+	}
+	for name := range interop.DxExporters {
+		for _, l := range i18n.Locales {
+			key := i18n.Key("tools.runs." + name)
+			if got := i18n.T(i18n.WithLocale(context.Background(), l), key); got == "" || got == string(key) {
+				t.Errorf("%s: %s is %q", l, key, got)
+			}
 		}
 	}
 }

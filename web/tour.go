@@ -29,7 +29,9 @@ func (st tourStep) text(ctx context.Context, f string) string {
 }
 
 // tourSteps walk through the strides page in its order, then the two
-// examples of the DML_SLICE1 page.
+// examples of the DML_SLICE1 page, then a layout conversion
+// (DML_ELEMENT_WISE_IDENTITY from NCHW to NHWC), which puts the strides
+// of steps 8 and 9 to work.
 var tourSteps = []tourStep{
 	{
 		key: "tour.1",
@@ -76,6 +78,10 @@ var tourSteps = []tourStep{
 		key:  "tour.11",
 		page: "slice", query: "preset=example2", example: "example2",
 	},
+	{
+		key:  "tour.12",
+		page: "convert", query: "dt=FLOAT32&sizes=1,2,2,3&imode=packed&omode=NHWC",
+	},
 }
 
 // getTourStart sends /tour to the first step.
@@ -117,10 +123,13 @@ func (s *Server) tourModel(c echo.Context, n int) (views.Tour, error) {
 	}
 	if n < len(tourSteps) {
 		t.Next, t.NextTitle = tourHref(n+1), tourSteps[n].text(ctx, "title")
-	} else {
-		t.Next, t.NextTitle = "/slice?preset=example2", i18n.T(ctx, "tour.next.slice")
 	}
 	k := s.tourKind(step)
+	if n == len(tourSteps) {
+		// The last step leads on to its explorer's own page, on the
+		// step's example: tour.next.<kind> names it.
+		t.Next, t.NextTitle = k.Routes().Page+"?"+step.query, i18n.T(ctx, i18n.Key("tour.next."+k.Name()))
+	}
 	if ex, ok := k.(explorer.TourExampler); ok && step.example != "" {
 		ts, err := ex.TourExample(ctx, step.example)
 		if err != nil {

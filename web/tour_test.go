@@ -22,7 +22,7 @@ func TestTourStartsAtStepOne(t *testing.T) {
 	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/tour/1" {
 		t.Errorf("/tour: %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
-	for _, bad := range []string{"/tour/0", "/tour/12", "/tour/x", "/tour/01", "/tour/-1", "/tour/1e1"} {
+	for _, bad := range []string{"/tour/0", "/tour/13", "/tour/x", "/tour/01", "/tour/-1", "/tour/1e1"} {
 		if res := get(t, ts, bad); res.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: status %d", bad, res.StatusCode)
 		}
@@ -38,6 +38,7 @@ func TestTourWalksBothPagesInOrder(t *testing.T) {
 		"Packed tensors", "Broadcasting with strides", "Padding with strides",
 		"DML_BUFFER_TENSOR_DESC: NCHW", "DML_BUFFER_TENSOR_DESC: NHWC",
 		"DML_SLICE1 Example 1: positive strides", "DML_SLICE1 Example 2: negative strides",
+		"Layout conversion: NCHW to NHWC",
 	}
 	if len(tourSteps) != len(want) {
 		t.Fatalf("%d steps", len(tourSteps))
@@ -51,7 +52,7 @@ func TestTourWalksBothPagesInOrder(t *testing.T) {
 		if got := d.Find(tid("tour-title")).Text(); got != title {
 			t.Errorf("step %d: title %q, want %q", n, got, title)
 		}
-		if got := d.Find(tid("tour-count")).Text(); got != "Step "+strconv.Itoa(n)+" of 11" {
+		if got := d.Find(tid("tour-count")).Text(); got != "Step "+strconv.Itoa(n)+" of 12" {
 			t.Errorf("step %d: %q", n, got)
 		}
 		sentences := 0
@@ -73,15 +74,79 @@ func TestTourWalksBothPagesInOrder(t *testing.T) {
 		if rel, _ := d.Find(tid("tour-next")).Attr("rel"); rel != "next" {
 			t.Errorf("step %d: next rel %q", n, rel)
 		}
-		isSlice := strings.HasPrefix(title, "DML_SLICE1")
-		if got := d.Find(tid("explorer")).Length() == 1; got == isSlice {
+		isSlice, isConvert := strings.HasPrefix(title, "DML_SLICE1"), strings.HasPrefix(title, "Layout conversion")
+		if got := d.Find(tid("explorer")).Length() == 1; got == (isSlice || isConvert) {
 			t.Errorf("step %d: layout explorer shown %v", n, got)
 		}
 		if got := d.Find(tid("slice")).Length() == 1; got != isSlice {
 			t.Errorf("step %d: slice explorer shown %v", n, got)
 		}
+		if got := d.Find(tid("convert")).Length() == 1; got != isConvert {
+			t.Errorf("step %d: conversion explorer shown %v", n, got)
+		}
 		if d.Find(`script[src="`+static.URL("tour.js")+`"]`).Length() != 1 {
 			t.Errorf("step %d: no keyboard module", n)
+		}
+	}
+}
+
+// TestTourConversionStep: the last step is the conversion explorer on
+// NCHW -> NHWC, live and submitting to the step, its numbers the ones
+// its answer gives, and it leads on to the conversion explorer's page.
+func TestTourConversionStep(t *testing.T) {
+	n := len(tourSteps)
+	step := "/tour/" + strconv.Itoa(n)
+	_, d := page(t, step)
+	if got := d.Find(tid("tour-title")).Text(); got != "Layout conversion: NCHW to NHWC" {
+		t.Fatalf("step %d is %q", n, got)
+	}
+	// The answer's numbers are the page's: element G, (0,1,0,0), is read
+	// at input offset 6 and written at output offset 1.
+	i := d.Find("#lg-6")
+	if c, _ := i.Attr("data-c"); c != "0,1,0,0" {
+		t.Errorf("element 8 is (%s)", c)
+	}
+	if o, _ := i.Attr("data-o"); o != "6" {
+		t.Errorf("element G read at %s", o)
+	}
+	if l, _ := i.Attr("data-link"); l != "ob-1" {
+		t.Errorf("element G written at %s", l)
+	}
+	answer := d.Find(tid("tour-answer")).Text()
+	for _, want := range []string{"input offset 6", "output offset 1", "1 run of 12 elements", "12 runs of 1"} {
+		if !strings.Contains(answer, want) {
+			t.Errorf("the answer %q does not say %q", answer, want)
+		}
+	}
+	if got := d.Find(tid("access")).Text(); got != "Reads 1 run of 12 elements, writes 12 runs of 1 element." {
+		t.Errorf("access %q", got)
+	}
+	if got := d.Find(tid("scattered")).Text(); !strings.HasPrefix(got, "The output side is scattered") {
+		t.Errorf("scattered %q", got)
+	}
+	if a, _ := d.Find(tid("form")).Attr("action"); a != step {
+		t.Errorf("form action %q", a)
+	}
+	if href, _ := d.Find(tid("preset-transpose")).Attr("href"); !strings.HasPrefix(href, step+"?") {
+		t.Errorf("preset href %q", href)
+	}
+	if href, _ := d.Find(tid("tour-next")).Attr("href"); href != "/convert?dt=FLOAT32&sizes=1,2,2,3&imode=packed&omode=NHWC" {
+		t.Errorf("the last step leads to %q", href)
+	}
+	if got := d.Find(tid("tour-next")).Text(); !strings.Contains(got, "the conversion explorer") {
+		t.Errorf("the last step's next %q", got)
+	}
+	if got := d.Find(tid("inner")).Text(); got != "Innermost loop: input stride 1, output stride 2 (in elements)." {
+		t.Errorf("inner %q", got)
+	}
+	// An edit is kept on the step, in every language.
+	for _, lang := range []string{"en", "fr", "pt-BR", "zh-TW"} {
+		res, d := page(t, step+"?lang="+lang+"&sizes=2,3&imode=packed&omode=WH")
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d", lang, res.StatusCode)
+		}
+		if got := strings.Join(attrs(d.Find(`[data-testid=output-buffer] [data-link]`), "data-link"), ","); got != "ib-0,ib-3,ib-1,ib-4,ib-2,ib-5" {
+			t.Errorf("%s: the edited transpose's output links %s", lang, got)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"context"
+	"encoding/base64"
 
 	"github.com/stridescope/stridescope/compute"
 	"github.com/stridescope/stridescope/core"
@@ -71,10 +72,13 @@ type InPlace struct {
 	Cell      *int64  `json:"cell,omitempty"`
 }
 
-// ONNX is the conversion as an ONNX node, when it is one.
+// ONNX is the conversion as an ONNX node, when it is one, and the
+// one-node model file (core.Identity.ONNXModel) in base64.
 type ONNX struct {
-	Op   string `json:"op"`
-	Perm []int  `json:"perm"`
+	Op    string `json:"op"`
+	Perm  []int  `json:"perm"`
+	Opset int    `json:"opset"`
+	Model string `json:"model"`
 }
 
 // Response is the answer of POST /api/v1/identity.
@@ -189,7 +193,10 @@ func describe(ctx context.Context, id *core.Identity, list bool) (Response, erro
 		r.Permutation = p
 	}
 	if p, ok := id.ONNX(); ok {
-		r.ONNX = &ONNX{Op: "Transpose", Perm: p}
+		r.ONNX = &ONNX{Op: "Transpose", Perm: p, Opset: core.ONNXOpset}
+		if m, ok := id.ONNXModel(); ok {
+			r.ONNX.Model = base64.StdEncoding.EncodeToString(m)
+		}
 	}
 	iw, ow := compute.IdentityWalks(id)
 	rep, err := compute.InPlace(ctx, iw, ow)

@@ -28,9 +28,15 @@ type PictureView struct {
 	InPlace   string
 	Level     string
 	ScaleBias string
-	CPP       string
-	NumPy     string
-	ONNX      string
+	// ScaleBiasValues works the ScaleBias out on the values 1, 2, ...
+	// in the data type (scaleBiasValues).
+	ScaleBiasValues string
+	CPP             string
+	NumPy           string
+	ONNX            string
+	// ONNXModel is the one-node model file in base64 ("" when the
+	// conversion is no Transpose), offered for download as a data URL.
+	ONNXModel string
 	Warnings  []string
 	// Alt names the conversion drawn: the alt text of the Embed
 	// popover's picture snippet.
@@ -115,9 +121,11 @@ func NewPicture(ctx context.Context, id *core.Identity, resp Response, query str
 	}
 	if sb := id.ScaleBias; sb != nil {
 		pv.ScaleBias = i18n.T(ctx, "convert.scalebias", i18n.Args{"scale": strconv.FormatFloat(sb.Scale, 'g', -1, 32), "bias": strconv.FormatFloat(sb.Bias, 'g', -1, 32)})
+		pv.ScaleBiasValues = scaleBiasValues(ctx, id)
 	}
 	if o := resp.ONNX; o != nil {
 		pv.ONNX = "Transpose(perm=" + views.JoinInts(intsOf(o.Perm)) + ")"
+		pv.ONNXModel = o.Model
 	}
 	for _, w := range picture.Localised(ctx, resp.Warnings) {
 		pv.Warnings = append(pv.Warnings, w.Message)
