@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-	"github.com/stridescope/stridescope/i18n"
-	"github.com/stridescope/stridescope/interop"
 )
 
 // checkedModel has a valid DML_SLICE1 exported by the site itself and an
@@ -125,17 +123,6 @@ func TestOperatorsIndex(t *testing.T) {
 		got := d.Find("[data-testid=nav-operators][aria-current=page]").Length() == 1
 		if got != current {
 			t.Errorf("%s: the operators link current = %v, want %v", path, got, current)
-		}
-	}
-}
-
-// Every explorer whose page offers a DxDispatch model says what the model
-// runs, in each language: its tools panel's words are looked up by its
-// name, which no catalog test can see.
-func TestEveryDxExporterHasItsWords(t *testing.T) {
-	for name := range interop.DxExporters {
-		if !i18n.Has(i18n.Key("tools.runs." + name)) {
-			t.Errorf("no tools.runs.%s in the catalogs", name)
 		}
 	}
 }
