@@ -223,13 +223,16 @@ func Validate(st State, queryErrs []core.Violation) Validated {
 		v.Errors = append(v.Errors, core.NewMsg("depthspace.op.unknown", "{op:q} is not an operator here: choose d2s (DML_DEPTH_TO_SPACE1) or s2d (DML_SPACE_TO_DEPTH1)", core.Args{"op": st.Op}).At("op"))
 	}
 	broken := false
+	// unparsed are the fields a placeholder stands in for: core's rules
+	// about them judge the placeholder, not what was typed.
+	unparsed := map[string]bool{}
 	req.InputSizes = make([]int64, len(st.Sizes))
 	for i, s := range st.Sizes {
 		f := fmt.Sprintf("inputSizes[%d]", i)
 		n, err := picture.ParseWhole(f, s, picture.WantSize)
 		if err != nil {
 			v.Errors = append(v.Errors, core.ViolationOf(f, err))
-			n, broken = 1, true
+			n, broken, unparsed[f] = 1, true, true
 		}
 		req.InputSizes[i] = n
 	}
@@ -255,7 +258,7 @@ func Validate(st State, queryErrs []core.Violation) Validated {
 	block, err := picture.ParseWhole("blockSize", st.Block, wantBlock)
 	if err != nil {
 		v.Errors = append(v.Errors, core.ViolationOf("blockSize", err))
-		block, broken = 1, true
+		block, broken, unparsed["blockSize"] = 1, true, true
 	}
 	req.BlockSize = &block
 	if req.DataType == "" {
@@ -269,7 +272,7 @@ func Validate(st State, queryErrs []core.Violation) Validated {
 	dcr, inv := req.depthSpace(op)
 	if inv != nil {
 		for _, cv := range inv.Violations {
-			if broken && strings.HasPrefix(cv.Code, "tensor.count") {
+			if broken && strings.HasPrefix(cv.Code, "tensor.count") || unparsed[cv.Field] {
 				continue // judged with a placeholder for a field that did not parse
 			}
 			v.Errors = append(v.Errors, cv)
