@@ -204,3 +204,36 @@ func TestDepthSpaceSVG(t *testing.T) {
 		}
 	}
 }
+
+// TestDepthSpaceDxDispatchModel: the model runs the operator in both
+// orders on the input the page shows (the page's values) and prints
+// both outputs; a strided input lists its cells, padding 0.
+func TestDepthSpaceDxDispatchModel(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"preset=d2s-page", []string{`"type": "DML_OPERATOR_DEPTH_TO_SPACE1"`, `"Order": "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH"`, `"BlockSize": 2`,
+			`"initialValues": [0, 1, 2, 3, 4, 5, 9, 10,`, `"Sizes": [1, 2, 4, 6]`, `"resource": "outputCRD"`}},
+		{"op=s2d&dt=UINT8&sizes=1,1,2,2&imode=explicit&istrides=8,8,3,1&block=2", []string{`"type": "DML_OPERATOR_SPACE_TO_DEPTH1"`,
+			`"initialValues": [0, 1, 0, 2, 3, 0, 0, 0]`, `"Strides": [8, 8, 3, 1]`}},
+		{"op=d2s&dt=FLOAT32&sizes=1,4,2,2&imode=packed&block=2", []string{`"valueStart": 0`}},
+	} {
+		res, err := http.Get(ts.URL + "/api/v1/dxdispatch/depthspace.json?" + c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", c.q, res.StatusCode, b)
+		}
+		flat := strings.Join(strings.Fields(string(b)), " ")
+		for _, w := range c.want {
+			if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+				t.Errorf("%s: the model lacks %s:\n%s", c.q, w, b)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package depthspace
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -278,6 +279,9 @@ func Validate(st State, queryErrs []core.Violation) Validated {
 			v.Errors = append(v.Errors, cv)
 		}
 	}
+	if dcr != nil && vals != nil {
+		v.Errors = append(v.Errors, valsInType(vals, dcr.Input.DataType)...)
+	}
 	if dcr != nil && vals != nil && int64(len(vals)) != dcr.Input.LogicalElementCount() {
 		v.Errors = append(v.Errors, core.NewMsg("depthspace.vals.count", "{count} values for {n} input elements: give one value for each element, in row-major order, or none for 0, 1, 2 ...", core.Args{"count": len(vals), "n": dcr.Input.LogicalElementCount()}).At("vals"))
 	}
@@ -307,6 +311,37 @@ func parseVals(typed []string, errs []core.Violation) ([]int64, []core.Violation
 		out[i] = n
 	}
 	return out, errs
+}
+
+// valsInType reports the first typed value its data type does not hold
+// exactly: an integer type's range, or a float's whole numbers (up to
+// 2^11, 2^24 or 2^53), so that the page and a DxDispatch model show the
+// same numbers.
+func valsInType(vals []int64, dt core.DataType) []core.Violation {
+	lo, hi := int64(0), int64(0)
+	switch bits := dt.Bits(); {
+	case dt == core.Float16:
+		lo, hi = -2048, 2048
+	case dt == core.Float32:
+		lo, hi = -1<<24, 1<<24
+	case dt == core.Float64:
+		lo, hi = -1<<53, 1<<53
+	case bits == 64 && dt == core.UInt64:
+		lo, hi = 0, math.MaxInt64
+	case bits == 64:
+		lo, hi = math.MinInt64, math.MaxInt64
+	case dt == core.UInt32 || dt == core.UInt16 || dt == core.UInt8:
+		lo, hi = 0, 1<<bits-1
+	default:
+		lo, hi = -1<<(bits-1), 1<<(bits-1)-1
+	}
+	for i, x := range vals {
+		if x < lo || x > hi {
+			return []core.Violation{core.NewMsg("depthspace.vals.range", "value {index} = {value} is not held exactly by {type} ({min} to {max})",
+				core.Args{"index": i, "value": x, "type": dt, "min": lo, "max": hi}).At("vals")}
+		}
+	}
+	return nil
 }
 
 func opOf(name string) (core.DepthSpaceOp, bool) {
