@@ -154,3 +154,61 @@ func TestDepthSpaceMatchesNumPy(t *testing.T) {
 	}
 	t.Logf("%d cases, 0 mismatches", cases)
 }
+
+// numpyExport runs the NumPy the page exports (core.DepthSpace.NumPy)
+// on the given input buffer and prints y's bytes.
+const numpyExport = `
+import sys, json
+import numpy as np
+for line in sys.stdin:
+    c = json.loads(line)
+    code = c["code"].replace("input_buffer = np.zeros(", "input_buffer = given  # np.zeros(")
+    env = {"given": np.frombuffer(bytes.fromhex(c["src"]), dtype=c["dtype"]).copy()}
+    exec(code, env)
+    print(np.ascontiguousarray(env["y"]).tobytes().hex(), flush=True)
+`
+
+// TestDepthSpaceNumPyExportRuns: the NumPy code the page and the API
+// export, run on the input buffer, gives the bytes Copy gives, for 400
+// random operators (both operators and orders, packed, padded, permuted
+// and broadcast inputs).
+func TestDepthSpaceNumPyExportRuns(t *testing.T) {
+	cmd := osexec.Command(numpyPython(t), "-c", numpyExport)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); _ = cmd.Wait() }()
+	out := bufio.NewScanner(stdout)
+	out.Buffer(nil, 1<<24)
+	r := rand.New(rand.NewPCG(40, 3))
+	for c := range 400 {
+		op := []core.DepthSpaceOp{core.DepthToSpace, core.SpaceToDepth}[c%2]
+		s, err := core.NewDepthSpace(randomDepthSpace(r, op, core.DepthSpaceOrders[c/2%2]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := int(s.Input.DataType.Bits() / 8)
+		src := make([]byte, s.Input.BufferSizeInBytes()/int64(e)*int64(e))
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		want := make([]byte, s.OutputElementCount()*int64(e))
+		if err := DepthSpace(want, src, s); err != nil {
+			t.Fatal(err)
+		}
+		line, _ := json.Marshal(map[string]any{"code": s.NumPy(), "src": hex.EncodeToString(src), "dtype": core.NumpyDType(s.Input.DataType)})
+		if _, err := stdin.Write(append(line, '\n')); err != nil {
+			t.Fatalf("writing to python3: %v (%s)", err, stderr.String())
+		}
+		if !out.Scan() {
+			t.Fatalf("no answer from NumPy: %v %s", out.Err(), stderr.String())
+		}
+		if got := strings.TrimSpace(out.Text()); got != hex.EncodeToString(want) {
+			t.Fatalf("case %d: the exported NumPy gives other bytes than Copy:\n%s", c, s.NumPy())
+		}
+	}
+}
