@@ -69,3 +69,41 @@ func TestE2EDepthSpaceOrdersSideBySide(t *testing.T) {
 		waitFor(t, ctx, "the CRD output is the page's", `(document.querySelector('#crd-6 > span') || {}).textContent === '9'`)
 	})
 }
+
+// TestE2EDepthSpaceCanvases: past 256 elements the three views are
+// canvases drawn from the answer's index maps: the input coloured by
+// element, each output as the element it reads; pointing at a DCR
+// element names its input element and the CRD place, the keys move on a
+// canvas and Enter goes to the input's canvas; on a phone and a
+// desktop, axe-core finds nothing.
+func TestE2EDepthSpaceCanvases(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
+	const dot = `document.querySelector('#dot').textContent`
+	for _, vp := range []viewport{phone, desktop} {
+		t.Run(vp.name, func(t *testing.T) {
+			emulate(t, ctx, vp)
+			// 1×16×16×16, BlockSize 2: 4,096 elements a view.
+			waitLive(t, ctx, base+"/depthspace?op=d2s&dt=FLOAT32&sizes=1,16,16,16&imode=packed&block=2")
+			for _, id := range []string{"ds-in-canvas", "ds-dcr-canvas", "ds-crd-canvas"} {
+				if eval[bool](t, ctx, `(() => { const cv = document.getElementById('`+id+`'); if (!cv || !cv.width) return false; const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data; for (let i = 3; i < d.length; i += 4) if (d[i]) return true; return false; })()`) == false {
+					t.Errorf("%s is not painted", id)
+				}
+			}
+			// Element 1 of DCR, (0,0,0,1), reads input channel 4: (0,4,0,0),
+			// index 1024; CRD puts it at (0,1,0,0), index 1024.
+			do(t, ctx, "focus the DCR canvas", chromedp.Focus(chromedp.CSS("#ds-dcr-canvas")))
+			do(t, ctx, "right", chromedp.KeyEvent(kb.ArrowRight))
+			waitFor(t, ctx, "DCR element 1 named", dot+`.includes('(0,4,0,0)') && `+dot+`.includes('(0,0,0,1)') && `+dot+`.includes('(0,1,0,0)')`)
+			do(t, ctx, "Enter", chromedp.KeyEvent(kb.Enter))
+			waitFor(t, ctx, "the input canvas focused", `document.activeElement && document.activeElement.id === 'ds-in-canvas'`)
+			if n := eval[float64](t, ctx, overflow(vp.width)); n > 0 {
+				t.Errorf("the page is %g px wider than the screen", n)
+			}
+			if vs := axeViolations(t, ctx); len(vs) > 0 {
+				t.Errorf("axe-core: %v", vs)
+			}
+		})
+	}
+}

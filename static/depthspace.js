@@ -13,11 +13,12 @@
 import { editClient } from './client.js';
 import { $, $$, put, queryOf, swapIn, gridLinks, formVals, liveSubmit } from './live.js';
 import { t, num } from './words.js';
-import { coordOf, indexOf, moveCoord } from './layout.js';
+import { coordOf, indexOf, moveCoord, offsetOf } from './layout.js';
+import { depthSpaceCanvases } from './depthspace-canvas.js';
 
 export function start() {
-  const form = $('#controls'), picture = $('#picture');
-  const st = { meta: null, focus: null, inv: {} };
+  const picture = $('#picture'), form = $('#controls');
+  const st = { focus: null, meta: null };
   const client = editClient(form, picture, {
     page: 'depthspace', what: 'depthspace', pushes: ['op', 'dt', 'imode'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone,
@@ -30,30 +31,19 @@ export function start() {
   function onResult(m) {
     const h = m.html;
     if (h) swapIn($('#depthspace-picture'), h.picture, (h.keys || {}).picture);
-    keep(m.meta);
+    st.meta = m.meta || null;
   }
-  // keep holds an answer's meta and each order's inverse: the output
-  // element that reads each input element.
-  function keep(meta) {
-    st.meta = meta || null;
-    st.inv = {};
-    if (!meta || !meta.dcr) return;
-    for (const o of ['dcr', 'crd']) {
-      const inv = new Array(meta.count);
-      meta[o].forEach((k, j) => { inv[k] = j; });
-      st.inv[o] = inv;
-    }
-  }
-  function onDone() { if (st.focus) show(...parse(st.focus), false); }
+  // onDone draws the canvases and shows the kept focus again.
+  function onDone() { cvs.draw(); if (st.focus) show(...parse(st.focus), false); }
 
   // ---- the form ----
   function formQuery() {
-    const f = form.elements, vals = (name) => formVals(form, name);
-    const p = [['op', f.op.value], ['dt', f.dt.value], ['sizes', vals('sizes').join(',')], ['imode', f.imode.value]];
-    if (f.imode.value === 'explicit') p.push(['istrides', vals('istrides').join(',')]);
+    const f = form.elements, typed = (name) => formVals(form, name).join(',');
+    const p = [['op', f.op.value], ['dt', f.dt.value], ['sizes', typed('sizes')], ['imode', f.imode.value]];
+    if (f.imode.value === 'explicit') p.push(['istrides', typed('istrides')]);
     p.push(['block', f.block.value.trim()]);
-    const typed = f.vals.value.trim();
-    if (typed) p.push(['vals', typed.replace(/\s+/g, '')]);
+    const values = f.vals.value.trim();
+    if (values) p.push(['vals', values.replace(/\s+/g, '')]);
     return queryOf(p);
   }
   // refill writes the server's form back: every input after an example
@@ -79,21 +69,29 @@ export function start() {
   // an output element of each order, row-major.
   const parse = (id) => { const d = id.indexOf('-'); return [id.slice(0, d), +id.slice(d + 1)]; };
   const sizesOf = (grid) => (grid === 'in' ? st.meta.inSizes : st.meta.outSizes);
+  // The input element output j of an order reads, and the output
+  // element of an order that reads input k: the meta's index maps.
+  const source = (o, j) => offsetOf(st.meta.views[o].to.sizes, st.meta.views[o].to.strides, j);
+  const reader = (o, k) => offsetOf(st.meta.views[o].back.sizes, st.meta.views[o].back.strides, k);
+  const target = (grid, i, to) => { const k = grid === 'in' ? i : source(grid, i); return to === 'in' ? k : reader(to, k); };
+  const cvs = depthSpaceCanvases({ st, pick: (grid, k, keep) => show(grid, k, keep), target });
   function unlink() {
-    for (const c of $$('.linked, .sel', picture)) c.classList.remove('linked', 'sel');
+    $$('.linked, .sel', picture).forEach((c) => c.classList.remove('linked', 'sel'));
+    cvs.mark({});
   }
   function show(grid, i, keep) {
     const m = st.meta;
-    if (!m || !m.dcr) return;
+    if (!m || !m.views?.dcr) return;
     unlink();
-    const k = grid === 'in' ? i : m[grid][i];
-    const at = { in: k, dcr: st.inv.dcr[k], crd: st.inv.crd[k] };
+    const k = target(grid, i, 'in');
+    const at = { in: k, dcr: reader('dcr', k), crd: reader('crd', k) };
     for (const g of ['in', 'dcr', 'crd']) document.getElementById(g + '-' + at[g])?.classList.add('linked');
     document.getElementById(grid + '-' + i)?.classList.add('sel');
+    cvs.mark(at, { [grid]: i });
     if (keep) st.focus = grid + '-' + i;
     const value = m.values ? m.values[k] : k;
     $('#dot').textContent = t('js.depthspace.element', {
-      coord: coordOf(m.inSizes, k).join(','), value: num(value), offset: num(m.inOffsets[k]),
+      coord: coordOf(m.inSizes, k).join(','), value: num(value), offset: num(m.inOffsets ? m.inOffsets[k] : offsetOf(m.inSizes, m.inStrides, k)),
       dcr: coordOf(m.outSizes, at.dcr).join(','), crd: coordOf(m.outSizes, at.crd).join(','),
     });
   }

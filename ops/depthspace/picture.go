@@ -47,18 +47,63 @@ type OrderFacts struct {
 type Meta struct {
 	Count     int64    `json:"count"`
 	InSizes   []int64  `json:"inSizes"`
+	InStrides []int64  `json:"inStrides"`
 	OutSizes  []int64  `json:"outSizes"`
 	Labels    []string `json:"labels"`
 	Mode      string   `json:"mode"`
-	DCR       []int64  `json:"dcr,omitempty"`
-	CRD       []int64  `json:"crd,omitempty"`
-	InOffsets []int64  `json:"inOffsets,omitempty"`
-	Values    []int64  `json:"values,omitempty"`
+	// Views are each order's index maps as strided views over row-major
+	// indices: to gives output element j's input element (j row-major
+	// over to.sizes, the dot product with to.strides), back input
+	// element k's output element (the inverse operator's view). The
+	// canvases are drawn and linked from them alone.
+	Views     map[string]IndexMaps `json:"views"`
+	DCR       []int64              `json:"dcr,omitempty"`
+	CRD       []int64              `json:"crd,omitempty"`
+	InOffsets []int64              `json:"inOffsets,omitempty"`
+	Values    []int64              `json:"values,omitempty"`
+}
+
+// IndexMaps are one order's views both ways.
+type IndexMaps struct {
+	To   View `json:"to"`
+	Back View `json:"back"`
+}
+
+// indexMaps are s's views over row-major indices: s on a packed input,
+// and the inverse operator on the packed output. ok is false if either
+// is refused, which a valid s never is (the same sizes and block, no
+// strides).
+func indexMaps(s *core.DepthSpace) (IndexMaps, bool) {
+	view := func(op core.DepthSpaceOp, sizes []int64) (View, bool) {
+		p, err := core.NewDepthSpace(core.DepthSpaceDesc{Op: op, Input: core.TensorDesc{DataType: s.Input.DataType, Sizes: sizes}, BlockSize: s.BlockSize, Order: s.Order})
+		if err != nil {
+			return View{}, false
+		}
+		sz, st := p.View()
+		return View{Sizes: sz, Strides: st}, true
+	}
+	to, ok1 := view(s.Op, s.Input.Sizes)
+	back, ok2 := view(s.Op^1, s.Output.Sizes)
+	return IndexMaps{To: to, Back: back}, ok1 && ok2
 }
 
 // domDrawn reports whether the views are drawn in the HTML: every view
 // holds the input's element count.
 func domDrawn(s *core.DepthSpace) bool { return s.Input.LogicalElementCount() <= views.MaxDOMCells }
+
+// ViewMode is how the three views are drawn: in the HTML up to
+// views.MaxDOMCells elements, on canvases the page works out from the
+// meta up to picture.MaxInteractive, else not at all (the facts
+// describe the operator).
+func ViewMode(s *core.DepthSpace) string {
+	switch n := s.Input.LogicalElementCount(); {
+	case n <= views.MaxDOMCells:
+		return views.ModeDOM
+	case n <= picture.MaxInteractive:
+		return views.ModeCanvas
+	}
+	return views.ModeNone
+}
 
 // sources lists, for each output element of s in row-major order, the
 // input element (row-major index) it reads.
@@ -97,12 +142,26 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 	}
 	pv.Alt = i18n.T(ctx, "depthspace.alt", i18n.Args{"op": pv.Operator, "dt": in.DataType.String(), "sizes": views.JoinInts(in.Sizes),
 		"b": b, "out": views.JoinInts(dcr.Output.Sizes)})
-	meta := Meta{Count: n, InSizes: in.Sizes, OutSizes: dcr.Output.Sizes, Labels: labels, Mode: views.ModeDOM}
-	if !domDrawn(dcr) {
-		meta.Mode = views.ModeNone
-		note := i18n.T(ctx, "depthspace.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(views.MaxDOMCells))})
+	meta := Meta{Count: n, InSizes: in.Sizes, InStrides: in.Strides, OutSizes: dcr.Output.Sizes, Labels: labels, Mode: ViewMode(dcr), Views: map[string]IndexMaps{}}
+	for name, s := range map[string]*core.DepthSpace{"dcr": dcr, "crd": crd} {
+		m, ok := indexMaps(s)
+		if !ok {
+			meta.Mode = views.ModeNone
+		}
+		meta.Views[name] = m
+	}
+	switch meta.Mode {
+	case views.ModeNone:
+		note := i18n.T(ctx, "depthspace.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(picture.MaxInteractive))})
 		pv.Input = views.Logical{Mode: views.ModeNone, Count: n, Note: note}
 		pv.DCR, pv.CRD = pv.Input, pv.Input
+		return pv, meta
+	case views.ModeCanvas:
+		canvas := func(slot string, key i18n.Key) views.Logical {
+			return views.Logical{Mode: views.ModeCanvas, Count: n, Last: n - 1, Slot: slot,
+				Note: i18n.T(ctx, key, i18n.Args{"n": i18n.Grouped(ctx, n)})}
+		}
+		pv.Input, pv.DCR, pv.CRD = canvas("ds-in", "depthspace.canvas.in"), canvas("ds-dcr", "depthspace.canvas.out"), canvas("ds-crd", "depthspace.canvas.out")
 		return pv, meta
 	}
 	meta.InOffsets = make([]int64, n)
