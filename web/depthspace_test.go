@@ -237,3 +237,23 @@ func TestDepthSpaceDxDispatchModel(t *testing.T) {
 		}
 	}
 }
+
+// TestDepthSpaceRoom: "Present this" on the depth-space page opens a
+// room there, as on every explorer (the pipeline's, with no edit of
+// its own).
+func TestDepthSpaceRoom(t *testing.T) {
+	ts := newTestServer(t)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	form := url.Values{"page": {"depthspace"}, "query": {"preset=s2d-page1"}}
+	req, _ := http.NewRequest("POST", ts.URL+"/rooms", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", ts.URL)
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/depthspace?preset=s2d-page1&room=") {
+		t.Errorf("%d to %q, want 303 to the depth-space page in a room", res.StatusCode, loc)
+	}
+}
