@@ -24,7 +24,7 @@ func (b protoBuf) varint(v uint64) protoBuf {
 }
 
 // field writes a varint field, bytes a length-delimited one.
-func (b protoBuf) field(n int, v uint64) protoBuf { return b.varint(uint64(n)<<3).varint(v) }
+func (b protoBuf) field(n int, v uint64) protoBuf { return b.varint(uint64(n) << 3).varint(v) }
 
 func (b protoBuf) bytes(n int, p []byte) protoBuf {
 	return append(b.varint(uint64(n)<<3|2).varint(uint64(len(p))), p...)
@@ -37,7 +37,7 @@ func onnxValueInfo(name string, t uint64, sizes []int64) []byte {
 		shape = shape.bytes(1, protoBuf(nil).field(1, uint64(s))) // Dimension.dim_value
 	}
 	tensor := protoBuf(nil).field(1, t).bytes(2, shape) // TypeProto.Tensor
-	typ := protoBuf(nil).bytes(1, tensor)              // TypeProto.tensor_type
+	typ := protoBuf(nil).bytes(1, tensor)               // TypeProto.tensor_type
 	return protoBuf(nil).bytes(1, []byte(name)).bytes(2, typ)
 }
 
