@@ -84,6 +84,9 @@ func TestDepthSpaceAPI(t *testing.T) {
 			if got := ints(body["inputOffsets"]); !slices.Equal(got[:len(c.offsets)], c.offsets) {
 				t.Errorf("inputOffsets %v, want %v first", got, c.offsets)
 			}
+			if m, _ := body["onnxModel"].(string); m == "" {
+				t.Error("no ONNX model")
+			}
 			if !strings.Contains(body["cpp"].(string), "desc.BlockSize = ") || !strings.Contains(body["numpy"].(string), ".transpose(") {
 				t.Errorf("exports: %v %v", body["cpp"], body["numpy"])
 			}

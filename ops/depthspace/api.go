@@ -44,13 +44,16 @@ type Response struct {
 	// InputCoordinates and InputOffsets: for each output element in
 	// row-major order the input coordinate it reads and its buffer
 	// offset, up to picture.MaxListedElements elements.
-	InputCoordinates [][]int64        `json:"inputCoordinates,omitempty"`
-	InputOffsets     []int64          `json:"inputOffsets,omitempty"`
-	MinFeatureLevel  string           `json:"minFeatureLevel"`
-	NumPy            string           `json:"numpy"`
-	ONNX             string           `json:"onnx,omitempty"`
-	CPP              string           `json:"cpp"`
-	Warnings         []core.Violation `json:"warnings"`
+	InputCoordinates [][]int64 `json:"inputCoordinates,omitempty"`
+	InputOffsets     []int64   `json:"inputOffsets,omitempty"`
+	MinFeatureLevel  string    `json:"minFeatureLevel"`
+	NumPy            string    `json:"numpy"`
+	ONNX             string    `json:"onnx,omitempty"`
+	// ONNXModel is the same node as an ONNX model file (opset 13, dense
+	// input "x", output "y"), base64 in the JSON; absent with ONNX.
+	ONNXModel []byte           `json:"onnxModel,omitempty"`
+	CPP       string           `json:"cpp"`
+	Warnings  []core.Violation `json:"warnings"`
 }
 
 // View is a 6-D strided walk of the input buffer.
@@ -138,6 +141,7 @@ func NewResponse(s *core.DepthSpace) Response {
 		Warnings:           picture.NonNil(s.Input.Warnings),
 	}
 	r.ONNX, _ = s.ONNX()
+	r.ONNXModel, _ = s.ONNXModel()
 	if n := s.OutputElementCount(); n <= picture.MaxListedElements {
 		r.InputCoordinates, _ = s.InputCoordinates(picture.MaxListedElements)
 		r.InputOffsets = make([]int64, n)
