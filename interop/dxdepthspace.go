@@ -125,3 +125,45 @@ func dxIndexed(in *core.Layout, vals []int64) (DxResource, []core.Violation) {
 	res.InitialValues = b.Bytes()
 	return res, nil
 }
+
+// importDxDepthSpace reads a DML_DEPTH_TO_SPACE1 or DML_SPACE_TO_DEPTH1
+// desc: its input, BlockSize and Order, validated as the endpoints do
+// (each violation at the model's field), into the depth-space page,
+// which draws both orders.
+func importDxDepthSpace(name, opType, path string, desc json.RawMessage) (*ImportResponse, *ImportError) {
+	var op struct {
+		InputTensor json.RawMessage `json:"InputTensor"`
+		BlockSize   *int64          `json:"BlockSize"`
+		Order       string          `json:"Order"`
+	}
+	// The OutputTensor and any other field are passed over: the page
+	// derives the output from the input and the block.
+	if err := decodeInto(desc, path, &op, true); err != nil {
+		return nil, err
+	}
+	var in dxTensorIn
+	if err := in.read(op.InputTensor, path+".InputTensor"); err != nil {
+		return nil, err
+	}
+	kind := core.DepthToSpace
+	if dxOperatorName(opType) == "SPACE_TO_DEPTH1" {
+		kind = core.SpaceToDepth
+	}
+	total := in.TotalTensorSizeInBytes
+	if total != nil && *total == 0 {
+		total = nil // DxDispatch's default: computed
+	}
+	req := depthspace.Request{DataType: dxTypeName(in.DataType), InputSizes: in.Sizes, InputStrides: in.Strides,
+		InputTotalTensorSizeInBytes: total, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment,
+		BlockSize: op.BlockSize, Order: op.Order}
+	s, inv := req.DepthSpace(kind)
+	if inv != nil {
+		return nil, &ImportError{Violations: renameAll(inv.Violations, map[string]string{
+			"dataType": "InputTensor.DataType", "inputSizes": "InputTensor.Sizes", "inputStrides": "InputTensor.Strides",
+			"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
+			"blockSize": "BlockSize", "order": "Order",
+		}, path+".")}
+	}
+	notes := []core.Msg{fromNote(name, opType), core.NewMsg("import.note.dx.order", "the model's order is {order}; the page draws both orders side by side.", core.Args{"order": s.Order.String()})}
+	return &ImportResponse{Page: "depthspace", URL: "/depthspace?" + depthspace.QueryOf(s), DepthSpace: &req, Notes: englishNotes(notes), notes: notes}, nil
+}

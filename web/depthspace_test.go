@@ -260,3 +260,32 @@ func TestDepthSpaceRoom(t *testing.T) {
 		t.Errorf("%d to %q, want 303 to the depth-space page in a room", res.StatusCode, loc)
 	}
 }
+
+// TestDepthSpaceImportReadsItsModel: the DxDispatch model the page
+// exports, given to /api/v1/import, opens the page on the same state;
+// a model breaking the operator's rules is refused at the model's
+// fields.
+func TestDepthSpaceImportReadsItsModel(t *testing.T) {
+	ts := newTestServer(t)
+	for _, q := range []string{"op=d2s&dt=UINT32&sizes=1,8,2,3&imode=packed&block=2", "op=s2d&dt=UINT8&sizes=1,1,2,2&imode=explicit&istrides=8,8,3,1&block=2"} {
+		res, err := http.Get(ts.URL + "/api/v1/dxdispatch/depthspace.json?" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		status, body := post(t, ts, "/api/v1/import", `{"dxdispatch":`+string(model)+`}`)
+		if status != 200 || body["page"] != "depthspace" || body["url"] != "/depthspace?"+q {
+			t.Errorf("%s: %d %v", q, status, body)
+		}
+	}
+	bad := `{"dxdispatch":{"resources":{},"dispatchables":{"d":{"type":"DML_OPERATOR_DEPTH_TO_SPACE1","desc":{"InputTensor":{"DataType":"FLOAT32","Sizes":[1,6,2,2]},"OutputTensor":{"DataType":"FLOAT32","Sizes":[1,1,4,4]},"BlockSize":2,"Order":"CRD"}}},"commands":[]}}`
+	status, body := post(t, ts, "/api/v1/import", bad)
+	var got []string
+	for _, e := range body["errors"].([]any) {
+		got = append(got, e.(map[string]any)["field"].(string))
+	}
+	if want := []string{"dxdispatch.dispatchables.d.desc.Order", "dxdispatch.dispatchables.d.desc.InputTensor.Sizes[1]"}; status != 400 || !slices.Equal(got, want) {
+		t.Errorf("%d errors at %v, want %v", status, got, want)
+	}
+}

@@ -2,6 +2,7 @@ package depthspace
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/stridescope/stridescope/budget"
@@ -164,4 +165,24 @@ func serve(op core.DepthSpaceOp) func(ctx context.Context, req any) (any, error)
 		resp.Warnings = i18n.LocaleOf(ctx).Violations(resp.Warnings)
 		return resp, nil
 	}
+}
+
+// DepthSpace validates a request for op (the import's way in), as the
+// endpoints do.
+func (r Request) DepthSpace(op core.DepthSpaceOp) (*core.DepthSpace, *picture.Invalid) {
+	return r.depthSpace(op)
+}
+
+// QueryOf is the page's canonical query of a valid operator: its
+// strides explicit when it has some, packed otherwise.
+func QueryOf(s *core.DepthSpace) string {
+	st := State{Op: OpD2S, DT: s.Input.DataType.String(), Sizes: picture.FormatInts(s.Input.Sizes), Mode: ModePacked,
+		Block: strconv.FormatInt(s.BlockSize, 10)}
+	if s.Op == core.SpaceToDepth {
+		st.Op = OpS2D
+	}
+	if !s.Input.StridesImplicit {
+		st.Mode, st.Strides = ModeExplicit, picture.FormatInts(s.Input.Strides)
+	}
+	return st.CanonicalQuery(false)
 }
