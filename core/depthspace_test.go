@@ -234,3 +234,38 @@ func TestParseDepthSpaceOrder(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDepthSpace: any desc is refused with violations or gives an
+// operator whose view stays inside the input (its largest offset is the
+// input's last element at most) and whose coordinates are the view's.
+func FuzzDepthSpace(f *testing.F) {
+	f.Add(int64(1), int64(8), int64(2), int64(3), int64(0), int64(2), uint8(0), uint8(0))
+	f.Add(int64(1), int64(2), int64(4), int64(6), int64(1), int64(2), uint8(1), uint8(1))
+	f.Add(int64(1), int64(1<<30), int64(2), int64(2), int64(0), int64(65536), uint8(1), uint8(0))
+	f.Add(int64(-1), int64(0), int64(1<<40), int64(3), int64(5), int64(-7), uint8(3), uint8(9))
+	f.Fuzz(func(t *testing.T, n, c, h, w, pad, b int64, op, order uint8) {
+		sizes := []int64{n, c, h, w}
+		d := DepthSpaceDesc{Op: DepthSpaceOp(op % 2), Input: TensorDesc{DataType: Float32, Sizes: sizes}, BlockSize: b, Order: DepthSpaceOrder(order % 3)}
+		if pad > 0 && pad < 1<<20 && c > 0 && h > 0 && w > 0 && c < 1<<20 && h < 1<<20 && w < 1<<20 {
+			d.Input.Strides = []int64{c * h * (w + pad), 1, c * (w + pad), c} // NHWC, padded rows
+		}
+		s, err := NewDepthSpace(d)
+		if err != nil {
+			return
+		}
+		sizes6, strides6 := s.View()
+		var last int64
+		for i, z := range sizes6 {
+			last += (z - 1) * strides6[i]
+		}
+		if last != s.Input.IndexOfLastElement() {
+			t.Fatalf("%+v: the view ends at %d, the input at %d", d, last, s.Input.IndexOfLastElement())
+		}
+		for _, i := range []int64{0, s.OutputElementCount() / 2, s.OutputElementCount() - 1} {
+			off, err := s.Input.Offset(s.InputCoordinate(i))
+			if err != nil || off < 0 || off > last {
+				t.Fatalf("%+v: element %d at %v: %d %v", d, i, s.InputCoordinate(i), off, err)
+			}
+		}
+	})
+}
