@@ -6,8 +6,10 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/i18n"
 )
 
@@ -98,5 +100,31 @@ func TestEveryCodeHasAnEntry(t *testing.T) {
 				t.Errorf("%s: code %s has no catalog entry", f, m[1])
 			}
 		}
+	}
+}
+
+// TestBadQueriesAreAnswered: whatever a query holds, the page and an
+// edit answer it (errors at fields, or a picture), never a panic; the
+// largest states are described without drawing.
+func TestBadQueriesAreAnswered(t *testing.T) {
+	many := strings.Repeat("1,", MaxValues+5) + "1"
+	for _, q := range []string{
+		"", "op=&dt=&sizes=&block=", "sizes=1,2,3", "sizes=1,2,3,4,5&block=1", "block=99999999999999999999",
+		"op=d2s&dt=FLOAT32&sizes=1,4,1,1&imode=explicit&istrides=a,b", "op=d2s&dt=FLOAT32&sizes=1,4,1,1&imode=explicit",
+		"op=s2d&dt=UINT8&sizes=1,1,2,2&block=2&vals=" + many, "op=s2d&dt=UINT8&sizes=1,1,2,2&block=2&vals=1,2,3,300",
+		"op=d2s&dt=UINT8&sizes=1,4294967295,1,1&block=65535", "op=s2d&dt=FLOAT32&sizes=1,1,65536,65535&block=5",
+		"op=d2s&dt=INT4&sizes=1,4,1,1&block=2", "op=d2s&dt=FLOAT32&sizes=1,16,1024,1024&block=4",
+		"last=op%3Dd2s%26dt%3DFLOAT32%26sizes%3D1%2C4%2C1%2C1%26block%3D2&op=d2s&sizes=1,3,1,1&block=2",
+	} {
+		vals, _ := url.ParseQuery(q)
+		if _, err := PageOf(context.Background(), vals); err != nil {
+			t.Errorf("%q: page: %v", q, err)
+		}
+		a, err := Kind{}.Answer(context.Background(), vals, explorer.AnswerOptions{HTML: true, Take: func(context.Context, int64) (func(), error) { return func() {}, nil }})
+		if err != nil {
+			t.Errorf("%q: answer: %v", q, err)
+			continue
+		}
+		a.Release()
 	}
 }
