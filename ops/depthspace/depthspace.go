@@ -32,6 +32,11 @@ func (Kind) Routes() explorer.Routes {
 	return explorer.Routes{Page: "/depthspace", Embed: "/embed/depthspace", SVG: "/api/v1/depthspace.svg", File: "stridescope-depthspace.svg", EmbedHeight: 1100}
 }
 
+// Listing is the explorer in the operators index (/operators).
+func (Kind) Listing(ctx context.Context) (title, summary string) {
+	return i18n.T(ctx, "depthspace.title"), i18n.T(ctx, "depthspace.summary")
+}
+
 // MaxQuery is the longest query of a state.
 func (Kind) MaxQuery() int { return MaxQueryLen }
 
