@@ -132,12 +132,13 @@ func dxIndexed(in *core.Layout, vals []int64) (DxResource, []core.Violation) {
 // which draws both orders.
 func importDxDepthSpace(name, opType, path string, desc json.RawMessage) (*ImportResponse, *ImportError) {
 	var op struct {
-		InputTensor json.RawMessage `json:"InputTensor"`
-		BlockSize   *int64          `json:"BlockSize"`
-		Order       string          `json:"Order"`
+		InputTensor  json.RawMessage `json:"InputTensor"`
+		OutputTensor json.RawMessage `json:"OutputTensor"`
+		BlockSize    *int64          `json:"BlockSize"`
+		Order        string          `json:"Order"`
 	}
-	// The OutputTensor and any other field are passed over: the page
-	// derives the output from the input and the block.
+	// Other fields are passed over. The page derives the output from the
+	// input and the block; a model's OutputTensor must be that output.
 	if err := decodeInto(desc, path, &op, true); err != nil {
 		return nil, err
 	}
@@ -163,6 +164,9 @@ func importDxDepthSpace(name, opType, path string, desc json.RawMessage) (*Impor
 			"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
 			"blockSize": "BlockSize", "order": "Order",
 		}, path+".")}
+	}
+	if vs := dxOutputOf(op.OutputTensor, path+".OutputTensor", opType, in, s.Output.Sizes); vs != nil {
+		return nil, &ImportError{Violations: vs}
 	}
 	notes := []core.Msg{fromNote(name, opType), core.NewMsg("import.note.dx.order", "the model's order is {order}; the page draws both orders side by side.", core.Args{"order": s.Order.String()})}
 	return &ImportResponse{Page: "depthspace", URL: "/depthspace?" + depthspace.QueryOf(s), DepthSpace: &req, Notes: englishNotes(notes), notes: notes}, nil

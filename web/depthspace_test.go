@@ -288,4 +288,11 @@ func TestDepthSpaceImportReadsItsModel(t *testing.T) {
 	if want := []string{"dxdispatch.dispatchables.d.desc.Order", "dxdispatch.dispatchables.d.desc.InputTensor.Sizes[1]"}; status != 400 || !slices.Equal(got, want) {
 		t.Errorf("%d errors at %v, want %v", status, got, want)
 	}
+	// The SPACE_TO_DEPTH1 page's OutputTensor text, taken at its word:
+	// the output it states is refused, with the one the examples give.
+	wrong := `{"dxdispatch":{"resources":{},"dispatchables":{"d":{"type":"DML_OPERATOR_SPACE_TO_DEPTH1","desc":{"InputTensor":{"DataType":"UINT32","Sizes":[1,4,2,2]},"OutputTensor":{"DataType":"UINT32","Sizes":[1,1,4,4]},"BlockSize":2,"Order":"DEPTH_COLUMN_ROW"}}},"commands":[]}}`
+	status, body = post(t, ts, "/api/v1/import", wrong)
+	if errs, _ := body["errors"].([]any); status != 400 || len(errs) != 1 || !strings.Contains(errs[0].(map[string]any)["message"].(string), "{1,16,1,1}") {
+		t.Errorf("the page's stated output shape: %d %v", status, body)
+	}
 }
