@@ -152,14 +152,15 @@ func NewDepthSpace(d DepthSpaceDesc) (*DepthSpace, error) {
 	if !fl.AtLeast(fl21) {
 		vs.add("featureLevel", "depthspace.level.old", "{op} was introduced in DML_FEATURE_LEVEL_2_1; {level} is older", Args{"op": op, "level": fl})
 	} else if dt := d.Input.DataType; dt.Valid() && !containsType(DepthSpaceDataTypes(fl), dt) {
-		code, tmpl := "depthspace.datatype.level", "DataType {type} not supported by {op} at feature level {level}"
+		args := Args{"type": dt, "op": op, "level": fl}
 		switch dt.Bits() {
 		case 64:
-			code, tmpl = "depthspace.datatype.level64", tmpl+" (64-bit types need 5_0 or later)"
+			vs.add("dataType", "depthspace.datatype.level64", "DataType {type} not supported by {op} at feature level {level} (64-bit types need 5_0 or later)", args)
 		case 4:
-			code, tmpl = "depthspace.datatype.4bit", tmpl+" (no feature level supports 4-bit types for it)"
+			vs.add("dataType", "depthspace.datatype.4bit", "DataType {type} not supported by {op} at feature level {level} (no feature level supports 4-bit types for it)", args)
+		default:
+			vs.add("dataType", "depthspace.datatype.level", "DataType {type} not supported by {op} at feature level {level}", args)
 		}
-		vs.add("dataType", code, tmpl, Args{"type": dt, "op": op, "level": fl})
 	}
 	if !d.Order.Valid() {
 		vs.add("order", "depthspace.order.unknown", "Order {value} is not a DML_DEPTH_SPACE_ORDER (DEPTH_COLUMN_ROW or COLUMN_ROW_DEPTH)", Args{"value": int(d.Order)})
