@@ -199,14 +199,14 @@ func matrix() ([]benchCase, error) {
 	}
 	for i := range cs {
 		c := &cs[i]
-		if c.class == classID {
-			if err := c.initIdentity(); err != nil {
+		if c.ds != nil {
+			if err := c.initDepthSpace(); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if c.ds != nil {
-			if err := c.initDepthSpace(); err != nil {
+		if c.class == classID {
+			if err := c.initIdentity(); err != nil {
 				return nil, err
 			}
 			continue
@@ -322,10 +322,20 @@ func depthSpaceCases() []benchCase {
 	}
 	dcr := "X.reshape(1, 4, 4, 16, 256, 256).transpose(0, 3, 4, 1, 5, 2)"
 	crd := "X.reshape(1, 16, 4, 4, 256, 256).transpose(0, 1, 4, 2, 5, 3)"
+	// The same two orders through compute.Identity: the view as its
+	// input walk, the packed output as its output walk (its
+	// cache-blocked transposes), one thread; NumPy times
+	// np.ascontiguousarray of the same view.
+	viaIdentity := func(c benchCase) benchCase {
+		c.name, c.class = c.name+"/id", classID
+		return c
+	}
 	return []benchCase{
 		d2s("D2S-DCR", core.Float32, core.DepthColumnRow, dcr),
 		d2s("D2S-CRD", core.Float32, core.ColumnRowDepth, crd),
 		d2s("D2S-DCR/e2", core.UInt16, core.DepthColumnRow, dcr),
+		viaIdentity(d2s("D2S-DCR", core.Float32, core.DepthColumnRow, dcr)),
+		viaIdentity(d2s("D2S-CRD", core.Float32, core.ColumnRowDepth, crd)),
 	}
 }
 
@@ -337,6 +347,9 @@ func (c *benchCase) initDepthSpace() error {
 	}
 	c.walk = compute.DepthSpaceWalk(s)
 	c.e = int(c.dtype.Bits() / 8)
+	if c.class == classID {
+		c.in, c.out = c.walk, compute.Walk{Sizes: c.walk.Sizes, Strides: core.PackedStrides(c.walk.Sizes)}
+	}
 	if last := s.Input.IndexOfLastElement(); last >= c.n {
 		return fmt.Errorf("case %s: input reaches element %d of %d", c.name, last, c.n)
 	}
