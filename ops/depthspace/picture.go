@@ -115,7 +115,8 @@ func sources(s *core.DepthSpace) []int64 {
 	return out
 }
 
-// NewPicture draws v, a valid state whose canonical query is query.
+// NewPicture draws v, a valid state: both orders, as grids, canvases or
+// a note, and the facts and exports of each.
 func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 	dcr, crd := v.DCR, v.CRD
 	in := dcr.Input
