@@ -155,9 +155,9 @@ func TestDepthSpaceMatchesNumPy(t *testing.T) {
 	t.Logf("%d cases, 0 mismatches", cases)
 }
 
-// numpyExport runs the NumPy the page exports (core.DepthSpace.NumPy)
+// numpyDepthSpaceExport runs the NumPy the page exports (core.DepthSpace.NumPy)
 // on the given input buffer and prints y's bytes.
-const numpyExport = `
+const numpyDepthSpaceExport = `
 import sys, json
 import numpy as np
 for line in sys.stdin:
@@ -173,7 +173,7 @@ for line in sys.stdin:
 // random operators (both operators and orders, packed, padded, permuted
 // and broadcast inputs).
 func TestDepthSpaceNumPyExportRuns(t *testing.T) {
-	cmd := osexec.Command(numpyPython(t), "-c", numpyExport)
+	cmd := osexec.Command(numpyPython(t), "-c", numpyDepthSpaceExport)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	var stderr bytes.Buffer
