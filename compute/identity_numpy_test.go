@@ -42,19 +42,7 @@ for line in sys.stdin:
 // of the same strided copy byte for byte, the cells no element reaches
 // included. It needs python3 with NumPy (CI installs python3-numpy).
 func TestIdentityMatchesNumPy(t *testing.T) {
-	// Debian's python3 first, where apt-get install python3-numpy puts
-	// NumPy, then the one on PATH (cmd/bench looks the same way).
-	py := ""
-	for _, c := range []string{"/usr/bin/python3", "python3"} {
-		if p, err := osexec.LookPath(c); err == nil && osexec.Command(p, "-c", "import numpy").Run() == nil {
-			py = p
-			break
-		}
-	}
-	if py == "" {
-		t.Skip("no python3 with NumPy: apt-get install python3-numpy")
-	}
-	cmd := osexec.Command(py, "-c", numpyCopy)
+	cmd := osexec.Command(numpyPython(t), "-c", numpyCopy)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	var stderr bytes.Buffer
@@ -95,4 +83,18 @@ func TestIdentityMatchesNumPy(t *testing.T) {
 			t.Fatalf("case %d: %v sizes %v in %v out %v: Identity and NumPy differ", c, id.Input.DataType, id.Input.Sizes, id.Input.Strides, id.Output.Strides)
 		}
 	}
+}
+
+// numpyPython is a python3 that imports NumPy: Debian's first, where
+// apt-get install python3-numpy puts NumPy, then the one on PATH
+// (cmd/bench looks the same way). Without one the test is skipped.
+func numpyPython(t *testing.T) string {
+	t.Helper()
+	for _, c := range []string{"/usr/bin/python3", "python3"} {
+		if p, err := osexec.LookPath(c); err == nil && osexec.Command(p, "-c", "import numpy").Run() == nil {
+			return p
+		}
+	}
+	t.Skip("no python3 with NumPy: apt-get install python3-numpy")
+	return ""
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/ops/convert"
+	"github.com/stridescope/stridescope/ops/depthspace"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 )
@@ -62,6 +63,18 @@ var cppExporters = []struct {
 				return "", fmt.Errorf("%v", v.Errors)
 			}
 			return v.ID.CPP(), nil
+		},
+	},
+	{
+		kind: "depthspace",
+		states: []string{"preset=d2s-page", "preset=s2d-page1", "preset=s2d-page2", "preset=nhwc", "preset=block3",
+			"op=d2s&dt=INT64&sizes=1,4294967295,1,1&imode=packed&block=1", "op=s2d&dt=UINT8&sizes=1,1,2,2&imode=explicit&istrides=16,16,4,1&block=2"},
+		cpp: func(q url.Values) (string, error) {
+			v := depthspace.Validate(depthspace.StateFromQuery(q))
+			if !v.OK() {
+				return "", fmt.Errorf("%v", v.Errors)
+			}
+			return v.DCR.CPP() + "\n{\n" + v.CRD.CPP() + "}\n", nil
 		},
 	},
 }

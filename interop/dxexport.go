@@ -35,6 +35,8 @@ var DxExporters = map[string]func(q url.Values) (DxPlan, error){
 	"layout":  layoutDxPlan,
 	"slice":   sliceDxPlan,
 	"convert": convertDxPlan,
+	// Both orders of DML_DEPTH_TO_SPACE1 or DML_SPACE_TO_DEPTH1.
+	"depthspace": depthSpaceDxPlan,
 }
 
 func convertDxPlan(q url.Values) (DxPlan, error) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/ops/convert"
+	"github.com/stridescope/stridescope/ops/depthspace"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 
@@ -73,8 +74,11 @@ type ImportResponse struct {
 	Slice1 *slice1.Request        `json:"slice1,omitempty"`
 	// Identity is the body of /api/v1/identity, for the conversion page.
 	Identity *convert.Request `json:"identity,omitempty"`
-	Notes    []string         `json:"notes"`
-	notes    []core.Msg       // Notes by code, for Localize
+	// DepthSpace is the body of /api/v1/depthtospace1 or
+	// /api/v1/spacetodepth1 (Page "depthspace").
+	DepthSpace *depthspace.Request `json:"depthspace,omitempty"`
+	Notes      []string            `json:"notes"`
+	notes      []core.Msg          // Notes by code, for Localize
 }
 
 // Localize is r with its notes in l (English, the default, is what
@@ -617,6 +621,8 @@ var dxImporters = map[string]dxImporter{
 	"SLICE1":                importDxSlice,
 	"SLICE":                 importDxSlice,
 	"ELEMENT_WISE_IDENTITY": importDxIdentity,
+	"DEPTH_TO_SPACE1":       importDxDepthSpace,
+	"SPACE_TO_DEPTH1":       importDxDepthSpace,
 }
 
 // DxOperators are the operator types the importer and the check read,

@@ -6,11 +6,12 @@ package ops
 import (
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/ops/convert"
+	"github.com/stridescope/stridescope/ops/depthspace"
 	"github.com/stridescope/stridescope/ops/layout"
 	"github.com/stridescope/stridescope/ops/slice1"
 )
 
 // All is every explorer.
 func All() explorer.Kinds {
-	return explorer.Kinds{layout.Kind{}, slice1.Kind{}, convert.Kind{}}
+	return explorer.Kinds{layout.Kind{}, slice1.Kind{}, convert.Kind{}, depthspace.Kind{}}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stridescope/stridescope/i18n"
+	"github.com/stridescope/stridescope/ops/depthspace"
 	"github.com/stridescope/stridescope/ops/layout"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
@@ -16,7 +17,8 @@ import (
 func TestPresetTitlesAreInTheCatalogs(t *testing.T) {
 	ctx := context.Background()
 	fr := i18n.WithLocale(ctx, i18n.French)
-	for _, p := range append(layout.PresetLinks(picture.LayoutState{}, false), slice1.PresetLinks(slice1.State{}, false)...) {
+	ps := append(layout.PresetLinks(picture.LayoutState{}, false), slice1.PresetLinks(slice1.State{}, false)...)
+	for _, p := range append(ps, depthspace.PresetLinks(depthspace.State{}, false)...) {
 		if got := i18n.T(ctx, i18n.Key(p.Key)); got != p.Title {
 			t.Errorf("%s: catalog English %q, title %q", p.Key, got, p.Title)
 		}

@@ -82,6 +82,8 @@ func StaleIn(ctx context.Context, stale string) string {
 		return i18n.T(ctx, "stale.slice")
 	case strings.HasSuffix(stale, "conversion."):
 		return i18n.T(ctx, "stale.convert")
+	case strings.HasSuffix(stale, "rearrangement."):
+		return i18n.T(ctx, "stale.depthspace")
 	}
 	return i18n.T(ctx, "stale.tensor")
 }

@@ -197,6 +197,7 @@ export function settle(m, form, picture, what, setURL, how) {
     stale.textContent = !last ? t('stale.none')
       : what === 'slice' ? t('stale.slice')
         : what === 'convert' ? t('stale.convert')
+        : what === 'depthspace' ? t('stale.depthspace')
         : t('stale.tensor');
     stale.hidden = false;
     setURL(m.query + (last ? '&last=' + encodeURIComponent(last) : ''), how, m.query);

@@ -16,6 +16,7 @@ import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/ops/convert"
+	"github.com/stridescope/stridescope/ops/depthspace"
 	"github.com/stridescope/stridescope/ops/layout"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
@@ -298,6 +299,17 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	convertPage := func(q string) int64 { return convert.Cost(identity(q), false) + convert.Cost(identity(q), true) }
 	transpose := "dt=FLOAT32&sizes=4096,4096&imode=packed&omode=explicit&ostrides=1,4096"
 	nhwc := "dt=FLOAT16&sizes=1,16,1024,1024&imode=NHWC&omode=NCHW"
+	// A depth-space page draws its state's three grids and embeds its
+	// answer too; the largest drawn is views.MaxDOMCells elements.
+	ds := func(q string) *core.DepthSpace {
+		v := depthspace.Validate(depthspace.StateFromQuery(mustQuery(t, q)))
+		if !v.OK() {
+			t.Fatalf("%s: %v", q, v.Errors)
+		}
+		return v.DCR
+	}
+	dsPage := func(q string) int64 { return depthspace.Cost(ds(q), false) + depthspace.Cost(ds(q), true) }
+	dsLargest := "op=d2s&dt=FLOAT32&sizes=1,16,4,4&imode=NHWC&block=2"
 	layoutSVG := func(q string) int64 { return plan(layout.Kind{}, q) }
 	rank8 := "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
@@ -326,6 +338,11 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"convert svg, binned 16x16", get("/api/v1/identity.svg?dt=FLOAT32&sizes=16,16&imode=packed&omode=explicit&ostrides=1,16"), plan(convert.Kind{}, "dt=FLOAT32&sizes=16,16&imode=packed&omode=explicit&ostrides=1,16")},
 		{"convert svg, binned 4096x4096", get("/api/v1/identity.svg?" + transpose), plan(convert.Kind{}, transpose)},
 		{"convert svg, binned rank 8", get("/api/v1/identity.svg?dt=FLOAT32&sizes=8,8,8,8,8,8,8,8&imode=packed&omode=packed"), plan(convert.Kind{}, "dt=FLOAT32&sizes=8,8,8,8,8,8,8,8&imode=packed&omode=packed")},
+		{"depthspace page, the page's example", get("/depthspace?preset=d2s-page&lang=fr"), dsPage("preset=d2s-page")},
+		{"depthspace page, 256 elements", get("/depthspace?" + dsLargest), dsPage(dsLargest)},
+		{"depthspace svg, 256 elements", get("/api/v1/depthspace.svg?" + dsLargest), plan(depthspace.Kind{}, dsLargest)},
+		{"depthtospace1 api, 65,536 listed", post("/api/v1/depthtospace1", `{"dataType":"FLOAT32","inputSizes":[1,64,32,32],"blockSize":4,"order":"COLUMN_ROW_DEPTH"}`),
+			depthspace.APICost(ds("op=d2s&dt=FLOAT32&sizes=1,64,32,32&imode=packed&block=4"))},
 		{"identity api", post("/api/v1/identity", `{"dataType":"FLOAT32","sizes":[256,256],"outputStrides":[1,256]}`), convert.APICost(identity("dt=FLOAT32&sizes=256,256&imode=packed&omode=explicit&ostrides=1,256"))},
 		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), layout.APICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},
 		{"slice1 api", post("/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4,4,4,4,4,4,4],"inputWindowOffsets":[0,0,0,0,0,0,0,0],"inputWindowSizes":[4,4,4,4,4,4,4,4],"inputWindowStrides":[1,1,1,1,1,1,1,-1]}`),

@@ -40,6 +40,11 @@ type benchCase struct {
 	id      *core.IdentityDesc
 	in, out compute.Walk
 
+	// depth-to-space cases (class copy): the operator's 6-D walk, run by
+	// compute.Copy / CopyParallel; NumPy times the reshape-transpose
+	// view of ONNX's formula, whose shape and strides are the walk's.
+	ds *core.DepthSpaceDesc
+
 	slice *core.Slice1
 	walk  compute.Walk
 	e     int
@@ -180,6 +185,7 @@ func matrix() ([]benchCase, error) {
 		},
 	)
 	cs = append(cs, identityCases()...)
+	cs = append(cs, depthSpaceCases()...)
 	// Highlight bitmaps of the input cells a slice touches.
 	for _, c := range cs {
 		switch c.name {
@@ -193,6 +199,12 @@ func matrix() ([]benchCase, error) {
 	}
 	for i := range cs {
 		c := &cs[i]
+		if c.ds != nil {
+			if err := c.initDepthSpace(); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if c.class == classID {
 			if err := c.initIdentity(); err != nil {
 				return nil, err
@@ -290,6 +302,56 @@ func (c *benchCase) initIdentity() error {
 	for _, d := range order {
 		c.walk.Sizes = append(c.walk.Sizes, c.in.Sizes[d])
 		c.walk.Strides = append(c.walk.Strides, c.in.Strides[d])
+	}
+	return nil
+}
+
+// depthSpaceCases are DML_DEPTH_TO_SPACE1 on 1x256x256x256 (2^24
+// elements, block 4: 1x16x1024x1024) in both orders, float32, and DCR on
+// float16 (as uint16): issue #40's benchmark, against memcpy and NumPy's
+// reshape/transpose in the same run. NumPy's expression is ONNX's
+// DepthToSpace formula before its last reshape, so that it is a view.
+func depthSpaceCases() []benchCase {
+	d2s := func(name string, t core.DataType, o core.DepthSpaceOrder, expr string) benchCase {
+		return benchCase{
+			name: name, class: classCopy, dtype: t, n: cubeElems,
+			ds: &core.DepthSpaceDesc{Op: core.DepthToSpace, Order: o, BlockSize: 4,
+				Input: core.TensorDesc{DataType: t, Sizes: []int64{1, 256, 256, 256}}},
+			setup: "X = flat.reshape(1, 256, 256, 256)", expr: expr,
+		}
+	}
+	dcr := "X.reshape(1, 4, 4, 16, 256, 256).transpose(0, 3, 4, 1, 5, 2)"
+	crd := "X.reshape(1, 16, 4, 4, 256, 256).transpose(0, 1, 4, 2, 5, 3)"
+	// The same two orders through compute.Identity: the view as its
+	// input walk, the packed output as its output walk (its
+	// cache-blocked transposes), one thread; NumPy times
+	// np.ascontiguousarray of the same view.
+	viaIdentity := func(c benchCase) benchCase {
+		c.name, c.class = c.name+"/id", classID
+		return c
+	}
+	return []benchCase{
+		d2s("D2S-DCR", core.Float32, core.DepthColumnRow, dcr),
+		d2s("D2S-CRD", core.Float32, core.ColumnRowDepth, crd),
+		d2s("D2S-DCR/e2", core.UInt16, core.DepthColumnRow, dcr),
+		viaIdentity(d2s("D2S-DCR", core.Float32, core.DepthColumnRow, dcr)),
+		viaIdentity(d2s("D2S-CRD", core.Float32, core.ColumnRowDepth, crd)),
+	}
+}
+
+// initDepthSpace validates a depth-to-space case and sets its walk.
+func (c *benchCase) initDepthSpace() error {
+	s, err := core.NewDepthSpace(*c.ds)
+	if err != nil {
+		return fmt.Errorf("case %s: %w", c.name, err)
+	}
+	c.walk = compute.DepthSpaceWalk(s)
+	c.e = int(c.dtype.Bits() / 8)
+	if c.class == classID {
+		c.in, c.out = c.walk, compute.Walk{Sizes: c.walk.Sizes, Strides: core.PackedStrides(c.walk.Sizes)}
+	}
+	if last := s.Input.IndexOfLastElement(); last >= c.n {
+		return fmt.Errorf("case %s: input reaches element %d of %d", c.name, last, c.n)
 	}
 	return nil
 }

@@ -383,6 +383,8 @@ func measureCopy(r *result, c *benchCase, o options, src, dst []byte, threads in
 		switch {
 		case c.class == classID:
 			return compute.Identity(dst, src, c.in, c.out, c.e)
+		case c.ds != nil:
+			return compute.CopyParallel(dst, src, c.walk, c.e, threads)
 		case threads == 1:
 			return compute.Slice(dst, src, c.slice)
 		}

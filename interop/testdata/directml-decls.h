@@ -77,6 +77,8 @@ enum DML_OPERATOR_TYPE {
     DML_OPERATOR_ELEMENT_WISE_IDENTITY,
     DML_OPERATOR_SLICE,
     DML_OPERATOR_SLICE1,
+    DML_OPERATOR_DEPTH_TO_SPACE1,
+    DML_OPERATOR_SPACE_TO_DEPTH1,
 };
 
 struct DML_OPERATOR_DESC {
@@ -102,6 +104,28 @@ struct DML_SLICE1_OPERATOR_DESC {
     const UINT* InputWindowOffsets;
     const UINT* InputWindowSizes;
     const INT* InputWindowStrides;
+};
+
+// DML_DEPTH_SPACE_ORDER, DML_DEPTH_TO_SPACE1_OPERATOR_DESC and
+// DML_SPACE_TO_DEPTH1_OPERATOR_DESC, as their pages' Syntax sections give
+// them (DML_FEATURE_LEVEL_2_1).
+enum DML_DEPTH_SPACE_ORDER {
+    DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW,
+    DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH,
+};
+
+struct DML_DEPTH_TO_SPACE1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT BlockSize;
+    DML_DEPTH_SPACE_ORDER Order;
+};
+
+struct DML_SPACE_TO_DEPTH1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT BlockSize;
+    DML_DEPTH_SPACE_ORDER Order;
 };
 
 #endif
