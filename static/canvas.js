@@ -243,6 +243,34 @@ export function paintStrip(px, L, n, codeOf, cols) {
   }
   px32.fill(cols[0], p);
 }
+// paintCounts colours a buffer strip's image px from counts, how many
+// elements each of its cells holds: cols[3] where a pixel's cells hold a
+// shared one, else cols[2] where they hold an element, else cols[1] (a
+// hole) up to cell last, cols[0] past it. A pixel's code is its cells'
+// largest count, found in one pass over the bytes with no call per cell:
+// 2^24 cells cost one scan.
+export function paintCounts(px, L, counts, last, cols) {
+  const px32 = new Uint32Array(px.buffer), bin = L.bin, n = counts.length;
+  // Four cells a word where a pixel's cells start on one: a byte of 2 or
+  // more sets a bit of 0xFE.
+  const c32 = bin % 4 === 0 && counts.byteOffset % 4 === 0 ? new Uint32Array(counts.buffer, counts.byteOffset, n >>> 2) : null;
+  let p = 0;
+  for (let k = 0; k < n; p++) {
+    const end = Math.min(k + bin, n), k0 = k;
+    let v = 0;
+    if (c32) {
+      for (let j = k >>> 2, je = end >>> 2; j < je; j++) {
+        const w = c32[j];
+        if (w & 0xfefefefe) { v = 2; break; }
+        if (w) v = 1;
+      }
+      k = v > 1 ? end : end & ~3;
+    }
+    for (; k < end; k++) if (counts[k] > v) { v = counts[k]; if (v > 1) { k = end; break; } }
+    px32[p] = cols[v > 1 ? 3 : v === 1 ? 2 : k0 <= last ? 1 : 0];
+  }
+  px32.fill(cols[0], p);
+}
 // ramp maps 0..1 to a dark-blue -> teal -> yellow scale.
 const RAMP_STOPS = [[29, 53, 87], [33, 113, 181], [42, 157, 143], [233, 196, 106]];
 export function ramp(t) {

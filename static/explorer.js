@@ -11,7 +11,7 @@ import { editClient } from './client.js';
 import { $, $$, put, swapIn, reveal, boxValue, gridLinks } from './live.js';
 import { num, listOf, t as tr } from './words.js';
 import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
-import { offsetRamp, panelCaptions, rgba, paintStrip, markPixels, canvasLinks } from './canvas.js';
+import { offsetRamp, panelCaptions, rgba, paintCounts, markPixels, canvasLinks } from './canvas.js';
 import { clamp, box, tensorLayout, bufferStrip } from './canvas-layout.js';
 import { zoomView, measureCaption, redrawMini } from './canvas-zoom.js';
 import { FRAME } from './protocol.js';
@@ -61,11 +61,13 @@ export function start() {
     if (kind === FRAME.counts) st.counts.set(payload(Uint8Array), first);
     else if (kind === FRAME.touched) {
       const w = payload(Uint32Array), base = first * 64, n = st.counts.length, counts = st.counts;
-      for (let k = 0; k < w.length; k++) {
-        const x = w[k];
-        if (x === 0) continue;
-        const c0 = base + k * 32;
-        if (x === 0xffffffff && c0 + 32 <= n) { counts.fill(1, c0, c0 + 32); continue; }
+      // Full words next to each other are one fill: a packed buffer of
+      // 2^24 cells is one call, not half a million.
+      let run = -1;
+      for (let k = 0; k <= w.length; k++) {
+        const x = k < w.length ? w[k] : 0, c0 = base + k * 32;
+        if (x === 0xffffffff && c0 + 32 <= n) { if (run < 0) run = c0; continue; }
+        if (run >= 0) { counts.fill(1, run, c0); run = -1; }
         for (let y = x, b = 0; y; y >>>= 1, b++) if (y & 1) { const c = c0 + b; if (c < n) counts[c] = 1; }
       }
     }
@@ -233,10 +235,7 @@ export function start() {
   }
   function drawBuffer() {
     const m = st.meta, b = bounds('buffer'), L = bufferStrip(m, b);
-    setupCanvas('buffer', L, m.cells, b, (px) => {
-      const counts = st.counts, last = m.last, codeOf = (k) => { const n = counts[k]; return n > 1 ? 3 : n === 1 ? 2 : k <= last ? 1 : 0; };
-      paintStrip(px, L, m.cells, codeOf, ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k])));
-    });
+    setupCanvas('buffer', L, m.cells, b, (px) => paintCounts(px, L, st.counts, m.last, ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k]))));
   }
 
   client.start();
