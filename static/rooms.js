@@ -8,6 +8,7 @@
 import { liveSocket, jitter, followLinks, shownQuery } from './live.js';
 import { t, hasText } from './words.js';
 import { PROTOCOL_VERSION as V } from './protocol.js';
+import { questionPanel } from './questions.js';
 
 const DETACHED = t('js.room.detached');
 const FOLLOWING = t('room.following');
@@ -33,6 +34,10 @@ export function roomClient(page, hooks) {
   // The tour's step is in its path: another step is another page.
   const pathStep = page === 'tour' ? +bar.dataset.step : 0;
   const q = (id) => bar && bar.querySelector(`[data-testid=${id}]`);
+  // The room's questions (questions.js): a student follows as the same
+  // student again (its token), so that a reload changes their answer.
+  const quiz = questionPanel(role, code, (m) => send && send(m));
+  const followMsg = () => ({ v: V, type: 'follow', room: code, student: quiz.student() || undefined });
   const count = q('room-watching'), status = q('room-status'), detachBtn = q('room-detach'), rejoinBtn = q('room-rejoin'), hereBtn = q('room-here');
   // A viewer's page opened with ?explore (another tour step, a kept
   // exploration) is theirs: it follows again on Rejoin.
@@ -66,7 +71,7 @@ export function roomClient(page, hooks) {
     }
     swapButtons(rejoinBtn, detachBtn);
     say(FOLLOWING, 'following');
-    if (send) send({ v: V, type: 'follow', room: code });
+    if (send) send(followMsg());
   }
   function detach() {
     following = false;
@@ -110,7 +115,7 @@ export function roomClient(page, hooks) {
     // once even if the browser keeps the page and its socket in its
     // back/forward cache; coming back to it follows again.
     addEventListener('pagehide', () => { if (send && following) send({ v: V, type: 'unfollow' }); });
-    addEventListener('pageshow', (e) => { if (e.persisted && send && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); } });
+    addEventListener('pageshow', (e) => { if (e.persisted && send && following) { fresh = true; away = false; send(followMsg()); } });
   }
   // The presenter's links to pages a room can show stay in the room: the
   // class follows the presenter there.
@@ -159,7 +164,7 @@ export function roomClient(page, hooks) {
   function rejoin() {
     if (!send || ended) return;
     if (role === 'presenter') { if (!moved) { shared = ''; send({ v: V, type: 'present', room: code, resume: myId || undefined }); } }
-    else if (role === 'viewer' && following) { away = false; fresh = true; send({ v: V, type: 'follow', room: code }); say(FOLLOWING, 'following'); }
+    else if (role === 'viewer' && following) { away = false; fresh = true; send(followMsg()); say(FOLLOWING, 'following'); }
     else if (role === 'viewer') say(DETACHED, 'detached');
   }
 
@@ -206,12 +211,13 @@ export function roomClient(page, hooks) {
       // A socket come back resumes: a tab that took the room over
       // meanwhile keeps it (the server answers "moved").
       if (role === 'presenter') { if (moved) say(MOVED, 'moved'); else send({ v: V, type: 'present', room: code, resume: myId || undefined }); }
-      else if (role === 'viewer' && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); }
+      else if (role === 'viewer' && following) { fresh = true; away = false; send(followMsg()); }
       else if (role === 'viewer') say(DETACHED, 'detached');
     },
     closed() { send = null; if (role && !ended) say(t('js.reconnecting'), 'offline'); },
     // message handles a server message about rooms; false for any other.
     message(m) {
+      if (quiz.message(m)) return true;
       if (m.type === 'ended') { if (!ended && m.room === code) end(); return true; }
       if (m.type === 'moved') {
         // Another tab or device presents now: this one shares nothing
@@ -228,11 +234,12 @@ export function roomClient(page, hooks) {
       if (m.type === 'presenting' || m.type === 'room') retry = 1000;
       if (m.type === 'presenting' || m.type === 'watching') {
         if (count) count.textContent = m.watching;
-        if (m.type === 'presenting') { myId = m.id || ''; say(t('room.presenting'), 'presenting'); if (dirty) share(); }
+        if (m.type === 'presenting') { myId = m.id || ''; say(t('room.presenting'), 'presenting'); quiz.open(); if (dirty) share(); }
         return true;
       }
       if (m.type === 'room') {
         // The count comes in "watching" messages: a state's may be older.
+        quiz.state(m.state.question);
         if (!following) return true;
         if (m.state.page !== page || (page === 'tour' && m.state.step !== pathStep)) { location.assign('/r/' + code); return true; } // the presenter moved to another page
         const f = fresh; fresh = false;

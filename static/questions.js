@@ -1,0 +1,189 @@
+// stridescope questions: the presenter asks the class about the state on
+// screen, the students answer on their own devices (docs/protocol.md,
+// "Questions"). rooms.js hands this module the room's messages and its
+// socket; the answers are judged on the server, never here.
+//
+// The presenter's panel asks, shows the count and the distribution as the
+// answers come in (a heat on the buffer's cells, and counts with the
+// wrong answers the explorer can name), closes and reveals. A student's
+// panel says the question (a live region), takes a tapped cell or a typed
+// number and an optional nickname, and, once revealed, the answer, its
+// working and the class's answers. While a question is open the page
+// hides what would give it away (body[data-asking], rooms.css).
+
+import { t, num } from './words.js';
+import { PROTOCOL_VERSION as V } from './protocol.js';
+
+const WRONG = {
+  'question.wrong.packed': t('js.question.wrong.packed'),
+  'question.wrong.reversed': t('js.question.wrong.reversed'),
+  'question.wrong.bytes': t('js.question.wrong.bytes'),
+  'question.wrong.elements': t('js.question.wrong.elements'),
+  'question.wrong.unrounded': t('js.question.wrong.unrounded'),
+  'question.wrong.packedSize': t('js.question.wrong.packedSize'),
+  'question.wrong.total': t('js.question.wrong.total'),
+};
+const REFUSED = {
+  closed: t('js.question.refused.closed'),
+  flood: t('js.question.refused.flood'),
+  invalid: t('js.question.refused.invalid'),
+  'not-yours': t('js.question.refused.not-yours'),
+  reconnecting: t('js.question.refused.reconnecting'),
+};
+
+// prompt is the question in the page's language.
+function prompt(q) {
+  const c = (q.element || []).join(', ');
+  if (q.kind === 'cell') return t('js.question.cell', { c });
+  if (q.kind === 'offset') return t('js.question.offset', { c });
+  return t('js.question.bytes');
+}
+
+// heat colours the buffer cells the class picked (a cell question): the
+// more picked, the stronger; none clears it.
+function heat(counts, answered) {
+  for (const el of document.querySelectorAll('#buffer .bc[data-heat]')) { el.removeAttribute('data-heat'); el.style.removeProperty('--heat'); }
+  if (!counts) return;
+  for (const c of counts) {
+    const el = document.getElementById('b-' + c.value);
+    if (!el) continue;
+    el.dataset.heat = c.n;
+    el.style.setProperty('--heat', String(Math.max(0.2, c.n / Math.max(1, answered))));
+  }
+}
+
+// distribution writes the class's answers into list: each answer with how
+// many gave it, the right one marked, a wrong one named if it can be.
+function distribution(list, tally) {
+  list.replaceChildren(...(tally?.counts || []).map((c) => {
+    const li = document.createElement('li');
+    li.dataset.value = c.value;
+    li.textContent = t('js.question.count', { v: num(c.value), n: num(c.n) });
+    if (c.right) { li.classList.add('right'); li.append(' ✓ ' + t('js.question.right')); }
+    else if (c.name && WRONG[c.name]) li.append(' · ' + WRONG[c.name]);
+    return li;
+  }));
+}
+
+// elementOf reads "1,2" (or "(1, 2)") as an element's coordinates.
+function elementOf(text) {
+  const parts = text.replace(/[()\s]/g, '').split(',');
+  if (!parts.every((p) => /^\d{1,9}$/.test(p))) return null;
+  return parts.map(Number);
+}
+
+// questionPanel runs the room bar's question panel (#room-q) for role;
+// send(msg) sends on the room's socket (a no-op while it is closed).
+export function questionPanel(role, code, send) {
+  const box = document.getElementById('room-q');
+  if (!box) return { message: () => false, state() {}, student: () => '', open() {} };
+  const q = (id) => box.querySelector(`[data-testid=${id}]`);
+  return role === 'presenter' ? presenter(box, q, code, send) : student(box, q, code, send);
+}
+
+function presenter(box, q, code, send) {
+  const form = q('q-ask-form'), live = q('q-live'), err = q('q-error');
+  const elementLabel = form.querySelector('.q-element');
+  const sync = () => { elementLabel.hidden = form.elements.kind.value === 'bytes'; };
+  form.elements.kind.addEventListener('change', sync); sync();
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const ask = { kind: form.elements.kind.value };
+    if (ask.kind !== 'bytes') {
+      ask.element = elementOf(form.elements.element.value);
+      if (!ask.element) { err.textContent = t('js.question.badElement'); form.elements.element.focus(); return; }
+    }
+    err.textContent = '';
+    send({ v: V, type: 'question', room: code, action: 'ask', ask });
+  });
+  for (const action of ['close', 'reveal', 'dismiss']) {
+    q('q-' + action).addEventListener('click', () => send({ v: V, type: 'question', room: code, action }));
+  }
+  function show(m) {
+    const qu = m.question;
+    live.hidden = !qu; form.hidden = !!qu && !qu.revealed;
+    heat(null);
+    if (!qu) return;
+    q('q-prompt').textContent = prompt(qu);
+    q('q-count').textContent = num(m.tally?.answered || 0);
+    distribution(q('q-dist'), m.tally);
+    if (qu.cells) heat(m.tally?.counts, m.tally?.answered);
+    const why = q('q-why');
+    why.hidden = false;
+    why.textContent = t('js.question.answer', { v: num(qu.correct), why: qu.explain });
+    q('q-close').hidden = !qu.open;
+    q('q-reveal').hidden = qu.revealed;
+  }
+  return {
+    open() { box.hidden = false; },
+    state() {},
+    student: () => '',
+    message(m) {
+      if (m.type === 'tally') { box.hidden = false; show(m); return true; }
+      if (m.type === 'error' && m.code === 'no-question') { err.textContent = m.message; return true; }
+      return false;
+    },
+  };
+}
+
+function student(box, q, code, send) {
+  const form = q('q-answer-form'), status = q('q-status'), result = q('q-result');
+  const key = 'stridescope-student-' + code;
+  let token = '';
+  try { token = sessionStorage.getItem(key) || ''; } catch { /* storage off: a new student after a reload */ }
+  let cur = null, mine = null; // the question shown; this student's answer to it
+
+  function answer(value) {
+    if (!cur || !cur.open) return;
+    send({ v: V, type: 'answer', room: code, question: cur.id, value, nick: form.elements.nick.value.trim() || undefined });
+  }
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const v = form.elements.value.value.trim();
+    if (!/^\d{1,15}$/.test(v)) { status.textContent = t('js.question.badValue'); form.elements.value.focus(); return; }
+    answer(Number(v));
+  });
+  // A cell question: tapping a buffer cell (or Enter on it) answers it.
+  const pick = (e) => {
+    const cell = e.target.closest?.('#buffer .bc');
+    if (!cell || !cur?.open || !cur.cells) return;
+    form.elements.value.value = cell.dataset.o;
+    answer(Number(cell.dataset.o));
+  };
+  document.addEventListener('click', pick);
+  document.addEventListener('keydown', (e) => { if (e.key === 'Enter') pick(e); });
+
+  function state(qu) {
+    const was = cur;
+    cur = qu || null;
+    box.hidden = !cur;
+    if (cur && !cur.revealed) document.body.dataset.asking = cur.kind; else delete document.body.dataset.asking;
+    heat(null);
+    if (!cur) { mine = null; return; }
+    if (!was || was.id !== cur.id) { mine = null; form.elements.value.value = ''; status.textContent = ''; }
+    const text = prompt(cur);
+    if (q('q-prompt').textContent !== text) q('q-prompt').textContent = text;
+    form.hidden = !cur.open;
+    result.hidden = !cur.revealed;
+    if (!cur.open && !cur.revealed && was?.open) status.textContent = t('js.question.closed');
+    if (cur.revealed && !was?.revealed) reveal();
+  }
+  function reveal() {
+    const r = cur.result;
+    q('q-why').textContent = t('js.question.answer', { v: num(cur.correct), why: cur.explain }) + ' ' + t('js.question.answered', { n: num(r?.answered || 0) });
+    distribution(q('q-dist'), r);
+    if (cur.cells) heat(r?.counts, r?.answered);
+    status.textContent = mine === null ? '' : mine === cur.correct ? t('js.question.yours.right', { v: num(mine) }) : t('js.question.yours.wrong', { v: num(mine) });
+  }
+  return {
+    open() {},
+    state,
+    student: () => token,
+    message(m) {
+      if (m.type === 'student') { token = m.student; try { sessionStorage.setItem(key, token); } catch { /* kept for this page only */ } return true; }
+      if (m.type === 'answered') { if (cur && m.question === cur.id) { mine = m.value; status.textContent = t('js.question.sent', { v: num(m.value) }); } return true; }
+      if (m.type === 'error' && m.code === 'answer-refused') { status.textContent = REFUSED[m.reason] || m.message; return true; }
+      return false;
+    },
+  };
+}
