@@ -36,3 +36,20 @@ func TestLoadtestFlags(t *testing.T) {
 		t.Error("-viewers 0 accepted")
 	}
 }
+
+// TestLoadAnswers: 30 students on two replicas answer a room question;
+// the presenter's tally counts each exactly once.
+func TestLoadAnswers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := loadAnswers(ctx, answersConfig{students: 30, replicas: 2, within: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	r.print(&b)
+	t.Log("\n" + b.String())
+	if r.counted != 30 || !r.exact || r.refusedAnswers != 0 || r.p99 <= 0 {
+		t.Errorf("counted %d of 30 (exact: %v, refused %d), p99 %v", r.counted, r.exact, r.refusedAnswers, r.p99)
+	}
+}
