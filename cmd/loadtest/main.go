@@ -87,6 +87,7 @@ func run(args []string, out io.Writer) (err error) {
 	fs.IntVar(&a.students, "students", 30, "answers mode: students answering")
 	fs.IntVar(&a.replicas, "replicas", 2, "answers mode: replicas sharing one NATS server, in this process")
 	fs.DurationVar(&a.within, "within", 10*time.Second, "answers mode: every student answers at a random moment within this")
+	fs.IntVar(&a.restart, "restart", -1, "answers mode: restart this replica (0: the presenter's) halfway through -within; -1: none")
 	var e editsConfig
 	fs.IntVar(&e.clients, "clients", 500, "edits mode: websocket clients")
 	fs.IntVar(&e.edits, "edits", 100, "edits mode: edits per client")
