@@ -52,6 +52,31 @@ function heat(counts, answered) {
   }
 }
 
+// conceal gives the picture's cells names that do not tell the answer
+// while a question is open (a logical cell's name says its offset, a
+// buffer cell's the element it holds), and gives them back after; it
+// keeps doing so for cells a redraw brings (an edit of the presenter's).
+let watcher = null;
+function conceal(on) {
+  const pic = document.getElementById('picture');
+  if (!pic) return;
+  const rename = () => {
+    for (const el of pic.querySelectorAll('.lc[aria-label]:not([data-aria]), .bc[aria-label]:not([data-aria])')) {
+      el.dataset.aria = el.getAttribute('aria-label');
+      // A logical cell's name still starts with the label it shows (WCAG 2.5.3).
+      const label = el.querySelector('.lbl')?.textContent;
+      el.setAttribute('aria-label', el.classList.contains('lc') ? (label ? label + ', ' : '') + `(${el.dataset.c})` : t('js.question.cellName', { o: num(+el.dataset.o) }));
+    }
+  };
+  if (on) {
+    rename();
+    if (!watcher) { watcher = new MutationObserver(rename); watcher.observe(pic, { childList: true, subtree: true }); }
+    return;
+  }
+  watcher?.disconnect(); watcher = null;
+  for (const el of pic.querySelectorAll('[data-aria]')) { el.setAttribute('aria-label', el.dataset.aria); delete el.dataset.aria; }
+}
+
 // distribution writes the class's answers into list: each answer with how
 // many gave it, the right one marked, a wrong one named if it can be.
 function distribution(list, tally) {
@@ -158,6 +183,7 @@ function student(box, q, code, send) {
     cur = qu || null;
     box.hidden = !cur;
     if (cur && !cur.revealed) document.body.dataset.asking = cur.kind; else delete document.body.dataset.asking;
+    conceal(!!cur && !cur.revealed && cur.kind !== 'bytes');
     heat(null);
     if (!cur) { mine = null; return; }
     if (!was || was.id !== cur.id) { mine = null; form.elements.value.value = ''; status.textContent = ''; }
