@@ -33,10 +33,13 @@ type Question struct {
 	Min int64 `json:"min"`
 	Max int64 `json:"max"`
 	// Cells says that the answer is a buffer cell, picked on the picture.
-	Cells    bool  `json:"cells,omitempty"`
-	Open     bool  `json:"open"`
-	Revealed bool  `json:"revealed,omitempty"`
-	ClosedAt int64 `json:"closedAt,omitempty"` // µs on the bus's clock: answers stamped later are not taken
+	Cells    bool `json:"cells,omitempty"`
+	Open     bool `json:"open"`
+	Revealed bool `json:"revealed,omitempty"`
+	// ClosedAt is when it closed, µs on the bus's clock: a replica that
+	// reads the answers back from the store takes none stamped later
+	// (closeSkew aside).
+	ClosedAt int64 `json:"closedAt,omitempty"`
 
 	// Hidden from the class until the reveal.
 	Correct *int64        `json:"correct,omitempty"`
@@ -237,9 +240,6 @@ func tallyLocked(rm *room, q *Question) Tally {
 	t := Tally{Question: q.ID, Counts: []ValueCount{}}
 	by := map[int64]int{}
 	for _, a := range rm.answers[q.ID] {
-		if q.ClosedAt != 0 && a.At > q.ClosedAt {
-			continue
-		}
 		by[a.Value]++
 		t.Answered++
 	}
@@ -307,7 +307,7 @@ func (v *Viewer) Answer(ctx context.Context, a Answer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrBusDown, err)
 	}
-	r.takeAnswer(v.code, m)
+	r.takeAnswer(v.code, m, false)
 	r.publish(subject(v.code, "answer"), data)
 	return nil
 }
@@ -361,16 +361,27 @@ func (r *Replica) onAnswer(code, subj string, sealed []byte) {
 		r.refused.forged.Add(1)
 		return
 	}
-	r.takeAnswer(code, m)
+	r.takeAnswer(code, m, false)
 }
 
+// closeSkew is how much later than its question's close an answer read
+// back from the store may be stamped and still count: the stamps of two
+// replicas' clocks differ by their offsets' error.
+const closeSkew = time.Second
+
 // takeAnswer counts an answer, keeping a student's newest only, and wakes
-// the room's presenter connections here.
-func (r *Replica) takeAnswer(code string, m answerMsg) {
+// the room's presenter connections here. Once the question is closed here,
+// answers still arriving are not counted (the class's replicas refused
+// any answered after they heard the close); one read back from the store
+// counts if it was stamped before the close.
+func (r *Replica) takeAnswer(code string, m answerMsg, stored bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rm, ok := r.rooms[code]
 	if !ok {
+		return
+	}
+	if q := rm.state.Question; q != nil && q.ID == m.Question && !q.Open && (!stored || m.At > q.ClosedAt+closeSkew.Microseconds()) {
 		return
 	}
 	if rm.answers == nil {
@@ -453,7 +464,7 @@ func (r *Replica) loadAnswers(ctx context.Context, code string) {
 			r.refused.forged.Add(1)
 			continue
 		}
-		r.takeAnswer(code, m)
+		r.takeAnswer(code, m, true)
 	}
 }
 
