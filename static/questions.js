@@ -157,9 +157,12 @@ function student(box, q, code, send) {
   let token = '';
   try { token = sessionStorage.getItem(key) || ''; } catch { /* storage off: a new student after a reload */ }
   let cur = null, mine = null; // the question shown; this student's answer to it
+  let last = null, retried = false; // the answer last sent; whether it was sent again
 
   function answer(value) {
     if (!cur || !cur.open) return;
+    if (value !== last) retried = false;
+    last = value;
     send({ v: V, type: 'answer', room: code, question: cur.id, value, nick: form.elements.nick.value.trim() || undefined });
   }
   form.addEventListener('submit', (e) => {
@@ -207,8 +210,14 @@ function student(box, q, code, send) {
     student: () => token,
     message(m) {
       if (m.type === 'student') { token = m.student; try { sessionStorage.setItem(key, token); } catch { /* kept for this page only */ } return true; }
-      if (m.type === 'answered') { if (cur && m.question === cur.id) { mine = m.value; status.textContent = t('js.question.sent', { v: num(m.value) }); } return true; }
-      if (m.type === 'error' && m.code === 'answer-refused') { status.textContent = REFUSED[m.reason] || m.message; return true; }
+      if (m.type === 'answered') { retried = false; if (cur && m.question === cur.id) { mine = m.value; status.textContent = t('js.question.sent', { v: num(m.value) }); } return true; }
+      if (m.type === 'error' && m.code === 'answer-refused') {
+        status.textContent = REFUSED[m.reason] || m.message;
+        // The store did not take it (the room's bus is reconnecting):
+        // sent again by itself, once, a moment later.
+        if (m.reason === 'reconnecting' && last !== null && !retried) { retried = true; setTimeout(() => answer(last), 1500); }
+        return true;
+      }
       return false;
     },
   };
