@@ -97,6 +97,30 @@ func TestE2ERoomQuestion(t *testing.T) {
 	}
 	shot(t, presenter, "room-question-presenter")
 	shot(t, phone, "room-question-phone")
+
+	// Another kind: which element does cell 5 hold? (1,0). The phone taps
+	// it in the logical view, fr types its coordinates; zh-TW gives none.
+	do(t, presenter, "pick the element question", chromedp.Evaluate[chromedp.Void](`(() => { const k = document.querySelector('[data-testid=q-kind]'); k.value = 'element'; k.dispatchEvent(new Event('change')); })()`))
+	waitFor(t, presenter, "the cell field instead of the element's", `!document.querySelector('.q-cell').hidden && document.querySelector('.q-element').hidden && getComputedStyle(document.querySelector('.q-element')).display === 'none'`)
+	typeInto(t, presenter, "cell 5", `[data-testid=q-cell]`, "5")
+	do(t, presenter, "ask", chromedp.Click(chromedp.CSS(`[data-testid=q-ask]`)))
+	waitFor(t, presenter, "the element question open", qs("q-count")+`.textContent === '0' && getComputedStyle(`+qs("q-ask-form")+`).display === 'none'`)
+	for _, s := range students {
+		waitFor(t, s.ctx, s.name+": the element question", `document.body.dataset.asking === 'element' && `+qs("q-result")+`.hidden && `+qs("q-status")+`.textContent === ''`)
+	}
+	do(t, phone, "tap (1,0)", chromedp.Click(chromedp.CSS(`#l-3`)))
+	waitFor(t, phone, "the phone's answer taken", qs("q-status")+`.textContent.includes('(1, 0)')`)
+	typeInto(t, fr, "type 1,0", `[data-testid=q-value]`, "1,0")
+	do(t, fr, "send", chromedp.Click(chromedp.CSS(`[data-testid=q-send]`)))
+	waitFor(t, fr, "fr's answer taken", qs("q-status")+`.textContent.includes('(1, 0)')`)
+	waitFor(t, presenter, "2 answers, (1, 0) right, on the logical view", qs("q-count")+`.textContent === '2' && `+qs("q-dist")+`.querySelector('[data-value="3"]').textContent.includes('(1, 0)') &&
+		document.querySelector('#l-3').dataset.heat === '2'`)
+	do(t, presenter, "close the answers", chromedp.Click(chromedp.CSS(`[data-testid=q-close]`)))
+	waitFor(t, zh, "closed: no form", `getComputedStyle(`+qs("q-answer-form")+`).display === 'none' && `+qs("q-status")+`.textContent !== ''`)
+	do(t, presenter, "done", chromedp.Click(chromedp.CSS(`[data-testid=q-dismiss]`)))
+	for _, s := range students {
+		waitFor(t, s.ctx, s.name+": no question", qs("q-panel")+`.hidden && document.body.dataset.asking === undefined && !document.querySelector('#picture [data-heat]')`)
+	}
 }
 
 // jsString is s as a JavaScript string literal.

@@ -30,17 +30,22 @@ type Ask struct {
 	// Element is the logical element asked about, by the kinds that
 	// name one.
 	Element []int64 `json:"element,omitempty"`
+	// Cell is the buffer cell asked about, by the kinds that name one.
+	Cell *int64 `json:"cell,omitempty"`
 }
 
 // Posed is a question with its exact answer.
 type Posed struct {
 	Kind    string
 	Element []int64
+	Cell    *int64
 	// Min and Max bound the answers a student may give.
 	Min, Max int64
-	// Cells says that the answer is a buffer cell, picked on the picture.
-	Cells   bool
-	Correct int64
+	// Cells says that the answer is a buffer cell, picked on the picture;
+	// Elements that it is a logical element (its row-major index),
+	// picked on the logical view.
+	Cells, Elements bool
+	Correct         int64
 	// Explain is the working, in numbers and symbols (every language
 	// reads it): the dot product, the size's steps.
 	Explain string

@@ -27,13 +27,18 @@ import (
 type Question struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"` // the explorer's kind of question ("cell", "bytes")
-	// Element is the logical element asked about (kind "cell").
+	// Element is the logical element asked about (kinds "cell",
+	// "offset"); Cell the buffer cell (kind "element").
 	Element []int64 `json:"element,omitempty"`
+	Cell    *int64  `json:"cell,omitempty"`
 	// Min and Max bound the answers taken: a buffer cell, a size.
 	Min int64 `json:"min"`
 	Max int64 `json:"max"`
 	// Cells says that the answer is a buffer cell, picked on the picture.
-	Cells    bool `json:"cells,omitempty"`
+	Cells bool `json:"cells,omitempty"`
+	// Elements says that the answer is a logical element (its row-major
+	// index), picked on the logical view.
+	Elements bool `json:"elements,omitempty"`
 	Open     bool `json:"open"`
 	Revealed bool `json:"revealed,omitempty"`
 	// ClosedAt is when it closed, µs on the bus's clock: a replica that

@@ -22,6 +22,7 @@ const WRONG = {
   'question.wrong.unrounded': t('js.question.wrong.unrounded'),
   'question.wrong.packedSize': t('js.question.wrong.packedSize'),
   'question.wrong.total': t('js.question.wrong.total'),
+  'question.wrong.packedElement': t('js.question.wrong.packedElement'),
 };
 const REFUSED = {
   closed: t('js.question.refused.closed'),
@@ -36,16 +37,25 @@ function prompt(q) {
   const c = (q.element || []).join(', ');
   if (q.kind === 'cell') return t('js.question.cell', { c });
   if (q.kind === 'offset') return t('js.question.offset', { c });
+  if (q.kind === 'element') return t('js.question.element', { o: num(q.cell) });
   return t('js.question.bytes');
 }
 
-// heat colours the buffer cells the class picked (a cell question): the
-// more picked, the stronger; none clears it.
-function heat(counts, answered) {
-  for (const el of document.querySelectorAll('#buffer .bc[data-heat]')) { el.removeAttribute('data-heat'); el.style.removeProperty('--heat'); }
-  if (!counts) return;
+// shown is an answer as the page writes it: a logical element by its
+// coordinates (its cell in the logical view says them), else the number.
+function shown(q, v) {
+  const c = q.elements && document.getElementById('l-' + v)?.dataset.c;
+  return c ? `(${c.replaceAll(',', ', ')})` : num(v);
+}
+
+// heat colours the cells the class picked (the buffer's for a cell
+// question, the logical view's for an element one): the more picked, the
+// stronger; no question clears it.
+function heat(q, counts, answered) {
+  for (const el of document.querySelectorAll('#picture [data-heat]')) { el.removeAttribute('data-heat'); el.style.removeProperty('--heat'); }
+  if (!counts || !(q.cells || q.elements)) return;
   for (const c of counts) {
-    const el = document.getElementById('b-' + c.value);
+    const el = document.getElementById((q.elements ? 'l-' : 'b-') + c.value);
     if (!el) continue;
     el.dataset.heat = c.n;
     el.style.setProperty('--heat', String(Math.max(0.2, c.n / Math.max(1, answered))));
@@ -79,11 +89,11 @@ function conceal(on) {
 
 // distribution writes the class's answers into list: each answer with how
 // many gave it, the right one marked, a wrong one named if it can be.
-function distribution(list, tally) {
+function distribution(list, q, tally) {
   list.replaceChildren(...(tally?.counts || []).map((c) => {
     const li = document.createElement('li');
     li.dataset.value = c.value;
-    li.textContent = t('js.question.count', { v: num(c.value), n: num(c.n) });
+    li.textContent = t('js.question.count', { v: shown(q, c.value), n: num(c.n) });
     if (c.right) { li.classList.add('right'); li.append(' ✓ ' + t('js.question.right')); }
     else if (c.name && WRONG[c.name]) li.append(' · ' + WRONG[c.name]);
     return li;
@@ -108,13 +118,20 @@ export function questionPanel(role, code, send) {
 
 function presenter(box, q, code, send) {
   const form = q('q-ask-form'), live = q('q-live'), err = q('q-error');
-  const elementLabel = form.querySelector('.q-element');
-  const sync = () => { elementLabel.hidden = form.elements.kind.value === 'bytes'; };
+  const elementLabel = form.querySelector('.q-element'), cellLabel = form.querySelector('.q-cell');
+  const sync = () => {
+    const k = form.elements.kind.value;
+    elementLabel.hidden = k === 'bytes' || k === 'element'; cellLabel.hidden = k !== 'element';
+  };
   form.elements.kind.addEventListener('change', sync); sync();
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const ask = { kind: form.elements.kind.value };
-    if (ask.kind !== 'bytes') {
+    if (ask.kind === 'element') {
+      const c = form.elements.cell.value.trim();
+      if (!/^\d{1,15}$/.test(c)) { err.textContent = t('js.question.badCell'); form.elements.cell.focus(); return; }
+      ask.cell = Number(c);
+    } else if (ask.kind !== 'bytes') {
       ask.element = elementOf(form.elements.element.value);
       if (!ask.element) { err.textContent = t('js.question.badElement'); form.elements.element.focus(); return; }
     }
@@ -127,15 +144,15 @@ function presenter(box, q, code, send) {
   function show(m) {
     const qu = m.question;
     live.hidden = !qu; form.hidden = !!qu && !qu.revealed;
-    heat(null);
+    heat({});
     if (!qu) return;
     q('q-prompt').textContent = prompt(qu);
     q('q-count').textContent = num(m.tally?.answered || 0);
-    distribution(q('q-dist'), m.tally);
-    if (qu.cells) heat(m.tally?.counts, m.tally?.answered);
+    distribution(q('q-dist'), qu, m.tally);
+    heat(qu, m.tally?.counts, m.tally?.answered);
     const why = q('q-why');
     why.hidden = false;
-    why.textContent = t('js.question.answer', { v: num(qu.correct), why: qu.explain });
+    why.textContent = t('js.question.answer', { v: shown(qu, qu.correct), why: qu.explain });
     q('q-close').hidden = !qu.open;
     q('q-reveal').hidden = qu.revealed;
   }
@@ -168,15 +185,20 @@ function student(box, q, code, send) {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const v = form.elements.value.value.trim();
-    if (!/^\d{1,15}$/.test(v)) { status.textContent = t('js.question.badValue'); form.elements.value.focus(); return; }
+    // An element is typed as its coordinates, "1,2": its logical cell says which index it is.
+    const el = cur?.elements && document.querySelector(`#logical .lc[data-c="${v.replace(/[()\s]/g, '')}"]`);
+    if (el) { answer(Number(el.dataset.i)); return; }
+    if (cur?.elements || !/^\d{1,15}$/.test(v)) { status.textContent = t('js.question.badValue'); form.elements.value.focus(); return; }
     answer(Number(v));
   });
-  // A cell question: tapping a buffer cell (or Enter on it) answers it.
+  // A cell question: tapping a buffer cell (or Enter on it) answers it;
+  // an element question: tapping a logical cell.
   const pick = (e) => {
-    const cell = e.target.closest?.('#buffer .bc');
-    if (!cell || !cur?.open || !cur.cells) return;
-    form.elements.value.value = cell.dataset.o;
-    answer(Number(cell.dataset.o));
+    if (!cur?.open) return;
+    const cell = cur.cells ? e.target.closest?.('#buffer .bc') : cur.elements ? e.target.closest?.('#logical .lc') : null;
+    if (!cell) return;
+    form.elements.value.value = cur.cells ? cell.dataset.o : `${cell.dataset.c}`;
+    answer(Number(cur.cells ? cell.dataset.o : cell.dataset.i));
   };
   document.addEventListener('click', pick);
   document.addEventListener('keydown', (e) => { if (e.key === 'Enter') pick(e); });
@@ -187,7 +209,7 @@ function student(box, q, code, send) {
     box.hidden = !cur;
     if (cur && !cur.revealed) document.body.dataset.asking = cur.kind; else delete document.body.dataset.asking;
     conceal(!!cur && !cur.revealed && cur.kind !== 'bytes');
-    heat(null);
+    heat({});
     if (!cur) { mine = null; return; }
     if (!was || was.id !== cur.id) { mine = null; form.elements.value.value = ''; status.textContent = ''; }
     const text = prompt(cur);
@@ -199,10 +221,11 @@ function student(box, q, code, send) {
   }
   function reveal() {
     const r = cur.result;
-    q('q-why').textContent = t('js.question.answer', { v: num(cur.correct), why: cur.explain }) + ' ' + t('js.question.answered', { n: num(r?.answered || 0) });
-    distribution(q('q-dist'), r);
-    if (cur.cells) heat(r?.counts, r?.answered);
-    status.textContent = mine === null ? '' : mine === cur.correct ? t('js.question.yours.right', { v: num(mine) }) : t('js.question.yours.wrong', { v: num(mine) });
+    q('q-why').textContent = t('js.question.answer', { v: shown(cur, cur.correct), why: cur.explain }) + ' ' + t('js.question.answered', { n: num(r?.answered || 0) });
+    distribution(q('q-dist'), cur, r);
+    heat(cur, r?.counts, r?.answered);
+    const v = shown(cur, mine);
+    status.textContent = mine === null ? '' : mine === cur.correct ? t('js.question.yours.right', { v }) : t('js.question.yours.wrong', { v });
   }
   return {
     open() {},
@@ -210,7 +233,7 @@ function student(box, q, code, send) {
     student: () => token,
     message(m) {
       if (m.type === 'student') { token = m.student; try { sessionStorage.setItem(key, token); } catch { /* kept for this page only */ } return true; }
-      if (m.type === 'answered') { retried = false; if (cur && m.question === cur.id) { mine = m.value; status.textContent = t('js.question.sent', { v: num(m.value) }); } return true; }
+      if (m.type === 'answered') { retried = false; if (cur && m.question === cur.id) { mine = m.value; status.textContent = t('js.question.sent', { v: shown(cur, m.value) }); } return true; }
       if (m.type === 'error' && m.code === 'answer-refused') {
         status.textContent = REFUSED[m.reason] || m.message;
         // The store did not take it (the room's bus is reconnecting):

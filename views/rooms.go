@@ -101,6 +101,8 @@ func questionKind(ctx context.Context, kind string) string {
 		return i18n.T(ctx, "room.q.kind.offset")
 	case "bytes":
 		return i18n.T(ctx, "room.q.kind.bytes")
+	case "element":
+		return i18n.T(ctx, "room.q.kind.element")
 	}
 	return kind
 }

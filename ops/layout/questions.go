@@ -24,14 +24,23 @@ const (
 	QuestionOffset = "offset"
 	// QuestionBytes: what does DMLCalcBufferTensorSize return, in bytes?
 	QuestionBytes = "bytes"
+	// QuestionElement: which element does buffer cell n hold? Picked on
+	// the logical view (the answer is its row-major index).
+	QuestionElement = "element"
 )
+
+// maxElementSearch bounds the elements searched for a cell's holder: a
+// picture that draws every cell has far fewer.
+const maxElementSearch = 1 << 16
 
 // maxTyped bounds a typed answer: every size the explorer draws is far
 // below it, and JSON numbers are exact up to it.
 const maxTyped = 1 << 53
 
 // QuestionKinds are the layout explorer's questions.
-func (Kind) QuestionKinds() []string { return []string{QuestionCell, QuestionOffset, QuestionBytes} }
+func (Kind) QuestionKinds() []string {
+	return []string{QuestionCell, QuestionOffset, QuestionElement, QuestionBytes}
+}
 
 // Question answers ask about q's tensor with core's exact rules.
 func (Kind) Question(_ context.Context, q url.Values, ask explorer.Ask) (explorer.Posed, error) {
@@ -46,6 +55,8 @@ func (Kind) Question(_ context.Context, q url.Values, ask explorer.Ask) (explore
 		return elementQuestion(l, ask)
 	case QuestionBytes:
 		return bytesQuestion(l), nil
+	case QuestionElement:
+		return holderQuestion(l, ask)
 	}
 	return explorer.Posed{}, fmt.Errorf("%w: the layout explorer asks %q", explorer.ErrNoQuestion, Kind{}.QuestionKinds())
 }
@@ -67,6 +78,46 @@ func elementQuestion(l *core.Layout, ask explorer.Ask) (explorer.Posed, error) {
 		p.NameWrong(off*bits/8, "question.wrong.bytes")
 	}
 	return p, nil
+}
+
+// holderQuestion: the element a buffer cell holds, when exactly one does,
+// and the one a student who takes the buffer for packed would pick.
+func holderQuestion(l *core.Layout, ask explorer.Ask) (explorer.Posed, error) {
+	if ask.Cell == nil || *ask.Cell < 0 || *ask.Cell >= l.BufferElementCount() {
+		return explorer.Posed{}, fmt.Errorf("%w: a cell of the buffer, 0 to %d", explorer.ErrNoQuestion, l.BufferElementCount()-1)
+	}
+	offs, err := l.Offsets(maxElementSearch)
+	if err != nil {
+		return explorer.Posed{}, fmt.Errorf("%w: %v", explorer.ErrNoQuestion, err)
+	}
+	cell, holder := *ask.Cell, int64(-1)
+	for i, o := range offs {
+		if o != cell {
+			continue
+		}
+		if holder >= 0 {
+			return explorer.Posed{}, fmt.Errorf("%w: cell %d holds several elements", explorer.ErrNoQuestion, cell)
+		}
+		holder = int64(i)
+	}
+	if holder < 0 {
+		return explorer.Posed{}, fmt.Errorf("%w: cell %d holds no element", explorer.ErrNoQuestion, cell)
+	}
+	coord := coordOf(l.Sizes, holder)
+	p := explorer.Posed{Kind: QuestionElement, Cell: &cell, Elements: true, Correct: holder, Max: l.LogicalElementCount() - 1,
+		Explain: dotProduct(coord, l.Strides, cell)}
+	p.NameWrong(cell, "question.wrong.packedElement")
+	return p, nil
+}
+
+// coordOf is the coordinate of row-major index i.
+func coordOf(sizes []int64, i int64) []int64 {
+	c := make([]int64, len(sizes))
+	for d := len(sizes) - 1; d >= 0; d-- {
+		c[d] = i % sizes[d]
+		i /= sizes[d]
+	}
+	return c
 }
 
 // bytesQuestion: DMLCalcBufferTensorSize, and the sizes of its usual

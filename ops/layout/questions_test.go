@@ -46,6 +46,23 @@ func TestQuestions(t *testing.T) {
 			want: explorer.Posed{Kind: QuestionBytes, Max: maxTyped, Correct: 4, Explain: "3 × 4 bits = 12 bits = 2 B → 4 B",
 				Wrong: []explorer.Named{{Value: 3, Name: "question.wrong.elements"}, {Value: 2, Name: "question.wrong.unrounded"}}},
 		},
+		{
+			name: "padded preset, the element of cell 7", query: "preset=padded",
+			ask: explorer.Ask{Kind: QuestionElement, Cell: ptr(7)},
+			// (1,2) is element 5 in row-major order; a student who takes
+			// the buffer for packed picks element 7, past the six.
+			want: explorer.Posed{Kind: QuestionElement, Cell: ptr(7), Elements: true, Max: 5, Correct: 5, Explain: "1×5 + 2×1 = 7"},
+		},
+		{
+			name: "padded preset, the element of cell 5", query: "preset=padded",
+			ask: explorer.Ask{Kind: QuestionElement, Cell: ptr(5)},
+			want: explorer.Posed{Kind: QuestionElement, Cell: ptr(5), Elements: true, Max: 5, Correct: 3, Explain: "1×5 + 0×1 = 5",
+				Wrong: []explorer.Named{{Value: 5, Name: "question.wrong.packedElement"}}},
+		},
+		{name: "a padding cell holds no element", query: "preset=padded", ask: explorer.Ask{Kind: QuestionElement, Cell: ptr(3)}, err: true},
+		{name: "a cell past the buffer", query: "preset=padded", ask: explorer.Ask{Kind: QuestionElement, Cell: ptr(10)}, err: true},
+		{name: "a broadcast cell holds several", query: "sizes=2,3&strides=0,1", ask: explorer.Ask{Kind: QuestionElement, Cell: ptr(1)}, err: true},
+		{name: "no cell", query: "preset=padded", ask: explorer.Ask{Kind: QuestionElement}, err: true},
 		{name: "element outside the tensor", query: "preset=padded", ask: explorer.Ask{Kind: QuestionCell, Element: []int64{2, 0}}, err: true},
 		{name: "element of another rank", query: "preset=padded", ask: explorer.Ask{Kind: QuestionCell, Element: []int64{1}}, err: true},
 		{name: "unknown kind", query: "preset=padded", ask: explorer.Ask{Kind: "reads"}, err: true},
@@ -69,3 +86,5 @@ func TestQuestions(t *testing.T) {
 		})
 	}
 }
+
+func ptr(n int64) *int64 { return &n }
