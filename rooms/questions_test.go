@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"math"
 	"reflect"
 	"testing"
@@ -14,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/stridescope/stridescope/rooms/natstest"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // cellQuestion is "which buffer offset holds element (1,2)" on the
@@ -235,7 +234,7 @@ func TestQuestionRefusals(t *testing.T) {
 	}
 	defer raw.Close()
 	forged, _ := json.Marshal(answerMsg{Question: q.ID, Student: "forger", Value: 3, At: math.MaxInt64 / 2})
-	wrongKey := NewReplica(a.bus, []byte("not the room secret"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	wrongKey := NewReplica(a.bus, []byte("not the room secret"), testkit.Quiet())
 	subj := subject(code, "answer")
 	before := a.Refused()[RefusedForged]
 	for _, data := range [][]byte{forged, wrongKey.seal(subj, forged), a.seal(subject("OTHERROO", "answer"), forged)} {
@@ -285,7 +284,7 @@ func TestQuestionAnswersSurviveARestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := NewReplica(bus, secret, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		r := NewReplica(bus, secret, testkit.Quiet())
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); r.Run(ctx) }()
