@@ -103,6 +103,13 @@ func (ss *session) ask(p *rooms.Presenter, a *explorer.Ask) error {
 	if err != nil {
 		return err
 	}
+	// A state the presenter published just before asking may still wait
+	// for its turn (publishEvery): it is the state the question is about.
+	if pending, ok := ss.room.pub.take(); ok {
+		if err := p.Update(pending); err != nil {
+			return err
+		}
+	}
 	st, err := replica.Current(ss.ctx, p.Code())
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package live
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +109,7 @@ func TestRoomQuestionOverWebsocket(t *testing.T) {
 		readType(t, students[i], "answered", &seen[i])
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; {
+		tm = tallyMsg{} // a fresh one: Unmarshal keeps what the JSON leaves out
 		if err := json.Unmarshal(readType(t, p, "tally", nil), &tm); err != nil {
 			t.Fatal(err)
 		}
@@ -151,5 +153,25 @@ func TestRoomQuestionOverWebsocket(t *testing.T) {
 	send(t, students[2], map[string]any{"type": "answer", "question": qid, "value": 7})
 	if err := json.Unmarshal(readType(t, students[2], "error", nil), &refused); err != nil || refused.Reason != rooms.RefusedClosed {
 		t.Errorf("an answer after the reveal: %+v (%v)", refused, err)
+	}
+
+	// An edit published and a question asked at once: the question is
+	// about the edit (height stride 4: (1,2) at 6), not the state before.
+	for i := range 5 {
+		send(t, p, map[string]any{"type": "publish", "state": map[string]any{"page": "layout", "query": fmt.Sprintf("dt=FLOAT32&sizes=2,3&strides=%d,1&total=40", 6+i)}})
+	}
+	send(t, p, map[string]any{"type": "publish", "state": map[string]any{"page": "layout", "query": "dt=FLOAT32&sizes=2,3&strides=4,1&total=40"}})
+	send(t, p, map[string]any{"type": "question", "action": "ask", "ask": map[string]any{"kind": "offset", "element": []int{1, 2}}})
+	for {
+		tm = tallyMsg{}
+		if err := json.Unmarshal(readType(t, p, "tally", nil), &tm); err != nil {
+			t.Fatal(err)
+		}
+		if tm.Question != nil && tm.Question.ID != qid {
+			break
+		}
+	}
+	if q := tm.Question; q.Correct == nil || *q.Correct != 6 || q.Explain != "1×4 + 2×1 = 6" || !q.Open || q.Revealed || q.Cells || q.Result != nil {
+		t.Errorf("a question asked right after an edit: %+v", tm.Question)
 	}
 }

@@ -108,15 +108,16 @@ function elementOf(text) {
 }
 
 // questionPanel runs the room bar's question panel (#room-q) for role;
-// send(msg) sends on the room's socket (a no-op while it is closed).
-export function questionPanel(role, code, send) {
+// send(msg) sends on the room's socket (a no-op while it is closed);
+// flush() shares at once the presenter's state waiting to be shared.
+export function questionPanel(role, code, send, flush) {
   const box = document.getElementById('room-q');
   if (!box) return { message: () => false, state() {}, student: () => '', open() {} };
   const q = (id) => box.querySelector(`[data-testid=${id}]`);
-  return role === 'presenter' ? presenter(box, q, code, send) : student(box, q, code, send);
+  return role === 'presenter' ? presenter(box, q, code, send, flush) : student(box, q, code, send);
 }
 
-function presenter(box, q, code, send) {
+function presenter(box, q, code, send, flush) {
   const form = q('q-ask-form'), live = q('q-live'), err = q('q-error');
   const elementLabel = form.querySelector('.q-element'), cellLabel = form.querySelector('.q-cell');
   const sync = () => {
@@ -136,6 +137,7 @@ function presenter(box, q, code, send) {
       if (!ask.element) { err.textContent = t('js.question.badElement'); form.elements.element.focus(); return; }
     }
     err.textContent = '';
+    flush();
     send({ v: V, type: 'question', room: code, action: 'ask', ask });
   });
   for (const action of ['close', 'reveal', 'dismiss']) {

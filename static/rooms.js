@@ -36,7 +36,9 @@ export function roomClient(page, hooks) {
   const q = (id) => bar && bar.querySelector(`[data-testid=${id}]`);
   // The room's questions (questions.js): a student follows as the same
   // student again (its token), so that a reload changes their answer.
-  const quiz = questionPanel(role, code, (m) => send && send(m));
+  // A question is about what the page shows: its state waiting for its
+  // turn to be shared goes first.
+  const quiz = questionPanel(role, code, (m) => send && send(m), () => { if (timer) { clearTimeout(timer); share(); } });
   const followMsg = () => ({ v: V, type: 'follow', room: code, student: quiz.student() || undefined });
   const count = q('room-watching'), status = q('room-status'), detachBtn = q('room-detach'), rejoinBtn = q('room-rejoin'), hereBtn = q('room-here');
   // A viewer's page opened with ?explore (another tour step, a kept
