@@ -473,6 +473,24 @@ func (r *Replica) loadAnswers(ctx context.Context, code string) {
 	}
 }
 
+// deleteAnswers deletes every answer of the room from the store: an
+// ended room keeps a tombstone for its lifetime, and the store sweep
+// deletes a room's answers only once its record is gone.
+func (r *Replica) deleteAnswers(ctx context.Context, code string) {
+	lctx, cancel := context.WithTimeout(ctx, 2*storeTimeout)
+	keys, err := r.bus.ListRooms(lctx)
+	cancel()
+	if err != nil {
+		r.log.Warn("room: list the answers to delete", "room", code, "err", err)
+		return
+	}
+	for _, k := range keys {
+		if room, ok := answerRoom(k); ok && room == code {
+			r.deleteKey(ctx, k)
+		}
+	}
+}
+
 // answerRoom is the room code of a store key that is an answer's, if it is
 // one.
 func answerRoom(key string) (code string, ok bool) {

@@ -330,4 +330,34 @@ func TestQuestionAnswersSurviveARestart(t *testing.T) {
 	if tl.Counts[0] != (ValueCount{Value: 7, N: 2, Right: true}) {
 		t.Errorf("after the restart: %+v", tl)
 	}
+
+	// The room ends: its answers leave the store with it.
+	stored := func() int {
+		keys, err := a2.bus.ListRooms(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, k := range keys {
+			if room, ok := answerRoom(k); ok && room == code {
+				n++
+			}
+		}
+		return n
+	}
+	if n := stored(); n != 3 {
+		t.Errorf("%d answers stored, want 3", n)
+	}
+	if err := a2.End(context.Background(), code, token); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		left := stored()
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d answers of the ended room are still stored", left)
+		}
+	}
 }
