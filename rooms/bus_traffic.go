@@ -143,6 +143,7 @@ func (r *Replica) subscribe(ctx context.Context, code string) ([]func(), error) 
 		{"presence", func(subj string, data []byte) { r.onPresence(code, subj, data) }},
 		{"takeover", func(subj string, data []byte) { r.onTakeover(code, subj, data) }},
 		{"answer", func(subj string, data []byte) { r.onAnswer(code, subj, data) }},
+		{"where", func(subj string, data []byte) { r.onWhere(code, subj, data) }},
 	} {
 		f, err := r.bus.Subscribe(ctx, subject(code, sub.what), sub.fn)
 		if err != nil {
@@ -226,6 +227,10 @@ func (r *Replica) applyStateLocked(rm *room, st State) {
 	rm.state = st
 	if prev != st.Question {
 		questionChangedLocked(rm, prev, st.Question)
+	}
+	if st.Pace == "" && len(rm.where) > 0 {
+		clear(rm.where) // everyone is back on the presenter's step
+		wakeAnswersLocked(rm)
 	}
 	if rm.live {
 		r.markDirtyLocked(rm.code) // the presenter's replica keeps the store up to date

@@ -109,7 +109,7 @@ func (p *Presenter) Update(st State) error {
 	// times on the bus's clock, so that a replica whose own clock runs
 	// ahead issues none that the others take for the future.
 	st.Version = max(rm.state.Version, rm.issued, r.now().UnixMicro()) + 1
-	st.Question = rm.state.Question // asked and closed by Ask, CloseQuestion, Reveal only
+	st.Question, st.Pace = rm.state.Question, rm.state.Pace // the room's, changed by Ask, Reveal, SetPace...
 	raw, err := encodeState(st)
 	if err != nil {
 		return err
@@ -184,6 +184,8 @@ type Viewer struct {
 	student, studentToken string
 	tokens                int
 	lastFill              time.Time
+	whereAt               time.Time // when it last said where it is (pace.go)
+	placed                bool      // it has said where it is
 }
 
 // ViewerEvent is what a viewer hears next: a newer state of the room,
@@ -337,6 +339,7 @@ func (v *Viewer) StudentToken() string { return v.studentToken }
 // Close leaves the room.
 func (v *Viewer) Close() {
 	v.once.Do(func() {
+		v.leaveWhere()
 		v.rooms.leave(v.code, func(rm *room) {
 			delete(rm.viewers, v)
 			v.rooms.publishCountLocked(rm)

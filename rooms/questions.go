@@ -197,6 +197,17 @@ func (p *Presenter) Dismiss() error {
 // changeQuestion issues a new state of the room with the question change
 // makes of the current one, as Update issues the page's.
 func (p *Presenter) changeQuestion(change func(cur *Question, rm *room) (*Question, error)) error {
+	return p.changeState(func(st *State, rm *room) error {
+		q, err := change(st.Question, rm)
+		st.Question = q
+		return err
+	})
+}
+
+// changeState issues a new state of the room, the current one as change
+// makes it: the room's own parts of it (the question, the pace), which a
+// page's states keep.
+func (p *Presenter) changeState(change func(st *State, rm *room) error) error {
 	if p.Moved() {
 		return ErrMoved
 	}
@@ -207,12 +218,10 @@ func (p *Presenter) changeQuestion(change func(cur *Question, rm *room) (*Questi
 	if !ok || r.now().UnixMicro() >= rm.expires {
 		return ErrNoRoom
 	}
-	q, err := change(rm.state.Question, rm)
-	if err != nil {
+	st := rm.state
+	if err := change(&st, rm); err != nil {
 		return err
 	}
-	st := rm.state
-	st.Question = q
 	st.Version = max(rm.state.Version, rm.issued, r.now().UnixMicro()) + 1
 	raw, err := encodeState(st)
 	if err != nil {

@@ -21,6 +21,9 @@ type State struct {
 	// Question is the question the presenter has asked about this
 	// state, if any (questions.go); a page's states keep it.
 	Question *Question `json:"question,omitempty"`
+	// Pace is "student" while the presenter lets the class move through
+	// the tour alone (pace.go); "" (teacher-paced): everyone follows.
+	Pace string `json:"pace,omitempty"`
 	// Version grows with every change, so replicas and viewers can drop
 	// anything older than what they have. It is a time in microseconds
 	// (or one more than the last), so no state can be ahead of the clock
@@ -170,6 +173,9 @@ type room struct {
 	// answers are the students' answers by question and student, as this
 	// replica has heard them (questions.go).
 	answers map[string]map[string]answerMsg
+	// where is each student's step while the class goes at its own pace
+	// (pace.go).
+	where map[string]whereMsg
 
 	// Presence: whether a presenter connection is open on any replica.
 	// live is what this replica announces on .presence (set on the first
