@@ -25,6 +25,10 @@ type tallyMsg struct {
 	Room     string          `json:"room"`
 	Question *rooms.Question `json:"question"`
 	Tally    *rooms.Tally    `json:"tally,omitempty"`
+	// Pace is the room's ("student", or "" for teacher-paced) and Where
+	// how many students are on each step while it is "student".
+	Pace  string      `json:"pace,omitempty"`
+	Where map[int]int `json:"where,omitempty"`
 }
 
 // studentMsg gives a viewer its student token, which the page sends back
@@ -149,7 +153,10 @@ func (ss *session) sendTally(p *rooms.Presenter) {
 
 func tallyOf(p *rooms.Presenter) tallyMsg {
 	t, q := p.Tally()
-	m := tallyMsg{V: ProtocolVersion, Type: "tally", Room: p.Code(), Question: q}
+	m := tallyMsg{V: ProtocolVersion, Type: "tally", Room: p.Code(), Question: q, Where: p.Where()}
+	if m.Where != nil {
+		m.Pace = rooms.PaceStudent
+	}
 	if q != nil {
 		m.Tally = &t
 	}
@@ -184,4 +191,29 @@ func (ss *session) answer(m roomClientMsg) {
 		reason = rooms.RefusedInvalid
 	}
 	ss.send(textFrame(answerRefusedMsg{V: ProtocolVersion, Type: "error", Code: roomErrAnswer, Room: ss.room.code, Reason: reason, Message: err.Error()}))
+}
+
+// setPace handles a presenter's "pace": "student" lets the class go at its
+// own pace, "" brings everyone back to the presenter's step.
+func (ss *session) setPace(m roomClientMsg) {
+	p := ss.room.presenter
+	if p == nil || (m.Room != "" && m.Room != p.Code()) {
+		ss.roomError(roomErrNotPresenter, m.Room, rooms.ErrNotPresenter.Error()+": present the room first, with its presenter cookie")
+		return
+	}
+	if err := p.SetPace(m.Pace); err != nil {
+		ss.roomError(roomErrBadMessage, p.Code(), err.Error())
+		return
+	}
+	ss.sendTally(p)
+}
+
+// where handles a viewer's "where": the tour step it is on, while the
+// class goes at its own pace. A page says it on each step it opens; one
+// said too soon or while teacher-paced is dropped silently (the next
+// step says it again).
+func (ss *session) where(m roomClientMsg) {
+	if v := ss.room.viewer; v != nil && m.Step != nil {
+		_ = v.Where(*m.Step)
+	}
 }

@@ -37,6 +37,8 @@ type roomClientMsg struct {
 	Question string        `json:"question,omitempty"` // answer: the question's id
 	Value    *int64        `json:"value,omitempty"`    // answer
 	Nick     string        `json:"nick,omitempty"`     // answer: an optional nickname
+	Pace     string        `json:"pace,omitempty"`     // pace: "student" or "" (everyone back)
+	Step     *int          `json:"step,omitempty"`     // where: the tour step the page is on
 }
 
 // roomServerMsg tells the presenter it presents ("presenting") and how
@@ -144,7 +146,7 @@ func (ss *session) roomMessage(data []byte) bool {
 		return false
 	}
 	switch head.Type {
-	case "present", "unpresent", "publish", "follow", "unfollow", "question", "answer":
+	case "present", "unpresent", "publish", "follow", "unfollow", "question", "answer", "pace", "where":
 	default:
 		return false
 	}
@@ -170,6 +172,10 @@ func (ss *session) roomMessage(data []byte) bool {
 		ss.question(m)
 	case "answer":
 		ss.answer(m)
+	case "pace":
+		ss.setPace(m)
+	case "where":
+		ss.where(m)
 	case "unfollow":
 		if ss.room.viewer != nil {
 			ss.room.leave()
@@ -254,7 +260,7 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 	if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "presenting", Room: p.Code(), Watching: watching, ID: p.ID()}) {
 		return
 	}
-	if t := tallyOf(p); t.Question != nil && !ss.sendCtx(ctx, t) {
+	if t := tallyOf(p); (t.Question != nil || t.Where != nil) && !ss.sendCtx(ctx, t) {
 		return // a presenter back after a reload or a restart sees its question
 	}
 	moved := false
