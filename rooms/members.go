@@ -186,6 +186,7 @@ type Viewer struct {
 	lastFill              time.Time
 	whereAt               time.Time // when it last said where it is (pace.go)
 	placed                bool      // it has said where it is
+	page                  string    // names it in what it says (whereMsg)
 }
 
 // ViewerEvent is what a viewer hears next: a newer state of the room,
@@ -370,6 +371,7 @@ func (r *Replica) JoinAs(ctx context.Context, code, student string) (*Viewer, er
 	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1), presenting: rm.presenting, told: true,
 		linked: r.busUp, linkTold: true}
 	v.student, v.studentToken = r.student(code, student)
+	v.page = randomString(8, "abcdefghijklmnopqrstuvwxyz0123456789")
 	rm.viewers[v] = struct{}{}
 	rm.followed = true
 	rm.emptySince = time.Time{}

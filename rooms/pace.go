@@ -22,8 +22,12 @@ const whereEvery = 100 * time.Millisecond
 // whereMsg is a student's step on the bus; a negative step: it left.
 type whereMsg struct {
 	Student string `json:"s"`
-	Step    int    `json:"step"`
-	At      int64  `json:"at"`
+	// Page names the page (the viewer) that said it: a student's page
+	// that closes after their next page has said where it is removes
+	// nothing.
+	Page string `json:"p"`
+	Step int    `json:"step"`
+	At   int64  `json:"at"`
 }
 
 // ErrPace is a pace that is neither "" (teacher-paced) nor "student".
@@ -78,7 +82,7 @@ func (v *Viewer) Where(step int) error {
 	}
 	v.whereAt, v.placed = now, true
 	v.mu.Unlock()
-	m := whereMsg{Student: v.student, Step: max(step, 0), At: r.nextAtLocked()}
+	m := whereMsg{Student: v.student, Page: v.page, Step: max(step, 0), At: r.nextAtLocked()}
 	takeWhereLocked(rm, m)
 	r.mu.Unlock()
 	data, _ := json.Marshal(m)
@@ -101,7 +105,7 @@ func (v *Viewer) leaveWhere() {
 		r.mu.Unlock()
 		return
 	}
-	m := whereMsg{Student: v.student, Step: -1, At: r.nextAtLocked()}
+	m := whereMsg{Student: v.student, Page: v.page, Step: -1, At: r.nextAtLocked()}
 	takeWhereLocked(rm, m)
 	r.mu.Unlock()
 	data, _ := json.Marshal(m)
@@ -123,16 +127,24 @@ func (r *Replica) onWhere(code, subj string, sealed []byte) {
 }
 
 // takeWhereLocked keeps a student's newest step and wakes the presenter.
+// A page that leaves removes the student only if it is the page that
+// said their newest step.
 func takeWhereLocked(rm *room, m whereMsg) {
-	if prev, ok := rm.where[m.Student]; ok && prev.At >= m.At {
-		return
-	}
-	if rm.where == nil {
-		rm.where = map[string]whereMsg{}
-	}
-	if m.Step < 0 {
+	prev, had := rm.where[m.Student]
+	switch {
+	case m.Step < 0:
+		if !had || prev.Page != m.Page {
+			return
+		}
 		delete(rm.where, m.Student)
-	} else if _, ok := rm.where[m.Student]; ok || len(rm.where) < maxAnswersKept {
+	case had && prev.At >= m.At:
+		return
+	case !had && len(rm.where) >= maxAnswersKept:
+		return
+	default:
+		if rm.where == nil {
+			rm.where = map[string]whereMsg{}
+		}
 		rm.where[m.Student] = m
 	}
 	wakeAnswersLocked(rm)

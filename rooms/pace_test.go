@@ -68,13 +68,26 @@ func TestPaceStudentsAlone(t *testing.T) {
 	if err := vs[2].Where(6); !errors.Is(err, ErrAnswerFlood) {
 		t.Errorf("a second step within %v: %v", whereEvery, err)
 	}
+	// Student 0 opens the next step in a new page (the same student),
+	// which says so before the old page's socket closes: still counted.
+	next, err := b.JoinAs(context.Background(), code, vs[0].StudentToken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer next.Close()
+	nextState(t, next)
+	if err := next.Where(4); err != nil {
+		t.Fatal(err)
+	}
+	waitWhere(t, p, map[int]int{3: 1, 4: 1, 5: 1})
+	vs[0].Close()
 	vs[1].Close()
-	waitWhere(t, p, map[int]int{3: 1, 5: 1})
+	waitWhere(t, p, map[int]int{4: 1, 5: 1})
 
 	if err := p.SetPace(""); err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []*Viewer{vs[0], vs[2]} {
+	for _, v := range []*Viewer{next, vs[2]} {
 		if st := nextState(t, v); st.Pace != "" || st.Step != 2 {
 			t.Errorf("brought back to %+v", st)
 		}
