@@ -68,7 +68,7 @@ var layers = []layer{
 	{name: "sessions", pkgs: map[string][]string{"live": {"github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}}},
 	{name: "server", http: true, pkgs: map[string][]string{"web": {"github.com/labstack/", "github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/", "rsc.io/qr"}}},
 	{name: "commands", http: true, pkgs: map[string][]string{"cmd/server": {"github.com/nats-io/"}, "cmd/bench": nil, "cmd/genmessages": nil, "cmd/benchweb": {"github.com/chromedp/", "golang.org/x/net/"},
-		"cmd/loadtest": {"github.com/gorilla/websocket"}, "e2e": {"github.com/chromedp/", "github.com/gorilla/websocket", "github.com/nats-io/"}}},
+		"cmd/loadtest": {"github.com/gorilla/websocket", "github.com/nats-io/"}, "e2e": {"github.com/chromedp/", "github.com/gorilla/websocket", "github.com/nats-io/"}}},
 }
 
 // static also knows net/http: it serves the embedded files as a handler.

@@ -165,7 +165,7 @@ func decodeClientMsg(data []byte) (clientMsg, string) {
 	case m.V != ProtocolVersion:
 		return m, fmt.Sprintf("unsupported protocol version %d; this server speaks v=%d (reload the page)", m.V, ProtocolVersion)
 	case m.Type != "edit":
-		return m, "unknown message type " + quote(m.Type) + "; the types are \"edit\" and, for rooms, \"present\", \"unpresent\", \"publish\", \"follow\" and \"unfollow\""
+		return m, "unknown message type " + quote(m.Type) + "; the types are \"edit\" and, for rooms, \"present\", \"unpresent\", \"publish\", \"follow\", \"unfollow\", \"question\", \"answer\", \"pace\" and \"where\""
 	case m.Seq <= 0 || m.Seq > 1<<32-1:
 		return m, "seq must be a whole number from 1 to 2^32-1, increasing with each edit"
 	}

@@ -27,6 +27,18 @@ type roomClientMsg struct {
 	// Resume, on a present: the id the page was given as presenter before
 	// its socket dropped (it then takes the room back from no newer tab).
 	Resume string `json:"resume,omitempty"`
+
+	// Questions (questions.go). Student, on a follow: the token the
+	// page was given ("student"); on an answer: whom it is for (the
+	// page's own student, or it is refused).
+	Student  string        `json:"student,omitempty"`
+	Action   string        `json:"action,omitempty"`   // question: ask, close, reveal, dismiss
+	Ask      *explorer.Ask `json:"ask,omitempty"`      // question, ask
+	Question string        `json:"question,omitempty"` // answer: the question's id
+	Value    *int64        `json:"value,omitempty"`    // answer
+	Nick     string        `json:"nick,omitempty"`     // answer: an optional nickname
+	Pace     string        `json:"pace,omitempty"`     // pace: "student" or "" (everyone back)
+	Step     *int          `json:"step,omitempty"`     // where: the tour step the page is on
 }
 
 // roomServerMsg tells the presenter it presents ("presenting") and how
@@ -104,6 +116,7 @@ type sessionRoom struct {
 
 	presenter *rooms.Presenter
 	viewer    *rooms.Viewer
+	code      string             // the room followed
 	pub       *stateSlot         // the presenter's next state to share
 	stop      context.CancelFunc // stops the goroutine of the present or follow
 	done      chan struct{}
@@ -121,7 +134,7 @@ func (sr *sessionRoom) leave() {
 	if sr.viewer != nil {
 		sr.viewer.Close()
 	}
-	sr.presenter, sr.viewer, sr.pub, sr.stop, sr.done = nil, nil, nil, nil, nil
+	sr.presenter, sr.viewer, sr.pub, sr.stop, sr.done, sr.code = nil, nil, nil, nil, nil, ""
 }
 
 // roomMessage handles data if it is a room message, and says so.
@@ -133,7 +146,7 @@ func (ss *session) roomMessage(data []byte) bool {
 		return false
 	}
 	switch head.Type {
-	case "present", "unpresent", "publish", "follow", "unfollow":
+	case "present", "unpresent", "publish", "follow", "unfollow", "question", "answer", "pace", "where":
 	default:
 		return false
 	}
@@ -154,7 +167,15 @@ func (ss *session) roomMessage(data []byte) bool {
 	case "publish":
 		ss.publish(m)
 	case "follow":
-		ss.follow(m.Room)
+		ss.follow(m.Room, m.Student)
+	case "question":
+		ss.question(m)
+	case "answer":
+		ss.answer(m)
+	case "pace":
+		ss.setPace(m)
+	case "where":
+		ss.where(m)
 	case "unfollow":
 		if ss.room.viewer != nil {
 			ss.room.leave()
@@ -239,6 +260,9 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 	if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "presenting", Room: p.Code(), Watching: watching, ID: p.ID()}) {
 		return
 	}
+	if t := tallyOf(p); (t.Question != nil || t.Where != nil) && !ss.sendCtx(ctx, t) {
+		return // a presenter back after a reload or a restart sees its question
+	}
 	moved := false
 	for {
 		select {
@@ -274,6 +298,18 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 				if !ss.sendCtx(ctx, roomServerMsg{V: ProtocolVersion, Type: "watching", Room: p.Code(), Watching: n}) {
 					return
 				}
+			}
+		case <-p.Answers():
+			if moved {
+				continue
+			}
+			if !ss.sendCtx(ctx, tallyOf(p)) {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(tallyEvery):
 			}
 		case <-pub.ready:
 			st, ok := pub.take()
@@ -326,7 +362,7 @@ func (ss *session) publish(m roomClientMsg) {
 // state first, then every state the presenter shares, latest only,
 // "presence" when the presenter leaves or comes back, and "ended" last
 // when the presenter ends the room.
-func (ss *session) follow(raw string) {
+func (ss *session) follow(raw, student string) {
 	replica, err := ss.h.Rooms()
 	if err != nil {
 		ss.roomError(roomErrUnavailable, "", "rooms are not available on this server")
@@ -350,7 +386,7 @@ func (ss *session) follow(raw string) {
 			return
 		}
 	}
-	v, err := replica.Join(ss.ctx, code)
+	v, err := replica.JoinAs(ss.ctx, code, student)
 	if err == nil {
 		guard.Found(key, code, time.Now())
 	}
@@ -369,7 +405,8 @@ func (ss *session) follow(raw string) {
 	ss.room.leave()
 	ctx, stop := context.WithCancel(ss.ctx)
 	done := make(chan struct{})
-	ss.room.viewer, ss.room.stop, ss.room.done = v, stop, done
+	ss.room.viewer, ss.room.stop, ss.room.done, ss.room.code = v, stop, done, code
+	ss.send(textFrame(studentMsg{V: ProtocolVersion, Type: "student", Room: code, Student: v.StudentToken()}))
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { wg.Wait(); close(done) }()
@@ -436,7 +473,9 @@ func (ss *session) follow(raw string) {
 func (h *Hub) roomStateFrame(code string, d *rooms.Delivery) frame {
 	encode := func(d *rooms.Delivery) any {
 		h.roomEncodes.Add(1)
-		return mustJSON(roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &d.State, Watching: d.Watching})
+		st := d.State
+		st.Question = st.Question.ForClass() // its answer only once revealed
+		return mustJSON(roomServerMsg{V: ProtocolVersion, Type: "room", Room: code, State: &st, Watching: d.Watching})
 	}
 	data, ok := d.Shared(encode).([]byte)
 	if !ok { // the first follower's encoding panicked

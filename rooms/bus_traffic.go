@@ -142,6 +142,8 @@ func (r *Replica) subscribe(ctx context.Context, code string) ([]func(), error) 
 		{"count", func(subj string, data []byte) { r.onCount(code, subj, data) }},
 		{"presence", func(subj string, data []byte) { r.onPresence(code, subj, data) }},
 		{"takeover", func(subj string, data []byte) { r.onTakeover(code, subj, data) }},
+		{"answer", func(subj string, data []byte) { r.onAnswer(code, subj, data) }},
+		{"where", func(subj string, data []byte) { r.onWhere(code, subj, data) }},
 	} {
 		f, err := r.bus.Subscribe(ctx, subject(code, sub.what), sub.fn)
 		if err != nil {
@@ -221,7 +223,15 @@ func (r *Replica) applyStateLocked(rm *room, st State) {
 	if st.Version <= rm.state.Version {
 		return
 	}
+	prev := rm.state.Question
 	rm.state = st
+	if prev != st.Question {
+		questionChangedLocked(rm, prev, st.Question)
+	}
+	if st.Pace == "" && len(rm.where) > 0 {
+		clear(rm.where) // everyone is back on the presenter's step
+		wakeAnswersLocked(rm)
+	}
 	if rm.live {
 		r.markDirtyLocked(rm.code) // the presenter's replica keeps the store up to date
 	}

@@ -67,6 +67,7 @@ func (r *Replica) End(ctx context.Context, code, token string) error {
 		r.log.Warn("room: publish an end", "room", code, "err", err)
 	}
 	r.endLocal(code, created)
+	r.spawn(func(ctx context.Context) { r.deleteAnswers(ctx, code) }) // the class's answers go with the room
 	r.log.Info("room: ended by its presenter", "room", code)
 	return nil
 }

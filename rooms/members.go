@@ -20,6 +20,8 @@ type Presenter struct {
 	at    int64       // when it began presenting, on its replica's clock (µs)
 	moved atomic.Bool // a newer presenter connection took over
 	once  sync.Once
+	// answers is woken when the room's answers change (capacity 1).
+	answers chan struct{}
 }
 
 // Present checks token against the room's record and registers a
@@ -66,7 +68,7 @@ func (r *Replica) present(ctx context.Context, code, token, resume string) (*Pre
 		r.announceLocked(rm)
 	}
 	r.presenceChangedLocked(rm, time.Now())
-	p := &Presenter{rooms: r, code: code, rm: rm, id: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), at: r.nextAtLocked()}
+	p := &Presenter{rooms: r, code: code, rm: rm, id: randomString(12, "abcdefghijklmnopqrstuvwxyz0123456789"), at: r.nextAtLocked(), answers: make(chan struct{}, 1)}
 	rm.conns[p] = struct{}{}
 	r.takeOverLocked(rm, p)
 	return p, rm.state, nil
@@ -107,6 +109,7 @@ func (p *Presenter) Update(st State) error {
 	// times on the bus's clock, so that a replica whose own clock runs
 	// ahead issues none that the others take for the future.
 	st.Version = max(rm.state.Version, rm.issued, r.now().UnixMicro()) + 1
+	st.Question, st.Pace = rm.state.Question, rm.state.Pace // the room's, changed by Ask, Reveal, SetPace...
 	raw, err := encodeState(st)
 	if err != nil {
 		return err
@@ -175,6 +178,15 @@ type Viewer struct {
 	linked, linkTold bool
 	ended, endTold   bool // the room has ended; the viewer was told so
 	once             sync.Once
+
+	// The student this viewer answers as (questions.go), and its answer
+	// rate limit.
+	student, studentToken string
+	tokens                int
+	lastFill              time.Time
+	whereAt               time.Time // when it last said where it is (pace.go)
+	placed                bool      // it has said where it is
+	page                  string    // names it in what it says (whereMsg)
 }
 
 // ViewerEvent is what a viewer hears next: a newer state of the room,
@@ -321,9 +333,14 @@ func (v *Viewer) NextEvent(ctx context.Context) (ViewerEvent, error) {
 	}
 }
 
+// StudentToken names the viewer's student to the page, which gives it
+// back on its next join (JoinAs).
+func (v *Viewer) StudentToken() string { return v.studentToken }
+
 // Close leaves the room.
 func (v *Viewer) Close() {
 	v.once.Do(func() {
+		v.leaveWhere()
 		v.rooms.leave(v.code, func(rm *room) {
 			delete(rm.viewers, v)
 			v.rooms.publishCountLocked(rm)
@@ -335,6 +352,13 @@ func (v *Viewer) Close() {
 // delivered first. ErrNoRoom when the room does not exist, ErrBusDown
 // when that cannot be told now.
 func (r *Replica) Join(ctx context.Context, code string) (*Viewer, error) {
+	return r.JoinAs(ctx, code, "")
+}
+
+// JoinAs is Join for the student a page's student token names (Viewer.
+// StudentToken gave it): a token that is not the room's gets a new
+// student.
+func (r *Replica) JoinAs(ctx context.Context, code, student string) (*Viewer, error) {
 	code, ok := NormalizeCode(code)
 	if !ok {
 		return nil, ErrNoRoom
@@ -346,6 +370,8 @@ func (r *Replica) Join(ctx context.Context, code string) (*Viewer, error) {
 	defer r.mu.Unlock()
 	v := &Viewer{rooms: r, code: code, ready: make(chan struct{}, 1), presenting: rm.presenting, told: true,
 		linked: r.busUp, linkTold: true}
+	v.student, v.studentToken = r.student(code, student)
+	v.page = randomString(8, "abcdefghijklmnopqrstuvwxyz0123456789")
 	rm.viewers[v] = struct{}{}
 	rm.followed = true
 	rm.emptySince = time.Time{}

@@ -18,6 +18,12 @@ type State struct {
 	Query string `json:"query"`           // the page's URL query
 	Focus string `json:"focus,omitempty"` // the cell the presenter hovers or focuses
 	Step  int    `json:"step,omitempty"`  // tour step or slice step-through position
+	// Question is the question the presenter has asked about this
+	// state, if any (questions.go); a page's states keep it.
+	Question *Question `json:"question,omitempty"`
+	// Pace is "student" while the presenter lets the class move through
+	// the tour alone (pace.go); "" (teacher-paced): everyone follows.
+	Pace string `json:"pace,omitempty"`
 	// Version grows with every change, so replicas and viewers can drop
 	// anything older than what they have. It is a time in microseconds
 	// (or one more than the last), so no state can be ahead of the clock
@@ -130,6 +136,8 @@ type Replica struct {
 	storeChecked bool  // a probe has answered
 	probeRev     uint64
 	skewed       bool // the offset was past clockTolerance at the last probe
+
+	refused refusals // answers refused, by kind (questions.go)
 }
 
 // room is one room in this replica's index. The record fields are always
@@ -161,6 +169,13 @@ type room struct {
 	ended     bool          // its presenter ended it: nothing attaches to it again
 	touched   time.Time     // when this replica last told the store it has someone in the room
 	stop      []func()
+
+	// answers are the students' answers by question and student, as this
+	// replica has heard them (questions.go).
+	answers map[string]map[string]answerMsg
+	// where is each student's step while the class goes at its own pace
+	// (pace.go).
+	where map[string]whereMsg
 
 	// Presence: whether a presenter connection is open on any replica.
 	// live is what this replica announces on .presence (set on the first

@@ -301,10 +301,11 @@ func (r *Replica) refresh(ctx context.Context, code string) {
 		}
 		r.mu.Unlock()
 	}
+	defer r.loadAnswers(ctx, code) // of the question the newest state asks
 	cur := subject(code, "current")
-	ctx, cancel := context.WithTimeout(ctx, JoinTimeout)
+	rctx, cancel := context.WithTimeout(ctx, JoinTimeout)
 	defer cancel()
-	sealed, err := r.bus.Request(ctx, cur, []byte(r.replica))
+	sealed, err := r.bus.Request(rctx, cur, []byte(r.replica))
 	if err != nil {
 		return
 	}
@@ -349,6 +350,14 @@ func (r *Replica) sweepStore(ctx context.Context, now time.Time) {
 	}
 	ended := 0
 	for _, k := range keys {
+		if room, ok := answerRoom(k); ok {
+			// An answer goes with its room: it is judged with it, and
+			// deleted once the room's record is gone.
+			if !stored[room] {
+				r.deleteKey(ctx, k)
+			}
+			continue
+		}
 		code, stamp := strings.CutSuffix(k, activeSuffix)
 		if stamp && stored[code] {
 			continue // judged with its record
@@ -414,4 +423,13 @@ func (r *Replica) lastIn(ctx context.Context, code string, onlyStamp bool) (time
 		last = stamped
 	}
 	return last, true
+}
+
+// deleteKey deletes one key from the store.
+func (r *Replica) deleteKey(ctx context.Context, key string) {
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	if err := r.bus.DeleteRoom(ctx, key); err != nil {
+		r.log.Warn("room: delete from the store", "key", key, "err", err)
+	}
 }

@@ -8,6 +8,8 @@
 import { liveSocket, jitter, followLinks, shownQuery } from './live.js';
 import { t, hasText } from './words.js';
 import { PROTOCOL_VERSION as V } from './protocol.js';
+import { questionPanel } from './questions.js';
+import { paceControls } from './pace.js';
 
 const DETACHED = t('js.room.detached');
 const FOLLOWING = t('room.following');
@@ -33,10 +35,24 @@ export function roomClient(page, hooks) {
   // The tour's step is in its path: another step is another page.
   const pathStep = page === 'tour' ? +bar.dataset.step : 0;
   const q = (id) => bar && bar.querySelector(`[data-testid=${id}]`);
+  // The room's questions (questions.js): a student follows as the same
+  // student again (its token), so that a reload changes their answer.
+  // A question is about what the page shows: its state waiting for its
+  // turn to be shared goes first.
+  const quiz = questionPanel(role, code, (m) => send && send(m), () => { if (timer) { clearTimeout(timer); share(); } });
+  const followMsg = () => { placed = false; return { v: V, type: 'follow', room: code, student: quiz.student() || undefined }; };
+  const pace = paceControls(role, code, (m) => send && send(m));
+  // A class at its own pace (the room's state says so, and this tab keeps
+  // it): a viewer's page on another step follows all the same, says where
+  // it is, and is not moved until the presenter brings everyone back.
+  const paceKey = 'stridescope-pace-' + code;
+  const paced = () => { try { return sessionStorage.getItem(paceKey) === 'student'; } catch { return false; } };
+  const setPaced = (on) => { try { if (on) sessionStorage.setItem(paceKey, 'student'); else sessionStorage.removeItem(paceKey); } catch { /* this page only */ } };
+  let placed = false;
   const count = q('room-watching'), status = q('room-status'), detachBtn = q('room-detach'), rejoinBtn = q('room-rejoin'), hereBtn = q('room-here');
   // A viewer's page opened with ?explore (another tour step, a kept
   // exploration) is theirs: it follows again on Rejoin.
-  let send = null, following = role === 'viewer' && !('exploring' in (bar?.dataset || {})), fresh = true;
+  let send = null, following = role === 'viewer' && (!('exploring' in (bar?.dataset || {})) || paced()), fresh = true;
   let away = false; // the presenter has left the room (a "presence" message)
   let ended = false; // the presenter ended the room: the page is no longer in it
   let moved = false; // a presenter's tab: another tab presents the room now
@@ -66,7 +82,7 @@ export function roomClient(page, hooks) {
     }
     swapButtons(rejoinBtn, detachBtn);
     say(FOLLOWING, 'following');
-    if (send) send({ v: V, type: 'follow', room: code });
+    if (send) send(followMsg());
   }
   function detach() {
     following = false;
@@ -110,7 +126,7 @@ export function roomClient(page, hooks) {
     // once even if the browser keeps the page and its socket in its
     // back/forward cache; coming back to it follows again.
     addEventListener('pagehide', () => { if (send && following) send({ v: V, type: 'unfollow' }); });
-    addEventListener('pageshow', (e) => { if (e.persisted && send && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); } });
+    addEventListener('pageshow', (e) => { if (e.persisted && send && following) { fresh = true; away = false; send(followMsg()); } });
   }
   // The presenter's links to pages a room can show stay in the room: the
   // class follows the presenter there.
@@ -159,7 +175,7 @@ export function roomClient(page, hooks) {
   function rejoin() {
     if (!send || ended) return;
     if (role === 'presenter') { if (!moved) { shared = ''; send({ v: V, type: 'present', room: code, resume: myId || undefined }); } }
-    else if (role === 'viewer' && following) { away = false; fresh = true; send({ v: V, type: 'follow', room: code }); say(FOLLOWING, 'following'); }
+    else if (role === 'viewer' && following) { away = false; fresh = true; send(followMsg()); say(FOLLOWING, 'following'); }
     else if (role === 'viewer') say(DETACHED, 'detached');
   }
 
@@ -206,12 +222,14 @@ export function roomClient(page, hooks) {
       // A socket come back resumes: a tab that took the room over
       // meanwhile keeps it (the server answers "moved").
       if (role === 'presenter') { if (moved) say(MOVED, 'moved'); else send({ v: V, type: 'present', room: code, resume: myId || undefined }); }
-      else if (role === 'viewer' && following) { fresh = true; away = false; send({ v: V, type: 'follow', room: code }); }
+      else if (role === 'viewer' && following) { fresh = true; away = false; send(followMsg()); }
       else if (role === 'viewer') say(DETACHED, 'detached');
     },
     closed() { send = null; if (role && !ended) say(t('js.reconnecting'), 'offline'); },
     // message handles a server message about rooms; false for any other.
     message(m) {
+      pace.message(m);
+      if (quiz.message(m)) return true;
       if (m.type === 'ended') { if (!ended && m.room === code) end(); return true; }
       if (m.type === 'moved') {
         // Another tab or device presents now: this one shares nothing
@@ -228,15 +246,20 @@ export function roomClient(page, hooks) {
       if (m.type === 'presenting' || m.type === 'room') retry = 1000;
       if (m.type === 'presenting' || m.type === 'watching') {
         if (count) count.textContent = m.watching;
-        if (m.type === 'presenting') { myId = m.id || ''; say(t('room.presenting'), 'presenting'); if (dirty) share(); }
+        if (m.type === 'presenting') { myId = m.id || ''; say(t('room.presenting'), 'presenting'); quiz.open(); pace.open(); if (dirty) share(); }
         return true;
       }
       if (m.type === 'room') {
         // The count comes in "watching" messages: a state's may be older.
+        quiz.state(m.state.question);
         if (!following) return true;
-        if (m.state.page !== page || (page === 'tour' && m.state.step !== pathStep)) { location.assign('/r/' + code); return true; } // the presenter moved to another page
+        const alone = m.state.pace === 'student';
+        setPaced(alone);
+        if (alone && !placed && page === 'tour' && send) { placed = true; send({ v: V, type: 'where', room: code, step: pathStep }); }
+        if (alone) say(t('js.pace.own'), 'following');
+        if (m.state.page !== page || (page === 'tour' && m.state.step !== pathStep)) { if (!alone) location.assign('/r/' + code); return true; } // the presenter moved to another page
         const f = fresh; fresh = false;
-        if (!away && bar.dataset.state !== 'following') say(FOLLOWING, 'following');
+        if (!away && !alone && bar.dataset.state !== 'following') say(FOLLOWING, 'following');
         // On a tour page step is the tour's step, not the explorer's
         // step-through (that is in the query's t).
         hooks.apply(page === 'tour' ? { ...m.state, step: undefined } : m.state, f);

@@ -1,6 +1,10 @@
 package views
 
-import "context"
+import (
+	"context"
+
+	"github.com/stridescope/stridescope/i18n"
+)
 
 // Roles on a room bar.
 const (
@@ -27,6 +31,9 @@ type RoomBar struct {
 	Exploring bool
 	LeaveURL  string // presenter: the same page outside the room
 	Hint      string // presenter: why the class may not reach JoinURL
+	// Questions are the kinds of question the presenter may ask about
+	// the page (its explorer's, explorer.Questioner): none, no controls.
+	Questions []string
 }
 
 // QRCode is a QR symbol drawn as one SVG path of unit squares.
@@ -83,4 +90,19 @@ func DisplayCode(code string) string {
 type Join struct {
 	Code  string // as typed
 	Error string
+}
+
+// questionKind names a kind of question in the presenter's controls.
+func questionKind(ctx context.Context, kind string) string {
+	switch kind {
+	case "cell":
+		return i18n.T(ctx, "room.q.kind.cell")
+	case "offset":
+		return i18n.T(ctx, "room.q.kind.offset")
+	case "bytes":
+		return i18n.T(ctx, "room.q.kind.bytes")
+	case "element":
+		return i18n.T(ctx, "room.q.kind.element")
+	}
+	return kind
 }

@@ -19,6 +19,7 @@ import (
 	"rsc.io/qr"
 
 	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/rooms"
 	"github.com/stridescope/stridescope/rooms/natsbus"
@@ -245,6 +246,11 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			link := withTicket(join, replica.Ticket(code))
 			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, JoinLink: link, QR: qrCode(link), JoinPage: origin(r) + "/join",
 				Watching: replica.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
+			if k, ok := s.kinds.Find(page); ok {
+				if qr, ok := k.(explorer.Questioner); ok {
+					bar.Questions = qr.QuestionKinds()
+				}
+			}
 			if isLoopback(r.Host) {
 				bar.Hint = i18n.T(r.Context(), "room.hint.loopback", i18n.Args{"port": portOf(r.Host)})
 			}

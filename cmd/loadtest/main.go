@@ -6,6 +6,13 @@
 //	go run ./cmd/loadtest -self                          # an in-process server
 //	go run ./cmd/loadtest -addr http://127.0.0.1:8080    # a running one
 //
+// With -mode answers, -students students on -replicas in-process replicas
+// (one NATS) answer a room question within -within, and it reports whether
+// every answer was counted exactly once and how fast the presenter's
+// view counted them (p50, p99), with the load average beside them:
+//
+//	go run ./cmd/loadtest -mode answers -students 1000 -replicas 2
+//
 // With -mode edits it instead drives -clients explorer sessions that each
 // send -edits edits -pace apart, and reports answers, p50 and p99:
 //
@@ -75,7 +82,12 @@ func run(args []string, out io.Writer) (err error) {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long the presenter shares")
 	fs.BoolVar(&c.self, "self", false, "start a server in this process (embedded NATS) and load it")
 	fs.BoolVar(&c.apply, "apply", false, "viewers send each state back as an edit and wait for the result, like the page")
-	mode := fs.String("mode", "room", "room: a presenter and followers; edits: -clients each sending -edits paced edits")
+	mode := fs.String("mode", "room", "room: a presenter and followers; edits: -clients each sending -edits paced edits; answers: -students answering a room question on -replicas replicas")
+	var a answersConfig
+	fs.IntVar(&a.students, "students", 30, "answers mode: students answering")
+	fs.IntVar(&a.replicas, "replicas", 2, "answers mode: replicas sharing one NATS server, in this process")
+	fs.DurationVar(&a.within, "within", 10*time.Second, "answers mode: every student answers at a random moment within this")
+	fs.IntVar(&a.restart, "restart", -1, "answers mode: restart this replica (0: the presenter's) halfway through -within; -1: none")
 	var e editsConfig
 	fs.IntVar(&e.clients, "clients", 500, "edits mode: websocket clients")
 	fs.IntVar(&e.edits, "edits", 100, "edits mode: edits per client")
@@ -101,8 +113,10 @@ func run(args []string, out io.Writer) (err error) {
 	case "room":
 	case "edits":
 		return runEditsMode(c, e, out)
+	case "answers":
+		return runAnswersMode(a, out)
 	default:
-		return fmt.Errorf("-mode %q: want room or edits", *mode)
+		return fmt.Errorf("-mode %q: want room, edits or answers", *mode)
 	}
 	if c.viewers < 1 || c.slow < 0 || c.slow > c.viewers || c.rate <= 0 || c.duration <= 0 {
 		return errors.New("need -viewers >= 1, 0 <= -slow <= -viewers, -rate > 0 and -duration > 0")
@@ -525,8 +539,13 @@ func readUntil(c *websocket.Conn, typ string, within time.Duration) (roomMsg, er
 
 // openRoom presses "Present this": the room's code and the presenter's cookie.
 func openRoom(base string) (string, *http.Cookie, error) {
+	return openRoomWith(base, "dt=FLOAT32&sizes=4,4")
+}
+
+// openRoomWith is openRoom on the layout explorer's state query.
+func openRoomWith(base, query string) (string, *http.Cookie, error) {
 	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.PostForm(base+"/rooms", url.Values{"page": {"layout"}, "query": {"dt=FLOAT32&sizes=4,4"}})
+	res, err := client.PostForm(base+"/rooms", url.Values{"page": {"layout"}, "query": {query}})
 	if err != nil {
 		return "", nil, err
 	}

@@ -1,0 +1,75 @@
+package explorer
+
+import (
+	"context"
+	"errors"
+	"net/url"
+)
+
+// Questioner is a Kind that a classroom room can ask questions about: the
+// presenter asks about the state on screen, and the Kind answers it
+// exactly, on the server, so that no page ever tells the room what is
+// right.
+type Questioner interface {
+	// QuestionKinds are the kinds of question it asks, in the order the
+	// presenter's controls offer them.
+	QuestionKinds() []string
+	// Question poses ask about the state of q: its answer, the range of
+	// answers taken, the working the reveal shows, and the common wrong
+	// answers it can name. ErrNoQuestion (wrapped) for a kind it does not
+	// ask, an element outside the tensor, or a state with errors.
+	Question(ctx context.Context, q url.Values, ask Ask) (Posed, error)
+}
+
+// ErrNoQuestion: the state on screen cannot answer the question asked.
+var ErrNoQuestion = errors.New("the state on screen cannot answer that question")
+
+// Ask is a question as the presenter asks it.
+type Ask struct {
+	Kind string `json:"kind"`
+	// Element is the logical element asked about, by the kinds that
+	// name one.
+	Element []int64 `json:"element,omitempty"`
+	// Cell is the buffer cell asked about, by the kinds that name one.
+	Cell *int64 `json:"cell,omitempty"`
+}
+
+// Posed is a question with its exact answer.
+type Posed struct {
+	Kind    string
+	Element []int64
+	Cell    *int64
+	// Min and Max bound the answers a student may give.
+	Min, Max int64
+	// Cells says that the answer is a buffer cell, picked on the picture;
+	// Elements that it is a logical element (its row-major index),
+	// picked on the logical view.
+	Cells, Elements bool
+	Correct         int64
+	// Explain is the working, in numbers and symbols (every language
+	// reads it): the dot product, the size's steps.
+	Explain string
+	// Wrong are the wrong answers it can name: a key of the pages'
+	// words each ("question.wrong.packed").
+	Wrong []Named
+}
+
+// Named is a wrong answer the explorer can name.
+type Named struct {
+	Value int64
+	Name  string
+}
+
+// NameWrong adds v as the wrong answer name to p's, unless it is right,
+// named already or outside the answers taken.
+func (p *Posed) NameWrong(v int64, name string) {
+	if v == p.Correct || v < p.Min || v > p.Max {
+		return
+	}
+	for _, w := range p.Wrong {
+		if w.Value == v {
+			return
+		}
+	}
+	p.Wrong = append(p.Wrong, Named{Value: v, Name: name})
+}
