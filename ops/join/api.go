@@ -1,0 +1,269 @@
+package join
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/stridescope/stridescope/core"
+	"github.com/stridescope/stridescope/picture"
+)
+
+// MaxTensors bounds the inputs of a join and the outputs of a split a
+// request may list: DirectML's counts are UINTs, but each tensor is
+// judged and described, and a page draws at most 8.
+const MaxTensors = 64
+
+// Tensor is one tensor of a request: its sizes, and its strides (absent:
+// packed).
+type Tensor struct {
+	Sizes   []int64 `json:"sizes"`
+	Strides []int64 `json:"strides"`
+}
+
+// JoinRequest is the body of POST /api/v1/join: the inputs of one data
+// type, joined along axis into a packed output.
+type JoinRequest struct {
+	DataType string   `json:"dataType"`
+	Inputs   []Tensor `json:"inputs"`
+	Axis     *int64   `json:"axis"`
+	// FeatureLevel nil (absent) means the newest.
+	FeatureLevel *string `json:"featureLevel"`
+}
+
+// SplitRequest is the body of POST /api/v1/split: one input cut along
+// axis into packed outputs of the given sizes along the axis.
+type SplitRequest struct {
+	DataType     string  `json:"dataType"`
+	InputSizes   []int64 `json:"inputSizes"`
+	InputStrides []int64 `json:"inputStrides"`
+	Axis         *int64  `json:"axis"`
+	// OutputSizes are the outputs' sizes along the axis, one an output.
+	OutputSizes  []int64 `json:"outputSizes"`
+	FeatureLevel *string `json:"featureLevel"`
+}
+
+// Source is where one output element of a join comes from.
+type Source struct {
+	Input      int     `json:"input"`
+	Coordinate []int64 `json:"coordinate"`
+}
+
+// InputWindow is where one input of a join is written: the output's
+// window it fills (offsets and sizes per dimension; only the axis's
+// offset is not 0), starting at Start along the axis.
+type InputWindow struct {
+	Start               int64   `json:"start"`
+	Size                int64   `json:"size"`
+	OutputWindowOffsets []int64 `json:"outputWindowOffsets"`
+	OutputWindowSizes   []int64 `json:"outputWindowSizes"`
+}
+
+// JoinResponse is the answer of POST /api/v1/join.
+type JoinResponse struct {
+	DataType           string        `json:"dataType"`
+	Axis               int           `json:"axis"`
+	FeatureLevel       string        `json:"featureLevel"` // the oldest that runs the join
+	OutputSizes        []int64       `json:"outputSizes"`
+	OutputElementCount int64         `json:"outputElementCount"`
+	Inputs             []InputWindow `json:"inputs"`
+	// Sources lists every output element's in row-major order, up to
+	// picture.MaxListedElements elements (absent past that).
+	Sources  []Source         `json:"sources,omitempty"`
+	NumPy    string           `json:"numpy"`
+	Warnings []core.Violation `json:"warnings"`
+}
+
+// OutputWindow is one output of a split: its sizes, and the DML_SLICE1
+// that copies it from the input (window strides all 1), starting at
+// Start along the axis.
+type OutputWindow struct {
+	Start              int64   `json:"start"`
+	Size               int64   `json:"size"`
+	OutputSizes        []int64 `json:"outputSizes"`
+	InputWindowOffsets []int64 `json:"inputWindowOffsets"`
+	InputWindowSizes   []int64 `json:"inputWindowSizes"`
+	InputWindowStrides []int64 `json:"inputWindowStrides"`
+}
+
+// SplitResponse is the answer of POST /api/v1/split.
+type SplitResponse struct {
+	DataType     string           `json:"dataType"`
+	Axis         int              `json:"axis"`
+	FeatureLevel string           `json:"featureLevel"`
+	InputSizes   []int64          `json:"inputSizes"`
+	InputStrides []int64          `json:"inputStrides"`
+	Outputs      []OutputWindow   `json:"outputs"`
+	NumPy        string           `json:"numpy"`
+	Warnings     []core.Violation `json:"warnings"`
+}
+
+// parseLevel reads the optional feature level.
+func parseLevel(s *string) (core.FeatureLevel, []core.Violation) {
+	if s == nil {
+		return core.NewestFeatureLevel, nil
+	}
+	fl, err := core.ParseFeatureLevel(*s)
+	if err != nil {
+		return core.NewestFeatureLevel, []core.Violation{core.NewMsg("joinsplit.level.unknown", "{value:q} is not a DML_FEATURE_LEVEL: give one such as 4_1", core.Args{"value": *s}).At("featureLevel")}
+	}
+	return fl, nil
+}
+
+func axisOf(a *int64) (int64, []core.Violation) {
+	if a == nil {
+		return 0, []core.Violation{core.NewMsg("joinsplit.axis.required", "axis is missing: give the index of the dimension to join or split along", nil).At("axis")}
+	}
+	return *a, nil
+}
+
+func tooMany(field string, n int) []core.Violation {
+	if n <= MaxTensors {
+		return nil
+	}
+	return []core.Violation{core.NewMsg("joinsplit.count.max", "{field} lists {n} tensors: this site describes at most {max} at once", core.Args{"field": field, "n": n, "max": MaxTensors}).At(field)}
+}
+
+// Join validates a request and returns the core join, or every
+// violation as a 422.
+func (r JoinRequest) Join() (*core.Join, *picture.Invalid) {
+	dt, vs := picture.ParseType("dataType", r.DataType, true)
+	if dt == core.Unknown {
+		dt = core.Float32 // the other rules still report, against a placeholder
+	}
+	fl, lvs := parseLevel(r.FeatureLevel)
+	axis, avs := axisOf(r.Axis)
+	vs = append(append(vs, lvs...), avs...)
+	if more := tooMany("inputs", len(r.Inputs)); more != nil {
+		return nil, picture.InvalidOf(append(vs, more...)...)
+	}
+	d := core.JoinDesc{Axis: axis, FeatureLevel: fl}
+	for i, in := range r.Inputs {
+		if in.Sizes == nil {
+			vs = append(vs, core.NewMsg("api.required", "{field} is missing: give one entry for each dimension", core.Args{"field": fmt.Sprintf("inputs[%d].sizes", i)}).At(fmt.Sprintf("inputs[%d].sizes", i)))
+		}
+		d.Inputs = append(d.Inputs, core.TensorDesc{DataType: dt, Sizes: in.Sizes, Strides: in.Strides})
+	}
+	j, err := core.NewJoin(d)
+	for _, v := range picture.CoreViolations(err) {
+		if r.Axis == nil && v.Field == "axis" {
+			continue // said missing above
+		}
+		vs = append(vs, v)
+	}
+	if len(vs) > 0 {
+		return nil, picture.InvalidOf(vs...)
+	}
+	return j, nil
+}
+
+// outputField finds a split output's fields in core's report.
+var outputField = regexp.MustCompile(`^outputs\[(\d+)\]\.(.*)$`)
+
+// Split validates a request and returns the core split, or every
+// violation as a 422. The outputs are packed and take the input's sizes
+// but for the axis, so core's report on them is renamed: an output's
+// size along the axis is outputSizes[k]; what it repeats of the input's
+// sizes is said at the input.
+func (r SplitRequest) Split() (*core.Split, *picture.Invalid) {
+	dt, vs := picture.ParseType("dataType", r.DataType, true)
+	if dt == core.Unknown {
+		dt = core.Float32
+	}
+	fl, lvs := parseLevel(r.FeatureLevel)
+	axis, avs := axisOf(r.Axis)
+	vs = append(append(vs, lvs...), avs...)
+	if more := tooMany("outputSizes", len(r.OutputSizes)); more != nil {
+		return nil, picture.InvalidOf(append(vs, more...)...)
+	}
+	if r.InputSizes == nil {
+		vs = append(vs, core.NewMsg("api.required", "{field} is missing: give one entry for each dimension", core.Args{"field": "inputSizes"}).At("inputSizes"))
+	}
+	if r.OutputSizes == nil {
+		vs = append(vs, core.NewMsg("joinsplit.outputs.required", "outputSizes is missing: give each output's size along the axis", nil).At("outputSizes"))
+	}
+	in := core.TensorDesc{DataType: dt, Sizes: r.InputSizes, Strides: r.InputStrides}
+	s, err := core.NewSplit(core.SplitDesc{Input: in, Outputs: core.SplitOutputs(dt, r.InputSizes, axis, r.OutputSizes), Axis: axis, FeatureLevel: fl})
+	for _, v := range picture.CoreViolations(err) {
+		switch m := outputField.FindStringSubmatch(v.Field); {
+		case r.Axis == nil && v.Field == "axis":
+		case v.Field == "outputs":
+			if r.OutputSizes != nil {
+				vs = append(vs, v.Renamed("outputSizes"))
+			}
+		case m != nil:
+			if m[2] == fmt.Sprintf("sizes[%d]", axis) {
+				vs = append(vs, v.Renamed("outputSizes["+m[1]+"]"))
+			}
+		default:
+			if r.InputSizes != nil || !strings.HasPrefix(v.Field, "inputS") {
+				vs = append(vs, v)
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return nil, picture.InvalidOf(vs...)
+	}
+	return s, nil
+}
+
+// NewJoinResponse describes j; the sources are listed up to
+// picture.MaxListedElements output elements.
+func NewJoinResponse(j *core.Join) JoinResponse {
+	n := j.Output.LogicalElementCount()
+	r := JoinResponse{DataType: j.Output.DataType.String(), Axis: j.Axis, FeatureLevel: j.MinFeatureLevel().String(),
+		OutputSizes: j.Output.Sizes, OutputElementCount: n, NumPy: JoinNumPy(j), Warnings: []core.Violation{}}
+	for k, in := range j.Inputs {
+		w := InputWindow{Start: j.Starts[k], Size: in.Sizes[j.Axis], OutputWindowOffsets: make([]int64, in.Rank()), OutputWindowSizes: in.Sizes}
+		w.OutputWindowOffsets[j.Axis] = j.Starts[k]
+		r.Inputs = append(r.Inputs, w)
+		r.Warnings = append(r.Warnings, in.Warnings...)
+	}
+	if n <= picture.MaxListedElements {
+		r.Sources = make([]Source, n)
+		for i := range n {
+			k, c := j.Source(i)
+			r.Sources[i] = Source{Input: k, Coordinate: c}
+		}
+	}
+	return r
+}
+
+// NewSplitResponse describes s: each output's DML_SLICE1 window.
+func NewSplitResponse(s *core.Split) SplitResponse {
+	r := SplitResponse{DataType: s.Input.DataType.String(), Axis: s.Axis, FeatureLevel: s.MinFeatureLevel().String(),
+		InputSizes: s.Input.Sizes, InputStrides: s.Input.Strides, NumPy: SplitNumPy(s), Warnings: picture.NonNil(s.Input.Warnings)}
+	for k, o := range s.Outputs {
+		d := s.Slice1Desc(k)
+		r.Outputs = append(r.Outputs, OutputWindow{Start: s.Starts[k], Size: o.Sizes[s.Axis], OutputSizes: o.Sizes,
+			InputWindowOffsets: d.WindowOffsets, InputWindowSizes: d.WindowSizes, InputWindowStrides: d.WindowStrides})
+	}
+	return r
+}
+
+// JoinNumPy is the join as NumPy writes it, the inputs named a, b, c...
+func JoinNumPy(j *core.Join) string {
+	names := make([]string, len(j.Inputs))
+	for k := range names {
+		names[k] = tensorName(k)
+	}
+	return fmt.Sprintf("np.concatenate([%s], axis=%d)", strings.Join(names, ", "), j.Axis)
+}
+
+// SplitNumPy is the split as NumPy writes it: np.split at the running
+// sums of the outputs' sizes.
+func SplitNumPy(s *core.Split) string {
+	cuts := make([]string, 0, len(s.Starts))
+	for _, st := range s.Starts[1:] {
+		cuts = append(cuts, fmt.Sprint(st))
+	}
+	return fmt.Sprintf("np.split(x, [%s], axis=%d)", strings.Join(cuts, ", "), s.Axis)
+}
+
+// tensorName names input k of a join: a to z, then t26, t27...
+func tensorName(k int) string {
+	if k < 26 {
+		return string(rune('a' + k))
+	}
+	return fmt.Sprintf("t%d", k)
+}
