@@ -139,4 +139,3 @@ func opLabel(op string) string {
 
 // Ops are the picker's operators.
 func Ops() []string { return []string{OpJoin, OpSplit} }
-
