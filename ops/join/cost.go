@@ -43,10 +43,11 @@ func tensorsCost(v Validated) int64 {
 }
 
 // JoinAPICost is what POST /api/v1/join allocates: each source listed
-// (an input index and a coordinate of up to 8 dimensions, decoded and
-// encoded: 256 bytes), and each input's window.
+// (an input index and a coordinate of up to 8 dimensions, and its JSON
+// in a growing buffer: measured 270 bytes at rank 8, web/budget_test.go),
+// and each input's window.
 func JoinAPICost(outputElements int64, inputs int) int64 {
-	return picture.CostBase + min(outputElements, picture.MaxListedElements)*256 + int64(inputs)<<10
+	return picture.CostBase + min(outputElements, picture.MaxListedElements)*384 + int64(inputs)<<10
 }
 
 // SplitAPICost is what POST /api/v1/split allocates: each output's
