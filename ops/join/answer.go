@@ -21,9 +21,18 @@ type Result struct {
 	Last     string           `json:"last,omitempty"`
 	Errors   []core.Violation `json:"errors"`
 	Warnings []core.Violation `json:"warnings"`
+	Meta     *Meta            `json:"meta,omitempty"`
 	HTML     *HTML            `json:"html,omitempty"`
 	Alt      string           `json:"alt,omitempty"`
 	NoSVG    string           `json:"noSVG"`
+}
+
+// Meta is what the picture drawn is: the edit client shows a picture
+// once its answer has one (every cell's links are in the fragment).
+type Meta struct {
+	Op       string `json:"op"`
+	Elements int64  `json:"elements"` // the output elements, as many as the input's
+	Drawn    bool   `json:"drawn"`    // the grids are in the fragment
 }
 
 // HTML is the fragments the page swaps in: the form's tensors (their
@@ -70,6 +79,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 			res.Last = query
 		}
 		res.Alt = pic.Alt
+		res.Meta = &Meta{Op: shown.State.Op, Elements: elementCount(shown), Drawn: Drawn(shown)}
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))
 		}
