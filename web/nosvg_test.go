@@ -37,6 +37,8 @@ func TestShareBarSaysWhenThereIsNoSVG(t *testing.T) {
 		{"/convert?preset=nhwc-nchw", ""},
 		{"/convert?dt=FLOAT32&sizes=64,64&imode=packed&omode=explicit&ostrides=1,64&lang=fr", ""},
 		{"/embed/convert?preset=padded", ""},
+		{"/joinsplit?preset=join-example1", "no SVG picture yet"},
+		{"/embed/joinsplit?preset=split-example1&lang=fr", "pas encore d'image SVG"},
 	} {
 		_, d := getPage(t, ts.URL+c.path, nil)
 		link, note, part := d.Find(tid("download-svg")), d.Find(tid("no-svg")), d.Find(tid("embed-picture-part"))
