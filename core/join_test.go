@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -251,5 +252,35 @@ func TestJoinMinFeatureLevel(t *testing.T) {
 				t.Errorf("split: %s, want %s", got, c.spl)
 			}
 		})
+	}
+}
+
+// TestJoinSplitCPP: the C++ declares every tensor and the desc as
+// DirectML.h names its fields, Example 1 of each page.
+func TestJoinSplitCPP(t *testing.T) {
+	j, err := NewJoin(JoinDesc{Inputs: []TensorDesc{t4(Float32, 1, 1, 2, 3), strided(t4(Float32, 1, 1, 2, 4), 16, 16, 8, 1)}, Axis: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSplit(SplitDesc{Input: t4(Float16, 1, 1, 6, 2), Outputs: SplitOutputs(Float16, []int64{1, 1, 6, 2}, 2, []int64{2, 1, 3}), Axis: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		got  string
+		want []string
+	}{
+		{j.CPP(), []string{"UINT input0Sizes[4] = {1, 1, 2, 3};", "UINT input1Strides[4] = {16, 16, 8, 1};", "input0BufferDesc.Strides = nullptr; // packed",
+			"UINT outputSizes[4] = {1, 1, 2, 7};", "DML_TENSOR_DESC inputDescs[2] = { input0Desc, input1Desc };", "joinDesc.InputCount = 2;",
+			"joinDesc.InputTensors = inputDescs;", "joinDesc.OutputTensor = &outputDesc;", "joinDesc.Axis = 3;", "{ DML_OPERATOR_JOIN, &joinDesc }; // needs DML_FEATURE_LEVEL_1_0"}},
+		{s.CPP(), []string{"UINT inputSizes[4] = {1, 1, 6, 2};", "UINT output1Sizes[4] = {1, 1, 1, 2};", "output2BufferDesc.DataType = DML_TENSOR_DATA_TYPE_FLOAT16;",
+			"DML_TENSOR_DESC outputDescs[3] = { output0Desc, output1Desc, output2Desc };", "splitDesc.InputTensor = &inputDesc;", "splitDesc.OutputCount = 3;",
+			"splitDesc.OutputTensors = outputDescs;", "splitDesc.Axis = 2;", "{ DML_OPERATOR_SPLIT, &splitDesc };"}},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.got, w) {
+				t.Errorf("no %q in\n%s", w, c.got)
+			}
+		}
 	}
 }

@@ -71,6 +71,7 @@ type JoinResponse struct {
 	// picture.MaxListedElements elements (absent past that).
 	Sources  []Source         `json:"sources,omitempty"`
 	NumPy    string           `json:"numpy"`
+	CPP      string           `json:"cpp"`
 	Warnings []core.Violation `json:"warnings"`
 }
 
@@ -95,6 +96,7 @@ type SplitResponse struct {
 	InputStrides []int64          `json:"inputStrides"`
 	Outputs      []OutputWindow   `json:"outputs"`
 	NumPy        string           `json:"numpy"`
+	CPP          string           `json:"cpp"`
 	Warnings     []core.Violation `json:"warnings"`
 }
 
@@ -212,7 +214,7 @@ func (r SplitRequest) Split() (*core.Split, *picture.Invalid) {
 func NewJoinResponse(j *core.Join) JoinResponse {
 	n := j.Output.LogicalElementCount()
 	r := JoinResponse{DataType: j.Output.DataType.String(), Axis: j.Axis, FeatureLevel: j.MinFeatureLevel().String(),
-		OutputSizes: j.Output.Sizes, OutputElementCount: n, NumPy: JoinNumPy(j), Warnings: []core.Violation{}}
+		OutputSizes: j.Output.Sizes, OutputElementCount: n, NumPy: JoinNumPy(j), CPP: j.CPP(), Warnings: []core.Violation{}}
 	for k, in := range j.Inputs {
 		w := InputWindow{Start: j.Starts[k], Size: in.Sizes[j.Axis], OutputWindowOffsets: make([]int64, in.Rank()), OutputWindowSizes: in.Sizes}
 		w.OutputWindowOffsets[j.Axis] = j.Starts[k]
@@ -232,7 +234,7 @@ func NewJoinResponse(j *core.Join) JoinResponse {
 // NewSplitResponse describes s: each output's DML_SLICE1 window.
 func NewSplitResponse(s *core.Split) SplitResponse {
 	r := SplitResponse{DataType: s.Input.DataType.String(), Axis: s.Axis, FeatureLevel: s.MinFeatureLevel().String(),
-		InputSizes: s.Input.Sizes, InputStrides: s.Input.Strides, NumPy: SplitNumPy(s), Warnings: picture.NonNil(s.Input.Warnings)}
+		InputSizes: s.Input.Sizes, InputStrides: s.Input.Strides, NumPy: SplitNumPy(s), CPP: s.CPP(), Warnings: picture.NonNil(s.Input.Warnings)}
 	for k, o := range s.Outputs {
 		d := s.Slice1Desc(k)
 		r.Outputs = append(r.Outputs, OutputWindow{Start: s.Starts[k], Size: o.Sizes[s.Axis], OutputSizes: o.Sizes,
@@ -241,23 +243,54 @@ func NewSplitResponse(s *core.Split) SplitResponse {
 	return r
 }
 
-// JoinNumPy is the join as NumPy writes it, the inputs named a, b, c...
+// JoinNumPy is the join in NumPy: each input holding the values the
+// page shows (1, 2, 3... numbered on from one input to the next, as the
+// DML_JOIN page writes them), named a, b, c..., and np.concatenate.
 func JoinNumPy(j *core.Join) string {
+	var b strings.Builder
+	dt := core.NumpyDType(j.Output.DataType)
+	b.WriteString("import numpy as np\n")
 	names := make([]string, len(j.Inputs))
-	for k := range names {
+	at := int64(1)
+	for k, in := range j.Inputs {
 		names[k] = tensorName(k)
+		n := in.LogicalElementCount()
+		fmt.Fprintf(&b, "%s = np.arange(%d, %d, dtype=np.%s).reshape(%s)  # InputTensors[%d]\n", names[k], at, at+n, dt, pyTuple(in.Sizes), k)
+		at += n
 	}
-	return fmt.Sprintf("np.concatenate([%s], axis=%d)", strings.Join(names, ", "), j.Axis)
+	fmt.Fprintf(&b, "y = np.concatenate([%s], axis=%d)  # OutputTensor, %s\n", strings.Join(names, ", "), j.Axis, pyTuple(j.Output.Sizes))
+	return b.String()
 }
 
-// SplitNumPy is the split as NumPy writes it: np.split at the running
-// sums of the outputs' sizes.
+// SplitNumPy is the split in NumPy: the input holding 1, 2, 3... and
+// np.split at the running sums of the outputs' sizes along the axis.
 func SplitNumPy(s *core.Split) string {
+	var b strings.Builder
+	b.WriteString("import numpy as np\n")
+	n := s.Input.LogicalElementCount()
+	fmt.Fprintf(&b, "x = np.arange(1, %d, dtype=np.%s).reshape(%s)  # InputTensor\n", n+1, core.NumpyDType(s.Input.DataType), pyTuple(s.Input.Sizes))
 	cuts := make([]string, 0, len(s.Starts))
 	for _, st := range s.Starts[1:] {
 		cuts = append(cuts, fmt.Sprint(st))
 	}
-	return fmt.Sprintf("np.split(x, [%s], axis=%d)", strings.Join(cuts, ", "), s.Axis)
+	outs := make([]string, len(s.Outputs))
+	for k := range outs {
+		outs[k] = fmt.Sprintf("y%d", k)
+	}
+	fmt.Fprintf(&b, "%s, = np.split(x, [%s], axis=%d)  # OutputTensors\n", strings.Join(outs, ", "), strings.Join(cuts, ", "), s.Axis)
+	return b.String()
+}
+
+// pyTuple writes sizes as a Python tuple: (3,) for one.
+func pyTuple(vs []int64) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmt.Sprint(v)
+	}
+	if len(parts) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // tensorName names input k of a join: a to z, then t26, t27...

@@ -3,6 +3,7 @@ package join
 import (
 	"context"
 	"net/url"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,5 +134,42 @@ func TestCountAndCanonicalQuery(t *testing.T) {
 	q2, _ := url.ParseQuery(want)
 	if got := StateOf(Validate(StateFromQuery(q2))).CanonicalQuery(false); got != want {
 		t.Errorf("read back: %s", got)
+	}
+}
+
+// TestNumPyExportsRun: the NumPy each page example exports runs and
+// gives the outputs the DirectML pages print. It needs python3 with
+// NumPy (CI installs python3-numpy).
+func TestNumPyExportsRun(t *testing.T) {
+	py := ""
+	for _, c := range []string{"/usr/bin/python3", "python3"} {
+		if p, err := exec.LookPath(c); err == nil && exec.Command(p, "-c", "import numpy").Run() == nil {
+			py = p
+			break
+		}
+	}
+	if py == "" {
+		t.Skip("no python3 with NumPy: apt-get install python3-numpy")
+	}
+	cases := []struct {
+		preset, print, want string
+	}{
+		{"join-example1", "y", "[1, 2, 3, 7, 8, 9, 10, 4, 5, 6, 11, 12, 13, 14]"},
+		{"join-example2-axis3", "y", "[1, 2, 5, 6, 9, 10, 3, 4, 7, 8, 11, 12]"},
+		{"split-example1", "y1", "[5, 6]"},
+		{"split-example2", "y1", "[2, 4, 6, 8, 10, 12]"},
+	}
+	for _, c := range cases {
+		t.Run(c.preset, func(t *testing.T) {
+			v := Validate(StateFromQuery(url.Values{"preset": {c.preset}}))
+			script := NewPicture(context.Background(), v).NumPy + "print([int(v) for v in " + c.print + ".ravel()])\n"
+			out, err := exec.Command(py, "-c", script).CombinedOutput()
+			if err != nil {
+				t.Fatalf("%v: %s\n%s", err, out, script)
+			}
+			if got := strings.TrimSpace(string(out)); got != c.want {
+				t.Errorf("%s = %s, want %s", c.print, got, c.want)
+			}
+		})
 	}
 }
