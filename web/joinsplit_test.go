@@ -221,3 +221,51 @@ func TestJoinSplitEdit(t *testing.T) {
 		t.Errorf("errors %v", errs)
 	}
 }
+
+// TestJoinSplitDxDispatchModel: the explorer's DxDispatch model runs
+// DML_OPERATOR_JOIN or DML_OPERATOR_SPLIT on the values the page shows,
+// its arrays of tensors bound to lists of resources as DxDispatch's own
+// models bind them.
+func TestJoinSplitDxDispatchModel(t *testing.T) {
+	ts := newTestServer(t)
+	get := func(q string) map[string]any {
+		res, err := http.Get(ts.URL + "/api/v1/dxdispatch/joinsplit.json?" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var m map[string]any
+		if res.StatusCode != 200 || json.NewDecoder(res.Body).Decode(&m) != nil {
+			t.Fatalf("%s: status %d", q, res.StatusCode)
+		}
+		return m
+	}
+	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+	m := get("preset=join-example1")
+	join := m["dispatchables"].(map[string]any)["join"].(map[string]any)
+	desc := join["desc"].(map[string]any)
+	if join["type"] != "DML_OPERATOR_JOIN" || desc["InputCount"] != float64(2) || desc["Axis"] != float64(3) || js(desc["OutputTensor"]) != `{"DataType":"FLOAT32","Sizes":[1,1,2,7]}` {
+		t.Errorf("dispatchable %s", js(join))
+	}
+	res := m["resources"].(map[string]any)
+	if got := js(res["input1"].(map[string]any)["initialValues"]); got != `{"valueCount":8,"valueDelta":1,"valueStart":7}` {
+		t.Errorf("input b holds %s, want 7..14", got)
+	}
+	if got := js(m["commands"].([]any)[0].(map[string]any)["bindings"]); got != `{"InputTensors":["input0","input1"],"OutputTensor":"output"}` {
+		t.Errorf("bindings %s", got)
+	}
+	// A padded input's cells are listed: padding 0, the page's values.
+	m = get("preset=join-padded")
+	if got := js(m["resources"].(map[string]any)["input0"].(map[string]any)["initialValues"]); got != `[1,2,3,0,4,5,6]` {
+		t.Errorf("the padded input holds %s", got)
+	}
+	m = get("preset=split-example1")
+	cmds := m["commands"].([]any)
+	if got := js(cmds[0].(map[string]any)["bindings"]); got != `{"InputTensor":"input","OutputTensors":["output0","output1","output2"]}` || len(cmds) != 4 {
+		t.Errorf("bindings %s, %d commands", got, len(cmds))
+	}
+	split := m["dispatchables"].(map[string]any)["split"].(map[string]any)["desc"].(map[string]any)
+	if split["OutputCount"] != float64(3) || js(split["OutputTensors"].([]any)[1]) != `{"DataType":"FLOAT32","Sizes":[1,1,1,2]}` {
+		t.Errorf("split desc %s", js(split))
+	}
+}
