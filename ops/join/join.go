@@ -23,10 +23,18 @@ import (
 // Kind is the join and split explorer.
 type Kind struct{}
 
-var _ explorer.Kind = Kind{}
+var (
+	_ explorer.Kind   = Kind{}
+	_ explorer.Listed = Kind{}
+)
 
 // Name is the explorer's page in the protocol.
 func (Kind) Name() string { return "joinsplit" }
+
+// Listing is the explorer's entry in the operators index.
+func (Kind) Listing(ctx context.Context) (title, summary string) {
+	return i18n.T(ctx, "joinsplit.title"), i18n.T(ctx, "joinsplit.summary")
+}
 
 // Routes are the explorer's addresses.
 func (Kind) Routes() explorer.Routes {

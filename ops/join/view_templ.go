@@ -1298,7 +1298,7 @@ func Intro() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = views.RichT("joinsplit.summary").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = views.RichT("joinsplit.intro").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
