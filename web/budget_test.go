@@ -359,6 +359,7 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"joinsplit page, DOM, 8 inputs", get("/joinsplit?" + join8 + "&lang=fr"), joinPage(join8)},
 		{"joinsplit page, too large", get("/joinsplit?" + joinBig), joinPage(joinBig)},
 		{"joinsplit page, split", get("/joinsplit?op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6"), joinPage("op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6")},
+		{"joinsplit svg, 8 inputs", get("/api/v1/joinsplit.svg?" + join8 + "&lang=fr"), plan(join.Kind{}, join8)},
 		{"join api", post("/api/v1/join", `{"dataType":"FLOAT32","inputs":[{"sizes":[2,2,2,2,2,2,2,256]},{"sizes":[2,2,2,2,2,2,2,256]}],"axis":0}`), join.JoinAPICost(65536, 2)},
 		{"split api", post("/api/v1/split", split64), join.SplitAPICost(64)},
 		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), layout.APICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},

@@ -144,7 +144,7 @@ func TestSplitAPI(t *testing.T) {
 // TestJoinSplitPageWithoutJavaScript: /joinsplit draws DML_JOIN's
 // Example 1 on the server with its answer embedded, links each output
 // cell to its input cell, shows a bad state's errors at their boxes,
-// and speaks French; its picture refuses an SVG and says so.
+// and speaks French; its SVG picture draws the same grids.
 func TestJoinSplitPageWithoutJavaScript(t *testing.T) {
 	ts := newTestServer(t)
 	_, doc := getPage(t, ts.URL+"/joinsplit", nil)
@@ -171,13 +171,17 @@ func TestJoinSplitPageWithoutJavaScript(t *testing.T) {
 	if n := split.Find("[data-testid^=copy-y]").Length(); n != 3 {
 		t.Errorf("%d DML_SLICE1 copies, want 3", n)
 	}
-	res, err := http.Get(ts.URL + "/api/v1/joinsplit.svg?preset=join-example1")
+	res, svg := getPage(t, ts.URL+"/api/v1/joinsplit.svg?preset=split-example2", nil)
+	if res.StatusCode != 200 || svg.Find("svg").Length() != 1 || !strings.Contains(svg.Text(), "OutputTensors[1] (y1)") {
+		t.Errorf("svg: status %d, %.300s", res.StatusCode, svg.Text())
+	}
+	big, err := http.Get(ts.URL + "/api/v1/joinsplit.svg?op=join&dt=FLOAT32&axis=0&in=256,2&st=&in=1,2&st=")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Body.Close()
-	if res.StatusCode != 422 {
-		t.Errorf("svg: status %d, want 422", res.StatusCode)
+	big.Body.Close()
+	if big.StatusCode != 422 {
+		t.Errorf("a picture past 256 output elements: status %d, want 422", big.StatusCode)
 	}
 }
 

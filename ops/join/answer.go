@@ -6,7 +6,6 @@ import (
 
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
-	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 )
 
@@ -24,7 +23,7 @@ type Result struct {
 	Meta     *Meta            `json:"meta,omitempty"`
 	HTML     *HTML            `json:"html,omitempty"`
 	Alt      string           `json:"alt,omitempty"`
-	NoSVG    string           `json:"noSVG"`
+	NoSVG    string           `json:"noSVG,omitempty"`
 }
 
 // Meta is what the picture drawn is: the edit client shows a picture
@@ -51,7 +50,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 	a := explorer.Answer{Release: func() {}}
 	st, qvs := StateFromQuery(q)
 	v := Validate(st, qvs)
-	res := &Result{Head: explorer.ResultHead("joinsplit"), OK: v.Valid(), NoSVG: i18n.T(ctx, "joinsplit.nosvg")}
+	res := &Result{Head: explorer.ResultHead("joinsplit"), OK: v.Valid()}
 	a.Result = res
 	shown := v
 	if !v.Valid() {
@@ -78,7 +77,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 		} else {
 			res.Last = query
 		}
-		res.Alt = pic.Alt
+		res.Alt, res.NoSVG = pic.Alt, noSVG(ctx, shown)
 		res.Meta = &Meta{Op: shown.State.Op, Elements: elementCount(shown), Drawn: Drawn(shown)}
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))

@@ -15,7 +15,6 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/stridescope/stridescope/budget"
-	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/i18n"
 )
@@ -69,7 +68,7 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 	explorer.RebasePresets(m.Presets, at.Path)
 	m.Share = explorer.ShareOf(k, at, m.LastValid)
 	m.Share.Alt = m.Picture.Alt
-	m.Share.NoSVG = i18n.T(ctx, "joinsplit.nosvg")
+	m.Share.NoSVG = m.NoSVG
 	return explorer.Page{
 		LastValid: m.LastValid,
 		Whole:     m.Stale == "" && m.Drawn,
@@ -83,13 +82,6 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 				func() templ.Component { return Widget(m) })
 		},
 	}, nil
-}
-
-// SVG refuses: the explorer has no standalone picture yet, and its
-// share bar says so (Share.NoSVG).
-func (Kind) SVG(ctx context.Context, q url.Values) (explorer.SVGPlan, error) {
-	return explorer.SVGPlan{}, &explorer.Invalid{Violations: []core.Violation{
-		core.NewMsg("joinsplit.svg.none", "the join and split explorer has no SVG picture: open its page, or ask POST /api/v1/join or /api/v1/split", nil).At("query")}}
 }
 
 // API is POST /api/v1/join and POST /api/v1/split.

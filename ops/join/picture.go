@@ -67,11 +67,11 @@ func NewPicture(ctx context.Context, v Validated) PictureView {
 	if v.Join != nil {
 		pv.CPP = v.Join.CPP()
 		pv.NumPy, pv.Level = JoinNumPy(v.Join), i18n.T(ctx, "joinsplit.level", i18n.Args{"op": "DML_OPERATOR_JOIN", "level": v.Join.MinFeatureLevel().String()})
-		pv.Alt = i18n.T(ctx, "joinsplit.alt", i18n.Args{"n": len(v.Join.Inputs), "axis": v.Join.Axis, "sizes": views.JoinInts(v.Join.Output.Sizes)})
+		pv.Alt = i18n.T(ctx, "joinsplit.alt", i18n.Args{"n": len(v.Join.Inputs), "axis": v.Join.Axis, "sizes": views.Braces(v.Join.Output.Sizes)})
 	} else {
 		pv.CPP = v.Split.CPP()
 		pv.NumPy, pv.Level = SplitNumPy(v.Split), i18n.T(ctx, "joinsplit.level", i18n.Args{"op": "DML_OPERATOR_SPLIT", "level": v.Split.MinFeatureLevel().String()})
-		pv.Alt = i18n.T(ctx, "joinsplit.split.alt", i18n.Args{"n": len(v.Split.Outputs), "axis": v.Split.Axis, "sizes": views.JoinInts(v.Split.Input.Sizes)})
+		pv.Alt = i18n.T(ctx, "joinsplit.split.alt", i18n.Args{"n": len(v.Split.Outputs), "axis": v.Split.Axis, "sizes": views.Braces(v.Split.Input.Sizes)})
 	}
 	for _, w := range picture.Localised(ctx, v.Warnings) {
 		pv.Warnings = append(pv.Warnings, w.Message)
