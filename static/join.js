@@ -17,7 +17,7 @@ export function start() {
   const form = $('#controls'), picture = $('#picture');
   const st = { focus: null, ready: false };
   const client = editClient(form, picture, {
-    page: 'joinsplit', what: 'join', pushes: ['op', 'dt'],
+    page: 'joinsplit', what: 'join', pushes: ['op', 'dt', 'fl'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone,
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
     focus: { focused: () => st.focus, show: (id) => show(document.getElementById(id), false), clear: unlink },
@@ -47,6 +47,7 @@ export function start() {
     const ins = vals('in'), sts = vals('st');
     ins.forEach((v, i) => p.push(['in', v], ['st', sts[i] ?? '']));
     if (f.op.value === 'split' && f.outs) p.push(['outs', f.outs.value.trim()]);
+    if (f.fl.value) p.push(['fl', f.fl.value]);
     return queryOf(p);
   }
   form.addEventListener('change', (e) => {

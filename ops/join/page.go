@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/stridescope/stridescope/budget"
+	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -41,6 +42,10 @@ type FormModel struct {
 	Count     int
 	Tensors   []TensorForm
 	Outs      string
+	// FL is the feature level chosen ("": the newest); Levels the
+	// choices.
+	FL     string
+	Levels []string
 	// Errors are each box's: a tensor's sizes box holds the errors of
 	// every one of its sizes (inputs[1].sizes[3] is in inputs[1].sizes).
 	Errors map[string][]string
@@ -92,7 +97,10 @@ func PageOf(ctx context.Context, q url.Values) (PageModel, error) {
 // locale.
 func FormIn(ctx context.Context, v Validated) FormModel {
 	st := v.State
-	f := FormModel{Op: st.Op, Axis: st.Axis, Outs: st.Outs, Count: len(st.Sizes)}
+	f := FormModel{Op: st.Op, Axis: st.Axis, Outs: st.Outs, Count: len(st.Sizes), FL: st.FL}
+	for _, l := range core.FeatureLevels {
+		f.Levels = append(f.Levels, l.String())
+	}
 	f.DataTypes, f.DataType = picture.DataTypeChoices(st.DT)
 	for k := range st.Sizes {
 		t := TensorForm{Index: k, Sizes: st.Sizes[k], Strides: st.Strides[k]}

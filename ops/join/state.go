@@ -19,7 +19,8 @@ import (
 //
 // in and st repeat, one of each a tensor (a join's inputs, a split's one
 // input): its sizes and its strides (empty: packed). outs are a split's
-// outputs' sizes along the axis. n changes how many inputs a join has
+// outputs' sizes along the axis. fl is the feature level the rules are
+// judged at (absent: the newest). n changes how many inputs a join has
 // (the last one is repeated, or the last ones dropped), preset picks an
 // example, last carries the last valid state.
 type State struct {
@@ -29,7 +30,10 @@ type State struct {
 	Sizes   []string // one comma list a tensor
 	Strides []string // one comma list a tensor, "" packed
 	Outs    string
-	Last    string
+	// FL is the DML_FEATURE_LEVEL the rules are judged at ("": the
+	// newest), as 3_0.
+	FL   string
+	Last string
 }
 
 // The operators of the page.
@@ -119,7 +123,7 @@ func StateFromQuery(q url.Values) (State, []core.Violation) {
 	}
 	var vs []core.Violation
 	st := State{Op: strings.TrimSpace(q.Get("op")), DT: strings.TrimSpace(q.Get("dt")), Axis: strings.TrimSpace(q.Get("axis")),
-		Outs: strings.TrimSpace(q.Get("outs")), Last: q.Get("last")}
+		Outs: strings.TrimSpace(q.Get("outs")), FL: strings.TrimSpace(q.Get("fl")), Last: q.Get("last")}
 	if !q.Has("dt") {
 		st.DT = "FLOAT32"
 	}
@@ -197,6 +201,9 @@ func (st State) CanonicalQuery(withLast bool) string {
 	if st.Op == OpSplit {
 		b.Add("outs", st.Outs)
 	}
+	if st.FL != "" {
+		b.Add("fl", st.FL)
+	}
 	if withLast && st.Last != "" {
 		b.Add("last", st.Last)
 	}
@@ -257,6 +264,10 @@ func Validate(st State, queryErrs []core.Violation) Validated {
 		v.Errors = append(v.Errors, core.NewMsg("page.datatype.choose", "choose a data type (e.g. FLOAT32)", nil).At("dataType"))
 		dt, broken = "FLOAT32", true
 	}
+	var fl *string
+	if st.FL != "" {
+		fl = &st.FL
+	}
 	var inv *picture.Invalid
 	if st.Op == OpSplit {
 		sizes, b1 := parseList("inputSizes", st.Sizes[0], picture.WantSize, &v.Errors)
@@ -269,9 +280,9 @@ func Validate(st State, queryErrs []core.Violation) Validated {
 			outs = []int64{}
 		}
 		broken = broken || b1 || b2 || b3
-		v.Split, inv = SplitRequest{DataType: dt, InputSizes: sizes, InputStrides: strides, Axis: &axis, OutputSizes: outs}.Split()
+		v.Split, inv = SplitRequest{DataType: dt, InputSizes: sizes, InputStrides: strides, Axis: &axis, OutputSizes: outs, FeatureLevel: fl}.Split()
 	} else {
-		r := JoinRequest{DataType: dt, Axis: &axis}
+		r := JoinRequest{DataType: dt, Axis: &axis, FeatureLevel: fl}
 		for k := range st.Sizes {
 			sizes, b1 := parseList(fmt.Sprintf("inputs[%d].sizes", k), st.Sizes[k], picture.WantSize, &v.Errors)
 			strides, b2 := parseList(fmt.Sprintf("inputs[%d].strides", k), st.Strides[k], picture.WantStride, &v.Errors)
@@ -307,13 +318,16 @@ func Validate(st State, queryErrs []core.Violation) Validated {
 // core has them, strides as typed (empty stays packed).
 func StateOf(v Validated) State {
 	st := v.State
-	c := State{Op: st.Op, Axis: st.Axis}
+	c := State{Op: st.Op, Axis: st.Axis, FL: st.FL}
 	tensor := func(l *core.Layout, typed string) (string, string) {
 		strides := ""
 		if typed != "" {
 			strides = strings.Join(picture.FormatInts(l.Strides), ",")
 		}
 		return strings.Join(picture.FormatInts(l.Sizes), ","), strides
+	}
+	if st.FL != "" && v.Valid() {
+		c.FL = levelOf(v).String()
 	}
 	if v.Join != nil {
 		c.DT, c.Axis = v.Join.Output.DataType.String(), strconv.Itoa(v.Join.Axis)
@@ -381,4 +395,12 @@ func PresetLinks(st State, valid bool) []views.Preset {
 		out[i] = views.Preset{Name: p.name, Title: p.title, Key: "preset.join." + p.name, Href: "/joinsplit?" + q, Page: p.page, Current: valid && picture.StateKey(q) == cur}
 	}
 	return out
+}
+
+// levelOf is the feature level a valid state was judged at.
+func levelOf(v Validated) core.FeatureLevel {
+	if v.Join != nil {
+		return v.Join.FeatureLevel
+	}
+	return v.Split.FeatureLevel
 }

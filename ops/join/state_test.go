@@ -98,6 +98,9 @@ func TestStateErrorsAtTheirBoxes(t *testing.T) {
 		{"op=split&dt=UINT4&axis=7&in=1,1,6,2&st=&outs=6", []string{"dataType: dataType", "axis: axis"}},
 		{"op=cat&dt=FLOAT32&axis=0&in=2&st=&in=2&st=", []string{"op: op"}},
 		{"op=join&dt=FLOAT32&axis=0&in=2&st=&in=2&st=&n=9", []string{"n: n"}},
+		{"op=join&dt=FLOAT32&axis=0&in=2,3&st=&in=2,3&st=&fl=3_0", []string{"inputs[0].sizes: inputs[0].sizes"}},
+		{"op=split&dt=INT8&axis=0&in=1,1,2,2&st=&outs=1&fl=2_0", []string{"dataType: dataType"}},
+		{"op=split&dt=FLOAT32&axis=0&in=1,1,2,2&st=&outs=1&fl=9_9", []string{"featureLevel: featureLevel"}},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
@@ -128,6 +131,9 @@ func TestCountAndCanonicalQuery(t *testing.T) {
 		t.Fatal(v.Errors)
 	}
 	want := "op=join&dt=FLOAT16&axis=1&in=2,3&st=4,1&in=2,1&st=&in=2,1&st=&in=2,1&st="
+	if q, _ := url.ParseQuery(want + "&fl=3.1"); StateOf(Validate(StateFromQuery(q))).FL != "3_1" {
+		t.Error("fl=3.1 is not written 3_1")
+	}
 	if got := StateOf(v).CanonicalQuery(false); got != want {
 		t.Errorf("canonical %s, want %s", got, want)
 	}
