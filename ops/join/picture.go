@@ -23,6 +23,9 @@ type PictureView struct {
 	Outputs []TensorView
 	// Copies are the strided copies, one a line.
 	Copies []Copy
+	// Sum is the page's pseudo-code worked out: joinSize (splitSize)
+	// summed over the tensors along the axis, then its assert.
+	Sum []string
 	NumPy  string
 	CPP    string
 	Level  string
@@ -78,8 +81,10 @@ func NewPicture(ctx context.Context, v Validated) PictureView {
 	}
 	if v.Join != nil {
 		pv.Copies = joinCopies(ctx, v.Join)
+		pv.Sum = sumLines("joinSize", "InputTensors", "OutputTensor", v.Join.Axis, layoutSizes(v.Join.Inputs), v.Join.Output.Sizes)
 	} else {
 		pv.Copies = splitCopies(ctx, v.Split)
+		pv.Sum = sumLines("splitSize", "OutputTensors", "InputTensor", v.Split.Axis, layoutSizes(v.Split.Outputs), v.Split.Input.Sizes)
 	}
 	if !Drawn(v) {
 		pv.TooLarge = i18n.T(ctx, "joinsplit.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(views.MaxDOMCells))})
@@ -218,4 +223,26 @@ func splitGrids(ctx context.Context, s *core.Split) (ins, outs []TensorView) {
 	})
 	ins = []TensorView{{Grid: "i0", Heading: "InputTensor (x)", Sub: tensorSub(ctx, s.Input), Logical: lg}}
 	return ins, outs
+}
+
+func layoutSizes(ls []*core.Layout) [][]int64 {
+	out := make([][]int64, len(ls))
+	for i, l := range ls {
+		out[i] = l.Sizes
+	}
+	return out
+}
+
+// sumLines work the DirectML page's pseudo-code out for these tensors:
+// the size along the axis added up tensor by tensor, then the assert
+// that holds it to the one tensor's (many: InputTensors, one:
+// OutputTensor for a join).
+func sumLines(name, many, one string, axis int, sizes [][]int64, want []int64) []string {
+	lines := []string{name + " = 0"}
+	var sum int64
+	for i, s := range sizes {
+		sum += s[axis]
+		lines = append(lines, fmt.Sprintf("%s[%d]->Sizes[%d] = %d: %s = %d", many, i, axis, s[axis], name, sum))
+	}
+	return append(lines, fmt.Sprintf("assert(%s == %s->Sizes[%d]): %d == %d", name, one, axis, sum, want[axis]))
 }

@@ -179,3 +179,19 @@ func TestNumPyExportsRun(t *testing.T) {
 		})
 	}
 }
+
+// TestPseudoCodeWorkedOut: the DirectML pages' pseudo-code, worked out
+// for the examples: the sizes along the axis summed, then the assert.
+func TestPseudoCodeWorkedOut(t *testing.T) {
+	cases := map[string][]string{
+		"join-example1": {"joinSize = 0", "InputTensors[0]->Sizes[3] = 3: joinSize = 3", "InputTensors[1]->Sizes[3] = 4: joinSize = 7", "assert(joinSize == OutputTensor->Sizes[3]): 7 == 7"},
+		"split-example1": {"splitSize = 0", "OutputTensors[0]->Sizes[2] = 2: splitSize = 2", "OutputTensors[1]->Sizes[2] = 1: splitSize = 3",
+			"OutputTensors[2]->Sizes[2] = 3: splitSize = 6", "assert(splitSize == InputTensor->Sizes[2]): 6 == 6"},
+	}
+	for preset, want := range cases {
+		v := Validate(StateFromQuery(url.Values{"preset": {preset}}))
+		if got := NewPicture(context.Background(), v).Sum; !slices.Equal(got, want) {
+			t.Errorf("%s:\n%s\nwant\n%s", preset, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
