@@ -25,10 +25,10 @@ type PictureView struct {
 	Copies []Copy
 	// Sum is the page's pseudo-code worked out: joinSize (splitSize)
 	// summed over the tensors along the axis, then its assert.
-	Sum []string
-	NumPy  string
-	CPP    string
-	Level  string
+	Sum   []string
+	NumPy string
+	CPP   string
+	Level string
 	// TooLarge says why the grids are not drawn ("" when they are).
 	TooLarge string
 	Warnings []string
