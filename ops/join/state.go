@@ -160,6 +160,11 @@ func StateFromQuery(q url.Values) (State, []core.Violation) {
 	}
 	if st.Op == OpSplit {
 		st.Sizes, st.Strides = st.Sizes[:1], st.Strides[:1]
+		if !q.Has("outs") && q.Get("preset") == "" {
+			st.Outs = wholeAxis(st) // one output, a copy: the picker's first split
+		}
+	} else if len(st.Sizes) < MinPageTensors {
+		st = st.withCount(MinPageTensors) // the picker's first join: the input twice
 	}
 	if n := strings.TrimSpace(q.Get("n")); n != "" && st.Op == OpJoin {
 		k, err := strconv.Atoi(n)
@@ -403,4 +408,15 @@ func levelOf(v Validated) core.FeatureLevel {
 		return v.Join.FeatureLevel
 	}
 	return v.Split.FeatureLevel
+}
+
+// wholeAxis is the input's size along the axis as typed, "" when either
+// does not read: a split's one output that is the whole input.
+func wholeAxis(st State) string {
+	sizes := picture.SplitList([]string{st.Sizes[0]})
+	a, err := strconv.Atoi(st.Axis)
+	if err != nil || a < 0 || a >= len(sizes) {
+		return ""
+	}
+	return sizes[a]
 }

@@ -195,3 +195,22 @@ func TestPseudoCodeWorkedOut(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchingOperators: the operator picker turns a join into the
+// split of its first input into one output (a copy), and a split into
+// the join of its input with itself, both valid.
+func TestSwitchingOperators(t *testing.T) {
+	for q, want := range map[string]string{
+		"op=split&dt=FLOAT32&axis=3&in=1,1,2,3&st=&in=1,1,2,4&st=": "op=split&dt=FLOAT32&axis=3&in=1,1,2,3&st=&outs=3",
+		"op=join&dt=FLOAT32&axis=2&in=1,1,6,2&st=":                 "op=join&dt=FLOAT32&axis=2&in=1,1,6,2&st=&in=1,1,6,2&st=",
+	} {
+		vals, _ := url.ParseQuery(q)
+		v := Validate(StateFromQuery(vals))
+		if !v.Valid() {
+			t.Fatalf("%s: %v", q, v.Errors)
+		}
+		if got := StateOf(v).CanonicalQuery(false); got != want {
+			t.Errorf("%s: %s, want %s", q, got, want)
+		}
+	}
+}
