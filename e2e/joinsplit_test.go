@@ -64,6 +64,10 @@ func TestE2EJoinSplit(t *testing.T) {
 				if vs := axeViolations(t, ctx); len(vs) > 0 {
 					t.Errorf("axe-core on the split: %v", vs)
 				}
+				// The picker: back to a join, the split's input joined
+				// with itself, the number of inputs offered again.
+				eval[bool](t, ctx, `(() => { const s = document.querySelector('#f-op'); s.value = 'join'; return s.dispatchEvent(new Event('change', {bubbles: true})); })()`)
+				waitFor(t, ctx, "a join of two inputs", `document.querySelector('#f-n') !== null && document.querySelectorAll('[data-testid=tensor-i1]').length === 1 && !document.querySelector('#f-outs')`)
 			})
 		}
 	}
