@@ -160,6 +160,9 @@ func TestJoinSplitPageWithoutJavaScript(t *testing.T) {
 	if !strings.Contains(doc.Find("[data-testid=numpy]").Text(), "np.concatenate([a, b], axis=3)") {
 		t.Errorf("numpy %q", doc.Find("[data-testid=numpy]").Text())
 	}
+	if o := doc.Find("[data-testid=onnx]").Text(); o != "Concat(axis=3)" {
+		t.Errorf("onnx %q", o)
+	}
 	_, bad := getPage(t, ts.URL+"/joinsplit?op=join&dt=FLOAT32&axis=2&in=1,1,2,3&st=&in=1,1,2,4&st=", nil)
 	if e := bad.Find("[id='err-inputs[1].sizes']").Text(); !strings.Contains(e, "inputs[1].sizes[3] = 4 != InputTensors[0].Sizes[3] = 3") {
 		t.Errorf("error %q", e)
@@ -167,6 +170,9 @@ func TestJoinSplitPageWithoutJavaScript(t *testing.T) {
 	_, split := getPage(t, ts.URL+"/joinsplit?preset=split-example1&lang=fr", nil)
 	if h := split.Find("h1").Text(); h != "Jonction et scission" {
 		t.Errorf("fr title %q", h)
+	}
+	if o := split.Find("[data-testid=onnx]").Text(); o != "Split(axis=2, split=[2, 1, 3])" {
+		t.Errorf("onnx %q", o)
 	}
 	if n := split.Find("[data-testid^=copy-y]").Length(); n != 3 {
 		t.Errorf("%d DML_SLICE1 copies, want 3", n)

@@ -1,6 +1,7 @@
 package join
 
 import (
+	"encoding/base64"
 	"fmt"
 	"regexp"
 	"strings"
@@ -72,7 +73,20 @@ type JoinResponse struct {
 	Sources  []Source         `json:"sources,omitempty"`
 	NumPy    string           `json:"numpy"`
 	CPP      string           `json:"cpp"`
+	ONNX     *ONNX            `json:"onnx,omitempty"`
 	Warnings []core.Violation `json:"warnings"`
+}
+
+// ONNX is the operator as an ONNX node (Concat for a join, Split for a
+// split, opset 13) and its one-node model file in base64: its inputs
+// x0, x1... (x) and outputs y (y0, y1...) are the tensors' logical
+// elements, dense and row-major.
+type ONNX struct {
+	Op    string  `json:"op"`
+	Axis  int     `json:"axis"`
+	Split []int64 `json:"split,omitempty"`
+	Opset int     `json:"opset"`
+	Model string  `json:"model"`
 }
 
 // OutputWindow is one output of a split: its sizes, and the DML_SLICE1
@@ -97,6 +111,7 @@ type SplitResponse struct {
 	Outputs      []OutputWindow   `json:"outputs"`
 	NumPy        string           `json:"numpy"`
 	CPP          string           `json:"cpp"`
+	ONNX         *ONNX            `json:"onnx,omitempty"`
 	Warnings     []core.Violation `json:"warnings"`
 }
 
@@ -221,6 +236,7 @@ func NewJoinResponse(j *core.Join) JoinResponse {
 		r.Inputs = append(r.Inputs, w)
 		r.Warnings = append(r.Warnings, in.Warnings...)
 	}
+	r.ONNX = JoinONNX(j)
 	if n <= picture.MaxListedElements {
 		r.Sources = make([]Source, n)
 		for i := range n {
@@ -240,7 +256,46 @@ func NewSplitResponse(s *core.Split) SplitResponse {
 		r.Outputs = append(r.Outputs, OutputWindow{Start: s.Starts[k], Size: o.Sizes[s.Axis], OutputSizes: o.Sizes,
 			InputWindowOffsets: d.WindowOffsets, InputWindowSizes: d.WindowSizes, InputWindowStrides: d.WindowStrides})
 	}
+	r.ONNX = SplitONNX(s)
 	return r
+}
+
+// JoinONNX is the join's ONNX Concat.
+func JoinONNX(j *core.Join) *ONNX {
+	m, ok := j.ONNXModel()
+	if !ok {
+		return nil
+	}
+	return &ONNX{Op: "Concat", Axis: j.Axis, Opset: core.ONNXOpset, Model: base64.StdEncoding.EncodeToString(m)}
+}
+
+// SplitONNX is the split's ONNX Split.
+func SplitONNX(s *core.Split) *ONNX {
+	m, ok := s.ONNXModel()
+	if !ok {
+		return nil
+	}
+	split := make([]int64, len(s.Outputs))
+	for k, o := range s.Outputs {
+		split[k] = o.Sizes[s.Axis]
+	}
+	return &ONNX{Op: "Split", Axis: s.Axis, Split: split, Opset: core.ONNXOpset, Model: base64.StdEncoding.EncodeToString(m)}
+}
+
+// Text is the node as the page writes it: Concat(axis=3),
+// Split(axis=2, split=[2, 1, 3]).
+func (o *ONNX) Text() string {
+	if o == nil {
+		return ""
+	}
+	if o.Op == "Split" {
+		parts := make([]string, len(o.Split))
+		for i, v := range o.Split {
+			parts[i] = fmt.Sprint(v)
+		}
+		return fmt.Sprintf("Split(axis=%d, split=[%s])", o.Axis, strings.Join(parts, ", "))
+	}
+	return fmt.Sprintf("Concat(axis=%d)", o.Axis)
 }
 
 // JoinNumPy is the join in NumPy: each input holding the values the

@@ -28,6 +28,7 @@ type PictureView struct {
 	Sum   []string
 	NumPy string
 	CPP   string
+	ONNX  string
 	Level string
 	// TooLarge says why the grids are not drawn ("" when they are).
 	TooLarge string
@@ -68,11 +69,11 @@ func NewPicture(ctx context.Context, v Validated) PictureView {
 	pv := PictureView{Op: v.State.Op}
 	n := elementCount(v)
 	if v.Join != nil {
-		pv.CPP = v.Join.CPP()
+		pv.CPP, pv.ONNX = v.Join.CPP(), JoinONNX(v.Join).Text()
 		pv.NumPy, pv.Level = JoinNumPy(v.Join), i18n.T(ctx, "joinsplit.level", i18n.Args{"op": "DML_OPERATOR_JOIN", "level": v.Join.MinFeatureLevel().String()})
 		pv.Alt = i18n.T(ctx, "joinsplit.alt", i18n.Args{"n": len(v.Join.Inputs), "axis": v.Join.Axis, "sizes": views.Braces(v.Join.Output.Sizes)})
 	} else {
-		pv.CPP = v.Split.CPP()
+		pv.CPP, pv.ONNX = v.Split.CPP(), SplitONNX(v.Split).Text()
 		pv.NumPy, pv.Level = SplitNumPy(v.Split), i18n.T(ctx, "joinsplit.level", i18n.Args{"op": "DML_OPERATOR_SPLIT", "level": v.Split.MinFeatureLevel().String()})
 		pv.Alt = i18n.T(ctx, "joinsplit.split.alt", i18n.Args{"n": len(v.Split.Outputs), "axis": v.Split.Axis, "sizes": views.Braces(v.Split.Input.Sizes)})
 	}
