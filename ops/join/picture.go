@@ -30,6 +30,9 @@ type PictureView struct {
 	CPP   string
 	ONNX  string
 	Level string
+	// Erratum explains where the DML_JOIN page contradicts the feature
+	// level history ("" where it does not matter).
+	Erratum string
 	// TooLarge says why the grids are not drawn ("" when they are).
 	TooLarge string
 	Warnings []string
@@ -70,6 +73,12 @@ func NewPicture(ctx context.Context, v Validated) PictureView {
 	n := elementCount(v)
 	if v.Join != nil {
 		pv.CPP, pv.ONNX = v.Join.CPP(), JoinONNX(v.Join).Text()
+		if r := v.Join.Output.Rank(); r != 4 && r != 5 {
+			// The page's table refuses this rank before 4_1, the history
+			// page from 3_1: the level the join needs depends on whom one
+			// believes.
+			pv.Erratum = i18n.T(ctx, "joinsplit.erratum.rank", i18n.Args{"rank": r})
+		}
 		pv.NumPy, pv.Level = JoinNumPy(v.Join), i18n.T(ctx, "joinsplit.level", i18n.Args{"op": "DML_OPERATOR_JOIN", "level": v.Join.MinFeatureLevel().String()})
 		pv.Alt = i18n.T(ctx, "joinsplit.alt", i18n.Args{"n": len(v.Join.Inputs), "axis": v.Join.Axis, "sizes": views.Braces(v.Join.Output.Sizes)})
 	} else {

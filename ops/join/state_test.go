@@ -214,3 +214,15 @@ func TestSwitchingOperators(t *testing.T) {
 		}
 	}
 }
+
+// TestErratumWhereItMatters: the DML_JOIN page's dimension table is
+// explained beside a join of a rank it refuses before 4_1, not beside
+// one of rank 4.
+func TestErratumWhereItMatters(t *testing.T) {
+	for preset, want := range map[string]bool{"join-example1": false, "join-padded": true, "split-columns": false} {
+		v := Validate(StateFromQuery(url.Values{"preset": {preset}}))
+		if got := NewPicture(context.Background(), v).Erratum != ""; got != want {
+			t.Errorf("%s: erratum %v, want %v", preset, got, want)
+		}
+	}
+}
