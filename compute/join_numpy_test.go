@@ -59,17 +59,6 @@ for line in sys.stdin:
     print(json.dumps({"outs": outs, "src": src}), flush=True)
 `
 
-// numpyPython is Debian's python3 with NumPy, or the one on PATH with
-// it, or "" (cmd/bench looks the same way).
-func numpyPython() string {
-	for _, c := range []string{"/usr/bin/python3", "python3"} {
-		if p, err := osexec.LookPath(c); err == nil && osexec.Command(p, "-c", "import numpy").Run() == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // joinTypes are the data types JOIN and SPLIT accept, of every element
 // size.
 var joinTypes = core.AxisOpDataTypes(core.NewestFeatureLevel)
@@ -202,11 +191,7 @@ func rowMajor(sizes, c []int64) int64 {
 // the ones NumPy selects. It needs python3 with NumPy (CI installs
 // python3-numpy).
 func TestJoinSplitMatchNumPy(t *testing.T) {
-	py := numpyPython()
-	if py == "" {
-		t.Skip("no python3 with NumPy: apt-get install python3-numpy")
-	}
-	cmd := osexec.Command(py, "-c", numpyJoinSplit)
+	cmd := osexec.Command(numpyPython(t), "-c", numpyJoinSplit)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	var stderr bytes.Buffer
