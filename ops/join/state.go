@@ -67,7 +67,7 @@ type preset struct {
 // Presets are the explorer's examples: every one the DML_JOIN and
 // DML_SPLIT pages print, and two that show the copies are strided.
 var Presets = []preset{
-	{name: "join-example1", title: "DML_JOIN Example 1: {1,1,2,3} and {1,1,2,4} joined along axis 3, the only axis they agree off",
+	{name: "join-example1", title: "DML_JOIN Example 1: {1,1,2,3} and {1,1,2,4} joined along axis 3, the only axis they can be joined along",
 		op: OpJoin, sizes: [][]int64{{1, 1, 2, 3}, {1, 1, 2, 4}}, axis: 3, page: true},
 	{name: "join-example2-axis1", title: "DML_JOIN Example 2: three {1,1,2,2} inputs joined along axis 1",
 		op: OpJoin, sizes: [][]int64{{1, 1, 2, 2}, {1, 1, 2, 2}, {1, 1, 2, 2}}, axis: 1, page: true},
