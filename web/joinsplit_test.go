@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -277,5 +278,25 @@ func TestJoinSplitDxDispatchModel(t *testing.T) {
 	split := m["dispatchables"].(map[string]any)["split"].(map[string]any)["desc"].(map[string]any)
 	if split["OutputCount"] != float64(3) || js(split["OutputTensors"].([]any)[1]) != `{"DataType":"FLOAT32","Sizes":[1,1,1,2]}` {
 		t.Errorf("split desc %s", js(split))
+	}
+}
+
+// TestJoinSplitRoom: "Present this" on the join and split page opens a
+// room there, as on every explorer (the pipeline's, with no edit of its
+// own), and the presenter's page follows it.
+func TestJoinSplitRoom(t *testing.T) {
+	ts := newTestServer(t)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	form := url.Values{"page": {"joinsplit"}, "query": {"preset=split-example2"}}
+	req, _ := http.NewRequest("POST", ts.URL+"/rooms", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", ts.URL)
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/joinsplit?preset=split-example2&room=") {
+		t.Errorf("%d to %q, want 303 to the join and split page in a room", res.StatusCode, loc)
 	}
 }
