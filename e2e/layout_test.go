@@ -202,6 +202,10 @@ var everyPage = []pageCheck{
 	{name: "tour-buffer-desc", path: "/tour/8"},
 	{name: "check", path: "/check"},
 	{name: "operators", path: "/operators"},
+	// The join and split explorer: eight tensors' grids side by side, and
+	// a split with its input's strides.
+	{name: "joinsplit-8", path: "/joinsplit?op=join&dt=FLOAT32&axis=2" + strings.Repeat("&in=1,2,2,3&st=", 8)},
+	{name: "joinsplit-split", path: "/joinsplit?preset=split-columns"},
 	// Refused operators, each error at a long field path, and a valid one.
 	{name: "check-refused", open: openCheckRefused},
 }

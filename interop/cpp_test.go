@@ -12,6 +12,7 @@ import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/ops/convert"
 	"github.com/stridescope/stridescope/ops/depthspace"
+	"github.com/stridescope/stridescope/ops/join"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 )
@@ -75,6 +76,23 @@ var cppExporters = []struct {
 				return "", fmt.Errorf("%v", v.Errors)
 			}
 			return v.DCR.CPP() + "\n{\n" + v.CRD.CPP() + "}\n", nil
+		},
+	},
+	{
+		kind: "joinsplit",
+		states: []string{"preset=join-example1", "preset=join-example2-axis1", "preset=split-example1", "preset=split-example2",
+			"preset=join-padded", "preset=split-columns",
+			"op=join&dt=INT64&axis=7" + strings.Repeat("&in=1,1,1,1,1,1,2,3&st=", 8),
+			"op=split&dt=UINT8&axis=0&in=4294967295&st=&outs=4294967294,1"},
+		cpp: func(q url.Values) (string, error) {
+			v := join.Validate(join.StateFromQuery(q))
+			switch {
+			case v.Join != nil:
+				return v.Join.CPP(), nil
+			case v.Split != nil:
+				return v.Split.CPP(), nil
+			}
+			return "", fmt.Errorf("%v", v.Errors)
 		},
 	},
 }

@@ -62,7 +62,7 @@ func DxDepthSpaceModel(dcr, crd *core.DepthSpace, vals []int64) (*DxModel, []cor
 			BlockSize: s.BlockSize, Order: "DML_DEPTH_SPACE_ORDER_" + s.Order.String(),
 		}}
 		m.Commands = append(m.Commands,
-			DxCommand{Type: "dispatch", Dispatchable: name, Bindings: map[string]string{"InputTensor": "input", "OutputTensor": out}},
+			DxCommand{Type: "dispatch", Dispatchable: name, Bindings: map[string]any{"InputTensor": "input", "OutputTensor": out}},
 			DxCommand{Type: "print", Resource: out})
 	}
 	return m, nil

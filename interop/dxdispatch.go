@@ -45,10 +45,12 @@ type DxDispatchable struct {
 // DxCommand is a dispatch of a dispatchable with its bindings, or a print
 // of a resource.
 type DxCommand struct {
-	Type         string            `json:"type"`
-	Dispatchable string            `json:"dispatchable,omitempty"`
-	Bindings     map[string]string `json:"bindings,omitempty"`
-	Resource     string            `json:"resource,omitempty"`
+	Type         string `json:"type"`
+	Dispatchable string `json:"dispatchable,omitempty"`
+	// Bindings name a resource a tensor, or a list of them for an
+	// array of tensors (DML_JOIN's InputTensors).
+	Bindings map[string]any `json:"bindings,omitempty"`
+	Resource string         `json:"resource,omitempty"`
 }
 
 // DxTensor is a DML_BUFFER_TENSOR_DESC in DxDispatch's short form
@@ -253,7 +255,7 @@ func dxZeros(dt core.DataType, n int64) DxResource {
 // the resources input and output, then print the output.
 func dxRun(op string) []DxCommand {
 	return []DxCommand{
-		{Type: "dispatch", Dispatchable: op, Bindings: map[string]string{"InputTensor": "input", "OutputTensor": "output"}},
+		{Type: "dispatch", Dispatchable: op, Bindings: map[string]any{"InputTensor": "input", "OutputTensor": "output"}},
 		{Type: "print", Resource: "output"},
 	}
 }

@@ -37,6 +37,8 @@ var DxExporters = map[string]func(q url.Values) (DxPlan, error){
 	"convert": convertDxPlan,
 	// Both orders of DML_DEPTH_TO_SPACE1 or DML_SPACE_TO_DEPTH1.
 	"depthspace": depthSpaceDxPlan,
+	// DML_JOIN or DML_SPLIT, the page's operator.
+	"joinsplit": joinsplitDxPlan,
 }
 
 func convertDxPlan(q url.Values) (DxPlan, error) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stridescope/stridescope/ops/convert"
 	"github.com/stridescope/stridescope/ops/depthspace"
+	"github.com/stridescope/stridescope/ops/join"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 
@@ -77,8 +78,12 @@ type ImportResponse struct {
 	// DepthSpace is the body of /api/v1/depthtospace1 or
 	// /api/v1/spacetodepth1 (Page "depthspace").
 	DepthSpace *depthspace.Request `json:"depthspace,omitempty"`
-	Notes      []string            `json:"notes"`
-	notes      []core.Msg          // Notes by code, for Localize
+	// Join and Split are the bodies of /api/v1/join and /api/v1/split,
+	// for the join and split page.
+	Join  *join.JoinRequest  `json:"join,omitempty"`
+	Split *join.SplitRequest `json:"split,omitempty"`
+	Notes []string           `json:"notes"`
+	notes []core.Msg         // Notes by code, for Localize
 }
 
 // Localize is r with its notes in l (English, the default, is what
@@ -623,6 +628,8 @@ var dxImporters = map[string]dxImporter{
 	"ELEMENT_WISE_IDENTITY": importDxIdentity,
 	"DEPTH_TO_SPACE1":       importDxDepthSpace,
 	"SPACE_TO_DEPTH1":       importDxDepthSpace,
+	"JOIN":                  importDxJoin,
+	"SPLIT":                 importDxSplit,
 }
 
 // DxOperators are the operator types the importer and the check read,

@@ -4,9 +4,11 @@ import (
 	"context"
 	"net/url"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stridescope/stridescope/ops/convert"
+	"github.com/stridescope/stridescope/ops/join"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
 )
@@ -41,6 +43,14 @@ func TestEditCostsCoverAllocations(t *testing.T) {
 		}
 		return convert.Cost(v.ID, true)
 	}
+	joinsplit := func(q string) int64 {
+		v := join.Validate(join.StateFromQuery(query(q)))
+		if !v.Valid() {
+			t.Fatalf("%s: %v", q, v.Errors)
+		}
+		return join.Cost(v, true)
+	}
+	join8 := "op=join&dt=FLOAT32&axis=2" + strings.Repeat("&in=2,2,4,2&st=16,8,2,1", 8)
 	transpose := "dt=FLOAT32&sizes=4096,4096&imode=packed&omode=explicit&ostrides=1,4096"
 	broadcast := "dt=UINT8&sizes=4096,4096&imode=explicit&istrides=0,1&omode=packed"
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
@@ -57,6 +67,8 @@ func TestEditCostsCoverAllocations(t *testing.T) {
 		{"convert edit, canvas", "convert", transpose, conv(transpose)},
 		{"convert edit, canvas broadcast", "convert", broadcast, conv(broadcast)},
 		{"convert edit, canvas 1M in place", "convert", "dt=FLOAT32&sizes=1024,1024&imode=packed&omode=explicit&ostrides=1,1024", conv("dt=FLOAT32&sizes=1024,1024&imode=packed&omode=explicit&ostrides=1,1024")},
+		{"joinsplit edit, 8 inputs", "joinsplit", join8, joinsplit(join8)},
+		{"joinsplit edit, too large for the grids", "joinsplit", "op=split&dt=FLOAT32&axis=0&in=4096,4096&st=&outs=1,4095", joinsplit("op=split&dt=FLOAT32&axis=0&in=4096,4096&st=&outs=1,4095")},
 		{"slice edit, broadcast", "slice", "dt=UINT8&sizes=4096,4096&strides=0,1", slice("dt=UINT8&sizes=4096,4096&strides=0,1")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,11 +7,12 @@ import (
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/ops/convert"
 	"github.com/stridescope/stridescope/ops/depthspace"
+	"github.com/stridescope/stridescope/ops/join"
 	"github.com/stridescope/stridescope/ops/layout"
 	"github.com/stridescope/stridescope/ops/slice1"
 )
 
 // All is every explorer.
 func All() explorer.Kinds {
-	return explorer.Kinds{layout.Kind{}, slice1.Kind{}, convert.Kind{}, depthspace.Kind{}}
+	return explorer.Kinds{layout.Kind{}, slice1.Kind{}, convert.Kind{}, depthspace.Kind{}, join.Kind{}}
 }

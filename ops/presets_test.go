@@ -6,6 +6,7 @@ import (
 
 	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/ops/depthspace"
+	"github.com/stridescope/stridescope/ops/join"
 	"github.com/stridescope/stridescope/ops/layout"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
@@ -18,6 +19,7 @@ func TestPresetTitlesAreInTheCatalogs(t *testing.T) {
 	ctx := context.Background()
 	fr := i18n.WithLocale(ctx, i18n.French)
 	ps := append(layout.PresetLinks(picture.LayoutState{}, false), slice1.PresetLinks(slice1.State{}, false)...)
+	ps = append(ps, join.PresetLinks(join.DefaultState(), false)...)
 	for _, p := range append(ps, depthspace.PresetLinks(depthspace.State{}, false)...) {
 		if got := i18n.T(ctx, i18n.Key(p.Key)); got != p.Title {
 			t.Errorf("%s: catalog English %q, title %q", p.Key, got, p.Title)

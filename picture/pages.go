@@ -84,6 +84,8 @@ func StaleIn(ctx context.Context, stale string) string {
 		return i18n.T(ctx, "stale.convert")
 	case strings.HasSuffix(stale, "rearrangement."):
 		return i18n.T(ctx, "stale.depthspace")
+	case strings.HasSuffix(stale, "join or split."):
+		return i18n.T(ctx, "stale.join")
 	}
 	return i18n.T(ctx, "stale.tensor")
 }

@@ -198,6 +198,7 @@ export function settle(m, form, picture, what, setURL, how) {
       : what === 'slice' ? t('stale.slice')
         : what === 'convert' ? t('stale.convert')
         : what === 'depthspace' ? t('stale.depthspace')
+        : what === 'join' ? t('stale.join')
         : t('stale.tensor');
     stale.hidden = false;
     setURL(m.query + (last ? '&last=' + encodeURIComponent(last) : ''), how, m.query);

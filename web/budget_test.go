@@ -17,6 +17,7 @@ import (
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/ops/convert"
 	"github.com/stridescope/stridescope/ops/depthspace"
+	"github.com/stridescope/stridescope/ops/join"
 	"github.com/stridescope/stridescope/ops/layout"
 	"github.com/stridescope/stridescope/ops/slice1"
 	"github.com/stridescope/stridescope/picture"
@@ -311,6 +312,17 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	dsPage := func(q string) int64 { return depthspace.Cost(ds(q), false) + depthspace.Cost(ds(q), true) }
 	dsLargest := "op=d2s&dt=FLOAT32&sizes=1,16,4,4&imode=NHWC&block=2"
 	layoutSVG := func(q string) int64 { return plan(layout.Kind{}, q) }
+	// A join or split page embeds its answer too.
+	joinPage := func(q string) int64 {
+		v := join.Validate(join.StateFromQuery(mustQuery(t, q)))
+		if !v.Valid() {
+			t.Fatalf("%s: %v", q, v.Errors)
+		}
+		return join.Cost(v, false) + join.Cost(v, true)
+	}
+	join8 := "op=join&dt=FLOAT32&axis=2" + strings.Repeat("&in=2,2,4,2&st=16,8,2,1", 8)
+	joinBig := "op=join&dt=FLOAT32&axis=0&in=4096,4096&st=&in=4096,4096&st="
+	split64 := `{"dataType":"FLOAT32","inputSizes":[64,64],"axis":0,"outputSizes":[` + strings.TrimSuffix(strings.Repeat("1,", 64), ",") + `]}`
 	rank8 := "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
 	tests := []struct {
@@ -344,6 +356,12 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"depthtospace1 api, 65,536 listed", post("/api/v1/depthtospace1", `{"dataType":"FLOAT32","inputSizes":[1,64,32,32],"blockSize":4,"order":"COLUMN_ROW_DEPTH"}`),
 			depthspace.APICost(ds("op=d2s&dt=FLOAT32&sizes=1,64,32,32&imode=packed&block=4"))},
 		{"identity api", post("/api/v1/identity", `{"dataType":"FLOAT32","sizes":[256,256],"outputStrides":[1,256]}`), convert.APICost(identity("dt=FLOAT32&sizes=256,256&imode=packed&omode=explicit&ostrides=1,256"))},
+		{"joinsplit page, DOM, 8 inputs", get("/joinsplit?" + join8 + "&lang=fr"), joinPage(join8)},
+		{"joinsplit page, too large", get("/joinsplit?" + joinBig), joinPage(joinBig)},
+		{"joinsplit page, split", get("/joinsplit?op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6"), joinPage("op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6")},
+		{"joinsplit svg, 8 inputs", get("/api/v1/joinsplit.svg?" + join8 + "&lang=fr"), plan(join.Kind{}, join8)},
+		{"join api", post("/api/v1/join", `{"dataType":"FLOAT32","inputs":[{"sizes":[2,2,2,2,2,2,2,256]},{"sizes":[2,2,2,2,2,2,2,256]}],"axis":0}`), join.JoinAPICost(65536, 2)},
+		{"split api", post("/api/v1/split", split64), join.SplitAPICost(64)},
 		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), layout.APICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},
 		{"slice1 api", post("/api/v1/slice1", `{"dataType":"FLOAT32","inputSizes":[4,4,4,4,4,4,4,4],"inputWindowOffsets":[0,0,0,0,0,0,0,0],"inputWindowSizes":[4,4,4,4,4,4,4,4],"inputWindowStrides":[1,1,1,1,1,1,1,-1]}`),
 			slice1.APICost(slice1.Validate(slice1.StateFromQuery(mustQuery(t, "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"))).Slice)},

@@ -37,6 +37,10 @@ func TestShareBarSaysWhenThereIsNoSVG(t *testing.T) {
 		{"/convert?preset=nhwc-nchw", ""},
 		{"/convert?dt=FLOAT32&sizes=64,64&imode=packed&omode=explicit&ostrides=1,64&lang=fr", ""},
 		{"/embed/convert?preset=padded", ""},
+		{"/joinsplit?preset=join-example1", ""},
+		{"/embed/joinsplit?preset=split-example1&lang=fr", ""},
+		{"/joinsplit?op=join&dt=FLOAT32&axis=0&in=256,2&st=&in=1,2&st=", "Past 256 output elements"},
+		{"/embed/joinsplit?op=split&dt=UINT8&axis=1&in=20,20&st=&outs=5,15&lang=fr", "Au-delà de 256 éléments"},
 	} {
 		_, d := getPage(t, ts.URL+c.path, nil)
 		link, note, part := d.Find(tid("download-svg")), d.Find(tid("no-svg")), d.Find(tid("embed-picture-part"))

@@ -106,7 +106,7 @@ func TestTranslatedPagesHaveNoEnglish(t *testing.T) {
 }
 
 // translatedPaths are the pages written in every locale.
-var translatedPaths = []string{"/?sizes=64,64&cell=4095", "/?sizes=300,300", "/slice?sizes=1,1,100,100&wsize=1,1,100,100", "/slice?dt=FLOAT16&sizes=1,1,64,64&wsize=1,1,64,64&np=x[0,:,:,:]", "/tour/1", "/tour/7", "/tour/10", "/tour/11", "/tour/12", "/convert?preset=scalebias", "/", "/?sizes=2,3&strides=5,1&total=48", "/?sizes=300,302&total=362410", "/slice?sizes=4,4&total=66", "/?sizes=x,3", "/slice", "/slice?preset=example2&t=2", "/slice?preset=padded&out=1,1,9,2", "/join", "/join?code=nope", "/no-such-page", "/depthspace", "/depthspace?preset=s2d-page2", "/depthspace?op=d2s&dt=FLOAT32&sizes=1,16,16,16&imode=packed&block=2", "/depthspace?op=s2d&dt=FLOAT32&sizes=1,1,3,x&imode=packed&block=0"}
+var translatedPaths = []string{"/?sizes=64,64&cell=4095", "/?sizes=300,300", "/slice?sizes=1,1,100,100&wsize=1,1,100,100", "/slice?dt=FLOAT16&sizes=1,1,64,64&wsize=1,1,64,64&np=x[0,:,:,:]", "/tour/1", "/tour/7", "/tour/10", "/tour/11", "/tour/12", "/convert?preset=scalebias", "/", "/?sizes=2,3&strides=5,1&total=48", "/?sizes=300,302&total=362410", "/slice?sizes=4,4&total=66", "/?sizes=x,3", "/slice", "/slice?preset=example2&t=2", "/slice?preset=padded&out=1,1,9,2", "/join", "/join?code=nope", "/no-such-page", "/depthspace", "/depthspace?preset=s2d-page2", "/depthspace?op=d2s&dt=FLOAT32&sizes=1,16,16,16&imode=packed&block=2", "/depthspace?op=s2d&dt=FLOAT32&sizes=1,1,3,x&imode=packed&block=0", "/joinsplit", "/joinsplit?preset=split-columns&axis=9"}
 
 // TestSharedLinksKeepTheLanguage: a page read in French shares its embed,
 // its picture and its full-page link with lang=fr (an embed on another

@@ -79,6 +79,8 @@ enum DML_OPERATOR_TYPE {
     DML_OPERATOR_SLICE1,
     DML_OPERATOR_DEPTH_TO_SPACE1,
     DML_OPERATOR_SPACE_TO_DEPTH1,
+    DML_OPERATOR_JOIN,
+    DML_OPERATOR_SPLIT,
 };
 
 struct DML_OPERATOR_DESC {
@@ -126,6 +128,20 @@ struct DML_SPACE_TO_DEPTH1_OPERATOR_DESC {
     const DML_TENSOR_DESC* OutputTensor;
     UINT BlockSize;
     DML_DEPTH_SPACE_ORDER Order;
+};
+
+struct DML_JOIN_OPERATOR_DESC {
+    UINT InputCount;
+    const DML_TENSOR_DESC* InputTensors;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+};
+
+struct DML_SPLIT_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    UINT OutputCount;
+    const DML_TENSOR_DESC* OutputTensors;
+    UINT Axis;
 };
 
 #endif

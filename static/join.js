@@ -1,0 +1,90 @@
+// stridescope join and split explorer (DML_JOIN, DML_SPLIT). The page is
+// complete without this module (the server renders it from the URL);
+// this makes it live: every edit goes to the server over /ws with
+// "page":"join" (docs/protocol.md, "The join and split explorer"),
+// which validates it with core and answers with the picture's fragment
+// and, after a change of operator or of the number of inputs, the
+// tensors' boxes. The edits, the socket, the URL and the room are the
+// edit client's (client.js); this module is the view: its form and the
+// cells linked, an output cell to the input cell it is copied from and
+// back, by pointer, tap and keyboard.
+
+import { editClient } from './client.js';
+import { $, $$, queryOf, swapIn, gridLinks, liveSubmit } from './live.js';
+import { bufferMove } from './layout.js';
+
+export function start() {
+  const form = $('#controls'), picture = $('#picture');
+  const st = { focus: null, ready: false };
+  const client = editClient(form, picture, {
+    page: 'joinsplit', what: 'join', pushes: ['op', 'dt', 'fl'],
+    formQuery, onForm, onResult, onFrame: () => {}, onDone,
+    presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
+    focus: { focused: () => st.focus, show: (id) => show(document.getElementById(id), false), clear: unlink },
+  });
+
+  // ---- the answers ----
+  // The boxes change with the operator and the count only: typing into
+  // one must not replace it under the cursor.
+  function onForm(m, sent) {
+    const h = m.html;
+    if (h && (sent.structural || sent.push)) swapIn($('#join-tensors'), h.tensors, (h.keys || {}).tensors);
+  }
+  function onResult(m) {
+    const h = m.html;
+    if (h) swapIn($('#join-picture'), h.picture, (h.keys || {}).picture);
+    st.ready = true;
+  }
+  function onDone() {
+    if (st.focus) show(document.getElementById(st.focus), false);
+  }
+
+  // ---- the form ----
+  // Each tensor's boxes hold a comma list as typed: sent as they are.
+  function formQuery() {
+    const f = form.elements, vals = (name) => $$(`[name=${name}]`, form).map((el) => el.value.trim());
+    const p = [['op', f.op.value], ['dt', f.dt.value], ['axis', f.axis.value.trim()]];
+    const ins = vals('in'), sts = vals('st');
+    ins.forEach((v, i) => p.push(['in', v], ['st', sts[i] ?? '']));
+    if (f.op.value === 'split' && f.outs) p.push(['outs', f.outs.value.trim()]);
+    if (f.fl.value) p.push(['fl', f.fl.value]);
+    return queryOf(p);
+  }
+  form.addEventListener('change', (e) => {
+    if (e.target.name === 'n') client.send(formQuery() + '&n=' + e.target.value, { structural: true, push: true });
+  });
+  // Typing coalesces into one edit a round trip (client.soon); the
+  // Apply button, offline, submits the GET form itself.
+  const typedEdit = () => client.send(formQuery());
+  form.addEventListener('input', ({ target }) => target.matches('input[type=text]') && client.soon(typedEdit));
+  liveSubmit(form, client, () => { client.send(formQuery(), { structural: true }); });
+
+  // ---- the cells linked ----
+  // A cell's data-link is the cell of the other side it is copied from
+  // (an output's) or to (an input's); its accessible name says both,
+  // and the line under the form repeats it.
+  function unlink() {
+    for (const c of $$('.linked, .sel', picture)) c.classList.remove('linked', 'sel');
+  }
+  function show(c, keep) {
+    if (!c) return;
+    unlink();
+    c.classList.add('sel');
+    document.getElementById(c.dataset.link || '')?.classList.add('linked');
+    if (keep) st.focus = c.id;
+    const dot = $('#dot');
+    if (dot) dot.textContent = c.getAttribute('aria-label');
+  }
+  // Arrow keys move within a grid by its rows of cells; Enter jumps to
+  // the linked cell.
+  function move(c, key) {
+    if (key === 'Enter') return document.getElementById(c.dataset.link || '');
+    const grid = c.closest('[role=grid]'), cells = $$('.lc', grid), k = cells.indexOf(c);
+    const next = bufferMove(key, k, $$('.lc', c.closest('.lrow')).length, cells.length);
+    return next === undefined ? null : cells[next] || null;
+  }
+  gridLinks(picture, '[role=grid]', () => st.ready, show, move);
+  picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
+
+  client.start();
+}

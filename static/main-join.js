@@ -1,0 +1,4 @@
+// The join and split explorer's entry, on /joinsplit and its embed.
+import { start } from './join.js';
+
+start();
