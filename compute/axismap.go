@@ -233,6 +233,13 @@ func AxisCopy(ctx context.Context, dst, src []byte, m AxisMap, elemSize int, fil
 	rowBytes := width * e
 	checkEvery := max(1, (1<<20)/width)
 	base := m.Base * e
+	// Past the caches, dst's whole lines are written with non-temporal
+	// stores, as Copy's rows are (stream.go): a plain store reads each
+	// line first.
+	w := rowWriter{dst: dst, stream: haveSSE && useFast && int64(len(dst)) >= streamMin}
+	if w.stream {
+		defer sfence()
+	}
 	for row, at := int64(0), int64(0); at < int64(len(dst)); row, at = row+1, at+rowBytes {
 		if row%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -245,11 +252,10 @@ func AxisCopy(ctx context.Context, dst, src []byte, m AxisMap, elemSize int, fil
 			isFill = isFill || o == noSource
 			off += o
 		}
-		out := dst[at : at+rowBytes]
 		if isFill {
-			copy(out, fillRow)
+			w.put(at, fillRow)
 		} else {
-			copyRow(out, src, off, segs, fillRow, elemSize)
+			w.row(at, src, off, segs, fillRow, elemSize)
 		}
 		for d := rank - 2; d >= 0; d-- {
 			if coord[d]++; coord[d] < int64(len(outer[d])) {
@@ -261,16 +267,35 @@ func AxisCopy(ctx context.Context, dst, src []byte, m AxisMap, elemSize int, fil
 	return nil
 }
 
-// copyRow writes one output row from its segments at source offset off.
-func copyRow(out, src []byte, off int64, segs []segment, fillRow []byte, elemSize int) {
-	pos := 0
+// rowWriter writes AxisCopy's output rows, streaming the long runs.
+type rowWriter struct {
+	dst    []byte
+	stream bool
+}
+
+// streamRun is the shortest run worth non-temporal stores: one whole
+// line at least, between the partial lines at its ends.
+const streamRun = 256
+
+func (w rowWriter) put(at int64, b []byte) {
+	if w.stream && len(b) >= streamRun {
+		streamTo(w.dst, at, b)
+		return
+	}
+	copy(w.dst[at:at+int64(len(b))], b)
+}
+
+// row writes one output row, at byte at of dst, from its segments at
+// source offset off.
+func (w rowWriter) row(at int64, src []byte, off int64, segs []segment, fillRow []byte, elemSize int) {
+	pos := at
 	for _, s := range segs {
-		k := s.n * elemSize
+		k := int64(s.n * elemSize)
 		if s.fill {
-			copy(out[pos:pos+k], fillRow)
+			w.put(pos, fillRow[:k])
 		} else {
 			from := off + s.src
-			copy(out[pos:pos+k], src[from:from+int64(k)])
+			w.put(pos, src[from:from+k])
 		}
 		pos += k
 	}

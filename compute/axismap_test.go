@@ -199,3 +199,45 @@ func TestPaddingMapPageExample3(t *testing.T) {
 		}
 	}
 }
+
+// TestAxisCopyStreams holds the non-temporal path (long runs and fill
+// rows written by streamTo, from any alignment) to the definition.
+func TestAxisCopyStreams(t *testing.T) {
+	if !haveSSE || !useFast {
+		t.Skip("no non-temporal stores on this architecture")
+	}
+	old := streamMin
+	streamMin = 0
+	defer func() { streamMin = old }()
+	r := rand.New(rand.NewPCG(40, 4))
+	for c := range 300 {
+		mode := core.PaddingModes()[r.IntN(5)]
+		sizes := []int64{1 + r.Int64N(4), 1 + r.Int64N(400)}
+		p, err := core.NewPadding1(core.Padding1Desc{
+			Input: core.TensorDesc{DataType: core.UInt8, Sizes: sizes},
+			Mode:  mode, StartPadding: []int64{r.Int64N(3), r.Int64N(70)}, EndPadding: []int64{r.Int64N(3), r.Int64N(70)},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := []int{1, 2, 4, 8}[r.IntN(4)]
+		m := PaddingMap(p)
+		m.Strides = []int64{sizes[1], 1}
+		src := make([]byte, sizes[0]*sizes[1]*int64(e))
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		fill := bytes.Repeat([]byte{0xEE}, e)
+		want := naiveAxis(m, src, e, fill)
+		// dst at every alignment within a line.
+		shift := r.IntN(64)
+		buf := make([]byte, len(want)+shift)
+		got := buf[shift:]
+		if err := AxisCopy(context.Background(), got, src, m, e, fill); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("case %d: %v sizes %v e %d: streamed output differs", c, mode, sizes, e)
+		}
+	}
+}

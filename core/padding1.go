@@ -58,10 +58,9 @@ func ParsePaddingMode(s string) (PaddingMode, error) {
 	return 0, NewMsg("padding.mode.unknown", "unknown padding mode {name:q} (expected one of {names})", Args{"name": s, "names": strings.Join(paddingModeNames[:], ", ")})
 }
 
-var (
-	fl50 = FeatureLevel{5, 0}
-	fl64 = FeatureLevel{6, 4}
-)
+// fl64 is the level WRAP arrived at (fl50, PADDING1's own, is
+// depthspace.go's too).
+var fl64 = FeatureLevel{6, 4}
 
 // Padding1Since is the feature level from which DML_PADDING1 accepts
 // mode m: the operator arrived at 5_0 with CONSTANT, EDGE, REFLECTION
