@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -244,5 +245,29 @@ func TestPadding1InputCoordinatesTruncated(t *testing.T) {
 	}
 	if got := p.InputCoordinate(7); !slices.Equal(got, []int64{0, 0}) {
 		t.Errorf("output (1,1) reads %v", got)
+	}
+}
+
+func TestPadding1Exports(t *testing.T) {
+	p, err := NewPadding1(Padding1Desc{
+		Input: TensorDesc{DataType: Float16, Sizes: []int64{1, 1, 4, 4}},
+		Mode:  PadConstant, PaddingValue: 9, StartPadding: []int64{0, 0, 1, 2}, EndPadding: []int64{0, 0, 3, 4},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpp := p.CPP()
+	for _, want := range []string{"UINT startPadding[4] = {0, 0, 1, 2};", "paddingDesc.PaddingMode = DML_PADDING_MODE_CONSTANT;",
+		"paddingDesc.PaddingValue.UInt16 = 0x4880; // FLOAT16 bits of 9\n", "DML_OPERATOR_PADDING1, &paddingDesc }; // needs DML_FEATURE_LEVEL_5_0"} {
+		if !strings.Contains(cpp, want) {
+			t.Errorf("C++ lacks %q:\n%s", want, cpp)
+		}
+	}
+	if np := p.NumPy(); !strings.Contains(np, `y = np.pad(x, ((0, 0), (0, 0), (1, 3), (2, 4)), mode="constant", constant_values=9)`) {
+		t.Errorf("NumPy:\n%s", np)
+	}
+	p.Mode = PadReflection
+	if np := p.NumPy(); !strings.Contains(np, "for axis, (s, t) in enumerate(") {
+		t.Errorf("reflection by the size in one np.pad call:\n%s", np)
 	}
 }
