@@ -39,6 +39,7 @@ var DxExporters = map[string]func(q url.Values) (DxPlan, error){
 	"depthspace": depthSpaceDxPlan,
 	// DML_JOIN or DML_SPLIT, the page's operator.
 	"joinsplit": joinsplitDxPlan,
+	"padding":   paddingDxPlan,
 }
 
 func convertDxPlan(q url.Values) (DxPlan, error) {

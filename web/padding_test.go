@@ -216,3 +216,47 @@ func TestPaddingWebsocketEdit(t *testing.T) {
 		t.Errorf("invalid edit: ok %v, errors at %v, last %q", r.OK, fields, r.Last)
 	}
 }
+
+// TestPaddingDxDispatchModel: the padding's DxDispatch model runs
+// DML_OPERATOR_PADDING1 on the page's values with the page's paddings,
+// its value in the DML_SCALAR_UNION member of the type (FLOAT16 as its
+// bits), and the page links it.
+func TestPaddingDxDispatchModel(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"preset=pad-ex1", []string{`"type": "DML_OPERATOR_PADDING1"`, `"PaddingMode": "DML_PADDING_MODE_CONSTANT"`, `"Float32": 9`,
+			`"StartPadding": [0, 0, 1, 2]`, `"EndPadding": [0, 0, 3, 4]`, `"Sizes": [1, 1, 8, 10]`, `"initialValues": [1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8]`}},
+		{"preset=pad-ex1&dt=FLOAT16", []string{`"UInt16": 18560`, `"PaddingValueDataType": "FLOAT16"`}},
+		{"preset=pad-pitch", []string{`"Strides": [24, 24, 6, 1]`, `"PaddingMode": "DML_PADDING_MODE_REFLECTION"`}},
+	} {
+		res, err := http.Get(ts.URL + "/api/v1/dxdispatch/padding.json?" + c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", c.query, res.StatusCode, b)
+		}
+		for _, want := range c.want {
+			if !strings.Contains(string(b), want) {
+				t.Errorf("%s: the model lacks %s:\n%s", c.query, want, b)
+			}
+		}
+	}
+	res, err := http.Get(ts.URL + "/padding?preset=pad-ex1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if href := doc.Find("[data-testid=dx-download]").AttrOr("href", ""); !strings.HasPrefix(href, "/api/v1/dxdispatch/padding.json?") {
+		t.Errorf("the page's model link %q", href)
+	}
+}
