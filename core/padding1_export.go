@@ -117,3 +117,32 @@ func (p *Padding1) numpyChunks() bool {
 	}
 	return false
 }
+
+// ONNXPad is the padding as an ONNX Pad node (opset 19 for wrap, 11 for
+// the others): its mode, and pads as ONNX orders them, every axis's
+// start then every axis's end.
+type ONNXPad struct {
+	Mode          string   `json:"mode"`
+	Pads          []int64  `json:"pads"`
+	ConstantValue *float64 `json:"constantValue,omitempty"`
+	Opset         int      `json:"opset"`
+}
+
+// ONNX is p as an ONNX Pad node, and false for SYMMETRIC, which ONNX
+// has no mode for. A reflection padding of the size or more is written
+// too (ONNX Runtime refuses it: p.Notes says so).
+func (p *Padding1) ONNX() (ONNXPad, bool) {
+	mode := map[PaddingMode]string{PadConstant: "constant", PadEdge: "edge", PadReflection: "reflect", PadWrap: "wrap"}[p.Mode]
+	if mode == "" {
+		return ONNXPad{}, false
+	}
+	o := ONNXPad{Mode: mode, Pads: append(append([]int64(nil), p.StartPadding...), p.EndPadding...), Opset: 11}
+	if p.Mode == PadWrap {
+		o.Opset = 19
+	}
+	if p.Mode == PadConstant {
+		v := p.PaddingValue
+		o.ConstantValue = &v
+	}
+	return o, true
+}

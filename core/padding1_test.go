@@ -271,3 +271,26 @@ func TestPadding1Exports(t *testing.T) {
 		t.Errorf("reflection by the size in one np.pad call:\n%s", np)
 	}
 }
+
+func TestPadding1ONNX(t *testing.T) {
+	for _, tt := range []struct {
+		mode PaddingMode
+		want string
+		ok   bool
+	}{
+		{PadConstant, `{"mode":"constant","pads":[0,1,1,2],"constantValue":0,"opset":11}`, true},
+		{PadReflection, `{"mode":"reflect","pads":[0,1,1,2],"opset":11}`, true},
+		{PadWrap, `{"mode":"wrap","pads":[0,1,1,2],"opset":19}`, true},
+		{PadSymmetric, ``, false},
+	} {
+		p, err := NewPadding1(p1desc(func(d *Padding1Desc) { d.Mode, d.StartPadding, d.EndPadding = tt.mode, []int64{0, 1}, []int64{1, 2} }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, ok := p.ONNX()
+		b, _ := json.Marshal(o)
+		if ok != tt.ok || ok && string(b) != tt.want {
+			t.Errorf("%v: %s %v, want %s %v", tt.mode, b, ok, tt.want, tt.ok)
+		}
+	}
+}

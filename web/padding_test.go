@@ -260,3 +260,17 @@ func TestPaddingDxDispatchModel(t *testing.T) {
 		t.Errorf("the page's model link %q", href)
 	}
 }
+
+// TestPadding1APIONNX: the API gives the ONNX Pad node, pads in ONNX's
+// order (every start, then every end), and none for SYMMETRIC.
+func TestPadding1APIONNX(t *testing.T) {
+	ts := newTestServer(t)
+	_, body := post(t, ts, "/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[2,3],"paddingMode":"REFLECTION","startPadding":[0,1],"endPadding":[1,2]}`)
+	if o, _ := json.Marshal(body["onnx"]); string(o) != `{"mode":"reflect","opset":11,"pads":[0,1,1,2]}` {
+		t.Errorf("onnx %s", o)
+	}
+	_, body = post(t, ts, "/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[2,3],"paddingMode":"SYMMETRIC","startPadding":[0,1],"endPadding":[1,2]}`)
+	if _, ok := body["onnx"]; ok {
+		t.Errorf("SYMMETRIC has an ONNX node: %v", body["onnx"])
+	}
+}

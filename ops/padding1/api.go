@@ -33,19 +33,22 @@ type Request struct {
 // InputOffsets list the first Listed output elements in row-major order
 // (null: the padding value); Truncated says that there are more.
 type Response struct {
-	FeatureLevel       string           `json:"featureLevel"`
-	PaddingMode        string           `json:"paddingMode"`
-	OutputSizes        []int64          `json:"outputSizes"`
-	OutputElementCount int64            `json:"outputElementCount"`
-	InputStrides       []int64          `json:"inputStrides"`
-	InputCoordinates   [][]int64        `json:"inputCoordinates"`
-	InputOffsets       []*int64         `json:"inputOffsets"`
-	Listed             int64            `json:"listed"`
-	Truncated          bool             `json:"truncated"`
-	NumPy              string           `json:"numpy"`
-	CPP                string           `json:"cpp"`
-	Notes              []core.Violation `json:"notes"`
-	Warnings           []core.Violation `json:"warnings"`
+	FeatureLevel       string    `json:"featureLevel"`
+	PaddingMode        string    `json:"paddingMode"`
+	OutputSizes        []int64   `json:"outputSizes"`
+	OutputElementCount int64     `json:"outputElementCount"`
+	InputStrides       []int64   `json:"inputStrides"`
+	InputCoordinates   [][]int64 `json:"inputCoordinates"`
+	InputOffsets       []*int64  `json:"inputOffsets"`
+	Listed             int64     `json:"listed"`
+	Truncated          bool      `json:"truncated"`
+	NumPy              string    `json:"numpy"`
+	CPP                string    `json:"cpp"`
+	// ONNX is the ONNX Pad node; absent for SYMMETRIC, which ONNX has
+	// no mode for.
+	ONNX     *core.ONNXPad    `json:"onnx,omitempty"`
+	Notes    []core.Violation `json:"notes"`
+	Warnings []core.Violation `json:"warnings"`
 }
 
 // Padding1 validates a request and returns the core padding, or every
@@ -145,6 +148,9 @@ func NewResponse(p *core.Padding1) Response {
 		Listed: int64(len(coords)), Truncated: !all,
 		NumPy: p.NumPy(), CPP: p.CPP(),
 		Notes: picture.NonNil(p.Notes), Warnings: picture.NonNil(p.Input.Warnings),
+	}
+	if o, ok := p.ONNX(); ok {
+		r.ONNX = &o
 	}
 	for i, c := range coords {
 		if c != nil {

@@ -21,7 +21,7 @@ type PictureView struct {
 	Mode                string
 	Axes                []AxisRow
 	Notes               []string
-	CPP, NumPy          string
+	CPP, NumPy, ONNX    string
 	// Alt names the padding drawn; NoSVG says why it has no SVG picture.
 	Alt, NoSVG string
 }
@@ -87,6 +87,9 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 		pv.Notes = append(pv.Notes, nt.Field+": "+nt.Message)
 	}
 	pv.Axes = axisRows(p)
+	if o, ok := p.ONNX(); ok {
+		pv.ONNX = onnxText(o)
+	}
 	meta := Meta{InCount: n, OutCount: outN, Mode: p.Mode.String()}
 	if !domDrawn(p) {
 		note := i18n.T(ctx, "padding.too.large", i18n.Args{"n": i18n.Num(ctx, n), "k": i18n.Num(ctx, outN), "dom": i18n.Num(ctx, views.MaxDOMCells)})
@@ -188,4 +191,13 @@ func eachCell(bands []views.Band, what string, f func(*views.LogicalCell)) {
 			}
 		}
 	}
+}
+
+// onnxText is the ONNX Pad node as the exports print it.
+func onnxText(o core.ONNXPad) string {
+	s := "Pad(mode=\"" + o.Mode + "\", pads=[" + strings.Join(picture.FormatInts(o.Pads), ", ") + "]"
+	if o.ConstantValue != nil {
+		s += ", constant_value=" + strconv.FormatFloat(*o.ConstantValue, 'g', -1, 64)
+	}
+	return s + ")  # opset " + strconv.Itoa(o.Opset)
 }
