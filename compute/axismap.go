@@ -35,6 +35,16 @@ func PaddingMap(p *core.Padding1) AxisMap {
 	return m
 }
 
+// TileMap is DML_TILE's map: per output axis o mod the input's size,
+// over the input's strides.
+func TileMap(t *core.Tile) AxisMap {
+	m := AxisMap{Tables: make([][]int64, t.Output.Rank()), Strides: append([]int64(nil), t.Input.Strides...)}
+	for d := range m.Tables {
+		m.Tables[d] = t.AxisSources(d)
+	}
+	return m
+}
+
 // Len is the number of output elements: the product of the tables'
 // lengths (math.MaxInt64 when it overflows).
 func (m AxisMap) Len() int64 {
