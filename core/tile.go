@@ -6,8 +6,6 @@ import (
 	"slices"
 )
 
-var fl31 = FeatureLevel{3, 1}
-
 // TileDataTypes returns the data types DML_TILE accepts at a feature
 // level (its page's tensor support tables): FLOAT32 and FLOAT16 from
 // 1_0, the 8-, 16- and 32-bit integers from 2_1, INT64 and UINT64 from
