@@ -40,6 +40,7 @@ var DxExporters = map[string]func(q url.Values) (DxPlan, error){
 	// DML_JOIN or DML_SPLIT, the page's operator.
 	"joinsplit": joinsplitDxPlan,
 	"padding":   paddingDxPlan,
+	"tile":      tileDxPlan,
 }
 
 func convertDxPlan(q url.Values) (DxPlan, error) {

@@ -8,6 +8,7 @@ import (
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/ops/padding1"
 	"github.com/stridescope/stridescope/ops/slice1"
+	"github.com/stridescope/stridescope/ops/tile"
 )
 
 // DxPadding1Desc is DML_PADDING1_OPERATOR_DESC as DxDispatch reads it.
@@ -83,4 +84,44 @@ func dxScalar(dt core.DataType, v float64) (string, float64) {
 	name := map[core.DataType]string{core.Int8: "Int8", core.Int16: "Int16", core.Int32: "Int32", core.Int64: "Int64",
 		core.UInt8: "UInt8", core.UInt16: "UInt16", core.UInt32: "UInt32", core.UInt64: "UInt64"}[dt]
 	return name, v
+}
+
+// DxTileDesc is DML_TILE_OPERATOR_DESC as DxDispatch reads it.
+type DxTileDesc struct {
+	InputTensor  DxTensor `json:"InputTensor"`
+	OutputTensor DxTensor `json:"OutputTensor"`
+	RepeatsCount int      `json:"RepeatsCount"`
+	Repeats      []int64  `json:"Repeats"`
+}
+
+func tileDxPlan(q url.Values) (DxPlan, error) {
+	v := tile.Validate(tile.StateFromQuery(q))
+	if v.T == nil {
+		return DxPlan{}, &explorer.Invalid{Violations: v.Errors}
+	}
+	var vals []slice1.Value
+	if v.State.Values != "" {
+		vals, _ = slice1.ParseValues(v.State.Values, v.T.Input.DataType)
+	}
+	t := v.T
+	return DxPlan{File: "stridescope-tile.json", Cost: dxCost(t.Input) + dxCost(t.Output),
+		Build: func(ctx context.Context) (*DxModel, []core.Violation) { return DxTileModel(ctx, t, vals) }}, nil
+}
+
+// DxTileModel is a model that runs t on an input holding the values the
+// tile explorer shows (vals nil: 1..N) and prints the output.
+func DxTileModel(ctx context.Context, t *core.Tile, vals []slice1.Value) (*DxModel, []core.Violation) {
+	if vs := dxCheckType("dataType", t.Input.DataType); vs != nil {
+		return nil, vs
+	}
+	in, vs := dxInput(ctx, t.Input, vals, "inputSizes")
+	if vs != nil {
+		return nil, vs
+	}
+	desc := DxTileDesc{InputTensor: dxTensorOf(t.Input, true), OutputTensor: dxTensorOf(t.Output, false), RepeatsCount: len(t.Repeats), Repeats: t.Repeats}
+	return &DxModel{
+		Resources:     map[string]DxResource{"input": in, "output": dxZeros(t.Output.DataType, t.Output.BufferElementCount())},
+		Dispatchables: map[string]DxDispatchable{"tile": {Type: "DML_OPERATOR_TILE", Desc: desc}},
+		Commands:      dxRun("tile"),
+	}, nil
 }

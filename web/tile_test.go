@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -114,5 +115,23 @@ func TestTilePage(t *testing.T) {
 			t.Errorf("result %+v", r)
 		}
 		break
+	}
+}
+
+// TestTileDxDispatchModel: the tiling's DxDispatch model runs
+// DML_OPERATOR_TILE with the page's repeats on the page's values.
+func TestTileDxDispatchModel(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := http.Get(ts.URL + "/api/v1/dxdispatch/tile.json?preset=tile-ex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	_, _ = io.Copy(&b, res.Body)
+	res.Body.Close()
+	for _, want := range []string{`"type": "DML_OPERATOR_TILE"`, `"Repeats": [1, 1, 3, 3]`, `"RepeatsCount": 4`, `"Sizes": [1, 1, 6, 9]`} {
+		if res.StatusCode != 200 || !strings.Contains(b.String(), want) {
+			t.Errorf("%d: the model lacks %s:\n%s", res.StatusCode, want, b.String())
+		}
 	}
 }
