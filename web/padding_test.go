@@ -274,3 +274,36 @@ func TestPadding1APIONNX(t *testing.T) {
 		t.Errorf("SYMMETRIC has an ONNX node: %v", body["onnx"])
 	}
 }
+
+// TestPaddingAndTileModelsRoundTrip: the DxDispatch model each page
+// exports, pasted into the import, opens the same state (a FLOAT16
+// padding value read back from its bits); a model that breaks rules is
+// refused with each at its field.
+func TestPaddingAndTileModelsRoundTrip(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct{ model, want string }{
+		{"/api/v1/dxdispatch/padding.json?preset=pad-ex1&dt=FLOAT16", "/padding?dt=FLOAT16&sizes=1,1,4,4&mode=CONSTANT&value=9&start=0,0,1,2&end=0,0,3,4"},
+		{"/api/v1/dxdispatch/padding.json?preset=pad-pitch", "/padding?dt=FLOAT32&sizes=1,1,4,4&strides=24,24,6,1&mode=REFLECTION&start=0,0,1,2&end=0,0,3,4"},
+		{"/api/v1/dxdispatch/tile.json?preset=tile-ex", "/tile?dt=FLOAT32&sizes=1,1,2,3&repeats=1,1,3,3"},
+	} {
+		res, err := http.Get(ts.URL + c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		status, body := post(t, ts, "/api/v1/import", `{"dxdispatch":`+string(model)+`}`)
+		if status != 200 || body["url"] != c.want {
+			t.Errorf("%s: import %d %v, want %s", c.model, status, body["url"], c.want)
+		}
+	}
+	status, body := post(t, ts, "/api/v1/import", `{"dxdispatch":{"dispatchables":{"p":{"type":"DML_OPERATOR_PADDING1","desc":{
+		"InputTensor":{"DataType":"UINT8","Sizes":[2]},"OutputTensor":{"DataType":"UINT8","Sizes":[6]},
+		"PaddingMode":"DML_PADDING_MODE_CONSTANT","PaddingValueDataType":"UINT8","PaddingValue":{"UInt8":300},
+		"DimensionCount":1,"StartPadding":[1],"EndPadding":[2]}}},"commands":[]}}`)
+	// Both faults at once, each at its field in the model.
+	got := strings.Join(errorFields(body), "\n")
+	if status != 400 || !strings.Contains(got, "dxdispatch.dispatchables.p.desc.PaddingValue: ") || !strings.Contains(got, "dxdispatch.dispatchables.p.desc.OutputTensor.Sizes[0]: ") {
+		t.Errorf("a value UINT8 cannot hold and a wrong output size: %d %v", status, got)
+	}
+}

@@ -22,6 +22,11 @@ type Kind struct{}
 
 var _ explorer.Kind = Kind{}
 
+// Listing is the explorer's entry in the operators index.
+func (Kind) Listing(ctx context.Context) (title, summary string) {
+	return i18n.T(ctx, "padding.title"), i18n.T(ctx, "padding.summary")
+}
+
 // Name is the padding explorer's page in the protocol.
 func (Kind) Name() string { return "padding" }
 

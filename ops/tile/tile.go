@@ -20,6 +20,11 @@ type Kind struct{}
 
 var _ explorer.Kind = Kind{}
 
+// Listing is the explorer's entry in the operators index.
+func (Kind) Listing(ctx context.Context) (title, summary string) {
+	return i18n.T(ctx, "tile.title"), i18n.T(ctx, "tile.summary")
+}
+
 // Name is the tile explorer's page in the protocol.
 func (Kind) Name() string { return "tile" }
 
