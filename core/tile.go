@@ -56,14 +56,15 @@ func NewTile(d TileDesc) (*Tile, error) {
 	}
 	n, dt := len(d.Input.Sizes), d.Input.DataType
 	if dt.Valid() && !containsType(TileDataTypes(fl), dt) {
-		code, tmpl := "tile.datatype.level", "DataType {type} is not supported by DML_OPERATOR_TILE at feature level {level} (the integer types need 2_1 or later)"
+		args := Args{"type": dt, "level": fl}
 		switch {
 		case dt == Float64 || dt.Bits() == 4:
-			code, tmpl = "tile.datatype.never", "DataType {type} is not supported by DML_OPERATOR_TILE at any feature level"
+			vs.add("dataType", "tile.datatype.never", "DataType {type} is not supported by DML_OPERATOR_TILE at any feature level", args)
 		case dt.Bits() == 64:
-			code, tmpl = "tile.datatype.level64", "DataType {type} is not supported by DML_OPERATOR_TILE at feature level {level} (INT64 and UINT64 need 4_1 or later)"
+			vs.add("dataType", "tile.datatype.level64", "DataType {type} is not supported by DML_OPERATOR_TILE at feature level {level} (INT64 and UINT64 need 4_1 or later)", args)
+		default:
+			vs.add("dataType", "tile.datatype.level", "DataType {type} is not supported by DML_OPERATOR_TILE at feature level {level} (the integer types need 2_1 or later)", args)
 		}
-		vs.add("dataType", code, tmpl, Args{"type": dt, "level": fl})
 	}
 	if !fl.AtLeast(fl31) && n >= 1 && n != 4 {
 		vs.add("inputSizes", "tile.rank.level", "DimensionCount {rank}: DML_TILE takes 4 dimensions before DML_FEATURE_LEVEL_3_1 (this is {level})", Args{"rank": n, "level": fl})
