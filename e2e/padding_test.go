@@ -61,3 +61,48 @@ func TestE2EPaddingExample3(t *testing.T) {
 		}
 	})
 }
+
+// TestE2EPaddingCanvases: past 256 cells a grid, the input and the output
+// are canvases drawn from the meta; the keys reach an output element,
+// which names the input element it reads, and Enter goes to that
+// element on the input canvas; a CONSTANT padding is grey; on a phone
+// and a desktop, axe-core clean.
+func TestE2EPaddingCanvases(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
+	const dot = `document.querySelector('#dot').textContent`
+	for _, vp := range []viewport{phone, desktop} {
+		t.Run(vp.name, func(t *testing.T) {
+			emulate(t, ctx, vp)
+			waitLive(t, ctx, base+"/padding?dt=FLOAT32&sizes=40,60&mode=REFLECTION&start=10,20&end=10,20")
+			waitFor(t, ctx, "two canvases", `!!document.querySelector('#pad-in-canvas') && !!document.querySelector('#pad-out-canvas')`)
+			// Output (0,0) reflects to input (10,20) on both axes. A click
+			// on the heading first gives the page the focus the headless
+			// tab lacks (no focus event fires without it).
+			do(t, ctx, "click the heading", chromedp.Click(chromedp.CSS("#pout-h")))
+			do(t, ctx, "focus the output canvas", chromedp.Focus(chromedp.CSS("#pad-out-canvas")))
+			waitFor(t, ctx, "output (0,0) named", dot+`.includes('(0,0)') && `+dot+`.includes('(10,20)')`)
+			do(t, ctx, "Enter", chromedp.KeyEvent(kb.Enter))
+			waitFor(t, ctx, "the input canvas focused at (10,20)", `document.activeElement && document.activeElement.id === 'pad-in-canvas' && `+dot+`.includes('(10,20)')`)
+			if n := eval[float64](t, ctx, overflow(vp.width)); n > 0 {
+				t.Errorf("the page is %g px wider than the screen", n)
+			}
+			if vs := axeViolations(t, ctx); len(vs) > 0 {
+				t.Errorf("axe-core: %v", vs)
+			}
+		})
+	}
+	t.Run("constant", func(t *testing.T) {
+		emulate(t, ctx, desktop)
+		waitLive(t, ctx, base+"/padding?dt=FLOAT32&sizes=40,60&mode=CONSTANT&value=7&start=10,20&end=10,20")
+		waitFor(t, ctx, "the output canvas", `!!document.querySelector('#pad-out-canvas')`)
+		// The first pixel is the padding value's grey.
+		if px := eval[[]float64](t, ctx, `(() => { const cv = document.querySelector('#pad-out-canvas'), d = cv.getContext('2d').getImageData(0, 0, 1, 1).data; return [...d].slice(0, 3); })()`); px[0] != 205 || px[1] != 212 || px[2] != 220 {
+			t.Errorf("output (0,0) is rgb%v, want the padding's grey", px)
+		}
+		do(t, ctx, "click the heading", chromedp.Click(chromedp.CSS("#pout-h")))
+		do(t, ctx, "focus the output canvas", chromedp.Focus(chromedp.CSS("#pad-out-canvas")))
+		waitFor(t, ctx, "the padding value named", dot+`.includes('7')`)
+	})
+}

@@ -11,11 +11,12 @@
 import { editClient } from './client.js';
 import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
 import { mapLinks } from './axismap.js';
+import { mapCanvases } from './axismap-canvas.js';
 
 export function start() {
   const picture = $('#picture'), form = $('#controls');
   const st = { focus: null, meta: null };
-  const links = mapLinks(picture, st);
+  const links = mapLinks(picture, st), cvs = mapCanvases(st, 'pad');
   const client = editClient(form, picture, {
     page: 'padding', what: 'padding', pushes: ['dt', 'fl'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone,
@@ -36,6 +37,7 @@ export function start() {
   }
   function onDone() {
     if (st.focus) links.show(document.getElementById(st.focus), false);
+    cvs.draw();
   }
 
   // ---- the form ----

@@ -15,7 +15,9 @@ func Cost(p *core.Padding1, edit bool) int64 {
 		c += editFragments
 	}
 	if !domDrawn(p) {
-		return c
+		// A canvas's answer carries each output axis's table (8 bytes
+		// and its JSON text an entry), and the typed values.
+		return c + axesLen(p.Output.Sizes)*32 + MaxValues*32
 	}
 	per := int64(picture.DomCellPage)
 	if edit {

@@ -51,11 +51,49 @@ const maxAxisShown = 48
 // "The padding explorer"): for each output element, row-major, the input
 // element it reads, -1 for the padding value; listed when the grids are
 // in the HTML.
+//
+// Past the DOM's limit the grids are canvases (InputMode and OutputMode
+// "canvas"), drawn from the sizes and Axes: per output axis, the input
+// coordinate each output coordinate reads (-1: the padding value).
 type Meta struct {
-	InCount  int64   `json:"inCount"`
-	OutCount int64   `json:"outCount"`
-	Mode     string  `json:"mode"`
-	Sources  []int64 `json:"sources,omitempty"`
+	InCount    int64     `json:"inCount"`
+	OutCount   int64     `json:"outCount"`
+	Mode       string    `json:"mode"`
+	Sources    []int64   `json:"sources,omitempty"`
+	InputMode  string    `json:"inputMode"`
+	OutputMode string    `json:"outputMode"`
+	InSizes    []int64   `json:"inSizes,omitempty"`
+	OutSizes   []int64   `json:"outSizes,omitempty"`
+	Labels     []string  `json:"labels,omitempty"`
+	Axes       [][]int64 `json:"axes,omitempty"`
+	Value      string    `json:"value,omitempty"`
+	Values     []string  `json:"values,omitempty"`
+}
+
+// maxCanvasAxes bounds the per-axis tables a canvas answer carries: the
+// sum of the output sizes.
+const maxCanvasAxes = 1 << 16
+
+// viewMode is how both grids are drawn: in the HTML up to
+// views.MaxDOMCells cells each, on canvases up to
+// picture.MaxInteractive elements each (the axes' tables within
+// maxCanvasAxes), else not at all.
+func viewMode(p *core.Padding1) string {
+	switch {
+	case domDrawn(p):
+		return views.ModeDOM
+	case p.Input.LogicalElementCount() <= picture.MaxInteractive && p.Output.LogicalElementCount() <= picture.MaxInteractive && axesLen(p.Output.Sizes) <= maxCanvasAxes:
+		return views.ModeCanvas
+	}
+	return views.ModeNone
+}
+
+func axesLen(sizes []int64) int64 {
+	var n int64
+	for _, s := range sizes {
+		n += s
+	}
+	return n
 }
 
 // domDrawn reports whether both grids are drawn in the HTML.
@@ -90,8 +128,21 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 	if o, ok := p.ONNX(); ok {
 		pv.ONNX = onnxText(o)
 	}
-	meta := Meta{InCount: n, OutCount: outN, Mode: p.Mode.String()}
-	if !domDrawn(p) {
+	mode := viewMode(p)
+	meta := Meta{InCount: n, OutCount: outN, Mode: p.Mode.String(), InputMode: mode, OutputMode: mode}
+	if mode == views.ModeCanvas {
+		meta.InSizes, meta.OutSizes, meta.Labels = in.Sizes, out.Sizes, core.DimensionLabels(in.Rank())
+		meta.Axes, meta.Values = make([][]int64, out.Rank()), v.Values
+		for d := range meta.Axes {
+			meta.Axes[d] = p.AxisSources(d)
+		}
+		meta.Value = strconv.FormatFloat(p.PaddingValue, 'g', -1, 64)
+		pv.Input = views.Logical{Mode: views.ModeCanvas, Count: n, Slot: "pad-in", Note: i18n.T(ctx, "padding.canvas.in", i18n.Args{"n": i18n.Num(ctx, n)})}
+		pv.Output = views.Logical{Mode: views.ModeCanvas, Count: outN, Slot: "pad-out", Note: i18n.T(ctx, "padding.canvas.out", i18n.Args{"n": i18n.Num(ctx, outN)})}
+		pv.NoSVG = i18n.T(ctx, "padding.nosvg", i18n.Args{"dom": i18n.Num(ctx, views.MaxDOMCells)})
+		return pv, meta
+	}
+	if mode != views.ModeDOM {
 		note := i18n.T(ctx, "padding.too.large", i18n.Args{"n": i18n.Num(ctx, n), "k": i18n.Num(ctx, outN), "dom": i18n.Num(ctx, views.MaxDOMCells)})
 		pv.Input = views.Logical{Mode: views.ModeNone, Count: n, Note: note}
 		pv.Output = views.Logical{Mode: views.ModeNone, Count: outN, Note: note}
