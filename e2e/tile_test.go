@@ -24,12 +24,14 @@ func TestE2ETileExample(t *testing.T) {
 					t.Fatalf("%d output cells, want 54", n)
 				}
 				// Output (0,0,3,4) reads input (0,0,1,1), element 4; so do 8 others.
-				hoverCell(t, ctx, "#out-31")
+				// By the keyboard (the padding's test points with the mouse),
+				// after a click that gives the headless tab the focus.
+				do(t, ctx, "click the heading", chromedp.Click(chromedp.CSS("#tout-h")))
+				do(t, ctx, "focus output cell 31", chromedp.Focus(chromedp.CSS("#out-31")))
 				waitFor(t, ctx, "input cell 4 linked", `document.querySelector('#in-4').classList.contains('linked')`)
 				if n := eval[int](t, ctx, `document.querySelectorAll('.lc.linked[id^=out-]').length`); n != 8 {
 					t.Errorf("%d other output cells linked, want 8", n)
 				}
-				do(t, ctx, "focus output cell 31", chromedp.Focus(chromedp.CSS("#out-31")))
 				do(t, ctx, "Enter", chromedp.KeyEvent(kb.Enter))
 				waitFor(t, ctx, "focus on input cell 4", `document.activeElement && document.activeElement.id === 'in-4'`)
 				if n := eval[float64](t, ctx, overflow(vp.width)); n > 0 {
@@ -40,5 +42,28 @@ func TestE2ETileExample(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestE2ETileCanvases: past 256 cells a grid a tiling is drawn on two
+// canvases; output (0,65) reads input (0,5); Enter goes there.
+func TestE2ETileCanvases(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, desktop)
+	const dot = `document.querySelector('#dot').textContent`
+	waitLive(t, ctx, base+"/tile?dt=FLOAT32&sizes=20,30&repeats=2,3")
+	waitFor(t, ctx, "two canvases", `!!document.querySelector('#tile-in-canvas') && !!document.querySelector('#tile-out-canvas')`)
+	do(t, ctx, "click the heading", chromedp.Click(chromedp.CSS("#tout-h")))
+	do(t, ctx, "focus the output canvas", chromedp.Focus(chromedp.CSS("#tile-out-canvas")))
+	waitFor(t, ctx, "output (0,0) named", dot+`.includes('(0,0)')`)
+	for range 65 {
+		do(t, ctx, "right", chromedp.KeyEvent(kb.ArrowRight))
+	}
+	waitFor(t, ctx, "output (0,65) reads (0,5)", dot+`.includes('(0,65)') && `+dot+`.includes('(0,5)')`)
+	do(t, ctx, "Enter", chromedp.KeyEvent(kb.Enter))
+	waitFor(t, ctx, "the input canvas at (0,5)", `document.activeElement && document.activeElement.id === 'tile-in-canvas' && `+dot+`.includes('(0,5)') && `+dot+`.includes('6')`)
+	if vs := axeViolations(t, ctx); len(vs) > 0 {
+		t.Errorf("axe-core: %v", vs)
 	}
 }

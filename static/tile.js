@@ -7,16 +7,17 @@
 
 import { editClient } from './client.js';
 import { mapLinks } from './axismap.js';
+import { mapCanvases } from './axismap-canvas.js';
 import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
 
 export function start() {
   const state = { meta: null, focus: null };
   const form = $('#controls'), pic = $('#picture');
-  const links = mapLinks(pic, state);
+  const links = mapLinks(pic, state), canvases = mapCanvases(state, 'tile');
   const client = editClient(form, pic, {
     page: 'tile', what: 'tile', pushes: ['dt', 'fl'],
     formQuery: query, onForm: formBack, onResult: pictureIn, onFrame: () => {},
-    onDone: () => { if (state.focus) links.show(document.getElementById(state.focus), false); },
+    onDone: () => { canvases.draw(); if (state.focus) links.show(document.getElementById(state.focus), false); },
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
     focus: { focused: () => state.focus, show: (id) => links.show(document.getElementById(id), false), clear: () => links.unlink() },
   });

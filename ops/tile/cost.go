@@ -13,7 +13,7 @@ func Cost(t *core.Tile, edit bool) int64 {
 		c += 128 << 10
 	}
 	if !domDrawn(t) {
-		return c
+		return c + axesLen(t.Output.Sizes)*32 + MaxValues*32
 	}
 	per := int64(picture.DomCellPage)
 	if edit {

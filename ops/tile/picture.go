@@ -22,14 +22,46 @@ type PictureView struct {
 // Meta is what the page's script links the grids by: for each output
 // element, row-major, the input element it reads (as the padding
 // explorer's, docs/protocol.md).
+// Past the DOM's limit the grids are canvases drawn from the sizes and
+// Axes (per output axis, the input coordinate each output coordinate
+// reads), as the padding explorer's.
 type Meta struct {
-	InCount  int64   `json:"inCount"`
-	OutCount int64   `json:"outCount"`
-	Sources  []int64 `json:"sources,omitempty"`
+	InCount    int64     `json:"inCount"`
+	OutCount   int64     `json:"outCount"`
+	Sources    []int64   `json:"sources,omitempty"`
+	InputMode  string    `json:"inputMode"`
+	OutputMode string    `json:"outputMode"`
+	InSizes    []int64   `json:"inSizes,omitempty"`
+	OutSizes   []int64   `json:"outSizes,omitempty"`
+	Labels     []string  `json:"labels,omitempty"`
+	Axes       [][]int64 `json:"axes,omitempty"`
+	Values     []string  `json:"values,omitempty"`
 }
 
 func domDrawn(t *core.Tile) bool {
 	return t.Input.LogicalElementCount() <= views.MaxDOMCells && t.Output.LogicalElementCount() <= views.MaxDOMCells
+}
+
+// maxCanvasAxes bounds the per-axis tables a canvas answer carries.
+const maxCanvasAxes = 1 << 16
+
+func axesLen(sizes []int64) int64 {
+	var n int64
+	for _, s := range sizes {
+		n += s
+	}
+	return n
+}
+
+// viewMode is how both grids are drawn: HTML, canvases, or not at all.
+func viewMode(t *core.Tile) string {
+	switch {
+	case domDrawn(t):
+		return views.ModeDOM
+	case t.Input.LogicalElementCount() <= picture.MaxInteractive && t.Output.LogicalElementCount() <= picture.MaxInteractive && axesLen(t.Output.Sizes) <= maxCanvasAxes:
+		return views.ModeCanvas
+	}
+	return views.ModeNone
 }
 
 // NewPicture draws v's tiling.
@@ -43,8 +75,20 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 		NumPy:     t.NumPy(), ONNX: "Tile(repeats=[" + views.JoinInts(t.Repeats) + "])",
 		Alt: i18n.T(ctx, "tile.alt", i18n.Args{"dt": in.DataType.String(), "sizes": views.JoinInts(in.Sizes), "repeats": views.JoinInts(t.Repeats), "out": views.JoinInts(out.Sizes)}),
 	}
-	meta := Meta{InCount: n, OutCount: outN}
-	if !domDrawn(t) {
+	mode := viewMode(t)
+	meta := Meta{InCount: n, OutCount: outN, InputMode: mode, OutputMode: mode}
+	if mode == views.ModeCanvas {
+		meta.InSizes, meta.OutSizes, meta.Labels = in.Sizes, out.Sizes, core.DimensionLabels(in.Rank())
+		meta.Axes, meta.Values = make([][]int64, out.Rank()), v.Values
+		for d := range meta.Axes {
+			meta.Axes[d] = t.AxisSources(d)
+		}
+		pv.Input = views.Logical{Mode: views.ModeCanvas, Count: n, Slot: "tile-in", Note: i18n.T(ctx, "padding.canvas.in", i18n.Args{"n": i18n.Num(ctx, n)})}
+		pv.Output = views.Logical{Mode: views.ModeCanvas, Count: outN, Slot: "tile-out", Note: i18n.T(ctx, "padding.canvas.out", i18n.Args{"n": i18n.Num(ctx, outN)})}
+		pv.NoSVG = i18n.T(ctx, "padding.nosvg", i18n.Args{"dom": i18n.Num(ctx, views.MaxDOMCells)})
+		return pv, meta
+	}
+	if mode != views.ModeDOM {
 		note := i18n.T(ctx, "padding.too.large", i18n.Args{"n": i18n.Num(ctx, n), "k": i18n.Num(ctx, outN), "dom": i18n.Num(ctx, views.MaxDOMCells)})
 		pv.Input = views.Logical{Mode: views.ModeNone, Count: n, Note: note}
 		pv.Output = views.Logical{Mode: views.ModeNone, Count: outN, Note: note}
