@@ -14,8 +14,10 @@ import { mapLinks } from './axismap.js';
 import { mapCanvases } from './axismap-canvas.js';
 
 export function start() {
-  const picture = $('#picture'), form = $('#controls');
-  const st = { focus: null, meta: null };
+  // The answer's meta, and the element the room or the keys hold.
+  const st = { meta: null, focus: null };
+  const form = $('#controls');
+  const picture = $('#picture');
   const links = mapLinks(picture, st), cvs = mapCanvases(st, 'pad');
   const client = editClient(form, picture, {
     page: 'padding', what: 'padding', pushes: ['dt', 'fl'],
