@@ -41,13 +41,14 @@ export function mapLinks(picture, st) {
   }
   // Arrow keys move within a grid by its rows of cells; Enter jumps to
   // the linked cell of the other grid.
-  function move(c, key) {
+  function step(c, key) {
     if (key === 'Enter') return document.getElementById(c.dataset.link || '');
-    const grid = c.closest('[role=grid]'), cells = $$('.lc', grid), k = cells.indexOf(c);
-    const next = bufferMove(key, k, $$('.lc', c.closest('.lrow')).length, cells.length);
-    return next === undefined ? null : cells[next] || null;
+    const cells = $$('.lc', c.closest('[role=grid]'));
+    const cols = $$('.lc', c.closest('.lrow')).length;
+    const to = bufferMove(key, cells.indexOf(c), cols, cells.length);
+    return to === undefined ? null : cells[to] || null;
   }
-  gridLinks(picture, '[role=grid]', () => !!st.meta, (c, keep) => show(c, keep), move);
+  gridLinks(picture, '[role=grid]', () => !!st.meta, (c, keep) => show(c, keep), step);
   picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
   return { show, unlink };
 }
