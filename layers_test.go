@@ -6,7 +6,7 @@
 //	transport: web (the Echo server), over live (websocket sessions)
 //	interop: what other tools describe (DxDispatch, ONNX, PyTorch, NumPy)
 //	the operators' list: ops (every explorer a server shows)
-//	operators: ops/layout, ops/slice1, ops/convert, ops/depthspace, ops/join (each an explorer.Kind)
+//	operators: ops/layout, ops/slice1, ops/convert, ops/depthspace, ops/join, ops/padding1, ops/tile (each an explorer.Kind)
 //	operators' kit: picture (tensor states and pictures they share)
 //	the explorer contract: explorer (Kind, and the one pipeline)
 //	                                        rooms/natsbus (the rooms' NATS bus)
@@ -62,7 +62,7 @@ var layers = []layer{
 	{name: "rooms' adapters", pkgs: map[string][]string{"rooms/natsbus": {"github.com/nats-io/"}, "rooms/natstest": {"github.com/nats-io/"}}},
 	{name: "the explorer contract", pkgs: map[string][]string{"explorer": {"github.com/a-h/templ"}}},
 	{name: "operators' kit", pkgs: map[string][]string{"picture": {"github.com/a-h/templ"}}},
-	{name: "operators", pkgs: map[string][]string{"ops/layout": {"github.com/a-h/templ"}, "ops/slice1": {"github.com/a-h/templ"}, "ops/convert": {"github.com/a-h/templ"}, "ops/depthspace": {"github.com/a-h/templ"}, "ops/join": {"github.com/a-h/templ"}}},
+	{name: "operators", pkgs: map[string][]string{"ops/layout": {"github.com/a-h/templ"}, "ops/slice1": {"github.com/a-h/templ"}, "ops/convert": {"github.com/a-h/templ"}, "ops/depthspace": {"github.com/a-h/templ"}, "ops/join": {"github.com/a-h/templ"}, "ops/padding1": {"github.com/a-h/templ"}, "ops/tile": {"github.com/a-h/templ"}}},
 	{name: "the operators' list", pkgs: map[string][]string{"ops": nil}},
 	{name: "interop", pkgs: map[string][]string{"interop": nil}},
 	{name: "sessions", pkgs: map[string][]string{"live": {"github.com/gorilla/websocket", "github.com/a-h/templ", "golang.org/x/time/"}}},

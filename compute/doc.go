@@ -68,6 +68,14 @@
 // element sizes goes through Copy's plan above. dst and src in one buffer,
 // or an output two elements may share, run in row-major order instead.
 //
+// AxisCopy (axismap.go) runs a separable index map, DML_PADDING1's (and
+// DML_TILE's): per output axis a table of input coordinates, -1 for the
+// fill value. The innermost table is cut once into runs of consecutive
+// source elements and fills, so that a padded row is a copy() of its
+// middle and a few of its edges; an odometer over the outer axes' offset
+// tables gives each row's source. From 4 MiB of output the long runs
+// and the fill rows are written with non-temporal stores (streamTo).
+//
 // The highlights (Touched, CellCounts) plan the set of offsets instead,
 // in any order: Touched sets whole words per row, CellCounts adds a
 // unit-step row as two entries of a difference array when no count can

@@ -296,3 +296,14 @@ func streamScatter[T elem](dst, src []byte, lp *loop, first, cnt, start int64, s
 	}
 	sfence()
 }
+
+// streamTo writes b to dst from byte q as ntWrite does, after the bounds
+// check that ntWrite leaves to its callers: AxisCopy's runs. The caller
+// calls sfence after its last.
+func streamTo(dst []byte, q int64, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	_ = dst[q : q+int64(len(b))]
+	ntWrite(unsafe.Pointer(unsafe.SliceData(dst)), q, b)
+}

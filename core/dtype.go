@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -112,4 +113,41 @@ func (d DataType) IsSigned() bool {
 		return true
 	}
 	return false
+}
+
+// Float16Bits rounds a float64 to the nearest IEEE half (ties to even) in
+// one step: through a float32, a value just below a tie between two halves
+// (65519.999) would round up to the tie and then away from it (to +Inf).
+func Float16Bits(f float64) uint16 {
+	b := math.Float64bits(f)
+	sign := uint16(b>>48) & 0x8000
+	exp := int(b>>52) & 0x7ff
+	mant := b & (1<<52 - 1)
+	if exp == 0x7ff {
+		if mant != 0 {
+			return sign | 0x7e00
+		}
+		return sign | 0x7c00
+	}
+	e := exp - 1023 + 15
+	switch {
+	case e >= 0x1f:
+		return sign | 0x7c00
+	case e <= 0:
+		if e < -10 {
+			return sign
+		}
+		mant |= 1 << 52
+		shift := uint(43 - e)
+		h, rem, mid := mant>>shift, mant&(1<<shift-1), uint64(1)<<(shift-1)
+		if rem > mid || rem == mid && h&1 == 1 {
+			h++
+		}
+		return sign | uint16(h)
+	}
+	h := uint64(e)<<10 | mant>>42
+	if rem := mant & (1<<42 - 1); rem > 1<<41 || rem == 1<<41 && h&1 == 1 {
+		h++ // a carry into the exponent is still the right rounding, up to +Inf
+	}
+	return sign | uint16(h)
 }

@@ -97,7 +97,7 @@ func TestE2EEveryPageInEachLanguage(t *testing.T) {
 		"/tour/1", "/tour/7", "/tour/11", "/tour/12",
 		"/glossary", "/join", "/embed/layout?sizes=2,3", "/embed/slice?preset=example2", "/no-such-page",
 		"/operators", "/check", "/convert?preset=nchw-nhwc", "/convert?preset=scalebias",
-		"/joinsplit?preset=join-padded", "/joinsplit?preset=split-example1&axis=7",
+		"/joinsplit?preset=join-padded", "/joinsplit?preset=split-example1&axis=7", "/padding?preset=pad-ex3", "/tile",
 	}
 	for _, path := range pages {
 		_, en := readPage(t, ctx, base, path, i18n.English)

@@ -39,6 +39,8 @@ var DxExporters = map[string]func(q url.Values) (DxPlan, error){
 	"depthspace": depthSpaceDxPlan,
 	// DML_JOIN or DML_SPLIT, the page's operator.
 	"joinsplit": joinsplitDxPlan,
+	"padding":   paddingDxPlan,
+	"tile":      tileDxPlan,
 }
 
 func convertDxPlan(q url.Values) (DxPlan, error) {

@@ -14,7 +14,9 @@ import (
 	"github.com/stridescope/stridescope/ops/convert"
 	"github.com/stridescope/stridescope/ops/depthspace"
 	"github.com/stridescope/stridescope/ops/join"
+	"github.com/stridescope/stridescope/ops/padding1"
 	"github.com/stridescope/stridescope/ops/slice1"
+	"github.com/stridescope/stridescope/ops/tile"
 	"github.com/stridescope/stridescope/picture"
 
 	"github.com/stridescope/stridescope/core"
@@ -82,8 +84,12 @@ type ImportResponse struct {
 	// for the join and split page.
 	Join  *join.JoinRequest  `json:"join,omitempty"`
 	Split *join.SplitRequest `json:"split,omitempty"`
-	Notes []string           `json:"notes"`
-	notes []core.Msg         // Notes by code, for Localize
+	// Padding1 and Tile are the bodies of /api/v1/padding1 and
+	// /api/v1/tile, for their pages.
+	Padding1 *padding1.Request `json:"padding1,omitempty"`
+	Tile     *tile.Request     `json:"tile,omitempty"`
+	Notes    []string          `json:"notes"`
+	notes    []core.Msg        // Notes by code, for Localize
 }
 
 // Localize is r with its notes in l (English, the default, is what
@@ -630,6 +636,8 @@ var dxImporters = map[string]dxImporter{
 	"SPACE_TO_DEPTH1":       importDxDepthSpace,
 	"JOIN":                  importDxJoin,
 	"SPLIT":                 importDxSplit,
+	"PADDING1":              importDxPadding1,
+	"TILE":                  importDxTile,
 }
 
 // DxOperators are the operator types the importer and the check read,

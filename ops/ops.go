@@ -9,10 +9,12 @@ import (
 	"github.com/stridescope/stridescope/ops/depthspace"
 	"github.com/stridescope/stridescope/ops/join"
 	"github.com/stridescope/stridescope/ops/layout"
+	"github.com/stridescope/stridescope/ops/padding1"
 	"github.com/stridescope/stridescope/ops/slice1"
+	"github.com/stridescope/stridescope/ops/tile"
 )
 
 // All is every explorer.
 func All() explorer.Kinds {
-	return explorer.Kinds{layout.Kind{}, slice1.Kind{}, convert.Kind{}, depthspace.Kind{}, join.Kind{}}
+	return explorer.Kinds{layout.Kind{}, slice1.Kind{}, convert.Kind{}, depthspace.Kind{}, join.Kind{}, padding1.Kind{}, tile.Kind{}}
 }

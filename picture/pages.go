@@ -86,6 +86,10 @@ func StaleIn(ctx context.Context, stale string) string {
 		return i18n.T(ctx, "stale.depthspace")
 	case strings.HasSuffix(stale, "join or split."):
 		return i18n.T(ctx, "stale.join")
+	case strings.HasSuffix(stale, "padding."):
+		return i18n.T(ctx, "stale.padding")
+	case strings.HasSuffix(stale, "tiling."):
+		return i18n.T(ctx, "stale.tile")
 	}
 	return i18n.T(ctx, "stale.tensor")
 }

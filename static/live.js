@@ -199,6 +199,8 @@ export function settle(m, form, picture, what, setURL, how) {
         : what === 'convert' ? t('stale.convert')
         : what === 'depthspace' ? t('stale.depthspace')
         : what === 'join' ? t('stale.join')
+        : what === 'padding' ? t('stale.padding')
+        : what === 'tile' ? t('stale.tile')
         : t('stale.tensor');
     stale.hidden = false;
     setURL(m.query + (last ? '&last=' + encodeURIComponent(last) : ''), how, m.query);

@@ -19,7 +19,9 @@ import (
 	"github.com/stridescope/stridescope/ops/depthspace"
 	"github.com/stridescope/stridescope/ops/join"
 	"github.com/stridescope/stridescope/ops/layout"
+	"github.com/stridescope/stridescope/ops/padding1"
 	"github.com/stridescope/stridescope/ops/slice1"
+	"github.com/stridescope/stridescope/ops/tile"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/testkit"
 )
@@ -299,6 +301,24 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	// (explorer.FirstAnswer), which takes an edit's cost of its own.
 	convertPage := func(q string) int64 { return convert.Cost(identity(q), false) + convert.Cost(identity(q), true) }
 	transpose := "dt=FLOAT32&sizes=4096,4096&imode=packed&omode=explicit&ostrides=1,4096"
+	padding := func(q string) *core.Padding1 {
+		v := padding1.Validate(padding1.StateFromQuery(mustQuery(t, q)))
+		if v.P == nil {
+			t.Fatalf("%s: %v", q, v.Errors)
+		}
+		return v.P
+	}
+	// A padding page that draws a valid state embeds its answer too.
+	paddingPage := func(q string) int64 { return padding1.Cost(padding(q), false) + padding1.Cost(padding(q), true) }
+	bigPad := "dt=FLOAT32&sizes=300,300&mode=EDGE&start=1,1&end=1,1"
+	tiling := func(q string) *core.Tile {
+		v := tile.Validate(tile.StateFromQuery(mustQuery(t, q)))
+		if v.T == nil {
+			t.Fatalf("%s: %v", q, v.Errors)
+		}
+		return v.T
+	}
+	tilePage := func(q string) int64 { return tile.Cost(tiling(q), false) + tile.Cost(tiling(q), true) }
 	nhwc := "dt=FLOAT16&sizes=1,16,1024,1024&imode=NHWC&omode=NCHW"
 	// A depth-space page draws its state's three grids and embeds its
 	// answer too; the largest drawn is views.MaxDOMCells elements.
@@ -355,6 +375,13 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"depthspace svg, 256 elements", get("/api/v1/depthspace.svg?" + dsLargest), plan(depthspace.Kind{}, dsLargest)},
 		{"depthtospace1 api, 65,536 listed", post("/api/v1/depthtospace1", `{"dataType":"FLOAT32","inputSizes":[1,64,32,32],"blockSize":4,"order":"COLUMN_ROW_DEPTH"}`),
 			depthspace.APICost(ds("op=d2s&dt=FLOAT32&sizes=1,64,32,32&imode=packed&block=4"))},
+		{"padding page, DOM", get("/padding?preset=pad-ex1&lang=fr"), paddingPage("preset=pad-ex1")},
+		{"padding page, too large to draw", get("/padding?" + bigPad), paddingPage(bigPad)},
+		{"padding svg", get("/api/v1/padding1.svg?preset=pad-ex4&lang=fr"), plan(padding1.Kind{}, "preset=pad-ex4")},
+		{"padding1 api", post("/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[300,300],"paddingMode":"EDGE","startPadding":[1,1],"endPadding":[1,1]}`), padding1.APICost(padding(bigPad))},
+		{"tile page, DOM", get("/tile?preset=tile-ex&lang=fr"), tilePage("preset=tile-ex")},
+		{"tile svg", get("/api/v1/tile.svg?preset=tile-ex&lang=fr"), plan(tile.Kind{}, "preset=tile-ex")},
+		{"tile api", post("/api/v1/tile", `{"dataType":"FLOAT32","inputSizes":[300,300],"repeats":[1,2]}`), tile.APICost(tiling("dt=FLOAT32&sizes=300,300&repeats=1,2"))},
 		{"identity api", post("/api/v1/identity", `{"dataType":"FLOAT32","sizes":[256,256],"outputStrides":[1,256]}`), convert.APICost(identity("dt=FLOAT32&sizes=256,256&imode=packed&omode=explicit&ostrides=1,256"))},
 		{"joinsplit page, DOM, 8 inputs", get("/joinsplit?" + join8 + "&lang=fr"), joinPage(join8)},
 		{"joinsplit page, too large", get("/joinsplit?" + joinBig), joinPage(joinBig)},

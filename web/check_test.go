@@ -114,11 +114,11 @@ func TestOperatorsIndex(t *testing.T) {
 	doc.Find("[data-testid=operator-item] h2 a").Each(func(_ int, a *goquery.Selection) {
 		links = append(links, a.AttrOr("href", "")+" "+a.Text())
 	})
-	want := []string{"/?lang=pt-BR Explorador de layout", "/slice?lang=pt-BR Explorador de DML_SLICE1", "/convert?lang=pt-BR Conversão de layout", "/depthspace?lang=pt-BR Profundidade para espaço e de volta", "/joinsplit?lang=pt-BR Junção e divisão", "/check?lang=pt-BR Por que meu operador é recusado?"}
+	want := []string{"/?lang=pt-BR Explorador de layout", "/slice?lang=pt-BR Explorador de DML_SLICE1", "/convert?lang=pt-BR Conversão de layout", "/depthspace?lang=pt-BR Profundidade para espaço e de volta", "/joinsplit?lang=pt-BR Junção e divisão", "/padding?lang=pt-BR DML_PADDING1: os modos de preenchimento", "/tile?lang=pt-BR DML_TILE: a repetição em blocos", "/check?lang=pt-BR Por que meu operador é recusado?"}
 	if strings.Join(links, "\n") != strings.Join(want, "\n") {
 		t.Errorf("the index links\n%s\nwant\n%s", strings.Join(links, "\n"), strings.Join(want, "\n"))
 	}
-	for path, current := range map[string]bool{"/operators": true, "/check": true, "/convert": true, "/depthspace": true, "/joinsplit": true, "/": false, "/slice": false} {
+	for path, current := range map[string]bool{"/operators": true, "/check": true, "/convert": true, "/depthspace": true, "/joinsplit": true, "/padding": true, "/tile": true, "/": false, "/slice": false} {
 		_, d := page(t, path)
 		got := d.Find("[data-testid=nav-operators][aria-current=page]").Length() == 1
 		if got != current {

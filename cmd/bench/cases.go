@@ -48,9 +48,21 @@ type benchCase struct {
 	slice *core.Slice1
 	walk  compute.Walk
 	e     int
+
+	// padding cases: the desc, then the validated padding, its map and
+	// np.pad's arguments.
+	pad     *core.Padding1Desc
+	padded  *core.Padding1
+	axis    compute.AxisMap
+	padArgs map[string]any
 }
 
-func (c *benchCase) outBytes() int64 { return c.walk.Len() * int64(c.e) }
+func (c *benchCase) outBytes() int64 {
+	if c.pad != nil {
+		return c.axis.Len() * int64(c.e)
+	}
+	return c.walk.Len() * int64(c.e)
+}
 
 var elemType = map[int]core.DataType{1: core.UInt8, 2: core.UInt16, 4: core.Float32, 8: core.Float64}
 
@@ -186,6 +198,7 @@ func matrix() ([]benchCase, error) {
 	)
 	cs = append(cs, identityCases()...)
 	cs = append(cs, depthSpaceCases()...)
+	cs = append(cs, paddingCases()...)
 	// Highlight bitmaps of the input cells a slice touches.
 	for _, c := range cs {
 		switch c.name {
@@ -207,6 +220,12 @@ func matrix() ([]benchCase, error) {
 		}
 		if c.class == classID {
 			if err := c.initIdentity(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if c.class == classPad {
+			if err := c.initPadding(); err != nil {
 				return nil, err
 			}
 			continue

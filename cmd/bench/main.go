@@ -296,8 +296,8 @@ func runGo(cases []benchCase, o options, np *numpyProc) ([]result, error) {
 			return nil, err
 		}
 		threads := o.threads
-		if c.class == classID {
-			threads = []int{1} // compute.Identity is one goroutine
+		if c.class == classID || c.class == classPad {
+			threads = []int{1} // compute.Identity and AxisCopy are one goroutine
 		}
 		for _, th := range threads {
 			runtime.GOMAXPROCS(th)
@@ -350,7 +350,7 @@ func addNumpy(rs []result, c *benchCase, np *numpyProc, o options) {
 			r.NumpyCopytoGBps = n.CopytoGBps
 			r.NumpyCopytoRatio = ptr(*r.GBps / *n.CopytoGBps)
 		}
-		if n.Memcpy != nil && r.MemcpyRatio != nil && (r.Class == classCopy || r.Class == classID) {
+		if n.Memcpy != nil && r.MemcpyRatio != nil && (r.Class == classCopy || r.Class == classID || r.Class == classPad) {
 			r.NumpyMemcpy = n.Memcpy
 			r.NumpyRatioNorm = ptr(*r.MemcpyRatio / *n.Memcpy)
 		}
@@ -385,6 +385,8 @@ func measureCopy(r *result, c *benchCase, o options, src, dst []byte, threads in
 			return compute.Identity(dst, src, c.in, c.out, c.e)
 		case c.ds != nil:
 			return compute.CopyParallel(dst, src, c.walk, c.e, threads)
+		case c.class == classPad:
+			return c.padCall(dst, src)
 		case threads == 1:
 			return compute.Slice(dst, src, c.slice)
 		}
@@ -398,7 +400,11 @@ func measureCopy(r *result, c *benchCase, o options, src, dst []byte, threads in
 		return fmt.Errorf("case %s: %w", c.name, err)
 	}
 	r.Check = "ok"
-	if i := naiveCheck(dst, src, c.walk, c.e); i >= 0 {
+	check := func() int64 { return naiveCheck(dst, src, c.walk, c.e) }
+	if c.class == classPad {
+		check = func() int64 { return c.padCheck(dst, src) }
+	}
+	if i := check(); i >= 0 {
 		r.Check = fmt.Sprintf("byte %d differs from the naive reference", i)
 	}
 	r.checksum = checksum(dst, c.e)
@@ -504,6 +510,17 @@ func printTable(w io.Writer, rs []result, np *numpyProc, took time.Duration, md 
 			fmt.Sprintf("%.2f", *r.GBps), fmt.Sprintf("%.2f", *r.MemcpyGBps),
 			fmt.Sprintf("%.2f (%.2f-%.2f)", *r.MemcpyRatio, *r.RatioP25, *r.RatioP75), fmtp(r.NumpyGBps, "%.2f"), fmtp(r.NumpyRatio, "%.2f"),
 			fmtp(r.NumpyCopytoGBps, "%.2f"), fmtp(r.NumpyCopytoRatio, "%.2f"), r.Check, t.code(r.Plan))
+	}
+	t.flush()
+	t = newTable(w, md, "padding (one thread)", "e", "MB out", "GB/s", "memcpy GB/s", "ratio (p25-p75)", "np.pad GB/s", "np-ratio", "np-norm", "check")
+	for _, r := range rs {
+		if r.Class != classPad {
+			continue
+		}
+		t.row(r.Case, fmt.Sprint(r.ElemSize), fmt.Sprintf("%.1f", float64(r.OutBytes)/(1<<20)),
+			fmt.Sprintf("%.2f", *r.GBps), fmt.Sprintf("%.2f", *r.MemcpyGBps),
+			fmt.Sprintf("%.2f (%.2f-%.2f)", *r.MemcpyRatio, *r.RatioP25, *r.RatioP75), fmtp(r.NumpyGBps, "%.2f"), fmtp(r.NumpyRatio, "%.2f"),
+			fmtp(r.NumpyRatioNorm, "%.2f"), r.Check)
 	}
 	t.flush()
 	t = newTable(w, md, "small call", "thr", "ns/call", "allocs", "numpy GB/s", "np-ratio", "np-norm", "check")

@@ -122,6 +122,9 @@ func (np *numpyProc) run(c *benchCase) (numpyCase, bool) {
 	if c.class == classID {
 		req["fn"] = "ascontiguous"
 	}
+	if c.class == classPad {
+		req["fn"], req["pad"] = "pad", c.padArgs
+	}
 	line, err := json.Marshal(req)
 	if err == nil {
 		_, err = np.in.Write(append(line, '\n'))

@@ -13,7 +13,9 @@ layout conversion) is timed as np.ascontiguousarray(view), which allocates
 its output on every call, and answers copytoGbps too: np.copyto into a
 pre-faulted output, the same copy without the allocation (a view that is
 C-contiguous already, which ascontiguousarray returns as it is, is timed
-as view.copy()).
+as view.copy()). A case with "fn": "pad" (a DML_PADDING1) is timed as
+np.pad(view, widths, mode), which allocates its output on every call; the
+contiguous copy it is interleaved with moves the output's byte count.
 The checksum is sum((i*2654435761 + 1) * v_i) mod 2^64 over the output
 elements read as unsigned integers, as cmd/bench computes it.
 """
@@ -93,6 +95,8 @@ def run_case(c, buffers):
         first = view.__array_interface__["data"][0] - flat.__array_interface__["data"][0]
         if first != c["base"] * item:
             raise ValueError("first element at byte %d, Go reads %d" % (first, c["base"] * item))
+        if c.get("fn") == "pad":
+            return run_pad(c, view, flat, res)
         out = np.empty(view.shape, dtype=view.dtype)
         out.fill(0)  # fault the pages in
         np.copyto(out, view)
@@ -119,6 +123,22 @@ def run_case(c, buffers):
         res["reps"] = reps
     except Exception as exc:  # reported per case, not fatal
         res["error"] = "%s: %s" % (type(exc).__name__, exc)
+    return res
+
+
+def run_pad(c, view, flat, res):
+    """Times np.pad(view) against a contiguous copy of the output's size."""
+    widths, mode = [tuple(w) for w in c["pad"]["widths"]], c["pad"]["mode"]
+    pad = lambda: np.pad(view, widths, mode=mode)
+    out = pad()
+    res["checksum"] = str(checksum(out))
+    nbytes = out.nbytes
+    if flat.nbytes < nbytes:
+        raise ValueError("output of %d bytes, buffer of %d" % (nbytes, flat.nbytes))
+    mout, msrc = np.empty_like(out).reshape(-1), flat[:out.size]
+    mout.fill(0)
+    med, ratio, reps = timed(lambda: np.copyto(mout, msrc), pad, c["minReps"], c["minTime"], 1)
+    res["gbps"], res["memcpyRatio"], res["reps"] = nbytes / med, ratio, reps
     return res
 
 

@@ -15,7 +15,7 @@ import (
 // NotWords are strings the same in every language: DirectML and API
 // names, code, the project's name, units and symbols. A text made only of
 // these, numbers and punctuation is not English to translate.
-var NotWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR|InputTensor|OutputTensor|BlockSize|DEPTH_COLUMN_ROW|COLUMN_ROW_DEPTH|DCR|CRD|NCHW|NHWC|NCDHW|NDHWC)\b`)
+var NotWords = regexp.MustCompile(`\b(stridescope|DirectML|DML_[A-Z0-9_]+|Sizes|Strides|TotalTensorSizeInBytes|GuaranteedBaseOffsetAlignment|DimensionCount|DMLCalcBufferTensorSize|InputWindowOffsets|InputWindowSizes|InputWindowStrides|OutputSizes|CopyStart|MaxCopiedElements|FLOAT(16|32|64)|U?INT(4|8|16|32|64)|nullptr|JSON|API|C\+\+|NumPy|ONNX|PyTorch|DxDispatch|ABCD-2345|QR|InputTensor|OutputTensor|PaddingMode|PaddingValue|StartPadding|EndPadding|CONSTANT|EDGE|REFLECTION|SYMMETRIC|WRAP|BlockSize|DEPTH_COLUMN_ROW|COLUMN_ROW_DEPTH|DCR|CRD|NCHW|NHWC|NCDHW|NDHWC|Repeats|RepeatsCount)\b`)
 
 var word = regexp.MustCompile(`[A-Za-z]{2,}`)
 

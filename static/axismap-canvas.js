@@ -1,0 +1,113 @@
+// stridescope: an axis-map explorer's grids above the DOM limit
+// (DML_PADDING1, DML_TILE), drawn on two canvases from the answer's meta
+// alone: per output axis the input coordinate each output coordinate
+// reads (-1: the padding value; docs/protocol.md, "The padding
+// explorer"). The input is coloured by element index, each output
+// element by the colour of the element it reads, the padding value in
+// grey. Pointer and keys link as the grids' cells do; Enter goes to the
+// linked element of the other canvas.
+
+import { $ } from './live.js';
+import { t, num } from './words.js';
+import { coordOf, indexOf } from './layout.js';
+import { panelCaptions, rgba, rampPacked, markPixels, canvasLinks } from './canvas.js';
+import { clamp, box, pixelRuns, tensorLayout } from './canvas-layout.js';
+import { canvasRecord, measureCaption, redrawMini } from './canvas-zoom.js';
+
+const HOLE = [205, 212, 220], MARK = [230, 57, 70], SIBLING = [244, 162, 97];
+// The most output elements a pick marks as reading one input element.
+const MAX_MARKS = 4096;
+
+// mapCanvases draws the canvases of the explorer whose slots are
+// slot + '-in' and slot + '-out' from st.meta ({inSizes, outSizes,
+// labels, axes}).
+export function mapCanvases(st, slot) {
+  const cvs = {};
+  const m = () => st.meta;
+  // src is the input element output element k reads, -1 for the value.
+  function src(k) {
+    const M = m(), co = coordOf(M.outSizes, k);
+    for (let d = 0; d < co.length; d++) {
+      co[d] = M.axes[d][co[d]];
+      if (co[d] < 0) return -1;
+    }
+    return indexOf(M.inSizes, co);
+  }
+  // readers lists up to MAX_MARKS output elements that read input
+  // element i (per axis, the output coordinates that read its
+  // coordinate), and how many there are in all.
+  function readers(i) {
+    const M = m(), co = coordOf(M.inSizes, i);
+    const per = co.map((c, d) => M.axes[d].flatMap((x, o) => (x === c ? [o] : [])));
+    const count = per.reduce((a, l) => a * l.length, 1), out = [];
+    const walk = (d, acc) => {
+      if (out.length >= MAX_MARKS) return;
+      if (d === per.length) { out.push(indexOf(M.outSizes, acc)); return; }
+      for (const o of per[d]) walk(d + 1, [...acc, o]);
+    };
+    walk(0, []);
+    return { list: out, count };
+  }
+  function bounds(kind) {
+    const s = $(`#${slot}-${kind}-canvas`)?.closest('.canvas-slot'), w = s ? s.clientWidth - 2 : 300;
+    return box(clamp(w, 200, 1100), clamp(Math.round(innerHeight * 0.6), 280, 560));
+  }
+  function setup(kind, sizes, paint) {
+    const cv = $(`#${slot}-${kind}-canvas`);
+    if (!cv) return;
+    const M = m(), n = sizes.reduce((a, b) => a * b, 1), b = bounds(kind);
+    const L = tensorLayout(sizes, n, M.labels, b, measureCaption);
+    const c = cvs[kind] = canvasRecord(cv, L, b, (ov) => panelCaptions(ov, L, sizes, M.labels));
+    const px32 = new Uint32Array(c.img.data.buffer);
+    pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += L.bin) px32[p + j] = paint(i); });
+    c.ctx.putImageData(c.img, 0, 0);
+    redrawMini(c.view);
+    canvasLinks(cv, c, n, () => sizes, (k, focus) => pick(kind, k, focus));
+    cv.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' || c.cursor < 0) return;
+      const to = kind === 'out' ? 'in' : 'out', d = cvs[to];
+      const k = kind === 'out' ? src(c.cursor) : indexOf(m().outSizes, ownPlace(c.cursor));
+      if (d && k >= 0) {
+        d.cursor = k;
+        e.preventDefault();
+        d.cv.focus();
+      }
+    });
+  }
+  // ownPlace is the output coordinate where input element i is itself:
+  // on each axis the first output coordinate that reads its coordinate.
+  const ownPlace = (i) => coordOf(m().inSizes, i).map((c, d) => Math.max(0, m().axes[d].indexOf(c)));
+  function pick(kind, k, focus) {
+    const dot = $('#dot'), M = m();
+    // A canvas reached by focus or a click holds its element for Enter.
+    if (focus && cvs[kind]) cvs[kind].cursor = k;
+    if (kind === 'out') {
+      const i = src(k), coord = coordOf(M.outSizes, k).join(',');
+      if (i < 0) {
+        dot.textContent = t('js.padding.pad', { coord, value: M.value ?? '' });
+        mark({ out: [k] });
+        return;
+      }
+      dot.textContent = t('js.padding.out', { coord, value: M.values ? M.values[i] : num(i + 1), from: coordOf(M.inSizes, i).join(',') });
+      mark({ in: [i], out: [k] });
+      return;
+    }
+    const r = readers(k);
+    dot.textContent = t('js.padding.in', { coord: coordOf(M.inSizes, k).join(','), value: M.values ? M.values[k] : num(k + 1), n: num(r.count) });
+    mark({ in: [k], outAll: r.list });
+  }
+  function mark(ms) {
+    if (cvs.in) markPixels(cvs.in, [[ms.in || [], MARK]]);
+    if (cvs.out) markPixels(cvs.out, [[ms.outAll || [], SIBLING], [ms.out || [], MARK]]);
+  }
+  // draw starts again from the meta of the answer last received.
+  function draw() {
+    for (const kind of ['in', 'out']) delete cvs[kind];
+    const M = m();
+    if (!M || M.inputMode !== 'canvas') return;
+    const span = Math.max(1, M.inCount - 1), hole = rgba(HOLE);
+    setup('in', M.inSizes, (i) => rampPacked(i / span));
+    setup('out', M.outSizes, (k) => { const i = src(k); return i < 0 ? hole : rampPacked(i / span); });
+  }
+  return { draw };
+}

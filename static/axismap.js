@@ -1,0 +1,54 @@
+// The grids of an axis-map explorer (DML_PADDING1, DML_TILE) linked by
+// pointer, tap and keyboard, both ways: an output cell to the input
+// element it reads (and the other output cells that read it), or to
+// nothing where it takes the padding value; an input element to every
+// output cell that reads it. st.meta.sources gives, for each output
+// element (row-major), the input element it reads, -1 for the padding
+// value (docs/protocol.md, "The padding explorer").
+
+import { $, $$, gridLinks } from './live.js';
+import { t, num } from './words.js';
+import { bufferMove } from './layout.js';
+
+export function mapLinks(picture, st) {
+  function unlink() {
+    for (const c of $$('.linked, .sel', picture)) c.classList.remove('linked', 'sel');
+  }
+  const labelOf = (c) => c.querySelector('.lbl')?.textContent ?? '';
+  // readers lists the output elements that read input element i.
+  const readers = (i) => (st.meta.sources || []).flatMap((s, j) => (s === i ? [j] : []));
+  function show(c, keep) {
+    if (!c || !st.meta) return;
+    unlink();
+    c.classList.add('sel');
+    if (keep) st.focus = c.id;
+    const k = +c.dataset.i, dot = $('#dot');
+    if (c.id.startsWith('out-')) {
+      const i = (st.meta.sources || [])[k];
+      if (i === undefined || i < 0) {
+        dot.textContent = t('js.padding.pad', { coord: c.dataset.c, value: labelOf(c) });
+        return;
+      }
+      const from = document.getElementById('in-' + i);
+      from?.classList.add('linked');
+      for (const j of readers(i)) if (j !== k) document.getElementById('out-' + j)?.classList.add('linked');
+      dot.textContent = t('js.padding.out', { coord: c.dataset.c, value: labelOf(c), from: from?.dataset.c ?? '' });
+      return;
+    }
+    const rs = readers(k);
+    for (const j of rs) document.getElementById('out-' + j)?.classList.add('linked');
+    dot.textContent = t('js.padding.in', { coord: c.dataset.c, value: labelOf(c), n: num(rs.length) });
+  }
+  // Arrow keys move within a grid by its rows of cells; Enter jumps to
+  // the linked cell of the other grid.
+  function step(c, key) {
+    if (key === 'Enter') return document.getElementById(c.dataset.link || '');
+    const cells = $$('.lc', c.closest('[role=grid]'));
+    const cols = $$('.lc', c.closest('.lrow')).length;
+    const to = bufferMove(key, cells.indexOf(c), cols, cells.length);
+    return to === undefined ? null : cells[to] || null;
+  }
+  gridLinks(picture, '[role=grid]', () => !!st.meta, (c, keep) => show(c, keep), step);
+  picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
+  return { show, unlink };
+}

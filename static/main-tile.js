@@ -1,0 +1,4 @@
+// The DML_TILE explorer's entry, on /tile and its embed.
+import { start } from './tile.js';
+
+start();
