@@ -98,8 +98,9 @@ type replicaSet struct {
 	url, dir string
 	ns       *natsserver.Server
 	students int
-	addrs    []string
-	stops    []func()
+	addrs    []string // fixed once started: a restart keeps the address
+	mu       sync.Mutex
+	stops    []func() // under mu: a restart replaces one while the class answers
 }
 
 func startReplicas(n, students int) (*replicaSet, error) {
@@ -119,41 +120,51 @@ func startReplicas(n, students int) (*replicaSet, error) {
 		return nil, errors.New("nats not ready")
 	}
 	for i := range n {
-		if err := rs.start(i, "127.0.0.1:0"); err != nil {
+		addr, stop, err := rs.start("127.0.0.1:0")
+		if err != nil {
 			rs.stop()
 			return nil, err
 		}
+		rs.addrs[i], rs.stops[i] = addr, stop
 	}
 	return rs, nil
 }
 
-// start runs replica i on addr.
-func (rs *replicaSet) start(i int, addr string) error {
+// start runs a replica on addr and gives its address and how to stop it.
+func (rs *replicaSet) start(addr string) (string, func(), error) {
 	bus, err := natsbus.New(natsbus.Options{URL: rs.url})
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		bus.Close()
-		return err
+		return "", nil, err
 	}
 	s := web.New(web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Bus: bus, RoomSecret: []byte("loadtest room secret"),
 		Limits: web.Limits{MaxConns: rs.students + 100, MaxConnsPerAddr: rs.students + 100, RequestBurst: rs.students + 100}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, nil) }()
-	rs.addrs[i], rs.stops[i] = ln.Addr().String(), func() { cancel(); <-done; bus.Close() }
-	return nil
+	return ln.Addr().String(), func() { cancel(); <-done; bus.Close() }, nil
 }
 
 // restart stops replica i and starts it again on its address.
 func (rs *replicaSet) restart(i int) error {
-	rs.stops[i]()
+	rs.mu.Lock()
+	stop := rs.stops[i]
 	rs.stops[i] = nil
+	rs.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 	var err error
 	for range 50 { // the port may take a moment to be free again
-		if err = rs.start(i, rs.addrs[i]); err == nil {
+		_, stop, err = rs.start(rs.addrs[i])
+		if err == nil {
+			rs.mu.Lock()
+			rs.stops[i] = stop
+			rs.mu.Unlock()
 			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -162,7 +173,10 @@ func (rs *replicaSet) restart(i int) error {
 }
 
 func (rs *replicaSet) stop() {
-	for _, s := range slices.Backward(rs.stops) {
+	rs.mu.Lock()
+	stops := slices.Clone(rs.stops)
+	rs.mu.Unlock()
+	for _, s := range slices.Backward(stops) {
 		if s != nil {
 			s()
 		}
@@ -306,8 +320,14 @@ func loadAnswers(ctx context.Context, a answersConfig) (answersReport, error) {
 		<-readerDone
 	}()
 
+	// The restart is over before the replicas stop (defers run last
+	// first).
+	var restarting sync.WaitGroup
+	defer restarting.Wait()
 	if a.restart >= 0 && a.restart < a.replicas {
+		restarting.Add(1)
 		go func() {
+			defer restarting.Done()
 			time.Sleep(a.within / 2)
 			if err := rs.restart(a.restart); err == nil {
 				mu.Lock()
