@@ -1,0 +1,223 @@
+package interop
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stridescope/stridescope/compute"
+	"github.com/stridescope/stridescope/core"
+)
+
+// ortPadTypes are the types onnxruntime-node 1.30's CPU Pad runs: every
+// type DML_PADDING1 takes but INT16 and UINT16, which it has no kernel
+// for ("Could not find an implementation for Pad(11)"). Its Tile runs
+// every type DML_TILE takes.
+var ortPadTypes = []core.DataType{core.Float64, core.Float32, core.Float16, core.Int64, core.Int32, core.Int8, core.UInt64, core.UInt32, core.UInt8}
+
+// padModes are the modes that export a Pad model.
+var padModes = []core.PaddingMode{core.PadConstant, core.PadEdge, core.PadReflection, core.PadWrap}
+
+// randomONNXPadding is a packed padding of mode and dt ONNX Pad computes
+// as DirectML does: ranks 1 to 4, sizes 1 to 5, every REFLECTION or WRAP
+// padding below its size, an output of at most a few thousand elements,
+// a padding value dt holds.
+func randomONNXPadding(r *rand.Rand, mode core.PaddingMode, dt core.DataType) core.Padding1Desc {
+	rank := 1 + r.IntN(4)
+	maxPad := []int64{8, 6, 4, 2}[rank-1]
+	d := core.Padding1Desc{Input: core.TensorDesc{DataType: dt, Sizes: make([]int64, rank)}, Mode: mode,
+		StartPadding: make([]int64, rank), EndPadding: make([]int64, rank)}
+	for i := range rank {
+		s := 1 + r.Int64N(5)
+		d.Input.Sizes[i] = s
+		limit := maxPad
+		if mode == core.PadReflection || mode == core.PadWrap {
+			limit = min(limit, s)
+		}
+		d.StartPadding[i], d.EndPadding[i] = r.Int64N(limit), r.Int64N(limit)
+	}
+	d.PaddingValue = float64(r.Int64N(100))
+	if dt.IsSigned() {
+		d.PaddingValue -= 50
+	}
+	if dt.IsFloat() {
+		d.PaddingValue /= 4
+	}
+	return d
+}
+
+// ortPadOf runs p's model on src in onnxruntime-node: its output's dims
+// and bytes, or ok false when p exports none.
+func ortPadOf(t *testing.T, enc *json.Encoder, out *bufio.Scanner, c string, p *core.Padding1, src []byte) (dims []int64, data string, ok bool) {
+	model, ok := p.ONNXModel()
+	if !ok {
+		return nil, "", false
+	}
+	a := ortRun(t, enc, out, c, model, []ortTensor{{Name: "x", Type: strings.ToLower(p.Input.DataType.String()), Dims: p.Input.Sizes, Input: hex.EncodeToString(src)}})
+	if a.Error != "" || len(a.Outputs) != 1 {
+		t.Fatalf("%s: onnxruntime-node: %q (%d outputs)", c, a.Error, len(a.Outputs))
+	}
+	return a.Outputs[0].Dims, a.Outputs[0].Data, true
+}
+
+// axisCopyOf is compute's output of m over src: the bytes ORT must give.
+func axisCopyOf(t *testing.T, m compute.AxisMap, src []byte, dt core.DataType, fill []byte) string {
+	e := int(dt.Bits() / 8)
+	dst := make([]byte, m.Len()*int64(e))
+	if err := compute.AxisCopy(context.Background(), dst, src, m, e, fill); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(dst)
+}
+
+// randomElements is n elements of dt as random bytes, but no FLOAT16
+// NaN: onnxruntime-node 1.30 (Node 20) hands every float16 NaN back as
+// 0x7E00 or 0xFE00, whatever its payload, so a NaN's bits would differ
+// from what any copy gives. Such an element becomes an infinity.
+func randomElements(r *rand.Rand, dt core.DataType, n int64) []byte {
+	b := make([]byte, n*dt.Bits()/8)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	if dt == core.Float16 {
+		for i := 0; i < len(b); i += 2 {
+			if v := binary.LittleEndian.Uint16(b[i:]); v&0x7c00 == 0x7c00 {
+				binary.LittleEndian.PutUint16(b[i:], v&0xfc00)
+			}
+		}
+	}
+	return b
+}
+
+// padCases runs 300 random paddings per mode (the types of ortPadTypes
+// in turn) through onnxruntime-node and compute.AxisCopy with
+// PaddingMap; scramble gives ORT the model of the pads interleaved
+// (start0, end0, start1, ...), ONNX's order mistaken for a per-axis one.
+// It returns the cases compared and how many differ.
+func padCases(t *testing.T, scramble bool) (cases, mismatches int) {
+	enc, out := onnxRuntime(t)
+	r := rand.New(rand.NewPCG(40, 19))
+	for _, mode := range padModes {
+		for c := range 300 {
+			dt := ortPadTypes[c%len(ortPadTypes)]
+			d := randomONNXPadding(r, mode, dt)
+			p, err := core.NewPadding1(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := randomElements(r, dt, p.Input.LogicalElementCount())
+			want := axisCopyOf(t, compute.PaddingMap(p), src, dt, core.PaddingValueBytes(dt, p.PaddingValue))
+			name := fmt.Sprintf("%v %d: %v %v pads %v %v", mode, c, dt, d.Input.Sizes, d.StartPadding, d.EndPadding)
+			run := p
+			if scramble {
+				if run = interleaved(d); run == nil {
+					continue
+				}
+			}
+			dims, got, ok := ortPadOf(t, enc, out, name, run, src)
+			if !ok {
+				t.Fatalf("%s: no ONNX model", name)
+			}
+			cases++
+			if !slices.Equal(dims, p.Output.Sizes) || got != want {
+				mismatches++
+				if !scramble {
+					t.Errorf("%s: onnxruntime's Pad (dims %v) and compute's AxisCopy (%v) differ", name, dims, p.Output.Sizes)
+				}
+			}
+		}
+	}
+	return cases, mismatches
+}
+
+// interleaved is d with its pads written per axis (start0, end0, start1,
+// end1, ...) where ONNX wants every start then every end; nil when that
+// is d again or not a padding ONNX computes.
+func interleaved(d core.Padding1Desc) *core.Padding1 {
+	n := len(d.StartPadding)
+	var pads []int64
+	for i := range n {
+		pads = append(pads, d.StartPadding[i], d.EndPadding[i])
+	}
+	if slices.Equal(pads, append(slices.Clone(d.StartPadding), d.EndPadding...)) {
+		return nil
+	}
+	d.StartPadding, d.EndPadding = pads[:n], pads[n:]
+	p, err := core.NewPadding1(d)
+	if err != nil {
+		return nil
+	}
+	if _, ok := p.ONNXModel(); !ok {
+		return nil
+	}
+	return p
+}
+
+// TestPadRunsInOnnxRuntime: the ONNX Pad model of 300 random paddings
+// of each mode ONNX shares with DirectML (constant, edge, reflect, wrap
+// at opset 19), of every type ORT's Pad runs, gives in onnxruntime-node
+// the bytes compute.AxisCopy copies through PaddingMap from the same
+// random input bytes.
+func TestPadRunsInOnnxRuntime(t *testing.T) {
+	cases, mismatches := padCases(t, false)
+	t.Logf("%d paddings, %d mismatches", cases, mismatches)
+	if cases != 4*300 {
+		t.Fatalf("%d paddings compared, want 1200", cases)
+	}
+}
+
+// TestPadScrambledPadsFailInOnnxRuntime: the comparison catches pads in
+// the wrong order: with the pads interleaved, most cases differ.
+func TestPadScrambledPadsFailInOnnxRuntime(t *testing.T) {
+	cases, mismatches := padCases(t, true)
+	t.Logf("%d scrambled paddings, %d differ", cases, mismatches)
+	if cases == 0 || mismatches*10 < cases*9 {
+		t.Fatalf("only %d of %d scrambled paddings differ from compute's: the comparison would miss a pads order bug", mismatches, cases)
+	}
+}
+
+// TestTileRunsInOnnxRuntime: the ONNX Tile model of 300 random tilings
+// (ranks 1 to 4, sizes and repeats 1 to 4, every type DML_TILE takes)
+// gives in onnxruntime-node the bytes compute.AxisCopy copies through
+// TileMap.
+func TestTileRunsInOnnxRuntime(t *testing.T) {
+	enc, out := onnxRuntime(t)
+	r := rand.New(rand.NewPCG(40, 13))
+	types := core.TileDataTypes(core.NewestFeatureLevel)
+	mismatches := 0
+	for c := range 300 {
+		dt := types[c%len(types)]
+		rank := 1 + r.IntN(4)
+		d := core.TileDesc{Input: core.TensorDesc{DataType: dt, Sizes: make([]int64, rank)}, Repeats: make([]int64, rank)}
+		for i := range rank {
+			d.Input.Sizes[i], d.Repeats[i] = 1+r.Int64N(4), 1+r.Int64N([]int64{8, 4, 3, 2}[rank-1])
+		}
+		ti, err := core.NewTile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, ok := ti.ONNXModel()
+		if !ok {
+			t.Fatalf("tile %d: no model", c)
+		}
+		src := randomElements(r, dt, ti.Input.LogicalElementCount())
+		want := axisCopyOf(t, compute.TileMap(ti), src, dt, make([]byte, dt.Bits()/8))
+		name := fmt.Sprintf("tile %d: %v %v repeats %v", c, dt, d.Input.Sizes, d.Repeats)
+		a := ortRun(t, enc, out, name, model, []ortTensor{{Name: "x", Type: strings.ToLower(dt.String()), Dims: d.Input.Sizes, Input: hex.EncodeToString(src)}})
+		if a.Error != "" || len(a.Outputs) != 1 {
+			t.Fatalf("%s: onnxruntime-node: %q", name, a.Error)
+		}
+		if !slices.Equal(a.Outputs[0].Dims, ti.Output.Sizes) || a.Outputs[0].Data != want {
+			mismatches++
+			t.Errorf("%s: onnxruntime's Tile (dims %v) and compute's AxisCopy (%v) differ", name, a.Outputs[0].Dims, ti.Output.Sizes)
+		}
+	}
+	t.Logf("300 tilings, %d mismatches", mismatches)
+}
