@@ -6,8 +6,8 @@ import (
 )
 
 // ONNXPadWrapOpset is the opset whose Pad has mode wrap; the other
-// modes are written at ONNXOpset, where Pad's pads and constant_value
-// are inputs (initializers here), as they have been since opset 11.
+// modes are written at ONNXOpset, the models' opset elsewhere: Pad's
+// pads and constant_value have been inputs (initializers here) since 11.
 const ONNXPadWrapOpset = 19
 
 // ONNXModel is p as an ONNX model file: one Pad node from a dense input
