@@ -25,10 +25,11 @@ var ortPadTypes = []core.DataType{core.Float64, core.Float32, core.Float16, core
 // padModes are the modes that export a Pad model.
 var padModes = []core.PaddingMode{core.PadConstant, core.PadEdge, core.PadReflection, core.PadWrap}
 
-// randomONNXPadding is a packed padding of mode and dt ONNX Pad computes
-// as DirectML does: ranks 1 to 4, sizes 1 to 5, every REFLECTION or WRAP
+// randomONNXPadding is a padding of mode and dt ONNX Pad computes as
+// DirectML does: ranks 1 to 4, sizes 1 to 5, every REFLECTION or WRAP
 // padding below its size, an output of at most a few thousand elements,
-// a padding value dt holds.
+// a padding value dt holds; its input packed, or (one in three) with
+// rows and planes padded in its buffer.
 func randomONNXPadding(r *rand.Rand, mode core.PaddingMode, dt core.DataType) core.Padding1Desc {
 	rank := 1 + r.IntN(4)
 	maxPad := []int64{8, 6, 4, 2}[rank-1]
@@ -42,6 +43,14 @@ func randomONNXPadding(r *rand.Rand, mode core.PaddingMode, dt core.DataType) co
 			limit = min(limit, s)
 		}
 		d.StartPadding[i], d.EndPadding[i] = r.Int64N(limit), r.Int64N(limit)
+	}
+	if r.IntN(3) == 0 {
+		d.Input.Strides = make([]int64, rank)
+		pitch := int64(1)
+		for i := rank - 1; i >= 0; i-- {
+			d.Input.Strides[i] = pitch
+			pitch = pitch*d.Input.Sizes[i] + r.Int64N(3)
+		}
 	}
 	d.PaddingValue = float64(r.Int64N(100))
 	if dt.IsSigned() {
@@ -65,6 +74,21 @@ func ortPadOf(t *testing.T, enc *json.Encoder, out *bufio.Scanner, c string, p *
 		t.Fatalf("%s: onnxruntime-node: %q (%d outputs)", c, a.Error, len(a.Outputs))
 	}
 	return a.Outputs[0].Dims, a.Outputs[0].Data, true
+}
+
+// denseOf is the logical elements of l in buf, row-major: the dense
+// tensor ONNX reads, gathered one element at a time through l.Offsets.
+func denseOf(t *testing.T, l *core.Layout, buf []byte) []byte {
+	offs, err := l.Offsets(l.LogicalElementCount())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := l.DataType.Bits() / 8
+	var b []byte
+	for _, o := range offs {
+		b = append(b, buf[o*e:(o+1)*e]...)
+	}
+	return b
 }
 
 // axisCopyOf is compute's output of m over src: the bytes ORT must give.
@@ -112,8 +136,9 @@ func padCases(t *testing.T, scramble bool) (cases, mismatches int) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src := randomElements(r, dt, p.Input.LogicalElementCount())
+			src := randomElements(r, dt, p.Input.BufferElementCount())
 			want := axisCopyOf(t, compute.PaddingMap(p), src, dt, core.PaddingValueBytes(dt, p.PaddingValue))
+			dense := denseOf(t, p.Input, src)
 			name := fmt.Sprintf("%v %d: %v %v pads %v %v", mode, c, dt, d.Input.Sizes, d.StartPadding, d.EndPadding)
 			run := p
 			if scramble {
@@ -121,7 +146,7 @@ func padCases(t *testing.T, scramble bool) (cases, mismatches int) {
 					continue
 				}
 			}
-			dims, got, ok := ortPadOf(t, enc, out, name, run, src)
+			dims, got, ok := ortPadOf(t, enc, out, name, run, dense)
 			if !ok {
 				t.Fatalf("%s: no ONNX model", name)
 			}
@@ -174,11 +199,12 @@ func TestPadRunsInOnnxRuntime(t *testing.T) {
 }
 
 // TestPadScrambledPadsFailInOnnxRuntime: the comparison catches pads in
-// the wrong order: with the pads interleaved, most cases differ.
+// the wrong order: with the pads interleaved, every case that changes
+// (and stays a padding ONNX computes) differs.
 func TestPadScrambledPadsFailInOnnxRuntime(t *testing.T) {
 	cases, mismatches := padCases(t, true)
 	t.Logf("%d scrambled paddings, %d differ", cases, mismatches)
-	if cases == 0 || mismatches*10 < cases*9 {
+	if cases < 500 || mismatches != cases {
 		t.Fatalf("only %d of %d scrambled paddings differ from compute's: the comparison would miss a pads order bug", mismatches, cases)
 	}
 }
@@ -220,4 +246,25 @@ func TestTileRunsInOnnxRuntime(t *testing.T) {
 		}
 	}
 	t.Logf("300 tilings, %d mismatches", mismatches)
+}
+
+// TestPadTypesOnnxRuntimeLacks: ortPadTypes leaves out only what
+// onnxruntime-node's Pad refuses: INT16 and UINT16 models load with no
+// kernel. When an ORT update brings one, this fails, to add the type.
+func TestPadTypesOnnxRuntimeLacks(t *testing.T) {
+	enc, out := onnxRuntime(t)
+	for _, dt := range core.Padding1DataTypes(core.NewestFeatureLevel) {
+		p, err := core.NewPadding1(core.Padding1Desc{Input: core.TensorDesc{DataType: dt, Sizes: []int64{2, 3}}, Mode: core.PadEdge,
+			StartPadding: []int64{1, 0}, EndPadding: []int64{0, 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, _ := p.ONNXModel()
+		a := ortRun(t, enc, out, dt.String(), model, []ortTensor{{Name: "x", Type: strings.ToLower(dt.String()), Dims: []int64{2, 3},
+			Input: hex.EncodeToString(make([]byte, 6*dt.Bits()/8))}})
+		runs := a.Error == ""
+		if want := slices.Contains(ortPadTypes, dt); runs != want || !runs && !strings.Contains(a.Error, "Could not find an implementation for Pad") {
+			t.Errorf("%v: onnxruntime runs it %v (%q), ortPadTypes says %v", dt, runs, a.Error, want)
+		}
+	}
 }
