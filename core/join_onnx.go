@@ -67,13 +67,24 @@ func onnxIntAttr(name string, v int64) pb {
 // onnxModelOf wraps one node in its graph (whose inputs, outputs and
 // initializers are written) and a ModelProto importing ONNXOpset.
 func onnxModelOf(node, graph pb, name string) []byte {
+	return onnxModelAt(node, graph, name, ONNXOpset)
+}
+
+// onnxModelAt is onnxModelOf importing another opset: the IR version is
+// the one that opset arrived with (ONNX's versioning table), as a
+// runtime may refuse an opset newer than its model's IR.
+func onnxModelAt(node, graph pb, name string, opsetVersion int64) []byte {
 	graph.msg(1, node)
 	graph.str(2, name)
 	var opset pb
 	opset.str(1, "")
-	opset.varint(2, ONNXOpset)
+	opset.varint(2, opsetVersion)
+	ir := int64(onnxIRVersion)
+	if opsetVersion >= 19 {
+		ir = 9
+	}
 	var model pb
-	model.varint(1, onnxIRVersion)
+	model.varint(1, ir)
 	model.str(2, "stridescope")
 	model.msg(7, graph)
 	model.msg(8, opset)

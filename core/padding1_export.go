@@ -118,14 +118,17 @@ func (p *Padding1) numpyChunks() bool {
 	return false
 }
 
-// ONNXPad is the padding as an ONNX Pad node (opset 19 for wrap, 11 for
-// the others): its mode, and pads as ONNX orders them, every axis's
-// start then every axis's end.
+// ONNXPad is the padding as an ONNX Pad node (opset 19 for wrap,
+// ONNXOpset for the others): its mode, and pads as ONNX orders them,
+// every axis's start then every axis's end. Model is the one-node model
+// file (ONNXModel; base64 in JSON), absent where ONNX computes another
+// map.
 type ONNXPad struct {
 	Mode          string   `json:"mode"`
 	Pads          []int64  `json:"pads"`
 	ConstantValue *float64 `json:"constantValue,omitempty"`
 	Opset         int      `json:"opset"`
+	Model         []byte   `json:"model,omitempty"`
 }
 
 // ONNX is p as an ONNX Pad node, and false for SYMMETRIC, which ONNX
@@ -136,9 +139,9 @@ func (p *Padding1) ONNX() (ONNXPad, bool) {
 	if mode == "" {
 		return ONNXPad{}, false
 	}
-	o := ONNXPad{Mode: mode, Pads: append(append([]int64(nil), p.StartPadding...), p.EndPadding...), Opset: 11}
+	o := ONNXPad{Mode: mode, Pads: append(append([]int64(nil), p.StartPadding...), p.EndPadding...), Opset: ONNXOpset}
 	if p.Mode == PadWrap {
-		o.Opset = 19
+		o.Opset = ONNXPadWrapOpset
 	}
 	if p.Mode == PadConstant {
 		v := p.PaddingValue

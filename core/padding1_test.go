@@ -278,8 +278,8 @@ func TestPadding1ONNX(t *testing.T) {
 		want string
 		ok   bool
 	}{
-		{PadConstant, `{"mode":"constant","pads":[0,1,1,2],"constantValue":0,"opset":11}`, true},
-		{PadReflection, `{"mode":"reflect","pads":[0,1,1,2],"opset":11}`, true},
+		{PadConstant, `{"mode":"constant","pads":[0,1,1,2],"constantValue":0,"opset":13}`, true},
+		{PadReflection, `{"mode":"reflect","pads":[0,1,1,2],"opset":13}`, true},
 		{PadWrap, `{"mode":"wrap","pads":[0,1,1,2],"opset":19}`, true},
 		{PadSymmetric, ``, false},
 	} {

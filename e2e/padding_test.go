@@ -53,9 +53,15 @@ func TestE2EPaddingExample3(t *testing.T) {
 	t.Run("edit", func(t *testing.T) {
 		emulate(t, ctx, desktop)
 		waitLive(t, ctx, base+"/padding?preset=pad-ex3")
+		// Example 3 reflects by the size, which ONNX Runtime refuses: no
+		// model to download until the edit makes it CONSTANT.
+		if eval[bool](t, ctx, `!!document.querySelector('[data-testid=onnx-model]')`) {
+			t.Error("Example 3 offers an ONNX model")
+		}
 		do(t, ctx, "CONSTANT", chromedp.SetValue(chromedp.CSS(`#f-mode`), "CONSTANT"))
 		eval[bool](t, ctx, `document.querySelector('#f-mode').dispatchEvent(new Event('change', {bubbles: true}))`)
 		waitFor(t, ctx, "the padding hatched", `document.querySelectorAll('.lc.pad').length === 64 && location.search.includes('mode=CONSTANT')`)
+		waitFor(t, ctx, "the Pad model offered", `(document.querySelector('[data-testid=onnx-model]') || {}).download === 'stridescope-padding.onnx'`)
 		if vs := axeViolations(t, ctx); len(vs) > 0 {
 			t.Errorf("axe-core: %v", vs)
 		}

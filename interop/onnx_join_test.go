@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"bufio"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -26,6 +27,24 @@ type ortAnswer struct {
 		Data string  `json:"data"`
 	} `json:"outputs"`
 	Error string `json:"error"`
+}
+
+// ortRun runs model in onnxruntime-node (onnxRuntime's run.cjs) on ins
+// and returns its answer, an error onnxruntime gave in a.Error; c names
+// the case in a failure.
+func ortRun(t *testing.T, enc *json.Encoder, out *bufio.Scanner, c string, model []byte, ins []ortTensor) ortAnswer {
+	t.Helper()
+	if err := enc.Encode(map[string]any{"model": base64.StdEncoding.EncodeToString(model), "inputs": ins}); err != nil {
+		t.Fatal(err)
+	}
+	if !out.Scan() {
+		t.Fatalf("%s: no answer from onnxruntime-node: %v", c, out.Err())
+	}
+	var a ortAnswer
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // denseIndex is c's row-major index in sizes: where an ONNX tensor, dense,
@@ -65,16 +84,7 @@ func TestONNXJoinSplitRunInOnnxRuntime(t *testing.T) {
 	r := rand.New(rand.NewPCG(40, 5))
 	types := core.AxisOpDataTypes(core.NewestFeatureLevel)
 	ask := func(c string, model []byte, ins []ortTensor) ortAnswer {
-		if err := enc.Encode(map[string]any{"model": base64.StdEncoding.EncodeToString(model), "inputs": ins}); err != nil {
-			t.Fatal(err)
-		}
-		if !out.Scan() {
-			t.Fatalf("%s: no answer from onnxruntime-node: %v", c, out.Err())
-		}
-		var a ortAnswer
-		if err := json.Unmarshal(out.Bytes(), &a); err != nil {
-			t.Fatal(err)
-		}
+		a := ortRun(t, enc, out, c, model, ins)
 		if a.Error != "" {
 			t.Fatalf("%s: onnxruntime-node: %s", c, a.Error)
 		}

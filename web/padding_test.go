@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -39,7 +41,7 @@ func TestPadding1API(t *testing.T) {
 		{name: "constant", body: `{"dataType":"INT8","inputSizes":[2],"paddingMode":"CONSTANT","paddingValue":-3,"startPadding":[1],"endPadding":[2]}`,
 			status: 200, sizes: []int64{5}, first: `[null,[0],[1]]`, listed: 5},
 		{name: "wrap, NumPy's name", body: `{"dataType":"UINT8","inputSizes":[3],"paddingMode":"wrap","startPadding":[4],"endPadding":[0]}`,
-			status: 200, sizes: []int64{7}, first: `[[2],[0],[1]]`, listed: 7, notes: []string{"paddingMode"}},
+			status: 200, sizes: []int64{7}, first: `[[2],[0],[1]]`, listed: 7, notes: []string{"paddingMode", "startPadding[0]"}},
 		{name: "listed up to 65,536", body: `{"dataType":"FLOAT32","inputSizes":[300,300],"paddingMode":"EDGE","startPadding":[1,1],"endPadding":[1,1]}`,
 			status: 200, sizes: []int64{302, 302}, first: `[[0,0],[0,0],[0,1]]`, listed: 65536, truncated: true},
 		{name: "all at once", body: `{"dataType":"INT4","featureLevel":"6_3","inputSizes":[2,0],"paddingMode":"WRAP","startPadding":[0,-1],"endPadding":[0]}`, status: 422,
@@ -262,16 +264,80 @@ func TestPaddingDxDispatchModel(t *testing.T) {
 }
 
 // TestPadding1APIONNX: the API gives the ONNX Pad node, pads in ONNX's
-// order (every start, then every end), and none for SYMMETRIC.
+// order (every start, then every end), with its model file; no model
+// where ONNX Runtime computes another map (REFLECTION or WRAP padding
+// the size or more), and no node for SYMMETRIC.
 func TestPadding1APIONNX(t *testing.T) {
 	ts := newTestServer(t)
-	_, body := post(t, ts, "/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[2,3],"paddingMode":"REFLECTION","startPadding":[0,1],"endPadding":[1,2]}`)
-	if o, _ := json.Marshal(body["onnx"]); string(o) != `{"mode":"reflect","opset":11,"pads":[0,1,1,2]}` {
-		t.Errorf("onnx %s", o)
+	for _, c := range []struct {
+		mode, start, end, node string
+		model                  bool
+	}{
+		{"REFLECTION", "[0,1]", "[1,2]", `"mode":"reflect","opset":13,"pads":[0,1,1,2]`, true},
+		{"CONSTANT", "[0,1]", "[1,2]", `"constantValue":0,"mode":"constant","opset":13,"pads":[0,1,1,2]`, true},
+		{"WRAP", "[0,1]", "[1,2]", `"mode":"wrap","opset":19,"pads":[0,1,1,2]`, true},
+		{"REFLECTION", "[0,3]", "[1,2]", `"mode":"reflect","opset":13,"pads":[0,3,1,2]`, false},
+		{"WRAP", "[0,1]", "[2,2]", `"mode":"wrap","opset":19,"pads":[0,1,2,2]`, false},
+		{"SYMMETRIC", "[0,1]", "[1,2]", "", false},
+	} {
+		_, body := post(t, ts, "/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[2,3],"paddingMode":"`+c.mode+`","startPadding":`+c.start+`,"endPadding":`+c.end+`}`)
+		o, ok := body["onnx"].(map[string]any)
+		if ok != (c.node != "") {
+			t.Errorf("%s %s %s: onnx %v", c.mode, c.start, c.end, body["onnx"])
+			continue
+		}
+		if !ok {
+			continue
+		}
+		model, hasModel := o["model"].(string)
+		delete(o, "model")
+		b, _ := json.Marshal(o)
+		if string(b) != "{"+c.node+"}" || hasModel != c.model {
+			t.Errorf("%s %s %s: onnx %s, a model %v", c.mode, c.start, c.end, b, hasModel)
+		}
+		if raw, err := base64.StdEncoding.DecodeString(model); hasModel && (err != nil || !bytes.Contains(raw, []byte("Pad"))) {
+			t.Errorf("%s: model %.40q: %v", c.mode, model, err)
+		}
 	}
-	_, body = post(t, ts, "/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[2,3],"paddingMode":"SYMMETRIC","startPadding":[0,1],"endPadding":[1,2]}`)
-	if _, ok := body["onnx"]; ok {
-		t.Errorf("SYMMETRIC has an ONNX node: %v", body["onnx"])
+}
+
+// TestPaddingAndTilePagesOfferTheONNXModel: each page whose operator has
+// an ONNX model links it for download, the bytes the API answers (the
+// interop tests run them in onnxruntime-node); Example 3 (REFLECTION by
+// the size) and SYMMETRIC offer none.
+func TestPaddingAndTilePagesOfferTheONNXModel(t *testing.T) {
+	ts := newTestServer(t)
+	for _, c := range []struct {
+		page, api, body, file, op string
+	}{
+		{"/padding?preset=pad-ex1", "/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[1,1,4,4],"paddingMode":"CONSTANT","paddingValue":9,"startPadding":[0,0,1,2],"endPadding":[0,0,3,4]}`, "stridescope-padding.onnx", "Pad"},
+		{"/padding?preset=pad-ex2", "/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[1,1,4,4],"paddingMode":"EDGE","startPadding":[0,0,1,2],"endPadding":[0,0,3,4]}`, "stridescope-padding.onnx", "Pad"},
+		{"/tile?preset=tile-ex", "/api/v1/tile", `{"dataType":"FLOAT32","inputSizes":[1,1,2,3],"repeats":[1,1,3,3]}`, "stridescope-tile.onnx", "Tile"},
+		{"/padding?preset=pad-ex3", "", "", "", ""},
+		{"/padding?preset=pad-ex4", "", "", "", ""},
+	} {
+		_, d := page(t, c.page)
+		a := d.Find(tid("onnx-model"))
+		if a.Length() != map[bool]int{true: 1, false: 0}[c.file != ""] {
+			t.Errorf("%s: %d model links", c.page, a.Length())
+			continue
+		}
+		if c.file == "" {
+			continue
+		}
+		href, _ := a.Attr("href")
+		b64, ok := strings.CutPrefix(href, "data:application/octet-stream;base64,")
+		if name, _ := a.Attr("download"); !ok || name != c.file {
+			t.Errorf("%s: link %.60q download %q", c.page, href, name)
+		}
+		model, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil || !bytes.Contains(model, []byte(c.op)) {
+			t.Fatalf("%s: %v %x", c.page, err, model)
+		}
+		_, body := post(t, ts, c.api, c.body)
+		if o, _ := body["onnx"].(map[string]any); o["model"] != b64 || o["opset"] != float64(13) {
+			t.Errorf("%s: the page's model is not the API's %v", c.page, o)
+		}
 	}
 }
 

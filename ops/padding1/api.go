@@ -44,8 +44,9 @@ type Response struct {
 	Truncated          bool      `json:"truncated"`
 	NumPy              string    `json:"numpy"`
 	CPP                string    `json:"cpp"`
-	// ONNX is the ONNX Pad node; absent for SYMMETRIC, which ONNX has
-	// no mode for.
+	// ONNX is the ONNX Pad node and its model file; absent for
+	// SYMMETRIC, which ONNX has no mode for. Its model is absent where
+	// ONNX Runtime computes another map (the notes say why).
 	ONNX     *core.ONNXPad    `json:"onnx,omitempty"`
 	Notes    []core.Violation `json:"notes"`
 	Warnings []core.Violation `json:"warnings"`
@@ -150,6 +151,7 @@ func NewResponse(p *core.Padding1) Response {
 		Notes: picture.NonNil(p.Notes), Warnings: picture.NonNil(p.Input.Warnings),
 	}
 	if o, ok := p.ONNX(); ok {
+		o.Model, _ = p.ONNXModel()
 		r.ONNX = &o
 	}
 	for i, c := range coords {

@@ -2,6 +2,7 @@ package padding1
 
 import (
 	"context"
+	"encoding/base64"
 	"strconv"
 	"strings"
 
@@ -22,6 +23,9 @@ type PictureView struct {
 	Axes                []AxisRow
 	Notes               []string
 	CPP, NumPy, ONNX    string
+	// ONNXModel is the one-node Pad model in base64, "" where ONNX
+	// computes another map (the notes say why).
+	ONNXModel string
 	// Alt names the padding drawn; NoSVG says why it has no SVG picture.
 	Alt, NoSVG string
 }
@@ -127,6 +131,9 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 	pv.Axes = axisRows(p)
 	if o, ok := p.ONNX(); ok {
 		pv.ONNX = onnxText(o)
+		if m, ok := p.ONNXModel(); ok {
+			pv.ONNXModel = base64.StdEncoding.EncodeToString(m)
+		}
 	}
 	mode := viewMode(p)
 	meta := Meta{InCount: n, OutCount: outN, Mode: p.Mode.String(), InputMode: mode, OutputMode: mode}

@@ -40,10 +40,13 @@ type Response struct {
 	Warnings           []core.Violation `json:"warnings"`
 }
 
-// ONNXTile is the ONNX Tile node: its repeats input.
+// ONNXTile is the ONNX Tile node (its repeats input) and its one-node
+// model file (core.Tile.ONNXModel), base64 in JSON.
 type ONNXTile struct {
 	Op      string  `json:"op"`
 	Repeats []int64 `json:"repeats"`
+	Opset   int     `json:"opset"`
+	Model   []byte  `json:"model"`
 }
 
 // Tile validates a request and returns the core tiling, or every
@@ -103,8 +106,9 @@ func NewResponse(t *core.Tile) Response {
 		FeatureLevel: t.FeatureLevel.String(), OutputSizes: t.Output.Sizes, OutputElementCount: t.Output.LogicalElementCount(),
 		InputStrides: t.Input.Strides, InputCoordinates: make([][]int64, n), InputOffsets: make([]int64, n),
 		Listed: n, Truncated: n < t.Output.LogicalElementCount(),
-		NumPy: t.NumPy(), ONNX: ONNXTile{Op: "Tile", Repeats: t.Repeats}, Warnings: picture.NonNil(t.Input.Warnings),
+		NumPy: t.NumPy(), ONNX: ONNXTile{Op: "Tile", Repeats: t.Repeats, Opset: core.ONNXOpset}, Warnings: picture.NonNil(t.Input.Warnings),
 	}
+	r.ONNX.Model, _ = t.ONNXModel()
 	for i := range n {
 		c := t.InputCoordinate(i)
 		r.InputCoordinates[i] = c

@@ -2,6 +2,7 @@ package tile
 
 import (
 	"context"
+	"encoding/base64"
 	"strconv"
 
 	"github.com/stridescope/stridescope/core"
@@ -16,7 +17,9 @@ type PictureView struct {
 	Input, Output       views.Logical
 	InputSub, OutputSub string
 	NumPy, ONNX         string
-	Alt, NoSVG          string
+	// ONNXModel is the one-node Tile model in base64.
+	ONNXModel  string
+	Alt, NoSVG string
 }
 
 // Meta is what the page's script links the grids by: for each output
@@ -74,6 +77,9 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 		OutputSub: views.LogicalSubIn(ctx, views.Meta{Sizes: out.Sizes, Labels: core.DimensionLabels(out.Rank()), LogicalCount: outN}),
 		NumPy:     t.NumPy(), ONNX: "Tile(repeats=[" + views.JoinInts(t.Repeats) + "])",
 		Alt: i18n.T(ctx, "tile.alt", i18n.Args{"dt": in.DataType.String(), "sizes": views.JoinInts(in.Sizes), "repeats": views.JoinInts(t.Repeats), "out": views.JoinInts(out.Sizes)}),
+	}
+	if m, ok := t.ONNXModel(); ok {
+		pv.ONNXModel = base64.StdEncoding.EncodeToString(m)
 	}
 	mode := viewMode(t)
 	meta := Meta{InCount: n, OutCount: outN, InputMode: mode, OutputMode: mode}
