@@ -190,7 +190,7 @@ func TestTourDataMovementSteps(t *testing.T) {
 			cell: "#in-2", label: "18", link: "dcr-1", answer: []string{"(0,0,0,1)", "(0,0,1,0)"},
 			preset: "d2s-page", cells: "dcrcell", outputs: 8},
 		{page: "tile", title: "DML_TILE: the input repeated",
-			cell: "#out-34", label: "5", link: "in-4", answer: []string{"(0,0,1,1)", "offset 4", "Six"},
+			cell: "#out-34", label: "5", link: "in-4", answer: []string{"(0,0,1,1)", "4 mod 3 = 1", "Six"},
 			preset: "tile-ex", cells: "outcell", outputs: 36},
 		{page: "joinsplit", title: "DML_SPLIT: one DML_SLICE1 per output",
 			cell: "#i0-10", label: "11", link: "o2-4", answer: []string{"y2, element (0,0,1,1)", "{0,0,0,3}"},
