@@ -223,9 +223,8 @@ func TestTourDataMovementSteps(t *testing.T) {
 					t.Errorf("dcr-1 is (%s)", got)
 				}
 			}
-			// Another input cell shows the same value: the label alone
-			// does not answer the question (the depth-space's asks for a
-			// channel, which no label shows).
+			// The padding's: another input cell shows the same value, so
+			// the label alone does not answer the question.
 			if tc.page == "padding" {
 				same := 0
 				d.Find(tid("incell")).Each(func(_ int, s *goquery.Selection) {
