@@ -94,7 +94,7 @@ func TestE2EEveryPageInEachLanguage(t *testing.T) {
 		"/slice?preset=example2",
 		"/slice?dt=FLOAT32&sizes=128,128&woff=0,0&wsize=128,128&wstride=1,1",
 		"/slice?preset=example2&wsize=1,1,9,3",
-		"/tour/1", "/tour/7", "/tour/11", "/tour/12",
+		"/tour/1", "/tour/7", "/tour/11", "/tour/12", "/tour/13", "/tour/14", "/tour/15", "/tour/16",
 		"/glossary", "/join", "/embed/layout?sizes=2,3", "/embed/slice?preset=example2", "/no-such-page",
 		"/operators", "/check", "/convert?preset=nchw-nhwc", "/convert?preset=scalebias",
 		"/joinsplit?preset=join-padded", "/joinsplit?preset=split-example1&axis=7", "/padding?preset=pad-ex3", "/tile",

@@ -189,7 +189,7 @@ var everyPage = []pageCheck{
 	{name: "embed-layout", path: "/embed/layout"},
 	{name: "embed-slice", path: "/embed/slice?preset=example2"},
 	{name: "not-found", path: "/foo"},
-	{name: "not-found-tour", path: "/tour/13"},
+	{name: "not-found-tour", path: "/tour/17"},
 	{name: "unreadable-address", path: "/slice?sizes=2,3&woff=%zz"},
 	{name: "room-presenter", open: openPresenter},
 	{name: "room-viewer", open: openViewer},

@@ -6,11 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
 const path = `location.pathname`
+
+// inView is a function of a selector: "" if the element it selects is
+// wholly on the screen, else where it is.
+const inView = `((sel) => { const e = document.querySelector(sel); if (!e) return sel + ' missing';
+	const r = e.getBoundingClientRect();
+	return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth ? '' : sel + ' at ' + JSON.stringify([r.left, r.top, r.right, r.bottom]); })`
 
 // outputLabels is the slice explorer's output, cell by cell.
 const outputLabels = `[...document.querySelectorAll('[data-testid=outcell] .lbl')].map(e => e.textContent).join(' ')`
@@ -133,13 +140,13 @@ func TestE2ETourStepBesideItsPicture(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
 	do(t, ctx, "a desktop", chromedp.EmulateViewport(1400, 1000))
-	const inView = `((sel) => { const e = document.querySelector(sel); if (!e) return sel + ' missing';
-		const r = e.getBoundingClientRect();
-		return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth ? '' : sel + ' at ' + JSON.stringify([r.left, r.top, r.right, r.bottom]); })`
-	for n := 1; n <= 12; n++ {
+	for n := 1; n <= 12+len(tourMoveSteps); n++ {
 		waitLive(t, ctx, fmt.Sprintf("%s/tour/%d", base, n))
 		parts := []string{"[data-testid=tour-question]", "[data-testid=tour-next], [data-testid=tour-prev]", ".buffer .bc", ".logical .lc"}
 		switch {
+		case n > 12:
+			// A data-movement step: the cell its question names.
+			parts = []string{"[data-testid=tour-question]", tourMoveSteps[n-13].cell}
 		case n == 12:
 			// The conversion: the element the question names, where it is
 			// read and where it is written.
@@ -192,4 +199,73 @@ func TestE2ETourConversionStep(t *testing.T) {
 	waitFor(t, ctx, "the transpose on the step", `location.pathname === '/tour/12' && location.search.includes('sizes=3,5') && document.querySelectorAll('[data-testid=lgcell]').length === 15`)
 	do(t, ctx, "reset", chromedp.Click(chromedp.CSS(`[data-testid=tour-reset]`)))
 	waitFor(t, ctx, "the step's example again", `location.pathname === '/tour/12' && document.querySelector('#picture').dataset.state === 'done' && document.querySelectorAll('[data-testid=lgcell]').length === 12`)
+}
+
+// tourMoveSteps are the tour's steps 13 to 16, issue #40's operators:
+// the cell each question names and the cell its answer links it to.
+var tourMoveSteps = []struct {
+	page, cell, linked string
+	cells              int // the output cells drawn
+}{
+	{"padding", "#out-9", "#in-5", 80},
+	{"depthspace", "#in-2", "#crd-2", 8},
+	{"tile", "#out-34", "#in-4", 36},
+	{"joinsplit", "#i0-10", "#o2-4", 12},
+}
+
+// TestE2ETourDataMovementSteps: steps 13 to 16 are the live padding,
+// depth-to-space, tile and join/split explorers on their pages'
+// examples. Pointing at the cell each question names links the input
+// cell its answer gives; the picture starts on the first screen, beside
+// the step's card on a desktop and under it on a phone; in each
+// language, nothing wider than the screen, nothing for axe-core.
+func TestE2ETourDataMovementSteps(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
+	for i, st := range tourMoveSteps {
+		n := 13 + i
+		for _, vp := range []viewport{phone, desktop} {
+			for _, lang := range []string{"en", "fr", "pt-BR", "zh-TW"} {
+				t.Run(fmt.Sprintf("%d-%s/%s/%s", n, st.page, vp.name, lang), func(t *testing.T) {
+					emulate(t, ctx, vp)
+					waitLive(t, ctx, fmt.Sprintf("%s/tour/%d?lang=%s", base, n, lang))
+					waitFor(t, ctx, "the picture drawn", fmt.Sprintf(`document.querySelector('#picture').dataset.state === 'done' && document.querySelectorAll('#picture [id^=%s]').length > 0 && document.querySelectorAll('[data-testid=tour-count]').length === 1`, strings.Split(strings.TrimPrefix(st.cell, "#"), "-")[0]))
+					if got := text(t, ctx, "[data-testid=tour-count]"); !strings.Contains(got, strconv.Itoa(n)) || !strings.Contains(got, "16") {
+						t.Errorf("count %q", got)
+					}
+					if got := eval[int](t, ctx, `document.querySelectorAll('#picture .lc[id]').length`); got < st.cells {
+						t.Errorf("%d cells drawn, want at least %d", got, st.cells)
+					}
+					// On a desktop the cell the question names is on the
+					// first screen, beside the card. On a phone the card and
+					// the form come first: "Go to the picture" leads to it,
+					// and the padding's 10 columns scroll sideways in their
+					// own grid, never the page.
+					if vp.phone {
+						do(t, ctx, "go to the picture", chromedp.Click(chromedp.CSS(`[data-testid=to-picture]`)))
+						waitFor(t, ctx, "at the picture", `location.hash === '#picture'`)
+						do(t, ctx, "scroll to "+st.cell, chromedp.ScrollIntoView(chromedp.CSS(st.cell)))
+					}
+					if got := eval[string](t, ctx, inView+"("+strconv.Quote(st.cell)+")"); got != "" {
+						t.Errorf("%s is not on the screen", got)
+					}
+					// By the keyboard, the pointer out of the way: focus
+					// links the cell the answer names.
+					do(t, ctx, "move the mouse away", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
+					do(t, ctx, "focus "+st.cell, chromedp.Focus(chromedp.CSS(st.cell)))
+					waitFor(t, ctx, st.cell+" linked to "+st.linked, fmt.Sprintf(`document.querySelector(%q).classList.contains('linked')`, st.linked))
+					if n := eval[float64](t, ctx, overflow(vp.width)); n > 0 {
+						t.Errorf("the page is %g px wider than the screen", n)
+					}
+					if vs := axeViolations(t, ctx); len(vs) > 0 {
+						t.Errorf("axe-core: %v", vs)
+					}
+				})
+			}
+		}
+	}
+	// The last step leads on to its explorer's own page, on its example.
+	do(t, ctx, "next", chromedp.Click(chromedp.CSS(`[data-testid=tour-next]`)))
+	waitFor(t, ctx, "the join and split explorer", `location.pathname === '/joinsplit' && location.search.includes('outs=2,1,3')`)
 }

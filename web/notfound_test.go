@@ -34,7 +34,7 @@ func TestNotFoundPage(t *testing.T) {
 		return res, b
 	}
 	const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-	for _, path := range []string{"/foo", "/tour/13", "/tour/0", "/slice/x", "/foo%3Cb%3Ebold"} {
+	for _, path := range []string{"/foo", "/tour/17", "/tour/0", "/slice/x", "/foo%3Cb%3Ebold"} {
 		t.Run(path, func(t *testing.T) {
 			res, body := get(path, browser)
 			if res.StatusCode != http.StatusNotFound || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {

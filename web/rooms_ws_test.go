@@ -286,7 +286,7 @@ func TestRoomCreateRefusals(t *testing.T) {
 		step string
 		want int
 		to   string
-	}{{"99", 400, ""}, {"13", 400, ""}, {"-5", 400, ""}, {"12", 303, "/tour/12?room="}, {"1", 303, "/tour/1?room="}} {
+	}{{"99", 400, ""}, {"17", 400, ""}, {"-5", 400, ""}, {"16", 303, "/tour/16?room="}, {"1", 303, "/tour/1?room="}} {
 		res, err := noRedirect.PostForm(ts.URL+"/rooms", url.Values{"page": {"tour"}, "step": {tc.step}})
 		if err != nil {
 			t.Fatal(err)

@@ -82,6 +82,22 @@ var tourSteps = []tourStep{
 		key:  "tour.12",
 		page: "convert", query: "dt=FLOAT32&sizes=1,2,2,3&imode=packed&omode=NHWC",
 	},
+	{
+		key:  "tour.13",
+		page: "padding", query: "preset=pad-ex3",
+	},
+	{
+		key:  "tour.14",
+		page: "depthspace", query: "op=d2s&dt=UINT32&sizes=1,8,1,1&imode=packed&block=2&vals=0,9,18,27,36,45,54,63",
+	},
+	{
+		key:  "tour.15",
+		page: "tile", query: "dt=FLOAT32&sizes=1,1,2,3&repeats=1,1,3,2&values=1,2,3,4,5,6",
+	},
+	{
+		key:  "tour.16",
+		page: "joinsplit", query: "op=split&dt=FLOAT32&axis=3&in=1,1,2,6&st=&outs=2,1,3",
+	},
 }
 
 // getTourStart sends /tour to the first step.

@@ -22,7 +22,7 @@ func TestTourStartsAtStepOne(t *testing.T) {
 	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/tour/1" {
 		t.Errorf("/tour: %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
-	for _, bad := range []string{"/tour/0", "/tour/13", "/tour/x", "/tour/01", "/tour/-1", "/tour/1e1"} {
+	for _, bad := range []string{"/tour/0", "/tour/17", "/tour/x", "/tour/01", "/tour/-1", "/tour/1e1"} {
 		if res := get(t, ts, bad); res.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: status %d", bad, res.StatusCode)
 		}
@@ -39,6 +39,8 @@ func TestTourWalksBothPagesInOrder(t *testing.T) {
 		"DML_BUFFER_TENSOR_DESC: NCHW", "DML_BUFFER_TENSOR_DESC: NHWC",
 		"DML_SLICE1 Example 1: positive strides", "DML_SLICE1 Example 2: negative strides",
 		"Layout conversion: NCHW to NHWC",
+		"DML_PADDING1 Example 3: reflection past the size", "DML_DEPTH_TO_SPACE1: DCR versus CRD",
+		"DML_TILE: the input repeated", "DML_SPLIT: one DML_SLICE1 per output",
 	}
 	if len(tourSteps) != len(want) {
 		t.Fatalf("%d steps", len(tourSteps))
@@ -52,7 +54,7 @@ func TestTourWalksBothPagesInOrder(t *testing.T) {
 		if got := d.Find(tid("tour-title")).Text(); got != title {
 			t.Errorf("step %d: title %q, want %q", n, got, title)
 		}
-		if got := d.Find(tid("tour-count")).Text(); got != "Step "+strconv.Itoa(n)+" of 12" {
+		if got := d.Find(tid("tour-count")).Text(); got != "Step "+strconv.Itoa(n)+" of 16" {
 			t.Errorf("step %d: %q", n, got)
 		}
 		sentences := 0
@@ -74,15 +76,18 @@ func TestTourWalksBothPagesInOrder(t *testing.T) {
 		if rel, _ := d.Find(tid("tour-next")).Attr("rel"); rel != "next" {
 			t.Errorf("step %d: next rel %q", n, rel)
 		}
-		isSlice, isConvert := strings.HasPrefix(title, "DML_SLICE1"), strings.HasPrefix(title, "Layout conversion")
-		if got := d.Find(tid("explorer")).Length() == 1; got == (isSlice || isConvert) {
-			t.Errorf("step %d: layout explorer shown %v", n, got)
-		}
-		if got := d.Find(tid("slice")).Length() == 1; got != isSlice {
-			t.Errorf("step %d: slice explorer shown %v", n, got)
-		}
-		if got := d.Find(tid("convert")).Length() == 1; got != isConvert {
-			t.Errorf("step %d: conversion explorer shown %v", n, got)
+		// The step's explorer is shown, and no other: each explorer's
+		// widget carries its Kind's name as its test id ("explorer" for
+		// the layout's).
+		for _, k := range []string{"layout", "slice", "convert", "padding", "depthspace", "tile", "joinsplit"} {
+			id := k
+			if k == "layout" {
+				id = "explorer"
+			}
+			want := tourSteps[i].page == k || (tourSteps[i].page == "" && k == "layout")
+			if got := d.Find(tid(id)).Length() == 1; got != want {
+				t.Errorf("step %d: the %s explorer shown %v", n, k, got)
+			}
 		}
 		if d.Find(`script[src="`+static.URL("tour.js")+`"]`).Length() != 1 {
 			t.Errorf("step %d: no keyboard module", n)
@@ -90,11 +95,11 @@ func TestTourWalksBothPagesInOrder(t *testing.T) {
 	}
 }
 
-// TestTourConversionStep: the last step is the conversion explorer on
+// TestTourConversionStep: step 12 is the conversion explorer on
 // NCHW -> NHWC, live and submitting to the step, its numbers the ones
-// its answer gives, and it leads on to the conversion explorer's page.
+// its answer gives.
 func TestTourConversionStep(t *testing.T) {
-	n := len(tourSteps)
+	n := stepOf(t, "convert")
 	step := "/tour/" + strconv.Itoa(n)
 	_, d := page(t, step)
 	if got := d.Find(tid("tour-title")).Text(); got != "Layout conversion: NCHW to NHWC" {
@@ -130,12 +135,6 @@ func TestTourConversionStep(t *testing.T) {
 	if href, _ := d.Find(tid("preset-transpose")).Attr("href"); !strings.HasPrefix(href, step+"?") {
 		t.Errorf("preset href %q", href)
 	}
-	if href, _ := d.Find(tid("tour-next")).Attr("href"); href != "/convert?dt=FLOAT32&sizes=1,2,2,3&imode=packed&omode=NHWC" {
-		t.Errorf("the last step leads to %q", href)
-	}
-	if got := d.Find(tid("tour-next")).Text(); !strings.Contains(got, "the conversion explorer") {
-		t.Errorf("the last step's next %q", got)
-	}
 	if got := d.Find(tid("inner")).Text(); got != "Innermost loop: input stride 1, output stride 2 (in elements)." {
 		t.Errorf("inner %q", got)
 	}
@@ -148,6 +147,138 @@ func TestTourConversionStep(t *testing.T) {
 		if got := strings.Join(attrs(d.Find(`[data-testid=output-buffer] [data-link]`), "data-link"), ","); got != "ib-0,ib-3,ib-1,ib-4,ib-2,ib-5" {
 			t.Errorf("%s: the edited transpose's output links %s", lang, got)
 		}
+	}
+}
+
+// stepOf is the number of the one tour step showing the explorer named page.
+func stepOf(t *testing.T, page string) int {
+	t.Helper()
+	n := 0
+	for i, st := range tourSteps {
+		if st.page == page {
+			if n != 0 {
+				t.Fatalf("steps %d and %d both show %s", n, i+1, page)
+			}
+			n = i + 1
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no step shows %s", page)
+	}
+	return n
+}
+
+// TestTourDataMovementSteps: the steps of issue #40's operators show
+// their live explorer on the page's example, submitting to the step, and
+// the cell each question names reads the input element its answer gives
+// (which the cell's label, its value, does not tell apart); each is
+// written in the four languages, and the last leads on to its explorer.
+func TestTourDataMovementSteps(t *testing.T) {
+	for _, tc := range []struct {
+		page, title string
+		cell, label string // the question's cell and the value it shows
+		link        string // the cell the answer says it is linked to
+		answer      []string
+		preset      string // another example, kept on the step
+		cells       string // the test id of the explorer's output cells
+		outputs     int
+	}{
+		{page: "padding", title: "DML_PADDING1 Example 3: reflection past the size",
+			cell: "#out-9", label: "6", link: "in-5", answer: []string{"(0,0,1,1)", "7 mod 6 = 1"},
+			preset: "pad-ex1", cells: "outcell", outputs: 80},
+		{page: "depthspace", title: "DML_DEPTH_TO_SPACE1: DCR versus CRD",
+			cell: "#in-2", label: "18", link: "dcr-1", answer: []string{"(0,0,0,1)", "(0,0,1,0)"},
+			preset: "d2s-page", cells: "dcrcell", outputs: 8},
+		{page: "tile", title: "DML_TILE: the input repeated",
+			cell: "#out-34", label: "5", link: "in-4", answer: []string{"(0,0,1,1)", "4 mod 3 = 1", "Six"},
+			preset: "tile-ex", cells: "outcell", outputs: 36},
+		{page: "joinsplit", title: "DML_SPLIT: one DML_SLICE1 per output",
+			cell: "#i0-10", label: "11", link: "o2-4", answer: []string{"y2, element (0,0,1,1)", "{0,0,0,3}"},
+			preset: "split-example1", cells: "o2cell", outputs: 6},
+	} {
+		t.Run(tc.page, func(t *testing.T) {
+			n := stepOf(t, tc.page)
+			step := "/tour/" + strconv.Itoa(n)
+			_, d := page(t, step)
+			if got := d.Find(tid("tour-title")).Text(); got != tc.title {
+				t.Errorf("step %d is %q", n, got)
+			}
+			if got := d.Find(tid(tc.cells)).Length(); got != tc.outputs {
+				t.Errorf("%d output cells, want %d", got, tc.outputs)
+			}
+			c := d.Find(tc.cell)
+			if got := strings.TrimSpace(c.Find(".lbl").Text()); got != tc.label {
+				t.Errorf("%s shows %q, want %q", tc.cell, got, tc.label)
+			}
+			if got, _ := c.Attr("data-link"); got != tc.link {
+				t.Errorf("%s reads %s, want %s", tc.cell, got, tc.link)
+			}
+			if tc.page == "depthspace" {
+				// CRD writes channel 2 to (0,0,1,0), DCR to (0,0,0,1).
+				crd := d.Find("#crd-2")
+				if got, _ := crd.Attr("data-link"); got != "in-2" || crd.AttrOr("data-c", "") != "0,0,1,0" {
+					t.Errorf("CRD's (%s) reads %s", crd.AttrOr("data-c", ""), got)
+				}
+				if got := d.Find("#dcr-1").AttrOr("data-c", ""); got != "0,0,0,1" {
+					t.Errorf("dcr-1 is (%s)", got)
+				}
+			}
+			// The padding's: another input cell shows the same value, so
+			// the label alone does not answer the question.
+			if tc.page == "padding" {
+				same := 0
+				d.Find(tid("incell")).Each(func(_ int, s *goquery.Selection) {
+					if strings.TrimSpace(s.Find(".lbl").Text()) == tc.label {
+						same++
+					}
+				})
+				if same < 2 {
+					t.Errorf("%d input cells show %s", same, tc.label)
+				}
+			}
+			answer := d.Find(tid("tour-answer")).Text()
+			for _, want := range tc.answer {
+				if !strings.Contains(answer, want) {
+					t.Errorf("the answer %q does not say %q", answer, want)
+				}
+			}
+			if a, _ := d.Find(tid("form")).Attr("action"); a != step {
+				t.Errorf("form action %q", a)
+			}
+			if href, _ := d.Find(tid("preset-" + tc.preset)).Attr("href"); !strings.HasPrefix(href, step+"?") {
+				t.Errorf("preset href %q", href)
+			}
+			next, _ := d.Find(tid("tour-next")).Attr("href")
+			if n == len(tourSteps) {
+				if want := "/" + tc.page + "?" + tourSteps[n-1].query; next != want {
+					t.Errorf("the last step leads to %q, want %q", next, want)
+				}
+				if got := d.Find(tid("tour-next")).Text(); !strings.Contains(got, "explorer") {
+					t.Errorf("the last step's next %q", got)
+				}
+			} else if next != "/tour/"+strconv.Itoa(n+1) {
+				t.Errorf("next %q", next)
+			}
+			// The step in every language: its own words, not the
+			// English or a raw key, and the same picture.
+			for _, lang := range []string{"fr", "pt-BR", "zh-TW"} {
+				res, d := page(t, step+"?lang="+lang)
+				if res.StatusCode != http.StatusOK {
+					t.Fatalf("%s: status %d", lang, res.StatusCode)
+				}
+				for _, f := range []string{"tour-title", "tour-question", "tour-answer", "tour-next"} {
+					if got := d.Find(tid(f)).Text(); got == "" || strings.Contains(got, "tour.") {
+						t.Errorf("%s: %s %q", lang, f, got)
+					}
+				}
+				if got := d.Find(tid("tour-title")).Text(); got == tc.title {
+					t.Errorf("%s: the title is the English", lang)
+				}
+				if got, _ := d.Find(tc.cell).Attr("data-link"); got != tc.link {
+					t.Errorf("%s: %s reads %s", lang, tc.cell, got)
+				}
+			}
+		})
 	}
 }
 
