@@ -123,6 +123,15 @@ func waitFor(t *testing.T, ctx context.Context, what, predicate string) {
 	}
 }
 
+// waitStill waits until the page has not scrolled for 100 ms: a click
+// computes its point from where the element is, and a smooth scroll
+// still under way moves it from under that point.
+func waitStill(t *testing.T, ctx context.Context) {
+	t.Helper()
+	waitFor(t, ctx, "the page still", `(() => { const s = window.__still || (window.__still = {y: NaN, n: 0, at: 0}), now = performance.now();
+		if (s.y !== scrollY) { s.y = scrollY; s.at = now; } return now - s.at >= 100; })()`)
+}
+
 // typeInto replaces the text of an input by typing, as a user would.
 func typeInto(t *testing.T, ctx context.Context, what, sel, text string) {
 	t.Helper()

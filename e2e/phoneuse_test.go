@@ -23,6 +23,7 @@ func TestE2EPhoneUseShowsThePicture(t *testing.T) {
 	}
 	do(t, ctx, "Use", chromedp.Click(chromedp.CSS(`[data-testid=use-np]`)))
 	waitFor(t, ctx, "the picture's first row on the screen", done+` && `+onScreen+`('#in-0') && `+onScreen+`('[data-testid=back-to-np]')`)
+	waitStill(t, ctx)
 	do(t, ctx, "back to the expression", chromedp.Click(chromedp.CSS(`[data-testid=back-to-np]`)))
 	waitFor(t, ctx, "the expression focused on the screen", `document.activeElement === document.querySelector('[data-testid=np]') && `+onScreen+`('[data-testid=np]')`)
 }

@@ -269,3 +269,40 @@ func TestE2ETourDataMovementSteps(t *testing.T) {
 	do(t, ctx, "next", chromedp.Click(chromedp.CSS(`[data-testid=tour-next]`)))
 	waitFor(t, ctx, "the join and split explorer", `location.pathname === '/joinsplit' && location.search.includes('outs=2,1,3')`)
 }
+
+// TestE2ETourPhoneToThePictureAndBack: on a 390 px phone the step's
+// question comes first and its picture screens below; "Go to the
+// picture" brings the picture's first cells on screen with a link back,
+// and that link brings the question back on screen with the focus on
+// the link that left it (issue #37), on layout, slice and data-movement
+// steps, in English and Traditional Chinese.
+func TestE2ETourPhoneToThePictureAndBack(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
+	emulate(t, ctx, phone)
+	for _, tc := range []struct {
+		step int
+		cell string // a cell of the picture's first row
+	}{{3, "#l-0"}, {10, "#in-0"}, {13, "#in-0"}} {
+		for _, lang := range []string{"en", "zh-TW"} {
+			t.Run(fmt.Sprintf("%d/%s", tc.step, lang), func(t *testing.T) {
+				waitLive(t, ctx, fmt.Sprintf("%s/tour/%d?lang=%s", base, tc.step, lang))
+				if got := eval[string](t, ctx, inView+"("+strconv.Quote(tc.cell)+")"); got == "" {
+					t.Fatalf("%s is on the first screen: the case tests nothing", tc.cell)
+				}
+				do(t, ctx, "go to the picture", chromedp.Click(chromedp.CSS(`[data-testid=to-picture]`)))
+				for _, p := range []string{"[data-testid=back-to-step]", tc.cell} {
+					waitFor(t, ctx, p+" on the screen", inView+"("+strconv.Quote(p)+") === ''")
+				}
+				waitStill(t, ctx)
+				shotOf(t, ctx, fmt.Sprintf("tour-back-%d-%s", tc.step, lang), chromedp.CaptureScreenshot())
+				do(t, ctx, "back to the question", chromedp.Click(chromedp.CSS(`[data-testid=back-to-step]`)))
+				waitFor(t, ctx, "the question on the screen", inView+`('[data-testid=tour-question]') === '' && document.activeElement === document.querySelector('[data-testid=to-picture]')`)
+				if vs := axeViolations(t, ctx); len(vs) > 0 {
+					t.Errorf("axe-core: %v", vs)
+				}
+			})
+		}
+	}
+}
