@@ -39,7 +39,10 @@ export function sliceCanvases(S) {
     const n = sizes.reduce((a, b) => a * b, 1);
     const lay = (b) => [b, tensorLayout(sizes, n, st.meta.labels, b, measureCaption)];
     const [b, L] = lay(bounds(kind));
-    return L.bin > 1 || L.px < b.min ? lay(bounds(kind, true)) : [b, L];
+    // One that would pan at half the width (64 captioned grids, three
+    // to a row) is shown whole, or pans less, at the whole width.
+    const pans = L.w * L.px > b.W + 0.5 || L.h * L.px > b.H + 0.5;
+    return L.bin > 1 || L.px < b.min || pans ? lay(bounds(kind, true)) : [b, L];
   }
   // setup draws a canvas: fill(rgba) paints its image, decorate(ov, view)
   // places its labels (again at each zoom); its pointer and keys link
