@@ -18,7 +18,11 @@ import (
 //
 // sizes and strides may also come as repeated keys (sizes=2&sizes=3), as the
 // form's one-input-per-dimension rows send them. Strides absent, or
-// mode=packed, means packed (Strides = nullptr). rank, when it differs from
+// mode=packed, means packed (Strides = nullptr). mode=rows computes the
+// strides from the sizes: the memory order order (a named layout, or
+// DirectML's own order when empty) with rows padded to a multiple of
+// pitch elements (core.RowStrides), so that they follow the sizes as
+// they are typed. rank, when it differs from
 // the number of sizes, adds leading size-1 dimensions or drops leading
 // ones. preset=NAME fills sizes, strides and the rest from an example.
 // last carries the canonical query of the last valid state, so that a bad
@@ -26,8 +30,11 @@ import (
 type LayoutState struct {
 	DT      string
 	Sizes   []string
-	Strides []string // ignored when Packed
+	Strides []string // ignored when Packed; computed when Rows
 	Packed  bool
+	Rows    bool   // strides computed from Order and Pitch
+	Order   string // a core.NamedLayouts name, "" for DirectML's order
+	Pitch   string // the row pitch in elements, as typed; "" for 1
 	Total   string
 	Align   string
 	Labels  string
@@ -75,9 +82,14 @@ func LayoutStateFromQuery(q url.Values) (LayoutState, []core.Violation) {
 	if _, ok := q["sizes"]; !ok {
 		st.Sizes, st.Strides = DefaultLayoutState().Sizes, nil // e.g. "?labels=index"
 	}
-	st.Packed = q.Get("mode") == "packed" || (q.Get("mode") != "explicit" && AllEmpty(st.Strides))
-	if st.Packed {
+	st.Rows = q.Get("mode") == "rows"
+	st.Packed = !st.Rows && (q.Get("mode") == "packed" || (q.Get("mode") != "explicit" && AllEmpty(st.Strides)))
+	if st.Packed || st.Rows {
 		st.Strides = nil
+	}
+	if st.Rows {
+		st.Order = strings.ToUpper(strings.TrimSpace(q.Get("order")))
+		st.Pitch = strings.TrimSpace(q.Get("pitch"))
 	}
 	if name := q.Get("preset"); name != "" {
 		p, ok := FindPreset(name)
@@ -124,9 +136,12 @@ func AllEmpty(xs []string) bool {
 func (st LayoutState) WithRank(n int) LayoutState {
 	sizes := append([]string(nil), st.Sizes...)
 	strides := append([]string(nil), st.Strides...)
+	if st.Rows && len(st.Order) != n {
+		st.Order = "" // an order of another rank: DirectML's own
+	}
 	if n < len(sizes) {
 		sizes = sizes[len(sizes)-n:]
-		if !st.Packed && len(strides) >= n {
+		if !st.Packed && !st.Rows && len(strides) >= n {
 			strides = strides[len(strides)-n:]
 		}
 	}
@@ -143,12 +158,12 @@ func (st LayoutState) WithRank(n int) LayoutState {
 		}
 		span := core.LeadingStride(szs, sds)
 		sizes = append([]string{"1"}, sizes...)
-		if !st.Packed {
+		if !st.Packed && !st.Rows {
 			strides = append([]string{strconv.FormatInt(span, 10)}, strides...)
 		}
 	}
 	st.Sizes = sizes
-	if !st.Packed {
+	if !st.Packed && !st.Rows {
 		st.Strides = strides
 	}
 	return st
@@ -191,7 +206,16 @@ func (st LayoutState) CanonicalQuery(withLast bool) string {
 func (st LayoutState) AddTensor(add func(key, value string)) {
 	add("dt", st.DT)
 	add("sizes", strings.Join(st.Sizes, ","))
-	if !st.Packed {
+	switch {
+	case st.Rows:
+		add("mode", "rows")
+		if st.Order != "" {
+			add("order", st.Order)
+		}
+		if st.Pitch != "" {
+			add("pitch", st.Pitch)
+		}
+	case !st.Packed:
 		add("strides", strings.Join(st.Strides, ","))
 	}
 	if st.Total != "" {
@@ -258,8 +282,22 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 		}
 		sizes[i] = n
 	}
+	if st.Rows {
+		v.State.Strides = nil
+		if !parseErr["sizes"] {
+			rs, errs := RowStrides(st, sizes)
+			v.Errors = append(v.Errors, errs...)
+			v.State.Strides = FormatInts(rs)
+		}
+		st = v.State
+		if st.Strides == nil {
+			parseErr["strides"] = true
+		}
+	}
 	var strides []int64
-	if !st.Packed {
+	if st.Rows && st.Strides == nil {
+		strides = make([]int64, len(sizes))
+	} else if !st.Packed {
 		strides = make([]int64, len(st.Strides))
 		for i, s := range st.Strides {
 			n, err := ParseWhole(fmt.Sprintf("strides[%d]", i), s, WantStride)
@@ -307,6 +345,7 @@ var (
 	WantStride = core.NewMsg("want.stride", "every stride, or choose packed strides", nil)
 	wantTotal  = core.NewMsg("want.total", "a byte count, or leave it empty for the minimum", nil)
 	wantAlign  = core.NewMsg("want.alignment", "0 or a power of two, or leave it empty", nil)
+	wantPitch  = core.NewMsg("want.pitch", "a row pitch in elements (1 for packed rows)", nil)
 	WantOffset = core.NewMsg("want.window.offset", "a window offset (0 or more)", nil)
 	WantWindow = core.NewMsg("want.window.size", "a window size of at least 1", nil)
 	WantStep   = core.NewMsg("want.window.stride", "a signed window stride, not 0", nil)
@@ -376,6 +415,13 @@ func CanonicalState(v Validated) LayoutState {
 	}
 	if v.Cell >= 0 {
 		st.Cell = v.State.Cell
+	}
+	if v.State.Rows {
+		// The strides stay computed: an edit of a size pads the new rows.
+		st.Rows, st.Packed, st.Order, st.Pitch = true, false, v.State.Order, ""
+		if p, err := strconv.ParseInt(AsciiNumber(v.State.Pitch), 10, 64); err == nil && p != 1 {
+			st.Pitch = strconv.FormatInt(p, 10)
+		}
 	}
 	return st
 }
@@ -454,4 +500,26 @@ func ParseRank(r string) (n int, ok bool) {
 
 func BadRank(r string) core.Violation {
 	return core.NewMsg("query.rank", "rank {rank:q}: DimensionCount must be between 1 and {max}", core.Args{"rank": r, "max": core.MaxDimensionCount}).At("rank")
+}
+
+// RowStrides are the strides of a mode=rows state of sizes, or the
+// violations at its order and pitch fields.
+func RowStrides(st LayoutState, sizes []int64) ([]int64, []core.Violation) {
+	pitch := int64(1)
+	if st.Pitch != "" {
+		n, err := ParseWhole("pitch", st.Pitch, wantPitch)
+		if err != nil {
+			return nil, []core.Violation{core.ViolationOf("pitch", err)}
+		}
+		pitch = n
+	}
+	rs, err := core.RowStrides(st.Order, sizes, pitch)
+	if err != nil {
+		field := "pitch"
+		if m, ok := err.(core.Msg); ok && m.Code == "rows.order" {
+			field = "order"
+		}
+		return nil, []core.Violation{core.ViolationOf(field, err)}
+	}
+	return rs, nil
 }

@@ -2,6 +2,7 @@ package picture
 
 import (
 	"net/url"
+	"slices"
 	"testing"
 )
 
@@ -14,6 +15,8 @@ func FuzzStateFromQuery(f *testing.F) {
 		"preset=NHWC", "preset=padded&dt=UINT4", "rank=8&sizes=2,3", "rank=-1", "rank=99999999999",
 		"sizes=1048576,1048576", "sizes=2&sizes=3&strides=&strides=1&mode=explicit",
 		"sel=1,2,3,4,5,6,7,8,9&cell=-1", "last=sizes%3D2%2C3&sizes=0", "%zz",
+		"sizes=1,3,2,5&mode=rows&order=NHWC&pitch=8", "sizes=2,3&mode=rows&order=WH&pitch=4",
+		"sizes=9,9,9,9,9,9,9,9,9&mode=rows&pitch=4294967295&rank=3", "mode=rows&pitch=-1&sizes=x,3",
 	} {
 		f.Add(s)
 	}
@@ -38,6 +41,13 @@ func FuzzStateFromQuery(f *testing.F) {
 		}
 		if v.Cell >= v.Layout.BufferElementCount() {
 			t.Fatalf("%q: selected cell %d outside the buffer", raw, v.Cell)
+		}
+		// A state's canonical query reads back as the same layout: padded
+		// rows keep their mode, and their strides come out the same.
+		cq, _ := url.ParseQuery(CanonicalState(v).CanonicalQuery(false))
+		back := Validate(LayoutStateFromQuery(cq))
+		if back.Layout == nil || back.State.Rows != v.State.Rows || !slices.Equal(back.Layout.Strides, v.Layout.Strides) || !slices.Equal(back.Layout.Sizes, v.Layout.Sizes) {
+			t.Fatalf("%q: canonical %q reads back as %+v", raw, cq.Encode(), back.Errors)
 		}
 	})
 }

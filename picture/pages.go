@@ -14,7 +14,7 @@ import (
 // Explicit is the "&mode=Explicit" a typed query needs when its strides
 // are all blank: the canonical query would read as packed.
 func Explicit(st LayoutState) string {
-	if st.Packed || slices.ContainsFunc(st.Strides, func(s string) bool { return s != "" }) {
+	if st.Packed || st.Rows || slices.ContainsFunc(st.Strides, func(s string) bool { return s != "" }) {
 		return ""
 	}
 	return "&mode=explicit"

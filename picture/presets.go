@@ -51,7 +51,7 @@ func (p preset) Apply(st LayoutState) LayoutState {
 	if p.layout != "" {
 		strides, _ = core.LayoutStrides(p.layout, p.sizes)
 	}
-	st.Sizes, st.Strides, st.Packed = FormatInts(p.sizes), FormatInts(strides), false
+	st.Sizes, st.Strides, st.Packed, st.Rows = FormatInts(p.sizes), FormatInts(strides), false, false
 	st.Total, st.Align, st.Sel, st.Cell = "", "", p.sel, ""
 	if p.padTo > 0 {
 		dt, err := core.ParseDataType(st.DT)

@@ -181,12 +181,12 @@ export function editClient(form, picture, view) {
     // finish shows a picture that has no frames to wait for (the layout
     // explorer's, at once rather than at its done).
     finish,
-    // typedStride: typing a stride while packed strides are chosen makes
-    // the strides explicit, the other boxes keeping the packed strides
+    // typedStride: typing a stride while packed (or padded rows') strides
+    // are chosen makes the strides explicit, the other boxes keeping the packed strides
     // they show, and goes at once as a new entry; before() first clears
     // what the edit undoes. It reports whether e was that.
     typedStride(e, before) {
-      if (e.target.name !== 'strides' || form.elements.mode.value !== 'packed') return false;
+      if (e.target.name !== 'strides' || !['packed', 'rows'].includes(form.elements.mode.value)) return false;
       form.elements.mode.value = 'explicit'; before?.(); cancel(); send(view.formQuery(), { push: true });
       return true;
     },

@@ -24,7 +24,7 @@ export function start() {
   // Focus ids: 'l:3' logical element 3, 'b:7' buffer cell 7.
   const focusId = (t) => (t.kind === 'l' ? 'l:' + t.i : 'b:' + t.o);
   const client = editClient(form, picture, {
-    page: 'layout', what: 'tensor', pushes: ['dt', 'labels'],
+    page: 'layout', what: 'tensor', pushes: ['dt', 'labels', 'order'],
     formQuery, onForm, onResult, onFrame, onDone,
     presetQuery: (a) => 'preset=' + a.dataset.preset + '&dt=' + form.elements.dt.value + '&labels=' + form.elements.labels.value,
     focus: {
@@ -100,7 +100,12 @@ export function start() {
     const vals = (name) => $$(`input[name=${name}]:not(:disabled)`, form).map(boxValue);
     add('dt', f.dt.value);
     add('sizes', vals('sizes').join(','));
-    if (f.mode.value !== 'packed') {
+    if (f.mode.value === 'rows') {
+      // The server computes the strides: they follow the sizes.
+      add('mode', 'rows');
+      if (f.order.value) add('order', f.order.value);
+      if (f.pitch.value.trim()) add('pitch', f.pitch.value.trim());
+    } else if (f.mode.value !== 'packed') {
       const s = vals('strides');
       add('strides', s.join(','));
       if (s.every((x) => x === '')) add('mode', 'explicit');
@@ -117,12 +122,14 @@ export function start() {
       put($('th', row), 'textContent', f.dimLabels[i] || '');
       if (all) put(size, 'value', f.sizes[i] || '');
       if (f.packed) put(stride, 'value', f.packedStrides ? String(f.packedStrides[i] ?? '') : '');
-      else if (all) put(stride, 'value', f.strides[i] ?? '');
+      else if (all || f.rows) put(stride, 'value', f.strides[i] ?? '');
       put(stride, 'readOnly', false); // typing one makes the strides explicit
     });
     if (!all) return;
     const e = form.elements;
-    put(e.dt, 'value', f.dt); put(e.rank, 'value', String(Math.min(Math.max(f.sizes.length, 1), 8))); e.mode.value = f.packed ? 'packed' : 'explicit';
+    put(e.dt, 'value', f.dt); put(e.rank, 'value', String(Math.min(Math.max(f.sizes.length, 1), 8))); e.mode.value = f.packed ? 'packed' : f.rows ? 'rows' : 'explicit';
+    put(e.order, 'value', f.order || ''); put(e.pitch, 'value', f.pitch || '');
+    for (const o of e.order.options) put(o, 'disabled', o.value !== '' && o.value.length !== f.sizes.length);
     put(e.total, 'value', f.total); put(e.align, 'value', f.align); put(e.labels, 'value', f.labels); put(e.sel, 'value', f.sel); put(e.cell, 'value', f.cell);
   }
 

@@ -40,6 +40,9 @@ type Form struct {
 	Sizes         []string `json:"sizes"`
 	Strides       []string `json:"strides"`
 	Packed        bool     `json:"packed"`
+	Rows          bool     `json:"rows,omitempty"`
+	Order         string   `json:"order,omitempty"`
+	Pitch         string   `json:"pitch,omitempty"`
 	Total         string   `json:"total"`
 	Align         string   `json:"align"`
 	Labels        string   `json:"labels"`
@@ -95,7 +98,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 	drawn := v
 	if v.Layout == nil {
 		res.Query = st.CanonicalQuery(false)
-		res.Form = newForm(st, nil)
+		res.Form = newForm(v.State, nil)
 		// A state with errors that carries its last valid one (an entry
 		// of the page's history) is drawn as its page draws it: that
 		// picture under these errors.
@@ -182,7 +185,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 
 // newForm is the form message of a state (and of its layout, when valid).
 func newForm(st picture.LayoutState, l *core.Layout) Form {
-	f := Form{DT: st.DT, Sizes: nonNil(st.Sizes), Strides: nonNil(st.Strides), Packed: st.Packed,
+	f := Form{DT: st.DT, Sizes: nonNil(st.Sizes), Strides: nonNil(st.Strides), Packed: st.Packed, Rows: st.Rows, Order: st.Order, Pitch: st.Pitch,
 		Total: st.Total, Align: st.Align, Labels: st.Labels, Sel: st.Sel, Cell: st.Cell}
 	// The rows show at most MaxDimensionCount dimensions (a longer state
 	// keeps its error beside them): label those.

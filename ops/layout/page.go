@@ -53,6 +53,9 @@ func FormIn(ctx context.Context, v picture.Validated) FormModel {
 		DataType: st.DT,
 		Rank:     len(st.Sizes),
 		Packed:   st.Packed,
+		Rows:     st.Rows,
+		Order:    st.Order,
+		Pitch:    st.Pitch,
 		Total:    st.Total,
 		Align:    st.Align,
 		Labels:   st.Labels,
@@ -64,6 +67,7 @@ func FormIn(ctx context.Context, v picture.Validated) FormModel {
 	f.DataTypes, f.DataType = picture.DataTypeChoices(st.DT)
 	rank := min(max(f.Rank, 1), views.MaxRank)
 	labels := core.DimensionLabels(rank)
+	f.Orders = core.NamedLayouts
 	var packed []int64
 	if v.Layout != nil && st.Packed {
 		packed = v.Layout.Strides

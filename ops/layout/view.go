@@ -28,6 +28,10 @@ type FormModel struct {
 	DataTypes []string
 	Rank      int
 	Packed    bool
+	Rows      bool     // strides computed: Order, rows padded to Pitch
+	Order     string   // "" for DirectML's own order
+	Orders    []string // the named layouts; those of another rank disabled
+	Pitch     string
 	Dims      []DimRow // always views.MaxRank rows; the first Rank are Active
 	Total     string
 	Align     string

@@ -96,3 +96,69 @@ func TestFieldErrorsShowInlineWithTheirRule(t *testing.T) {
 		t.Errorf("%d logical cells", d.Find(viewstest.TID("lcell")).Length())
 	}
 }
+
+// TestPaddedRowsFollowTheSizes: mode=rows computes the strides from the
+// sizes, the order and the row pitch, shows them read-only with the
+// mode's own fields, and keeps the mode in the page's canonical query,
+// so that an edit of C pads the new rows (issue #37: padded NHWC
+// strides did not follow a changed C); a pitch that cannot pad, or an
+// order of another rank, is named at its field.
+func TestPaddedRowsFollowTheSizes(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		strides     []string
+		field, code string
+	}{
+		{"NHWC C=3", "sizes=1,3,2,5&mode=rows&order=NHWC&pitch=8", []string{"32", "1", "16", "3"}, "", ""},
+		{"NHWC C=4", "sizes=1,4,2,5&mode=rows&order=nhwc&pitch=8", []string{"48", "1", "24", "4"}, "", ""},
+		{"the page's padding example", "sizes=2,3&mode=rows&pitch=5", []string{"5", "1"}, "", ""},
+		{"no pitch is packed", "sizes=2,3&mode=rows&order=WH", []string{"1", "2"}, "", ""},
+		{"W outermost", "sizes=2,3&mode=rows&order=WH&pitch=4", nil, "pitch", "rows.outermost"},
+		{"an order of another rank", "sizes=2,3&mode=rows&order=NHWC&pitch=4", nil, "order", "rows.order"},
+		{"a pitch that is not a number", "sizes=2,3&mode=rows&pitch=x", nil, "pitch", "whole.invalid"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := paddedPage(t, "dt=FLOAT32&"+tc.query)
+			d := viewstest.Doc(t, PageView(m))
+			if _, ok := d.Find(viewstest.TID("mode-rows")).Attr("checked"); !ok {
+				t.Error("padded rows not checked")
+			}
+			if tc.code != "" {
+				if got := m.Form.ErrorsFor(tc.field); len(got) == 0 {
+					t.Errorf("no error at %s; errors %v", tc.field, m.Form.Errors)
+				}
+				if d.Find(viewstest.TID("err-"+tc.field)).Text() == "" {
+					t.Errorf("err-%s shows nothing", tc.field)
+				}
+				return
+			}
+			if m.Form.HasErrors() {
+				t.Fatalf("errors %v", m.Form.Errors)
+			}
+			for i, want := range tc.strides {
+				box := d.Find(viewstest.TID("stride-" + views.Itoa(int64(i))))
+				if v, _ := box.Attr("value"); v != want {
+					t.Errorf("stride-%d = %q, want %s", i, v, want)
+				}
+				if _, ro := box.Attr("readonly"); !ro {
+					t.Errorf("stride-%d is not read-only", i)
+				}
+			}
+			if !strings.Contains(m.LastValid, "mode=rows") || strings.Contains(m.LastValid, "strides=") {
+				t.Errorf("the picture's query %q, want the mode rather than its strides", m.LastValid)
+			}
+			// The picture is of those strides.
+			if got := strings.Join(formatInts(m.Picture.Meta.Strides), ","); got != strings.Join(tc.strides, ",") {
+				t.Errorf("picture strides %s, want %s", got, strings.Join(tc.strides, ","))
+			}
+		})
+	}
+}
+
+func formatInts(vs []int64) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = views.Itoa(v)
+	}
+	return out
+}
