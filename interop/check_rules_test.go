@@ -2,7 +2,6 @@ package interop
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -36,7 +35,7 @@ func TestCheckNamesEachDataMovementRule(t *testing.T) {
 				for i, v := range op.Errors {
 					got[i] = [2]string{v.Field, v.Code}
 				}
-				if msg := RuleDiff(op.Name, got, c.Errors[op.Name]); msg != "" {
+				if msg := c.Diff(op.Name, got); msg != "" {
 					t.Error(msg, "\n", messages(op.Errors))
 				}
 				if want := len(c.Errors[op.Name]) == 0; op.Valid != want || (want && op.URL == "") {
@@ -45,27 +44,6 @@ func TestCheckNamesEachDataMovementRule(t *testing.T) {
 			}
 		})
 	}
-}
-
-// RuleDiff compares the violations (field, code) a dispatchable got with
-// the ones a rule table expects, fields given under its desc, in any
-// order: "" when they are the same.
-func RuleDiff(name string, got, want [][2]string) string {
-	prefix := "dxdispatch.dispatchables." + name + ".desc."
-	w := make([]string, len(want))
-	for i, v := range want {
-		w[i] = prefix + v[0] + " " + v[1]
-	}
-	g := make([]string, len(got))
-	for i, v := range got {
-		g[i] = v[0] + " " + v[1]
-	}
-	slices.Sort(w)
-	slices.Sort(g)
-	if slices.Equal(g, w) {
-		return ""
-	}
-	return fmt.Sprintf("%s: refused with\n  %s\nwant\n  %s", name, strings.Join(g, "\n  "), strings.Join(w, "\n  "))
 }
 
 func messages(vs []core.Violation) string {

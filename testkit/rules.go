@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -95,4 +96,23 @@ func editJSON(cur any, keys []string, v any) error {
 		return editJSON(c[n], keys[1:], v)
 	}
 	return fmt.Errorf("%q is below a value that is neither an object nor an array", k)
+}
+
+// Diff compares the violations (field, code) dispatchable name got with
+// the ones c expects of it, in any order: "" when they are the same.
+func (c RuleCase) Diff(name string, got [][2]string) string {
+	prefix := "dxdispatch.dispatchables." + name + ".desc."
+	var w, g []string
+	for _, v := range c.Errors[name] {
+		w = append(w, prefix+v[0]+" "+v[1])
+	}
+	for _, v := range got {
+		g = append(g, v[0]+" "+v[1])
+	}
+	slices.Sort(w)
+	slices.Sort(g)
+	if slices.Equal(g, w) {
+		return ""
+	}
+	return fmt.Sprintf("%s: refused with\n  %s\nwant\n  %s", name, strings.Join(g, "\n  "), strings.Join(w, "\n  "))
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // checkedModel has a valid DML_SLICE1 exported by the site itself and an
@@ -124,5 +126,45 @@ func TestOperatorsIndex(t *testing.T) {
 		if got != current {
 			t.Errorf("%s: the operators link current = %v, want %v", path, got, current)
 		}
+	}
+}
+
+// TestCheckAPINamesEachRule posts interop's table of the data-movement
+// operators' rules, each broken alone and some together, to POST
+// /api/v1/check: the answer names every broken rule at its field, by
+// its code, in one answer, and the other operators are valid.
+func TestCheckAPINamesEachRule(t *testing.T) {
+	ts := newTestServer(t)
+	rt := testkit.LoadRuleTable(t, "../interop/testdata/check-rules.json")
+	for _, c := range rt.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			status, body := post(t, ts, "/api/v1/check", `{"dxdispatch": `+string(rt.Edited(t, c))+`}`)
+			if status != http.StatusOK {
+				t.Fatalf("status %d: %v", status, body)
+			}
+			if body["valid"] != (len(c.Errors) == 0) || body["refused"] != float64(len(c.Errors)) {
+				t.Errorf("valid %v refused %v, want %d refused", body["valid"], body["refused"], len(c.Errors))
+			}
+			ops, _ := body["operators"].([]any)
+			if len(ops) != 6 {
+				t.Fatalf("%d operators, want 6", len(ops))
+			}
+			for _, o := range ops {
+				op := o.(map[string]any)
+				name := op["name"].(string)
+				var got [][2]string
+				for _, e := range op["errors"].([]any) {
+					v := e.(map[string]any)
+					code, _ := v["code"].(string)
+					got = append(got, [2]string{v["field"].(string), code})
+				}
+				if msg := c.Diff(name, got); msg != "" {
+					t.Error(msg)
+				}
+				if url, _ := op["url"].(string); (len(c.Errors[name]) == 0) != (op["valid"] == true && url != "") {
+					t.Errorf("%s: valid %v url %q", name, op["valid"], url)
+				}
+			}
+		})
 	}
 }
