@@ -168,3 +168,50 @@ func TestCheckAPINamesEachRule(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckPassesTheModelsThePagesExport follows each data-movement
+// page's own DxDispatch download link, for each of its first examples,
+// and posts the file it gets to /api/v1/check: it checks clean.
+func TestCheckPassesTheModelsThePagesExport(t *testing.T) {
+	ts := newTestServer(t)
+	for _, path := range []string{
+		"/padding", "/padding?preset=pad-ex3", "/padding?preset=pad-wrap", "/tile", "/tile?preset=tile-broadcast",
+		"/depthspace", "/depthspace?preset=s2d-page1", "/depthspace?preset=nhwc", "/joinsplit", "/joinsplit?preset=split-example2",
+	} {
+		t.Run(path, func(t *testing.T) {
+			res, err := http.Get(ts.URL + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := goquery.NewDocumentFromReader(res.Body)
+			res.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			href, ok := doc.Find("[data-testid=dx-download]").Attr("href")
+			if !ok {
+				t.Fatalf("%s has no DxDispatch download", path)
+			}
+			res, err = http.Get(ts.URL + href)
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("GET %s: %d %s", href, res.StatusCode, model)
+			}
+			status, body := post(t, ts, "/api/v1/check", `{"dxdispatch": `+string(model)+`}`)
+			ops, _ := body["operators"].([]any)
+			if status != http.StatusOK || body["valid"] != true || body["checked"] != float64(len(ops)) {
+				t.Fatalf("%s: status %d: %v", href, status, body)
+			}
+			page, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "?")
+			for _, o := range ops {
+				if u, _ := o.(map[string]any)["url"].(string); !strings.HasPrefix(u, "/"+page+"?") {
+					t.Errorf("%s opens %q", o.(map[string]any)["name"], u)
+				}
+			}
+		})
+	}
+}
