@@ -353,3 +353,17 @@ func permutationBySearch(l *Layout) ([]int, bool) {
 	}
 	return p, true
 }
+
+// CheckWritten judges a tensor an operator writes as a model describes
+// it (PADDING1's, TILE's or DEPTH_TO_SPACE1's OutputTensor, which the
+// explorers draw packed): its own rules (directml-rules.md section 2)
+// and, when its strides are given, no two of its elements in one cell.
+// The fields are the output's: outputSizes, outputStrides[2] ...
+func CheckWritten(d TensorDesc) []Violation {
+	var vs violations
+	checkTensor(&vs, d, joinOutputFields)
+	if len(vs) == 0 && d.Strides != nil {
+		checkWriteRace(&vs, d.Sizes, d.Strides)
+	}
+	return vs
+}

@@ -271,3 +271,31 @@ func TestIdentityExports(t *testing.T) {
 		t.Errorf("ONNX perm %v %v", p, ok)
 	}
 }
+
+func TestCheckWritten(t *testing.T) {
+	small := int64(8)
+	for _, tc := range []struct {
+		name  string
+		d     TensorDesc
+		field string
+		code  string
+	}{
+		{"packed", TensorDesc{DataType: Float32, Sizes: []int64{2, 3}}, "", ""},
+		{"padded rows", TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{4, 1}}, "", ""},
+		{"broadcast", TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{3, 0}}, "outputStrides[1]", "identity.output.broadcast"},
+		{"overlap", TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{1, 1}}, "outputStrides", "identity.output.overlap.at"},
+		{"strides count", TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, Strides: []int64{1}}, "outputStrides", "tensor.strides.count"},
+		{"buffer too small", TensorDesc{DataType: Float32, Sizes: []int64{2, 3}, TotalTensorSizeInBytes: &small}, "outputTotalTensorSizeInBytes", "tensor.total.small"},
+	} {
+		vs := CheckWritten(tc.d)
+		if tc.code == "" {
+			if len(vs) != 0 {
+				t.Errorf("%s: %v, want none", tc.name, vs)
+			}
+			continue
+		}
+		if len(vs) != 1 || vs[0].Field != tc.field || vs[0].Code != tc.code {
+			t.Errorf("%s: %v, want %s at %s", tc.name, vs, tc.code, tc.field)
+		}
+	}
+}

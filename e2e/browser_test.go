@@ -291,3 +291,38 @@ func textsMeet(sel string) string {
 		return n + ' cells' + (out.length ? ': ' + out.join('; ') : '');
 	})()`
 }
+
+// textsOutside is a script that measures, in every cell sel matches, the
+// ink of each text (as textsMeet does) against the cell's inside, its
+// border box less its borders: "n cells", then "id: text outside by
+// x px" for each text that crosses a border.
+func textsOutside(sel string) string {
+	return `(() => {
+		const g = document.createElement('canvas').getContext('2d');
+		const out = [];
+		let n = 0;
+		for (const c of document.querySelectorAll(` + strconv.Quote(sel) + `)) {
+			n++;
+			const cr = c.getBoundingClientRect(), cs = getComputedStyle(c);
+			const inner = { left: cr.left + parseFloat(cs.borderLeftWidth), right: cr.right - parseFloat(cs.borderRightWidth),
+				top: cr.top + parseFloat(cs.borderTopWidth), bottom: cr.bottom - parseFloat(cs.borderBottomWidth) };
+			for (const el of c.querySelectorAll('.lbl, .off')) {
+				const text = el.textContent.trim() || el.dataset.o || '', es = getComputedStyle(el);
+				if (!text || es.display === 'none' || es.visibility === 'hidden') continue;
+				let r = el.getBoundingClientRect();
+				if (el.textContent.trim()) { const rg = document.createRange(); rg.selectNodeContents(el); r = rg.getBoundingClientRect(); }
+				g.font = es.fontWeight + ' ' + es.fontSize + ' ' + es.fontFamily;
+				const m = g.measureText(text);
+				// The glyphs' own box: the advance less the side bearings, the
+				// ascent and descent of these glyphs.
+				const left = r.left + (es.textAlign === 'center' ? (r.width - m.width) / 2 : 0) - m.actualBoundingBoxLeft;
+				const ink = { left: el.textContent.trim() ? r.left - m.actualBoundingBoxLeft : left, right: 0,
+					top: r.top + m.fontBoundingBoxAscent - m.actualBoundingBoxAscent, bottom: r.top + m.fontBoundingBoxAscent + m.actualBoundingBoxDescent };
+				ink.right = ink.left + m.actualBoundingBoxLeft + m.actualBoundingBoxRight;
+				const by = Math.max(inner.left - ink.left, ink.right - inner.right, inner.top - ink.top, ink.bottom - inner.bottom);
+				if (by > 0.5) out.push(c.id + ': ' + el.className.split(' ')[0] + ' ' + text + ' outside by ' + by.toFixed(1) + ' px');
+			}
+		}
+		return n + ' cells' + (out.length ? ': ' + out.join('; ') : '');
+	})()`
+}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -105,5 +106,36 @@ func TestE2EDepthSpaceCanvases(t *testing.T) {
 				t.Errorf("axe-core: %v", vs)
 			}
 		})
+	}
+}
+
+// TestE2EDepthSpaceCellTextsFit: the depth-space views are small cells
+// (seven across a phone) holding values up to 47 and corner indices: on
+// a 390 px phone and a desktop, every text's ink (its glyphs, measured
+// with the canvas's text metrics) lies inside its cell's border, and no
+// two texts of a cell meet.
+func TestE2EDepthSpaceCellTextsFit(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
+	const cells = `#depthspace .lc`
+	for _, vp := range []viewport{phone, desktop} {
+		for _, path := range []string{
+			"/depthspace?preset=d2s-page", "/depthspace?preset=s2d-page1&lang=zh-TW", "/depthspace?preset=s2d-page2",
+			"/depthspace?preset=nhwc&lang=fr", "/depthspace?preset=block3",
+			// Four elements, values typed in: the largest cells, five digits.
+			"/depthspace?op=d2s&dt=INT32&sizes=1,4,1,1&block=2&vals=10000,-2000,30000,99999",
+		} {
+			t.Run(vp.name+path, func(t *testing.T) {
+				emulate(t, ctx, vp)
+				waitLive(t, ctx, base+path)
+				if got := eval[string](t, ctx, textsMeet(cells)); strings.Contains(got, "meets") || strings.HasPrefix(got, "0 cells") {
+					t.Errorf("%s", got)
+				}
+				if got := eval[string](t, ctx, textsOutside(cells)); strings.Contains(got, "outside") || strings.HasPrefix(got, "0 cells") {
+					t.Errorf("%s", got)
+				}
+			})
+		}
 	}
 }

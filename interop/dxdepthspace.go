@@ -13,6 +13,7 @@ import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/ops/depthspace"
+	"github.com/stridescope/stridescope/picture"
 )
 
 // DxDepthSpaceDesc is DML_DEPTH_TO_SPACE1_OPERATOR_DESC, which
@@ -142,31 +143,53 @@ func importDxDepthSpace(name, opType, path string, desc json.RawMessage) (*Impor
 	if err := decodeInto(desc, path, &op, true); err != nil {
 		return nil, err
 	}
-	var in dxTensorIn
-	if err := in.read(op.InputTensor, path+".InputTensor"); err != nil {
-		return nil, err
+	var in, out dxTensorIn
+	var vs []core.Violation
+	inErr := in.read(op.InputTensor, path+".InputTensor")
+	if inErr != nil {
+		vs = append(vs, inErr.Violations...)
+	}
+	var outErr *ImportError
+	if len(op.OutputTensor) > 0 {
+		if outErr = out.read(op.OutputTensor, path+".OutputTensor"); outErr != nil {
+			vs = append(vs, outErr.Violations...)
+		}
 	}
 	kind := core.DepthToSpace
 	if dxOperatorName(opType) == "SPACE_TO_DEPTH1" {
 		kind = core.SpaceToDepth
 	}
-	total := in.TotalTensorSizeInBytes
-	if total != nil && *total == 0 {
-		total = nil // DxDispatch's default: computed
+	// Every rule at once: the operator's when the input could be read,
+	// the output's (its sizes only where the operator derives them).
+	var req depthspace.Request
+	var s *core.DepthSpace
+	if inErr == nil {
+		total := in.TotalTensorSizeInBytes
+		if total != nil && *total == 0 {
+			total = nil // DxDispatch's default: computed
+		}
+		req = depthspace.Request{DataType: dxTypeName(in.DataType), InputSizes: in.Sizes, InputStrides: in.Strides,
+			InputTotalTensorSizeInBytes: total, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment,
+			BlockSize: op.BlockSize, Order: op.Order}
+		var inv *picture.Invalid
+		if s, inv = req.DepthSpace(kind); inv != nil {
+			vs = append(vs, renameAll(inv.Violations, map[string]string{
+				"dataType": "InputTensor.DataType", "inputSizes": "InputTensor.Sizes", "inputStrides": "InputTensor.Strides",
+				"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
+				"blockSize": "BlockSize", "order": "Order",
+			}, path+".")...)
+		}
 	}
-	req := depthspace.Request{DataType: dxTypeName(in.DataType), InputSizes: in.Sizes, InputStrides: in.Strides,
-		InputTotalTensorSizeInBytes: total, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment,
-		BlockSize: op.BlockSize, Order: op.Order}
-	s, inv := req.DepthSpace(kind)
-	if inv != nil {
-		return nil, &ImportError{Violations: renameAll(inv.Violations, map[string]string{
-			"dataType": "InputTensor.DataType", "inputSizes": "InputTensor.Sizes", "inputStrides": "InputTensor.Strides",
-			"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
-			"blockSize": "BlockSize", "order": "Order",
-		}, path+".")}
+	if inErr == nil && outErr == nil && len(op.OutputTensor) > 0 {
+		var sizes []int64
+		if s != nil {
+			sizes = s.Output.Sizes
+		}
+		vs = append(vs, dxOutputOf(op.OutputTensor, path+".OutputTensor", opType, in, sizes)...)
+		vs = append(vs, dxWritten(out, path+".OutputTensor")...)
 	}
-	if vs := dxOutputOf(op.OutputTensor, path+".OutputTensor", opType, in, s.Output.Sizes); vs != nil {
-		return nil, &ImportError{Violations: vs}
+	if len(vs) > 0 {
+		return nil, &ImportError{Violations: distinct(vs)}
 	}
 	notes := []core.Msg{fromNote(name, opType), core.NewMsg("import.note.dx.order", "the model's order is {order}; the page draws both orders side by side.", core.Args{"order": s.Order.String()})}
 	return &ImportResponse{Page: "depthspace", URL: "/depthspace?" + depthspace.QueryOf(s), DepthSpace: &req, Notes: englishNotes(notes), notes: notes}, nil

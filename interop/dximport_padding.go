@@ -7,6 +7,7 @@ import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/ops/padding1"
 	"github.com/stridescope/stridescope/ops/tile"
+	"github.com/stridescope/stridescope/picture"
 )
 
 // importDxPadding1 reads a DML_PADDING1 into the padding page: the input
@@ -31,12 +32,14 @@ func importDxPadding1(name, opType, path string, desc json.RawMessage) (*ImportR
 	prefix := path + "."
 	var in, out dxTensorIn
 	var vs []core.Violation
-	if err := in.read(op.InputTensor, prefix+"InputTensor"); err != nil {
-		vs = append(vs, err.Violations...)
+	inErr := in.read(op.InputTensor, prefix+"InputTensor")
+	if inErr != nil {
+		vs = append(vs, inErr.Violations...)
 	}
+	var outErr *ImportError
 	if len(op.OutputTensor) > 0 {
-		if err := out.read(op.OutputTensor, prefix+"OutputTensor"); err != nil {
-			vs = append(vs, err.Violations...)
+		if outErr = out.read(op.OutputTensor, prefix+"OutputTensor"); outErr != nil {
+			vs = append(vs, outErr.Violations...)
 		}
 	}
 	value, verr := dxScalarIn(op.PaddingValue, dxTypeName(in.DataType), prefix+"PaddingValue")
@@ -46,23 +49,37 @@ func importDxPadding1(name, opType, path string, desc json.RawMessage) (*ImportR
 	if t := dxTypeName(op.PaddingValueDataType); t != "" && in.DataType != "" && t != dxTypeName(in.DataType) {
 		vs = append(vs, core.NewMsg("import.dx.padding.valuetype", "PaddingValueDataType {type} is not the output's DataType {output}: DML_PADDING1 requires them equal", core.Args{"type": t, "output": dxTypeName(in.DataType)}).At(prefix+"PaddingValueDataType"))
 	}
+	if inErr == nil && op.DimensionCount != nil && *op.DimensionCount != int64(len(in.Sizes)) {
+		vs = append(vs, core.NewMsg("import.dx.op.rank", "DimensionCount = {rank} but InputTensor.Sizes has {count}", core.Args{"rank": *op.DimensionCount, "count": core.Count{N: int64(len(in.Sizes)), Unit: "values"}}).At(prefix+"DimensionCount"))
+	}
+	// Every rule at once: the desc's own fields above, the operator's
+	// (core's) when the input could be read, and the output's own.
+	var req padding1.Request
+	var p *core.Padding1
+	if inErr == nil {
+		total := in.TotalTensorSizeInBytes
+		if total != nil && *total == 0 {
+			total = nil // DxDispatch's default: computed
+		}
+		req = padding1.Request{DataType: dxTypeName(in.DataType), InputSizes: in.Sizes, InputStrides: in.Strides,
+			InputTotalTensorSizeInBytes: total, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment,
+			PaddingMode: op.PaddingMode, PaddingValue: value, StartPadding: op.StartPadding, EndPadding: op.EndPadding, OutputSizes: out.Sizes}
+		var inv *picture.Invalid
+		if p, inv = req.Padding1(); inv != nil {
+			vs = append(vs, renameAll(inv.Violations, map[string]string{
+				"dataType": "InputTensor.DataType", "inputSizes": "InputTensor.Sizes", "inputStrides": "InputTensor.Strides",
+				"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
+				"paddingMode": "PaddingMode", "paddingValue": "PaddingValue", "startPadding": "StartPadding", "endPadding": "EndPadding", "outputSizes": "OutputTensor.Sizes",
+			}, prefix)...)
+		}
+	}
+	if inErr == nil && outErr == nil && len(op.OutputTensor) > 0 {
+		// Sizes are core's rule (input + start + end, at each size).
+		vs = append(vs, dxOutputOf(op.OutputTensor, prefix+"OutputTensor", opType, in, nil)...)
+		vs = append(vs, dxWritten(out, prefix+"OutputTensor")...)
+	}
 	if len(vs) > 0 {
-		return nil, &ImportError{Violations: vs}
-	}
-	total := in.TotalTensorSizeInBytes
-	if total != nil && *total == 0 {
-		total = nil // DxDispatch's default: computed
-	}
-	req := padding1.Request{DataType: dxTypeName(in.DataType), InputSizes: in.Sizes, InputStrides: in.Strides,
-		InputTotalTensorSizeInBytes: total, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment,
-		PaddingMode: op.PaddingMode, PaddingValue: value, StartPadding: op.StartPadding, EndPadding: op.EndPadding, OutputSizes: out.Sizes}
-	p, inv := req.Padding1()
-	if inv != nil {
-		return nil, &ImportError{Violations: renameAll(inv.Violations, map[string]string{
-			"dataType": "InputTensor.DataType", "inputSizes": "InputTensor.Sizes", "inputStrides": "InputTensor.Strides",
-			"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
-			"paddingMode": "PaddingMode", "paddingValue": "PaddingValue", "startPadding": "StartPadding", "endPadding": "EndPadding", "outputSizes": "OutputTensor.Sizes",
-		}, prefix)}
+		return nil, &ImportError{Violations: distinct(vs)}
 	}
 	st := padding1.StateOf(padding1.Validated{P: p})
 	notes := []core.Msg{fromNote(name, opType)}
@@ -126,33 +143,45 @@ func importDxTile(name, opType, path string, desc json.RawMessage) (*ImportRespo
 	prefix := path + "."
 	var in, out dxTensorIn
 	var vs []core.Violation
-	if err := in.read(op.InputTensor, prefix+"InputTensor"); err != nil {
-		vs = append(vs, err.Violations...)
+	inErr := in.read(op.InputTensor, prefix+"InputTensor")
+	if inErr != nil {
+		vs = append(vs, inErr.Violations...)
 	}
+	var outErr *ImportError
 	if len(op.OutputTensor) > 0 {
-		if err := out.read(op.OutputTensor, prefix+"OutputTensor"); err != nil {
-			vs = append(vs, err.Violations...)
+		if outErr = out.read(op.OutputTensor, prefix+"OutputTensor"); outErr != nil {
+			vs = append(vs, outErr.Violations...)
 		}
 	}
 	if op.RepeatsCount != nil && *op.RepeatsCount != int64(len(op.Repeats)) {
-		vs = append(vs, core.NewMsg("import.dx.op.rank", "DimensionCount = {rank} but InputTensor.Sizes has {count}", core.Args{"rank": *op.RepeatsCount, "count": core.Count{N: int64(len(op.Repeats)), Unit: "values"}}).At(prefix+"RepeatsCount"))
+		vs = append(vs, core.NewMsg("import.dx.op.count", "{field} = {n} but {array} has {count}", core.Args{"field": prefix + "RepeatsCount", "n": *op.RepeatsCount, "array": prefix + "Repeats", "count": core.Count{N: int64(len(op.Repeats)), Unit: "values"}}).At(prefix+"RepeatsCount"))
+	}
+	// Every rule at once, as for DML_PADDING1.
+	var req tile.Request
+	var t *core.Tile
+	if inErr == nil {
+		total := in.TotalTensorSizeInBytes
+		if total != nil && *total == 0 {
+			total = nil
+		}
+		req = tile.Request{DataType: dxTypeName(in.DataType), InputSizes: in.Sizes, InputStrides: in.Strides,
+			InputTotalTensorSizeInBytes: total, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment, Repeats: op.Repeats, OutputSizes: out.Sizes}
+		var inv *picture.Invalid
+		if t, inv = req.Tile(); inv != nil {
+			vs = append(vs, renameAll(inv.Violations, map[string]string{
+				"dataType": "InputTensor.DataType", "inputSizes": "InputTensor.Sizes", "inputStrides": "InputTensor.Strides",
+				"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
+				"repeats": "Repeats", "outputSizes": "OutputTensor.Sizes",
+			}, prefix)...)
+		}
+	}
+	if inErr == nil && outErr == nil && len(op.OutputTensor) > 0 {
+		// Sizes are core's rule (input x repeats, at each size).
+		vs = append(vs, dxOutputOf(op.OutputTensor, prefix+"OutputTensor", opType, in, nil)...)
+		vs = append(vs, dxWritten(out, prefix+"OutputTensor")...)
 	}
 	if len(vs) > 0 {
-		return nil, &ImportError{Violations: vs}
-	}
-	total := in.TotalTensorSizeInBytes
-	if total != nil && *total == 0 {
-		total = nil
-	}
-	req := tile.Request{DataType: dxTypeName(in.DataType), InputSizes: in.Sizes, InputStrides: in.Strides,
-		InputTotalTensorSizeInBytes: total, InputGuaranteedBaseOffsetAlignment: in.GuaranteedBaseOffsetAlignment, Repeats: op.Repeats, OutputSizes: out.Sizes}
-	t, inv := req.Tile()
-	if inv != nil {
-		return nil, &ImportError{Violations: renameAll(inv.Violations, map[string]string{
-			"dataType": "InputTensor.DataType", "inputSizes": "InputTensor.Sizes", "inputStrides": "InputTensor.Strides",
-			"inputTotalTensorSizeInBytes": "InputTensor.TotalTensorSizeInBytes", "inputGuaranteedBaseOffsetAlignment": "InputTensor.GuaranteedBaseOffsetAlignment",
-			"repeats": "Repeats", "outputSizes": "OutputTensor.Sizes",
-		}, prefix)}
+		return nil, &ImportError{Violations: distinct(vs)}
 	}
 	st := tile.StateOf(tile.Validated{T: t})
 	notes := []core.Msg{fromNote(name, opType)}

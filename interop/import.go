@@ -835,10 +835,11 @@ func importDxSlice(name, opType, path string, desc json.RawMessage) (*ImportResp
 	return sliceImport(req, func(vs []core.Violation) []core.Violation { return dxFields(vs, prefix) }, notes)
 }
 
-// dxOutputOf checks the OutputTensor of a DML_SLICE or element-wise
-// identity desc, which the explorers do not read but DirectML does: the
-// operator writes an output of the input's data type and of sizes (the
-// input's, or DML_SLICE's Sizes). Nil when it fits, or is not given.
+// dxOutputOf checks the OutputTensor of a desc, which the explorers do
+// not read but DirectML does: the operator writes an output of the
+// input's data type and of sizes (the input's, DML_SLICE's Sizes, the
+// ones the operator derives; nil when they cannot be derived, and then
+// not judged). Nil when it fits, or is not given.
 func dxOutputOf(raw json.RawMessage, path, opType string, in dxTensorIn, sizes []int64) []core.Violation {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
@@ -848,7 +849,7 @@ func dxOutputOf(raw json.RawMessage, path, opType string, in dxTensorIn, sizes [
 		return err.Violations
 	}
 	var vs []core.Violation
-	if !slices.Equal(out.Sizes, sizes) {
+	if sizes != nil && !slices.Equal(out.Sizes, sizes) {
 		vs = append(vs, core.NewMsg("import.dx.output.sizes", "{field} = {got}, but {op} writes an output of sizes {want}",
 			core.Args{"field": path + ".Sizes", "got": "{" + picture.JoinCoord(out.Sizes) + "}", "op": opType, "want": "{" + picture.JoinCoord(sizes) + "}"}).At(path+".Sizes"))
 	}
@@ -857,6 +858,33 @@ func dxOutputOf(raw json.RawMessage, path, opType string, in dxTensorIn, sizes [
 			core.Args{"field": path + ".DataType", "got": got, "op": opType, "want": want}).At(path+".DataType"))
 	}
 	return vs
+}
+
+// dxWritten judges an OutputTensor the explorers draw packed as DirectML
+// reads it: its own tensor rules (a strides count, a buffer below
+// DMLCalcBufferTensorSize, an alignment) and no two elements in one
+// cell. A data type the site does not know is left to dxOutputOf.
+func dxWritten(out dxTensorIn, path string) []core.Violation {
+	if _, err := core.ParseDataType(dxTypeName(out.DataType)); err != nil {
+		return nil
+	}
+	return renameAll(core.CheckWritten(out.desc()), map[string]string{
+		"outputDataType": "DataType", "outputSizes": "Sizes", "outputStrides": "Strides",
+		"outputTotalTensorSizeInBytes": "TotalTensorSizeInBytes", "outputGuaranteedBaseOffsetAlignment": "GuaranteedBaseOffsetAlignment",
+	}, path+".")
+}
+
+// distinct drops a violation said twice at one field in the same words:
+// an output rule both the operator (of the sizes it derives) and the
+// model's own OutputTensor (dxWritten) break.
+func distinct(vs []core.Violation) []core.Violation {
+	var out []core.Violation
+	for _, v := range vs {
+		if !slices.ContainsFunc(out, func(w core.Violation) bool { return w.Field == v.Field && w.Message == v.Message }) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // packedStridesFit is core.PackedStrides of sizes when every size is

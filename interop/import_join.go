@@ -36,9 +36,8 @@ func (t dxTensorIn) desc() core.TensorDesc {
 	return core.TensorDesc{DataType: dt, Sizes: t.Sizes, Strides: t.Strides, TotalTensorSizeInBytes: total, GuaranteedBaseOffsetAlignment: t.GuaranteedBaseOffsetAlignment}
 }
 
-// readTensors reads an array of tensor descs at path[k], and checks its
-// count against count (InputCount, OutputCount) when the model gives one.
-func readTensors(raws []json.RawMessage, path string, count *int64, countField string) ([]dxTensorIn, []core.Violation) {
+// readTensors reads an array of tensor descs at path[k].
+func readTensors(raws []json.RawMessage, path string) ([]dxTensorIn, []core.Violation) {
 	var vs []core.Violation
 	out := make([]dxTensorIn, len(raws))
 	for k, raw := range raws {
@@ -46,10 +45,17 @@ func readTensors(raws []json.RawMessage, path string, count *int64, countField s
 			vs = append(vs, err.Violations...)
 		}
 	}
-	if count != nil && *count != int64(len(raws)) {
-		vs = append(vs, core.NewMsg("import.dx.op.count", "{field} = {n} but {array} has {count}", core.Args{"field": countField, "n": *count, "array": path, "count": core.Count{N: int64(len(raws)), Unit: "values"}}).At(countField))
-	}
 	return out, vs
+}
+
+// countOf checks an array's count (InputCount, OutputCount) against the
+// array when the model gives one. It is a rule of its own: the
+// operator's rules are judged beside it.
+func countOf(count *int64, n int, countField, path string) []core.Violation {
+	if count == nil || *count == int64(n) {
+		return nil
+	}
+	return []core.Violation{core.NewMsg("import.dx.op.count", "{field} = {n} but {array} has {count}", core.Args{"field": countField, "n": *count, "array": path, "count": core.Count{N: int64(n), Unit: "values"}}).At(countField)}
 }
 
 // dataTypeOf reads a tensor's DataType as core does, saying one it does
@@ -116,7 +122,7 @@ func importDxJoin(name, opType, path string, desc json.RawMessage) (*ImportRespo
 	if err := decodeInto(desc, path, &op, true); err != nil {
 		return nil, err
 	}
-	ins, vs := readTensors(op.InputTensors, path+".InputTensors", op.InputCount, path+".InputCount")
+	ins, vs := readTensors(op.InputTensors, path+".InputTensors")
 	var out dxTensorIn
 	if err := out.read(op.OutputTensor, path+".OutputTensor"); err != nil {
 		vs = append(vs, err.Violations...)
@@ -127,8 +133,11 @@ func importDxJoin(name, opType, path string, desc json.RawMessage) (*ImportRespo
 		vs = append(vs, dataTypeOf(in, fmt.Sprintf("%s.InputTensors[%d].DataType", path, k))...)
 	}
 	vs = append(vs, dataTypeOf(out, path+".OutputTensor.DataType")...)
+	// A wrong count is said beside the operator's rules; what core cannot
+	// judge (a tensor unread, no Axis, an unknown type) stops here.
+	counts := countOf(op.InputCount, len(ins), path+".InputCount", path+".InputTensors")
 	if len(vs) > 0 {
-		return nil, &ImportError{Violations: vs}
+		return nil, &ImportError{Violations: append(vs, counts...)}
 	}
 	d := core.JoinDesc{Axis: axis}
 	for _, in := range ins {
@@ -137,8 +146,8 @@ func importDxJoin(name, opType, path string, desc json.RawMessage) (*ImportRespo
 	o := out.desc()
 	d.Output = &o
 	j, err := core.NewJoin(d)
-	if err != nil {
-		return nil, &ImportError{Violations: renameJoinSplit(picture.CoreViolations(err), path+".", "InputTensors[0].DataType")}
+	if err != nil || counts != nil {
+		return nil, &ImportError{Violations: append(counts, renameJoinSplit(picture.CoreViolations(err), path+".", "InputTensors[0].DataType")...)}
 	}
 	st := join.State{Op: join.OpJoin, DT: j.Output.DataType.String(), Axis: strconv.Itoa(j.Axis)}
 	req := &join.JoinRequest{DataType: st.DT, Axis: &axis}
@@ -171,7 +180,7 @@ func importDxSplit(name, opType, path string, desc json.RawMessage) (*ImportResp
 	if err := in.read(op.InputTensor, path+".InputTensor"); err != nil {
 		vs = append(vs, err.Violations...)
 	}
-	outs, ovs := readTensors(op.OutputTensors, path+".OutputTensors", op.OutputCount, path+".OutputCount")
+	outs, ovs := readTensors(op.OutputTensors, path+".OutputTensors")
 	vs = append(vs, ovs...)
 	axis, avs := axisOrZero(op.Axis, path)
 	vs = append(vs, avs...)
@@ -179,16 +188,17 @@ func importDxSplit(name, opType, path string, desc json.RawMessage) (*ImportResp
 	for k, o := range outs {
 		vs = append(vs, dataTypeOf(o, fmt.Sprintf("%s.OutputTensors[%d].DataType", path, k))...)
 	}
+	counts := countOf(op.OutputCount, len(outs), path+".OutputCount", path+".OutputTensors")
 	if len(vs) > 0 {
-		return nil, &ImportError{Violations: vs}
+		return nil, &ImportError{Violations: append(vs, counts...)}
 	}
 	d := core.SplitDesc{Input: in.desc(), Axis: axis}
 	for _, o := range outs {
 		d.Outputs = append(d.Outputs, o.desc())
 	}
 	s, err := core.NewSplit(d)
-	if err != nil {
-		return nil, &ImportError{Violations: renameJoinSplit(picture.CoreViolations(err), path+".", "InputTensor.DataType")}
+	if err != nil || counts != nil {
+		return nil, &ImportError{Violations: append(counts, renameJoinSplit(picture.CoreViolations(err), path+".", "InputTensor.DataType")...)}
 	}
 	along := make([]int64, len(s.Outputs))
 	notes := []core.Msg{fromNote(name, opType)}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // checkedModel has a valid DML_SLICE1 exported by the site itself and an
@@ -124,5 +126,92 @@ func TestOperatorsIndex(t *testing.T) {
 		if got != current {
 			t.Errorf("%s: the operators link current = %v, want %v", path, got, current)
 		}
+	}
+}
+
+// TestCheckAPINamesEachRule posts interop's table of the data-movement
+// operators' rules, each broken alone and some together, to POST
+// /api/v1/check: the answer names every broken rule at its field, by
+// its code, in one answer, and the other operators are valid.
+func TestCheckAPINamesEachRule(t *testing.T) {
+	ts := newTestServer(t)
+	rt := testkit.LoadRuleTable(t, "../interop/testdata/check-rules.json")
+	for _, c := range rt.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			status, body := post(t, ts, "/api/v1/check", `{"dxdispatch": `+string(rt.Edited(t, c))+`}`)
+			if status != http.StatusOK {
+				t.Fatalf("status %d: %v", status, body)
+			}
+			if body["valid"] != (len(c.Errors) == 0) || body["refused"] != float64(len(c.Errors)) {
+				t.Errorf("valid %v refused %v, want %d refused", body["valid"], body["refused"], len(c.Errors))
+			}
+			ops, _ := body["operators"].([]any)
+			if len(ops) != 6 {
+				t.Fatalf("%d operators, want 6", len(ops))
+			}
+			for _, o := range ops {
+				op := o.(map[string]any)
+				name := op["name"].(string)
+				var got [][2]string
+				for _, e := range op["errors"].([]any) {
+					v := e.(map[string]any)
+					code, _ := v["code"].(string)
+					got = append(got, [2]string{v["field"].(string), code})
+				}
+				if msg := c.Diff(name, got); msg != "" {
+					t.Error(msg)
+				}
+				if url, _ := op["url"].(string); (len(c.Errors[name]) == 0) != (op["valid"] == true && url != "") {
+					t.Errorf("%s: valid %v url %q", name, op["valid"], url)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckPassesTheModelsThePagesExport follows each data-movement
+// page's own DxDispatch download link, for each of its first examples,
+// and posts the file it gets to /api/v1/check: it checks clean.
+func TestCheckPassesTheModelsThePagesExport(t *testing.T) {
+	ts := newTestServer(t)
+	for _, path := range []string{
+		"/padding", "/padding?preset=pad-ex3", "/padding?preset=pad-wrap", "/tile", "/tile?preset=tile-broadcast",
+		"/depthspace", "/depthspace?preset=s2d-page1", "/depthspace?preset=nhwc", "/joinsplit", "/joinsplit?preset=split-example2",
+	} {
+		t.Run(path, func(t *testing.T) {
+			res, err := http.Get(ts.URL + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := goquery.NewDocumentFromReader(res.Body)
+			res.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			href, ok := doc.Find("[data-testid=dx-download]").Attr("href")
+			if !ok {
+				t.Fatalf("%s has no DxDispatch download", path)
+			}
+			res, err = http.Get(ts.URL + href)
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("GET %s: %d %s", href, res.StatusCode, model)
+			}
+			status, body := post(t, ts, "/api/v1/check", `{"dxdispatch": `+string(model)+`}`)
+			ops, _ := body["operators"].([]any)
+			if status != http.StatusOK || body["valid"] != true || body["checked"] != float64(len(ops)) {
+				t.Fatalf("%s: status %d: %v", href, status, body)
+			}
+			page, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "?")
+			for _, o := range ops {
+				if u, _ := o.(map[string]any)["url"].(string); !strings.HasPrefix(u, "/"+page+"?") {
+					t.Errorf("%s opens %q", o.(map[string]any)["name"], u)
+				}
+			}
+		})
 	}
 }
