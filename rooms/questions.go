@@ -39,8 +39,11 @@ type Question struct {
 	// Elements says that the answer is a logical element (its row-major
 	// index), picked on the logical view.
 	Elements bool `json:"elements,omitempty"`
-	Open     bool `json:"open"`
-	Revealed bool `json:"revealed,omitempty"`
+	// Sizes are the logical sizes, with Elements: a page without a
+	// script reads an element typed as its coordinates with them.
+	Sizes    []int64 `json:"sizes,omitempty"`
+	Open     bool    `json:"open"`
+	Revealed bool    `json:"revealed,omitempty"`
 	// ClosedAt is when it closed, µs on the bus's clock: a replica that
 	// reads the answers back from the store takes none stamped later
 	// (closeSkew aside).

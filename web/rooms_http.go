@@ -175,6 +175,8 @@ func (s *Server) roomRoutes() {
 	e.GET("/join", s.getJoin)
 	e.GET("/r/:code", s.getRoom)
 	e.POST("/r/:code/end", s.postEndRoom)
+	e.GET("/r/:code/answer", s.getAnswer)
+	e.POST("/r/:code/answer", s.postAnswer)
 }
 
 // roomPages tells the page frame about rooms on every page that can be
@@ -442,12 +444,20 @@ func (s *Server) getRoom(c echo.Context) error {
 	}
 	c.SetCookie(&http.Cookie{Name: joinCookie(code), Value: replica.Ticket(code), Path: "/", MaxAge: int(rooms.Lifetime / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
-	st, _ := replica.Current(r.Context(), code)
+	// Attached, the replica shows the question the room asks now, which
+	// the page's form answers without JavaScript.
+	st, err := replica.CurrentAttached(r.Context(), code)
+	if err != nil {
+		st, _ = replica.Current(r.Context(), code)
+	}
 	path, ok := s.pages().PagePath(st.Page, st.Step)
 	if !ok {
 		path, st = "/", rooms.State{Page: "layout"}
 	}
 	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: st.Page, Step: st.Step, Watching: replica.Watching(code)}
+	if st.Question != nil {
+		bar.Answer = answerForm(c, replica, code, st, s.studentToken(c, replica, code))
+	}
 	r2 := r.Clone(views.WithRoom(r.Context(), views.RoomContext{Bar: bar}))
 	r2.URL.Path, r2.URL.RawPath, r2.URL.RawQuery = path, "", st.Query
 	c2 := s.echo.NewContext(r2, c.Response())
