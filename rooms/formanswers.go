@@ -136,3 +136,17 @@ func (r *Replica) AnswerOf(code, token string) (value int64, ok bool) {
 	m, ok := rm.answers[rm.state.Question.ID][id]
 	return m.Value, ok
 }
+
+// TallyOf is how room code's question has been answered, as this replica
+// counts it: every replica's count is the same once the bus has carried
+// the answers (a presenter's Tally, for a room presented elsewhere).
+func (r *Replica) TallyOf(code string) (Tally, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[code]
+	if !ok || rm.state.Question == nil {
+		return Tally{}, false
+	}
+	q := *rm.state.Question
+	return tallyLocked(rm, &q), true
+}

@@ -487,8 +487,21 @@ func (r *Replica) loadAnswers(ctx context.Context, code string) {
 			r.refused.forged.Add(1)
 			continue
 		}
+		if landedLate(e, m) {
+			continue
+		}
 		r.takeAnswer(code, m, true)
 	}
+}
+
+// landedLate says that a stored answer reached the store after the
+// replica that sent it had given up waiting (storeTimeout) and told the
+// student it was not received: a put that a paused NATS server held and
+// wrote when it resumed. Counted, it would be an answer the student
+// believes lost, and counted only by the replicas that read the store
+// after it landed. closeSkew allows for the replicas' clock error.
+func landedLate(e RoomEntry, m answerMsg) bool {
+	return !e.Stored.IsZero() && e.Stored.UnixMicro() > m.At+(storeTimeout+closeSkew).Microseconds()
 }
 
 // deleteAnswers deletes every answer of the room from the store: an

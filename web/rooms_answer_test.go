@@ -1,6 +1,7 @@
 package web
 
 import (
+	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -53,6 +54,7 @@ type formStudent struct {
 	t      *testing.T
 	base   string
 	client *http.Client
+	body   string // the last post's answer
 }
 
 func newFormStudent(t *testing.T, base string) *formStudent {
@@ -72,7 +74,9 @@ func (s *formStudent) post(code string, form url.Values, site string) *http.Resp
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	res.Body.Close()
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	s.body = string(b)
 	return res
 }
 
