@@ -118,12 +118,14 @@ func (ss *session) ask(p *rooms.Presenter, a *explorer.Ask) error {
 	if err != nil {
 		return err
 	}
-	k, ok := ss.h.kinds().Find(st.Page)
+	// On a tour step, its explorer answers, about the step's own state
+	// until the presenter edits it.
+	k, query, ok := ss.h.pages().StateAt(st.Page, st.Step, st.Query)
 	qr, asks := k.(explorer.Questioner)
 	if !ok || !asks {
 		return explorer.ErrNoQuestion
 	}
-	q, err := url.ParseQuery(st.Query)
+	q, err := url.ParseQuery(query)
 	if err != nil {
 		return explorer.ErrNoQuestion
 	}

@@ -36,6 +36,9 @@ type RoomBar struct {
 	// Questions are the kinds of question the presenter may ask about
 	// the page (its explorer's, explorer.Questioner): none, no controls.
 	Questions []string
+	// TourAsk is the tour step's own question as the presenter's bar
+	// asks it (the "ask" of a "question" message, JSON): "" none.
+	TourAsk string
 	// Answer is a viewer's question panel drawn by the server (nil: the
 	// script fills it).
 	Answer *AnswerForm

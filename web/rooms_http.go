@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -248,9 +249,15 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			link := withTicket(join, replica.Ticket(code))
 			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, JoinLink: link, QR: qrCode(link), JoinPage: origin(r) + "/join",
 				Watching: replica.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
-			if k, ok := s.kinds.Find(page); ok {
+			if k, _, ok := s.pages().StateAt(page, step, query); ok {
 				if qr, ok := k.(explorer.Questioner); ok {
 					bar.Questions = qr.QuestionKinds()
+				}
+			}
+			if page == explorer.TourPage && step >= 1 && step <= len(tourSteps) && len(bar.Questions) > 0 {
+				if a := tourSteps[step-1].ask; a != nil {
+					raw, _ := json.Marshal(a)
+					bar.TourAsk = string(raw)
 				}
 			}
 			if isLoopback(r.Host) {
