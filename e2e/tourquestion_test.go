@@ -36,10 +36,17 @@ func TestE2ERoomTourQuestion(t *testing.T) {
 	if vs := axeViolations(t, phone); len(vs) > 0 {
 		t.Errorf("the phone, the step's question: axe:\n%s", strings.Join(vs, "\n"))
 	}
+	// A student who joins while the question is open gets the cells'
+	// names hidden by the server, and the real ones back at the reveal.
+	late := newBrowserContext(t, presenter)
+	waitLive(t, late, join)
+	waitFor(t, late, "the late student, names hidden", roomState+` === 'following' && document.body.dataset.asking === 'cell' &&
+		document.querySelector('#b-11').getAttribute('aria-label') === 'buffer cell 11' && !document.querySelector('#l-11').getAttribute('aria-label').includes('11')`)
 	do(t, phone, "tap buffer cell 11", chromedp.Click(chromedp.CSS(`#b-11`)))
 	waitFor(t, phone, "taken", qs("q-status")+`.textContent.includes('11')`)
 	waitFor(t, presenter, "1 answer, right", qs("q-count")+`.textContent === '1' && `+qs("q-dist")+`.querySelector('[data-value="11"]')?.classList.contains('right') === true`)
 	do(t, presenter, "reveal", chromedp.Click(chromedp.CSS(`[data-testid=q-reveal]`)))
+	waitFor(t, late, "the late student, names back", `!`+qs("q-result")+`.hidden && document.querySelector('#l-11').getAttribute('aria-label').includes('11') && !document.querySelector('[data-aria]')`)
 	waitFor(t, phone, "the reveal", `!`+qs("q-result")+`.hidden && `+qs("q-why")+`.textContent.includes('1×6 + 1×3 + 2×1 = 11')`)
 	if vs := axeViolations(t, phone); len(vs) > 0 {
 		t.Errorf("the phone, revealed: axe:\n%s", strings.Join(vs, "\n"))

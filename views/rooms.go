@@ -181,3 +181,23 @@ func answerNick(a *AnswerForm) string {
 	}
 	return a.Nick
 }
+
+// concealing says that the page is a student's while a question its
+// cells' names would answer is open (their names say offsets and the
+// elements held; a size in bytes they do not give away).
+func concealing(ctx context.Context) bool {
+	b := roomFrom(ctx).Bar
+	return b != nil && b.Answer != nil && b.Answer.Question != "" && b.Answer.Open && !b.Answer.Revealed && b.Answer.Kind != "bytes"
+}
+
+// hiddenLogicalName is a logical cell's name while a question is open:
+// the label it shows and its coordinates, not its offset. The real name
+// waits in data-aria, which static/questions.js gives back at the reveal
+// (as it does for the names it hides itself).
+func hiddenLogicalName(c LogicalCell) string {
+	name := "(" + c.Coord + ")"
+	if c.Label != "" {
+		name = c.Label + ", " + name
+	}
+	return name
+}

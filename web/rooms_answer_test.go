@@ -112,6 +112,17 @@ func TestRoomAnswerWithoutJavaScript(t *testing.T) {
 	if got, _ := doc.Find("body").Attr("data-asking"); got != "cell" {
 		t.Errorf("body data-asking = %q, want cell (hides the corner offsets)", got)
 	}
+	// The cells' names tell no offset while the question is open: the
+	// real ones wait in data-aria for the script to give back.
+	if got, _ := doc.Find("#l-5").Attr("aria-label"); strings.Contains(got, "7") || !strings.Contains(got, "(1,2)") {
+		t.Errorf("element (1,2)'s name while asked: %q", got)
+	}
+	if got, _ := doc.Find("#b-7").Attr("aria-label"); got != "buffer cell 7" {
+		t.Errorf("buffer cell 7's name while asked: %q", got)
+	}
+	if got, _ := doc.Find("#b-7").Attr("data-aria"); got == "" {
+		t.Error("buffer cell 7 keeps no real name for the reveal")
+	}
 	student, _ := form.Find("input[name=student]").Attr("value")
 	if q, _ := form.Find("input[name=question]").Attr("value"); q != qid || student == "" {
 		t.Fatalf("the form's question %q (want %q), student %q", q, qid, student)
