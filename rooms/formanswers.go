@@ -110,6 +110,10 @@ func (r *Replica) CurrentAttached(ctx context.Context, code string) (State, erro
 	rm, held := r.rooms[code]
 	attached := held && rm.attached
 	r.mu.Unlock()
+	// A page waits for this: a bus that does not answer (paused) must
+	// not hold it longer than a store read and a catch-up would take.
+	ctx, cancel := context.WithTimeout(ctx, 2*storeTimeout)
+	defer cancel()
 	if _, err := r.attach(ctx, code); err != nil {
 		return State{}, err
 	}
