@@ -89,3 +89,29 @@ func waitClosed(t *testing.T, r *Replica, code string) {
 }
 
 func sleepTick() { time.Sleep(20 * time.Millisecond) }
+
+// TestLandedLate: an answer the store wrote later than its stamp plus
+// the store's timeout and the clocks' error is one its replica gave up
+// on (the student was told it was not received); one written in time,
+// or by a store that says no time, counts.
+func TestLandedLate(t *testing.T) {
+	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	m := answerMsg{At: at.UnixMicro()}
+	for _, c := range []struct {
+		name   string
+		stored time.Time
+		late   bool
+	}{
+		{"at once", at.Add(3 * time.Millisecond), false},
+		{"at the timeout", at.Add(storeTimeout), false},
+		{"within the clocks' error", at.Add(storeTimeout + closeSkew), false},
+		{"after the replica gave up", at.Add(storeTimeout + closeSkew + time.Millisecond), true},
+		{"when a paused server resumed", at.Add(4 * time.Second), true},
+		{"a store that says no time", time.Time{}, false},
+		{"a clock behind the stamp", at.Add(-time.Second), false},
+	} {
+		if got := landedLate(RoomEntry{Stored: c.stored}, m); got != c.late {
+			t.Errorf("%s: landedLate = %v, want %v", c.name, got, c.late)
+		}
+	}
+}
