@@ -96,10 +96,7 @@ func TestRoomAnswerWithoutJavaScript(t *testing.T) {
 	qid := askOn(t, p, map[string]any{"kind": "cell", "element": []int{1, 2}})
 
 	s := newFormStudent(t, b.URL)
-	res, doc := s.get(b.URL + "/r/" + code)
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("GET /r/CODE: %d", res.StatusCode)
-	}
+	doc := s.questionPage(code, qid)
 	form := doc.Find("form.q-answer")
 	if act, _ := form.Attr("action"); act != "/r/"+code+"/answer" {
 		t.Errorf("the answer form posts to %q", act)
@@ -193,6 +190,25 @@ func TestRoomAnswerWithoutJavaScript(t *testing.T) {
 	}
 	if res := s.post(code, answer("5"), "same-origin"); res.StatusCode != http.StatusConflict {
 		t.Errorf("an answer after the reveal: %d, want 409", res.StatusCode)
+	}
+}
+
+// questionPage is the room's page once it shows question qid (the
+// student's replica hears it a moment after it is asked elsewhere).
+func (s *formStudent) questionPage(code, qid string) *goquery.Document {
+	s.t.Helper()
+	for try := 0; ; try++ {
+		res, doc := s.get(s.base + "/r/" + code)
+		if res.StatusCode != http.StatusOK {
+			s.t.Fatalf("GET /r/CODE: %d", res.StatusCode)
+		}
+		if q, _ := doc.Find("form.q-answer input[name=question]").Attr("value"); q == qid {
+			return doc
+		}
+		if try == 100 {
+			s.t.Fatalf("the page never showed question %s", qid)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -83,8 +83,7 @@ func TestRoomAnswersWhileNATSPauses(t *testing.T) {
 	}
 	students[5].final = -1 // answers while paused, refused, and gives up
 	form := newFormStudent(t, urls[1])
-	_, doc := form.get(urls[1] + "/r/" + code)
-	token, _ := doc.Find("form.q-answer input[name=student]").Attr("value")
+	token, _ := form.questionPage(code, qid).Find("form.q-answer input[name=student]").Attr("value")
 	formAnswer := url.Values{"question": {qid}, "student": {token}, "value": {"7"}}
 	// Student 0 answers before the pause.
 	sendJSON(t, students[0].c, map[string]any{"v": 2, "type": "answer", "question": qid, "value": 5})
