@@ -15,6 +15,29 @@ type Pages struct {
 	Kinds Kinds
 	// TourSteps is how many steps the tour has (/tour/1 to /tour/N).
 	TourSteps int
+	// TourStep, when set, is the explorer tour step n (1 to TourSteps)
+	// shows, its state before any edit, and the question it asks the
+	// class, if one an explorer can check (nil: none).
+	TourStep func(n int) (page, query string, ask *Ask)
+}
+
+// StateAt is the explorer that a room's page at step shows and the state
+// query stands for there: a tour step's own state while the presenter
+// has not edited it (query empty). ok is false for a page no explorer
+// shows.
+func (p Pages) StateAt(page string, step int, query string) (k Kind, q string, ok bool) {
+	if page == TourPage {
+		if p.TourStep == nil || step < 1 || step > p.TourSteps {
+			return nil, "", false
+		}
+		name, own, _ := p.TourStep(step)
+		if query == "" {
+			query = own
+		}
+		page = name
+	}
+	k, ok = p.Kinds.Find(page)
+	return k, query, ok
 }
 
 // TourPage is the name of the tour's pages in a room's state.

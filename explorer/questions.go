@@ -45,7 +45,10 @@ type Posed struct {
 	// Elements that it is a logical element (its row-major index),
 	// picked on the logical view.
 	Cells, Elements bool
-	Correct         int64
+	// Sizes are the logical sizes, with Elements: a page without a
+	// script reads an element typed as its coordinates with them.
+	Sizes   []int64
+	Correct int64
 	// Explain is the working, in numbers and symbols (every language
 	// reads it): the dot product, the size's steps.
 	Explain string

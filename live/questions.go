@@ -118,12 +118,14 @@ func (ss *session) ask(p *rooms.Presenter, a *explorer.Ask) error {
 	if err != nil {
 		return err
 	}
-	k, ok := ss.h.kinds().Find(st.Page)
+	// On a tour step, its explorer answers, about the step's own state
+	// until the presenter edits it.
+	k, query, ok := ss.h.pages().StateAt(st.Page, st.Step, st.Query)
 	qr, asks := k.(explorer.Questioner)
 	if !ok || !asks {
 		return explorer.ErrNoQuestion
 	}
-	q, err := url.ParseQuery(st.Query)
+	q, err := url.ParseQuery(query)
 	if err != nil {
 		return explorer.ErrNoQuestion
 	}
@@ -139,7 +141,7 @@ func (ss *session) ask(p *rooms.Presenter, a *explorer.Ask) error {
 
 // roomQuestion is a posed question as the room carries it.
 func roomQuestion(p explorer.Posed) rooms.Question {
-	q := rooms.Question{Kind: p.Kind, Element: p.Element, Cell: p.Cell, Min: p.Min, Max: p.Max, Cells: p.Cells, Elements: p.Elements, Correct: &p.Correct, Explain: p.Explain}
+	q := rooms.Question{Kind: p.Kind, Element: p.Element, Cell: p.Cell, Min: p.Min, Max: p.Max, Cells: p.Cells, Elements: p.Elements, Sizes: p.Sizes, Correct: &p.Correct, Explain: p.Explain}
 	for _, w := range p.Wrong {
 		q.Wrong = append(q.Wrong, rooms.NamedAnswer{Value: w.Value, Name: w.Name})
 	}

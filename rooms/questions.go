@@ -39,8 +39,11 @@ type Question struct {
 	// Elements says that the answer is a logical element (its row-major
 	// index), picked on the logical view.
 	Elements bool `json:"elements,omitempty"`
-	Open     bool `json:"open"`
-	Revealed bool `json:"revealed,omitempty"`
+	// Sizes are the logical sizes, with Elements: a page without a
+	// script reads an element typed as its coordinates with them.
+	Sizes    []int64 `json:"sizes,omitempty"`
+	Open     bool    `json:"open"`
+	Revealed bool    `json:"revealed,omitempty"`
 	// ClosedAt is when it closed, µs on the bus's clock: a replica that
 	// reads the answers back from the store takes none stamped later
 	// (closeSkew aside).
@@ -294,12 +297,20 @@ func (v *Viewer) Answer(ctx context.Context, a Answer) error {
 		r.refused.notYours.Add(1)
 		return ErrNotYours
 	}
-	if !v.takeToken(time.Now()) {
+	v.mu.Lock()
+	ok := takeToken(&v.tokens, &v.lastFill, time.Now())
+	v.mu.Unlock()
+	if !ok {
 		r.refused.flood.Add(1)
 		return ErrAnswerFlood
 	}
+	return r.answer(ctx, v.code, v.student, a)
+}
+
+// answer stores and counts student's answer a to the room's open question.
+func (r *Replica) answer(ctx context.Context, code, student string, a Answer) error {
 	r.mu.Lock()
-	rm, ok := r.rooms[v.code]
+	rm, ok := r.rooms[code]
 	if !ok || rm.state.Question == nil || rm.state.Question.ID != a.Question || !rm.state.Question.Open {
 		r.mu.Unlock()
 		r.refused.closed.Add(1)
@@ -311,37 +322,35 @@ func (v *Viewer) Answer(ctx context.Context, a Answer) error {
 		r.refused.invalid.Add(1)
 		return ErrAnswerInvalid
 	}
-	m := answerMsg{Question: q.ID, Student: v.student, Value: a.Value, Nick: cleanNick(a.Nick), At: r.nextAtLocked()}
+	m := answerMsg{Question: q.ID, Student: student, Value: a.Value, Nick: cleanNick(a.Nick), At: r.nextAtLocked()}
 	r.mu.Unlock()
 	data, _ := json.Marshal(m)
-	key := answerKey(v.code, m.Question, m.Student)
+	key := answerKey(code, m.Question, m.Student)
 	sctx, cancel := context.WithTimeout(ctx, storeTimeout)
 	err := r.bus.PutRoom(sctx, key, r.seal("store."+key, data))
 	cancel()
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrBusDown, err)
 	}
-	r.takeAnswer(v.code, m, false)
-	r.publish(subject(v.code, "answer"), data)
+	r.takeAnswer(code, m, false)
+	r.publish(subject(code, "answer"), data)
 	return nil
 }
 
-// takeToken is the viewer's answer rate limit: a bucket of answerBurst,
-// refilled one per answerRefill.
-func (v *Viewer) takeToken(now time.Time) bool {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.lastFill.IsZero() {
-		v.tokens, v.lastFill = answerBurst, now
+// takeToken is an answer rate limit: a bucket of answerBurst, refilled
+// one per answerRefill. The caller holds the lock that guards the bucket.
+func takeToken(tokens *int, lastFill *time.Time, now time.Time) bool {
+	if lastFill.IsZero() {
+		*tokens, *lastFill = answerBurst, now
 	}
-	if refill := int(now.Sub(v.lastFill) / answerRefill); refill > 0 {
-		v.tokens = min(answerBurst, v.tokens+refill)
-		v.lastFill = v.lastFill.Add(time.Duration(refill) * answerRefill)
+	if refill := int(now.Sub(*lastFill) / answerRefill); refill > 0 {
+		*tokens = min(answerBurst, *tokens+refill)
+		*lastFill = lastFill.Add(time.Duration(refill) * answerRefill)
 	}
-	if v.tokens == 0 {
+	if *tokens == 0 {
 		return false
 	}
-	v.tokens--
+	*tokens--
 	return true
 }
 
@@ -478,8 +487,21 @@ func (r *Replica) loadAnswers(ctx context.Context, code string) {
 			r.refused.forged.Add(1)
 			continue
 		}
+		if landedLate(e, m) {
+			continue
+		}
 		r.takeAnswer(code, m, true)
 	}
+}
+
+// landedLate says that a stored answer reached the store after the
+// replica that sent it had given up waiting (storeTimeout) and told the
+// student it was not received: a put that a paused NATS server held and
+// wrote when it resumed. Counted, it would be an answer the student
+// believes lost, and counted only by the replicas that read the store
+// after it landed. closeSkew allows for the replicas' clock error.
+func landedLate(e RoomEntry, m answerMsg) bool {
+	return !e.Stored.IsZero() && e.Stored.UnixMicro() > m.At+(storeTimeout+closeSkew).Microseconds()
 }
 
 // deleteAnswers deletes every answer of the room from the store: an

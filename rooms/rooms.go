@@ -137,7 +137,8 @@ type Replica struct {
 	probeRev     uint64
 	skewed       bool // the offset was past clockTolerance at the last probe
 
-	refused refusals // answers refused, by kind (questions.go)
+	refused refusals   // answers refused, by kind (questions.go)
+	forms   formLimits // the answer rate limits of pages without a socket (formanswers.go)
 }
 
 // room is one room in this replica's index. The record fields are always

@@ -140,6 +140,12 @@ function presenter(box, q, code, send, flush) {
     flush();
     send({ v: V, type: 'question', room: code, action: 'ask', ask });
   });
+  // The tour step's own question, as the server wrote it on the button.
+  q('q-tour')?.addEventListener('click', (e) => {
+    err.textContent = '';
+    flush();
+    send({ v: V, type: 'question', room: code, action: 'ask', ask: JSON.parse(e.currentTarget.dataset.ask) });
+  });
   for (const action of ['close', 'reveal', 'dismiss']) {
     q('q-' + action).addEventListener('click', () => send({ v: V, type: 'question', room: code, action }));
   }

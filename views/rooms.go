@@ -3,6 +3,8 @@ package views
 import (
 	"context"
 
+	"github.com/a-h/templ"
+
 	"github.com/stridescope/stridescope/i18n"
 )
 
@@ -34,6 +36,12 @@ type RoomBar struct {
 	// Questions are the kinds of question the presenter may ask about
 	// the page (its explorer's, explorer.Questioner): none, no controls.
 	Questions []string
+	// TourAsk is the tour step's own question as the presenter's bar
+	// asks it (the "ask" of a "question" message, JSON): "" none.
+	TourAsk string
+	// Answer is a viewer's question panel drawn by the server (nil: the
+	// script fills it).
+	Answer *AnswerForm
 }
 
 // QRCode is a QR symbol drawn as one SVG path of unit squares.
@@ -105,4 +113,91 @@ func questionKind(ctx context.Context, kind string) string {
 		return i18n.T(ctx, "room.q.kind.element")
 	}
 	return kind
+}
+
+// AnswerForm is a student's question panel as the server draws it, for a
+// page without JavaScript: the question in words, a form that posts the
+// answer (POST /r/CODE/answer) and what has become of it. With
+// JavaScript, static/questions.js takes the same panel over.
+type AnswerForm struct {
+	Code     string
+	Question string // the question's id; "" none is asked
+	Kind     string // the explorer's kind of question
+	Prompt   string // the question, in the page's language
+	Open     bool
+	Revealed bool
+	// Student is the page's student token: the form posts it back, and
+	// it must match the cookie (a form from another site knows neither).
+	Student string
+	// Value and Nick fill the form in again (after a refusal).
+	Value, Nick string
+	// Status says what became of the student's answer; Refused marks a
+	// refusal, for the colour and the alert role.
+	Status  string
+	Refused bool
+	// The reveal: the answer with its working, how many answered, and
+	// every answer given.
+	Explain  string
+	Answered string
+	Counts   []AnswerCount
+}
+
+// AnswerCount is one answer of the class, at the reveal: Text says it
+// with how many gave it.
+type AnswerCount struct {
+	Text  string
+	Right bool
+}
+
+// askingAttrs marks the body while the viewer's question is open and not
+// revealed, so that rooms.css hides what would give the answer away on a
+// page without JavaScript too (questions.js keeps it after).
+func askingAttrs(ctx context.Context) templ.Attributes {
+	if b := roomFrom(ctx).Bar; b != nil && b.Answer != nil && b.Answer.Question != "" && !b.Answer.Revealed {
+		return templ.Attributes{"data-asking": b.Answer.Kind}
+	}
+	return nil
+}
+
+// answerFormAttrs make the answer form post to the server when the
+// server drew it; the script's form posts nothing.
+func answerFormAttrs(a *AnswerForm) templ.Attributes {
+	if a == nil {
+		return nil
+	}
+	return templ.Attributes{"method": "post", "action": "/r/" + a.Code + "/answer"}
+}
+
+func answerValue(a *AnswerForm) string {
+	if a == nil {
+		return ""
+	}
+	return a.Value
+}
+
+func answerNick(a *AnswerForm) string {
+	if a == nil {
+		return ""
+	}
+	return a.Nick
+}
+
+// concealing says that the page is a student's while a question its
+// cells' names would answer is open (their names say offsets and the
+// elements held; a size in bytes they do not give away).
+func concealing(ctx context.Context) bool {
+	b := roomFrom(ctx).Bar
+	return b != nil && b.Answer != nil && b.Answer.Question != "" && b.Answer.Open && !b.Answer.Revealed && b.Answer.Kind != "bytes"
+}
+
+// hiddenLogicalName is a logical cell's name while a question is open:
+// the label it shows and its coordinates, not its offset. The real name
+// waits in data-aria, which static/questions.js gives back at the reveal
+// (as it does for the names it hides itself).
+func hiddenLogicalName(c LogicalCell) string {
+	name := "(" + c.Coord + ")"
+	if c.Label != "" {
+		name = c.Label + ", " + name
+	}
+	return name
 }

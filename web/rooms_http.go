@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -175,6 +176,8 @@ func (s *Server) roomRoutes() {
 	e.GET("/join", s.getJoin)
 	e.GET("/r/:code", s.getRoom)
 	e.POST("/r/:code/end", s.postEndRoom)
+	e.GET("/r/:code/answer", s.getAnswer)
+	e.POST("/r/:code/answer", s.postAnswer)
 }
 
 // roomPages tells the page frame about rooms on every page that can be
@@ -246,9 +249,15 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			link := withTicket(join, replica.Ticket(code))
 			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, JoinLink: link, QR: qrCode(link), JoinPage: origin(r) + "/join",
 				Watching: replica.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
-			if k, ok := s.kinds.Find(page); ok {
+			if k, _, ok := s.pages().StateAt(page, step, query); ok {
 				if qr, ok := k.(explorer.Questioner); ok {
 					bar.Questions = qr.QuestionKinds()
+				}
+			}
+			if page == explorer.TourPage && step >= 1 && step <= len(tourSteps) && len(bar.Questions) > 0 {
+				if a := tourSteps[step-1].ask; a != nil {
+					raw, _ := json.Marshal(a)
+					bar.TourAsk = string(raw)
 				}
 			}
 			if isLoopback(r.Host) {
@@ -442,12 +451,20 @@ func (s *Server) getRoom(c echo.Context) error {
 	}
 	c.SetCookie(&http.Cookie{Name: joinCookie(code), Value: replica.Ticket(code), Path: "/", MaxAge: int(rooms.Lifetime / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
-	st, _ := replica.Current(r.Context(), code)
+	// Attached, the replica shows the question the room asks now, which
+	// the page's form answers without JavaScript.
+	st, err := replica.CurrentAttached(r.Context(), code)
+	if err != nil {
+		st, _ = replica.Current(r.Context(), code)
+	}
 	path, ok := s.pages().PagePath(st.Page, st.Step)
 	if !ok {
 		path, st = "/", rooms.State{Page: "layout"}
 	}
 	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: st.Page, Step: st.Step, Watching: replica.Watching(code)}
+	if st.Question != nil {
+		bar.Answer = answerForm(c, replica, code, st, s.studentToken(c, replica, code))
+	}
 	r2 := r.Clone(views.WithRoom(r.Context(), views.RoomContext{Bar: bar}))
 	r2.URL.Path, r2.URL.RawPath, r2.URL.RawQuery = path, "", st.Query
 	c2 := s.echo.NewContext(r2, c.Response())

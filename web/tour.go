@@ -21,6 +21,10 @@ type tourStep struct {
 	// example is the explorer's example the step works out beside it
 	// (explorer.TourExampler), or "".
 	example string
+	// ask is the step's question (.q) as a room question its explorer
+	// checks exactly (explorer.Questioner), when it has one answer: the
+	// presenter's bar asks it of the class.
+	ask *explorer.Ask
 }
 
 // text is the step's text field f in ctx's locale.
@@ -37,6 +41,7 @@ var tourSteps = []tourStep{
 		key: "tour.1",
 		// B is selected: the step asks for E, whose answer it does not show.
 		query: "dt=FLOAT32&sizes=2,3&strides=3,1&sel=0,1",
+		ask:   &explorer.Ask{Kind: "offset", Element: []int64{1, 1}},
 	},
 	{
 		key:   "tour.2",
@@ -45,10 +50,12 @@ var tourSteps = []tourStep{
 	{
 		key:   "tour.3",
 		query: "preset=WH",
+		ask:   &explorer.Ask{Kind: "element", Cell: &tourCell3},
 	},
 	{
 		key:   "tour.4",
 		query: "preset=DHW",
+		ask:   &explorer.Ask{Kind: "cell", Element: []int64{1, 1, 2}},
 	},
 	{
 		key:   "tour.5",
@@ -61,6 +68,7 @@ var tourSteps = []tourStep{
 	{
 		key:   "tour.7",
 		query: "preset=padded",
+		ask:   &explorer.Ask{Kind: "bytes"},
 	},
 	{
 		key:   "tour.8",
@@ -99,6 +107,9 @@ var tourSteps = []tourStep{
 		page: "joinsplit", query: "op=split&dt=FLOAT32&axis=3&in=1,1,2,6&st=&outs=2,1,3",
 	},
 }
+
+// tourCell3 is the buffer cell step 3 asks about.
+var tourCell3 = int64(3)
 
 // getTourStart sends /tour to the first step.
 func (s *Server) getTourStart(c echo.Context) error {
@@ -181,5 +192,8 @@ func (s *Server) docsRoutes() {
 // pages are the pages a room can show: every explorer's and the tour's
 // steps.
 func (s *Server) pages() explorer.Pages {
-	return explorer.Pages{Kinds: s.kinds, TourSteps: len(tourSteps)}
+	return explorer.Pages{Kinds: s.kinds, TourSteps: len(tourSteps), TourStep: func(n int) (string, string, *explorer.Ask) {
+		st := tourSteps[n-1]
+		return s.tourKind(st).Name(), st.query, st.ask
+	}}
 }

@@ -104,7 +104,7 @@ func holderQuestion(l *core.Layout, ask explorer.Ask) (explorer.Posed, error) {
 		return explorer.Posed{}, fmt.Errorf("%w: cell %d holds no element", explorer.ErrNoQuestion, cell)
 	}
 	coord := coordOf(l.Sizes, holder)
-	p := explorer.Posed{Kind: QuestionElement, Cell: &cell, Elements: true, Correct: holder, Max: l.LogicalElementCount() - 1,
+	p := explorer.Posed{Kind: QuestionElement, Cell: &cell, Elements: true, Sizes: slices.Clone(l.Sizes), Correct: holder, Max: l.LogicalElementCount() - 1,
 		Explain: dotProduct(coord, l.Strides, cell)}
 	p.NameWrong(cell, "question.wrong.packedElement")
 	return p, nil

@@ -51,12 +51,12 @@ func TestQuestions(t *testing.T) {
 			ask: explorer.Ask{Kind: QuestionElement, Cell: ptr(7)},
 			// (1,2) is element 5 in row-major order; a student who takes
 			// the buffer for packed picks element 7, past the six.
-			want: explorer.Posed{Kind: QuestionElement, Cell: ptr(7), Elements: true, Max: 5, Correct: 5, Explain: "1×5 + 2×1 = 7"},
+			want: explorer.Posed{Kind: QuestionElement, Cell: ptr(7), Elements: true, Sizes: []int64{2, 3}, Max: 5, Correct: 5, Explain: "1×5 + 2×1 = 7"},
 		},
 		{
 			name: "padded preset, the element of cell 5", query: "preset=padded",
 			ask: explorer.Ask{Kind: QuestionElement, Cell: ptr(5)},
-			want: explorer.Posed{Kind: QuestionElement, Cell: ptr(5), Elements: true, Max: 5, Correct: 3, Explain: "1×5 + 0×1 = 5",
+			want: explorer.Posed{Kind: QuestionElement, Cell: ptr(5), Elements: true, Sizes: []int64{2, 3}, Max: 5, Correct: 3, Explain: "1×5 + 0×1 = 5",
 				Wrong: []explorer.Named{{Value: 5, Name: "question.wrong.packedElement"}}},
 		},
 		{name: "a padding cell holds no element", query: "preset=padded", ask: explorer.Ask{Kind: QuestionElement, Cell: ptr(3)}, err: true},
