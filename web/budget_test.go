@@ -331,6 +331,9 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	}
 	dsPage := func(q string) int64 { return depthspace.Cost(ds(q), false) + depthspace.Cost(ds(q), true) }
 	dsLargest := "op=d2s&dt=FLOAT32&sizes=1,16,4,4&imode=NHWC&block=2"
+	dsBig := "op=s2d&dt=FLOAT32&sizes=1,4,4096,4096&imode=packed&block=2"
+	bigPadSVG := "dt=FLOAT32&sizes=4096,4096&mode=REFLECTION&start=7,7&end=7,7"
+	rank8Pad := "dt=FLOAT32&sizes=8,8,8,8,8,8,8,8&mode=CONSTANT&start=1,1,1,1,1,1,1,1&end=0,0,0,0,0,0,0,0"
 	layoutSVG := func(q string) int64 { return plan(layout.Kind{}, q) }
 	// A join or split page embeds its answer too.
 	joinPage := func(q string) int64 {
@@ -378,6 +381,10 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"padding page, DOM", get("/padding?preset=pad-ex1&lang=fr"), paddingPage("preset=pad-ex1")},
 		{"padding page, too large to draw", get("/padding?" + bigPad), paddingPage(bigPad)},
 		{"padding svg", get("/api/v1/padding1.svg?preset=pad-ex4&lang=fr"), plan(padding1.Kind{}, "preset=pad-ex4")},
+		{"padding svg, binned 4096x4096", get("/api/v1/padding1.svg?" + bigPadSVG + "&lang=fr"), plan(padding1.Kind{}, bigPadSVG)},
+		{"padding svg, binned rank 8", get("/api/v1/padding1.svg?" + rank8Pad), plan(padding1.Kind{}, rank8Pad)},
+		{"tile svg, binned 4096x4096", get("/api/v1/tile.svg?dt=FLOAT32&sizes=4096,4096&repeats=2,2&lang=zh-TW"), plan(tile.Kind{}, "dt=FLOAT32&sizes=4096,4096&repeats=2,2")},
+		{"depthspace svg, binned 4096x4096", get("/api/v1/depthspace.svg?" + dsBig + "&lang=pt-BR"), plan(depthspace.Kind{}, dsBig)},
 		{"padding1 api", post("/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[300,300],"paddingMode":"EDGE","startPadding":[1,1],"endPadding":[1,1]}`), padding1.APICost(padding(bigPad))},
 		{"tile page, DOM", get("/tile?preset=tile-ex&lang=fr"), tilePage("preset=tile-ex")},
 		{"tile svg", get("/api/v1/tile.svg?preset=tile-ex&lang=fr"), plan(tile.Kind{}, "preset=tile-ex")},
