@@ -196,7 +196,11 @@ func MapBinned(ctx context.Context, m MapPicture) (views.SVG, error) {
 	if padded {
 		b.Legend([]views.SVGCell{{Hatched: true, Stroke: views.SVGPadLine, Tip: t("padding.legend.pad", nil)}})
 	}
-	return b.Done(), nil
+	// Many views of narrow tensors with many lines could still pass the
+	// aspect an embed can show: the canvas is widened, never the views.
+	svg := b.Done()
+	svg.Width = max(svg.Width, (svg.Height+views.MaxSVGAspect-1)/views.MaxSVGAspect)
+	return svg, nil
 }
 
 // raster is the key drawn: every colour in its row and column, headed.
@@ -205,21 +209,24 @@ func (k MapKey) raster(palette []string, tip string) views.SVGRaster {
 	for i := range r.Classes {
 		r.Classes[i] = uint8(i)
 	}
-	cell := r.Cell()
+	cell, apart := r.Cell(), 0
+	for _, h := range k.ColHeads {
+		apart = max(apart, views.TextWidth(h, 11, false)+8)
+	}
 	r.RowHeads = views.Heads(k.NR, cell, 14, func(i int) string { return k.RowHeads[i] })
-	r.ColHeads = views.Heads(k.NC, cell, 48, func(i int) string { return k.ColHeads[i] })
+	r.ColHeads = views.Heads(k.NC, cell, apart, func(i int) string { return k.ColHeads[i] })
 	return r
 }
 
 // mapSide is the most pixels a view's raster spans when a picture has n
-// views: the full side for up to three (an input and two outputs, as
-// the depth-space pair has), less for more (a join of eight inputs), so
-// that the picture stays within views.MaxSVGAspect times as tall as wide.
+// views: the full side for up to two (an input and its output), less for
+// more (the depth-space pair's three, a join of eight inputs), so that
+// the picture stays within views.MaxSVGAspect times as tall as wide.
 func mapSide(n int) int {
-	if n <= 3 {
+	if n <= 2 {
 		return 0
 	}
-	return max(96, 1536/n)
+	return max(96, 1280/n)
 }
 
 // SourceIndex is the row-major index in sizes of coord, or -1 for a nil

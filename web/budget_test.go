@@ -345,6 +345,7 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	}
 	join8 := "op=join&dt=FLOAT32&axis=2" + strings.Repeat("&in=2,2,4,2&st=16,8,2,1", 8)
 	joinBig := "op=join&dt=FLOAT32&axis=0&in=4096,4096&st=&in=4096,4096&st="
+	split8 := "op=split&dt=FLOAT32&axis=7&in=4,4,4,4,4,4,4,64&st=&outs=8,8,8,8,8,8,8,8"
 	split64 := `{"dataType":"FLOAT32","inputSizes":[64,64],"axis":0,"outputSizes":[` + strings.TrimSuffix(strings.Repeat("1,", 64), ",") + `]}`
 	rank8 := "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
@@ -394,6 +395,8 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"joinsplit page, too large", get("/joinsplit?" + joinBig), joinPage(joinBig)},
 		{"joinsplit page, split", get("/joinsplit?op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6"), joinPage("op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6")},
 		{"joinsplit svg, 8 inputs", get("/api/v1/joinsplit.svg?" + join8 + "&lang=fr"), plan(join.Kind{}, join8)},
+		{"joinsplit svg, binned 2x4096x4096", get("/api/v1/joinsplit.svg?" + joinBig + "&lang=fr"), plan(join.Kind{}, joinBig)},
+		{"joinsplit svg, binned split in 8", get("/api/v1/joinsplit.svg?" + split8), plan(join.Kind{}, split8)},
 		{"join api", post("/api/v1/join", `{"dataType":"FLOAT32","inputs":[{"sizes":[2,2,2,2,2,2,2,256]},{"sizes":[2,2,2,2,2,2,2,256]}],"axis":0}`), join.JoinAPICost(65536, 2)},
 		{"split api", post("/api/v1/split", split64), join.SplitAPICost(64)},
 		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), layout.APICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -187,8 +188,37 @@ func TestJoinSplitPageWithoutJavaScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	big.Body.Close()
-	if big.StatusCode != 422 {
-		t.Errorf("a picture past 256 output elements: status %d, want 422", big.StatusCode)
+	if big.StatusCode != 200 {
+		t.Errorf("a picture past 256 output elements: status %d, want 200 (binned)", big.StatusCode)
+	}
+	// Past 256 output elements no grid is drawn: the page shows the
+	// binned picture under its note, JavaScript or not, in its language.
+	for _, c := range []struct{ path, lang string }{
+		{"/joinsplit?op=join&dt=FLOAT32&axis=0&in=256,2&st=&in=1,2&st=", ""},
+		{"/joinsplit?op=split&dt=UINT8&axis=1&in=4096,4096&st=&outs=1000,3096&lang=fr", "&lang=fr"},
+		{"/embed/joinsplit?op=join&dt=FLOAT32&axis=1&in=64,64&st=&in=64,32&st=&lang=zh-TW", "&lang=zh-TW"},
+	} {
+		_, d := getPage(t, ts.URL+c.path, nil)
+		img := d.Find(tid("join-svg"))
+		src, _ := img.Attr("src")
+		alt, _ := img.Attr("alt")
+		if img.Length() != 1 || d.Find(tid("join-too-large")).Length() != 1 || !strings.HasPrefix(src, "/api/v1/joinsplit.svg?") || !strings.HasSuffix(src, c.lang) || alt == "" {
+			t.Errorf("%s: %d pictures, src %q alt %q, want one under the note, in %q", c.path, img.Length(), src, alt, c.lang)
+			continue
+		}
+		pic, err := http.Get(ts.URL + src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(pic.Body)
+		pic.Body.Close()
+		if pic.StatusCode != 200 || !strings.HasPrefix(pic.Header.Get("Content-Type"), "image/svg+xml") || len(b) >= 500_000 {
+			t.Errorf("%s: %s answers %d, %s, %d bytes", c.path, src, pic.StatusCode, pic.Header.Get("Content-Type"), len(b))
+		}
+	}
+	_, small := getPage(t, ts.URL+"/joinsplit?preset=join-example1", nil)
+	if small.Find(tid("join-svg")).Length() != 0 {
+		t.Error("a join drawn in the HTML shows its picture too")
 	}
 }
 

@@ -43,7 +43,7 @@ func TestIndexMapSVGsAtEverySize(t *testing.T) {
 		{"/api/v1/joinsplit.svg?op=join&dt=FLOAT32&axis=0&in=256,2&st=&in=1,2&st=", true, "joined along axis 0", "drawn in squares"},
 		{"/api/v1/joinsplit.svg?op=join&dt=FLOAT32&axis=1&in=4096,1000&st=&in=4096,3096&st=", true, "joined along axis 1", "drawn in squares"},
 		{"/api/v1/joinsplit.svg?op=join&dt=FLOAT32&axis=0&in=8,64&st=&in=8,64&st=&in=8,64&st=&in=8,64&st=&in=8,64&st=&in=8,64&st=&in=8,64&st=&in=8,64&st=", true, "8 tensors", "drawn in squares"},
-		{"/api/v1/joinsplit.svg?op=split&dt=UINT8&axis=1&in=20,20&st=&outs=5,15&lang=fr", true, "divisé", "dessiné en carrés"},
+		{"/api/v1/joinsplit.svg?op=split&dt=UINT8&axis=1&in=20,20&st=&outs=5,15&lang=fr", true, "scindé", "dessiné en carrés"},
 		{"/api/v1/joinsplit.svg?op=split&dt=UINT8&axis=0&in=4096,4096&st=&outs=512,512,512,512,512,512,512,512", true, "8 outputs", "drawn in squares"},
 	} {
 		res, err := http.Get(ts.URL + tc.path)

@@ -23,7 +23,6 @@ type Result struct {
 	Meta     *Meta            `json:"meta,omitempty"`
 	HTML     *HTML            `json:"html,omitempty"`
 	Alt      string           `json:"alt,omitempty"`
-	NoSVG    string           `json:"noSVG,omitempty"`
 }
 
 // Meta is what the picture drawn is: the edit client shows a picture
@@ -77,7 +76,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 		} else {
 			res.Last = query
 		}
-		res.Alt, res.NoSVG = pic.Alt, noSVG(ctx, shown)
+		res.Alt = pic.Alt
 		res.Meta = &Meta{Op: shown.State.Op, Elements: elementCount(shown), Drawn: Drawn(shown)}
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))
