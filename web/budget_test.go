@@ -345,6 +345,7 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	}
 	join8 := "op=join&dt=FLOAT32&axis=2" + strings.Repeat("&in=2,2,4,2&st=16,8,2,1", 8)
 	joinBig := "op=join&dt=FLOAT32&axis=0&in=4096,4096&st=&in=4096,4096&st="
+	joinCanvas := "op=join&dt=FLOAT32&axis=0&in=2048,4096&st=&in=2048,4096&st="
 	split8 := "op=split&dt=FLOAT32&axis=7&in=4,4,4,4,4,4,4,64&st=&outs=8,8,8,8,8,8,8,8"
 	split64 := `{"dataType":"FLOAT32","inputSizes":[64,64],"axis":0,"outputSizes":[` + strings.TrimSuffix(strings.Repeat("1,", 64), ",") + `]}`
 	rank8 := "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"
@@ -393,6 +394,7 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"identity api", post("/api/v1/identity", `{"dataType":"FLOAT32","sizes":[256,256],"outputStrides":[1,256]}`), convert.APICost(identity("dt=FLOAT32&sizes=256,256&imode=packed&omode=explicit&ostrides=1,256"))},
 		{"joinsplit page, DOM, 8 inputs", get("/joinsplit?" + join8 + "&lang=fr"), joinPage(join8)},
 		{"joinsplit page, too large", get("/joinsplit?" + joinBig), joinPage(joinBig)},
+		{"joinsplit page, canvases", get("/joinsplit?" + joinCanvas + "&lang=fr"), joinPage(joinCanvas)},
 		{"joinsplit page, split", get("/joinsplit?op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6"), joinPage("op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6")},
 		{"joinsplit svg, 8 inputs", get("/api/v1/joinsplit.svg?" + join8 + "&lang=fr"), plan(join.Kind{}, join8)},
 		{"joinsplit svg, binned 2x4096x4096", get("/api/v1/joinsplit.svg?" + joinBig + "&lang=fr"), plan(join.Kind{}, joinBig)},

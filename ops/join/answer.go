@@ -31,6 +31,9 @@ type Meta struct {
 	Op       string `json:"op"`
 	Elements int64  `json:"elements"` // the output elements, as many as the input's
 	Drawn    bool   `json:"drawn"`    // the grids are in the fragment
+	// Canvas is what the page draws its canvases from, past the DOM's
+	// limit (canvas.go).
+	Canvas *CanvasMeta `json:"canvas,omitempty"`
 }
 
 // HTML is the fragments the page swaps in: the form's tensors (their
@@ -77,7 +80,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 			res.Last = query
 		}
 		res.Alt = pic.Alt
-		res.Meta = &Meta{Op: shown.State.Op, Elements: elementCount(shown), Drawn: Drawn(shown)}
+		res.Meta = &Meta{Op: shown.State.Op, Elements: elementCount(shown), Drawn: Drawn(shown), Canvas: canvasMeta(shown)}
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))
 		}

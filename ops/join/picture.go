@@ -98,8 +98,12 @@ func NewPicture(ctx context.Context, v Validated) PictureView {
 		pv.Copies = splitCopies(ctx, v.Split)
 		pv.Sum = sumLines("splitSize", "OutputTensors", "InputTensor", v.Split.Axis, layoutSizes(v.Split.Outputs), v.Split.Input.Sizes)
 	}
+	if canvasDrawn(v) {
+		pv.Inputs, pv.Outputs = canvasViews(ctx, v)
+		return pv
+	}
 	if !Drawn(v) {
-		pv.TooLarge = i18n.T(ctx, "joinsplit.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(views.MaxDOMCells))})
+		pv.TooLarge = i18n.T(ctx, "joinsplit.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(picture.MaxInteractive))})
 		pv.SVG = svgURL(ctx, v)
 		return pv
 	}
