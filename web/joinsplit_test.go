@@ -235,7 +235,8 @@ func TestJoinSplitPageWithoutJavaScript(t *testing.T) {
 		} else {
 			img := d.Find(tid("join-svg"))
 			src, _ = img.Attr("src")
-			if alt, _ := img.Attr("alt"); img.Length() != 1 || d.Find(tid("join-too-large")).Length() != 1 || alt == "" || d.Find("canvas").Length() != 0 {
+			href, _ := img.Parent().Attr("href")
+			if alt, _ := img.Attr("alt"); img.Length() != 1 || d.Find(tid("join-too-large")).Length() != 1 || alt == "" || d.Find("canvas").Length() != 0 || href != src {
 				t.Errorf("%s: %d pictures (alt %q), %d canvases: want the picture under the note", c.path, img.Length(), alt, d.Find("canvas").Length())
 				continue
 			}

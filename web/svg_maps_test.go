@@ -139,6 +139,11 @@ func TestIndexMapPagesShowTheirPictureWithoutJavaScript(t *testing.T) {
 				continue
 			}
 			src = string(m[0][1])
+			// A link opens it whole (a phone shows it a third as wide).
+			_, d := getPage(t, ts.URL+c.path, nil)
+			if href, _ := d.Find(tid("logical-too-large-svg")).Parent().Attr("href"); href != html.UnescapeString(src) {
+				t.Errorf("%s: the picture links %q, want %q", c.path, href, src)
+			}
 		} else {
 			m := noscriptSVG.FindAllSubmatch(body, -1)
 			if len(m) != 1 || string(m[0][1]) != c.canvas {
