@@ -35,6 +35,11 @@ func TestIndexMapSVGsAtEverySize(t *testing.T) {
 		{"/api/v1/tile.svg?dt=FLOAT32&sizes=64,64&repeats=2,3", true, "Repeats 2,3", "drawn in squares"},
 		{"/api/v1/tile.svg?dt=FLOAT32&sizes=4096,4096&repeats=1,2&lang=pt-BR", true, "DML_TILE", "desenhado em quadrados"},
 		{"/api/v1/tile.svg?dt=FLOAT32&sizes=300&repeats=7", true, "DML_TILE", "drawn in squares"},
+		// 256 cells a grid as 64 small grids each: cell by cell the
+		// picture would be a tall column of them, so it is binned.
+		{"/api/v1/tile.svg?dt=FLOAT32&sizes=2,2,2,2,2,2,2,2&repeats=1,1,1,1,1,1,1,1", true, "DML_TILE", "drawn in squares"},
+		// The largest tensors DirectML allows (2^32-1 elements): as fast.
+		{"/api/v1/joinsplit.svg?op=split&dt=UINT8&axis=0&in=4294967295&st=&outs=1,4294967294", true, "split along axis 0", "drawn in squares"},
 		{"/api/v1/depthspace.svg?preset=d2s-page", false, "DML_DEPTH_TO_SPACE1", ""},
 		{"/api/v1/depthspace.svg?op=d2s&dt=FLOAT32&sizes=1,4,16,16&imode=packed&block=2", true, "DCR and CRD", "drawn in squares"},
 		{"/api/v1/depthspace.svg?op=d2s&dt=FLOAT32&sizes=1,16,64,64&imode=packed&block=4", true, "DML_DEPTH_TO_SPACE1", "drawn in squares"},
