@@ -33,6 +33,12 @@ type MapView struct {
 	// element that the view's element i (row-major) holds, or -1 for
 	// the padding value.
 	Source func(i int64) int64
+	// Frame, when set, outlines the squares of the rows Frame[0] to
+	// Frame[2] and the columns Frame[1] to Frame[3] (inclusive) of the
+	// view's grid (GridOf): a padding's input in its own place.
+	Frame *[4]int64
+	// FrameTip names what Frame outlines, in the legend.
+	FrameTip string
 }
 
 // MapKey is the colours of the input elements: element number n has
@@ -157,7 +163,7 @@ func MapBinned(ctx context.Context, m MapPicture) (views.SVG, error) {
 	palette := append(key.palette(), views.ClassHatched)
 	hatch := uint8(key.NR * key.NC)
 	side := mapSide(len(m.Views))
-	padded := false
+	padded, framed := false, []string(nil)
 	for _, v := range m.Views {
 		if err := ctx.Err(); err != nil {
 			return views.SVG{}, err
@@ -179,6 +185,10 @@ func MapBinned(ctx context.Context, m MapPicture) (views.SVG, error) {
 		}
 		r.RowHeads, r.ColHeads = GridHeads(ctx, g, r.Cell())
 		r.Tip = t(tip, nil)
+		if f := v.Frame; f != nil {
+			r.Frames = append(r.Frames, views.SVGBinFrame{R0: int(f[0] / g.BH), C0: int(f[1] / g.BW), R1: int(f[2] / g.BH), C1: int(f[3] / g.BW), Stroke: views.SVGAccent, Width: 2})
+			framed = append(framed, v.FrameTip)
+		}
 		b.Text(v.Heading, 15, true, false, "")
 		if v.Line != "" {
 			b.Text(v.Line, 13, false, true, views.SVGInk)
@@ -193,9 +203,14 @@ func MapBinned(ctx context.Context, m MapPicture) (views.SVG, error) {
 	if err := b.Raster(key.raster(palette[:hatch], t("svg.binned.map.key.tip", nil))); err != nil {
 		return views.SVG{}, err
 	}
+	var items []views.SVGCell
 	if padded {
-		b.Legend([]views.SVGCell{{Hatched: true, Stroke: views.SVGPadLine, Tip: t("padding.legend.pad", nil)}})
+		items = append(items, views.SVGCell{Hatched: true, Stroke: views.SVGPadLine, Tip: t("padding.legend.pad", nil)})
 	}
+	for _, tip := range framed {
+		items = append(items, views.SVGCell{Fill: "#ffffff", Stroke: views.SVGAccent, StrokeWidth: 2, Tip: tip})
+	}
+	b.Legend(items)
 	// Many views of narrow tensors with many lines could still pass the
 	// aspect an embed can show: the canvas is widened, never the views.
 	svg := b.Done()

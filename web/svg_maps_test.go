@@ -182,3 +182,29 @@ func TestIndexMapPagesShowTheirPictureWithoutJavaScript(t *testing.T) {
 		}
 	}
 }
+
+// TestBinnedPaddingFramesTheInput: a binned padding of one or two
+// dimensions outlines the input's own place in the output, from
+// StartPadding on, and says so in its legend; one of more dimensions
+// (whose flattened rows hold the place in pieces) does not.
+func TestBinnedPaddingFramesTheInput(t *testing.T) {
+	frame := regexp.MustCompile(`<rect class="window" x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)" rx="6" fill="none" stroke="#e63946"`)
+	for _, c := range []struct {
+		query  string
+		frames int
+	}{
+		// 88 x 102 in squares of 2 x 2: the input's 64 x 64 from (16,8).
+		{"dt=FLOAT32&sizes=64,64&mode=CONSTANT&start=16,8&end=8,30", 1},
+		{"dt=FLOAT32&sizes=300&mode=EDGE&start=100&end=0", 1},
+		{"dt=FLOAT32&sizes=4,8,16&mode=WRAP&start=1,1,1&end=1,1,1", 0},
+	} {
+		res, body := fetch(t, "/api/v1/padding1.svg?"+c.query)
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: status %d", c.query, res.StatusCode)
+		}
+		got := frame.FindAllSubmatch(body, -1)
+		if len(got) != c.frames || (c.frames > 0) != strings.Contains(string(body), "the input in its own place") {
+			t.Errorf("%s: %d frames, legend %v; want %d", c.query, len(got), strings.Contains(string(body), "the input in its own place"), c.frames)
+		}
+	}
+}

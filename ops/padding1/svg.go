@@ -65,9 +65,25 @@ func binnedSVG(ctx context.Context, p *core.Padding1) (views.SVG, error) {
 		Views: []picture.MapView{
 			{Heading: i18n.T(ctx, "padding.input.h") + " " + sub(ctx, in), Sizes: in.Sizes, Source: func(i int64) int64 { return i }},
 			{Heading: i18n.T(ctx, "padding.output.h") + " " + sub(ctx, out), Sizes: out.Sizes, Output: true,
-				Source: func(i int64) int64 { return picture.SourceIndex(in.Sizes, p.InputCoordinate(i)) }},
+				Source: func(i int64) int64 { return picture.SourceIndex(in.Sizes, p.InputCoordinate(i)) },
+				Frame:  ownPlace(p), FrameTip: i18n.T(ctx, "svg.binned.map.own")},
 		},
 	})
+}
+
+// ownPlace is where the input sits in the output's grid (rows, then
+// columns, inclusive), for a padding of one or two dimensions, whose
+// grid is its own rows and columns; nil for more, whose flattened rows
+// hold the place in pieces.
+func ownPlace(p *core.Padding1) *[4]int64 {
+	s, n := p.StartPadding, p.Input.Sizes
+	switch len(n) {
+	case 1:
+		return &[4]int64{0, s[0], 0, s[0] + n[0] - 1}
+	case 2:
+		return &[4]int64{s[0], s[1], s[0] + n[0] - 1, s[1] + n[1] - 1}
+	}
+	return nil
 }
 
 // markPadding hatches the output cells that take the padding value and
