@@ -10,9 +10,8 @@
 import { $ } from './live.js';
 import { t, num } from './words.js';
 import { coordOf, indexOf } from './layout.js';
-import { panelCaptions, rgba, rampPacked, markPixels, canvasLinks } from './canvas.js';
-import { clamp, box, pixelRuns, tensorLayout } from './canvas-layout.js';
-import { canvasRecord, measureCaption, redrawMini } from './canvas-zoom.js';
+import { rgba, rampPacked, markPixels } from './canvas.js';
+import { drawTensor } from './tensor-canvas.js';
 
 const HOLE = [205, 212, 220], MARK = [230, 57, 70], SIBLING = [244, 162, 97];
 // The most output elements a pick marks as reading one input element.
@@ -48,21 +47,10 @@ export function mapCanvases(st, slot) {
     walk(0, []);
     return { list: out, count };
   }
-  function bounds(kind) {
-    const s = $(`#${slot}-${kind}-canvas`)?.closest('.canvas-slot'), w = s ? s.clientWidth - 2 : 300;
-    return box(clamp(w, 200, 1100), clamp(Math.round(innerHeight * 0.6), 280, 560));
-  }
   function setup(kind, sizes, paint) {
     const cv = $(`#${slot}-${kind}-canvas`);
     if (!cv) return;
-    const M = m(), n = sizes.reduce((a, b) => a * b, 1), b = bounds(kind);
-    const L = tensorLayout(sizes, n, M.labels, b, measureCaption);
-    const c = cvs[kind] = canvasRecord(cv, L, b, (ov) => panelCaptions(ov, L, sizes, M.labels));
-    const px32 = new Uint32Array(c.img.data.buffer);
-    pixelRuns(L, n, (p, i0, len) => { for (let j = 0, i = i0; j < len; j++, i += L.bin) px32[p + j] = paint(i); });
-    c.ctx.putImageData(c.img, 0, 0);
-    redrawMini(c.view);
-    canvasLinks(cv, c, n, () => sizes, (k, focus) => pick(kind, k, focus));
+    const c = cvs[kind] = drawTensor(cv, sizes, m().labels, paint, (k, focus) => pick(kind, k, focus));
     cv.addEventListener('keydown', (e) => {
       if (e.key !== 'Enter' || c.cursor < 0) return;
       const to = kind === 'out' ? 'in' : 'out', d = cvs[to];

@@ -12,10 +12,12 @@
 import { editClient } from './client.js';
 import { $, $$, queryOf, swapIn, gridLinks, liveSubmit } from './live.js';
 import { bufferMove } from './layout.js';
+import { joinCanvases } from './join-canvas.js';
 
 export function start() {
   const form = $('#controls'), picture = $('#picture');
-  const st = { focus: null, ready: false };
+  const st = { focus: null, ready: false, meta: null };
+  const canvases = joinCanvases(st);
   const client = editClient(form, picture, {
     page: 'joinsplit', what: 'join', pushes: ['op', 'dt', 'fl'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone,
@@ -33,9 +35,11 @@ export function start() {
   function onResult(m) {
     const h = m.html;
     if (h) swapIn($('#join-picture'), h.picture, (h.keys || {}).picture);
+    st.meta = m.meta;
     st.ready = true;
   }
   function onDone() {
+    canvases.draw();
     if (st.focus) show(document.getElementById(st.focus), false);
   }
 

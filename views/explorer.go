@@ -167,7 +167,9 @@ type Logical struct {
 	Bands []Band
 	Note  string
 	// NoScript is the SVG picture a page without JavaScript shows in place
-	// of this view's canvas, when the state is small enough for one.
+	// of this view's canvas, when the state is small enough for one; in
+	// a view too large for a canvas (ModeNone), its SVG is shown under
+	// the note with or without JavaScript.
 	NoScript NoScript
 	// Slot names the canvas on a page with several logical views or
 	// buffers (the conversion page's): its id is Slot + "-canvas"; ""

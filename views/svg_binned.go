@@ -56,6 +56,10 @@ type SVGRaster struct {
 	// Frames outline runs of squares: [c0, r0, c1, r1], inclusive.
 	Frames []SVGBinFrame
 	Tip    string
+	// Side is the most pixels the raster spans across or down, below
+	// rasterSide (0: rasterSide), for a picture of many views that must
+	// stay within MaxSVGAspect.
+	Side int
 }
 
 // SVGHead is a label at a row or column of squares.
@@ -73,9 +77,13 @@ type SVGBinFrame struct {
 }
 
 // Cell is the side of a square of r, in pixels: the raster spans at most
-// rasterSide, a square at most 24 px and at least 2.
+// rasterSide (or Side), a square at most 24 px and at least 2.
 func (r SVGRaster) Cell() int {
-	return min(24, max(2, rasterSide/max(r.Cols, r.Rows, 1)))
+	side := rasterSide
+	if r.Side > 0 {
+		side = min(r.Side, rasterSide)
+	}
+	return min(24, max(2, side/max(r.Cols, r.Rows, 1)))
 }
 
 // gap is the white line between squares, when they are large enough.

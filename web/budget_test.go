@@ -331,6 +331,9 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	}
 	dsPage := func(q string) int64 { return depthspace.Cost(ds(q), false) + depthspace.Cost(ds(q), true) }
 	dsLargest := "op=d2s&dt=FLOAT32&sizes=1,16,4,4&imode=NHWC&block=2"
+	dsBig := "op=s2d&dt=FLOAT32&sizes=1,4,4096,4096&imode=packed&block=2"
+	bigPadSVG := "dt=FLOAT32&sizes=4096,4096&mode=REFLECTION&start=7,7&end=7,7"
+	rank8Pad := "dt=FLOAT32&sizes=8,8,8,8,8,8,8,8&mode=CONSTANT&start=1,1,1,1,1,1,1,1&end=0,0,0,0,0,0,0,0"
 	layoutSVG := func(q string) int64 { return plan(layout.Kind{}, q) }
 	// A join or split page embeds its answer too.
 	joinPage := func(q string) int64 {
@@ -342,6 +345,8 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 	}
 	join8 := "op=join&dt=FLOAT32&axis=2" + strings.Repeat("&in=2,2,4,2&st=16,8,2,1", 8)
 	joinBig := "op=join&dt=FLOAT32&axis=0&in=4096,4096&st=&in=4096,4096&st="
+	joinCanvas := "op=join&dt=FLOAT32&axis=0&in=2048,4096&st=&in=2048,4096&st="
+	split8 := "op=split&dt=FLOAT32&axis=7&in=4,4,4,4,4,4,4,64&st=&outs=8,8,8,8,8,8,8,8"
 	split64 := `{"dataType":"FLOAT32","inputSizes":[64,64],"axis":0,"outputSizes":[` + strings.TrimSuffix(strings.Repeat("1,", 64), ",") + `]}`
 	rank8 := "sizes=4,4,4,4,4,4,4,4&woff=0,0,0,0,0,0,0,0&wsize=4,4,4,4,4,4,4,4&wstride=1,1,1,1,1,1,1,-1"
 	full := "sizes=64,64&woff=0,0&wsize=64,64&wstride=1,1"
@@ -378,6 +383,10 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"padding page, DOM", get("/padding?preset=pad-ex1&lang=fr"), paddingPage("preset=pad-ex1")},
 		{"padding page, too large to draw", get("/padding?" + bigPad), paddingPage(bigPad)},
 		{"padding svg", get("/api/v1/padding1.svg?preset=pad-ex4&lang=fr"), plan(padding1.Kind{}, "preset=pad-ex4")},
+		{"padding svg, binned 4096x4096", get("/api/v1/padding1.svg?" + bigPadSVG + "&lang=fr"), plan(padding1.Kind{}, bigPadSVG)},
+		{"padding svg, binned rank 8", get("/api/v1/padding1.svg?" + rank8Pad), plan(padding1.Kind{}, rank8Pad)},
+		{"tile svg, binned 4096x4096", get("/api/v1/tile.svg?dt=FLOAT32&sizes=4096,4096&repeats=2,2&lang=zh-TW"), plan(tile.Kind{}, "dt=FLOAT32&sizes=4096,4096&repeats=2,2")},
+		{"depthspace svg, binned 4096x4096", get("/api/v1/depthspace.svg?" + dsBig + "&lang=pt-BR"), plan(depthspace.Kind{}, dsBig)},
 		{"padding1 api", post("/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[300,300],"paddingMode":"EDGE","startPadding":[1,1],"endPadding":[1,1]}`), padding1.APICost(padding(bigPad))},
 		{"tile page, DOM", get("/tile?preset=tile-ex&lang=fr"), tilePage("preset=tile-ex")},
 		{"tile svg", get("/api/v1/tile.svg?preset=tile-ex&lang=fr"), plan(tile.Kind{}, "preset=tile-ex")},
@@ -385,8 +394,11 @@ func TestBudgetCostsCoverPageAllocations(t *testing.T) {
 		{"identity api", post("/api/v1/identity", `{"dataType":"FLOAT32","sizes":[256,256],"outputStrides":[1,256]}`), convert.APICost(identity("dt=FLOAT32&sizes=256,256&imode=packed&omode=explicit&ostrides=1,256"))},
 		{"joinsplit page, DOM, 8 inputs", get("/joinsplit?" + join8 + "&lang=fr"), joinPage(join8)},
 		{"joinsplit page, too large", get("/joinsplit?" + joinBig), joinPage(joinBig)},
+		{"joinsplit page, canvases", get("/joinsplit?" + joinCanvas + "&lang=fr"), joinPage(joinCanvas)},
 		{"joinsplit page, split", get("/joinsplit?op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6"), joinPage("op=split&dt=FLOAT32&axis=1&in=16,16&st=&outs=1,2,3,4,6")},
 		{"joinsplit svg, 8 inputs", get("/api/v1/joinsplit.svg?" + join8 + "&lang=fr"), plan(join.Kind{}, join8)},
+		{"joinsplit svg, binned 2x4096x4096", get("/api/v1/joinsplit.svg?" + joinBig + "&lang=fr"), plan(join.Kind{}, joinBig)},
+		{"joinsplit svg, binned split in 8", get("/api/v1/joinsplit.svg?" + split8), plan(join.Kind{}, split8)},
 		{"join api", post("/api/v1/join", `{"dataType":"FLOAT32","inputs":[{"sizes":[2,2,2,2,2,2,2,256]},{"sizes":[2,2,2,2,2,2,2,256]}],"axis":0}`), join.JoinAPICost(65536, 2)},
 		{"split api", post("/api/v1/split", split64), join.SplitAPICost(64)},
 		{"layout api", post("/api/v1/layout", `{"dataType":"FLOAT32","sizes":[256,256]}`), layout.APICost(picture.Validate(picture.LayoutStateFromQuery(mustQuery(t, "sizes=256,256"))).Layout)},

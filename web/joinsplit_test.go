@@ -1,15 +1,20 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
+	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/gorilla/websocket"
 )
 
@@ -187,8 +192,71 @@ func TestJoinSplitPageWithoutJavaScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	big.Body.Close()
-	if big.StatusCode != 422 {
-		t.Errorf("a picture past 256 output elements: status %d, want 422", big.StatusCode)
+	if big.StatusCode != 200 {
+		t.Errorf("a picture past 256 output elements: status %d, want 200 (binned)", big.StatusCode)
+	}
+	// Past 256 output elements the tensors are canvases, which show the
+	// binned picture without JavaScript (the first; the others point up
+	// to it); past 2^24 no canvas is drawn either, and the picture is
+	// shown under the note, JavaScript or not; each in the page's language.
+	noscript := regexp.MustCompile(`class="noscript-svg" data-testid="js-([io][0-9])-noscript-svg" src="([^"]+)"`)
+	for _, c := range []struct {
+		path, lang string
+		canvases   []string // the canvases' slots; none past 2^24
+	}{
+		{"/joinsplit?op=join&dt=FLOAT32&axis=0&in=256,2&st=&in=1,2&st=", "", []string{"js-i0", "js-i1", "js-o0"}},
+		{"/joinsplit?op=split&dt=UINT8&axis=1&in=4096,4096&st=&outs=1000,3096&lang=fr", "&lang=fr", []string{"js-i0", "js-o0", "js-o1"}},
+		{"/embed/joinsplit?op=join&dt=FLOAT32&axis=1&in=64,64&st=&in=64,32&st=&lang=zh-TW", "&lang=zh-TW", []string{"js-i0", "js-i1", "js-o0"}},
+		{"/joinsplit?op=join&dt=FLOAT32&axis=0&in=4096,4096&st=&in=4096,4096&st=&lang=pt-BR", "&lang=pt-BR", nil},
+	} {
+		res, err := http.Get(ts.URL + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		d, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var src string
+		if c.canvases != nil {
+			for _, slot := range c.canvases {
+				if d.Find("#"+slot+"-canvas").Length() != 1 {
+					t.Errorf("%s: no canvas %s", c.path, slot)
+				}
+			}
+			m := noscript.FindAllSubmatch(body, -1)
+			if len(m) != 1 || "js-"+string(m[0][1]) != c.canvases[0] || d.Find(tid("join-too-large")).Length() != 0 || d.Find(tid("join-svg")).Length() != 0 {
+				t.Errorf("%s: %d pictures without JavaScript, want one, at the first canvas, and no too-large note", c.path, len(m))
+				continue
+			}
+			src = html.UnescapeString(string(m[0][2]))
+		} else {
+			img := d.Find(tid("join-svg"))
+			src, _ = img.Attr("src")
+			href, _ := img.Parent().Attr("href")
+			if alt, _ := img.Attr("alt"); img.Length() != 1 || d.Find(tid("join-too-large")).Length() != 1 || alt == "" || d.Find("canvas").Length() != 0 || href != src {
+				t.Errorf("%s: %d pictures (alt %q), %d canvases: want the picture under the note", c.path, img.Length(), alt, d.Find("canvas").Length())
+				continue
+			}
+		}
+		if !strings.HasPrefix(src, "/api/v1/joinsplit.svg?") || !strings.HasSuffix(src, c.lang) {
+			t.Errorf("%s: the picture is %q, want it in %q", c.path, src, c.lang)
+		}
+		pic, err := http.Get(ts.URL + src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(pic.Body)
+		pic.Body.Close()
+		if pic.StatusCode != 200 || !strings.HasPrefix(pic.Header.Get("Content-Type"), "image/svg+xml") || len(b) >= 500_000 {
+			t.Errorf("%s: %s answers %d, %s, %d bytes", c.path, src, pic.StatusCode, pic.Header.Get("Content-Type"), len(b))
+		}
+	}
+	_, small := getPage(t, ts.URL+"/joinsplit?preset=join-example1", nil)
+	if small.Find(tid("join-svg")).Length() != 0 {
+		t.Error("a join drawn in the HTML shows its picture too")
 	}
 }
 

@@ -39,8 +39,12 @@ func TestShareBarSaysWhenThereIsNoSVG(t *testing.T) {
 		{"/embed/convert?preset=padded", ""},
 		{"/joinsplit?preset=join-example1", ""},
 		{"/embed/joinsplit?preset=split-example1&lang=fr", ""},
-		{"/joinsplit?op=join&dt=FLOAT32&axis=0&in=256,2&st=&in=1,2&st=", "Past 256 output elements"},
-		{"/embed/joinsplit?op=split&dt=UINT8&axis=1&in=20,20&st=&outs=5,15&lang=fr", "Au-delà de 256 éléments"},
+		{"/joinsplit?op=join&dt=FLOAT32&axis=0&in=256,2&st=&in=1,2&st=", ""},
+		{"/embed/joinsplit?op=split&dt=UINT8&axis=1&in=20,20&st=&outs=5,15&lang=fr", ""},
+		{"/padding?dt=FLOAT32&sizes=64,64&mode=EDGE&start=1,1&end=1,1", ""},
+		{"/padding?dt=FLOAT32&sizes=4096,4096&mode=EDGE&start=1,1&end=1,1&lang=fr", ""},
+		{"/tile?dt=FLOAT32&sizes=64,64&repeats=2,2", ""},
+		{"/depthspace?op=d2s&dt=FLOAT32&sizes=1,16,64,64&imode=packed&block=4", ""},
 	} {
 		_, d := getPage(t, ts.URL+c.path, nil)
 		link, note, part := d.Find(tid("download-svg")), d.Find(tid("no-svg")), d.Find(tid("embed-picture-part"))

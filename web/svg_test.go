@@ -358,6 +358,12 @@ func TestSVGPicturesSpeakTheLanguage(t *testing.T) {
 		"/api/v1/layout.svg?sizes=3,2&strides=0,1",
 		"/api/v1/slice1.svg?preset=example2",
 		"/api/v1/slice1.svg?dt=INT8&sizes=20,20&wsize=20,20&vals=1,2,3",
+		// The index maps' binned pictures (picture.MapBinned).
+		"/api/v1/padding1.svg?dt=FLOAT32&sizes=64,64&mode=CONSTANT&start=3,3&end=3,3",
+		"/api/v1/tile.svg?dt=FLOAT32&sizes=64,64&repeats=2,3",
+		"/api/v1/depthspace.svg?op=d2s&dt=FLOAT32&sizes=1,16,64,64&imode=packed&block=4",
+		"/api/v1/joinsplit.svg?op=join&dt=FLOAT32&axis=1&in=64,40&st=&in=64,24&st=",
+		"/api/v1/joinsplit.svg?op=split&dt=UINT8&axis=1&in=20,20&st=&outs=5,15",
 	} {
 		en := get(path, nil)
 		if len(en) < 5 {

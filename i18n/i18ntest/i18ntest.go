@@ -50,6 +50,8 @@ var sameLike = map[*regexp.Regexp]string{
 	regexp.MustCompile(`^product\(sizes\) = [0-9 ×]+$`): "zh-TW pt-BR fr",
 	// The slice picture's formula line, DML_SLICE1's names and braces.
 	regexp.MustCompile(`^CopyStart = \{[0-9,]+\} · MaxCopiedElements = 1 \+ \(size − 1\) / \|stride\| = \{[0-9,]+\} · OutputSizes = \{[0-9,]+\}$`): "zh-TW pt-BR fr",
+	// The depth-space pictures' index maps, the operator's pseudo-code.
+	regexp.MustCompile(`^Output\[n, [^\]]+\] = Input\[n, [^\]]+\]$`): "zh-TW pt-BR fr",
 }
 
 // allowedSame are UI strings that are the same words in the locales

@@ -42,10 +42,15 @@ func APICost(s *core.DepthSpace) int64 {
 	return c
 }
 
-// SVGCost is what depthspace.svg allocates for s, drawn cell by cell as
-// the page draws it: the page's picture and each cell's drawing.
+// SVGCost is what depthspace.svg allocates for s: the binned picture's
+// squares and rasters (three views), and, for a state drawn cell by cell
+// as the page draws it, the page's picture and each cell's drawing.
 func SVGCost(s *core.DepthSpace) int64 {
-	return Cost(s, false) + 3*s.Input.LogicalElementCount()*svgPerCell
+	c := picture.MapCost(4, 3)
+	if domDrawn(s) {
+		c += Cost(s, false) + 3*s.Input.LogicalElementCount()*svgPerCell
+	}
+	return c
 }
 
 // svgPerCell is a cell of the picture: its drawing and its text.

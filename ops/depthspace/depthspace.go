@@ -16,7 +16,6 @@ import (
 	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/explorer"
 	"github.com/stridescope/stridescope/i18n"
-	"github.com/stridescope/stridescope/views"
 )
 
 // Kind is the depth-space explorer.
@@ -86,37 +85,4 @@ func (Kind) API() []explorer.Endpoint {
 		{Path: "/api/v1/depthtospace1", New: func() any { return new(Request) }, Serve: serve(core.DepthToSpace)},
 		{Path: "/api/v1/spacetodepth1", New: func() any { return new(Request) }, Serve: serve(core.SpaceToDepth)},
 	}
-}
-
-// SVG plans the picture of q's state: the input and both orders' outputs
-// cell by cell, as the page draws them. A state past views.MaxDOMCells
-// elements has no picture: it is refused, saying so.
-func (Kind) SVG(ctx context.Context, q url.Values) (explorer.SVGPlan, error) {
-	v := Validate(StateFromQuery(q))
-	if !v.OK() {
-		return explorer.SVGPlan{}, &explorer.Invalid{Violations: v.Errors}
-	}
-	if !domDrawn(v.DCR) {
-		n := v.DCR.Input.LogicalElementCount()
-		return explorer.SVGPlan{}, &explorer.Invalid{Violations: []core.Violation{core.NewMsg("depthspace.svg.large",
-			"{n} elements: the picture draws at most {max} (every cell of three views)", core.Args{"n": n, "max": views.MaxDOMCells}).At("inputSizes")}}
-	}
-	return explorer.SVGPlan{
-		Query: StateOf(v).CanonicalQuery(false),
-		Cost:  SVGCost(v.DCR),
-		Draw: func(ctx context.Context) (templ.Component, error) {
-			pv, _ := NewPicture(ctx, v)
-			b := views.NewSVGBuilder("depthspace", pv.Alt, pv.Lesson)
-			b.Text(pv.Alt, 16, true, false, views.SVGInk)
-			b.Text(i18n.T(ctx, "depthspace.input.h")+": "+pv.InputSub, 14, true, false, views.SVGMuted)
-			b.Grids(views.LogicalSVGBands(ctx, pv.Input))
-			for i, l := range []views.Logical{pv.DCR, pv.CRD} {
-				o := pv.Orders[i]
-				b.Text(i18n.T(ctx, "depthspace.output.h", i18n.Args{"order": o.Order, "short": o.Short})+": "+pv.OutSub, 14, true, false, views.SVGMuted)
-				b.Text(o.Formula, 13, false, true, views.SVGInk)
-				b.Grids(views.LogicalSVGBands(ctx, l))
-			}
-			return views.SVGDocument(b.Done()), nil
-		},
-	}, nil
 }

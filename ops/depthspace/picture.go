@@ -128,11 +128,8 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 		Operator: dcr.Op.OperatorName(),
 		Level:    i18n.T(ctx, "depthspace.level", i18n.Args{"level": dcr.MinFeatureLevel().String()}),
 	}
-	b := dcr.BlockSize
-	if dcr.Op == core.DepthToSpace {
-		pv.Lesson = i18n.T(ctx, "depthspace.lesson.d2s", i18n.Args{"b": b, "bb": b * b})
-	} else {
-		pv.Lesson = i18n.T(ctx, "depthspace.lesson.s2d", i18n.Args{"b": b, "bb": b * b})
+	pv.Lesson = lesson(ctx, dcr)
+	if dcr.Op == core.SpaceToDepth {
 		pv.Erratum = i18n.T(ctx, "depthspace.erratum")
 	}
 	for _, s := range []*core.DepthSpace{dcr, crd} {
@@ -141,8 +138,7 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 	for _, w := range picture.Localised(ctx, v.Warnings) {
 		pv.Warnings = append(pv.Warnings, w.Message)
 	}
-	pv.Alt = i18n.T(ctx, "depthspace.alt", i18n.Args{"op": pv.Operator, "dt": in.DataType.String(), "sizes": views.JoinInts(in.Sizes),
-		"b": b, "out": views.JoinInts(dcr.Output.Sizes)})
+	pv.Alt = alt(ctx, dcr)
 	meta := Meta{Count: n, InSizes: in.Sizes, InStrides: in.Strides, OutSizes: dcr.Output.Sizes, Labels: labels, Mode: ViewMode(dcr), Views: map[string]IndexMaps{}}
 	for name, s := range map[string]*core.DepthSpace{"dcr": dcr, "crd": crd} {
 		m, ok := indexMaps(s)
@@ -156,6 +152,7 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 		note := i18n.T(ctx, "depthspace.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(picture.MaxInteractive))})
 		pv.Input = views.Logical{Mode: views.ModeNone, Count: n, Note: note}
 		pv.DCR, pv.CRD = pv.Input, pv.Input
+		pv.Input.NoScript.SVG = svgURL(ctx, v)
 		return pv, meta
 	case views.ModeCanvas:
 		canvas := func(slot string, key i18n.Key) views.Logical {
@@ -163,6 +160,8 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 				Note: i18n.T(ctx, key, i18n.Args{"n": i18n.Grouped(ctx, n)})}
 		}
 		pv.Input, pv.DCR, pv.CRD = canvas("ds-in", "depthspace.canvas.in"), canvas("ds-dcr", "depthspace.canvas.out"), canvas("ds-crd", "depthspace.canvas.out")
+		picture.NoScriptSVG(svgURL(ctx, v), picture.CanvasView{Mode: pv.Input.Mode, NS: &pv.Input.NoScript},
+			picture.CanvasView{Mode: pv.DCR.Mode, NS: &pv.DCR.NoScript}, picture.CanvasView{Mode: pv.CRD.Mode, NS: &pv.CRD.NoScript})
 		return pv, meta
 	}
 	meta.InOffsets = make([]int64, n)
@@ -198,6 +197,21 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 	}
 	pv.DCR, pv.CRD = out(dcr, meta.DCR, "dcr"), out(crd, meta.CRD, "crd")
 	return pv, meta
+}
+
+// lesson is what s's page teaches, in ctx's locale.
+func lesson(ctx context.Context, s *core.DepthSpace) string {
+	b := s.BlockSize
+	if s.Op == core.DepthToSpace {
+		return i18n.T(ctx, "depthspace.lesson.d2s", i18n.Args{"b": b, "bb": b * b})
+	}
+	return i18n.T(ctx, "depthspace.lesson.s2d", i18n.Args{"b": b, "bb": b * b})
+}
+
+// alt names the state drawn: the pictures' title.
+func alt(ctx context.Context, s *core.DepthSpace) string {
+	return i18n.T(ctx, "depthspace.alt", i18n.Args{"op": s.Op.OperatorName(), "dt": s.Input.DataType.String(), "sizes": views.JoinInts(s.Input.Sizes),
+		"b": s.BlockSize, "out": views.JoinInts(s.Output.Sizes)})
 }
 
 // grid is one tensor's logical view, its cells named by grid and

@@ -23,7 +23,6 @@ type Result struct {
 	Meta     *Meta            `json:"meta,omitempty"`
 	HTML     *HTML            `json:"html,omitempty"`
 	Alt      string           `json:"alt,omitempty"`
-	NoSVG    string           `json:"noSVG,omitempty"`
 }
 
 // Meta is what the picture drawn is: the edit client shows a picture
@@ -32,6 +31,9 @@ type Meta struct {
 	Op       string `json:"op"`
 	Elements int64  `json:"elements"` // the output elements, as many as the input's
 	Drawn    bool   `json:"drawn"`    // the grids are in the fragment
+	// Canvas is what the page draws its canvases from, past the DOM's
+	// limit (canvas.go).
+	Canvas *CanvasMeta `json:"canvas,omitempty"`
 }
 
 // HTML is the fragments the page swaps in: the form's tensors (their
@@ -77,8 +79,8 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 		} else {
 			res.Last = query
 		}
-		res.Alt, res.NoSVG = pic.Alt, noSVG(ctx, shown)
-		res.Meta = &Meta{Op: shown.State.Op, Elements: elementCount(shown), Drawn: Drawn(shown)}
+		res.Alt = pic.Alt
+		res.Meta = &Meta{Op: shown.State.Op, Elements: elementCount(shown), Drawn: Drawn(shown), Canvas: canvasMeta(shown)}
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))
 		}

@@ -68,7 +68,6 @@ func (k Kind) Page(ctx context.Context, q url.Values, at explorer.Place) (explor
 	explorer.RebasePresets(m.Presets, at.Path)
 	m.Share = explorer.ShareOf(k, at, m.LastValid)
 	m.Share.Alt = m.Picture.Alt
-	m.Share.NoSVG = m.NoSVG
 	return explorer.Page{
 		LastValid: m.LastValid,
 		Whole:     m.Stale == "" && m.Drawn,

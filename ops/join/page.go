@@ -24,9 +24,6 @@ type PageModel struct {
 	Stale   string
 	// LastValid is the canonical query of the picture.
 	LastValid string
-	// NoSVG says why the state drawn has no SVG picture ("" when it
-	// has one).
-	NoSVG string
 	// Answer, when set, is the answer to the picture's state, embedded
 	// so that the page links its cells at once.
 	Answer any
@@ -85,7 +82,6 @@ func PageOf(ctx context.Context, q url.Values) (PageModel, error) {
 	}
 	m.LastValid = StateOf(shown).CanonicalQuery(false)
 	m.Picture = NewPicture(ctx, shown)
-	m.NoSVG = noSVG(ctx, shown)
 	m.Drawn = true
 	if typed.Valid() {
 		m.Form = FormIn(ctx, Validated{State: StateOf(typed), Join: typed.Join, Split: typed.Split, Warnings: typed.Warnings})

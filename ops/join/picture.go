@@ -33,9 +33,11 @@ type PictureView struct {
 	// Erratum explains where the DML_JOIN page contradicts the feature
 	// level history ("" where it does not matter).
 	Erratum string
-	// TooLarge says why the grids are not drawn ("" when they are).
-	TooLarge string
-	Warnings []string
+	// TooLarge says why the grids are not drawn ("" when they are);
+	// SVG is then the address of the state's binned picture, which the
+	// page shows instead.
+	TooLarge, SVG string
+	Warnings      []string
 	// Alt names what is drawn: the alt text of the Embed popover's
 	// snippet.
 	Alt string
@@ -96,8 +98,13 @@ func NewPicture(ctx context.Context, v Validated) PictureView {
 		pv.Copies = splitCopies(ctx, v.Split)
 		pv.Sum = sumLines("splitSize", "OutputTensors", "InputTensor", v.Split.Axis, layoutSizes(v.Split.Outputs), v.Split.Input.Sizes)
 	}
+	if canvasDrawn(v) {
+		pv.Inputs, pv.Outputs = canvasViews(ctx, v)
+		return pv
+	}
 	if !Drawn(v) {
-		pv.TooLarge = i18n.T(ctx, "joinsplit.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(views.MaxDOMCells))})
+		pv.TooLarge = i18n.T(ctx, "joinsplit.toolarge", i18n.Args{"n": i18n.Grouped(ctx, n), "max": i18n.Grouped(ctx, int64(picture.MaxInteractive))})
+		pv.SVG = svgURL(ctx, v)
 		return pv
 	}
 	if v.Join != nil {

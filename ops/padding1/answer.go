@@ -26,7 +26,6 @@ type Result struct {
 	Meta     *Meta            `json:"meta,omitempty"`
 	HTML     *HTML            `json:"html,omitempty"`
 	Alt      string           `json:"alt,omitempty"`
-	NoSVG    string           `json:"noSVG,omitempty"`
 }
 
 // Form is the state of the inputs, for the page to refill its form
@@ -101,7 +100,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 		} else {
 			res.Last = query
 		}
-		res.Meta, res.Alt, res.NoSVG = &meta, pic.Alt, pic.NoSVG
+		res.Meta, res.Alt = &meta, pic.Alt
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))
 		}

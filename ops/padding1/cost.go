@@ -46,11 +46,16 @@ func APICost(p *core.Padding1) int64 {
 	return picture.CostBase + n*(perCoord+picture.ApiPerOffset)
 }
 
-// SVGCost is what padding1.svg allocates for p: the page's picture of
-// it and each cell's drawing.
+// SVGCost is what padding1.svg allocates for p: the binned picture's
+// squares and rasters (two views), and, for a padding whose grids the
+// page draws, the page's picture of it and each cell's drawing.
 func SVGCost(p *core.Padding1) int64 {
-	cells := p.Input.LogicalElementCount() + p.Output.LogicalElementCount()
-	return Cost(p, false) + cells*svgPerCell
+	c := picture.MapCost(p.Output.Rank(), 2)
+	if domDrawn(p) {
+		cells := p.Input.LogicalElementCount() + p.Output.LogicalElementCount()
+		c += Cost(p, false) + cells*svgPerCell
+	}
+	return c
 }
 
 // svgPerCell is a cell of the picture: its drawing, its tip and its text

@@ -26,8 +26,9 @@ type PictureView struct {
 	// ONNXModel is the one-node Pad model in base64, "" where ONNX
 	// computes another map (the notes say why).
 	ONNXModel string
-	// Alt names the padding drawn; NoSVG says why it has no SVG picture.
-	Alt, NoSVG string
+	// Alt names the padding drawn. Every valid padding has an SVG
+	// picture (binned past the DOM's cells).
+	Alt string
 }
 
 // AxisRow is one axis's index map: output coordinate o reads input
@@ -118,12 +119,8 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 	in, out := p.Input, p.Output
 	n, outN := in.LogicalElementCount(), out.LogicalElementCount()
 	pv := PictureView{
-		InputSub:  views.LogicalSubIn(ctx, views.Meta{Sizes: in.Sizes, Labels: core.DimensionLabels(in.Rank()), LogicalCount: n}),
-		OutputSub: views.LogicalSubIn(ctx, views.Meta{Sizes: out.Sizes, Labels: core.DimensionLabels(out.Rank()), LogicalCount: outN}),
-		Mode:      i18n.T(ctx, i18n.Key("padding.mode."+strings.ToLower(p.Mode.String()))),
-		CPP:       p.CPP(), NumPy: p.NumPy(),
-		Alt: i18n.T(ctx, "padding.alt", i18n.Args{"dt": in.DataType.String(), "sizes": views.JoinInts(in.Sizes), "mode": p.Mode.String(),
-			"start": views.JoinInts(p.StartPadding), "end": views.JoinInts(p.EndPadding), "out": views.JoinInts(out.Sizes)}),
+		InputSub: sub(ctx, in), OutputSub: sub(ctx, out), Mode: modeText(ctx, p),
+		CPP: p.CPP(), NumPy: p.NumPy(), Alt: alt(ctx, p),
 	}
 	for _, nt := range picture.Localised(ctx, p.Notes) {
 		pv.Notes = append(pv.Notes, nt.Field+": "+nt.Message)
@@ -146,14 +143,13 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 		meta.Value = strconv.FormatFloat(p.PaddingValue, 'g', -1, 64)
 		pv.Input = views.Logical{Mode: views.ModeCanvas, Count: n, Slot: "pad-in", Note: i18n.T(ctx, "padding.canvas.in", i18n.Args{"n": i18n.Num(ctx, n)})}
 		pv.Output = views.Logical{Mode: views.ModeCanvas, Count: outN, Slot: "pad-out", Note: i18n.T(ctx, "padding.canvas.out", i18n.Args{"n": i18n.Num(ctx, outN)})}
-		pv.NoSVG = i18n.T(ctx, "padding.nosvg", i18n.Args{"dom": i18n.Num(ctx, views.MaxDOMCells)})
+		picture.NoScriptSVG(svgURL(ctx, v), picture.CanvasView{Mode: pv.Input.Mode, NS: &pv.Input.NoScript}, picture.CanvasView{Mode: pv.Output.Mode, NS: &pv.Output.NoScript})
 		return pv, meta
 	}
 	if mode != views.ModeDOM {
 		note := i18n.T(ctx, "padding.too.large", i18n.Args{"n": i18n.Num(ctx, n), "k": i18n.Num(ctx, outN), "dom": i18n.Num(ctx, views.MaxDOMCells)})
-		pv.Input = views.Logical{Mode: views.ModeNone, Count: n, Note: note}
+		pv.Input = views.Logical{Mode: views.ModeNone, Count: n, Note: note, NoScript: views.NoScript{SVG: svgURL(ctx, v)}}
 		pv.Output = views.Logical{Mode: views.ModeNone, Count: outN, Note: note}
-		pv.NoSVG = note
 		return pv, meta
 	}
 	label := func(i int64) string {
@@ -204,6 +200,29 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 		c.Aria = i18n.T(ctx, "padding.aria.out", i18n.Args{"coord": c.Coord, "value": c.Label, "from": picture.JoinCoord(src)})
 	})
 	return pv, meta
+}
+
+// svgURL is the address of v's SVG picture, in ctx's language: what a
+// canvas shows without JavaScript, and a grid too large for one always.
+func svgURL(ctx context.Context, v Validated) string {
+	return Kind{}.Routes().SVG + "?" + StateOf(v).CanonicalQuery(false) + picture.LangParam(ctx)
+}
+
+// sub is a grid's subtitle: its sizes and element count.
+func sub(ctx context.Context, l *core.Layout) string {
+	return views.LogicalSubIn(ctx, views.Meta{Sizes: l.Sizes, Labels: core.DimensionLabels(l.Rank()), LogicalCount: l.LogicalElementCount()})
+}
+
+// modeText says what p's mode reads, in ctx's locale.
+func modeText(ctx context.Context, p *core.Padding1) string {
+	return i18n.T(ctx, i18n.Key("padding.mode."+strings.ToLower(p.Mode.String())))
+}
+
+// alt names the padding drawn: the pictures' title.
+func alt(ctx context.Context, p *core.Padding1) string {
+	in := p.Input
+	return i18n.T(ctx, "padding.alt", i18n.Args{"dt": in.DataType.String(), "sizes": views.JoinInts(in.Sizes), "mode": p.Mode.String(),
+		"start": views.JoinInts(p.StartPadding), "end": views.JoinInts(p.EndPadding), "out": views.JoinInts(p.Output.Sizes)})
 }
 
 // inside reports whether output coordinate c is the input's own place,

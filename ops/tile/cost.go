@@ -29,7 +29,13 @@ func APICost(t *core.Tile) int64 {
 	return picture.CostBase + n*(perCoord+picture.ApiPerOffset)
 }
 
-// SVGCost is what tile.svg allocates for t.
+// SVGCost is what tile.svg allocates for t: the binned picture's
+// squares and rasters (two views), and, for a tiling whose grids the
+// page draws, the page's picture and each cell's drawing (8 KiB).
 func SVGCost(t *core.Tile) int64 {
-	return Cost(t, false) + (t.Input.LogicalElementCount()+t.Output.LogicalElementCount())*(8<<10)
+	c := picture.MapCost(t.Output.Rank(), 2)
+	if domDrawn(t) {
+		c += Cost(t, false) + (t.Input.LogicalElementCount()+t.Output.LogicalElementCount())*(8<<10)
+	}
+	return c
 }

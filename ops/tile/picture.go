@@ -18,8 +18,27 @@ type PictureView struct {
 	InputSub, OutputSub string
 	NumPy, ONNX         string
 	// ONNXModel is the one-node Tile model in base64.
-	ONNXModel  string
-	Alt, NoSVG string
+	ONNXModel string
+	// Alt names the tiling drawn. Every valid tiling has an SVG picture
+	// (binned past the DOM's cells).
+	Alt string
+}
+
+// svgURL is the address of v's SVG picture, in ctx's language: what a
+// canvas shows without JavaScript, and a grid too large for one always.
+func svgURL(ctx context.Context, v Validated) string {
+	return Kind{}.Routes().SVG + "?" + StateOf(v).CanonicalQuery(false) + picture.LangParam(ctx)
+}
+
+// sub is a grid's subtitle: its sizes and element count.
+func sub(ctx context.Context, l *core.Layout) string {
+	return views.LogicalSubIn(ctx, views.Meta{Sizes: l.Sizes, Labels: core.DimensionLabels(l.Rank()), LogicalCount: l.LogicalElementCount()})
+}
+
+// alt names the tiling drawn: the pictures' title.
+func alt(ctx context.Context, t *core.Tile) string {
+	in := t.Input
+	return i18n.T(ctx, "tile.alt", i18n.Args{"dt": in.DataType.String(), "sizes": views.JoinInts(in.Sizes), "repeats": views.JoinInts(t.Repeats), "out": views.JoinInts(t.Output.Sizes)})
 }
 
 // Meta is what the page's script links the grids by: for each output
@@ -73,10 +92,9 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 	in, out := t.Input, t.Output
 	n, outN := in.LogicalElementCount(), out.LogicalElementCount()
 	pv := PictureView{
-		InputSub:  views.LogicalSubIn(ctx, views.Meta{Sizes: in.Sizes, Labels: core.DimensionLabels(in.Rank()), LogicalCount: n}),
-		OutputSub: views.LogicalSubIn(ctx, views.Meta{Sizes: out.Sizes, Labels: core.DimensionLabels(out.Rank()), LogicalCount: outN}),
-		NumPy:     t.NumPy(), ONNX: "Tile(repeats=[" + views.JoinInts(t.Repeats) + "])",
-		Alt: i18n.T(ctx, "tile.alt", i18n.Args{"dt": in.DataType.String(), "sizes": views.JoinInts(in.Sizes), "repeats": views.JoinInts(t.Repeats), "out": views.JoinInts(out.Sizes)}),
+		InputSub: sub(ctx, in), OutputSub: sub(ctx, out),
+		NumPy: t.NumPy(), ONNX: "Tile(repeats=[" + views.JoinInts(t.Repeats) + "])",
+		Alt: alt(ctx, t),
 	}
 	if m, ok := t.ONNXModel(); ok {
 		pv.ONNXModel = base64.StdEncoding.EncodeToString(m)
@@ -91,14 +109,13 @@ func NewPicture(ctx context.Context, v Validated) (PictureView, Meta) {
 		}
 		pv.Input = views.Logical{Mode: views.ModeCanvas, Count: n, Slot: "tile-in", Note: i18n.T(ctx, "padding.canvas.in", i18n.Args{"n": i18n.Num(ctx, n)})}
 		pv.Output = views.Logical{Mode: views.ModeCanvas, Count: outN, Slot: "tile-out", Note: i18n.T(ctx, "padding.canvas.out", i18n.Args{"n": i18n.Num(ctx, outN)})}
-		pv.NoSVG = i18n.T(ctx, "padding.nosvg", i18n.Args{"dom": i18n.Num(ctx, views.MaxDOMCells)})
+		picture.NoScriptSVG(svgURL(ctx, v), picture.CanvasView{Mode: pv.Input.Mode, NS: &pv.Input.NoScript}, picture.CanvasView{Mode: pv.Output.Mode, NS: &pv.Output.NoScript})
 		return pv, meta
 	}
 	if mode != views.ModeDOM {
 		note := i18n.T(ctx, "padding.too.large", i18n.Args{"n": i18n.Num(ctx, n), "k": i18n.Num(ctx, outN), "dom": i18n.Num(ctx, views.MaxDOMCells)})
-		pv.Input = views.Logical{Mode: views.ModeNone, Count: n, Note: note}
+		pv.Input = views.Logical{Mode: views.ModeNone, Count: n, Note: note, NoScript: views.NoScript{SVG: svgURL(ctx, v)}}
 		pv.Output = views.Logical{Mode: views.ModeNone, Count: outN, Note: note}
-		pv.NoSVG = note
 		return pv, meta
 	}
 	label := func(i int64) string {
