@@ -1,0 +1,146 @@
+package rooms
+
+// Set questions ("tap every cell the slice reads"): the answer is a set of
+// cells, which a student taps one by one and then sends. The server holds
+// the exact set (the explorer's, from core) and judges each answer against
+// it; the presenter sees the answers grouped as exact, missing some cells,
+// with extra cells, or both, each slip the explorer can name by its own
+// set, and how many picked each cell (the heat).
+
+import (
+	"cmp"
+	"slices"
+)
+
+// NamedSet is a wrong set the explorer can name: Name is a key of the
+// pages' words ("question.wrong.inclusiveEnd").
+type NamedSet struct {
+	Values []int64 `json:"values"`
+	Name   string  `json:"name"`
+}
+
+// SetGroup is how many answers of a set question fell in one group:
+// "exact", "missing" (some cells of the right set missing, none extra),
+// "extra" (every right cell and more) or "both"; Name is the slip's, when
+// the answer is exactly a set the explorer names.
+type SetGroup struct {
+	Group string `json:"group"`
+	N     int    `json:"n"`
+	Name  string `json:"name,omitempty"`
+}
+
+// The groups of a set question's answers.
+const (
+	GroupExact   = "exact"
+	GroupMissing = "missing"
+	GroupExtra   = "extra"
+	GroupBoth    = "both"
+)
+
+// answerable says whether a question asked carries an answer in its own
+// range: a number, or a set of cells.
+func (q *Question) answerable() bool {
+	if q.Min > q.Max {
+		return false
+	}
+	if !q.Set {
+		return q.Correct != nil && *q.Correct >= q.Min && *q.Correct <= q.Max
+	}
+	if len(q.CorrectSet) == 0 || !slices.IsSorted(q.CorrectSet) {
+		return false
+	}
+	return q.CorrectSet[0] >= q.Min && q.CorrectSet[len(q.CorrectSet)-1] <= q.Max
+}
+
+// check judges whether an answer is one q takes: a number in its range,
+// or, for a set question, a set of at most as many cells as the view has
+// (more is refused as abuse: a page never sends them), each in range. It
+// returns the set sorted, each cell once.
+func (q *Question) check(a Answer) ([]int64, error) {
+	if !q.Set {
+		if a.Set != nil || a.Value < q.Min || a.Value > q.Max {
+			return nil, ErrAnswerInvalid
+		}
+		return nil, nil
+	}
+	if a.Set == nil {
+		return nil, ErrAnswerInvalid
+	}
+	if int64(len(a.Set)) > q.Max-q.Min+1 {
+		return nil, ErrAnswerTooMany
+	}
+	set := slices.Clone(a.Set)
+	for _, v := range set {
+		if v < q.Min || v > q.Max {
+			return nil, ErrAnswerInvalid
+		}
+	}
+	slices.Sort(set)
+	return slices.Compact(set), nil
+}
+
+// groupOf is the group of a sorted set against the sorted right one.
+func groupOf(set, right []int64) string {
+	missing, extra := false, false
+	i, j := 0, 0
+	for i < len(set) || j < len(right) {
+		switch {
+		case j == len(right) || (i < len(set) && set[i] < right[j]):
+			extra = true
+			i++
+		case i == len(set) || right[j] < set[i]:
+			missing = true
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	switch {
+	case missing && extra:
+		return GroupBoth
+	case missing:
+		return GroupMissing
+	case extra:
+		return GroupExtra
+	}
+	return GroupExact
+}
+
+// setTally groups a set question's answers against its right set (named
+// where an answer is exactly a slip's set) and counts each cell's picks.
+func setTally(answers map[string]answerMsg, q *Question) Tally {
+	t := Tally{Question: q.ID, Counts: []ValueCount{}, Groups: []SetGroup{}, Picks: []ValueCount{}}
+	type key struct{ group, name string }
+	groups := map[key]int{}
+	picks := map[int64]int{}
+	for _, a := range answers {
+		t.Answered++
+		k := key{group: groupOf(a.Set, q.CorrectSet)}
+		if k.group != GroupExact {
+			for _, w := range q.WrongSets {
+				if slices.Equal(w.Values, a.Set) {
+					k.name = w.Name
+					break
+				}
+			}
+		}
+		groups[k]++
+		for _, v := range a.Set {
+			picks[v]++
+		}
+	}
+	for k, n := range groups {
+		t.Groups = append(t.Groups, SetGroup{Group: k.group, N: n, Name: k.name})
+	}
+	order := map[string]int{GroupExact: 0, GroupMissing: 1, GroupExtra: 2, GroupBoth: 3}
+	slices.SortFunc(t.Groups, func(a, b SetGroup) int {
+		return cmp.Or(b.N-a.N, order[a.Group]-order[b.Group], cmp.Compare(a.Name, b.Name))
+	})
+	for v, n := range picks {
+		_, right := slices.BinarySearch(q.CorrectSet, v)
+		t.Picks = append(t.Picks, ValueCount{Value: v, N: n, Right: right})
+	}
+	slices.SortFunc(t.Picks, func(a, b ValueCount) int { return cmp.Compare(a.Value, b.Value) })
+	return t
+}
