@@ -47,6 +47,8 @@ type answeredMsg struct {
 	Room     string `json:"room"`
 	Question string `json:"question"`
 	Value    int64  `json:"value"`
+	// Set is a set question's answer as taken: sorted, each cell once.
+	Set []int64 `json:"set,omitempty"`
 }
 
 // Answer refusal codes, after rooms' refusal names.
@@ -145,6 +147,7 @@ func roomQuestion(p explorer.Posed) rooms.Question {
 	for _, w := range p.Wrong {
 		q.Wrong = append(q.Wrong, rooms.NamedAnswer{Value: w.Value, Name: w.Name})
 	}
+	setQuestion(&q, p)
 	return q
 }
 
@@ -172,13 +175,14 @@ func (ss *session) answer(m roomClientMsg) {
 		ss.roomError(roomErrNoRoom, m.Room, "follow the room first")
 		return
 	}
-	if m.Value == nil {
-		ss.roomError(roomErrBadMessage, m.Room, "an answer needs a value")
+	a, ok := answerOf(m)
+	if !ok {
+		ss.roomError(roomErrBadMessage, m.Room, "an answer needs a value, or a set question's set")
 		return
 	}
-	err := v.Answer(ss.ctx, rooms.Answer{Question: m.Question, Value: *m.Value, Nick: m.Nick, Student: m.Student})
+	err := v.Answer(ss.ctx, a)
 	if err == nil {
-		ss.send(textFrame(answeredMsg{V: ProtocolVersion, Type: "answered", Room: ss.room.code, Question: m.Question, Value: *m.Value}))
+		ss.send(textFrame(answeredOf(ss.room.code, a)))
 		return
 	}
 	reason := "reconnecting"
@@ -191,6 +195,8 @@ func (ss *session) answer(m roomClientMsg) {
 		reason = rooms.RefusedFlood
 	case errors.Is(err, rooms.ErrAnswerInvalid):
 		reason = rooms.RefusedInvalid
+	case errors.Is(err, rooms.ErrAnswerTooMany):
+		reason = rooms.RefusedTooMany
 	}
 	ss.send(textFrame(answerRefusedMsg{V: ProtocolVersion, Type: "error", Code: roomErrAnswer, Room: ss.room.code, Reason: reason, Message: err.Error()}))
 }

@@ -36,6 +36,7 @@ type roomClientMsg struct {
 	Ask      *explorer.Ask `json:"ask,omitempty"`      // question, ask
 	Question string        `json:"question,omitempty"` // answer: the question's id
 	Value    *int64        `json:"value,omitempty"`    // answer
+	Set      *[]int64      `json:"set,omitempty"`      // answer to a set question: the cells picked
 	Nick     string        `json:"nick,omitempty"`     // answer: an optional nickname
 	Pace     string        `json:"pace,omitempty"`     // pace: "student" or "" (everyone back)
 	Step     *int          `json:"step,omitempty"`     // where: the tour step the page is on
@@ -264,6 +265,7 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 		return // a presenter back after a reload or a restart sees its question
 	}
 	moved := false
+	stale := ss.staleCheck(p)
 	for {
 		select {
 		case <-ctx.Done():
@@ -316,7 +318,7 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 			if !ok || moved {
 				continue
 			}
-			if err := p.Update(st); errors.Is(err, rooms.ErrMoved) {
+			if err := p.UpdateStale(st, stale(st)); errors.Is(err, rooms.ErrMoved) {
 				continue // the next tick says "moved"
 			} else if err != nil {
 				code := roomErrBadState

@@ -144,3 +144,17 @@ func setTally(answers map[string]answerMsg, q *Question) Tally {
 	slices.SortFunc(t.Picks, func(a, b ValueCount) int { return cmp.Compare(a.Value, b.Value) })
 	return t
 }
+
+// Question is the room's question as this replica has it (nil: none), with
+// its answer: the presenter's own.
+func (p *Presenter) Question() *Question {
+	r := p.rooms
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, ok := r.rooms[p.code]
+	if !ok || rm.state.Question == nil {
+		return nil
+	}
+	q := *rm.state.Question
+	return &q
+}
