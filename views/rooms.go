@@ -111,6 +111,10 @@ func questionKind(ctx context.Context, kind string) string {
 		return i18n.T(ctx, "room.q.kind.bytes")
 	case "element":
 		return i18n.T(ctx, "room.q.kind.element")
+	case "reads":
+		return i18n.T(ctx, "room.q.kind.reads")
+	case "source":
+		return i18n.T(ctx, "room.q.kind.source")
 	}
 	return kind
 }

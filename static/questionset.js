@@ -1,0 +1,123 @@
+// stridescope set questions (#41): "tap every cell the slice reads". A
+// student's taps toggle cells of the question's grid (its cells' id
+// prefix, q.grid: "in", the slice's input); the page sends the set and
+// the server judges it (docs/protocol.md, "Questions"). The presenter sees
+// the answers grouped (exact, missing some, extra cells, both), each slip
+// the explorer can name, and how many picked each cell as a heat.
+
+import { t, num } from './words.js';
+
+const GROUP = {
+  exact: t('js.question.group.exact'),
+  missing: t('js.question.group.missing'),
+  extra: t('js.question.group.extra'),
+  both: t('js.question.group.both'),
+};
+const YOURS = {
+  exact: t('js.question.yours.exact'),
+  missing: t('js.question.yours.missing'),
+  extra: t('js.question.yours.extra'),
+  both: t('js.question.yours.both'),
+};
+
+// cellOf is answer v's cell on the page: a cell of the question's grid,
+// else the layout explorer's buffer (b-) or logical view (l-).
+export function cellOf(q, v) {
+  const prefix = q.grid ? q.grid + '-' : q.elements ? 'l-' : 'b-';
+  return document.getElementById(prefix + v);
+}
+
+// pickable says whether el is a cell a student picks for q: one of its
+// grid's, else the layout explorer's buffer (cells) or logical view.
+export function pickable(q, target) {
+  if (q.grid) {
+    const el = target.closest?.('#picture .lc');
+    return el && el.id.startsWith(q.grid + '-') ? el : null;
+  }
+  return q.cells ? target.closest?.('#buffer .bc') : q.elements ? target.closest?.('#logical .lc') : null;
+}
+
+// byCoords is the cell of q's grid at the coordinates typed ("1,2").
+export function byCoords(q, text) {
+  const c = text.replace(/[()\s]/g, '');
+  const sel = q.grid ? `#picture .lc[id^="${q.grid}-"][data-c="${c}"]` : `#logical .lc[data-c="${c}"]`;
+  return document.querySelector(sel);
+}
+
+// picker keeps a student's picked cells: a tap toggles one, marked on the
+// cell (data-picked; aria-selected, which a grid's screen reader says),
+// and marked again when a redraw (the presenter's step) brings new cells.
+export function picker() {
+  const picked = new Set();
+  let grid = '', watcher = null;
+  const mark = (el, on) => {
+    if (!el) return;
+    if (on) el.dataset.picked = ''; else delete el.dataset.picked;
+    el.setAttribute('aria-selected', String(on));
+  };
+  const remark = () => {
+    for (const v of picked) {
+      const el = document.getElementById(grid + '-' + v);
+      if (el && el.dataset.picked === undefined) mark(el, true);
+    }
+  };
+  return {
+    toggle(el) {
+      const v = Number(el.dataset.i);
+      grid = el.id.slice(0, el.id.lastIndexOf('-'));
+      if (picked.has(v)) picked.delete(v); else picked.add(v);
+      mark(el, picked.has(v));
+      const pic = document.getElementById('picture');
+      if (!watcher && pic) { watcher = new MutationObserver(remark); watcher.observe(pic, { childList: true, subtree: true }); }
+      return picked.size;
+    },
+    values: () => [...picked].sort((a, b) => a - b),
+    clear() {
+      picked.clear();
+      watcher?.disconnect(); watcher = null;
+      for (const el of document.querySelectorAll('#picture [data-picked]')) mark(el, false);
+    },
+  };
+}
+
+// groupList writes a set question's answers into list: each group with
+// how many gave it, the exact one marked, a slip named if it can be.
+export function groupList(list, tally, wrong) {
+  list.replaceChildren(...(tally?.groups || []).map((g) => {
+    const li = document.createElement('li');
+    li.dataset.group = g.group;
+    if (g.name) li.dataset.name = g.name;
+    li.textContent = t('js.question.count', { v: GROUP[g.group] || g.group, n: num(g.n) });
+    if (g.group === 'exact') { li.classList.add('right'); li.append(' ✓ ' + t('js.question.right')); }
+    else if (g.name && wrong[g.name]) li.append(' · ' + wrong[g.name]);
+    return li;
+  }));
+}
+
+// groupOf is how a set answers q: the same words as the presenter's groups.
+function groupOf(set, right) {
+  const r = new Set(right), s = new Set(set);
+  const missing = right.some((v) => !s.has(v)), extra = set.some((v) => !r.has(v));
+  return missing && extra ? 'both' : missing ? 'missing' : extra ? 'extra' : 'exact';
+}
+
+// yours is what a student's own set was, once revealed.
+export function yours(q, mine) {
+  return YOURS[groupOf(mine, q.correctSet || [])];
+}
+
+// showAnswer marks the cells of the revealed right set (data-answer), or
+// clears them (q null).
+export function showAnswer(q) {
+  for (const el of document.querySelectorAll('#picture [data-answer]')) delete el.dataset.answer;
+  for (const v of q?.correctSet || []) {
+    const el = cellOf(q, v);
+    if (el) el.dataset.answer = '';
+  }
+}
+
+// answerText is the revealed answer of a set question: how many cells and
+// the working.
+export function answerText(q) {
+  return t('js.question.answerSet', { n: num((q.correctSet || []).length), why: q.explain });
+}
