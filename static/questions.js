@@ -240,7 +240,7 @@ function student(box, q, code, send) {
   // On a grid of the question's own (the slice's input), Enter picks and
   // does nothing else: jumping to the linked cell would tell the answer.
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && cur?.open && cur.grid && pickable(cur, e.target)) e.stopPropagation();
+    if (e.key === 'Enter' && cur?.open && cur.grid && pickable(cur, e.target)) { e.stopPropagation(); pick(e); }
   }, true);
 
   function state(qu) {

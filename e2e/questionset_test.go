@@ -1,0 +1,129 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestE2ERoomSliceQuestion (issue #41): a presenter and two students (one
+// on a 390 px phone, one reading French) in a room on Example 2 of the
+// DML_SLICE1 page. The presenter asks "tap every cell the slice reads";
+// while it is open the students' pages hide what answers it (the reads,
+// the copy order, the output's values, the facts); the phone taps the four
+// cells read (5, 7, 13, 15), the French student the four a negative
+// stride read from the wrong end gives (1, 3, 9, 11), two by tapping and
+// two by keyboard (Enter picks, and does not jump to the output). The
+// presenter's view groups the two answers, names the slip and draws each
+// cell's picks; the reveal marks the right set and tells each student how
+// their set answered. A second question goes stale when the presenter
+// picks another example: both sides say so, and the class's picture is
+// no longer hidden. Every view is axe-core clean.
+func TestE2ERoomSliceQuestion(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	waitLive(t, presenter, base+"/slice?preset=example2")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && !`+qs("q-panel")+`.hidden`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+
+	phone, fr := newBrowserContext(t, presenter), newBrowserContext(t, presenter)
+	do(t, phone, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch))
+	students := []struct {
+		name string
+		ctx  context.Context
+		url  string
+	}{{"the phone", phone, join}, {"fr", fr, join + "?lang=fr"}}
+	for _, s := range students {
+		waitLive(t, s.ctx, s.url)
+		waitFor(t, s.ctx, s.name+" following", roomState+` === 'following' && !!document.querySelector('#in-5')`)
+	}
+	waitFor(t, presenter, "two watching", watching+` === '2'`)
+
+	do(t, presenter, "pick the reads question", chromedp.Evaluate[chromedp.Void](`(() => { const k = document.querySelector('[data-testid=q-kind]'); k.value = 'reads'; k.dispatchEvent(new Event('change')); })()`))
+	waitFor(t, presenter, "no element to type", `getComputedStyle(document.querySelector('.q-element')).display === 'none'`)
+	do(t, presenter, "ask", chromedp.Click(chromedp.CSS(`[data-testid=q-ask]`)))
+	waitFor(t, presenter, "the question open", `!`+qs("q-live")+`.hidden && `+qs("q-count")+`.textContent === '0'`)
+
+	hidden := `['#slice-facts', '#slice-steps', '#slice-buffer', '#out-0 .lbl', '#in-5 .badge-n'].every((s) => getComputedStyle(document.querySelector(s)).visibility === 'hidden') &&
+		getComputedStyle(document.querySelector('#in-5')).backgroundColor === getComputedStyle(document.querySelector('#in-4')).backgroundColor &&
+		document.querySelector('#out-0').getAttribute('aria-label') === '(0,0,0,0)' && !document.querySelector('#in-5').getAttribute('aria-label').includes('0,0,0,0')`
+	prompts := map[string]string{"the phone": "Tap every input cell the slice reads", "fr": "Touchez chaque case de l'entrée que la tranche lit"}
+	for _, s := range students {
+		waitFor(t, s.ctx, s.name+": the question, the answer hidden", `document.body.dataset.asking === 'reads' && `+qs("q-prompt")+`.textContent.startsWith(`+jsString(prompts[s.name])+`) && getComputedStyle(`+qs("q-value")+`.closest('label')).display === 'none' && `+hidden)
+		if vs := axeViolations(t, s.ctx); len(vs) > 0 {
+			t.Errorf("%s, question open: axe:\n%s", s.name, strings.Join(vs, "\n"))
+		}
+	}
+	if w := eval[int](t, phone, overflow(390)); w > 0 {
+		t.Errorf("the phone's page is %d px wider than its screen with the question", w)
+	}
+
+	// The phone taps the right four (one twice: taken back, then again).
+	for _, c := range []string{"5", "7", "13", "13", "13", "15"} {
+		do(t, phone, "tap input cell "+c, chromedp.Click(chromedp.CSS(`#in-`+c)))
+	}
+	waitFor(t, phone, "four picked", qs("q-status")+`.textContent.startsWith('4 cells picked') && document.querySelectorAll('#picture [data-picked]').length === 4 && document.querySelector('#in-13').getAttribute('aria-selected') === 'true'`)
+	do(t, phone, "send", chromedp.Click(chromedp.CSS(`[data-testid=q-send]`)))
+	waitFor(t, phone, "the phone's set taken", qs("q-status")+`.textContent.startsWith('Your 4 cells are in')`)
+
+	// fr: two taps, then two by keyboard.
+	do(t, fr, "tap 1", chromedp.Click(chromedp.CSS(`#in-1`)))
+	do(t, fr, "tap 3", chromedp.Click(chromedp.CSS(`#in-3`)))
+	for _, c := range []string{"9", "11"} {
+		do(t, fr, "focus "+c, chromedp.Focus(chromedp.CSS(`#in-`+c)))
+		do(t, fr, "Enter on "+c, chromedp.KeyEvent("\r"))
+	}
+	waitFor(t, fr, "four picked by taps and keys, the focus kept", `document.querySelectorAll('#picture [data-picked]').length === 4 && document.activeElement.id === 'in-11' && `+qs("q-status")+`.textContent.startsWith('4 cases choisies')`)
+	do(t, fr, "send", chromedp.Click(chromedp.CSS(`[data-testid=q-send]`)))
+	waitFor(t, fr, "fr's set taken", qs("q-status")+`.textContent.startsWith('Vos 4 cases sont reçues')`)
+
+	dist := qs("q-dist")
+	waitFor(t, presenter, "2 answers grouped, the slip named, the heat", qs("q-count")+`.textContent === '2' && `+dist+`.children.length === 2 &&
+		`+dist+`.querySelector('[data-group=exact]').classList.contains('right') && `+dist+`.querySelector('[data-group=both]').textContent.includes('a negative stride read from the wrong end') &&
+		document.querySelector('#in-5').dataset.heat === '1' && document.querySelector('#in-1').dataset.heat === '1' && !document.querySelector('#in-0').dataset.heat &&
+		`+qs("q-why")+`.textContent.includes('{0} × {0} × {3, 1} × {1, 3}')`)
+	if vs := axeViolations(t, presenter); len(vs) > 0 {
+		t.Errorf("the presenter, answers in: axe:\n%s", strings.Join(vs, "\n"))
+	}
+	for _, s := range students {
+		if leak := eval[string](t, s.ctx, `[`+qs("q-result")+`.hidden ? '' : 'the result', `+dist+`.children.length ? 'the distribution' : '', document.querySelector('#picture [data-heat]') ? 'the heat' : '', document.querySelector('#picture [data-answer]') ? 'the answer' : ''].filter(Boolean).join(', ')`); leak != "" {
+			t.Errorf("%s sees %s before the reveal", s.name, leak)
+		}
+	}
+
+	do(t, presenter, "reveal", chromedp.Click(chromedp.CSS(`[data-testid=q-reveal]`)))
+	mine := map[string]string{"the phone": "Your cells are exactly the ones the slice reads.", "fr": "Il manque à vos cases certaines que la tranche lit, et d'autres sont en trop."}
+	for _, s := range students {
+		waitFor(t, s.ctx, s.name+": the reveal", `!`+qs("q-result")+`.hidden && `+qs("q-why")+`.textContent.includes('{0} × {0} × {3, 1} × {1, 3}') && `+dist+`.children.length === 2 &&
+			`+qs("q-status")+`.textContent === `+jsString(mine[s.name])+` && document.body.dataset.asking === undefined &&
+			[5, 7, 13, 15].every((v) => document.querySelector('#in-' + v).dataset.answer === '') && document.querySelectorAll('#picture [data-answer]').length === 4 &&
+			document.querySelector('#in-5').dataset.heat === '1' && getComputedStyle(document.querySelector('#slice-facts')).visibility === 'visible'`)
+		if vs := axeViolations(t, s.ctx); len(vs) > 0 {
+			t.Errorf("%s, revealed: axe:\n%s", s.name, strings.Join(vs, "\n"))
+		}
+	}
+	shot(t, presenter, "room-slice-question-presenter")
+	shot(t, phone, "room-slice-question-phone")
+
+	// Asked again, then the presenter picks Example 1: the slice reads
+	// other cells, so the question closes, stale, on every screen.
+	do(t, presenter, "ask again", chromedp.Click(chromedp.CSS(`[data-testid=q-ask]`)))
+	for _, s := range students {
+		waitFor(t, s.ctx, s.name+": asked again", `document.body.dataset.asking === 'reads' && `+qs("q-result")+`.hidden && !document.querySelector('#picture [data-answer]')`)
+	}
+	do(t, phone, "tap 5", chromedp.Click(chromedp.CSS(`#in-5`)))
+	do(t, presenter, "Example 1", chromedp.Click(chromedp.CSS(`[data-testid=preset-example1]`)))
+	stale := map[string]string{"the phone": "The presenter changed the picture: this question is closed.", "fr": "La personne qui présente a changé le dessin : cette question est close."}
+	for _, s := range students {
+		waitFor(t, s.ctx, s.name+": stale", qs("q-status")+`.textContent.replace(/\s+/g, ' ') === `+jsString(stale[s.name])+` && document.body.dataset.asking === undefined &&
+			getComputedStyle(`+qs("q-answer-form")+`).display === 'none' && !document.querySelector('#picture [data-picked]') && document.querySelector('#in-1').classList.contains('read') &&
+			getComputedStyle(document.querySelector('#slice-facts')).visibility === 'visible'`)
+		if vs := axeViolations(t, s.ctx); len(vs) > 0 {
+			t.Errorf("%s, stale: axe:\n%s", s.name, strings.Join(vs, "\n"))
+		}
+	}
+	waitFor(t, presenter, "the presenter told", qs("q-error")+`.textContent.startsWith('You changed the picture') && !`+qs("q-close")+`.checkVisibility() && !document.querySelector('#picture [data-heat]')`)
+}
