@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -126,4 +127,49 @@ func TestE2ERoomSliceQuestion(t *testing.T) {
 		}
 	}
 	waitFor(t, presenter, "the presenter told", qs("q-error")+`.textContent.startsWith('You changed the picture') && !`+qs("q-close")+`.checkVisibility() && !document.querySelector('#picture [data-heat]')`)
+}
+
+// TestE2ERoomQuestionHeatOnCanvas (#41): on a 20×20 tensor the layout
+// explorer draws its views on canvases (past 256 cells), where no cell can
+// carry the heat. Two students type which buffer cell holds element
+// (1,2): the presenter's buffer canvas shows both picks at cell 22 in the
+// darkest heat; one changes to 21 and each cell gets the middle one; a
+// student's canvas shows none of it before the reveal.
+func TestE2ERoomQuestionHeatOnCanvas(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	waitLive(t, presenter, base+"/?dt=FLOAT32&sizes=20,20")
+	waitFor(t, presenter, "the buffer on a canvas", `!!document.querySelector('#buffer-canvas')?.drawn`)
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && !`+qs("q-panel")+`.hidden`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	a, b := newBrowserContext(t, presenter), newBrowserContext(t, presenter)
+	for _, s := range []context.Context{a, b} {
+		waitLive(t, s, join)
+		waitFor(t, s, "following, on a canvas", roomState+` === 'following' && !!document.querySelector('#buffer-canvas')?.drawn`)
+	}
+	waitFor(t, presenter, "two watching", watching+` === '2'`)
+	do(t, presenter, "ask (1,2)", chromedp.Click(chromedp.CSS(`[data-testid=q-ask]`)))
+	waitFor(t, presenter, "the question open", `!`+qs("q-live")+`.hidden`)
+
+	pixel := func(k int) string {
+		return `(() => { const c = document.querySelector('#buffer-canvas').drawn, [x, y] = c.L.toPixel(` + strconv.Itoa(k) + `), d = c.ctx.getImageData(x, y, 1, 1).data; return d[0] + ',' + d[1] + ',' + d[2]; })()`
+	}
+	answer := func(ctx context.Context, v string) {
+		waitFor(t, ctx, "the question", `document.body.dataset.asking === 'cell'`)
+		typeInto(t, ctx, "type "+v, `[data-testid=q-value]`, v)
+		do(t, ctx, "send", chromedp.Click(chromedp.CSS(`[data-testid=q-send]`)))
+		waitFor(t, ctx, "taken", qs("q-status")+`.textContent.includes('`+v+`')`)
+	}
+	before := eval[string](t, presenter, pixel(22))
+	answer(a, "22")
+	answer(b, "22")
+	waitFor(t, presenter, "both picks at 22, darkest", qs("q-count")+`.textContent === '2' && `+pixel(22)+` === '122,40,0'`)
+	if leak := eval[string](t, a, pixel(22)); leak != before {
+		t.Errorf("a student's canvas shows %s at cell 22 before the reveal, not the picture's %s", leak, before)
+	}
+	answer(b, "21")
+	waitFor(t, presenter, "one pick each, the middle heat", pixel(22)+` === '190,80,0' && `+pixel(21)+` === '190,80,0'`)
+	do(t, presenter, "done", chromedp.Click(chromedp.CSS(`[data-testid=q-dismiss]`)))
+	waitFor(t, presenter, "the heat gone", pixel(22)+` === `+jsString(before))
 }

@@ -13,7 +13,7 @@
 
 import { t, num } from './words.js';
 import { PROTOCOL_VERSION as V } from './protocol.js';
-import { cellOf, pickable, byCoords, picker, groupList, yours, showAnswer, answerText } from './questionset.js';
+import { cellOf, pickable, byCoords, picker, groupList, yours, showAnswer, answerText, canvasHeat } from './questionset.js';
 
 const WRONG = {
   'question.wrong.packed': t('js.question.wrong.packed'),
@@ -65,7 +65,9 @@ function shown(q, v) {
 function heat(q, tally) {
   for (const el of document.querySelectorAll('#picture [data-heat]')) { el.removeAttribute('data-heat'); el.style.removeProperty('--heat'); }
   const counts = q.set ? tally?.picks : tally?.counts, answered = tally?.answered;
-  if (!counts || !(q.cells || q.elements || q.set) || q.stale) return;
+  const on = !!counts && !!(q.cells || q.elements || q.set) && !q.stale;
+  canvasHeat(q, on ? counts : null, answered);
+  if (!on) return;
   for (const c of counts) {
     const el = cellOf(q, c.value);
     if (!el) continue;

@@ -6,6 +6,7 @@
 // the explorer can name, and how many picked each cell as a heat.
 
 import { t, num } from './words.js';
+import { markPixels } from './canvas.js';
 
 const GROUP = {
   exact: t('js.question.group.exact'),
@@ -120,4 +121,28 @@ export function showAnswer(q) {
 // the working.
 export function answerText(q) {
   return t('js.question.answerSet', { n: num((q.correctSet || []).length), why: q.explain });
+}
+
+// HEAT are the canvas's heat colours, from a few of the class to most of
+// it: darker is more, and each is ringed where the cells are small.
+const HEAT = [[235, 125, 20], [190, 80, 0], [122, 40, 0]];
+
+// canvasHeat draws the class's picks on a view drawn as a canvas (past
+// 256 cells), where no cell can carry data-heat: the layout explorer's
+// buffer for a cell question, its logical view for an element one.
+// counts null clears it.
+export function canvasHeat(q, counts, answered) {
+  for (const name of ['buffer', 'logical']) {
+    const c = document.getElementById(name + '-canvas')?.drawn;
+    if (!c) continue;
+    const mine = counts && (name === 'buffer' ? q.cells : q.elements && !q.grid);
+    if (!mine && !c.heat) continue;
+    const groups = HEAT.map((col) => [[], col]);
+    for (const { value, n } of mine ? counts : []) {
+      const r = n / Math.max(1, answered);
+      groups[r > 2 / 3 ? 2 : r > 1 / 3 ? 1 : 0][0].push(value);
+    }
+    c.heat = mine ? groups : null;
+    markPixels(c, c.heat || []);
+  }
 }
