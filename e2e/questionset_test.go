@@ -19,7 +19,8 @@ import (
 // two by keyboard (Enter picks, and does not jump to the output). The
 // presenter's view groups the two answers, names the slip and draws each
 // cell's picks; the reveal marks the right set and tells each student how
-// their set answered. A second question goes stale when the presenter
+// their set answered. Then "which input element does output (0,0,1,0)
+// come from", tapped and typed. A last question goes stale when the presenter
 // picks another example: both sides say so, and the class's picture is
 // no longer hidden. Every view is axe-core clean.
 func TestE2ERoomSliceQuestion(t *testing.T) {
@@ -109,8 +110,29 @@ func TestE2ERoomSliceQuestion(t *testing.T) {
 	shot(t, presenter, "room-slice-question-presenter")
 	shot(t, phone, "room-slice-question-phone")
 
+	// Which input element does output element (0,0,1,0) come from? (0,0,1,1),
+	// input cell 5: the phone taps it, fr types its coordinates.
+	setKind := func(k string) {
+		do(t, presenter, "pick "+k, chromedp.Evaluate[chromedp.Void](`(() => { const k = document.querySelector('[data-testid=q-kind]'); k.value = '`+k+`'; k.dispatchEvent(new Event('change')); })()`))
+	}
+	setKind("source")
+	typeInto(t, presenter, "output element (0,0,1,0)", `[data-testid=q-element]`, "0,0,1,0")
+	do(t, presenter, "ask", chromedp.Click(chromedp.CSS(`[data-testid=q-ask]`)))
+	for _, s := range students {
+		waitFor(t, s.ctx, s.name+": the source question", `document.body.dataset.asking === 'source' && `+qs("q-prompt")+`.textContent.includes('(0, 0, 1, 0)') && getComputedStyle(`+qs("q-value")+`.closest('label')).display !== 'none' && !document.querySelector('#picture [data-answer]')`)
+	}
+	do(t, phone, "tap input cell 5", chromedp.Click(chromedp.CSS(`#in-5`)))
+	waitFor(t, phone, "the phone's answer taken", qs("q-status")+`.textContent.includes('(0, 0, 1, 1)')`)
+	typeInto(t, fr, "type 0,0,1,1", `[data-testid=q-value]`, "0,0,1,1")
+	do(t, fr, "send", chromedp.Click(chromedp.CSS(`[data-testid=q-send]`)))
+	waitFor(t, fr, "fr's answer taken", qs("q-status")+`.textContent.includes('(0, 0, 1, 1)')`)
+	waitFor(t, presenter, "2 right answers on input cell 5", qs("q-count")+`.textContent === '2' && `+dist+`.querySelector('[data-value="5"]').classList.contains('right') && document.querySelector('#in-5').dataset.heat === '2'`)
+	do(t, presenter, "reveal", chromedp.Click(chromedp.CSS(`[data-testid=q-reveal]`)))
+	waitFor(t, phone, "the phone right", qs("q-status")+`.textContent === 'Your answer, (0, 0, 1, 1), is right.'`)
+
 	// Asked again, then the presenter picks Example 1: the slice reads
 	// other cells, so the question closes, stale, on every screen.
+	setKind("reads")
 	do(t, presenter, "ask again", chromedp.Click(chromedp.CSS(`[data-testid=q-ask]`)))
 	for _, s := range students {
 		waitFor(t, s.ctx, s.name+": asked again", `document.body.dataset.asking === 'reads' && `+qs("q-result")+`.hidden && !document.querySelector('#picture [data-answer]')`)

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/stridescope/stridescope/rooms/natstest"
+	"github.com/stridescope/stridescope/testkit"
 )
 
 // readsQuestion is "tap every cell the slice reads" on Example 2 of the
@@ -162,5 +165,53 @@ func TestStaleQuestionCloses(t *testing.T) {
 	}
 	if st := nextState(t, v); !st.Question.Revealed || !st.Question.Stale || st.Question.Result == nil || st.Question.Result.Answered != 1 {
 		t.Errorf("revealed stale: %+v", st.Question)
+	}
+}
+
+// TestSetAnswersSurviveARestart: the presenter's replica restarts with set
+// answers given; the one that comes back reads them from the store, sets
+// and all, and groups them as before.
+func TestSetAnswersSurviveARestart(t *testing.T) {
+	url := natstest.Loopback(t)
+	secret := []byte("shared test secret")
+	start := func() (*Replica, func()) {
+		bus, err := DialBus(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewReplica(bus, secret, testkit.Quiet())
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); r.Run(ctx) }()
+		<-r.Running()
+		return r, func() { cancel(); <-done; bus.Close() }
+	}
+	a, stopA := start()
+	b, stopB := start()
+	defer stopB()
+	code, token, p := presentRoom(t, a, State{Page: "slice", Query: "preset=example2"})
+	q, err := p.Ask(readsQuestion())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range [][]int64{{5, 7, 13, 15}, {1, 3, 5, 7, 9, 11, 13, 15}} {
+		if err := joinQuestion(t, b, code, q.ID).Answer(context.Background(), Answer{Question: q.ID, Set: set}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := waitTally(t, p, 2)
+	p.Close()
+	stopA()
+
+	a2, stopA2 := start()
+	defer stopA2()
+	p2, _, err := a2.Present(context.Background(), code, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Close()
+	if after := waitTally(t, p2, 2); !reflect.DeepEqual(after.Groups, before.Groups) || !reflect.DeepEqual(after.Picks, before.Picks) ||
+		after.Groups[1] != (SetGroup{Group: GroupExtra, N: 1, Name: "question.wrong.inclusiveEnd"}) {
+		t.Errorf("after the restart: %+v, before: %+v", after, before)
 	}
 }
