@@ -68,6 +68,14 @@ func TestE2ERoomSliceQuestion(t *testing.T) {
 		do(t, phone, "tap input cell "+c, chromedp.Click(chromedp.CSS(`#in-`+c)))
 	}
 	waitFor(t, phone, "four picked", qs("q-status")+`.textContent.startsWith('4 cells picked') && document.querySelectorAll('#picture [data-picked]').length === 4 && document.querySelector('#in-13').getAttribute('aria-selected') === 'true'`)
+	// The presenter steps through the copy meanwhile: the question stays
+	// open, and the phone's picks stay on the cells redrawn (a mark on the
+	// old cell says it was replaced).
+	stepText := eval[string](t, phone, `(document.querySelector('#in-5').old = 1, document.querySelector('[data-testid=step-count]').textContent)`)
+	do(t, presenter, "step", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
+	do(t, presenter, "step again", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
+	waitFor(t, phone, "the presenter's step, the cells redrawn, the picks kept", `document.querySelector('[data-testid=step-count]').textContent !== `+jsString(stepText)+` && !document.querySelector('#in-5').old &&
+		document.body.dataset.asking === 'reads' && [5, 7, 13, 15].every((v) => document.querySelector('#in-' + v).dataset.picked === '' && document.querySelector('#in-' + v).getAttribute('aria-selected') === 'true')`)
 	do(t, phone, "send", chromedp.Click(chromedp.CSS(`[data-testid=q-send]`)))
 	waitFor(t, phone, "the phone's set taken", qs("q-status")+`.textContent.startsWith('Your 4 cells are in')`)
 
