@@ -158,12 +158,14 @@ func (r *Replica) Refused() map[string]int64 {
 
 // answerMsg is a student's answer on the bus and in the store.
 type answerMsg struct {
-	Question string  `json:"q"`
-	Student  string  `json:"s"`
-	Value    int64   `json:"v"`
-	Set      []int64 `json:"set,omitempty"` // a set question's cells, sorted
-	Nick     string  `json:"n,omitempty"`
-	At       int64   `json:"at"` // µs on the bus's clock: the newer answer of a student wins
+	Question string `json:"q"`
+	Student  string `json:"s"`
+	Value    int64  `json:"v"`
+	Nick     string `json:"n,omitempty"`
+	At       int64  `json:"at"` // µs on the bus's clock: the newer answer of a student wins
+
+	// Set is a set question's cells, sorted, each once.
+	Set []int64 `json:"set,omitempty"`
 }
 
 // answerKey is the store's key of a student's answer to a question.
@@ -173,7 +175,8 @@ func answerKey(code, question, student string) string {
 
 // Ask opens a question about the room's state for the class: the
 // question the presenter had open before is dropped with its answers.
-// q's answer (Correct) must be set, by the explorer.
+// q's answer (Correct, or a set question's CorrectSet) must be set, by
+// the explorer.
 func (p *Presenter) Ask(q Question) (Question, error) {
 	if !q.answerable() {
 		return Question{}, ErrNoQuestion
@@ -307,11 +310,11 @@ func tallyLocked(rm *room, q *Question) Tally {
 type Answer struct {
 	Question string
 	Value    int64
-	// Set is a set question's answer: the cells picked (nil for any other).
-	Set  []int64
-	Nick string
+	Nick     string
 	// Student, when a page names one, must be the page's own.
 	Student string
+	// Set is a set question's answer: the cells picked (nil for any other).
+	Set []int64
 }
 
 // Answer gives the viewer's student's answer to the room's open question,
