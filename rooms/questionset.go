@@ -37,6 +37,10 @@ const (
 	GroupBoth    = "both"
 )
 
+// maxSetCells bounds a set question's range: its cells are tapped on a
+// view drawn as cells (256 at most today), and its tally counts each.
+const maxSetCells = 1 << 16
+
 // answerable says whether a question asked carries an answer in its own
 // range: a number, or a set of cells.
 func (q *Question) answerable() bool {
@@ -46,7 +50,7 @@ func (q *Question) answerable() bool {
 	if !q.Set {
 		return q.Correct != nil && *q.Correct >= q.Min && *q.Correct <= q.Max
 	}
-	if len(q.CorrectSet) == 0 || !slices.IsSorted(q.CorrectSet) {
+	if q.Max-q.Min >= maxSetCells || len(q.CorrectSet) == 0 || !slices.IsSorted(q.CorrectSet) {
 		return false
 	}
 	return q.CorrectSet[0] >= q.Min && q.CorrectSet[len(q.CorrectSet)-1] <= q.Max
@@ -113,7 +117,9 @@ func setTally(answers map[string]answerMsg, q *Question) Tally {
 	t := Tally{Question: q.ID, Counts: []ValueCount{}, Groups: []SetGroup{}, Picks: []ValueCount{}}
 	type key struct{ group, name string }
 	groups := map[key]int{}
-	picks := map[int64]int{}
+	// The cells picked, counted densely: a set question's range is a
+	// view drawn as cells (Answer refuses any pick outside it).
+	picks := make([]int, q.Max-q.Min+1)
 	for _, a := range answers {
 		t.Answered++
 		k := key{group: groupOf(a.Set, q.CorrectSet)}
@@ -127,7 +133,9 @@ func setTally(answers map[string]answerMsg, q *Question) Tally {
 		}
 		groups[k]++
 		for _, v := range a.Set {
-			picks[v]++
+			if v >= q.Min && v <= q.Max {
+				picks[v-q.Min]++
+			}
 		}
 	}
 	for k, n := range groups {
@@ -137,11 +145,14 @@ func setTally(answers map[string]answerMsg, q *Question) Tally {
 	slices.SortFunc(t.Groups, func(a, b SetGroup) int {
 		return cmp.Or(b.N-a.N, order[a.Group]-order[b.Group], cmp.Compare(a.Name, b.Name))
 	})
-	for v, n := range picks {
+	for i, n := range picks {
+		if n == 0 {
+			continue
+		}
+		v := q.Min + int64(i)
 		_, right := slices.BinarySearch(q.CorrectSet, v)
 		t.Picks = append(t.Picks, ValueCount{Value: v, N: n, Right: right})
 	}
-	slices.SortFunc(t.Picks, func(a, b ValueCount) int { return cmp.Compare(a.Value, b.Value) })
 	return t
 }
 

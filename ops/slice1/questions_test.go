@@ -151,3 +151,16 @@ func validPreset(t *testing.T, name string) Validated {
 	}
 	return v
 }
+
+// BenchmarkReadsQuestion: posing "tap every cell the slice reads" on a
+// 16×16 input, which a presenter's replica does again for every new state
+// the presenter shares while a question is open.
+func BenchmarkReadsQuestion(b *testing.B) {
+	q, _ := url.ParseQuery("dt=FLOAT32&sizes=16,16&woff=1,2&wsize=15,13&wstride=-2,3")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (Kind{}).Question(b.Context(), q, explorer.Ask{Kind: QuestionReads}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
