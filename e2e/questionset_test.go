@@ -115,6 +115,10 @@ func TestE2ERoomSliceQuestion(t *testing.T) {
 			t.Errorf("%s, revealed: axe:\n%s", s.name, strings.Join(vs, "\n"))
 		}
 	}
+	// The presenter points at a cell: the students' reveal stays drawn.
+	do(t, presenter, "point at input cell 0", chromedp.Click(chromedp.CSS(`#in-0`)))
+	waitFor(t, phone, "the presenter's pointer, the reveal kept", `document.querySelector('#in-0').classList.contains('sel') || document.querySelector('#in-0').classList.contains('linked') || document.querySelector('#in-0').classList.contains('peer')`)
+	waitFor(t, phone, "the reveal kept", `document.querySelectorAll('#picture [data-answer]').length === 4 && document.querySelector('#in-5').dataset.heat === '1'`)
 	shot(t, presenter, "room-slice-question-presenter")
 	shot(t, phone, "room-slice-question-phone")
 

@@ -265,6 +265,9 @@ function student(box, q, code, send) {
     if (!cur.open && !cur.revealed && was?.open) status.textContent = t('js.question.closed');
     if (cur.stale && !was?.stale) status.textContent = t('js.question.stale');
     if (cur.revealed && !was?.revealed) reveal();
+    // A later state (the presenter's pointer, a step) keeps the revealed
+    // heat and right set drawn, unless the picture changed under them.
+    else if (cur.revealed) { heat(cur, cur.result); if (cur.set && !cur.stale) showAnswer(cur); }
   }
   function reveal() {
     const r = cur.result;
