@@ -98,6 +98,11 @@ func TestE2ERoomSliceQuestion(t *testing.T) {
 	if vs := axeViolations(t, presenter); len(vs) > 0 {
 		t.Errorf("the presenter, answers in: axe:\n%s", strings.Join(vs, "\n"))
 	}
+	// The presenter types values: the input is redrawn, the question stays
+	// open (its answer is the same), and the heat stays on the new cells.
+	eval[bool](t, presenter, `(document.querySelector('#in-5').old = 1, true)`)
+	typeInto(t, presenter, "values", `#f-vals`, "9,8,7")
+	waitFor(t, presenter, "the input redrawn, the heat kept", `!document.querySelector('#in-5').old && document.querySelector('#in-5').dataset.heat === '1' && document.querySelector('#in-1').dataset.heat === '1' && `+qs("q-count")+`.textContent === '2' && `+qs("q-close")+`.checkVisibility() && document.querySelector('#in-5 .lbl').textContent !== '6'`)
 	for _, s := range students {
 		if leak := eval[string](t, s.ctx, `[`+qs("q-result")+`.hidden ? '' : 'the result', `+dist+`.children.length ? 'the distribution' : '', document.querySelector('#picture [data-heat]') ? 'the heat' : '', document.querySelector('#picture [data-answer]') ? 'the answer' : ''].filter(Boolean).join(', ')`); leak != "" {
 			t.Errorf("%s sees %s before the reveal", s.name, leak)

@@ -13,7 +13,7 @@
 
 import { t, num } from './words.js';
 import { PROTOCOL_VERSION as V } from './protocol.js';
-import { cellOf, pickable, byCoords, picker, groupList, yours, showAnswer, answerText, canvasHeat } from './questionset.js';
+import { cellOf, pickable, byCoords, picker, groupList, yours, showAnswer, answerText, canvasHeat, onRedraw } from './questionset.js';
 
 const WRONG = {
   'question.wrong.packed': t('js.question.wrong.packed'),
@@ -67,13 +67,17 @@ function heat(q, tally) {
   const counts = q.set ? tally?.picks : tally?.counts, answered = tally?.answered;
   const on = !!counts && !!(q.cells || q.elements || q.set) && !q.stale;
   canvasHeat(q, on ? counts : null, answered);
-  if (!on) return;
-  for (const c of counts) {
-    const el = cellOf(q, c.value);
-    if (!el) continue;
-    el.dataset.heat = c.n;
-    el.style.setProperty('--heat', String(Math.max(0.2, c.n / Math.max(1, answered))));
-  }
+  const paint = () => {
+    for (const c of counts) {
+      const el = cellOf(q, c.value);
+      if (!el || el.dataset.heat === String(c.n)) continue;
+      el.dataset.heat = c.n;
+      el.style.setProperty('--heat', String(Math.max(0.2, c.n / Math.max(1, answered))));
+    }
+  };
+  // The presenter's step or edit redraws the cells: the heat comes back.
+  onRedraw('heat', on ? paint : null);
+  if (on) paint();
 }
 
 // conceal gives the picture's cells names that do not tell the answer

@@ -21,6 +21,20 @@ const YOURS = {
   both: t('js.question.yours.both'),
 };
 
+// onRedraw calls fn (under name; null: none) whenever the picture's cells
+// are redrawn (an edit's fragments swapped in), so that what a question
+// marks on cells (the picks, the heat, the right set) comes back: one
+// observer for the page, each mark's function replaced by its next call.
+const redraws = new Map();
+let redrawWatch = null;
+export function onRedraw(name, fn) {
+  if (fn) redraws.set(name, fn); else redraws.delete(name);
+  const pic = document.getElementById('picture');
+  if (redrawWatch || !pic) return;
+  redrawWatch = new MutationObserver(() => { for (const f of redraws.values()) f(); });
+  redrawWatch.observe(pic, { childList: true, subtree: true });
+}
+
 // cellOf is answer v's cell on the page: a cell of the question's grid,
 // else the layout explorer's buffer (b-) or logical view (l-).
 export function cellOf(q, v) {
@@ -50,7 +64,7 @@ export function byCoords(q, text) {
 // and marked again when a redraw (the presenter's step) brings new cells.
 export function picker() {
   const picked = new Set();
-  let grid = '', watcher = null;
+  let grid = '';
   const mark = (el, on) => {
     if (!el) return;
     if (on) el.dataset.picked = ''; else delete el.dataset.picked;
@@ -68,14 +82,13 @@ export function picker() {
       grid = el.id.slice(0, el.id.lastIndexOf('-'));
       if (picked.has(v)) picked.delete(v); else picked.add(v);
       mark(el, picked.has(v));
-      const pic = document.getElementById('picture');
-      if (!watcher && pic) { watcher = new MutationObserver(remark); watcher.observe(pic, { childList: true, subtree: true }); }
+      onRedraw('picks', remark);
       return picked.size;
     },
     values: () => [...picked].sort((a, b) => a - b),
     clear() {
       picked.clear();
-      watcher?.disconnect(); watcher = null;
+      onRedraw('picks', null);
       for (const el of document.querySelectorAll('#picture [data-picked]')) mark(el, false);
     },
   };
@@ -111,10 +124,14 @@ export function yours(q, mine) {
 // clears them (q null).
 export function showAnswer(q) {
   for (const el of document.querySelectorAll('#picture [data-answer]')) delete el.dataset.answer;
-  for (const v of q?.correctSet || []) {
-    const el = cellOf(q, v);
-    if (el) el.dataset.answer = '';
-  }
+  const mark = () => {
+    for (const v of q.correctSet) {
+      const el = cellOf(q, v);
+      if (el) el.dataset.answer = '';
+    }
+  };
+  onRedraw('answer', q?.correctSet ? mark : null);
+  if (q?.correctSet) mark();
 }
 
 // answerText is the revealed answer of a set question: how many cells and
