@@ -75,7 +75,9 @@ func TestE2ERoomSliceQuestion(t *testing.T) {
 	do(t, presenter, "step", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
 	do(t, presenter, "step again", chromedp.Click(chromedp.CSS(`[data-testid=step-next]`)))
 	waitFor(t, phone, "the presenter's step, the cells redrawn, the picks kept", `document.querySelector('[data-testid=step-count]').textContent !== `+jsString(stepText)+` && !document.querySelector('#in-5').old &&
-		document.body.dataset.asking === 'reads' && [5, 7, 13, 15].every((v) => document.querySelector('#in-' + v).dataset.picked === '' && document.querySelector('#in-' + v).getAttribute('aria-selected') === 'true')`)
+		document.body.dataset.asking === 'reads' && document.querySelectorAll('#slice-input .lc.cur').length > 0 &&
+		[...document.querySelectorAll('#slice-input .lc.cur')].every((c) => getComputedStyle(c).boxShadow === 'none' && getComputedStyle(c).backgroundColor === 'rgb(255, 255, 255)') &&
+		[5, 7, 13, 15].every((v) => document.querySelector('#in-' + v).dataset.picked === '' && document.querySelector('#in-' + v).getAttribute('aria-selected') === 'true')`)
 	do(t, phone, "send", chromedp.Click(chromedp.CSS(`[data-testid=q-send]`)))
 	waitFor(t, phone, "the phone's set taken", qs("q-status")+`.textContent.startsWith('Your 4 cells are in')`)
 
