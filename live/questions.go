@@ -110,7 +110,10 @@ func (ss *session) ask(p *rooms.Presenter, a *explorer.Ask) error {
 		return err
 	}
 	// A state the presenter published just before asking may still wait
-	// for its turn (publishEvery): it is the state the question is about.
+	// for its turn (publishEvery), or be on its way: it is the state the
+	// question is about.
+	ss.room.pub.sharing.Lock()
+	defer ss.room.pub.sharing.Unlock()
 	if pending, ok := ss.room.pub.take(); ok {
 		if err := p.Update(pending); err != nil {
 			return err

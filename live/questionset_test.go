@@ -3,6 +3,7 @@ package live
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +194,41 @@ func TestRoomQuestionGoesStale(t *testing.T) {
 	qid = nextTally(t, p, "asked again", func(tm tallyMsg) bool { return tm.Question != nil && tm.Question.ID != qid && tm.Question.Open }).Question.ID
 	publishAndWait(t, h, p, code, "layout", "preset=padded")
 	nextRoomQuestion(t, s, "stale on another page", func(q *rooms.Question) bool { return q != nil && q.ID == qid && q.Stale && !q.Open })
+}
+
+// TestRoomQuestionAskedRightAfterAnEdit (#41): a presenter's page shares
+// its edit and asks at once (static/questions.js flushes the edit first),
+// again and again while a question is open: each question is about the
+// edit, and none is closed stale by it.
+func TestRoomQuestionAskedRightAfterAnEdit(t *testing.T) {
+	h, ts, code := roomHub(t)
+	wsURL := "ws" + strings.TrimPrefix(ts.URL, "http")
+	p := presentOver(t, h, wsURL, code, "layout", "dt=FLOAT32&sizes=2,3&strides=3,1&total=80")
+	send(t, p, map[string]any{"type": "question", "action": "ask", "ask": map[string]any{"kind": "offset", "element": []int{1, 2}}})
+	last := nextTally(t, p, "asked", func(tm tallyMsg) bool { return tm.Question != nil }).Question.ID
+	for i := range 12 {
+		stride := 4 + i
+		send(t, p, map[string]any{"type": "publish", "state": map[string]any{"page": "layout", "query": "dt=FLOAT32&sizes=2,3&strides=" + strconv.Itoa(stride) + ",1&total=80"}})
+		send(t, p, map[string]any{"type": "question", "action": "ask", "ask": map[string]any{"kind": "offset", "element": []int{1, 2}}})
+		tm := nextTally(t, p, "asked after the edit", func(tm tallyMsg) bool { return tm.Question != nil && tm.Question.ID != last })
+		last = tm.Question.ID
+		if q := tm.Question; *q.Correct != int64(stride+2) {
+			t.Errorf("asked right after strides %d,1: the answer %d, want %d", stride, *q.Correct, stride+2)
+		}
+		// The loop is idle again when the next edit comes (publishEvery).
+		time.Sleep(publishEvery + 20*time.Millisecond)
+		if _, q := replicaQuestion(t, h, code); q.ID != last || q.Stale || !q.Open {
+			t.Errorf("the question asked right after strides %d,1 is %+v", stride, q)
+		}
+	}
+}
+
+func replicaQuestion(t *testing.T, h *Hub, code string) (rooms.State, *rooms.Question) {
+	t.Helper()
+	replica, _ := h.Rooms()
+	st, err := replica.Current(t.Context(), code)
+	if err != nil || st.Question == nil {
+		t.Fatalf("the room's state %+v (%v)", st, err)
+	}
+	return st, st.Question
 }

@@ -314,11 +314,15 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 			case <-time.After(tallyEvery):
 			}
 		case <-pub.ready:
+			pub.sharing.Lock()
 			st, ok := pub.take()
 			if !ok || moved {
+				pub.sharing.Unlock()
 				continue
 			}
-			if err := p.UpdateStale(st, stale(st)); errors.Is(err, rooms.ErrMoved) {
+			err := p.UpdateStale(st, stale(st))
+			pub.sharing.Unlock()
+			if errors.Is(err, rooms.ErrMoved) {
 				continue // the next tick says "moved"
 			} else if err != nil {
 				code := roomErrBadState
@@ -524,6 +528,11 @@ type stateSlot struct {
 	st    rooms.State
 	has   bool
 	ready chan struct{} // capacity 1
+	// sharing is held from a state's take to its sharing, and through a
+	// question's asking: a question asked while the loop shares the
+	// presenter's last edit is about that edit, and the loop's stale
+	// check sees the new question.
+	sharing sync.Mutex
 }
 
 func (s *stateSlot) put(st rooms.State) {
