@@ -169,3 +169,29 @@ func (p *Presenter) Question() *Question {
 	q := *rm.state.Question
 	return &q
 }
+
+// AnswerSetOf is the set token's student answered room code's question
+// with, as this replica has it (AnswerOf for a set question: a page
+// without JavaScript says it back).
+func (r *Replica) AnswerSetOf(code, token string) ([]int64, bool) {
+	code, okc := NormalizeCode(code)
+	id, tok := r.student(code, token)
+	if !okc || tok != token {
+		return nil, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rm, held := r.rooms[code]
+	if !held || rm.state.Question == nil {
+		return nil, false
+	}
+	m, ok := rm.answers[rm.state.Question.ID][id]
+	return slices.Clone(m.Set), ok
+}
+
+// GroupOf is how a set answers q: GroupExact, GroupMissing, GroupExtra or
+// GroupBoth (q's right set is known once revealed).
+func GroupOf(q *Question, set []int64) string {
+	s := slices.Compact(slices.Sorted(slices.Values(set)))
+	return groupOf(s, q.CorrectSet)
+}

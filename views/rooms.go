@@ -200,7 +200,9 @@ func concealing(ctx context.Context) bool {
 // (as it does for the names it hides itself).
 func hiddenLogicalName(c LogicalCell) string {
 	name := "(" + c.Coord + ")"
-	if c.Label != "" {
+	// An output's values are the input's it copied: they would tell which
+	// input cells a slice reads (static/questions.js hides them alike).
+	if c.Label != "" && c.Grid != "out" {
 		name = c.Label + ", " + name
 	}
 	return name

@@ -61,7 +61,7 @@ func readsQuestion(s *core.Slice1) explorer.Posed {
 	for d := range axes {
 		axes[d] = walkAxis(s.CopyStart[d], s.WindowStrides[d], s.OutputSizes[d], s.Input.Sizes[d])
 	}
-	p := explorer.Posed{Kind: QuestionReads, Set: true, Grid: inputGrid, Max: s.Input.LogicalElementCount() - 1,
+	p := explorer.Posed{Kind: QuestionReads, Set: true, Grid: inputGrid, Max: s.Input.LogicalElementCount() - 1, Sizes: slices.Clone(s.Input.Sizes),
 		CorrectSet: product(s.Input.Sizes, axes), Explain: axesWorking(axes)}
 	p.NameWrongSet(slip(s, wrongEnd), "question.wrong.wrongEnd")
 	p.NameWrongSet(slip(s, inclusiveEnd), "question.wrong.inclusiveEnd")
@@ -173,7 +173,7 @@ func sourceQuestion(s *core.Slice1, ask explorer.Ask) (explorer.Posed, error) {
 	for d, x := range c {
 		from[d] = s.CopyStart[d] + s.WindowStrides[d]*x
 	}
-	p := explorer.Posed{Kind: QuestionSource, Element: slices.Clone(c), Elements: true, Grid: inputGrid,
+	p := explorer.Posed{Kind: QuestionSource, Element: slices.Clone(c), Elements: true, Grid: inputGrid, Sizes: slices.Clone(s.Input.Sizes),
 		Max: s.Input.LogicalElementCount() - 1, Correct: picture.RowMajorIndex(s.Input.Sizes, from),
 		Explain: "(" + joinCoord(s.CopyStart, ", ") + ") + (" + joinCoord(s.WindowStrides, ", ") + ") × (" + joinCoord(c, ", ") + ") = (" + joinCoord(from, ", ") + ")"}
 	nameCoord := func(name string, f func(d int) int64) {
