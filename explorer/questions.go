@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"slices"
 )
 
 // Questioner is a Kind that a classroom room can ask questions about: the
@@ -47,8 +48,15 @@ type Posed struct {
 	Cells, Elements bool
 	// Sizes are the logical sizes, with Elements: a page without a
 	// script reads an element typed as its coordinates with them.
-	Sizes   []int64
-	Correct int64
+	Sizes []int64
+	// Set says that the answer is a set of cells of the view Grid names
+	// (its cells' id prefix, "in"; "" the layout explorer's): CorrectSet,
+	// sorted, each cell once, with the wrong sets it can name.
+	Set        bool
+	Grid       string
+	CorrectSet []int64
+	WrongSets  []NamedSet
+	Correct    int64
 	// Explain is the working, in numbers and symbols (every language
 	// reads it): the dot product, the size's steps.
 	Explain string
@@ -75,4 +83,24 @@ func (p *Posed) NameWrong(v int64, name string) {
 		}
 	}
 	p.Wrong = append(p.Wrong, Named{Value: v, Name: name})
+}
+
+// NamedSet is a wrong set the explorer can name.
+type NamedSet struct {
+	Values []int64
+	Name   string
+}
+
+// NameWrongSet adds vs (sorted, each once) as the wrong set name to p's,
+// unless it is empty, right or named already.
+func (p *Posed) NameWrongSet(vs []int64, name string) {
+	if len(vs) == 0 || slices.Equal(vs, p.CorrectSet) {
+		return
+	}
+	for _, w := range p.WrongSets {
+		if slices.Equal(w.Values, vs) {
+			return
+		}
+	}
+	p.WrongSets = append(p.WrongSets, NamedSet{Values: vs, Name: name})
 }

@@ -47,6 +47,8 @@ type answeredMsg struct {
 	Room     string `json:"room"`
 	Question string `json:"question"`
 	Value    int64  `json:"value"`
+	// Set is a set question's answer as taken: sorted, each cell once.
+	Set []int64 `json:"set,omitempty"`
 }
 
 // Answer refusal codes, after rooms' refusal names.
@@ -108,7 +110,10 @@ func (ss *session) ask(p *rooms.Presenter, a *explorer.Ask) error {
 		return err
 	}
 	// A state the presenter published just before asking may still wait
-	// for its turn (publishEvery): it is the state the question is about.
+	// for its turn (publishEvery), or be on its way: it is the state the
+	// question is about.
+	ss.room.pub.sharing.Lock()
+	defer ss.room.pub.sharing.Unlock()
 	if pending, ok := ss.room.pub.take(); ok {
 		if err := p.Update(pending); err != nil {
 			return err
@@ -145,6 +150,7 @@ func roomQuestion(p explorer.Posed) rooms.Question {
 	for _, w := range p.Wrong {
 		q.Wrong = append(q.Wrong, rooms.NamedAnswer{Value: w.Value, Name: w.Name})
 	}
+	setQuestion(&q, p)
 	return q
 }
 
@@ -172,13 +178,14 @@ func (ss *session) answer(m roomClientMsg) {
 		ss.roomError(roomErrNoRoom, m.Room, "follow the room first")
 		return
 	}
-	if m.Value == nil {
-		ss.roomError(roomErrBadMessage, m.Room, "an answer needs a value")
+	a, ok := answerOf(m)
+	if !ok {
+		ss.roomError(roomErrBadMessage, m.Room, "an answer needs a value, or a set question's set")
 		return
 	}
-	err := v.Answer(ss.ctx, rooms.Answer{Question: m.Question, Value: *m.Value, Nick: m.Nick, Student: m.Student})
+	err := v.Answer(ss.ctx, a)
 	if err == nil {
-		ss.send(textFrame(answeredMsg{V: ProtocolVersion, Type: "answered", Room: ss.room.code, Question: m.Question, Value: *m.Value}))
+		ss.send(textFrame(answeredOf(ss.room.code, a)))
 		return
 	}
 	reason := "reconnecting"
@@ -191,6 +198,8 @@ func (ss *session) answer(m roomClientMsg) {
 		reason = rooms.RefusedFlood
 	case errors.Is(err, rooms.ErrAnswerInvalid):
 		reason = rooms.RefusedInvalid
+	case errors.Is(err, rooms.ErrAnswerTooMany):
+		reason = rooms.RefusedTooMany
 	}
 	ss.send(textFrame(answerRefusedMsg{V: ProtocolVersion, Type: "error", Code: roomErrAnswer, Room: ss.room.code, Reason: reason, Message: err.Error()}))
 }

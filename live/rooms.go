@@ -36,6 +36,7 @@ type roomClientMsg struct {
 	Ask      *explorer.Ask `json:"ask,omitempty"`      // question, ask
 	Question string        `json:"question,omitempty"` // answer: the question's id
 	Value    *int64        `json:"value,omitempty"`    // answer
+	Set      *[]int64      `json:"set,omitempty"`      // answer to a set question: the cells picked
 	Nick     string        `json:"nick,omitempty"`     // answer: an optional nickname
 	Pace     string        `json:"pace,omitempty"`     // pace: "student" or "" (everyone back)
 	Step     *int          `json:"step,omitempty"`     // where: the tour step the page is on
@@ -264,6 +265,7 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 		return // a presenter back after a reload or a restart sees its question
 	}
 	moved := false
+	stale := ss.staleCheck(p)
 	for {
 		select {
 		case <-ctx.Done():
@@ -312,11 +314,15 @@ func (ss *session) presentLoop(ctx context.Context, p *rooms.Presenter, pub *sta
 			case <-time.After(tallyEvery):
 			}
 		case <-pub.ready:
+			pub.sharing.Lock()
 			st, ok := pub.take()
 			if !ok || moved {
+				pub.sharing.Unlock()
 				continue
 			}
-			if err := p.Update(st); errors.Is(err, rooms.ErrMoved) {
+			err := p.UpdateStale(st, stale(st))
+			pub.sharing.Unlock()
+			if errors.Is(err, rooms.ErrMoved) {
 				continue // the next tick says "moved"
 			} else if err != nil {
 				code := roomErrBadState
@@ -522,6 +528,11 @@ type stateSlot struct {
 	st    rooms.State
 	has   bool
 	ready chan struct{} // capacity 1
+	// sharing is held from a state's take to its sharing, and through a
+	// question's asking: a question asked while the loop shares the
+	// presenter's last edit is about that edit, and the loop's stale
+	// check sees the new question.
+	sharing sync.Mutex
 }
 
 func (s *stateSlot) put(st rooms.State) {

@@ -93,7 +93,13 @@ func (p *Presenter) Code() string { return p.code }
 func (p *Presenter) ID() string { return p.id }
 
 // Update shares a new state with every viewer on every replica.
-func (p *Presenter) Update(st State) error {
+func (p *Presenter) Update(st State) error { return p.UpdateStale(st, "") }
+
+// UpdateStale is Update for a state that changes the picture under the
+// room's question stale (its id; "" none): in the same state, the
+// question is marked stale and closed if open, so that no student answers
+// about a picture no longer on screen (questionset.go).
+func (p *Presenter) UpdateStale(st State, stale string) error {
 	if p.Moved() {
 		return ErrMoved // a newer connection presents: its states are the room's
 	}
@@ -110,6 +116,14 @@ func (p *Presenter) Update(st State) error {
 	// ahead issues none that the others take for the future.
 	st.Version = max(rm.state.Version, rm.issued, r.now().UnixMicro()) + 1
 	st.Question, st.Pace = rm.state.Question, rm.state.Pace // the room's, changed by Ask, Reveal, SetPace...
+	if q := st.Question; q != nil && stale != "" && q.ID == stale && !q.Stale {
+		c := *q
+		c.Stale = true
+		if c.Open {
+			c.Open, c.ClosedAt = false, r.now().UnixMicro()
+		}
+		st.Question = &c
+	}
 	raw, err := encodeState(st)
 	if err != nil {
 		return err

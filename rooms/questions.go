@@ -41,9 +41,19 @@ type Question struct {
 	Elements bool `json:"elements,omitempty"`
 	// Sizes are the logical sizes, with Elements: a page without a
 	// script reads an element typed as its coordinates with them.
-	Sizes    []int64 `json:"sizes,omitempty"`
-	Open     bool    `json:"open"`
-	Revealed bool    `json:"revealed,omitempty"`
+	Sizes []int64 `json:"sizes,omitempty"`
+	// Set says that the answer is a set of cells, tapped one by one on
+	// the view Grid names (questionset.go); Grid is the id prefix of the
+	// view the answer is picked on ("in": the slice's input), "" for the
+	// layout explorer's own views.
+	Set  bool   `json:"set,omitempty"`
+	Grid string `json:"grid,omitempty"`
+	// Stale says that the presenter changed the picture under the
+	// question: it closed then, and its answers are of a picture no
+	// longer on screen.
+	Stale    bool `json:"stale,omitempty"`
+	Open     bool `json:"open"`
+	Revealed bool `json:"revealed,omitempty"`
 	// ClosedAt is when it closed, µs on the bus's clock: a replica that
 	// reads the answers back from the store takes none stamped later
 	// (closeSkew aside).
@@ -54,6 +64,9 @@ type Question struct {
 	Explain string        `json:"explain,omitempty"` // the explorer's working (the dot product)
 	Wrong   []NamedAnswer `json:"wrong,omitempty"`   // the common wrong answers the explorer can name
 	Result  *Tally        `json:"result,omitempty"`  // the class's answers, set at the reveal
+	// A set question's answer and the wrong sets it can name.
+	CorrectSet []int64    `json:"correctSet,omitempty"`
+	WrongSets  []NamedSet `json:"wrongSets,omitempty"`
 }
 
 // NamedAnswer is a wrong answer the explorer can name: Name is a key of
@@ -69,6 +82,10 @@ type Tally struct {
 	Question string       `json:"question"`
 	Answered int          `json:"answered"`
 	Counts   []ValueCount `json:"counts"`
+	// A set question's answers, grouped against the right set, and how
+	// many picked each cell (the heat).
+	Groups []SetGroup   `json:"groups,omitempty"`
+	Picks  []ValueCount `json:"picks,omitempty"`
 }
 
 // ValueCount is one answer of a Tally.
@@ -87,6 +104,7 @@ func (q *Question) ForClass() *Question {
 	}
 	c := *q
 	c.Correct, c.Explain, c.Wrong, c.Result = nil, "", nil, nil
+	c.CorrectSet, c.WrongSets = nil, nil
 	return &c
 }
 
@@ -97,6 +115,7 @@ var (
 	ErrAnswerFlood    = errors.New("too many answers from this page; wait a moment")
 	ErrAnswerInvalid  = errors.New("the answer is out of the question's range")
 	ErrNoQuestion     = errors.New("the question is not one the state on screen can answer")
+	ErrAnswerTooMany  = errors.New("the answer picks more cells than the picture has")
 )
 
 // Refusal names, as Refused counts them.
@@ -106,6 +125,7 @@ const (
 	RefusedFlood   = "flood"
 	RefusedForged  = "forged"
 	RefusedInvalid = "invalid"
+	RefusedTooMany = "too-many"
 )
 
 // answer limits
@@ -123,7 +143,7 @@ const (
 
 // refusals counts the refused answers by kind.
 type refusals struct {
-	closed, notYours, flood, forged, invalid atomic.Int64
+	closed, notYours, flood, forged, invalid, tooMany atomic.Int64
 }
 
 // Refused is how many answers this replica has refused, by kind
@@ -132,7 +152,7 @@ type refusals struct {
 func (r *Replica) Refused() map[string]int64 {
 	return map[string]int64{
 		RefusedClosed: r.refused.closed.Load(), RefusedNotYour: r.refused.notYours.Load(), RefusedFlood: r.refused.flood.Load(),
-		RefusedForged: r.refused.forged.Load(), RefusedInvalid: r.refused.invalid.Load(),
+		RefusedForged: r.refused.forged.Load(), RefusedInvalid: r.refused.invalid.Load(), RefusedTooMany: r.refused.tooMany.Load(),
 	}
 }
 
@@ -143,6 +163,9 @@ type answerMsg struct {
 	Value    int64  `json:"v"`
 	Nick     string `json:"n,omitempty"`
 	At       int64  `json:"at"` // µs on the bus's clock: the newer answer of a student wins
+
+	// Set is a set question's cells, sorted, each once.
+	Set []int64 `json:"set,omitempty"`
 }
 
 // answerKey is the store's key of a student's answer to a question.
@@ -152,13 +175,14 @@ func answerKey(code, question, student string) string {
 
 // Ask opens a question about the room's state for the class: the
 // question the presenter had open before is dropped with its answers.
-// q's answer (Correct) must be set, by the explorer.
+// q's answer (Correct, or a set question's CorrectSet) must be set, by
+// the explorer.
 func (p *Presenter) Ask(q Question) (Question, error) {
-	if q.Correct == nil || q.Min > q.Max || *q.Correct < q.Min || *q.Correct > q.Max {
+	if !q.answerable() {
 		return Question{}, ErrNoQuestion
 	}
 	q.ID = randomString(10, "abcdefghijklmnopqrstuvwxyz0123456789")
-	q.Open, q.Revealed, q.ClosedAt, q.Result = true, false, 0, nil
+	q.Open, q.Revealed, q.ClosedAt, q.Result, q.Stale = true, false, 0, nil, false
 	return q, p.changeQuestion(func(*Question, *room) (*Question, error) { return &q, nil })
 }
 
@@ -254,6 +278,9 @@ func (p *Presenter) Tally() (Tally, *Question) {
 func (p *Presenter) Answers() <-chan struct{} { return p.answers }
 
 func tallyLocked(rm *room, q *Question) Tally {
+	if q.Set {
+		return setTally(rm.answers[q.ID], q)
+	}
 	t := Tally{Question: q.ID, Counts: []ValueCount{}}
 	by := map[int64]int{}
 	for _, a := range rm.answers[q.ID] {
@@ -286,6 +313,8 @@ type Answer struct {
 	Nick     string
 	// Student, when a page names one, must be the page's own.
 	Student string
+	// Set is a set question's answer: the cells picked (nil for any other).
+	Set []int64
 }
 
 // Answer gives the viewer's student's answer to the room's open question,
@@ -317,12 +346,17 @@ func (r *Replica) answer(ctx context.Context, code, student string, a Answer) er
 		return ErrQuestionClosed
 	}
 	q := rm.state.Question
-	if a.Value < q.Min || a.Value > q.Max {
+	set, bad := q.check(a)
+	if bad != nil {
 		r.mu.Unlock()
-		r.refused.invalid.Add(1)
-		return ErrAnswerInvalid
+		if errors.Is(bad, ErrAnswerTooMany) {
+			r.refused.tooMany.Add(1)
+		} else {
+			r.refused.invalid.Add(1)
+		}
+		return bad
 	}
-	m := answerMsg{Question: q.ID, Student: student, Value: a.Value, Nick: cleanNick(a.Nick), At: r.nextAtLocked()}
+	m := answerMsg{Question: q.ID, Student: student, Value: a.Value, Set: set, Nick: cleanNick(a.Nick), At: r.nextAtLocked()}
 	r.mu.Unlock()
 	data, _ := json.Marshal(m)
 	key := answerKey(code, m.Question, m.Student)

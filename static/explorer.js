@@ -218,12 +218,16 @@ export function start() {
   function setupCanvas(name, L, n, b, paint) {
     const cv = $(`#${name}-canvas`);
     if (!cv) return;
-    const c = st.canvases[name] = { L, cursor: -1 }; // -1: nothing selected on it yet
+    // -1: nothing selected on it yet. A room question's heat (questionset.js)
+    // is drawn on it, through cv.drawn, and stays over a redraw.
+    const c = st.canvases[name] = { L, cursor: -1, heat: st.canvases[name]?.heat };
+    cv.drawn = c;
     c.view = zoomView(cv, L, b, name === 'logical' ? (ov) => panelCaptions(ov, L, st.meta.sizes, st.meta.labels) : null);
     c.view.cursor = () => c.cursor;
     const ctx = c.ctx = cv.getContext('2d'), img = c.img = ctx.createImageData(L.w, L.h);
     paint(img.data);
     ctx.putImageData(img, 0, 0);
+    if (c.heat) markPixels(c, c.heat);
     redrawMini(c.view);
     const target = (k) => (name === 'logical' ? { kind: 'l', i: k } : { kind: 'b', o: k });
     canvasLinks(cv, c, n, () => (name === 'logical' ? st.meta.sizes : null), (k, isFocus) => show(target(k), isFocus));
@@ -231,7 +235,7 @@ export function start() {
   function markCanvas(name, ks) {
     const c = st.canvases[name];
     if (!c) return;
-    markPixels(c, [[ks, COLORS.mark]]);
+    markPixels(c, [...(c.heat || []), [ks, COLORS.mark]]);
   }
   function drawLogical() {
     const m = st.meta, s = m.sizes, n = m.logicalCount, span = Math.max(1, m.last);

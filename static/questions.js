@@ -13,6 +13,7 @@
 
 import { t, num } from './words.js';
 import { PROTOCOL_VERSION as V } from './protocol.js';
+import { cellOf, pickable, byCoords, picker, groupList, yours, showAnswer, answerText, canvasHeat, onRedraw } from './questionset.js';
 
 const WRONG = {
   'question.wrong.packed': t('js.question.wrong.packed'),
@@ -23,6 +24,12 @@ const WRONG = {
   'question.wrong.packedSize': t('js.question.wrong.packedSize'),
   'question.wrong.total': t('js.question.wrong.total'),
   'question.wrong.packedElement': t('js.question.wrong.packedElement'),
+  'question.wrong.wrongEnd': t('js.question.wrong.wrongEnd'),
+  'question.wrong.inclusiveEnd': t('js.question.wrong.inclusiveEnd'),
+  'question.wrong.strideOffset': t('js.question.wrong.strideOffset'),
+  'question.wrong.everyCell': t('js.question.wrong.everyCell'),
+  'question.wrong.noStride': t('js.question.wrong.noStride'),
+  'question.wrong.sameCoord': t('js.question.wrong.sameCoord'),
 };
 const REFUSED = {
   closed: t('js.question.refused.closed'),
@@ -30,6 +37,7 @@ const REFUSED = {
   invalid: t('js.question.refused.invalid'),
   'not-yours': t('js.question.refused.not-yours'),
   reconnecting: t('js.question.refused.reconnecting'),
+  'too-many': t('js.question.refused.too-many'),
 };
 
 // prompt is the question in the page's language.
@@ -38,28 +46,38 @@ function prompt(q) {
   if (q.kind === 'cell') return t('js.question.cell', { c });
   if (q.kind === 'offset') return t('js.question.offset', { c });
   if (q.kind === 'element') return t('js.question.element', { o: num(q.cell) });
+  if (q.kind === 'reads') return t('js.question.reads');
+  if (q.kind === 'source') return t('js.question.source', { c });
   return t('js.question.bytes');
 }
 
 // shown is an answer as the page writes it: a logical element by its
 // coordinates (its cell in the logical view says them), else the number.
 function shown(q, v) {
-  const c = q.elements && document.getElementById('l-' + v)?.dataset.c;
+  const c = q.elements && cellOf(q, v)?.dataset.c;
   return c ? `(${c.replaceAll(',', ', ')})` : num(v);
 }
 
 // heat colours the cells the class picked (the buffer's for a cell
 // question, the logical view's for an element one): the more picked, the
-// stronger; no question clears it.
-function heat(q, counts, answered) {
+// stronger; no question clears it. A set question's heat is its cells'
+// picks; a stale one's is of a picture no longer on screen: none.
+function heat(q, tally) {
   for (const el of document.querySelectorAll('#picture [data-heat]')) { el.removeAttribute('data-heat'); el.style.removeProperty('--heat'); }
-  if (!counts || !(q.cells || q.elements)) return;
-  for (const c of counts) {
-    const el = document.getElementById((q.elements ? 'l-' : 'b-') + c.value);
-    if (!el) continue;
-    el.dataset.heat = c.n;
-    el.style.setProperty('--heat', String(Math.max(0.2, c.n / Math.max(1, answered))));
-  }
+  const counts = q.set ? tally?.picks : tally?.counts, answered = tally?.answered;
+  const on = !!counts && !!(q.cells || q.elements || q.set) && !q.stale;
+  canvasHeat(q, on ? counts : null, answered);
+  const paint = () => {
+    for (const c of counts) {
+      const el = cellOf(q, c.value);
+      if (!el || el.dataset.heat === String(c.n)) continue;
+      el.dataset.heat = c.n;
+      el.style.setProperty('--heat', String(Math.max(0.2, c.n / Math.max(1, answered))));
+    }
+  };
+  // The presenter's step or edit redraws the cells: the heat comes back.
+  onRedraw('heat', on ? paint : null);
+  if (on) paint();
 }
 
 // conceal gives the picture's cells names that do not tell the answer
@@ -67,14 +85,16 @@ function heat(q, counts, answered) {
 // buffer cell's the element it holds), and gives them back after; it
 // keeps doing so for cells a redraw brings (an edit of the presenter's).
 let watcher = null;
-function conceal(on) {
+function conceal(on, grid) {
   const pic = document.getElementById('picture');
   if (!pic) return;
   const rename = () => {
     for (const el of pic.querySelectorAll('.lc[aria-label]:not([data-aria]), .bc[aria-label]:not([data-aria])')) {
       el.dataset.aria = el.getAttribute('aria-label');
-      // A logical cell's name still starts with the label it shows (WCAG 2.5.3).
-      const label = el.querySelector('.lbl')?.textContent;
+      // A logical cell's name still starts with the label it shows (WCAG
+      // 2.5.3), but for another grid's than the question's: the slice's
+      // output values tell which input cells it read (hidden, rooms.css).
+      const label = grid && !el.id.startsWith(grid + '-') ? '' : el.querySelector('.lbl')?.textContent;
       el.setAttribute('aria-label', el.classList.contains('lc') ? (label ? label + ', ' : '') + `(${el.dataset.c})` : t('js.question.cellName', { o: num(+el.dataset.o) }));
     }
   };
@@ -90,6 +110,7 @@ function conceal(on) {
 // distribution writes the class's answers into list: each answer with how
 // many gave it, the right one marked, a wrong one named if it can be.
 function distribution(list, q, tally) {
+  if (q.set) { groupList(list, tally, WRONG); return; }
   list.replaceChildren(...(tally?.counts || []).map((c) => {
     const li = document.createElement('li');
     li.dataset.value = c.value;
@@ -119,10 +140,11 @@ export function questionPanel(role, code, send, flush) {
 
 function presenter(box, q, code, send, flush) {
   const form = q('q-ask-form'), live = q('q-live'), err = q('q-error');
+  const staleNote = t('js.question.stalePresenter');
   const elementLabel = form.querySelector('.q-element'), cellLabel = form.querySelector('.q-cell');
   const sync = () => {
     const k = form.elements.kind.value;
-    elementLabel.hidden = k === 'bytes' || k === 'element'; cellLabel.hidden = k !== 'element';
+    elementLabel.hidden = k === 'bytes' || k === 'element' || k === 'reads'; cellLabel.hidden = k !== 'element';
   };
   form.elements.kind.addEventListener('change', sync); sync();
   form.addEventListener('submit', (e) => {
@@ -132,7 +154,7 @@ function presenter(box, q, code, send, flush) {
       const c = form.elements.cell.value.trim();
       if (!/^\d{1,15}$/.test(c)) { err.textContent = t('js.question.badCell'); form.elements.cell.focus(); return; }
       ask.cell = Number(c);
-    } else if (ask.kind !== 'bytes') {
+    } else if (ask.kind !== 'bytes' && ask.kind !== 'reads') {
       ask.element = elementOf(form.elements.element.value);
       if (!ask.element) { err.textContent = t('js.question.badElement'); form.elements.element.focus(); return; }
     }
@@ -151,16 +173,21 @@ function presenter(box, q, code, send, flush) {
   }
   function show(m) {
     const qu = m.question;
-    live.hidden = !qu; form.hidden = !!qu && !qu.revealed;
+    live.hidden = !qu; form.hidden = !!qu && !qu.revealed && !qu.stale;
     heat({});
+    showAnswer(null);
+    if (err.textContent === staleNote) err.textContent = '';
     if (!qu) return;
+    // The picture changed under the question: it closed, and its answers
+    // are of the picture it was asked on (no heat on this one).
+    if (qu.stale) err.textContent = staleNote;
     q('q-prompt').textContent = prompt(qu);
     q('q-count').textContent = num(m.tally?.answered || 0);
     distribution(q('q-dist'), qu, m.tally);
-    heat(qu, m.tally?.counts, m.tally?.answered);
+    heat(qu, m.tally);
     const why = q('q-why');
     why.hidden = false;
-    why.textContent = t('js.question.answer', { v: shown(qu, qu.correct), why: qu.explain });
+    why.textContent = qu.set ? answerText(qu) : t('js.question.answer', { v: shown(qu, qu.correct), why: qu.explain });
     q('q-close').hidden = !qu.open;
     q('q-reveal').hidden = qu.revealed;
   }
@@ -183,55 +210,76 @@ function student(box, q, code, send) {
   try { token = sessionStorage.getItem(key) || ''; } catch { /* storage off: a new student after a reload */ }
   let cur = null, mine = null; // the question shown; this student's answer to it
   let last = null, retried = false; // the answer last sent; whether it was sent again
+  const picks = picker(); // a set question's cells tapped
+  const valueLabel = form.elements.value.closest('label');
 
   function answer(value) {
     if (!cur || !cur.open) return;
     if (value !== last) retried = false;
     last = value;
-    send({ v: V, type: 'answer', room: code, question: cur.id, value, nick: form.elements.nick.value.trim() || undefined });
+    const given = Array.isArray(value) ? { set: value } : { value };
+    send({ v: V, type: 'answer', room: code, question: cur.id, ...given, nick: form.elements.nick.value.trim() || undefined });
   }
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    if (cur?.set) { answer(picks.values()); return; }
     const v = form.elements.value.value.trim();
     // An element is typed as its coordinates, "1,2": its logical cell says which index it is.
-    const el = cur?.elements && document.querySelector(`#logical .lc[data-c="${v.replace(/[()\s]/g, '')}"]`);
+    const el = cur?.elements && byCoords(cur, v);
     if (el) { answer(Number(el.dataset.i)); return; }
     if (cur?.elements || !/^\d{1,15}$/.test(v)) { status.textContent = t('js.question.badValue'); form.elements.value.focus(); return; }
     answer(Number(v));
   });
   // A cell question: tapping a buffer cell (or Enter on it) answers it;
   // an element question: tapping a logical cell.
+  // A set question: a tap toggles a cell of its grid, Send sends them.
   const pick = (e) => {
     if (!cur?.open) return;
-    const cell = cur.cells ? e.target.closest?.('#buffer .bc') : cur.elements ? e.target.closest?.('#logical .lc') : null;
+    const cell = pickable(cur, e.target);
     if (!cell) return;
+    if (cur.set) { status.textContent = t('js.question.picked', { n: num(picks.toggle(cell)) }); return; }
     form.elements.value.value = cur.cells ? cell.dataset.o : `${cell.dataset.c}`;
     answer(Number(cur.cells ? cell.dataset.o : cell.dataset.i));
   };
   document.addEventListener('click', pick);
   document.addEventListener('keydown', (e) => { if (e.key === 'Enter') pick(e); });
+  // On a grid of the question's own (the slice's input), Enter picks and
+  // does nothing else: jumping to the linked cell would tell the answer.
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && cur?.open && cur.grid && pickable(cur, e.target)) { e.stopPropagation(); pick(e); }
+  }, true);
 
   function state(qu) {
     const was = cur;
     cur = qu || null;
     box.hidden = !cur;
-    if (cur && !cur.revealed) document.body.dataset.asking = cur.kind; else delete document.body.dataset.asking;
-    conceal(!!cur && !cur.revealed && cur.kind !== 'bytes');
+    const asking = !!cur && !cur.revealed && !cur.stale;
+    if (asking) document.body.dataset.asking = cur.kind; else delete document.body.dataset.asking;
+    conceal(asking && cur.kind !== 'bytes', cur?.grid);
     heat({});
+    showAnswer(null);
+    if (!cur || !asking || was?.id !== cur.id) picks.clear();
     if (!cur) { mine = null; return; }
     if (!was || was.id !== cur.id) { mine = null; form.elements.value.value = ''; status.textContent = ''; }
+    valueLabel.hidden = !!cur.set;
     const text = prompt(cur);
     if (q('q-prompt').textContent !== text) q('q-prompt').textContent = text;
     form.hidden = !cur.open;
     result.hidden = !cur.revealed;
     if (!cur.open && !cur.revealed && was?.open) status.textContent = t('js.question.closed');
+    if (cur.stale && !was?.stale) status.textContent = t('js.question.stale');
     if (cur.revealed && !was?.revealed) reveal();
+    // A later state (the presenter's pointer, a step) keeps the revealed
+    // heat and right set drawn, unless the picture changed under them.
+    else if (cur.revealed) { heat(cur, cur.result); if (cur.set && !cur.stale) showAnswer(cur); }
   }
   function reveal() {
     const r = cur.result;
-    q('q-why').textContent = t('js.question.answer', { v: shown(cur, cur.correct), why: cur.explain }) + ' ' + t('js.question.answered', { n: num(r?.answered || 0) });
+    q('q-why').textContent = (cur.set ? answerText(cur) : t('js.question.answer', { v: shown(cur, cur.correct), why: cur.explain })) + ' ' + t('js.question.answered', { n: num(r?.answered || 0) });
     distribution(q('q-dist'), cur, r);
-    heat(cur, r?.counts, r?.answered);
+    heat(cur, r);
+    if (cur.stale) return;
+    if (cur.set) { showAnswer(cur); status.textContent = mine === null ? '' : yours(cur, mine); return; }
     const v = shown(cur, mine);
     status.textContent = mine === null ? '' : mine === cur.correct ? t('js.question.yours.right', { v }) : t('js.question.yours.wrong', { v });
   }
@@ -241,7 +289,14 @@ function student(box, q, code, send) {
     student: () => token,
     message(m) {
       if (m.type === 'student') { token = m.student; try { sessionStorage.setItem(key, token); } catch { /* kept for this page only */ } return true; }
-      if (m.type === 'answered') { retried = false; if (cur && m.question === cur.id) { mine = m.value; status.textContent = t('js.question.sent', { v: shown(cur, m.value) }); } return true; }
+      if (m.type === 'answered') {
+        retried = false;
+        if (cur && m.question === cur.id) {
+          mine = cur.set ? (m.set || []) : m.value;
+          status.textContent = cur.set ? t('js.question.sentSet', { n: num(mine.length) }) : t('js.question.sent', { v: shown(cur, m.value) });
+        }
+        return true;
+      }
       if (m.type === 'error' && m.code === 'answer-refused') {
         status.textContent = REFUSED[m.reason] || m.message;
         // The store did not take it (the room's bus is reconnecting):

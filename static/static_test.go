@@ -44,7 +44,7 @@ func TestHashedModulesImportHashedNames(t *testing.T) {
 			}
 		}
 	}
-	if got := Imports("main-slice.js"); len(got) != 18 { // slice, client, live, words, history, rooms, questions, pace, protocol, canvas, canvas-layout, canvas-zoom, layout, peek, fill, slice-cells, slice-canvas, slice-steps
+	if got := Imports("main-slice.js"); len(got) != 19 { // slice, client, live, words, history, rooms, questions, questionset, pace, protocol, canvas, canvas-layout, canvas-zoom, layout, peek, fill, slice-cells, slice-canvas, slice-steps
 		t.Errorf("main-slice.js imports %v", got)
 	}
 }

@@ -111,6 +111,10 @@ func questionKind(ctx context.Context, kind string) string {
 		return i18n.T(ctx, "room.q.kind.bytes")
 	case "element":
 		return i18n.T(ctx, "room.q.kind.element")
+	case "reads":
+		return i18n.T(ctx, "room.q.kind.reads")
+	case "source":
+		return i18n.T(ctx, "room.q.kind.source")
 	}
 	return kind
 }
@@ -196,7 +200,9 @@ func concealing(ctx context.Context) bool {
 // (as it does for the names it hides itself).
 func hiddenLogicalName(c LogicalCell) string {
 	name := "(" + c.Coord + ")"
-	if c.Label != "" {
+	// An output's values are the input's it copied: they would tell which
+	// input cells a slice reads (static/questions.js hides them alike).
+	if c.Label != "" && c.Grid != "out" {
 		name = c.Label + ", " + name
 	}
 	return name

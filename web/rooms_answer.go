@@ -49,6 +49,10 @@ func answerForm(c echo.Context, replica *rooms.Replica, code string, st rooms.St
 		return a
 	}
 	a.Question, a.Kind, a.Open, a.Revealed, a.Prompt = q.ID, q.Kind, q.Open, q.Revealed, questionPrompt(c, q)
+	if q.Set {
+		setAnswerForm(c, a, replica, code, q, token)
+		return a
+	}
 	mine, answered := replica.AnswerOf(code, token)
 	switch {
 	case q.Revealed:
@@ -106,6 +110,10 @@ func questionPrompt(c echo.Context, q *rooms.Question) string {
 		if q.Cell != nil {
 			return i18n.T(ctx, "room.q.nojs.element", i18n.Args{"o": i18n.Grouped(ctx, *q.Cell)})
 		}
+	case "reads":
+		return i18n.T(ctx, "room.q.nojs.reads")
+	case "source":
+		return i18n.T(ctx, "room.q.nojs.source", args)
 	}
 	return i18n.T(ctx, "room.q.nojs.other")
 }
@@ -113,7 +121,7 @@ func questionPrompt(c echo.Context, q *rooms.Question) string {
 // shownAnswer is an answer as the page writes it: a logical element by
 // its coordinates, else the number.
 func shownAnswer(c echo.Context, q *rooms.Question, v int64) string {
-	if q.Elements && len(q.Sizes) > 0 {
+	if (q.Elements || q.Set) && len(q.Sizes) > 0 {
 		coords := make([]string, len(q.Sizes))
 		for d := len(q.Sizes) - 1; d >= 0; d-- {
 			if q.Sizes[d] <= 0 {
@@ -207,16 +215,28 @@ func (s *Server) postAnswer(c echo.Context) error {
 	if q == nil || q.ID != r.PostFormValue("question") || !q.Open {
 		return s.answerRefused(c, http.StatusConflict, code, "js.question.refused.closed")
 	}
-	v, ok := typedAnswer(q, r.PostFormValue("value"))
-	if !ok {
-		key := i18n.Key("room.q.badValue")
-		if q.Elements {
-			key = "js.question.badElement"
+	answer := rooms.Answer{Question: q.ID, Nick: r.PostFormValue("nick")}
+	if q.Set {
+		set, ok := typedSet(q, r.PostFormValue("value"))
+		if !ok {
+			return s.answerRefused(c, http.StatusUnprocessableEntity, code, "room.q.badSet")
 		}
-		return s.answerRefused(c, http.StatusUnprocessableEntity, code, key)
+		answer.Set = set
+	} else {
+		v, ok := typedAnswer(q, r.PostFormValue("value"))
+		if !ok {
+			key := i18n.Key("room.q.badValue")
+			if q.Elements {
+				key = "js.question.badElement"
+			}
+			return s.answerRefused(c, http.StatusUnprocessableEntity, code, key)
+		}
+		answer.Value = v
 	}
-	err = replica.AnswerAs(ctx, code, token, rooms.Answer{Question: q.ID, Value: v, Nick: r.PostFormValue("nick")})
+	err = replica.AnswerAs(ctx, code, token, answer)
 	switch {
+	case errors.Is(err, rooms.ErrAnswerTooMany):
+		return s.answerRefused(c, http.StatusUnprocessableEntity, code, "js.question.refused.too-many")
 	case err == nil:
 		return redirectKeepingLang(c, http.StatusSeeOther, "/r/"+code+"/answer")
 	case errors.Is(err, rooms.ErrQuestionClosed):
