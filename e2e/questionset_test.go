@@ -149,6 +149,30 @@ func TestE2ERoomSliceQuestion(t *testing.T) {
 	do(t, presenter, "reveal", chromedp.Click(chromedp.CSS(`[data-testid=q-reveal]`)))
 	waitFor(t, phone, "the phone right", qs("q-status")+`.textContent === 'Your answer, (0, 0, 1, 1), is right.'`)
 
+	// MaxCopiedElements on axis 3 (window 3, stride 2): typed; the output
+	// and the per-axis table, which say it, are hidden meanwhile. The
+	// phone types 2, fr types 1 (3 / 2, the slip named).
+	setKind("maxcopied")
+	typeInto(t, presenter, "axis 3", `[data-testid=q-axis]`, "3")
+	do(t, presenter, "ask", chromedp.Click(chromedp.CSS(`[data-testid=q-ask]`)))
+	for _, s := range students {
+		waitFor(t, s.ctx, s.name+": the count question", `document.body.dataset.asking === 'maxcopied' && `+qs("q-prompt")+`.textContent.includes('3') && getComputedStyle(document.querySelector('#slice-output')).visibility === 'hidden' && getComputedStyle(document.querySelector('[data-testid=dimfacts]')).visibility === 'hidden'`)
+	}
+	for _, a := range []struct {
+		ctx   context.Context
+		value string
+	}{{phone, "2"}, {fr, "1"}} {
+		typeInto(t, a.ctx, "type "+a.value, `[data-testid=q-value]`, a.value)
+		do(t, a.ctx, "send", chromedp.Click(chromedp.CSS(`[data-testid=q-send]`)))
+		waitFor(t, a.ctx, "taken", qs("q-status")+`.textContent.includes(`+jsString(a.value)+`)`)
+	}
+	waitFor(t, presenter, "2 counts, the slip named", qs("q-count")+`.textContent === '2' && `+dist+`.querySelector('[data-value="2"]').classList.contains('right') && `+dist+`.querySelector('[data-value="1"]').textContent.includes('|')`)
+	do(t, presenter, "reveal", chromedp.Click(chromedp.CSS(`[data-testid=q-reveal]`)))
+	waitFor(t, phone, "the phone right, the working shown", qs("q-status")+`.textContent === 'Your answer, 2, is right.' && `+qs("q-why")+`.textContent.includes('1 + (3 − 1) / |2|')`)
+	if vs := axeViolations(t, phone); len(vs) > 0 {
+		t.Errorf("the phone, count revealed: axe:\n%s", strings.Join(vs, "\n"))
+	}
+
 	// Asked again, then the presenter picks Example 1: the slice reads
 	// other cells, so the question closes, stale, on every screen.
 	setKind("reads")

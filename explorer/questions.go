@@ -33,6 +33,9 @@ type Ask struct {
 	Element []int64 `json:"element,omitempty"`
 	// Cell is the buffer cell asked about, by the kinds that name one.
 	Cell *int64 `json:"cell,omitempty"`
+	// Axis is the dimension asked about, by the kinds that name one
+	// (the slice's MaxCopiedElements on an axis).
+	Axis *int64 `json:"axis,omitempty"`
 }
 
 // Posed is a question with its exact answer.
@@ -40,6 +43,7 @@ type Posed struct {
 	Kind    string
 	Element []int64
 	Cell    *int64
+	Axis    *int64
 	// Min and Max bound the answers a student may give.
 	Min, Max int64
 	// Cells says that the answer is a buffer cell, picked on the picture;

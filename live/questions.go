@@ -146,7 +146,7 @@ func (ss *session) ask(p *rooms.Presenter, a *explorer.Ask) error {
 
 // roomQuestion is a posed question as the room carries it.
 func roomQuestion(p explorer.Posed) rooms.Question {
-	q := rooms.Question{Kind: p.Kind, Element: p.Element, Cell: p.Cell, Min: p.Min, Max: p.Max, Cells: p.Cells, Elements: p.Elements, Sizes: p.Sizes, Correct: &p.Correct, Explain: p.Explain}
+	q := rooms.Question{Kind: p.Kind, Element: p.Element, Cell: p.Cell, Axis: p.Axis, Min: p.Min, Max: p.Max, Cells: p.Cells, Elements: p.Elements, Sizes: p.Sizes, Correct: &p.Correct, Explain: p.Explain}
 	for _, w := range p.Wrong {
 		q.Wrong = append(q.Wrong, rooms.NamedAnswer{Value: w.Value, Name: w.Name})
 	}

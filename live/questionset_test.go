@@ -144,6 +144,32 @@ func TestRoomSetQuestionOverWebsocket(t *testing.T) {
 	if c := tm.Tally.Counts; len(c) != 1 || !c[0].Right {
 		t.Errorf("the source question's tally: %+v", c)
 	}
+
+	// MaxCopiedElements on axis 3 (size 3, stride 2): typed, with the
+	// slip of size / |stride| named in the tally.
+	send(t, p, map[string]any{"type": "question", "action": "ask", "ask": map[string]any{"kind": "maxcopied", "axis": 3}})
+	tm = nextTally(t, p, "the MaxCopiedElements question", func(tm tallyMsg) bool { return tm.Question != nil && tm.Question.Kind == "maxcopied" })
+	if q := tm.Question; q.Axis == nil || *q.Axis != 3 || q.Set || q.Elements || q.Cells || q.Correct == nil || *q.Correct != 2 {
+		t.Errorf("MaxCopiedElements on axis 3: %+v", q)
+	}
+	for i := range 2 {
+		sq := nextRoomQuestion(t, students[i], "the count question", func(q *rooms.Question) bool { return q != nil && q.Kind == "maxcopied" })
+		if sq.Correct != nil || sq.Axis == nil || *sq.Axis != 3 {
+			t.Errorf("student %d was sent %+v", i, sq)
+		}
+	}
+	for i, v := range []int{2, 1} {
+		send(t, students[i], map[string]any{"type": "answer", "question": tm.Question.ID, "value": v})
+		readType(t, students[i], "answered", nil)
+	}
+	tm = nextTally(t, p, "two counts", func(tm tallyMsg) bool { return tm.Tally != nil && tm.Tally.Answered == 2 })
+	named := false
+	for _, c := range tm.Tally.Counts {
+		named = named || (c.Value == 1 && c.Name == "question.wrong.noPlusOne")
+	}
+	if !named {
+		t.Errorf("the tally %+v does not name 3 / 2 = 1", tm.Tally.Counts)
+	}
 }
 
 // TestRoomQuestionGoesStale (#41): an edit of the presenter's that leaves

@@ -31,6 +31,8 @@ type Question struct {
 	// "offset"); Cell the buffer cell (kind "element").
 	Element []int64 `json:"element,omitempty"`
 	Cell    *int64  `json:"cell,omitempty"`
+	// Axis is the dimension asked about (kind "maxcopied").
+	Axis *int64 `json:"axis,omitempty"`
 	// Min and Max bound the answers taken: a buffer cell, a size.
 	Min int64 `json:"min"`
 	Max int64 `json:"max"`

@@ -30,6 +30,7 @@ const WRONG = {
   'question.wrong.everyCell': t('js.question.wrong.everyCell'),
   'question.wrong.noStride': t('js.question.wrong.noStride'),
   'question.wrong.sameCoord': t('js.question.wrong.sameCoord'),
+  'question.wrong.noPlusOne': t('js.question.wrong.noPlusOne'),
 };
 const REFUSED = {
   closed: t('js.question.refused.closed'),
@@ -48,6 +49,7 @@ function prompt(q) {
   if (q.kind === 'element') return t('js.question.element', { o: num(q.cell) });
   if (q.kind === 'reads') return t('js.question.reads');
   if (q.kind === 'source') return t('js.question.source', { c });
+  if (q.kind === 'maxcopied') return t('js.question.maxcopied', { a: q.axis ?? 0 });
   return t('js.question.bytes');
 }
 
@@ -141,10 +143,11 @@ export function questionPanel(role, code, send, flush) {
 function presenter(box, q, code, send, flush) {
   const form = q('q-ask-form'), live = q('q-live'), err = q('q-error');
   const staleNote = t('js.question.stalePresenter');
-  const elementLabel = form.querySelector('.q-element'), cellLabel = form.querySelector('.q-cell');
+  const elementLabel = form.querySelector('.q-element'), cellLabel = form.querySelector('.q-cell'), axisLabel = form.querySelector('.q-axis');
   const sync = () => {
     const k = form.elements.kind.value;
-    elementLabel.hidden = k === 'bytes' || k === 'element' || k === 'reads'; cellLabel.hidden = k !== 'element';
+    elementLabel.hidden = ['bytes', 'element', 'reads', 'maxcopied'].includes(k); cellLabel.hidden = k !== 'element';
+    if (axisLabel) axisLabel.hidden = k !== 'maxcopied';
   };
   form.elements.kind.addEventListener('change', sync); sync();
   form.addEventListener('submit', (e) => {
@@ -154,6 +157,10 @@ function presenter(box, q, code, send, flush) {
       const c = form.elements.cell.value.trim();
       if (!/^\d{1,15}$/.test(c)) { err.textContent = t('js.question.badCell'); form.elements.cell.focus(); return; }
       ask.cell = Number(c);
+    } else if (ask.kind === 'maxcopied') {
+      const a = form.elements.axis.value.trim();
+      if (!/^\d$/.test(a)) { err.textContent = t('js.question.badAxis'); form.elements.axis.focus(); return; }
+      ask.axis = Number(a);
     } else if (ask.kind !== 'bytes' && ask.kind !== 'reads') {
       ask.element = elementOf(form.elements.element.value);
       if (!ask.element) { err.textContent = t('js.question.badElement'); form.elements.element.focus(); return; }

@@ -113,6 +113,8 @@ func questionKind(ctx context.Context, kind string) string {
 		return i18n.T(ctx, "room.q.kind.element")
 	case "reads":
 		return i18n.T(ctx, "room.q.kind.reads")
+	case "maxcopied":
+		return i18n.T(ctx, "room.q.kind.maxcopied")
 	case "source":
 		return i18n.T(ctx, "room.q.kind.source")
 	}

@@ -114,6 +114,10 @@ func questionPrompt(c echo.Context, q *rooms.Question) string {
 		return i18n.T(ctx, "room.q.nojs.reads")
 	case "source":
 		return i18n.T(ctx, "room.q.nojs.source", args)
+	case "maxcopied":
+		if q.Axis != nil {
+			return i18n.T(ctx, "js.question.maxcopied", i18n.Args{"a": *q.Axis})
+		}
 	}
 	return i18n.T(ctx, "room.q.nojs.other")
 }

@@ -24,13 +24,17 @@ const (
 	// QuestionSource: which input element does output element (i, j, ...)
 	// come from? One tap.
 	QuestionSource = "source"
+	// QuestionMaxCopied: MaxCopiedElements on an axis, typed.
+	QuestionMaxCopied = "maxcopied"
 )
 
 // inputGrid is the id prefix of the input grid's cells.
 const inputGrid = "in"
 
 // QuestionKinds are the slice explorer's questions.
-func (Kind) QuestionKinds() []string { return []string{QuestionReads, QuestionSource} }
+func (Kind) QuestionKinds() []string {
+	return []string{QuestionReads, QuestionSource, QuestionMaxCopied}
+}
 
 // Question answers ask about q's slice with core's exact rules. The answer
 // is picked on the input grid, so the input must be drawn as cells (up to
@@ -50,6 +54,8 @@ func (Kind) Question(_ context.Context, q url.Values, ask explorer.Ask) (explore
 		return readsQuestion(s), nil
 	case QuestionSource:
 		return sourceQuestion(s, ask)
+	case QuestionMaxCopied:
+		return maxCopiedQuestion(s, ask)
 	}
 	return explorer.Posed{}, fmt.Errorf("%w: the slice explorer asks %q", explorer.ErrNoQuestion, Kind{}.QuestionKinds())
 }
@@ -205,3 +211,25 @@ func abs(x int64) int64 {
 	}
 	return x
 }
+
+// maxCopiedQuestion: MaxCopiedElements on an axis, 1 + (size - 1) /
+// |stride|, and the counts of its usual slips: size / |stride| (the
+// formula without its 1 and -1), the end taken as inclusive (1 + size /
+// |stride|), and the window's size (the stride ignored).
+func maxCopiedQuestion(s *core.Slice1, ask explorer.Ask) (explorer.Posed, error) {
+	r := int64(len(s.WindowSizes))
+	if ask.Axis == nil || *ask.Axis < 0 || *ask.Axis >= r {
+		return explorer.Posed{}, fmt.Errorf("%w: an axis of the slice, 0 to %d", explorer.ErrNoQuestion, r-1)
+	}
+	d := *ask.Axis
+	size, stride := s.WindowSizes[d], abs(s.WindowStrides[d])
+	p := explorer.Posed{Kind: QuestionMaxCopied, Axis: &d, Correct: s.MaxCopied[d], Max: maxTypedCount,
+		Explain: fmt.Sprintf("1 + (%d − 1) / |%d| = 1 + %d / %d = %d", size, s.WindowStrides[d], size-1, stride, s.MaxCopied[d])}
+	p.NameWrong(size/stride, "question.wrong.noPlusOne")
+	p.NameWrong(1+size/stride, "question.wrong.inclusiveEnd")
+	p.NameWrong(size, "question.wrong.noStride")
+	return p, nil
+}
+
+// maxTypedCount bounds a typed count: a window size is a UINT.
+const maxTypedCount = core.MaxUINT

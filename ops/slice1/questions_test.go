@@ -107,18 +107,55 @@ func TestSourceQuestion(t *testing.T) {
 	}
 }
 
+// TestMaxCopiedQuestion: MaxCopiedElements on an axis of the page's
+// Example 2, 1 + (size - 1) / |stride| as the page prints it, with the
+// slips that give another count named; on every preset and axis, core's
+// own MaxCopiedElements.
+func TestMaxCopiedQuestion(t *testing.T) {
+	for _, c := range []struct {
+		axis    int64
+		correct int64
+		explain string
+		wrong   []explorer.Named
+	}{
+		// Rows: size 4, stride -2. 4 / 2 = 2 is right by chance: not named.
+		{2, 2, "1 + (4 − 1) / |-2| = 1 + 3 / 2 = 2", []explorer.Named{{Value: 3, Name: "question.wrong.inclusiveEnd"}, {Value: 4, Name: "question.wrong.noStride"}}},
+		// Columns: size 3, stride 2.
+		{3, 2, "1 + (3 − 1) / |2| = 1 + 2 / 2 = 2", []explorer.Named{{Value: 1, Name: "question.wrong.noPlusOne"}, {Value: 3, Name: "question.wrong.noStride"}}},
+	} {
+		p := ask(t, "example2", explorer.Ask{Kind: QuestionMaxCopied, Axis: &c.axis})
+		if p.Correct != c.correct || p.Explain != c.explain || p.Axis == nil || *p.Axis != c.axis || p.Cells || p.Elements || p.Set {
+			t.Errorf("axis %d: posed %+v", c.axis, p)
+		}
+		if !reflect.DeepEqual(p.Wrong, c.wrong) {
+			t.Errorf("axis %d: slips %+v, want %+v", c.axis, p.Wrong, c.wrong)
+		}
+	}
+	for _, pr := range SlicePresets {
+		v := validPreset(t, pr.name)
+		for d := range int64(v.Slice.Input.Rank()) {
+			if p := ask(t, pr.name, explorer.Ask{Kind: QuestionMaxCopied, Axis: &d}); p.Correct != v.Slice.MaxCopied[d] {
+				t.Errorf("%s axis %d: %d, core %d", pr.name, d, p.Correct, v.Slice.MaxCopied[d])
+			}
+		}
+	}
+}
+
 // TestQuestionRefused: what the slice explorer cannot ask.
 func TestQuestionRefused(t *testing.T) {
 	for name, c := range map[string]struct {
 		query string
 		ask   explorer.Ask
 	}{
-		"another kind":        {"preset=example2", explorer.Ask{Kind: "bytes"}},
-		"outside the output":  {"preset=example2", explorer.Ask{Kind: QuestionSource, Element: []int64{0, 0, 2, 0}}},
-		"negative":            {"preset=example2", explorer.Ask{Kind: QuestionSource, Element: []int64{0, 0, -1, 0}}},
-		"too few coordinates": {"preset=example2", explorer.Ask{Kind: QuestionSource, Element: []int64{1, 0}}},
-		"a slice with errors": {"dt=FLOAT32&sizes=4,4&woff=0,0&wsize=4,4&wstride=0,1", explorer.Ask{Kind: QuestionReads}},
-		"an input of 20×20":   {"dt=FLOAT32&sizes=20,20&woff=0,0&wsize=20,20&wstride=1,1", explorer.Ask{Kind: QuestionReads}},
+		"another kind":          {"preset=example2", explorer.Ask{Kind: "bytes"}},
+		"outside the output":    {"preset=example2", explorer.Ask{Kind: QuestionSource, Element: []int64{0, 0, 2, 0}}},
+		"negative":              {"preset=example2", explorer.Ask{Kind: QuestionSource, Element: []int64{0, 0, -1, 0}}},
+		"too few coordinates":   {"preset=example2", explorer.Ask{Kind: QuestionSource, Element: []int64{1, 0}}},
+		"a slice with errors":   {"dt=FLOAT32&sizes=4,4&woff=0,0&wsize=4,4&wstride=0,1", explorer.Ask{Kind: QuestionReads}},
+		"an input of 20×20":     {"dt=FLOAT32&sizes=20,20&woff=0,0&wsize=20,20&wstride=1,1", explorer.Ask{Kind: QuestionReads}},
+		"no axis":               {"preset=example2", explorer.Ask{Kind: QuestionMaxCopied}},
+		"an axis past the rank": {"preset=example2", explorer.Ask{Kind: QuestionMaxCopied, Axis: ptr(4)}},
+		"a negative axis":       {"preset=example2", explorer.Ask{Kind: QuestionMaxCopied, Axis: ptr(-1)}},
 	} {
 		q, _ := url.ParseQuery(c.query)
 		if _, err := (Kind{}).Question(t.Context(), q, c.ask); !errors.Is(err, explorer.ErrNoQuestion) {
@@ -164,3 +201,5 @@ func BenchmarkReadsQuestion(b *testing.B) {
 		}
 	}
 }
+
+func ptr(v int64) *int64 { return &v }
