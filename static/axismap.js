@@ -8,7 +8,8 @@
 
 import { $, $$, gridLinks } from './live.js';
 import { t, num } from './words.js';
-import { bufferMove } from './layout.js';
+import { bufferMove, coordOf } from './layout.js';
+import { copySteps } from './copy-steps.js';
 
 export function mapLinks(picture, st) {
   function unlink() {
@@ -51,4 +52,24 @@ export function mapLinks(picture, st) {
   gridLinks(picture, '[role=grid]', () => !!st.meta, (c, keep) => show(c, keep), step);
   picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
   return { show, unlink };
+}
+
+// mapSteps is the step-through (copy-steps.js) of the grids linked by
+// mapLinks (links), drawn as cells: step k lights output k and the input
+// element the meta's sources name, lines(steps, k, from, value) its
+// formula (copy-formulas.js), from null for the padding value.
+export function mapSteps(picture, st, links, lines) {
+  const cell = (id) => document.getElementById(id);
+  return copySteps(picture, {
+    count: () => (st.steps && st.meta?.inputMode === 'dom' ? (st.meta.sources || []).length : 0),
+    light(k) {
+      const out = cell('out-' + k), i = st.meta.sources[k];
+      links.show(out, false);
+      return { out: [out], src: i >= 0 ? [cell('in-' + i)] : [] };
+    },
+    caption(k) {
+      const i = st.meta.sources[k];
+      return lines(st.steps, k, i >= 0 ? coordOf(st.steps.inSizes, i) : null, cell('out-' + k)?.querySelector('.lbl')?.textContent ?? '');
+    },
+  });
 }

@@ -1,0 +1,360 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/stridescope/stridescope/core"
+)
+
+// step is what the step-through must show at one step: the cells it
+// marks and its caption, worked out here from the operator's JSON API
+// (its inputCoordinates) and core's rules, not from the page.
+type step struct {
+	out, src []string
+	caption  string
+}
+
+// copyStepCase is one explorer's state, its API request and the steps
+// that the API's answer says it has.
+type copyStepCase struct {
+	name, page, lang string
+	api              string
+	body             string
+	steps            func(t *testing.T, a apiAnswer) []step
+}
+
+// apiAnswer is the part of the four APIs' answers the steps are checked
+// against.
+type apiAnswer struct {
+	OutputSizes      []int64   `json:"outputSizes"`
+	InputCoordinates [][]int64 `json:"inputCoordinates"`
+	Sources          []struct {
+		Input      int     `json:"input"`
+		Coordinate []int64 `json:"coordinate"`
+	} `json:"sources"`
+	Inputs []struct {
+		Start int64 `json:"start"`
+	} `json:"inputs"`
+	InputSizes []int64 `json:"inputSizes"`
+	Outputs    []struct {
+		Start       int64   `json:"start"`
+		OutputSizes []int64 `json:"outputSizes"`
+	} `json:"outputs"`
+}
+
+const minus = "\u2212"
+
+func itoa(v int64) string {
+	if v < 0 {
+		return minus + strconv.FormatInt(-v, 10)
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func coordText(c []int64) string {
+	s := make([]string, len(c))
+	for i, v := range c {
+		s[i] = itoa(v)
+	}
+	return "{" + strings.Join(s, ",") + "}"
+}
+
+func rowMajor(sizes, c []int64) int64 {
+	var i int64
+	for d, v := range c {
+		i = i*sizes[d] + v
+	}
+	return i
+}
+
+func coordOf(sizes []int64, i int64) []int64 {
+	c := make([]int64, len(sizes))
+	for d := len(sizes) - 1; d >= 0; d-- {
+		c[d] = i % sizes[d]
+		i /= sizes[d]
+	}
+	return c
+}
+
+func mod(a, m int64) int64 { return ((a % m) + m) % m }
+
+// padStep: DML_PADDING1 output k; each axis's term is checked against
+// core.PadSource, the coordinate against the API's.
+func padStep(t *testing.T, a apiAnswer, mode core.PaddingMode, in, start []int64, value string, k int64) step {
+	c := coordOf(a.OutputSizes, k)
+	out := "Output[" + coordText(c) + "]"
+	from := a.InputCoordinates[k]
+	if from == nil {
+		ds, ks := make([]string, len(c)), make([]int64, len(c))
+		for d, o := range c {
+			ds[d], ks[d] = itoa(o)+" "+minus+" "+itoa(start[d]), o-start[d]
+		}
+		return step{out: []string{"out-" + strconv.FormatInt(k, 10)}, caption: out + " = PaddingValue = " + value + ": {" + strings.Join(ds, ", ") + "} = " + coordText(ks) + " lies outside the input"}
+	}
+	ts := make([]string, len(c))
+	for d, o := range c {
+		if got := core.PadSource(mode, in[d], start[d], o); got != from[d] {
+			t.Fatalf("core.PadSource(%v, %d, %d, %d) = %d, the API says %d", mode, in[d], start[d], o, got, from[d])
+		}
+		x := "(" + itoa(o) + " " + minus + " " + itoa(start[d]) + ")"
+		p := 2 * (in[d] - 1)
+		switch {
+		case mode == core.PadReflection && mod(o-start[d], p) < in[d]:
+			ts[d] = x + " mod " + itoa(p)
+		case mode == core.PadReflection:
+			ts[d] = itoa(p) + " " + minus + " " + x + " mod " + itoa(p)
+		default:
+			t.Fatalf("no caption for mode %v", mode)
+		}
+	}
+	return step{out: []string{"out-" + strconv.FormatInt(k, 10)}, src: []string{"in-" + strconv.FormatInt(rowMajor(in, from), 10)},
+		caption: out + " = Input[{" + strings.Join(ts, ", ") + "}]\n= Input[" + coordText(from) + "]"}
+}
+
+func copyStepCases() []copyStepCase {
+	padIn, padStart := []int64{3, 3}, []int64{2, 1}
+	return []copyStepCase{
+		{name: "padding-reflection", lang: "fr", page: "/padding?dt=FLOAT32&sizes=3,3&mode=REFLECTION&start=2,1&end=1,2",
+			api: "/api/v1/padding1", body: `{"dataType":"FLOAT32","inputSizes":[3,3],"paddingMode":"REFLECTION","startPadding":[2,1],"endPadding":[1,2]}`,
+			steps: func(t *testing.T, a apiAnswer) []step {
+				var s []step
+				for k := range int64(len(a.InputCoordinates)) {
+					s = append(s, padStep(t, a, core.PadReflection, padIn, padStart, "", k))
+				}
+				return s
+			}},
+		{name: "padding-constant", lang: "en", page: "/padding?dt=FLOAT32&sizes=2,2&mode=CONSTANT&value=9&start=1,0&end=0,1",
+			api: "/api/v1/padding1", body: `{"dataType":"FLOAT32","inputSizes":[2,2],"paddingMode":"CONSTANT","paddingValue":9,"startPadding":[1,0],"endPadding":[0,1]}`,
+			steps: func(t *testing.T, a apiAnswer) []step {
+				var s []step
+				for k := range int64(len(a.InputCoordinates)) {
+					if a.InputCoordinates[k] != nil {
+						c := coordOf(a.OutputSizes, k)
+						s = append(s, step{out: []string{"out-" + strconv.FormatInt(k, 10)}, src: []string{"in-" + strconv.FormatInt(rowMajor([]int64{2, 2}, a.InputCoordinates[k]), 10)},
+							caption: fmt.Sprintf("Output[%s] = Input[{%d %s 1, %d %s 0}]\n= Input[%s]", coordText(c), c[0], minus, c[1], minus, coordText(a.InputCoordinates[k]))})
+						continue
+					}
+					s = append(s, padStep(t, a, core.PadConstant, []int64{2, 2}, []int64{1, 0}, "9", k))
+				}
+				return s
+			}},
+		{name: "tile", lang: "zh-TW", page: "/tile?dt=FLOAT32&sizes=2,3&repeats=2,2",
+			api: "/api/v1/tile", body: `{"dataType":"FLOAT32","inputSizes":[2,3],"repeats":[2,2]}`,
+			steps: func(t *testing.T, a apiAnswer) []step {
+				var s []step
+				for k, from := range a.InputCoordinates {
+					c := coordOf(a.OutputSizes, int64(k))
+					s = append(s, step{out: []string{fmt.Sprintf("out-%d", k)}, src: []string{fmt.Sprintf("in-%d", rowMajor([]int64{2, 3}, from))},
+						caption: fmt.Sprintf("Output[%s] = Input[{%d mod 2, %d mod 3}] = Input[%s]", coordText(c), c[0], c[1], coordText(from))})
+				}
+				return s
+			}},
+		{name: "join", lang: "pt-BR", page: "/joinsplit?preset=join-example1",
+			api: "/api/v1/join", body: `{"dataType":"FLOAT32","inputs":[{"sizes":[1,1,2,3]},{"sizes":[1,1,2,4]}],"axis":3}`,
+			steps: func(t *testing.T, a apiAnswer) []step {
+				var s []step
+				for k, src := range a.Sources {
+					c, start := coordOf(a.OutputSizes, int64(k)), a.Inputs[src.Input].Start
+					in := []int64{1, 1, 2, 3 + 1*int64(src.Input)}
+					s = append(s, step{out: []string{fmt.Sprintf("o0-%d", k)}, src: []string{fmt.Sprintf("i%d-%d", src.Input, rowMajor(in, src.Coordinate))},
+						caption: fmt.Sprintf("OutputTensor[%s] = InputTensors[%d][{%d, %d, %d, %d %s %d}] = InputTensors[%d][%s]", coordText(c), src.Input, c[0], c[1], c[2], c[3], minus, start, src.Input, coordText(src.Coordinate))})
+				}
+				return s
+			}},
+		{name: "split", lang: "fr", page: "/joinsplit?preset=split-example1",
+			api: "/api/v1/split", body: `{"dataType":"FLOAT32","inputSizes":[1,1,6,2],"axis":2,"outputSizes":[2,1,3]}`,
+			steps: func(t *testing.T, a apiAnswer) []step {
+				var s []step
+				for k, o := range a.Outputs {
+					n := o.OutputSizes[2] * o.OutputSizes[3]
+					for i := range n {
+						c := coordOf(o.OutputSizes, i)
+						from := []int64{c[0], c[1], c[2] + o.Start, c[3]}
+						s = append(s, step{out: []string{fmt.Sprintf("o%d-%d", k, i)}, src: []string{fmt.Sprintf("i0-%d", rowMajor(a.InputSizes, from))},
+							caption: fmt.Sprintf("OutputTensors[%d][%s] = InputTensor[{%d, %d, %d + %d, %d}] = InputTensor[%s]", k, coordText(c), c[0], c[1], c[2], o.Start, c[3], coordText(from))})
+					}
+				}
+				return s
+			}},
+		{name: "depthtospace", lang: "zh-TW", page: "/depthspace?preset=d2s-page",
+			api: "/api/v1/depthtospace1", body: `{"dataType":"UINT32","inputSizes":[1,8,2,3],"blockSize":2,"order":"DEPTH_COLUMN_ROW"}`,
+			steps: d2sSteps},
+		{name: "spacetodepth", lang: "en", page: "/depthspace?preset=block3",
+			api: "/api/v1/spacetodepth1", body: `{"dataType":"FLOAT32","inputSizes":[1,1,3,6],"blockSize":3,"order":"DEPTH_COLUMN_ROW"}`,
+			steps: s2dSteps},
+	}
+}
+
+// d2sSteps: the page's 1×8×2×3 input, BlockSize 2, output {1,2,4,6}; the
+// API's answer is DCR's, CRD's comes from core (checked in core's tests
+// against NumPy).
+func d2sSteps(t *testing.T, a apiAnswer) []step {
+	in := []int64{1, 8, 2, 3}
+	crd := depthSpace(t, core.DepthToSpace, in, 2)
+	var s []step
+	for k, from := range a.InputCoordinates {
+		c := coordOf(a.OutputSizes, int64(k))
+		h, w, ch := c[2], c[3], c[1]
+		bh, bw := h%2, w%2
+		cf := crd.InputCoordinate(int64(k))
+		s = append(s, step{out: []string{fmt.Sprintf("dcr-%d", k), fmt.Sprintf("crd-%d", k)}, src: []string{fmt.Sprintf("in-%d", rowMajor(in, from)), fmt.Sprintf("in-%d", rowMajor(in, cf))},
+			caption: fmt.Sprintf("Output[%s]: bh = %d mod 2 = %d, bw = %d mod 2 = %d\n", coordText(c), h, bh, w, bw) +
+				fmt.Sprintf("DCR: c_in = (bh·B + bw)·C_out + c = (%d·2 + %d)·2 + %d = %d; Input[{0, %d, %d div 2, %d div 2}] = Input[%s]\n", bh, bw, ch, from[1], from[1], h, w, coordText(from)) +
+				fmt.Sprintf("CRD: c_in = c·B² + bh·B + bw = %d·4 + %d·2 + %d = %d; Input[{0, %d, %d div 2, %d div 2}] = Input[%s]", ch, bh, bw, cf[1], cf[1], h, w, coordText(cf))})
+	}
+	return s
+}
+
+// s2dSteps: a 1×1×3×6 input, BlockSize 3, output {1,9,1,2}.
+func s2dSteps(t *testing.T, a apiAnswer) []step {
+	in := []int64{1, 1, 3, 6}
+	crd := depthSpace(t, core.SpaceToDepth, in, 3)
+	var s []step
+	for k, from := range a.InputCoordinates {
+		c := coordOf(a.OutputSizes, int64(k))
+		ch, h, w := c[1], c[2], c[3]
+		cf := crd.InputCoordinate(int64(k))
+		dbh, dbw := from[2]-h*3, from[3]-w*3
+		cbh, cbw := cf[2]-h*3, cf[3]-w*3
+		s = append(s, step{out: []string{fmt.Sprintf("dcr-%d", k), fmt.Sprintf("crd-%d", k)}, src: []string{fmt.Sprintf("in-%d", rowMajor(in, from)), fmt.Sprintf("in-%d", rowMajor(in, cf))},
+			caption: fmt.Sprintf("Output[%s]\n", coordText(c)) +
+				fmt.Sprintf("DCR: c = (bh·B + bw)·C_in + c_in: c_in = %d mod 1 = %d, bh = (%d div 1) div 3 = %d, bw = (%d div 1) mod 3 = %d; Input[{0, %d, %d·3 + %d, %d·3 + %d}] = Input[%s]\n", ch, from[1], ch, dbh, ch, dbw, from[1], h, dbh, w, dbw, coordText(from)) +
+				fmt.Sprintf("CRD: c = c_in·B² + bh·B + bw: c_in = %d div 9 = %d, bh = (%d mod 9) div 3 = %d, bw = %d mod 3 = %d; Input[{0, %d, %d·3 + %d, %d·3 + %d}] = Input[%s]", ch, cf[1], ch, cbh, ch, cbw, cf[1], h, cbh, w, cbw, coordText(cf))})
+	}
+	return s
+}
+
+func depthSpace(t *testing.T, op core.DepthSpaceOp, in []int64, b int64) *core.DepthSpace {
+	t.Helper()
+	s, err := core.NewDepthSpace(core.DepthSpaceDesc{Op: op, Input: core.TensorDesc{DataType: core.Float32, Sizes: in}, BlockSize: b, Order: core.ColumnRowDepth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestE2ECopySteps: on each data-movement explorer the step-through
+// walks the output in row-major order: a link with t= opens at that
+// step; Step, the arrow keys and Back move it; each step marks the
+// output cell (both orders' for depth-space) and the input cell the
+// operator's API says it reads, and its caption is the formula with the
+// numbers core works out; t= follows. On a 390 px phone the lit cell is
+// above the bar, not under it; nothing is wider than the screen and
+// axe-core finds nothing, in English and one other language.
+func TestE2ECopySteps(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
+	for _, c := range copyStepCases() {
+		a := postAPI(t, base+c.api, c.body)
+		want := c.steps(t, a)
+		for _, vp := range []viewport{phone, desktop} {
+			t.Run(c.name+"/"+vp.name, func(t *testing.T) {
+				emulate(t, ctx, vp)
+				lang := c.lang
+				if vp.phone {
+					lang = "en"
+				}
+				k := len(want) / 2
+				waitLive(t, ctx, base+c.page+"&lang="+lang+"&t="+strconv.Itoa(k))
+				checkStep(t, ctx, want, k)
+				do(t, ctx, "Step", clickInView("[data-testid=copy-step-step]"))
+				checkStep(t, ctx, want, k+1)
+				do(t, ctx, "ArrowRight", chromedp.KeyEvent(kb.ArrowRight))
+				checkStep(t, ctx, want, k+2)
+				do(t, ctx, "Back", clickInView("[data-testid=copy-step-back]"))
+				checkStep(t, ctx, want, k+1)
+				do(t, ctx, "End", chromedp.KeyEvent(kb.End))
+				checkStep(t, ctx, want, len(want)-1)
+				do(t, ctx, "Home", chromedp.KeyEvent(kb.Home))
+				waitFor(t, ctx, "no step", `!document.querySelector('.step-out') && !/[?&]t=/.test(location.search)`)
+				do(t, ctx, "Step", clickInView("[data-testid=copy-step-step]"))
+				checkStep(t, ctx, want, 0)
+				if n := eval[float64](t, ctx, overflow(vp.width)); n > 0 {
+					t.Errorf("the page is %g px wider than the screen", n)
+				}
+				if vs := axeViolations(t, ctx); len(vs) > 0 {
+					t.Errorf("axe-core: %v", vs)
+				}
+			})
+		}
+	}
+}
+
+// checkStep waits for step k and compares what it shows with want[k].
+func checkStep(t *testing.T, ctx context.Context, want []step, k int) {
+	t.Helper()
+	w := want[k]
+	waitFor(t, ctx, fmt.Sprintf("step %d in the URL", k), fmt.Sprintf(`new URLSearchParams(location.search).get('t') === '%d'`, k))
+	got := eval[[]string](t, ctx, `[...document.querySelectorAll('.step-out')].map((c) => c.id).sort()`)
+	if fmt.Sprint(got) != fmt.Sprint(sorted(w.out)) {
+		t.Errorf("step %d marks output cells %v, want %v", k, got, w.out)
+	}
+	got = eval[[]string](t, ctx, `[...new Set([...document.querySelectorAll('.step-src')].map((c) => c.id))].sort()`)
+	if fmt.Sprint(got) != fmt.Sprint(sorted(dedupe(w.src))) {
+		t.Errorf("step %d marks input cells %v, want %v", k, got, w.src)
+	}
+	if text := eval[string](t, ctx, `document.querySelector('[data-testid=copy-step-text]').textContent`); text != w.caption {
+		t.Errorf("step %d's caption\n%q\nwant\n%q", k, text, w.caption)
+	}
+	// The lit output cell is on the screen, above the bar (which sticks to
+	// a screen's foot).
+	if covered := eval[bool](t, ctx, `(() => { const c = document.querySelector('.step-out').getBoundingClientRect(), b = document.querySelector('[data-testid=copy-steps]').getBoundingClientRect();
+		return c.top < 0 || c.bottom > innerHeight || (c.bottom > b.top && c.top < b.bottom); })()`); covered {
+		t.Errorf("step %d's output cell is off the screen or under the bar", k)
+	}
+}
+
+func sorted(xs []string) []string {
+	out := append([]string(nil), xs...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+func dedupe(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !strings.Contains(strings.Join(out, " ")+" ", x+" ") {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func postAPI(t *testing.T, url, body string) apiAnswer {
+	t.Helper()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewBufferString(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var a apiAnswer
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %s", url, res.Status)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
