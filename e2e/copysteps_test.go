@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -280,6 +281,18 @@ func TestE2ECopySteps(t *testing.T) {
 				waitFor(t, ctx, "no step", `!document.querySelector('.step-out') && !/[?&]t=/.test(location.search)`)
 				do(t, ctx, "Step", clickInView("[data-testid=copy-step-step]"))
 				checkStep(t, ctx, want, 0)
+				if !vp.phone {
+					// Play steps on by itself at 1 a second; Pause holds the step.
+					do(t, ctx, "Play", clickInView("[data-testid=copy-step-play]"))
+					checkStep(t, ctx, want, 1)
+					checkStep(t, ctx, want, 2)
+					do(t, ctx, "Pause", clickInView("[data-testid=copy-step-pause]"))
+					held := eval[string](t, ctx, `location.search`)
+					do(t, ctx, "a second and a half", chromedp.Sleep(1500*time.Millisecond))
+					if now := eval[string](t, ctx, `location.search`); now != held {
+						t.Errorf("paused at %s, the page went on to %s", held, now)
+					}
+				}
 				if n := eval[float64](t, ctx, overflow(vp.width)); n > 0 {
 					t.Errorf("the page is %g px wider than the screen", n)
 				}

@@ -124,8 +124,11 @@ function barOf() {
   const button = (act, key, label) => el('button', { type: 'button', class: 'btn', 'data-act': act, 'data-testid': 'copy-step-' + act, ...(label ? { 'aria-label': t(label) } : {}) }, t(key));
   const pause = button('pause', 'step.pause');
   pause.hidden = true;
+  // With prefers-reduced-motion the player starts at its slowest and
+  // offers no speed at which the lit cells flicker.
+  const calm = matchMedia('(prefers-reduced-motion: reduce)').matches, first = calm ? '0.5' : '1';
   const speed = el('select', { 'aria-label': t('step.speed.label'), 'data-testid': 'copy-step-speed' },
-    ...SPEEDS.map((s) => el('option', s === '1' ? { value: s, selected: '' } : { value: s }, (s === '0.5' ? '½' : s) + ' /s')));
+    ...SPEEDS.map((s) => el('option', { value: s, ...(s === first ? { selected: '' } : {}), ...(calm && +s > 2 ? { disabled: '' } : {}) }, (s === '0.5' ? '½' : s) + ' /s')));
   return el('section', { class: 'view copy-steps', 'aria-labelledby': 'copy-steps-h', 'data-testid': 'copy-steps', hidden: '' },
     el('h2', { id: 'copy-steps-h' }, t('js.copysteps.h')),
     el('div', { class: 'step-controls' },
