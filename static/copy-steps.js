@@ -41,6 +41,7 @@ export function copySteps(picture, plug) {
       lines = plug.caption(k);
       lead = lit.out[0];
     }
+    bar.classList.toggle('stepping', k >= 0);
     text.textContent = lines.join('\n');
     text.classList.toggle('prose', k < 0);
     $('[data-act=back]', bar).setAttribute('aria-disabled', String(k < 0));
