@@ -107,15 +107,27 @@ func padStep(t *testing.T, a apiAnswer, mode core.PaddingMode, in, start []int64
 		if got := core.PadSource(mode, in[d], start[d], o); got != from[d] {
 			t.Fatalf("core.PadSource(%v, %d, %d, %d) = %d, the API says %d", mode, in[d], start[d], o, got, from[d])
 		}
-		x := "(" + itoa(o) + " " + minus + " " + itoa(start[d]) + ")"
+		diff := itoa(o) + " " + minus + " " + itoa(start[d])
+		x := "(" + diff + ")"
 		p := 2 * (in[d] - 1)
+		if mode == core.PadSymmetric {
+			p = 2 * in[d]
+		}
 		switch {
-		case mode == core.PadReflection && mod(o-start[d], p) < in[d]:
+		case mode == core.PadConstant:
+			ts[d] = diff
+		case mode == core.PadEdge:
+			ts[d] = fmt.Sprintf("min(max(%s, 0), %d)", diff, in[d]-1)
+		case mode == core.PadWrap:
+			ts[d] = x + " mod " + itoa(in[d])
+		case mode == core.PadReflection && in[d] == 1:
+			ts[d] = "0"
+		case mod(o-start[d], p) < in[d]:
 			ts[d] = x + " mod " + itoa(p)
 		case mode == core.PadReflection:
 			ts[d] = itoa(p) + " " + minus + " " + x + " mod " + itoa(p)
-		default:
-			t.Fatalf("no caption for mode %v", mode)
+		default: // SYMMETRIC past the size
+			ts[d] = itoa(p-1) + " " + minus + " " + x + " mod " + itoa(p)
 		}
 	}
 	return step{out: []string{"out-" + strconv.FormatInt(k, 10)}, src: []string{"in-" + strconv.FormatInt(rowMajor(in, from), 10)},
@@ -139,16 +151,13 @@ func copyStepCases() []copyStepCase {
 			steps: func(t *testing.T, a apiAnswer) []step {
 				var s []step
 				for k := range int64(len(a.InputCoordinates)) {
-					if a.InputCoordinates[k] != nil {
-						c := coordOf(a.OutputSizes, k)
-						s = append(s, step{out: []string{"out-" + strconv.FormatInt(k, 10)}, src: []string{"in-" + strconv.FormatInt(rowMajor([]int64{2, 2}, a.InputCoordinates[k]), 10)},
-							caption: fmt.Sprintf("Output[%s] = Input[{%d %s 1, %d %s 0}]\n= Input[%s]", coordText(c), c[0], minus, c[1], minus, coordText(a.InputCoordinates[k]))})
-						continue
-					}
 					s = append(s, padStep(t, a, core.PadConstant, []int64{2, 2}, []int64{1, 0}, "9", k))
 				}
 				return s
 			}},
+		padCase("symmetric", "pt-BR", core.PadSymmetric, []int64{2, 3}, []int64{3, 1}, []int64{1, 4}),
+		padCase("wrap", "zh-TW", core.PadWrap, []int64{2, 3}, []int64{3, 2}, []int64{0, 2}),
+		padCase("edge", "fr", core.PadEdge, []int64{1, 3}, []int64{1, 2}, []int64{2, 1}),
 		{name: "tile", lang: "zh-TW", page: "/tile?dt=FLOAT32&sizes=2,3&repeats=2,2",
 			api: "/api/v1/tile", body: `{"dataType":"FLOAT32","inputSizes":[2,3],"repeats":[2,2]}`,
 			steps: func(t *testing.T, a apiAnswer) []step {
@@ -194,6 +203,22 @@ func copyStepCases() []copyStepCase {
 			api: "/api/v1/spacetodepth1", body: `{"dataType":"FLOAT32","inputSizes":[1,1,3,6],"blockSize":3,"order":"DEPTH_COLUMN_ROW"}`,
 			steps: s2dSteps},
 	}
+}
+
+// padCase is a 2-D padding of mode m (never CONSTANT: no value).
+func padCase(name, lang string, m core.PaddingMode, in, start, end []int64) copyStepCase {
+	list := func(xs []int64) string { return strings.Trim(strings.Join(strings.Fields(fmt.Sprint(xs)), ","), "[]") }
+	return copyStepCase{name: "padding-" + name, lang: lang,
+		page: fmt.Sprintf("/padding?dt=FLOAT32&sizes=%s&mode=%s&start=%s&end=%s", list(in), m, list(start), list(end)),
+		api:  "/api/v1/padding1",
+		body: fmt.Sprintf(`{"dataType":"FLOAT32","inputSizes":[%s],"paddingMode":"%s","startPadding":[%s],"endPadding":[%s]}`, list(in), m, list(start), list(end)),
+		steps: func(t *testing.T, a apiAnswer) []step {
+			var s []step
+			for k := range int64(len(a.InputCoordinates)) {
+				s = append(s, padStep(t, a, m, in, start, "", k))
+			}
+			return s
+		}}
 }
 
 // d2sSteps: the page's 1×8×2×3 input, BlockSize 2, output {1,2,4,6}; the
@@ -370,4 +395,19 @@ func postAPI(t *testing.T, url, body string) apiAnswer {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// TestE2ECopyStepsWithoutJS: without JavaScript a link with t= draws
+// the page as it always did, every grid and cell, and no step bar (the
+// bar is the module's; the server does not render a step).
+func TestE2ECopyStepsWithoutJS(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, true)
+	for _, c := range copyStepCases() {
+		do(t, ctx, "navigate "+c.page, chromedp.Navigate(base+c.page+"&t=3"))
+		waitFor(t, ctx, "the grids", `document.querySelectorAll('.lc').length > 8`)
+		if eval[bool](t, ctx, `!!document.querySelector('[data-testid=copy-steps]')`) {
+			t.Errorf("%s: a step bar without JavaScript", c.name)
+		}
+	}
 }
