@@ -221,22 +221,24 @@ func padCase(name, lang string, m core.PaddingMode, in, start, end []int64) copy
 		}}
 }
 
-// d2sSteps: the page's 1×8×2×3 input, BlockSize 2, output {1,2,4,6}; the
-// API's answer is DCR's, CRD's comes from core (checked in core's tests
-// against NumPy).
-func d2sSteps(t *testing.T, a apiAnswer) []step {
-	in := []int64{1, 8, 2, 3}
-	crd := depthSpace(t, core.DepthToSpace, in, 2)
+// d2sSteps: the page's 1×8×2×3 input, BlockSize 2, output {1,2,4,6}.
+func d2sSteps(t *testing.T, a apiAnswer) []step { return d2sOf(t, a, []int64{1, 8, 2, 3}, 2) }
+
+// d2sOf: a depth-to-space of input in, BlockSize b; the API's answer is
+// DCR's, CRD's comes from core (checked in core's tests against NumPy).
+func d2sOf(t *testing.T, a apiAnswer, in []int64, b int64) []step {
+	crd := depthSpace(t, core.DepthToSpace, in, b)
+	cOut := in[1] / (b * b)
 	var s []step
 	for k, from := range a.InputCoordinates {
 		c := coordOf(a.OutputSizes, int64(k))
 		h, w, ch := c[2], c[3], c[1]
-		bh, bw := h%2, w%2
+		bh, bw := h%b, w%b
 		cf := crd.InputCoordinate(int64(k))
 		s = append(s, step{out: []string{fmt.Sprintf("dcr-%d", k), fmt.Sprintf("crd-%d", k)}, src: []string{fmt.Sprintf("in-%d", rowMajor(in, from)), fmt.Sprintf("in-%d", rowMajor(in, cf))},
-			caption: fmt.Sprintf("Output[%s]: bh = %d mod 2 = %d, bw = %d mod 2 = %d\n", coordText(c), h, bh, w, bw) +
-				fmt.Sprintf("DCR: c_in = (bh·B + bw)·C_out + c = (%d·2 + %d)·2 + %d = %d; Input[{0, %d, %d div 2, %d div 2}] = Input[%s]\n", bh, bw, ch, from[1], from[1], h, w, coordText(from)) +
-				fmt.Sprintf("CRD: c_in = c·B² + bh·B + bw = %d·4 + %d·2 + %d = %d; Input[{0, %d, %d div 2, %d div 2}] = Input[%s]", ch, bh, bw, cf[1], cf[1], h, w, coordText(cf))})
+			caption: fmt.Sprintf("Output[%s]: bh = %d mod %d = %d, bw = %d mod %d = %d\n", coordText(c), h, b, bh, w, b, bw) +
+				fmt.Sprintf("DCR: c_in = (bh·B + bw)·C_out + c = (%d·%d + %d)·%d + %d = %d; Input[{%d, %d, %d div %d, %d div %d}] = Input[%s]\n", bh, b, bw, cOut, ch, from[1], c[0], from[1], h, b, w, b, coordText(from)) +
+				fmt.Sprintf("CRD: c_in = c·B² + bh·B + bw = %d·%d + %d·%d + %d = %d; Input[{%d, %d, %d div %d, %d div %d}] = Input[%s]", ch, b*b, bh, b, bw, cf[1], c[0], cf[1], h, b, w, b, coordText(cf))})
 	}
 	return s
 }
@@ -409,5 +411,56 @@ func TestE2ECopyStepsWithoutJS(t *testing.T) {
 		if eval[bool](t, ctx, `!!document.querySelector('[data-testid=copy-steps]')`) {
 			t.Errorf("%s: a step bar without JavaScript", c.name)
 		}
+	}
+}
+
+// TestE2ECopyStepsCanvases: past 256 cells the padding, the tiling and
+// the depth-to-space are drawn on canvases, and the step-through steps
+// them too: a t= link opens at its step, whose caption is the formula
+// with core's and the API's numbers and whose element #dot names (the
+// canvases' own pick).
+func TestE2ECopyStepsCanvases(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	emulate(t, ctx, desktop)
+	const dot = `document.querySelector('#dot').textContent`
+	cases := []struct {
+		name, page, api, body, canvas string
+		k                             int
+		want                          func(a apiAnswer) step
+	}{
+		{"padding", "/padding?dt=FLOAT32&sizes=20,20&mode=REFLECTION&start=2,3&end=2,1", "/api/v1/padding1",
+			`{"dataType":"FLOAT32","inputSizes":[20,20],"paddingMode":"REFLECTION","startPadding":[2,3],"endPadding":[2,1]}`, "#pad-out-canvas", 50,
+			func(a apiAnswer) step {
+				return padStep(t, a, core.PadReflection, []int64{20, 20}, []int64{2, 3}, "", 50)
+			}},
+		{"tile", "/tile?dt=FLOAT32&sizes=20,30&repeats=2,3", "/api/v1/tile", `{"dataType":"FLOAT32","inputSizes":[20,30],"repeats":[2,3]}`, "#tile-out-canvas", 65,
+			func(a apiAnswer) step {
+				return step{caption: fmt.Sprintf("Output[{0,65}] = Input[{0 mod 20, 65 mod 30}] = Input[%s]", coordText(a.InputCoordinates[65]))}
+			}},
+		{"depthtospace", "/depthspace?op=d2s&dt=FLOAT32&sizes=1,16,4,5&imode=packed&block=2", "/api/v1/depthtospace1",
+			`{"dataType":"FLOAT32","inputSizes":[1,16,4,5],"blockSize":2,"order":"DEPTH_COLUMN_ROW"}`, "#ds-dcr-canvas", 77,
+			func(a apiAnswer) step { return d2sOf(t, a, []int64{1, 16, 4, 5}, 2)[77] }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := postAPI(t, base+c.api, c.body)
+			w := c.want(a)
+			waitLive(t, ctx, base+c.page+"&t="+strconv.Itoa(c.k))
+			waitFor(t, ctx, "the canvas", fmt.Sprintf(`!!document.querySelector(%q)`, c.canvas))
+			waitFor(t, ctx, "the step", fmt.Sprintf(`document.querySelector('[data-testid=copy-step-count]').textContent.includes('%d')`, c.k+1))
+			if text := eval[string](t, ctx, `document.querySelector('[data-testid=copy-step-text]').textContent`); text != w.caption {
+				t.Errorf("step %d's caption\n%q\nwant\n%q", c.k, text, w.caption)
+			}
+			co := coordOf(a.OutputSizes, int64(c.k))
+			if d := eval[string](t, ctx, dot); !strings.Contains(d, strings.Trim(coordText(co), "{}")) {
+				t.Errorf("#dot says %q, not output %v", d, co)
+			}
+			do(t, ctx, "Step", clickInView("[data-testid=copy-step-step]"))
+			waitFor(t, ctx, "the next step in the URL", fmt.Sprintf(`new URLSearchParams(location.search).get('t') === '%d'`, c.k+1))
+			if vs := axeViolations(t, ctx); len(vs) > 0 {
+				t.Errorf("axe-core: %v", vs)
+			}
+		})
 	}
 }

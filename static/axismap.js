@@ -55,21 +55,31 @@ export function mapLinks(picture, st) {
 }
 
 // mapSteps is the step-through (copy-steps.js) of the grids linked by
-// mapLinks (links), drawn as cells: step k lights output k and the input
-// element the meta's sources name, lines(steps, k, from, value) its
+// mapLinks (links) or drawn on the canvases cvs (axismap-canvas.js): step
+// k lights output k and the input element it reads (the meta's sources,
+// or its axes' tables on canvases), lines(steps, k, from, value) its
 // formula (copy-formulas.js), from null for the padding value.
-export function mapSteps(picture, st, links, lines) {
-  const cell = (id) => document.getElementById(id);
+export function mapSteps(picture, st, links, cvs, lines) {
+  const cell = (id) => document.getElementById(id), dom = () => st.meta.inputMode === 'dom';
+  // from is the input coordinate output k reads, null for the value.
+  function from(k) {
+    const m = st.meta;
+    if (dom()) return m.sources[k] >= 0 ? coordOf(st.steps.inSizes, m.sources[k]) : null;
+    const co = coordOf(m.outSizes, k).map((c, d) => m.axes[d][c]);
+    return co.some((c) => c < 0) ? null : co;
+  }
   return copySteps(picture, {
-    count: () => (st.steps && st.meta?.inputMode === 'dom' ? (st.meta.sources || []).length : 0),
+    count() {
+      const m = st.meta;
+      if (!st.steps || !m) return 0;
+      return m.inputMode === 'dom' ? (m.sources || []).length : m.inputMode === 'canvas' ? m.outCount : 0;
+    },
     light(k) {
+      if (!dom()) { cvs.pick(k); return { out: [], src: [] }; }
       const out = cell('out-' + k), i = st.meta.sources[k];
       links.show(out, false);
       return { out: [out], src: i >= 0 ? [cell('in-' + i)] : [] };
     },
-    caption(k) {
-      const i = st.meta.sources[k];
-      return lines(st.steps, k, i >= 0 ? coordOf(st.steps.inSizes, i) : null, cell('out-' + k)?.querySelector('.lbl')?.textContent ?? '');
-    },
+    caption: (k) => lines(st.steps, k, from(k), dom() ? cell('out-' + k)?.querySelector('.lbl')?.textContent ?? '' : st.meta.value ?? ''),
   });
 }

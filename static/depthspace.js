@@ -112,7 +112,7 @@ export function start() {
   // ---- the step-through: output element k of both orders ----
   const cell = (id) => document.getElementById(id);
   const steps = copySteps(picture, {
-    count: () => (st.steps && st.meta?.mode === 'dom' ? st.meta.count : 0),
+    count: () => (st.steps && ['dom', 'canvas'].includes(st.meta?.mode) ? st.meta.count : 0),
     light(k) {
       show('dcr', k, false);
       return { out: [cell('dcr-' + k), cell('crd-' + k)], src: [cell('in-' + source('dcr', k)), cell('in-' + source('crd', k))] };

@@ -19,7 +19,7 @@ export function start() {
   const st = { meta: null, focus: null };
   const form = $('#controls');
   const picture = $('#picture');
-  const links = mapLinks(picture, st), cvs = mapCanvases(st, 'pad'), steps = mapSteps(picture, st, links, paddingLines);
+  const links = mapLinks(picture, st), cvs = mapCanvases(st, 'pad'), steps = mapSteps(picture, st, links, cvs, paddingLines);
   const client = editClient(form, picture, {
     page: 'padding', what: 'padding', pushes: ['dt', 'fl'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone,

@@ -14,7 +14,7 @@ import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.j
 export function start() {
   const state = { meta: null, focus: null };
   const form = $('#controls'), pic = $('#picture');
-  const links = mapLinks(pic, state), canvases = mapCanvases(state, 'tile'), steps = mapSteps(pic, state, links, tileLines);
+  const links = mapLinks(pic, state), canvases = mapCanvases(state, 'tile'), steps = mapSteps(pic, state, links, canvases, tileLines);
   const client = editClient(form, pic, {
     page: 'tile', what: 'tile', pushes: ['dt', 'fl'],
     formQuery: query, onForm: formBack, onResult: pictureIn, onFrame: () => {},
