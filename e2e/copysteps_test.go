@@ -308,6 +308,17 @@ func TestE2ECopySteps(t *testing.T) {
 				waitFor(t, ctx, "no step", `!document.querySelector('.step-out') && !/[?&]t=/.test(location.search)`)
 				do(t, ctx, "Step", clickInView("[data-testid=copy-step-step]"))
 				checkStep(t, ctx, want, 0)
+				if vp.phone {
+					// An edit's answer keeps the step and its cells, and leaves
+					// the reader where they are (at the form, here).
+					seq := eval[string](t, ctx, `document.querySelector('#picture').dataset.seq || ''`)
+					do(t, ctx, "an edit of the data type", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0); (() => { const s = document.querySelector('#controls [name=dt]'); s.value = [...s.options].find((o) => o.value !== s.value && o.value.startsWith('FLOAT')).value; s.dispatchEvent(new Event('change', {bubbles: true})); })()`))
+					waitFor(t, ctx, "its answer", fmt.Sprintf(`document.querySelector('#picture').dataset.seq !== %q && document.querySelector('#picture').dataset.state === 'done'`, seq))
+					checkStepMarks(t, ctx, want, 0)
+					if y := eval[float64](t, ctx, `scrollY`); y != 0 {
+						t.Errorf("an edit's answer scrolled the page to %g", y)
+					}
+				}
 				if !vp.phone {
 					// Play steps on by itself at 1 a second; Pause holds the step.
 					do(t, ctx, "Play", clickInView("[data-testid=copy-step-play]"))
@@ -331,11 +342,25 @@ func TestE2ECopySteps(t *testing.T) {
 	}
 }
 
-// checkStep waits for step k and compares what it shows with want[k].
+// checkStep waits for step k in the URL, compares what it shows with
+// want[k], and finds its output cell on the screen, not under the bar.
 func checkStep(t *testing.T, ctx context.Context, want []step, k int) {
 	t.Helper()
-	w := want[k]
 	waitFor(t, ctx, fmt.Sprintf("step %d in the URL", k), fmt.Sprintf(`new URLSearchParams(location.search).get('t') === '%d'`, k))
+	checkStepMarks(t, ctx, want, k)
+	// The lit output cell is on the screen, above the bar (which sticks to
+	// a screen's foot).
+	if covered := eval[bool](t, ctx, `(() => { const c = document.querySelector('.step-out').getBoundingClientRect(), b = document.querySelector('[data-testid=copy-steps]').getBoundingClientRect();
+		return c.top < 0 || c.bottom > innerHeight || (c.bottom > b.top && c.top < b.bottom); })()`); covered {
+		t.Errorf("step %d's output cell is off the screen or under the bar", k)
+	}
+}
+
+// checkStepMarks compares the cells step k marks and its caption with
+// want[k].
+func checkStepMarks(t *testing.T, ctx context.Context, want []step, k int) {
+	t.Helper()
+	w := want[k]
 	got := eval[[]string](t, ctx, `[...document.querySelectorAll('.step-out')].map((c) => c.id).sort()`)
 	if fmt.Sprint(got) != fmt.Sprint(sorted(w.out)) {
 		t.Errorf("step %d marks output cells %v, want %v", k, got, w.out)
@@ -346,12 +371,6 @@ func checkStep(t *testing.T, ctx context.Context, want []step, k int) {
 	}
 	if text := eval[string](t, ctx, `document.querySelector('[data-testid=copy-step-text]').textContent`); text != w.caption {
 		t.Errorf("step %d's caption\n%q\nwant\n%q", k, text, w.caption)
-	}
-	// The lit output cell is on the screen, above the bar (which sticks to
-	// a screen's foot).
-	if covered := eval[bool](t, ctx, `(() => { const c = document.querySelector('.step-out').getBoundingClientRect(), b = document.querySelector('[data-testid=copy-steps]').getBoundingClientRect();
-		return c.top < 0 || c.bottom > innerHeight || (c.bottom > b.top && c.top < b.bottom); })()`); covered {
-		t.Errorf("step %d's output cell is off the screen or under the bar", k)
 	}
 }
 

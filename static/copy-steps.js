@@ -30,7 +30,10 @@ export function copySteps(picture, plug) {
   function unmark() {
     for (const c of $$('.step-out, .step-src', picture)) c.classList.remove('step-out', 'step-src');
   }
-  function setStep(k, share = true) {
+  // setStep shows step k; scroll: keep its cell on the screen (not for
+  // a new answer to an edit, which would pull a phone's reader away from
+  // the box they type in).
+  function setStep(k, share = true, scroll = true) {
     st.t = k = Math.max(-1, Math.min(k, st.n - 1));
     unmark();
     let lines = [t('js.copysteps.intro', { total: num(st.n) })], lead = null;
@@ -52,7 +55,8 @@ export function copySteps(picture, plug) {
     // step scrolls once it has loaded, since the load undoes a scroll
     // before it.
     const show = () => { st.lead = lead; st.at = performance.now(); clearOfBar(lead); };
-    if (document.readyState === 'complete') show(); else addEventListener('load', () => requestAnimationFrame(show), { once: true });
+    if (!scroll) st.lead = null;
+    else if (document.readyState === 'complete') show(); else addEventListener('load', () => requestAnimationFrame(show), { once: true });
   }
   // clearOfBar scrolls a lit cell into the screen above the bar, which
   // sticks to the screen's foot while the picture is on it (a phone's
@@ -108,7 +112,8 @@ export function copySteps(picture, plug) {
       st.n = plug.count();
       bar.hidden = st.n === 0;
       if (!st.n) { stop(); unmark(); return; }
-      setStep(st.t, st.t >= 0);
+      setStep(st.t, st.t >= 0, !st.opened);
+      st.opened = true;
     },
   };
 }
