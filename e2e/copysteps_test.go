@@ -483,3 +483,27 @@ func TestE2ECopyStepsCanvases(t *testing.T) {
 		})
 	}
 }
+
+// TestE2ECopyStepsInARoom: a presenter's steps on the padding page are
+// the class's: the viewer's page lights the same cells and writes the
+// same caption; a viewer who steps goes their own pace (exploring).
+func TestE2ECopyStepsInARoom(t *testing.T) {
+	base := startServer(t)
+	presenter := newBrowser(t, false)
+	viewer := newBrowserContext(t, presenter)
+	waitLive(t, presenter, base+"/padding?dt=FLOAT32&sizes=3,3&mode=REFLECTION&start=2,1&end=1,2")
+	do(t, presenter, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
+	waitFor(t, presenter, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	join := eval[string](t, presenter, `document.querySelector('[data-testid=room-join-url]').textContent`)
+	waitLive(t, viewer, join)
+	waitFor(t, viewer, "following", roomState+` === 'following'`)
+	const caption = `document.querySelector('[data-testid=copy-step-text]').textContent`
+	for want := range 3 {
+		do(t, presenter, "Step", clickInView("[data-testid=copy-step-step]"))
+		out := fmt.Sprintf("out-%d", want)
+		waitFor(t, presenter, "the presenter's step "+out, fmt.Sprintf(`document.querySelector('.step-out')?.id === %q`, out))
+		waitFor(t, viewer, "the viewer's step "+out, fmt.Sprintf(`document.querySelector('.step-out')?.id === %q && %s === (%q)`, out, caption, eval[string](t, presenter, caption)))
+	}
+	do(t, viewer, "the viewer steps", clickInView("[data-testid=copy-step-step]"))
+	waitFor(t, viewer, "exploring at step 4", roomState+` === 'detached' && document.querySelector('.step-out')?.id === 'out-3'`)
+}

@@ -58,8 +58,9 @@ export function mapLinks(picture, st) {
 // mapLinks (links) or drawn on the canvases cvs (axismap-canvas.js): step
 // k lights output k and the input element it reads (the meta's sources,
 // or its axes' tables on canvases), lines(steps, k, from, value) its
-// formula (copy-formulas.js), from null for the padding value.
-export function mapSteps(picture, st, links, cvs, lines) {
+// formula (copy-formulas.js), from null for the padding value; room()
+// the page's room.
+export function mapSteps(picture, st, links, cvs, lines, room) {
   const cell = (id) => document.getElementById(id), dom = () => st.meta.inputMode === 'dom';
   // from is the input coordinate output k reads, null for the value.
   function from(k) {
@@ -69,6 +70,7 @@ export function mapSteps(picture, st, links, cvs, lines) {
     return co.some((c) => c < 0) ? null : co;
   }
   return copySteps(picture, {
+    room,
     count() {
       const m = st.meta;
       if (!st.steps || !m) return 0;

@@ -11,6 +11,9 @@
 //   light(k)   shows output element k with the page's own link function
 //              and returns {out: [cells], src: [cells]} to mark
 //   caption(k) the formula's lines
+//   room()     the page's room (client.js's client.room): a presenter's
+//              step goes to the class as the room's step, k + 1 (0, which
+//              a room state leaves out, is no step); take(step) shows it
 //
 // The page works without it: the bar is this module's alone.
 
@@ -50,7 +53,7 @@ export function copySteps(picture, plug) {
     $('[data-act=back]', bar).setAttribute('aria-disabled', String(k < 0));
     $('[data-act=step]', bar).setAttribute('aria-disabled', String(k >= st.n - 1));
     $('[data-testid=copy-step-count]', bar).textContent = k >= 0 ? t('js.step.of', { n: num(k + 1), total: num(st.n) }) : t('js.steps', { total: num(st.n) });
-    if (share) writeStep(k);
+    if (share) { writeStep(k); if (k >= 0) plug.room?.()?.publish({ step: k + 1 }); }
     // With the bar's new text (its height): a page opening at its t=
     // step scrolls once it has loaded, since the load undoes a scroll
     // before it.
@@ -89,6 +92,7 @@ export function copySteps(picture, plug) {
   bar.addEventListener('click', (e) => {
     const b = e.target.closest('[data-act]');
     if (!b || !st.n) return;
+    if (b.dataset.act !== 'pause') plug.room?.()?.local(); // a viewer who steps goes their own pace
     const act = b.dataset.act, by = { back: -1, step: 1 }[act];
     if (by) { stop(); setStep(st.t + by); } else if (act === 'play') play(); else stop();
   });
@@ -97,6 +101,7 @@ export function copySteps(picture, plug) {
     if (e.target.tagName === 'SELECT' || !st.n) return;
     const to = { ArrowLeft: st.t - 1, ArrowRight: st.t + 1, Home: -1, End: st.n - 1 }[e.key];
     if (to === undefined) return;
+    plug.room?.()?.local();
     e.preventDefault(); stop(); setStep(to);
   });
   $('select', bar).addEventListener('change', () => { if (st.timer) play(); });
@@ -106,6 +111,12 @@ export function copySteps(picture, plug) {
   new ResizeObserver(() => { if (st.lead?.isConnected && performance.now() - st.at < 1500) clearOfBar(st.lead); }).observe(document.body);
 
   return {
+    // take shows the room's step (a presenter's k + 1), as its own.
+    take(step) {
+      if (!step || step - 1 === st.t) return;
+      stop(); st.t = step - 1;
+      if (st.n) setStep(st.t, true);
+    },
     // refresh takes a new answer: the step stays where it was (or where
     // the URL opened it), within the new count.
     refresh() {

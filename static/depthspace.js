@@ -23,7 +23,7 @@ export function start() {
   const st = { focus: null, meta: null };
   const client = editClient(form, picture, {
     page: 'depthspace', what: 'depthspace', pushes: ['op', 'dt', 'imode'],
-    formQuery, onForm, onResult, onFrame: () => {}, onDone,
+    formQuery, onForm, onResult, onFrame: () => {}, onDone, applyRoom: (s) => steps.take(s.step),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset]]),
     focus: { focused: () => st.focus, show: (id) => show(...parse(id), false), clear: unlink },
   });
@@ -112,6 +112,7 @@ export function start() {
   // ---- the step-through: output element k of both orders ----
   const cell = (id) => document.getElementById(id);
   const steps = copySteps(picture, {
+    room: () => client.room,
     count: () => (st.steps && ['dom', 'canvas'].includes(st.meta?.mode) ? st.meta.count : 0),
     light(k) {
       show('dcr', k, false);

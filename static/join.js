@@ -22,7 +22,7 @@ export function start() {
   const canvases = joinCanvases(st);
   const client = editClient(form, picture, {
     page: 'joinsplit', what: 'join', pushes: ['op', 'dt', 'fl'],
-    formQuery, onForm, onResult, onFrame: () => {}, onDone,
+    formQuery, onForm, onResult, onFrame: () => {}, onDone, applyRoom: (s) => steps.take(s.step),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
     focus: { focused: () => st.focus, show: (id) => show(document.getElementById(id), false), clear: unlink },
   });
@@ -99,6 +99,7 @@ export function start() {
   const gridOf = (c) => +c.id.slice(1, c.id.indexOf('-'));
   const coord = (c) => c.dataset.c.split(',').map(Number);
   const steps = copySteps(picture, {
+    room: () => client.room,
     count: () => (st.steps ? outCells().length : 0),
     light(k) {
       const c = outCells()[k];

@@ -19,10 +19,10 @@ export function start() {
   const st = { meta: null, focus: null };
   const form = $('#controls');
   const picture = $('#picture');
-  const links = mapLinks(picture, st), cvs = mapCanvases(st, 'pad'), steps = mapSteps(picture, st, links, cvs, paddingLines);
+  const links = mapLinks(picture, st), cvs = mapCanvases(st, 'pad'), steps = mapSteps(picture, st, links, cvs, paddingLines, () => client.room);
   const client = editClient(form, picture, {
     page: 'padding', what: 'padding', pushes: ['dt', 'fl'],
-    formQuery, onForm, onResult, onFrame: () => {}, onDone,
+    formQuery, onForm, onResult, onFrame: () => {}, onDone, applyRoom: (s) => steps.take(s.step),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
     focus: { focused: () => st.focus, show: (id) => links.show(document.getElementById(id), false), clear: () => links.unlink() },
   });

@@ -14,10 +14,10 @@ import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.j
 export function start() {
   const state = { meta: null, focus: null };
   const form = $('#controls'), pic = $('#picture');
-  const links = mapLinks(pic, state), canvases = mapCanvases(state, 'tile'), steps = mapSteps(pic, state, links, canvases, tileLines);
+  const links = mapLinks(pic, state), canvases = mapCanvases(state, 'tile'), steps = mapSteps(pic, state, links, canvases, tileLines, () => client.room);
   const client = editClient(form, pic, {
     page: 'tile', what: 'tile', pushes: ['dt', 'fl'],
-    formQuery: query, onForm: formBack, onResult: pictureIn, onFrame: () => {},
+    formQuery: query, onForm: formBack, onResult: pictureIn, onFrame: () => {}, applyRoom: (s) => steps.take(s.step),
     onDone: () => { canvases.draw(); if (state.focus) links.show(document.getElementById(state.focus), false); steps.refresh(); },
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
     focus: { focused: () => state.focus, show: (id) => links.show(document.getElementById(id), false), clear: () => links.unlink() },
