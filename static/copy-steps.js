@@ -27,6 +27,9 @@ const SPEEDS = ['0.5', '1', '2', '5'];
 export function copySteps(picture, plug) {
   const st = { t: urlStep(), timer: 0, n: 0 };
   const bar = barOf();
+  // The server's bar of a page opened at t= (views.CopyStepBar), for a
+  // page without JavaScript: this one takes its place.
+  document.querySelector('[data-testid=copy-steps-static]')?.remove();
   picture.after(bar);
   const text = $('[data-testid=copy-step-text]', bar);
 
