@@ -60,9 +60,12 @@ export function copySteps(picture, plug) {
     // With the bar's new text (its height): a page opening at its t=
     // step scrolls once it has loaded, since the load undoes a scroll
     // before it.
-    const show = () => { st.lead = lead; st.at = performance.now(); clearOfBar(lead); };
-    if (!scroll) st.lead = null;
-    else if (document.readyState === 'complete') show(); else addEventListener('load', () => requestAnimationFrame(show), { once: true });
+    // Only the opening step is kept clear a moment (the ResizeObserver
+    // below): later, an edit's answer must not pull the page to it.
+    const opening = !st.opened;
+    const show = () => { st.lead = opening ? lead : null; clearOfBar(lead); };
+    if (!scroll) return; // an answer's refresh: the opening step's keeping clear goes on
+    if (document.readyState === 'complete') show(); else addEventListener('load', () => requestAnimationFrame(show), { once: true });
   }
   // clearOfBar scrolls a lit cell into the screen above the bar, which
   // sticks to the screen's foot while the picture is on it (a phone's
@@ -108,10 +111,11 @@ export function copySteps(picture, plug) {
     e.preventDefault(); stop(); setStep(to);
   });
   $('select', bar).addEventListener('change', () => { if (st.timer) play(); });
-  // What the page writes just after a step (the line under the form,
-  // the socket's note) can move the lit cell under the bar: for a
-  // moment after a step, it is kept clear.
-  new ResizeObserver(() => { if (st.lead?.isConnected && performance.now() - st.at < 1500) clearOfBar(st.lead); }).observe(document.body);
+  // What the page writes after it opens at a step (the line under the
+  // form, the socket's note) can move the lit cell under the bar: it is
+  // kept clear until the reader does anything at all.
+  new ResizeObserver(() => { if (st.lead?.isConnected) clearOfBar(st.lead); }).observe(document.body);
+  for (const ev of ['pointerdown', 'keydown', 'wheel', 'touchstart']) addEventListener(ev, () => { st.lead = null; }, { capture: true, passive: true });
 
   return {
     // take shows the room's step (a presenter's k + 1), as its own.
