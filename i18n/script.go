@@ -5,7 +5,9 @@ package i18n
 // read.
 
 // scriptShared are keys of the pages the modules show too.
-var scriptShared = []Key{"dot.hint", "copy.button", "room.following", "room.presenting", "import.open"}
+var scriptShared = []Key{"dot.hint", "copy.button", "room.following", "room.presenting", "import.open",
+	// The data-movement explorers' step bar (copy-steps.js) has the slice's buttons.
+	"step.back", "step.back.label", "step.next", "step.next.label", "step.play", "step.pause", "step.speed", "step.speed.label"}
 
 // ScriptStrings is what the page's modules show, in l: every page embeds
 // it, English too, since the modules carry no words of their own.

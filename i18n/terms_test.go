@@ -70,7 +70,7 @@ func TestOneWordPerConcept(t *testing.T) {
 // copy goes "etapa por etapa".
 func TestStepIsNotStride(t *testing.T) {
 	steps := []Key{"tour.nav.label", "tour.steps.label", "tour.count", "tour.keys", "js.step.of", "js.steps", "js.step.intro",
-		"js.step.e1", "slice.steps.h", "facts.steps", "embed.more.slice", "empty.steps", "step.back.label", "step.next.label", "step.speed.label", "room.step", "room.presenting",
+		"js.step.e1", "js.copysteps.h", "js.copysteps.intro", "slice.steps.h", "facts.steps", "embed.more.slice", "empty.steps", "step.back.label", "step.next.label", "step.speed.label", "room.step", "room.presenting",
 		// The conversion's copy order: each cell's step, in every text that names it.
 		"convert.badge.legend", "convert.aria.in", "convert.aria.out", "js.convert.element",
 		"convert.canvas.logical", "convert.canvas.input", "convert.canvas.output", "convert.canvas.colour"}

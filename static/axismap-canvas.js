@@ -97,5 +97,6 @@ export function mapCanvases(st, slot) {
     setup('in', M.inSizes, (i) => rampPacked(i / span));
     setup('out', M.outSizes, (k) => { const i = src(k); return i < 0 ? hole : rampPacked(i / span); });
   }
-  return { draw };
+  // pick is exported for the step-through (axismap.js's mapSteps).
+  return { draw, pick: (k) => cvs.out && pick('out', k, false) };
 }

@@ -8,7 +8,8 @@
 
 import { $, $$, gridLinks } from './live.js';
 import { t, num } from './words.js';
-import { bufferMove } from './layout.js';
+import { bufferMove, coordOf } from './layout.js';
+import { copySteps } from './copy-steps.js';
 
 export function mapLinks(picture, st) {
   function unlink() {
@@ -51,4 +52,36 @@ export function mapLinks(picture, st) {
   gridLinks(picture, '[role=grid]', () => !!st.meta, (c, keep) => show(c, keep), step);
   picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
   return { show, unlink };
+}
+
+// mapSteps is the step-through (copy-steps.js) of the grids linked by
+// mapLinks (links) or drawn on the canvases cvs (axismap-canvas.js): step
+// k lights output k and the input element it reads (the meta's sources,
+// or its axes' tables on canvases), lines(steps, k, from, value) its
+// formula (copy-formulas.js), from null for the padding value; room()
+// the page's room.
+export function mapSteps(picture, st, links, cvs, lines, room) {
+  const cell = (id) => document.getElementById(id), dom = () => st.meta.inputMode === 'dom';
+  // from is the input coordinate output k reads, null for the value.
+  function from(k) {
+    const m = st.meta;
+    if (dom()) return m.sources[k] >= 0 ? coordOf(st.steps.inSizes, m.sources[k]) : null;
+    const co = coordOf(m.outSizes, k).map((c, d) => m.axes[d][c]);
+    return co.some((c) => c < 0) ? null : co;
+  }
+  return copySteps(picture, {
+    room,
+    count() {
+      const m = st.meta;
+      if (!st.steps || !m) return 0;
+      return m.inputMode === 'dom' ? (m.sources || []).length : m.inputMode === 'canvas' ? m.outCount : 0;
+    },
+    light(k) {
+      if (!dom()) { cvs.pick(k); return { out: [], src: [] }; }
+      const out = cell('out-' + k), i = st.meta.sources[k];
+      links.show(out, false);
+      return { out: [out], src: i >= 0 ? [cell('in-' + i)] : [] };
+    },
+    caption: (k) => lines(st.steps, k, from(k), dom() ? cell('out-' + k)?.querySelector('.lbl')?.textContent ?? '' : st.meta.value ?? ''),
+  });
 }

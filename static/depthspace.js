@@ -15,13 +15,15 @@ import { $, $$, put, queryOf, swapIn, gridLinks, formVals, liveSubmit } from './
 import { t, num } from './words.js';
 import { coordOf, indexOf, moveCoord, offsetOf } from './layout.js';
 import { depthSpaceCanvases } from './depthspace-canvas.js';
+import { copySteps } from './copy-steps.js';
+import { depthSpaceLines } from './copy-formulas.js';
 
 export function start() {
   const picture = $('#picture'), form = $('#controls');
   const st = { focus: null, meta: null };
   const client = editClient(form, picture, {
     page: 'depthspace', what: 'depthspace', pushes: ['op', 'dt', 'imode'],
-    formQuery, onForm, onResult, onFrame: () => {}, onDone,
+    formQuery, onForm, onResult, onFrame: () => {}, onDone, applyRoom: (s) => steps.take(s.step),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset]]),
     focus: { focused: () => st.focus, show: (id) => show(...parse(id), false), clear: unlink },
   });
@@ -31,10 +33,10 @@ export function start() {
   function onResult(m) {
     const h = m.html;
     if (h) swapIn($('#depthspace-picture'), h.picture, (h.keys || {}).picture);
-    st.meta = m.meta || null;
+    st.meta = m.meta || null; st.steps = m.steps;
   }
   // onDone draws the canvases and shows the kept focus again.
-  function onDone() { cvs.draw(); if (st.focus) show(...parse(st.focus), false); }
+  function onDone() { cvs.draw(); if (st.focus) show(...parse(st.focus), false); steps.refresh(); }
 
   // ---- the form ----
   function formQuery() {
@@ -106,6 +108,18 @@ export function start() {
   }
   gridLinks(picture, '[role=grid]', () => !!st.meta, (cell, keep) => cell && show(...parse(cell.id), keep), step);
   picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
+
+  // ---- the step-through: output element k of both orders ----
+  const cell = (id) => document.getElementById(id);
+  const steps = copySteps(picture, {
+    room: () => client.room,
+    count: () => (st.steps && ['dom', 'canvas'].includes(st.meta?.mode) ? st.meta.count : 0),
+    light(k) {
+      show('dcr', k, false);
+      return { out: [cell('dcr-' + k), cell('crd-' + k)], src: [cell('in-' + source('dcr', k)), cell('in-' + source('crd', k))] };
+    },
+    caption: (k) => depthSpaceLines(st.steps, k, { dcr: coordOf(st.meta.inSizes, source('dcr', k)), crd: coordOf(st.meta.inSizes, source('crd', k)) }),
+  });
 
   client.start();
 }

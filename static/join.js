@@ -13,6 +13,8 @@ import { editClient } from './client.js';
 import { $, $$, queryOf, swapIn, gridLinks, liveSubmit } from './live.js';
 import { bufferMove } from './layout.js';
 import { joinCanvases } from './join-canvas.js';
+import { copySteps } from './copy-steps.js';
+import { joinLines } from './copy-formulas.js';
 
 export function start() {
   const form = $('#controls'), picture = $('#picture');
@@ -20,7 +22,7 @@ export function start() {
   const canvases = joinCanvases(st);
   const client = editClient(form, picture, {
     page: 'joinsplit', what: 'join', pushes: ['op', 'dt', 'fl'],
-    formQuery, onForm, onResult, onFrame: () => {}, onDone,
+    formQuery, onForm, onResult, onFrame: () => {}, onDone, applyRoom: (s) => steps.take(s.step),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
     focus: { focused: () => st.focus, show: (id) => show(document.getElementById(id), false), clear: unlink },
   });
@@ -36,11 +38,12 @@ export function start() {
     const h = m.html;
     if (h) swapIn($('#join-picture'), h.picture, (h.keys || {}).picture);
     st.meta = m.meta;
-    st.ready = true;
+    st.ready = true; st.steps = m.meta?.drawn ? m.steps : null;
   }
   function onDone() {
     canvases.draw();
     if (st.focus) show(document.getElementById(st.focus), false);
+    steps.refresh();
   }
 
   // ---- the form ----
@@ -89,6 +92,25 @@ export function start() {
   }
   gridLinks(picture, '[role=grid]', () => st.ready, show, move);
   picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
+
+  // ---- the step-through: every output cell in order, a split's output
+  // after output; the grid an id names (o1-5: output 1) and data-c ----
+  const outCells = () => $$('[data-testid=join-outputs] .lc', picture);
+  const gridOf = (c) => +c.id.slice(1, c.id.indexOf('-'));
+  const coord = (c) => c.dataset.c.split(',').map(Number);
+  const steps = copySteps(picture, {
+    room: () => client.room,
+    count: () => (st.steps ? outCells().length : 0),
+    light(k) {
+      const c = outCells()[k];
+      show(c, false);
+      return { out: [c], src: [document.getElementById(c.dataset.link)] };
+    },
+    caption(k) {
+      const c = outCells()[k], from = document.getElementById(c.dataset.link);
+      return joinLines(st.steps, gridOf(st.steps.op === 'split' ? c : from), coord(c), coord(from));
+    },
+  });
 
   client.start();
 }

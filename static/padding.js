@@ -10,7 +10,8 @@
 
 import { editClient } from './client.js';
 import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
-import { mapLinks } from './axismap.js';
+import { mapLinks, mapSteps } from './axismap.js';
+import { paddingLines } from './copy-formulas.js';
 import { mapCanvases } from './axismap-canvas.js';
 
 export function start() {
@@ -18,10 +19,10 @@ export function start() {
   const st = { meta: null, focus: null };
   const form = $('#controls');
   const picture = $('#picture');
-  const links = mapLinks(picture, st), cvs = mapCanvases(st, 'pad');
+  const links = mapLinks(picture, st), cvs = mapCanvases(st, 'pad'), steps = mapSteps(picture, st, links, cvs, paddingLines, () => client.room);
   const client = editClient(form, picture, {
     page: 'padding', what: 'padding', pushes: ['dt', 'fl'],
-    formQuery, onForm, onResult, onFrame: () => {}, onDone,
+    formQuery, onForm, onResult, onFrame: () => {}, onDone, applyRoom: (s) => steps.take(s.step),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
     focus: { focused: () => st.focus, show: (id) => links.show(document.getElementById(id), false), clear: () => links.unlink() },
   });
@@ -35,11 +36,12 @@ export function start() {
   function onResult(m) {
     const h = m.html;
     if (h) swapIn($('#padding-picture'), h.picture, (h.keys || {}).picture);
-    st.meta = m.meta;
+    st.meta = m.meta; st.steps = m.steps;
   }
   function onDone() {
     if (st.focus) links.show(document.getElementById(st.focus), false);
     cvs.draw();
+    steps.refresh();
   }
 
   // ---- the form ----

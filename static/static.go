@@ -76,7 +76,7 @@ var importSpec = regexp.MustCompile(`(\bfrom\s*|\bimport\s*\(?\s*)(['"])\./([A-Z
 // siteBundles are the stylesheets served as one: a page loads site.css,
 // not its four parts, because every stylesheet is a request its first
 // paint waits for. The parts keep their own names too.
-var siteBundles = map[string][]string{"site.css": {"app.css", "rooms.css", "docs.css", "slice.css", "depthspace.css"}}
+var siteBundles = map[string][]string{"site.css": {"app.css", "rooms.css", "docs.css", "slice.css", "depthspace.css", "copy-steps.css"}}
 
 // load reads and names the files of fsys, and each bundle (a name made of
 // files concatenated in order).

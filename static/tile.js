@@ -6,25 +6,26 @@
 // grids are linked by axismap.js, as the padding explorer's are.
 
 import { editClient } from './client.js';
-import { mapLinks } from './axismap.js';
+import { mapLinks, mapSteps } from './axismap.js';
+import { tileLines } from './copy-formulas.js';
 import { mapCanvases } from './axismap-canvas.js';
 import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
 
 export function start() {
   const state = { meta: null, focus: null };
   const form = $('#controls'), pic = $('#picture');
-  const links = mapLinks(pic, state), canvases = mapCanvases(state, 'tile');
+  const links = mapLinks(pic, state), canvases = mapCanvases(state, 'tile'), steps = mapSteps(pic, state, links, canvases, tileLines, () => client.room);
   const client = editClient(form, pic, {
     page: 'tile', what: 'tile', pushes: ['dt', 'fl'],
-    formQuery: query, onForm: formBack, onResult: pictureIn, onFrame: () => {},
-    onDone: () => { canvases.draw(); if (state.focus) links.show(document.getElementById(state.focus), false); },
+    formQuery: query, onForm: formBack, onResult: pictureIn, onFrame: () => {}, applyRoom: (s) => steps.take(s.step),
+    onDone: () => { canvases.draw(); if (state.focus) links.show(document.getElementById(state.focus), false); steps.refresh(); },
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
     focus: { focused: () => state.focus, show: (id) => links.show(document.getElementById(id), false), clear: () => links.unlink() },
   });
 
   function pictureIn(m) {
     if (m.html) swapIn($('#tile-picture'), m.html.picture, (m.html.keys || {}).picture);
-    state.meta = m.meta;
+    state.meta = m.meta; state.steps = m.steps;
   }
   // formBack writes the server's form back after an example, a rank or
   // a select's change; a box being typed in keeps what it holds.

@@ -22,8 +22,10 @@ type Result struct {
 	Errors   []core.Violation `json:"errors"`
 	Warnings []core.Violation `json:"warnings"`
 	Meta     *Meta            `json:"meta,omitempty"`
-	HTML     *HTML            `json:"html,omitempty"`
-	Alt      string           `json:"alt,omitempty"`
+	// Steps are the step-through's numbers (steps.go).
+	Steps *Steps `json:"steps,omitempty"`
+	HTML  *HTML  `json:"html,omitempty"`
+	Alt   string `json:"alt,omitempty"`
 }
 
 // Form is the state of the inputs, for the page to refill its form
@@ -88,6 +90,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 			res.Last = query
 		}
 		res.Meta, res.Alt = &meta, pic.Alt
+		res.Steps = stepsOf(shown)
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))
 		}

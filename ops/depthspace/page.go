@@ -27,6 +27,8 @@ type PageModel struct {
 	// Answer, when set, is the websocket's answer to the picture's
 	// state, embedded so that the page links its cells at once.
 	Answer any
+	// Step is the step-through's step the URL's t= asks for (steps.go).
+	Step *views.CopyStep
 	views.Mount
 }
 
@@ -74,6 +76,7 @@ func PageOf(ctx context.Context, q url.Values) (PageModel, error) {
 	m.LastValid = StateOf(shown).CanonicalQuery(false)
 	m.Picture, _ = NewPicture(ctx, shown)
 	m.Drawn = true
+	m.Step = pageStep(q, shown, &m.Picture)
 	if typed.OK() {
 		m.Form = FormIn(ctx, Validated{State: StateOf(typed), DCR: typed.DCR, Vals: typed.Vals, Warnings: typed.Warnings})
 	}

@@ -21,8 +21,10 @@ type Result struct {
 	Errors   []core.Violation `json:"errors"`
 	Warnings []core.Violation `json:"warnings"`
 	Meta     *Meta            `json:"meta,omitempty"`
-	HTML     *HTML            `json:"html,omitempty"`
-	Alt      string           `json:"alt,omitempty"`
+	// Steps are the step-through's numbers (steps.go).
+	Steps *Steps `json:"steps,omitempty"`
+	HTML  *HTML  `json:"html,omitempty"`
+	Alt   string `json:"alt,omitempty"`
 }
 
 // Meta is what the picture drawn is: the edit client shows a picture
@@ -81,6 +83,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 		}
 		res.Alt = pic.Alt
 		res.Meta = &Meta{Op: shown.State.Op, Elements: elementCount(shown), Drawn: Drawn(shown), Canvas: canvasMeta(shown)}
+		res.Steps = stepsOf(shown)
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))
 		}

@@ -24,8 +24,10 @@ type Result struct {
 	// their fields as warnings.
 	Warnings []core.Violation `json:"warnings"`
 	Meta     *Meta            `json:"meta,omitempty"`
-	HTML     *HTML            `json:"html,omitempty"`
-	Alt      string           `json:"alt,omitempty"`
+	// Steps are the step-through's numbers (steps.go).
+	Steps *Steps `json:"steps,omitempty"`
+	HTML  *HTML  `json:"html,omitempty"`
+	Alt   string `json:"alt,omitempty"`
 }
 
 // Form is the state of the inputs, for the page to refill its form
@@ -101,6 +103,7 @@ func (Kind) Answer(ctx context.Context, q url.Values, opt explorer.AnswerOptions
 			res.Last = query
 		}
 		res.Meta, res.Alt = &meta, pic.Alt
+		res.Steps = stepsOf(shown)
 		if opt.HTML {
 			res.HTML.Picture = keys.Render(ctx, "picture", PictureFragment(pic))
 		}

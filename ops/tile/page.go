@@ -21,6 +21,8 @@ type PageModel struct {
 	Stale     string
 	LastValid string
 	Answer    any
+	// Step is the step-through's step the URL's t= asks for (steps.go).
+	Step *views.CopyStep
 	views.Mount
 }
 
@@ -64,6 +66,7 @@ func PageOf(ctx context.Context, q url.Values) (PageModel, error) {
 	m.LastValid = StateOf(shown).CanonicalQuery(false)
 	m.Picture, _ = NewPicture(ctx, shown)
 	m.Drawn = true
+	m.Step = pageStep(q, shown.T, &m.Picture)
 	if typed.T != nil {
 		m.Form = FormIn(ctx, Validated{State: StateOf(typed), T: typed.T, Values: typed.Values})
 	}
