@@ -271,6 +271,34 @@ export function paintCounts(px, L, counts, last, cols) {
   }
   px32.fill(cols[0], p);
 }
+// anyBit says whether a bitmap of 32-bit words (compute's, from the
+// frames) has a bit set in [a, b): a word at a time.
+export function anyBit(w, a, b) {
+  if (a >= b) return false;
+  let i = a >>> 5;
+  const j = (b - 1) >>> 5, lo = ~0 << (a & 31), hi = ~0 >>> (31 - ((b - 1) & 31));
+  if (i === j) return (w[i] & lo & hi) !== 0;
+  if (w[i] & lo) return true;
+  for (i++; i < j; i++) if (w[i]) return true;
+  return (w[j] & hi) !== 0;
+}
+// paintBits colours a buffer strip's image px (n cells) from bitmaps:
+// layers are [bits, colour] pairs (packed, rgba), the first whose bitmap
+// has a bit among a pixel's cells showing; else hole up to cell last,
+// tail past it. The bitmaps are the frames' own words, looked at a pixel
+// at a time: no array of a byte per cell is made, and 2^24 cells cost
+// about one step per pixel and layer.
+export function paintBits(px, L, n, last, layers, hole, tail) {
+  const px32 = new Uint32Array(px.buffer), bin = L.bin;
+  let p = 0;
+  for (let k = 0; k < n; k += bin, p++) {
+    const end = Math.min(k + bin, n);
+    let col = k <= last ? hole : tail;
+    for (const [bits, c] of layers) if (bits && anyBit(bits, k, end)) { col = c; break; }
+    px32[p] = col;
+  }
+  px32.fill(tail, p);
+}
 // ramp maps 0..1 to a dark-blue -> teal -> yellow scale.
 const RAMP_STOPS = [[29, 53, 87], [33, 113, 181], [42, 157, 143], [233, 196, 106]];
 export function ramp(t) {

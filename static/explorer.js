@@ -11,9 +11,9 @@ import { editClient } from './client.js';
 import { $, $$, put, swapIn, reveal, boxValue, gridLinks } from './live.js';
 import { num, listOf, t as tr } from './words.js';
 import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
-import { offsetRamp, panelCaptions, rgba, paintCounts, markPixels, canvasLinks } from './canvas.js';
+import { offsetRamp, panelCaptions, rgba, paintCounts, paintBits, markPixels, canvasLinks } from './canvas.js';
 import { clamp, box, tensorLayout, bufferStrip } from './canvas-layout.js';
-import { zoomView, measureCaption, redrawMini } from './canvas-zoom.js';
+import { zoomView, measureCaption, redrawMini, imageOf } from './canvas-zoom.js';
 import { FRAME } from './protocol.js';
 
 const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
@@ -51,26 +51,20 @@ export function start() {
     st.n = meta.logicalMode === 'none' ? 0 : meta.logicalCount;
     st.apart = disjoint(meta.sizes, meta.strides);
     st.offsets = st.apart && meta.logicalMode === 'canvas' ? null : offsetsOf(meta.sizes, meta.strides, st.n);
-    st.counts = m.counts ? Uint8Array.from(m.counts, (c) => Math.min(c, 255)) : new Uint8Array(meta.bufferMode === 'none' ? 0 : meta.cells);
+    // A buffer of cells held at most once comes as compute's bitmap
+    // (touched frames), which is kept as it came and drawn a pixel at a
+    // time: 2 MiB at 2^24 cells rather than a 16 MiB byte per cell.
+    const touched = m.stream?.countKind === 'touched';
+    st.touched = touched ? new Uint32Array(2 * Math.ceil(meta.cells / 64)) : null;
+    st.counts = touched ? null : m.counts ? Uint8Array.from(m.counts, (c) => Math.min(c, 255)) : new Uint8Array(meta.bufferMode === 'none' ? 0 : meta.cells);
     st.canvases = {};
     // A picture without frames is complete with its result: it is linked
     // now, not a message later (its done comes all the same).
     if (!m.stream) client.finish();
   }
   function onFrame(kind, first, payload) {
-    if (kind === FRAME.counts) st.counts.set(payload(Uint8Array), first);
-    else if (kind === FRAME.touched) {
-      const w = payload(Uint32Array), base = first * 64, n = st.counts.length, counts = st.counts;
-      // Full words next to each other are one fill: a packed buffer of
-      // 2^24 cells is one call, not half a million.
-      let run = -1;
-      for (let k = 0; k <= w.length; k++) {
-        const x = k < w.length ? w[k] : 0, c0 = base + k * 32;
-        if (x === 0xffffffff && c0 + 32 <= n) { if (run < 0) run = c0; continue; }
-        if (run >= 0) { counts.fill(1, run, c0); run = -1; }
-        for (let y = x, b = 0; y; y >>>= 1, b++) if (y & 1) { const c = c0 + b; if (c < n) counts[c] = 1; }
-      }
-    }
+    if (kind === FRAME.counts) st.counts?.set(payload(Uint8Array), first);
+    else if (kind === FRAME.touched) st.touched?.set(payload(Uint32Array), 2 * first);
   }
   function onDone() {
     if (st.meta.logicalMode === 'canvas') drawLogical();
@@ -224,7 +218,7 @@ export function start() {
     cv.drawn = c;
     c.view = zoomView(cv, L, b, name === 'logical' ? (ov) => panelCaptions(ov, L, st.meta.sizes, st.meta.labels) : null);
     c.view.cursor = () => c.cursor;
-    const ctx = c.ctx = cv.getContext('2d'), img = c.img = ctx.createImageData(L.w, L.h);
+    const ctx = c.ctx = cv.getContext('2d'), img = c.img = imageOf(cv, ctx, L);
     paint(img.data);
     ctx.putImageData(img, 0, 0);
     if (c.heat) markPixels(c, c.heat);
@@ -246,7 +240,9 @@ export function start() {
   }
   function drawBuffer() {
     const m = st.meta, b = bounds('buffer'), L = bufferStrip(m, b);
-    setupCanvas('buffer', L, m.cells, b, (px) => paintCounts(px, L, st.counts, m.last, ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k]))));
+    const cols = ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k]));
+    setupCanvas('buffer', L, m.cells, b, (px) => (st.touched ? paintBits(px, L, m.cells, m.last, [[st.touched, cols[2]]], cols[1], cols[0])
+      : paintCounts(px, L, st.counts, m.last, cols)));
   }
 
   client.start();

@@ -429,8 +429,8 @@ type result struct {
 	// ImageData hold (Runtime.getHeapUsage's backingStorageSize, which
 	// also counts external strings: the modules' sources, some KiB).
 	arrays float64
-	mode           string
-	load           string
+	mode   string
+	load   string
 }
 
 // drawnAndLive is, once the page is both drawn and live, when it was
