@@ -221,6 +221,7 @@ export function start() {
     const ctx = c.ctx = cv.getContext('2d'), img = c.img = imageOf(cv, ctx, L);
     paint(img.data);
     ctx.putImageData(img, 0, 0);
+    c.dirty = []; // the canvas holds the image: marks put back only what they cover
     if (c.heat) markPixels(c, c.heat);
     redrawMini(c.view);
     const target = (k) => (name === 'logical' ? { kind: 'l', i: k } : { kind: 'b', o: k });
