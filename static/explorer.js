@@ -8,7 +8,7 @@
 // query, the answers drawn, the logical view and the buffer linked.
 
 import { editClient } from './client.js';
-import { $, $$, put, swapIn, reveal, boxValue, gridLinks } from './live.js';
+import { $, $$, put, swapIn, viewIn, reveal, boxValue, gridLinks } from './live.js';
 import { num, listOf, t as tr } from './words.js';
 import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
 import { offsetRamp, panelCaptions, rgba, paintCounts, paintBits, markPixels, canvasLinks } from './canvas.js';
@@ -41,7 +41,7 @@ export function start() {
     const h = m.html; // none in the page's own answer: the page is its html
     if (h) {
       const k = h.keys || {};
-      swapIn($('#logical'), h.logical, k.logical); swapIn($('#buffer'), h.buffer, k.buffer); swapIn($('#facts'), h.facts, k.facts);
+      viewIn($('#logical'), h.logical, k.logical, m.meta.logicalMode); viewIn($('#buffer'), h.buffer, k.buffer, m.meta.bufferMode); swapIn($('#facts'), h.facts, k.facts);
       $('[data-testid=logical-sub]').textContent = h.logicalSub; $('[data-testid=buffer-sub]').textContent = h.bufferSub;
     }
     const meta = st.meta = m.meta;

@@ -288,6 +288,41 @@ export function swapIn(el, html, key) {
   delete el.dataset.key;
 }
 
+// patchIn is swapIn for a picture drawn as cells: the nodes that stay
+// are kept and only what differs from html is changed (attributes, text;
+// nodes of another kind replaced, the rest added or removed), so that an
+// edit of a small picture re-styles and re-lays-out the cells that
+// change, not all of them, and the cell that has the focus keeps it (and
+// its place in the tab order).
+export function patchIn(el, html, key) {
+  if (key && el.dataset.key === key) return;
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  patchChildren(el, t.content);
+  delete el.dataset.key;
+}
+// viewIn swaps a view of the picture in: patched in place (patchIn) when
+// it is drawn as cells (mode 'dom') and was (no canvas of the page's in
+// it, whose port and tools the page added), else replaced.
+export function viewIn(el, html, key, mode) {
+  (mode === 'dom' && !el.querySelector('canvas') ? patchIn : swapIn)(el, html, key);
+}
+function patchChildren(to, from) {
+  const was = to.childNodes, now = [...from.childNodes];
+  for (let i = 0; i < now.length; i++) {
+    const a = was[i], b = now[i];
+    if (!a) { to.append(...now.slice(i)); return; }
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) a.replaceWith(b);
+    else if (a.nodeType !== 1) { if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue; } else { patchAttrs(a, b); patchChildren(a, b); }
+  }
+  while (was.length > now.length) to.lastChild.remove();
+}
+function patchAttrs(a, b) {
+  const focused = a === document.activeElement; // keeps its roving tabindex
+  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value && !(focused && name === 'tabindex')) a.setAttribute(name, value);
+  for (const { name } of [...a.attributes]) if (!b.hasAttribute(name) && !(focused && name === 'tabindex')) a.removeAttribute(name);
+}
+
 // copyButtons makes the pages' Copy buttons (button[data-copy], rendered
 // hidden before the code blocks they copy, also in the fragments the
 // websocket swaps in) work where there is a clipboard.

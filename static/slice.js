@@ -14,7 +14,7 @@
 // slice-steps.js plays the copy step by step.
 
 import { editClient } from './client.js';
-import { $, $$, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
+import { $, $$, put, queryOf, swapIn, viewIn, formVals, dimRows, liveSubmit } from './live.js';
 import { offsetsOf, disjoint, holderOf } from './layout.js';
 import { fillInput, sliceOutput, cellCounts, elementRaw, sourceOf, heldBits, ARRAYS } from './fill.js';
 import { FRAME } from './protocol.js';
@@ -58,7 +58,8 @@ export function start() {
     const h = m.html;
     if (h) {
       const k = h.keys || {};
-      swapIn($('#slice-input'), h.input, k.input); swapIn($('#slice-output'), h.output, k.output); swapIn($('#slice-buffer'), h.buffer, k.buffer);
+      const md = m.meta;
+      viewIn($('#slice-input'), h.input, k.input, md.inputMode); viewIn($('#slice-output'), h.output, k.output, md.outputMode); viewIn($('#slice-buffer'), h.buffer, k.buffer, md.bufferMode);
       swapIn($('#slice-facts'), h.facts, k.facts); swapIn(steps, h.steps, k.steps);
       $('#input-sub').textContent = h.inputSub; $('#output-sub').textContent = h.outputSub; $('#buffer-sub').textContent = h.bufferSub;
     }

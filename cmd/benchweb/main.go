@@ -352,7 +352,7 @@ func squareCase(explorer string, n int64) benchCase {
 var allCases = func() []benchCase {
 	var cs []benchCase
 	for _, explorer := range []string{"layout", "slice"} {
-		for _, n := range []int64{0, 64, 256, 1024, 4096} {
+		for _, n := range []int64{0, 16, 64, 256, 1024, 4096} {
 			if n == 0 {
 				bc := squareCase(explorer, 2)
 				bc.name = explorer + "/2x3"
