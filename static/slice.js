@@ -96,7 +96,7 @@ export function start() {
         inVals, outVals, bufAt: inVals && ((o) => inVals[o]), outAt: outVals && ((k) => outVals[k]),
       };
     }
-    st.canvases = {}; st.marks = { in: {}, out: {}, b: {} };
+    st.lastCanvases = st.canvases; st.canvases = {}; st.marks = { in: {}, out: {}, b: {} };
     S.showPlayer();
     st.t = Math.min(m.form.t === '' ? -1 : +m.form.t, meta.steps - 1); // shown with the picture, at done
   }
