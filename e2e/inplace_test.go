@@ -120,3 +120,26 @@ func TestE2ESliceCanvasesKeptOnlyWhenTheSame(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EOverlappingCanvasWithoutOffsets: an overlapping layout drawn on
+// canvases keeps no array of its elements' offsets (64 MiB at 2^24):
+// a buffer cell's elements are found row by row when it is reached, and
+// its caption says how many share it and which come first, as the
+// offsets did; the tab's typed arrays stay small.
+func TestE2EOverlappingCanvasWithoutOffsets(t *testing.T) {
+	base := startServer(t)
+	ctx := newBrowser(t, false)
+	for _, c := range []struct{ query, want string }{
+		{"sizes=300,300&strides=1,1&cell=0", "buffer offset 0 holds element (0,0)"},
+		{"sizes=300,300&strides=1,1&cell=1", "buffer offset 1 is shared by 2 elements: (0,1), (1,0)"},
+		{"sizes=300,300&strides=1,1&cell=299", "buffer offset 299 is shared by 300 elements: (0,299), (1,298), (2,297), (3,296), (4,295), (5,294), (6,293), (7,292) and 292 more"},
+		// More elements than a mark lights: the count is of them all.
+		{"sizes=400,400&strides=0,0&cell=0", "buffer offset 0 is shared by 160000 elements: (0,0), (0,1), (0,2), (0,3), (0,4), (0,5), (0,6), (0,7) and 159992 more"},
+	} {
+		waitLive(t, ctx, base+"/?dt=FLOAT32&"+c.query)
+		if got := eval[string](t, ctx, `document.querySelector('[data-mode]').dataset.mode`); got != "canvas" {
+			t.Fatalf("%s: the logical view is %s, want a canvas", c.query, got)
+		}
+		waitFor(t, ctx, c.want, fmt.Sprintf(`document.querySelector('#picture').dataset.state === 'done' && document.querySelector('#dot').textContent === %q`, c.want))
+	}
+}

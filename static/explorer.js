@@ -10,12 +10,15 @@
 import { editClient } from './client.js';
 import { $, $$, put, swapIn, viewIn, reveal, boxValue, gridLinks } from './live.js';
 import { num, listOf, t as tr } from './words.js';
-import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
+import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, holdersAt, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
 import { offsetRamp, panelCaptions, rgba, paintCounts, paintBits, markPixels, canvasLinks } from './canvas.js';
 import { clamp, box, tensorLayout, bufferStrip } from './canvas-layout.js';
 import { zoomView, measureCaption, redrawMini, imageOf } from './canvas-zoom.js';
 import { FRAME } from './protocol.js';
 
+// MARKS is the most elements a buffer cell's mark lights (markPixels draws
+// no more).
+const MARKS = 100000;
 const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
 
 export function start() {
@@ -50,7 +53,9 @@ export function start() {
     // elements needs no fresh 64 MiB array of them.
     st.n = meta.logicalMode === 'none' ? 0 : meta.logicalCount;
     st.apart = disjoint(meta.sizes, meta.strides);
-    st.offsets = st.apart && meta.logicalMode === 'canvas' ? null : offsetsOf(meta.sizes, meta.strides, st.n);
+    // Nor does an overlapping one: a cell's elements are found row by
+    // row (holdersAt) when it is pointed at.
+    st.offsets = meta.logicalMode === 'canvas' ? null : offsetsOf(meta.sizes, meta.strides, st.n);
     // A buffer of cells held at most once comes as compute's bitmap
     // (touched frames), which is kept as it came and drawn a pixel at a
     // time: 2 MiB at 2^24 cells rather than a 16 MiB byte per cell.
@@ -136,8 +141,11 @@ export function start() {
   // ---- linking the views ----
   const coordOf = (i) => coordIn(st.meta.sizes, i);
   const indexOf = (c) => indexIn(st.meta.sizes, c);
+  // holders are the elements at buffer offset o: at most the first
+  // MARKS of them, and how many in all (total).
   function holders(o) {
-    if (!st.offsets) { const i = holderOf(st.meta.sizes, st.meta.strides, o); return i >= 0 && i < st.n ? [i] : []; }
+    if (!st.offsets && st.apart) { const i = holderOf(st.meta.sizes, st.meta.strides, o); return i >= 0 && i < st.n ? [i] : []; }
+    if (!st.offsets) { const h = holdersAt(st.meta.sizes, st.meta.strides, st.n, o, MARKS); return Object.assign(h.list, { total: h.count }); }
     const out = [];
     for (let i = 0; i < st.offsets.length; i++) if (st.offsets[i] === o) out.push(i);
     return out;
@@ -173,9 +181,9 @@ export function start() {
       bmarks = [t.o]; lmarks = hs;
       select($(`#b-${t.o}`));
       for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
-      const list = listOf(hs, (i) => `(${coordOf(i)})`);
-      dot.textContent = hs.length === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', { o: t.o }) : tr('js.buffer.padding', { o: t.o }))
-        : hs.length === 1 ? tr('js.buffer.holds', { o: t.o, list }) : tr('js.buffer.shared', { o: t.o, n: num(hs.length), list });
+      const list = listOf(hs, (i) => `(${coordOf(i)})`), count = hs.total ?? hs.length;
+      dot.textContent = count === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', { o: t.o }) : tr('js.buffer.padding', { o: t.o }))
+        : count === 1 ? tr('js.buffer.holds', { o: t.o, list }) : tr('js.buffer.shared', { o: t.o, n: num(count), list });
       if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }
     }
     markCanvas('logical', lmarks); markCanvas('buffer', bmarks);
