@@ -70,7 +70,6 @@ export function sliceCells(S) {
 
   function clearLinks() {
     for (const el of $$('.lc.linked, .bc.linked, .lc.sel, .bc.sel', picture)) el.classList.remove('linked', 'sel');
-    for (const el of $$('[aria-selected=true]', picture)) el.setAttribute('aria-selected', 'false');
     for (const k of ['in', 'out', 'b']) { st.marks[k].sel = []; st.marks[k].linked = []; S.paint(k); }
   }
   // unlink clears the links: the page as when nothing is pointed at.
@@ -105,10 +104,7 @@ export function sliceCells(S) {
             : outs.length ? tr('js.slice.readby.one', { list: listOf(outs, String) })
               : isRead(t.i) ? tr('js.slice.read') : tr('js.slice.notread'));
     }
-    // aria-selected names the selected cell to a screen reader as the class shows it.
-    const cell = cellOf(t.kind, t.i);
-    cell?.classList.add('sel');
-    if (cell?.hasAttribute('aria-selected')) cell.setAttribute('aria-selected', 'true');
+    cellOf(t.kind, t.i)?.classList.add('sel');
     st.marks[t.kind].sel = [t.i];
     if (st.canvases[t.kind]) st.canvases[t.kind].cursor = t.i;
     for (const k of ['in', 'out', 'b']) {
