@@ -89,14 +89,18 @@ func TestE2ESliceValuesComputedByThePage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ends := pageFill(t, ctx, string(meta))
+			got, ends, worked := pageFill(t, ctx, string(meta))
 			checkEnds(t, ends, in.DataType, wantOut)
+			if worked != "" {
+				checkEnds(t, worked, in.DataType, wantOut)
+			}
 			for _, c := range []struct {
 				what      string
 				got, want []byte
 			}{{"input buffer", got[0], wantBuf}, {"output", got[1], wantOut}, {"output into a used array", got[3], wantOut}, {"counts", got[2], wantCounts},
-				{"input buffer by rows", got[4], wantBuf}, {"counts by rows", got[5], wantCounts}} {
-				if c.got == nil && c.what[len(c.what)-4:] == "rows" {
+				{"input buffer by rows", got[4], wantBuf}, {"counts by rows", got[5], wantCounts},
+				{"output worked out by element", got[6], wantOut}, {"output worked out by rows", got[7], wantOut}, {"held bits by rows", got[8], wantCounts}} {
+				if c.got == nil && (c.what[len(c.what)-4:] == "rows" || c.what[len(c.what)-7:] == "element") {
 					continue // an overlapping layout: offsets only
 				}
 				if !bytes.Equal(c.got, c.want) {
@@ -116,7 +120,7 @@ func TestE2ESliceValuesComputedByThePage(t *testing.T) {
 // length (as an edit reuses the last output's), and for a disjoint layout
 // the input buffer and the counts made without offsets (else nil), as
 // raw bytes; and the output's ends (outputEnds), as JSON.
-func pageFill(t *testing.T, ctx context.Context, meta string) ([6][]byte, string) {
+func pageFill(t *testing.T, ctx context.Context, meta string) ([9][]byte, string, string) {
 	t.Helper()
 	expr := fmt.Sprintf(`(async () => {
   const { offsetsOf } = await import('/static/layout.js');
@@ -139,14 +143,32 @@ func pageFill(t *testing.T, ctx context.Context, meta string) ([6][]byte, string
   // the offsets: the same bytes.
   const apart = (await import('/static/layout.js')).disjoint(meta.sizes, meta.strides);
   return [b64(buf), b64(f.sliceOutput(meta, buf)), b64(f.cellCounts(meta.cells, off)), b64(into), JSON.stringify([String(ends[0]), String(ends[1]), ends[2], ends[3]]),
-    apart ? b64(f.fillInput(meta)) : '', apart ? b64(f.cellCounts(meta.cells, null, meta)) : ''];
+    apart ? b64(f.fillInput(meta)) : '', apart ? b64(f.cellCounts(meta.cells, null, meta)) : '', ...(apart ? worked() : ['', '', '', ''])];
+  // A disjoint input's values worked out where they are drawn (no
+  // buffer): each output element from the input element it copies, by
+  // element and by rows; the cells held as a bitmap, written as counts;
+  // the output's ends without the output.
+  function worked() {
+    const raw = f.elementRaw(meta), src = f.sourceOf(meta), num = f.elementNum(meta), n = meta.outputCount;
+    const one = new buf.constructor(n), rows = new buf.constructor(n);
+    for (let k = 0; k < n; k++) one[k] = raw(src(k));
+    src.rows((k0, i0, len, s) => { for (let j = 0; j < len; j++) rows[k0 + j] = raw(i0 + j * s); });
+    for (let i = 0; i < meta.inputCount; i++) {
+      const v = raw(i), want = meta.dataType === 'FLOAT16' ? f.half(v) : Number(v);
+      if (!Object.is(num(i), want) && !(Number.isNaN(want) && Number.isNaN(num(i)))) throw new Error('elementNum(' + i + ') = ' + num(i) + ', want ' + want);
+    }
+    const held = f.heldBits(meta), c = new Uint8Array(meta.cells);
+    for (let o = 0; o < meta.cells; o++) c[o] = (held[o >>> 5] >>> (o & 31)) & 1;
+    const e = f.sourceEnds(meta);
+    return [b64(one), b64(rows), b64(c), JSON.stringify([String(e[0]), String(e[1]), e[2], e[3]])];
+  }
 })()`, meta)
 	res, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("fill.js: %v", err)
 	}
-	var out [6][]byte
-	for i, s := range append(res[:4:4], res[5:]...) {
+	var out [9][]byte
+	for i, s := range append(res[:4:4], res[5:10]...) {
 		if s == "" {
 			continue
 		}
@@ -156,7 +178,7 @@ func pageFill(t *testing.T, ctx context.Context, meta string) ([6][]byte, string
 		}
 		out[i] = b
 	}
-	return out, res[4]
+	return out, res[4], res[10]
 }
 
 // checkEnds checks the page's outputEnds (JSON: lo and hi as JavaScript

@@ -221,6 +221,14 @@ export function canvasRecord(cv, L, b, decorate) {
   c.view = zoomView(cv, L, b, decorate);
   c.view.cursor = () => c.cursor;
   c.ctx = cv.getContext('2d');
-  c.img = c.ctx.createImageData(L.w, L.h);
+  c.img = imageOf(cv, c.ctx, L);
   return c;
+}
+// imageOf is the ImageData for layout L on canvas cv: the canvas's last
+// one, cleared, when it has the layout's size, so that an edit does not
+// allocate (and collect) megabytes of pixels each time.
+export function imageOf(cv, ctx, L) {
+  const img = cv.stridescopeImage;
+  if (img && img.width === L.w && img.height === L.h) { new Uint32Array(img.data.buffer).fill(0); return img; }
+  return (cv.stridescopeImage = ctx.createImageData(L.w, L.h));
 }

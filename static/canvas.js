@@ -145,7 +145,7 @@ let RAMP = null;
 export function rampPacked(t) {
   RAMP ??= Uint32Array.from({ length: RAMP_STEPS + 1 }, (_, k) => rgba(ramp(k / RAMP_STEPS)));
   if (!(t > 0)) return RAMP[0]; // NaN too, as in ramp
-  return RAMP[t >= 1 ? RAMP_STEPS : Math.round(t * RAMP_STEPS)];
+  return RAMP[t >= 1 ? RAMP_STEPS : (t * RAMP_STEPS + 0.5) | 0]; // Math.round, as a canvas's millions of calls inline it
 }
 // rowPixels calls f(i0, len, p0, off) for each row of the last dimension
 // (len = C items from item i0): item i0 + j is drawn at image pixel
@@ -176,9 +176,18 @@ export function inputCodes(L, n, sizes, inWin, copied) {
   const rowIn = bin === 1 ? Uint8Array.from({ length: C }, (_, j) => (last[j] ? 2 : 1)) : null;
   let outer = 0; // outer coordinates of this row outside the window
   for (let d = 0; d < r - 1; d++) if (!inWin[d][0]) outer++;
+  // The rows of a panel that share a row of pixels give it the same
+  // window classes unless one is inside the window where another is not:
+  // each pixel row's window part is worked out once (twice at most), not
+  // once per element row.
+  let doneAt = -1, doneIn = false;
   rowPixels(L, n, C, (i0, len, p0, off) => {
     // Element i0 + j is at pixel p0 + floor((off + j) / bin).
-    if (bin === 1) {
+    const again = L.panelAt && p0 === doneAt && (doneIn || outer);
+    if (p0 !== doneAt) { doneAt = p0; doneIn = false; }
+    doneIn ||= !outer;
+    if (again) { // the window part is there
+    } else if (bin === 1) {
       if (outer) code.fill(1, p0 + off, p0 + off + len);
       else code.set(len === C ? rowIn : rowIn.subarray(0, len), p0 + off);
     } else {
@@ -270,6 +279,59 @@ export function paintCounts(px, L, counts, last, cols) {
     px32[p] = cols[v > 1 ? 3 : v === 1 ? 2 : k0 <= last ? 1 : 0];
   }
   px32.fill(cols[0], p);
+}
+// anyBit says whether a bitmap of 32-bit words (compute's, from the
+// frames) has a bit set in [a, b): a word at a time.
+export function anyBit(w, a, b) {
+  if (a >= b) return false;
+  let i = a >>> 5;
+  const j = (b - 1) >>> 5, lo = ~0 << (a & 31), hi = ~0 >>> (31 - ((b - 1) & 31));
+  if (i === j) return (w[i] & lo & hi) !== 0;
+  if (w[i] & lo) return true;
+  for (i++; i < j; i++) if (w[i]) return true;
+  return (w[j] & hi) !== 0;
+}
+// paintBits colours a buffer strip's image px (n cells) from bitmaps:
+// layers are [bits, colour] pairs (packed, rgba), the first whose bitmap
+// has a bit among a pixel's cells showing; else hole up to cell last,
+// tail past it. The bitmaps are the frames' own words, looked at a pixel
+// at a time: no array of a byte per cell is made, and 2^24 cells cost
+// about one step per pixel and layer.
+export function paintBits(px, L, n, last, layers, hole, tail) {
+  const px32 = new Uint32Array(px.buffer), bin = L.bin;
+  let p = 0, k = 0;
+  if (32 % bin === 0) [p, k] = wordPixels(px32, bin, n, last, layers, hole, tail);
+  for (; k < n; k += bin, p++) {
+    const end = Math.min(k + bin, n);
+    let col = k <= last ? hole : tail;
+    for (const [bits, c] of layers) if (bits && anyBit(bits, k, end)) { col = c; break; }
+    px32[p] = col;
+  }
+  px32.fill(tail, p);
+}
+// wordPixels is paintBits over the whole words of the bitmaps where a
+// pixel's cells lie in one word (bin divides 32): a word of none or all
+// of one layer's bits is a run of pixels filled at once. It returns the
+// pixel and the cell it stopped at.
+function wordPixels(px32, bin, n, last, layers, hole, tail) {
+  const ppw = 32 / bin, mask = bin === 32 ? ~0 : (1 << bin) - 1, words = n >>> 5, L = layers.filter(([b]) => b);
+  const [a, ca] = L[0] || [null, 0], [b, cb] = L[1] || [null, 0];
+  if (L.length > 2) return [0, 0];
+  // Words of one colour next to each other are one fill: a packed
+  // buffer of 2^24 cells is one call, not half a million.
+  let runP = 0, runC = -1;
+  const flush = (p) => { if (runC >= 0 && p > runP) px32.fill(runC, runP, p); runC = -1; };
+  for (let i = 0, p = 0; i <= words; i++, p += ppw) {
+    if (i === words) { flush(p); break; }
+    const x = a ? a[i] : 0, y = b ? b[i] : 0, k = i << 5;
+    const c = x === 0xffffffff ? ca : x === 0 && y === 0xffffffff ? cb : x === 0 && y === 0 && k + 31 <= last ? hole : -1;
+    if (c >= 0) { if (c !== runC) { flush(p); runC = c; runP = p; } continue; }
+    flush(p);
+    for (let q = 0, sh = 0; q < ppw; q++, sh += bin) {
+      px32[p + q] = (x >>> sh) & mask ? ca : (y >>> sh) & mask ? cb : k + sh <= last ? hole : tail;
+    }
+  }
+  return [words * ppw, words << 5];
 }
 // ramp maps 0..1 to a dark-blue -> teal -> yellow scale.
 const RAMP_STOPS = [[29, 53, 87], [33, 113, 181], [42, 157, 143], [233, 196, 106]];

@@ -8,14 +8,17 @@
 // query, the answers drawn, the logical view and the buffer linked.
 
 import { editClient } from './client.js';
-import { $, $$, put, swapIn, reveal, boxValue, gridLinks } from './live.js';
+import { $, $$, put, swapIn, viewIn, reveal, boxValue, gridLinks } from './live.js';
 import { num, listOf, t as tr } from './words.js';
-import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
-import { offsetRamp, panelCaptions, rgba, paintCounts, markPixels, canvasLinks } from './canvas.js';
+import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, holdersAt, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
+import { offsetRamp, panelCaptions, rgba, paintCounts, paintBits, markPixels, canvasLinks } from './canvas.js';
 import { clamp, box, tensorLayout, bufferStrip } from './canvas-layout.js';
-import { zoomView, measureCaption, redrawMini } from './canvas-zoom.js';
+import { zoomView, measureCaption, redrawMini, imageOf } from './canvas-zoom.js';
 import { FRAME } from './protocol.js';
 
+// MARKS is the most elements a buffer cell's mark lights (markPixels draws
+// no more).
+const MARKS = 100000;
 const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
 
 export function start() {
@@ -41,7 +44,7 @@ export function start() {
     const h = m.html; // none in the page's own answer: the page is its html
     if (h) {
       const k = h.keys || {};
-      swapIn($('#logical'), h.logical, k.logical); swapIn($('#buffer'), h.buffer, k.buffer); swapIn($('#facts'), h.facts, k.facts);
+      viewIn($('#logical'), h.logical, k.logical, m.meta.logicalMode); viewIn($('#buffer'), h.buffer, k.buffer, m.meta.bufferMode); swapIn($('#facts'), h.facts, k.facts);
       $('[data-testid=logical-sub]').textContent = h.logicalSub; $('[data-testid=buffer-sub]').textContent = h.bufferSub;
     }
     const meta = st.meta = m.meta;
@@ -50,27 +53,23 @@ export function start() {
     // elements needs no fresh 64 MiB array of them.
     st.n = meta.logicalMode === 'none' ? 0 : meta.logicalCount;
     st.apart = disjoint(meta.sizes, meta.strides);
-    st.offsets = st.apart && meta.logicalMode === 'canvas' ? null : offsetsOf(meta.sizes, meta.strides, st.n);
-    st.counts = m.counts ? Uint8Array.from(m.counts, (c) => Math.min(c, 255)) : new Uint8Array(meta.bufferMode === 'none' ? 0 : meta.cells);
+    // Nor does an overlapping one: a cell's elements are found row by
+    // row (holdersAt) when it is pointed at.
+    st.offsets = meta.logicalMode === 'canvas' ? null : offsetsOf(meta.sizes, meta.strides, st.n);
+    // A buffer of cells held at most once comes as compute's bitmap
+    // (touched frames), which is kept as it came and drawn a pixel at a
+    // time: 2 MiB at 2^24 cells rather than a 16 MiB byte per cell.
+    const touched = m.stream?.countKind === 'touched';
+    st.touched = touched ? new Uint32Array(2 * Math.ceil(meta.cells / 64)) : null;
+    st.counts = touched ? null : m.counts ? Uint8Array.from(m.counts, (c) => Math.min(c, 255)) : new Uint8Array(meta.bufferMode === 'none' ? 0 : meta.cells);
     st.canvases = {};
     // A picture without frames is complete with its result: it is linked
     // now, not a message later (its done comes all the same).
     if (!m.stream) client.finish();
   }
   function onFrame(kind, first, payload) {
-    if (kind === FRAME.counts) st.counts.set(payload(Uint8Array), first);
-    else if (kind === FRAME.touched) {
-      const w = payload(Uint32Array), base = first * 64, n = st.counts.length, counts = st.counts;
-      // Full words next to each other are one fill: a packed buffer of
-      // 2^24 cells is one call, not half a million.
-      let run = -1;
-      for (let k = 0; k <= w.length; k++) {
-        const x = k < w.length ? w[k] : 0, c0 = base + k * 32;
-        if (x === 0xffffffff && c0 + 32 <= n) { if (run < 0) run = c0; continue; }
-        if (run >= 0) { counts.fill(1, run, c0); run = -1; }
-        for (let y = x, b = 0; y; y >>>= 1, b++) if (y & 1) { const c = c0 + b; if (c < n) counts[c] = 1; }
-      }
-    }
+    if (kind === FRAME.counts) st.counts?.set(payload(Uint8Array), first);
+    else if (kind === FRAME.touched) st.touched?.set(payload(Uint32Array), 2 * first);
   }
   function onDone() {
     if (st.meta.logicalMode === 'canvas') drawLogical();
@@ -142,8 +141,11 @@ export function start() {
   // ---- linking the views ----
   const coordOf = (i) => coordIn(st.meta.sizes, i);
   const indexOf = (c) => indexIn(st.meta.sizes, c);
+  // holders are the elements at buffer offset o: at most the first
+  // MARKS of them, and how many in all (total).
   function holders(o) {
-    if (!st.offsets) { const i = holderOf(st.meta.sizes, st.meta.strides, o); return i >= 0 && i < st.n ? [i] : []; }
+    if (!st.offsets && st.apart) { const i = holderOf(st.meta.sizes, st.meta.strides, o); return i >= 0 && i < st.n ? [i] : []; }
+    if (!st.offsets) { const h = holdersAt(st.meta.sizes, st.meta.strides, st.n, o, MARKS); return Object.assign(h.list, { total: h.count }); }
     const out = [];
     for (let i = 0; i < st.offsets.length; i++) if (st.offsets[i] === o) out.push(i);
     return out;
@@ -179,9 +181,9 @@ export function start() {
       bmarks = [t.o]; lmarks = hs;
       select($(`#b-${t.o}`));
       for (const i of hs) $(`#l-${i}`)?.classList.add('linked');
-      const list = listOf(hs, (i) => `(${coordOf(i)})`);
-      dot.textContent = hs.length === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', { o: t.o }) : tr('js.buffer.padding', { o: t.o }))
-        : hs.length === 1 ? tr('js.buffer.holds', { o: t.o, list }) : tr('js.buffer.shared', { o: t.o, n: num(hs.length), list });
+      const list = listOf(hs, (i) => `(${coordOf(i)})`), count = hs.total ?? hs.length;
+      dot.textContent = count === 0 ? (t.o > st.meta.last ? tr('js.buffer.unused', { o: t.o }) : tr('js.buffer.padding', { o: t.o }))
+        : count === 1 ? tr('js.buffer.holds', { o: t.o, list }) : tr('js.buffer.shared', { o: t.o, n: num(count), list });
       if (isFocus) { form.elements.cell.value = String(t.o); form.elements.sel.value = ''; }
     }
     markCanvas('logical', lmarks); markCanvas('buffer', bmarks);
@@ -224,9 +226,10 @@ export function start() {
     cv.drawn = c;
     c.view = zoomView(cv, L, b, name === 'logical' ? (ov) => panelCaptions(ov, L, st.meta.sizes, st.meta.labels) : null);
     c.view.cursor = () => c.cursor;
-    const ctx = c.ctx = cv.getContext('2d'), img = c.img = ctx.createImageData(L.w, L.h);
+    const ctx = c.ctx = cv.getContext('2d'), img = c.img = imageOf(cv, ctx, L);
     paint(img.data);
     ctx.putImageData(img, 0, 0);
+    c.dirty = []; // the canvas holds the image: marks put back only what they cover
     if (c.heat) markPixels(c, c.heat);
     redrawMini(c.view);
     const target = (k) => (name === 'logical' ? { kind: 'l', i: k } : { kind: 'b', o: k });
@@ -246,7 +249,9 @@ export function start() {
   }
   function drawBuffer() {
     const m = st.meta, b = bounds('buffer'), L = bufferStrip(m, b);
-    setupCanvas('buffer', L, m.cells, b, (px) => paintCounts(px, L, st.counts, m.last, ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k]))));
+    const cols = ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k]));
+    setupCanvas('buffer', L, m.cells, b, (px) => (st.touched ? paintBits(px, L, m.cells, m.last, [[st.touched, cols[2]]], cols[1], cols[0])
+      : paintCounts(px, L, st.counts, m.last, cols)));
   }
 
   client.start();

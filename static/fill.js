@@ -5,7 +5,7 @@
 // picture.FillInput and compute.Slice are the reference;
 // e2e/fill_test.go checks this module against them in Chromium.
 
-import { forRows, disjoint } from './layout.js';
+import { forRows, disjoint, offsetOf } from './layout.js';
 
 // ARRAYS are the typed arrays of each data type's raw elements (FLOAT16
 // as its bits).
@@ -114,8 +114,9 @@ export function halves() {
 // valueText writes element k of a data type's raw elements (arr, as
 // ARRAYS holds them) as the server writes values: floats as Go's
 // strconv 'g' does, the integers in full.
-export function valueText(dataType, arr, k) {
-  const v = arr[k];
+export function valueText(dataType, arr, k) { return rawText(dataType, arr[k]); }
+// rawText writes one raw element v (as ARRAYS holds it) as valueText does.
+export function rawText(dataType, v) {
   if (dataType === 'FLOAT16') return goText(half(v), true);
   return dataType === 'FLOAT32' ? goText(v, true) : dataType === 'FLOAT64' ? goText(v, false) : String(v);
 }
@@ -210,4 +211,93 @@ export function cellCounts(cells, offsets, meta = null) {
   if (offsets) for (let i = 0; i < offsets.length; i++) { if (c[offsets[i]] < 255) c[offsets[i]]++; }
   else forRows(meta.sizes, meta.strides, meta.inputCount, (i0, o0, len, s) => { if (s === 1) c.fill(1, o0, o0 + len); else for (let j = 0, o = o0; j < len; j++, o += s) c[o] = 1; });
   return c;
+}
+
+// ---- values worked out where they are drawn ----
+// On an input whose elements have cells of their own (disjoint), a cell
+// holds its one element's value, so an input or output element's value
+// follows from its index: the canvases ask for the ones their pixels
+// show, and no buffer or output of 2^24 values is made.
+
+// elementRaw is (i) => element i's value as its typed array stores it
+// (the type's own conversion: integers wrap, FLOAT16 as its bits).
+export function elementRaw(meta) {
+  const cell = new ARRAYS[meta.dataType](1), value = valueOf(meta.dataType, patternOf(meta));
+  return (i) => { cell[0] = value(i); return cell[0]; };
+}
+// elementNum is (i) => element i's value as a number: i + 1 itself where
+// the type holds 1..N exactly.
+export function elementNum(meta) {
+  const dt = meta.dataType;
+  if (!meta.pattern && meta.inputCount <= (WRAP[dt] ?? 0) && dt !== 'FLOAT16' && dt !== 'INT64' && dt !== 'UINT64') return dt === 'FLOAT32' ? (i) => Math.fround(i + 1) : (i) => i + 1;
+  const raw = elementRaw(meta), h16 = dt === 'FLOAT16' ? halves() : null;
+  return h16 ? (i) => h16[raw(i)] : (i) => Number(raw(i));
+}
+// sourceOf is (k) => the input element (row-major) output element k
+// copies: CopyStart + InputWindowStrides x k's coordinate; step is the
+// input elements between two neighbours along the output's last axis.
+export function sourceOf(meta) {
+  const sz = meta.sizes, r = sz.length, pitch = new Array(r);
+  for (let d = r - 1, p = 1; d >= 0; d--) { pitch[d] = p; p *= sz[d]; }
+  const base = meta.copyStart.reduce((a, c, d) => a + c * pitch[d], 0), steps = meta.windowStrides.map((w, d) => w * pitch[d]);
+  const f = (k) => base + offsetOf(meta.outputSizes, steps, k);
+  f.step = r ? steps[r - 1] : 0;
+  f.rows = (g) => forRows(meta.outputSizes, steps, meta.outputCount, (k0, o0, len, s) => g(k0, base + o0, len, s));
+  return f;
+}
+// sourceEnds is outputEnds for a disjoint input without its values: the
+// corners where they tell, else which values occur, by key: the values
+// repeat with a period (a typed pattern, integers that wrap), or are
+// +Inf from element 65519 on (FLOAT16's 1..N), so one pass over the
+// output's source indices marks the keys met, with no array per element.
+export function sourceEnds(meta) {
+  const n = meta.outputCount, num = elementNum(meta), src = sourceOf(meta), dt = meta.dataType;
+  if (n > 0 && !meta.pattern && meta.inputCount <= (WRAP[dt] ?? 0)) {
+    const os = meta.outputSizes, ws = meta.windowStrides;
+    let loK = 0, hiK = 0;
+    for (let d = 0, step = n; d < os.length; d++) {
+      step /= os[d];
+      const far = (os[d] - 1) * step;
+      if (ws[d] < 0) loK += far; else hiK += far;
+    }
+    const lo = num(src(loK)), hi = num(src(hiK));
+    if (Number.isFinite(lo) && Number.isFinite(hi)) return [lo, hi, loK, hiK];
+  }
+  const P = meta.pattern ? patternOf(meta).length : { INT8: 256, UINT8: 256, INT16: 65536, UINT16: 65536 }[dt] ?? 0;
+  if (!P && dt !== 'FLOAT16') { // not met by a canvas's 2^24 elements: INT32 and wider do not wrap there
+    let lo = Infinity, hi = -Infinity, loK = 0, hiK = 0;
+    src.rows((k0, i0, len, s) => { for (let j = 0, i = i0; j < len; j++, i += s) { const v = num(i); if (v < lo) { lo = v; loK = k0 + j; } if (v > hi) { hi = v; hiK = k0 + j; } } });
+    return [lo, hi, loK, hiK];
+  }
+  const keys = P || 65520, first = new Int32Array(keys).fill(-1);
+  src.rows((k0, i0, len, s) => {
+    for (let j = 0, i = i0; j < len; j++, i += s) { const q = P ? i % P : Math.min(i, keys - 1); if (first[q] < 0) first[q] = k0 + j; }
+  });
+  let lo = Infinity, hi = -Infinity, loK = 0, hiK = 0;
+  for (let q = 0; q < keys; q++) {
+    const k = first[q];
+    if (k < 0) continue;
+    const v = num(q);
+    if (!Number.isFinite(v)) continue;
+    if (v < lo || (v === lo && k < loK)) { lo = v; loK = k; }
+    if (v > hi || (v === hi && k < hiK)) { hi = v; hiK = k; }
+  }
+  return [lo, hi, loK, hiK];
+}
+// heldBits is a disjoint layout's cells that hold an element, one bit a
+// cell (2 MiB at 2^24 cells, where counts take a byte each).
+export function heldBits(meta) {
+  const w = new Uint32Array(Math.ceil(meta.cells / 32));
+  forRows(meta.sizes, meta.strides, meta.inputCount, (i0, o0, len, s) => {
+    if (s === 1) { setRun(w, o0, o0 + len); return; }
+    for (let j = 0, o = o0; j < len; j++, o += s) w[o >>> 5] |= 1 << (o & 31);
+  });
+  return w;
+}
+// setRun sets bits [a, b) of a bitmap of 32-bit words, whole words at once.
+export function setRun(w, a, b) {
+  for (; a < b && a & 31; a++) w[a >>> 5] |= 1 << (a & 31);
+  const whole = (b - a) >>> 5;
+  if (whole) { w.fill(~0, a >>> 5, (a >>> 5) + whole); a += whole << 5; }
+  for (; a < b; a++) w[a >>> 5] |= 1 << (a & 31);
 }

@@ -288,6 +288,50 @@ export function swapIn(el, html, key) {
   delete el.dataset.key;
 }
 
+// patchIn is swapIn for a picture drawn as cells: the nodes that stay
+// are kept and only what differs from html is changed (attributes, text;
+// nodes of another kind replaced, the rest added or removed), so that an
+// edit of a small picture re-styles and re-lays-out the cells that
+// change, not all of them, and the cell that has the focus keeps it (and
+// its place in the tab order).
+export function patchIn(el, html, key) {
+  if (key && el.dataset.key === key) return;
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  patchChildren(el, t.content);
+  delete el.dataset.key;
+}
+// viewIn swaps a view of the picture in: patched in place (patchIn) when
+// it is drawn as cells (mode 'dom') and was (no canvas of the page's in
+// it, whose port and tools the page added), else replaced.
+export function viewIn(el, html, key, mode) {
+  (mode === 'dom' && !el.querySelector('canvas') ? patchIn : swapIn)(el, html, key);
+}
+// patchChildren walks both lists of children side by side, with no
+// array per element: a 16x16 picture has some 2,000 nodes.
+function patchChildren(to, from) {
+  let a = to.firstChild, b = from.firstChild;
+  while (b) {
+    const nb = b.nextSibling;
+    if (!a) { to.append(b); b = nb; continue; }
+    const na = a.nextSibling;
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) a.replaceWith(b);
+    else if (a.nodeType !== 1) { if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue; } else { patchAttrs(a, b); patchChildren(a, b); }
+    a = na; b = nb;
+  }
+  while (a) { const na = a.nextSibling; a.remove(); a = na; }
+}
+function patchAttrs(a, b) {
+  const focused = a === document.activeElement, want = b.attributes; // the focused cell keeps its roving tabindex
+  for (let i = 0; i < want.length; i++) {
+    const { name, value } = want[i];
+    if (a.getAttribute(name) !== value && !(focused && name === 'tabindex')) a.setAttribute(name, value);
+  }
+  const have = a.attributes;
+  if (have.length === want.length) return;
+  for (let i = have.length - 1; i >= 0; i--) { const name = have[i].name; if (!b.hasAttribute(name) && !(focused && name === 'tabindex')) a.removeAttribute(name); }
+}
+
 // copyButtons makes the pages' Copy buttons (button[data-copy], rendered
 // hidden before the code blocks they copy, also in the fragments the
 // websocket swaps in) work where there is a clipboard.

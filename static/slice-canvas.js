@@ -6,8 +6,8 @@
 
 import { $ } from './live.js';
 import { coordOf, indexOf } from './layout.js';
-import { outputEnds, halves } from './fill.js';
-import { place, panelCaptions, rgba, rampPacked, rowPixels, inputCodes, paintStrip, markPixels, canvasLinks } from './canvas.js';
+import { outputEnds, sourceEnds, sourceOf, elementNum, halves } from './fill.js';
+import { place, panelCaptions, rgba, rampPacked, rowPixels, inputCodes, paintStrip, paintBits, markPixels, canvasLinks } from './canvas.js';
 import { clamp, box, pixelRuns, tensorLayout, bufferStrip } from './canvas-layout.js';
 import { canvasRecord, measureCaption, redrawMini } from './canvas-zoom.js';
 
@@ -47,10 +47,31 @@ export function sliceCanvases(S) {
   // setup draws a canvas: fill(rgba) paints its image, decorate(ov, view)
   // places its labels (again at each zoom); its pointer and keys link
   // like the grids' cells.
-  function setup(kind, [b, L], n, fill, decorate) {
+  //
+  // same ({key, bits, keep}) says what the image is drawn from: when the
+  // last edit's canvas is still on the page (the fragment was the same)
+  // with the same key and bitmap, its image is the one this would paint,
+  // and it is kept rather than painted and put again: a window turned
+  // around repaints the output alone. keep(bits) then lets the page hold
+  // one copy of the bitmap, not two.
+  function setup(kind, [b, L], n, fill, decorate, same = null) {
     const cv = $(`#${SLOT[kind]}-canvas`);
     if (!cv) return null;
+    const old = st.lastCanvases?.[kind];
+    if (same && old?.same && old.cv === cv && old.same.key === same.key && sameWords(old.same.bits, same.bits)) {
+      same.keep(old.same.bits);
+      st.canvases[kind] = old;
+      // Its labels (CopyStart, the copy order) are this edit's.
+      const V = old.view;
+      V.decorate = decorate;
+      V.ov.replaceChildren();
+      decorate?.(V.ov, V);
+      paint(kind);
+      return old;
+    }
     const c = st.canvases[kind] = canvasRecord(cv, L, b, decorate);
+    c.same = same;
+    cv.dataset.paints = (+cv.dataset.paints || 0) + 1; // the tests tell a kept image from one painted again
     fill(c.img.data);
     paint(kind);
     redrawMini(c.view);
@@ -72,6 +93,9 @@ export function sliceCanvases(S) {
   function drawInput() {
     const m = st.meta, s = m.sizes, r = s.length, n = m.inputCount, bL = gridLayout('in', s), L = bL[1];
     const inWin = s.map((size, d) => { const a = new Uint8Array(size); a.fill(1, m.windowOffsets[d], m.windowOffsets[d] + m.windowSizes[d]); return a; });
+    // What the image is drawn from (its labels are placed again).
+    const same = { key: JSON.stringify([L.w, L.h, L.bin, L.px, s, m.windowOffsets, m.windowSizes]),
+      bits: st.data.copied, keep: (bits) => { st.data.copied = bits; } };
     setup('in', bL, n, (px) => {
       const code = inputCodes(L, n, s, inWin, st.data.copied);
       const px32 = new Uint32Array(px.buffer), cols = [0, rgba(C.outside), rgba(C.win), rgba(C.copied)];
@@ -104,22 +128,30 @@ export function sliceCanvases(S) {
           place(ov, L, 'cv-num', x, y, 1, 1, t);
         }
       }
-    });
+    }, same);
   }
   // drawOutput colours the output by value (its legend gives the range);
-  // values the page did not compute leave it plain.
+  // values the page did not compute leave it plain. On a disjoint input
+  // the values are worked out for the pixels drawn (each shows its first
+  // element) from the input elements they copy: no output array.
   function drawOutput() {
-    const m = st.meta, n = m.outputCount, bL = gridLayout('out', m.outputSizes), L = bL[1], vals = st.data.outVals;
-    const h16 = m.dataType === 'FLOAT16' ? halves() : null, num = h16 ? (k) => h16[vals[k]] : (k) => Number(vals[k]);
+    const m = st.meta, n = m.outputCount, bL = gridLayout('out', m.outputSizes), L = bL[1], D = st.data, vals = D.outVals;
+    const h16 = m.dataType === 'FLOAT16' ? halves() : null, num = h16 ? (k) => h16[D.outAt(k)] : (k) => Number(D.outAt(k));
     // Numbers straight from the typed array, without a call per element,
     // unless they are halves' bits or BigInts.
     const plainNums = vals && !h16 && !(vals instanceof BigInt64Array || vals instanceof BigUint64Array);
     // The ramp spans the finite values: FLOAT16 turns values past 65504
     // into infinities, which take the ramp's ends.
-    const [lo, hi, loK, hiK] = vals ? outputEnds(m, vals) : [Infinity, -Infinity, 0, 0];
+    const [lo, hi, loK, hiK] = vals ? outputEnds(m, vals) : D.outAt ? sourceEnds(m) : [Infinity, -Infinity, 0, 0];
     setup('out', bL, n, (px) => {
-      const px32 = new Uint32Array(px.buffer), plain = rgba(C.plain), span = hi - lo;
-      const colour = !vals ? () => plain : span > 0 ? (k) => rampPacked((num(k) - lo) / span) : () => rampPacked(0.5);
+      const px32 = new Uint32Array(px.buffer), plain = rgba(C.plain), span = hi - lo, bin = L.bin;
+      const colour = !D.outAt ? () => plain : span > 0 ? (k) => rampPacked((num(k) - lo) / span) : () => rampPacked(0.5);
+      if (!vals && D.outAt && span > 0) {
+        const src = sourceOf(m), at = elementNum(m), ds = bin * src.step, rows = L.panelAt || m.outputSizes.length < 2;
+        if (rows) pixelRuns(L, n, (p, k0, len) => { for (let j = 0, i = src(k0); j < len; j++, i += ds) px32[p + j] = rampPacked((at(i) - lo) / span); });
+        else pixelRuns(L, n, (p, k0, len) => { for (let j = 0, k = k0; j < len; j++, k += bin) px32[p + j] = rampPacked((at(src(k)) - lo) / span); });
+        return;
+      }
       if (L.bin === 1) {
         const os = m.outputSizes, row = os.length ? os[os.length - 1] : 1;
         if (plainNums && span > 0) rowPixels(L, n, row, (k0, len, p0, off) => { for (let j = 0; j < len; j++) px32[p0 + off + j] = rampPacked((vals[k0 + j] - lo) / span); });
@@ -127,14 +159,13 @@ export function sliceCanvases(S) {
         return;
       }
       // Several elements a pixel: each pixel shows its first.
-      const bin = L.bin;
       if (plainNums && span > 0) pixelRuns(L, n, (p, k0, len) => { for (let j = 0, k = k0; j < len; j++, k += bin) px32[p + j] = rampPacked((vals[k] - lo) / span); });
       else pixelRuns(L, n, (p, k0, len) => { for (let j = 0, k = k0; j < len; j++, k += bin) px32[p + j] = colour(k); });
     }, (ov) => panelCaptions(ov, L, m.outputSizes, m.labels));
     const legend = $('[data-testid=slice-out-legend]');
     if (legend) {
-      $('.vals', legend).hidden = !vals;
-      if (vals) { $('.vmin', legend).textContent = S.valueAt(vals, loK); $('.vmax', legend).textContent = S.valueAt(vals, hiK); }
+      $('.vals', legend).hidden = !D.outAt;
+      if (D.outAt) { $('.vmin', legend).textContent = S.valueAt(D.outAt(loK)); $('.vmax', legend).textContent = S.valueAt(D.outAt(hiK)); }
     }
   }
   // drawBuffer colours each buffer cell: read by the slice (compute's
@@ -142,10 +173,20 @@ export function sliceCanvases(S) {
   function drawBuffer() {
     const m = st.meta, b = bounds('b'), L = bufferStrip(m, b), D = st.data;
     setup('b', [b, L], m.cells, (px) => {
+      const cols = [C.tail, C.hole, C.held, C.shared, C.copied].map(rgba);
+      // A disjoint input's cells held, one bit each, beside the read ones.
+      if (D.held) { paintBits(px, L, m.cells, m.last, [[D.read, cols[4]], [D.held, cols[2]]], cols[1], cols[0]); return; }
       const counts = D.counts, read = D.read, last = m.last;
       const codeOf = (k) => { const h = counts[k]; return read !== null && (read[k >>> 5] >>> (k & 31)) & 1 ? 4 : h > 1 ? 3 : h === 1 ? 2 : k <= last ? 1 : 0; };
-      paintStrip(px, L, m.cells, codeOf, [C.tail, C.hole, C.held, C.shared, C.copied].map(rgba));
-    });
+      paintStrip(px, L, m.cells, codeOf, cols);
+    }, null, { key: JSON.stringify([L.w, L.h, L.bin, L.px, m.sizes, m.strides, m.cells, m.last, m.dataType, m.pattern || '']), bits: D.read, keep: (bits) => { D.read = bits; } });
+  }
+  // sameWords says whether two bitmaps (or none) are the same.
+  function sameWords(a, b) {
+    if (!a || !b) return a === b;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
   }
   return { paint, drawInput, drawOutput, drawBuffer };
 }

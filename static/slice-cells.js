@@ -8,7 +8,7 @@
 import { $, $$, reveal, gridLinks } from './live.js';
 import { listOf, t as tr } from './words.js';
 import { moveCoord, bufferMove, coordOf, indexOf, offsetOf, holderOf } from './layout.js';
-import { valueText } from './fill.js';
+import { rawText } from './fill.js';
 
 // bit is bit k of a bitmap of 32-bit words (compute's, from the frames),
 // 0 without one.
@@ -31,16 +31,16 @@ export function sliceCells(S) {
   const label = (el) => el && $('.lbl', el).textContent;
   // Each fact of a cell from its DOM cell when the view is a grid, else
   // from the frames, else worked out from the meta.
-  const valueAt = (arr, k) => valueText(st.meta.dataType, arr, k);
+  const valueAt = (v) => rawText(st.meta.dataType, v);
   function inOffset(i) {
     const c = cellOf('in', i);
     if (c) return +c.dataset.o;
     if (st.data.offsets) return st.data.offsets[i];
     return offsetOf(st.meta.sizes, st.meta.strides, i);
   }
-  const bufValue = (o) => label(cellOf('b', o)) ?? (st.data.inVals ? valueAt(st.data.inVals, o) : '·');
+  const bufValue = (o) => label(cellOf('b', o)) ?? (st.data.bufAt ? valueAt(st.data.bufAt(o)) : '·');
   const inValue = (i) => label(cellOf('in', i)) ?? bufValue(inOffset(i));
-  const outValue = (k) => label(cellOf('out', k)) ?? (k < st.meta.values.length ? st.meta.values[k] : st.data.outVals ? valueAt(st.data.outVals, k) : '·');
+  const outValue = (k) => label(cellOf('out', k)) ?? (k < st.meta.values.length ? st.meta.values[k] : st.data.outAt ? valueAt(st.data.outAt(k)) : '·');
   const srcCoord = (oc) => oc.map((v, d) => st.meta.copyStart[d] + st.meta.windowStrides[d] * v);
   const inWindow = (ic) => ic.every((v, d) => v >= st.meta.windowOffsets[d] && v < st.meta.windowOffsets[d] + st.meta.windowSizes[d]);
   // copyOrder is the output element that copies input element i, or -1:

@@ -14,9 +14,9 @@
 // slice-steps.js plays the copy step by step.
 
 import { editClient } from './client.js';
-import { $, $$, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
-import { offsetsOf, disjoint } from './layout.js';
-import { fillInput, sliceOutput, cellCounts } from './fill.js';
+import { $, $$, put, queryOf, swapIn, viewIn, formVals, dimRows, liveSubmit } from './live.js';
+import { offsetsOf, disjoint, holderOf } from './layout.js';
+import { fillInput, sliceOutput, cellCounts, elementRaw, sourceOf, heldBits, ARRAYS } from './fill.js';
 import { FRAME } from './protocol.js';
 import { t as tr } from './words.js';
 import { sliceCells } from './slice-cells.js';
@@ -58,7 +58,8 @@ export function start() {
     const h = m.html;
     if (h) {
       const k = h.keys || {};
-      swapIn($('#slice-input'), h.input, k.input); swapIn($('#slice-output'), h.output, k.output); swapIn($('#slice-buffer'), h.buffer, k.buffer);
+      const md = m.meta;
+      viewIn($('#slice-input'), h.input, k.input, md.inputMode); viewIn($('#slice-output'), h.output, k.output, md.outputMode); viewIn($('#slice-buffer'), h.buffer, k.buffer, md.bufferMode);
       swapIn($('#slice-facts'), h.facts, k.facts); swapIn(steps, h.steps, k.steps);
       $('#input-sub').textContent = h.inputSub; $('#output-sub').textContent = h.outputSub; $('#buffer-sub').textContent = h.bufferSub;
     }
@@ -73,16 +74,29 @@ export function start() {
     const key = JSON.stringify([meta.dataType, meta.sizes, meta.strides, meta.inputCount, meta.cells, meta.pattern || '']);
     const input = st.input && st.input.key === key ? st.input : (st.input = { key });
     // A disjoint layout (each element a cell of its own) needs no array
-    // of offsets: its rows are walked, its holders worked out.
-    input.apart ??= disjoint(meta.sizes, meta.strides);
-    const offsets = !input.apart && (inCv || bufCv || vals) ? (input.offsets ??= offsetsOf(meta.sizes, meta.strides, meta.inputCount)) : null;
-    const inVals = vals ? (input.values ??= fillInput(meta, offsets)) : null;
-    st.data = {
-      copied: s.copiedFrames ? words(meta.inputCount) : null, offsets, apart: input.apart,
-      counts: bufCv ? (input.counts ??= cellCounts(meta.cells, offsets, meta)) : null, read: s.readFrames ? words(meta.cells) : null,
-      inVals, outVals: vals && outCv ? sliceOutput(meta, inVals, st.data?.outVals) : null,
-    };
-    st.canvases = {}; st.marks = { in: {}, out: {}, b: {} };
+    // of offsets, values or counts: its rows are walked, its holders
+    // worked out, and each value follows from its element's index
+    // (fill.js elementRaw), computed for the pixels drawn and the cells
+    // named. Other layouts fill their buffer as the server does.
+    const apart = input.apart ??= disjoint(meta.sizes, meta.strides);
+    if (apart) {
+      const raw = vals ? (input.raw ??= elementRaw(meta)) : null, src = raw ? sourceOf(meta) : null, zero = new ARRAYS[meta.dataType](1)[0];
+      st.data = {
+        copied: s.copiedFrames ? words(meta.inputCount) : null, offsets: null, apart, counts: null, read: s.readFrames ? words(meta.cells) : null,
+        held: bufCv ? (input.held ??= heldBits(meta)) : null,
+        bufAt: raw && ((o) => { const h = holderOf(meta.sizes, meta.strides, o); return h >= 0 && h < meta.inputCount ? raw(h) : zero; }),
+        outAt: raw && ((k) => raw(src(k))),
+      };
+    } else {
+      const offsets = inCv || bufCv || vals ? (input.offsets ??= offsetsOf(meta.sizes, meta.strides, meta.inputCount)) : null;
+      const inVals = vals ? (input.values ??= fillInput(meta, offsets)) : null, outVals = vals && outCv ? sliceOutput(meta, inVals, st.data?.outVals) : null;
+      st.data = {
+        copied: s.copiedFrames ? words(meta.inputCount) : null, offsets, apart,
+        counts: bufCv ? (input.counts ??= cellCounts(meta.cells, offsets, meta)) : null, read: s.readFrames ? words(meta.cells) : null,
+        inVals, outVals, bufAt: inVals && ((o) => inVals[o]), outAt: outVals && ((k) => outVals[k]),
+      };
+    }
+    st.lastCanvases = st.canvases; st.canvases = {}; st.marks = { in: {}, out: {}, b: {} };
     S.showPlayer();
     st.t = Math.min(m.form.t === '' ? -1 : +m.form.t, meta.steps - 1); // shown with the picture, at done
   }

@@ -33,5 +33,6 @@ export function num(n) {
 
 // listOf is the first 8 of xs, each as f gives it, and how many more.
 export function listOf(xs, f) {
-  return xs.slice(0, 8).map(f).join(', ') + (xs.length > 8 ? t('js.more', { n: num(xs.length - 8) }) : '');
+  const n = xs.total ?? xs.length; // xs.total: how many in all, when xs holds the first of them
+  return xs.slice(0, 8).map(f).join(', ') + (n > 8 ? t('js.more', { n: num(n - 8) }) : '');
 }

@@ -52,8 +52,11 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/stridescope/stridescope/web"
@@ -177,8 +180,8 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", bc.name, err)
 		}
-		fmt.Fprintf(log, "benchweb: %-22s nav %s  live %s  edit %s  hover %s  (load %s)\n",
-			bc.name, r.nav.summary(), r.live.summary(), r.edit.summary(), r.hover.summary(), r.load)
+		fmt.Fprintf(log, "benchweb: %-22s nav %s  live %s  edit %s  hover %s  arrays %s  (load %s)\n",
+			bc.name, r.nav.summary(), r.live.summary(), r.edit.summary(), r.hover.summary(), mib(r.arrays), r.load)
 		rows = append(rows, r)
 	}
 	writeReport(out, report{
@@ -349,7 +352,7 @@ func squareCase(explorer string, n int64) benchCase {
 var allCases = func() []benchCase {
 	var cs []benchCase
 	for _, explorer := range []string{"layout", "slice"} {
-		for _, n := range []int64{0, 64, 256, 1024, 4096} {
+		for _, n := range []int64{0, 16, 64, 256, 1024, 4096} {
 			if n == 0 {
 				bc := squareCase(explorer, 2)
 				bc.name = explorer + "/2x3"
@@ -421,8 +424,13 @@ type result struct {
 	nav, live, fcp timings
 	edit, hover    timings
 	nodes          int
-	mode           string
-	load           string
+	// arrays is the tab's ArrayBuffer backing stores after the edits and
+	// a full garbage collection, in bytes: what its typed arrays and
+	// ImageData hold (Runtime.getHeapUsage's backingStorageSize, which
+	// also counts external strings: the modules' sources, some KiB).
+	arrays float64
+	mode   string
+	load   string
 }
 
 // drawnAndLive is, once the page is both drawn and live, when it was
@@ -491,6 +499,9 @@ func measure(tab context.Context, c config, bc benchCase) (result, error) {
 		}
 		r.edit = append(r.edit, took)
 	}
+	if r.arrays, err = arrayBytes(tab, c.timeout); err != nil {
+		return r, err
+	}
 
 	for i := range c.runs {
 		x, y, err := hoverPoint(tab, c.timeout, bc, i%2)
@@ -512,6 +523,24 @@ func measure(tab context.Context, c config, bc benchCase) (result, error) {
 	r.load = loadAvg()
 	return r, nil
 }
+
+// arrayBytes is the bytes of the tab's ArrayBuffers that a full garbage
+// collection leaves: the arrays the page keeps, not its garbage.
+func arrayBytes(tab context.Context, timeout time.Duration) (float64, error) {
+	ctx, cancel := context.WithTimeout(tab, timeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
+		return 0, fmt.Errorf("collect garbage: %w", err)
+	}
+	u, err := chromedp.Call(ctx, cdpruntime.GetHeapUsage, cdp.Empty{})
+	if err != nil {
+		return 0, fmt.Errorf("heap usage: %w", err)
+	}
+	return u.BackingStorageSize, nil
+}
+
+// mib writes bytes in MiB.
+func mib(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
 
 // hoverPoint scrolls the hover target into view and returns the viewport
 // point of cell k (DOM) or of the k-th point (canvas).
@@ -629,13 +658,13 @@ func writeReport(w io.Writer, r report) {
 		floorPage, ms(r.floor.median()), ms(r.floor.min()), ms(r.floor.max()), len(r.floor))
 	fmt.Fprintln(w, "Milliseconds, median / max. \"budget\" marks a median over issue #12's budget (navigation 0.7 s, 0.15 s at 2x3, 1.0 s for large slices; edit 0.5 s; hover 16 ms).")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| case | views | DOM nodes | FCP | navigation -> drawn | navigation -> live | keystroke -> painted | hover -> painted | load |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| case | views | DOM nodes | FCP | navigation -> drawn | navigation -> live | keystroke -> painted | hover -> painted | typed arrays | load |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, row := range r.rows {
 		nb, eb, hb := budgetOf(row.bc)
-		fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n",
 			row.bc.name, row.mode, row.nodes, ms(row.fcp.median()),
-			judged(row.nav, nb), row.live.summary(), judged(row.edit, eb), judged(row.hover, hb), row.load)
+			judged(row.nav, nb), row.live.summary(), judged(row.edit, eb), judged(row.hover, hb), mib(row.arrays), row.load)
 	}
 }
 

@@ -33,7 +33,7 @@ func TestBenchWebMeasuresEveryColumn(t *testing.T) {
 		{"slice/2x3", "dom,dom,dom"},
 		{"slice/256x256", "canvas,canvas,canvas"},
 	} {
-		row := regexp.MustCompile(`(?m)^\| ` + regexp.QuoteMeta(tc.name) + ` \| ` + tc.views + ` \| \d+ \| (\d+(\.\d)?|-) \| ` + ms + ` \| ` + ms + ` \| ` + ms + ` \| ` + ms + ` \| [0-9.]+ \|$`)
+		row := regexp.MustCompile(`(?m)^\| ` + regexp.QuoteMeta(tc.name) + ` \| ` + tc.views + ` \| \d+ \| (\d+(\.\d)?|-) \| ` + ms + ` \| ` + ms + ` \| ` + ms + ` \| ` + ms + ` \| \d+\.\d MiB \| [0-9.]+ \|$`)
 		if !row.MatchString(out.String()) {
 			t.Errorf("no complete row for %s (views %s) in\n%s", tc.name, tc.views, out.String())
 		}
