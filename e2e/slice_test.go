@@ -372,6 +372,15 @@ func hoverCanvas(t *testing.T, ctx context.Context, sel string, fx, fy float64) 
 	hoverAt(t, ctx, sel, fx, fy)
 }
 
+// hoverElement points at item k of a canvas (an element, or a buffer
+// cell), found through the canvas's own layout (cv.drawn.L): a view may
+// wrap, band or bin its items, so no fraction of its box names one.
+func hoverElement(t *testing.T, ctx context.Context, sel string, k int) {
+	t.Helper()
+	f := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const cv = document.querySelector(%q), [x, y] = cv.drawn.L.toPixel(%d); return [(x + 0.5) / cv.width, (y + 0.5) / cv.height]; })()`, sel, k))
+	hoverCanvas(t, ctx, sel, f[0], f[1])
+}
+
 func TestE2ESliceLargeCanvases(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
@@ -400,7 +409,7 @@ func TestE2ESliceLargeCanvases(t *testing.T) {
 	}
 
 	// Input element (50,51): copied (odd column) to output (40,24).
-	hoverCanvas(t, ctx, "#slice-in-canvas", 51.5/100, 50.5/100)
+	hoverElement(t, ctx, "#slice-in-canvas", 50*100+51)
 	want := "input (50,51) = 5052 at buffer offset 5251: copied to Output[{40,24}], output element 2024"
 	waitFor(t, ctx, "the input cell's caption", fmt.Sprintf(`document.querySelector('#dot').textContent === %q`, want))
 	if got := countColour(t, ctx, "#slice-out-canvas", 230, 57, 70); got != 1 {
@@ -412,12 +421,12 @@ func TestE2ESliceLargeCanvases(t *testing.T) {
 	viewShot(t, ctx, "slice-canvas", ".io")
 
 	// The buffer: 104 cells a row, cell 5251 at (51, 50); 5253 is padding.
-	hoverCanvas(t, ctx, "#slice-buf-canvas", 51.5/104, 50.5/100)
+	hoverElement(t, ctx, "#slice-buf-canvas", 5251)
 	waitFor(t, ctx, "the buffer cell's caption", `document.querySelector('#dot').textContent === 'buffer offset 5251 holds 5052 for input (50,51): read by output element 2024'`)
-	hoverCanvas(t, ctx, "#slice-buf-canvas", 101.5/104, 50.5/100)
+	hoverElement(t, ctx, "#slice-buf-canvas", 5301)
 	waitFor(t, ctx, "the padding's caption", `document.querySelector('#dot').textContent === 'buffer offset 5301 holds no input element: padding'`)
 	// The output canvas links into the others: element 2024 is (40,24).
-	hoverCanvas(t, ctx, "#slice-out-canvas", 24.5/50, 40.5/80)
+	hoverElement(t, ctx, "#slice-out-canvas", 2024)
 	waitFor(t, ctx, "the output cell's caption", `document.querySelector('#dot').textContent === 'Output[{40,24}] = Input[{50,51}] = 5052, read at buffer offset 5251'`)
 	if got := countColour(t, ctx, "#slice-in-canvas", 230, 57, 70); got != 1 {
 		t.Errorf("%d input pixels linked, want 1", got)
