@@ -244,7 +244,7 @@ func TestE2ETourDataMovementSteps(t *testing.T) {
 					// own grid, never the page.
 					if vp.phone {
 						do(t, ctx, "go to the picture", chromedp.Click(chromedp.CSS(`[data-testid=to-picture]`)))
-						waitFor(t, ctx, "at the picture", `location.hash === '#picture'`)
+						waitFor(t, ctx, "at the picture, with the way back", `!!document.querySelector('[data-testid=back-to-step]')`)
 						do(t, ctx, "scroll to "+st.cell, chromedp.ScrollIntoView(chromedp.CSS(st.cell)))
 					}
 					if got := eval[string](t, ctx, inView+"("+strconv.Quote(st.cell)+")"); got != "" {
