@@ -52,10 +52,11 @@ func TestE2EFirstAnswerKeepsTheDrawnPicture(t *testing.T) {
 			}
 		}
 	}
-	// An edit replaces what it changes.
+	// An edit draws what it changes: a small picture is patched in place
+	// (#38), its cells the edit's.
 	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=3,1")
 	typeInto(t, ctx, "type a stride", "#f-stride-0", "4")
-	waitFor(t, ctx, "the edit's answer", `document.querySelector('#picture').dataset.state === 'done' && !document.getElementById('buffer').dataset.key && window.__replaced.has('buffer')`)
+	waitFor(t, ctx, "the edit's answer", `document.querySelector('#picture').dataset.state === 'done' && location.search.includes('strides=4,1') && document.querySelectorAll('#buffer .bc').length === 7`)
 	if got := eval[int](t, ctx, `document.querySelectorAll('#buffer .bc.hole').length`); got != 1 {
 		t.Errorf("after the edit to strides {4,1} the buffer shows %d padding cells, want 1", got)
 	}
