@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"math/big"
+	"strings"
+)
 
 // RowStrides are the strides of sizes (in DirectML's order, {N,C,H,W} and
 // so on) laid out in memory in order, a NamedLayouts name of their rank
@@ -45,25 +48,25 @@ func RowStrides(order string, sizes []int64, pitch int64) ([]int64, error) {
 		row = n - 1
 	}
 	strides := make([]int64, n)
-	var span uint64 = 1
+	span := big.NewInt(1) // exact: a product of UINTs may pass 64 bits
 	for k := n - 1; k >= 0; k-- {
 		d := perm[k]
-		if span > MaxUINT {
-			return nil, NewMsg("rows.overflow", "the stride of {dim} would be {stride}, past 4294967295 (a UINT)", Args{"dim": labels[d], "stride": span})
-		}
-		strides[d] = int64(span)
-		next, ok := mulLimit(span, uint64(max(sizes[d], 1)), 1<<62)
-		if d == row && pitch > 1 && ok {
-			if k == 0 {
+		strides[d] = span.Int64() // at most MaxUINT, checked below
+		if k == 0 {
+			if d == row && pitch > 1 {
 				return nil, NewMsg("rows.outermost", "in the order {order}, {row} is the outermost dimension: no dimension lies outside a row to pad it; choose an order with {row} inside, or a pitch of 1",
 					Args{"order": strings.Join(orderLabels(labels, perm), ""), "row": labels[row]})
 			}
-			next, ok = mulLimit((next+uint64(pitch)-1)/uint64(pitch), uint64(pitch), 1<<62)
+			break
 		}
-		if !ok {
-			next = 1 << 62 // reported at the next dimension out, if any
+		span.Mul(span, big.NewInt(max(sizes[d], 1)))
+		if d == row && pitch > 1 {
+			p := big.NewInt(pitch)
+			span.Add(span, p).Sub(span, big.NewInt(1)).Div(span, p).Mul(span, p)
 		}
-		span = next
+		if span.Cmp(big.NewInt(MaxUINT)) > 0 {
+			return nil, NewMsg("rows.overflow", "the stride of {dim} would be {stride}, past 4294967295 (a UINT)", Args{"dim": labels[perm[k-1]], "stride": span.String()})
+		}
 	}
 	return strides, nil
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -40,6 +41,8 @@ func TestRowStrides(t *testing.T) {
 		{"pitch past a UINT", "", []int64{2, 3}, MaxUINT + 1, nil, "rows.pitch"},
 		{"the largest pitch", "", []int64{1, 3}, MaxUINT, []int64{MaxUINT, 1}, ""},
 		{"a stride past a UINT", "", []int64{2, 2, 3}, MaxUINT, nil, "rows.overflow"},
+		// (2^32-1)^2 passes 64 bits: the message gives it exactly.
+		{"a stride past 64 bits", "", []int64{2, MaxUINT, MaxUINT}, 1, nil, "rows.overflow"},
 		{"no dimensions", "", nil, 1, nil, "rows.rank"},
 		// A size that breaks its own rule counts as 1 here.
 		{"size 0", "", []int64{2, 0}, 4, []int64{4, 1}, ""},
@@ -50,6 +53,9 @@ func TestRowStrides(t *testing.T) {
 				m, ok := err.(Msg)
 				if !ok || m.Code != tc.code {
 					t.Fatalf("RowStrides = %v, %v; want the error %s", got, err, tc.code)
+				}
+				if tc.name == "a stride past 64 bits" && !strings.Contains(err.Error(), "the stride of D would be 18446744065119617025") {
+					t.Errorf("%v, want the exact stride of D", err)
 				}
 				return
 			}

@@ -282,22 +282,25 @@ func Validate(st LayoutState, queryErrs []core.Violation) Validated {
 		}
 		sizes[i] = n
 	}
-	if st.Rows {
-		v.State.Strides = nil
+	var strides []int64
+	switch {
+	case st.Rows:
+		// Worked out from the sizes. When they cannot be, the order's or
+		// the pitch's error says why, and core is given placeholders that
+		// it reports nothing about, as for a stride that does not parse.
 		if !parseErr["sizes"] {
-			rs, errs := RowStrides(st, sizes)
+			var errs []core.Violation
+			strides, errs = RowStrides(st, sizes)
 			v.Errors = append(v.Errors, errs...)
-			v.State.Strides = FormatInts(rs)
 		}
-		st = v.State
-		if st.Strides == nil {
+		v.State.Strides = nil
+		if strides != nil {
+			v.State.Strides = FormatInts(strides)
+		} else {
+			strides = make([]int64, len(sizes))
 			parseErr["strides"] = true
 		}
-	}
-	var strides []int64
-	if st.Rows && st.Strides == nil {
-		strides = make([]int64, len(sizes))
-	} else if !st.Packed {
+	case !st.Packed:
 		strides = make([]int64, len(st.Strides))
 		for i, s := range st.Strides {
 			n, err := ParseWhole(fmt.Sprintf("strides[%d]", i), s, WantStride)

@@ -130,6 +130,10 @@ func TestPaddedRowsFollowTheSizes(t *testing.T) {
 				if d.Find(viewstest.TID("err-"+tc.field)).Text() == "" {
 					t.Errorf("err-%s shows nothing", tc.field)
 				}
+				// The strides were never typed: nothing is said of them.
+				if got := m.Form.ErrorsFor("strides"); len(got) > 0 {
+					t.Errorf("errors at strides %q beside the %s's", got, tc.field)
+				}
 				return
 			}
 			if m.Form.HasErrors() {
