@@ -38,7 +38,7 @@ type Answers struct {
 	computed, replayed atomic.Int64 // answers computed and replayed, for tests
 }
 
-type answerKey struct{ page, query, locale string }
+type answerKey struct{ page, query, locale, frames string }
 
 // answer is one query's answer: its frames once ready is closed and kept
 // is true. Not kept: the computation was abandoned (the waiters try again)

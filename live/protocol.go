@@ -45,6 +45,9 @@ type clientMsg struct {
 	// Page is the explorer the query is of: "layout" (the default) or
 	// "slice" (the DML_SLICE1 explorer, slice_ws.go).
 	Page string `json:"page,omitempty"`
+	// Frames is how the page reads binary frames: "" (raw only) or
+	// "runs" (bitmaps may come as runs, EncodingRuns).
+	Frames string `json:"frames,omitempty"`
 }
 
 // helloMsg greets a new connection with the limits the server draws by.
@@ -168,6 +171,8 @@ func decodeClientMsg(data []byte) (clientMsg, string) {
 		return m, "unknown message type " + quote(m.Type) + "; the types are \"edit\" and, for rooms, \"present\", \"unpresent\", \"publish\", \"follow\", \"unfollow\", \"question\", \"answer\", \"pace\" and \"where\""
 	case m.Seq <= 0 || m.Seq > 1<<32-1:
 		return m, "seq must be a whole number from 1 to 2^32-1, increasing with each edit"
+	case m.Frames != "" && m.Frames != "runs":
+		return m, "frames must be \"runs\" or left out"
 	}
 	return m, ""
 }

@@ -37,6 +37,7 @@ func TestProtocolModuleMirrorsGo(t *testing.T) {
 	want := map[string]int{
 		"PROTOCOL_VERSION": ProtocolVersion, "FRAME_HEADER_LEN": FrameHeaderLen,
 		"counts": FrameCounts, "touched": FrameTouched, "copied": FrameCopied,
+		"raw": EncodingRaw, "runs": EncodingRuns,
 	}
 	for name, n := range want {
 		m := regexp.MustCompile(`\b` + name + `(?: =|:) (\d+)\b`).FindSubmatch(js)

@@ -350,7 +350,7 @@ func (h *Hub) answerEdit(ctx context.Context, locale string, msg clientMsg, emit
 		if page == "" {
 			page = "layout"
 		}
-		err = h.Answers.answer(ctx, answerKey{page: page, query: msg.Query, locale: locale}, msg.Seq, compute, emit)
+		err = h.Answers.answer(ctx, answerKey{page: page, query: msg.Query, locale: locale, frames: msg.Frames}, msg.Seq, compute, emit)
 	}
 	var be *budget.Error
 	if !errors.As(err, &be) {
@@ -392,7 +392,7 @@ func (h *Hub) runEdit(ctx context.Context, msg clientMsg, emit func(frame) error
 		return err
 	}
 	if a.Stream != nil {
-		if err := a.Stream(ctx, framesOut{ctx: ctx, seq: msg.Seq, emit: emit}); err != nil {
+		if err := a.Stream(ctx, framesOut{ctx: ctx, seq: msg.Seq, emit: emit, runs: msg.Frames == "runs"}); err != nil {
 			return err
 		}
 	}
@@ -410,6 +410,16 @@ type framesOut struct {
 	ctx  context.Context
 	seq  int64
 	emit func(frame) error
+	runs bool // the page reads EncodingRuns
+}
+
+// asRuns is the frame with header hdr and the bitmap words as runs, when
+// the page reads runs and they are smaller; it writes over hdr's array.
+func (o framesOut) asRuns(hdr []byte, words []uint64) ([]byte, bool) {
+	if !o.runs {
+		return nil, false
+	}
+	return appendRuns(hdr, words, 8*len(words))
 }
 
 // Bits sends a bitmap as uint64 words, WordsPerFrame a frame; the first
@@ -423,8 +433,13 @@ func (o framesOut) Bits(kind byte, bm []uint64, frames int) error {
 		words := bm[first:min(first+WordsPerFrame, int64(len(bm)))]
 		bp, b := frameBuf(FrameHeaderLen + 8*len(words))
 		putFrameHeader(b, kind, o.seq, k, frames, first)
-		for i, wd := range words {
-			binary.LittleEndian.PutUint64(b[FrameHeaderLen+8*i:], wd)
+		if r, ok := o.asRuns(b[:FrameHeaderLen], words); ok {
+			b[2] = EncodingRuns
+			*bp, b = r, r
+		} else {
+			for i, wd := range words {
+				binary.LittleEndian.PutUint64(b[FrameHeaderLen+8*i:], wd)
+			}
 		}
 		if err := o.emit(frame{kind: websocket.BinaryMessage, data: b, seq: o.seq, pooled: bp}); err != nil {
 			return err

@@ -37,14 +37,14 @@ import { editHistory } from './history.js';
 import { roomClient, roomFocus } from './rooms.js';
 import { nudgeButtons } from './canvas.js';
 import { peek } from './peek.js';
-import { PROTOCOL_VERSION as V, FRAME_HEADER_LEN as HDR } from './protocol.js';
+import { PROTOCOL_VERSION as V, framePayload } from './protocol.js';
 
 
 // editClient makes the client of the explorer in form and picture; its
 // start() opens the socket once the view has set up what its hooks use.
 export function editClient(form, picture, view) {
   const st = { seq: 0, answered: 0, ws: null, sent: {}, meta: null, invalid: false, frames: 0, got: 0, own: null, shown: '', roomQuery: undefined, again: null };
-  const wire = view.page === 'layout' ? {} : { page: view.page };
+  const wire = { ...(view.page === 'layout' ? {} : { page: view.page }), frames: 'runs' };
   document.body.dataset.live = 'connecting';
   copyButtons();
   nudgeButtons();
@@ -130,7 +130,7 @@ export function editClient(form, picture, view) {
   function onBinary(buf) {
     const d = new DataView(buf);
     if (d.getUint8(1) !== V || d.getUint32(4, true) !== st.seq || !st.meta) return;
-    view.onFrame(d.getUint8(0), Number(d.getBigUint64(16, true)), (T) => new T(buf, HDR));
+    view.onFrame(d.getUint8(0), Number(d.getBigUint64(16, true)), (T) => framePayload(buf, T));
     st.got++; progress();
   }
   function progress() {
