@@ -12,15 +12,25 @@ import (
 
 // importDxPadding1 reads a DML_PADDING1 into the padding page: the input
 // tensor, the mode, the paddings and the value (a DML_SCALAR_UNION: a
-// number, or an object naming the member of PaddingValueDataType, as
-// DxDispatch reads it). The output tensor is the page's own, packed:
-// given sizes must be input + start + end.
+// number, or an object naming the member of its type, as DxDispatch reads
+// it). The output tensor is the page's own, packed: given sizes must be
+// input + start + end.
+//
+// DxDispatch's generated parser reads a scalar union's type from the
+// desc's ValueDataType, whatever the union's field is called
+// (ParseDmlScalarUnionField(value, "PaddingValue", "ValueDataType")), and
+// takes from an object only the member of that type ("Float32" for
+// FLOAT32, the bits in "UInt16" for FLOAT16): a model without
+// ValueDataType, or whose union names another member, is one DxDispatch
+// refuses, and one whose ValueDataType is not the output's fills the
+// union as one type while DirectML reads it as another.
 func importDxPadding1(name, opType, path string, desc json.RawMessage) (*ImportResponse, *ImportError) {
 	var op struct {
 		InputTensor          json.RawMessage `json:"InputTensor"`
 		OutputTensor         json.RawMessage `json:"OutputTensor"`
 		PaddingMode          string          `json:"PaddingMode"`
 		PaddingValueDataType string          `json:"PaddingValueDataType"`
+		ValueDataType        *string         `json:"ValueDataType"`
 		PaddingValue         json.RawMessage `json:"PaddingValue"`
 		DimensionCount       *int64          `json:"DimensionCount"`
 		StartPadding         []int64         `json:"StartPadding"`
@@ -42,12 +52,21 @@ func importDxPadding1(name, opType, path string, desc json.RawMessage) (*ImportR
 			vs = append(vs, outErr.Violations...)
 		}
 	}
-	value, verr := dxScalarIn(op.PaddingValue, dxTypeName(in.DataType), prefix+"PaddingValue")
+	output := dxTypeName(in.DataType)
+	if t := dxTypeName(op.PaddingValueDataType); t != "" && in.DataType != "" && t != output {
+		vs = append(vs, core.NewMsg("import.dx.padding.valuetype", "PaddingValueDataType {type} is not the output's DataType {output}: DML_PADDING1 requires them equal", core.Args{"type": t, "output": output}).At(prefix+"PaddingValueDataType"))
+	}
+	unionType := output
+	switch {
+	case op.ValueDataType == nil:
+		vs = append(vs, core.NewMsg("import.dx.union.type.missing", "ValueDataType is missing: DxDispatch reads the type of PaddingValue (a DML_SCALAR_UNION) from ValueDataType, and refuses a model without it", nil).At(prefix+"ValueDataType"))
+	case dxTypeName(*op.ValueDataType) != output && in.DataType != "":
+		vs = append(vs, core.NewMsg("import.dx.union.type", "ValueDataType {type} is not the output's DataType {output}: DxDispatch would fill PaddingValue as a {type} and DirectML read it as a {output}", core.Args{"type": dxTypeName(*op.ValueDataType), "output": output}).At(prefix+"ValueDataType"))
+		unionType = dxTypeName(*op.ValueDataType)
+	}
+	value, verr := dxScalarIn(op.PaddingValue, unionType, prefix+"PaddingValue")
 	if verr != nil {
 		vs = append(vs, verr.Violations...)
-	}
-	if t := dxTypeName(op.PaddingValueDataType); t != "" && in.DataType != "" && t != dxTypeName(in.DataType) {
-		vs = append(vs, core.NewMsg("import.dx.padding.valuetype", "PaddingValueDataType {type} is not the output's DataType {output}: DML_PADDING1 requires them equal", core.Args{"type": t, "output": dxTypeName(in.DataType)}).At(prefix+"PaddingValueDataType"))
 	}
 	if inErr == nil && op.DimensionCount != nil && *op.DimensionCount != int64(len(in.Sizes)) {
 		vs = append(vs, core.NewMsg("import.dx.op.rank", "DimensionCount = {rank} but InputTensor.Sizes has {count}", core.Args{"rank": *op.DimensionCount, "count": core.Count{N: int64(len(in.Sizes)), Unit: "values"}}).At(prefix+"DimensionCount"))
@@ -102,13 +121,27 @@ func dxScalarIn(raw json.RawMessage, dt, path string) (*float64, *ImportError) {
 	if err := json.Unmarshal(raw, &m); err != nil || len(m) != 1 {
 		return nil, importErr(path, "import.dx.scalar", "{field} must be a number or an object of one DML_SCALAR_UNION member ({\"Float32\": 9})", core.Args{"field": path})
 	}
+	want, known := unionMembers[dt]
 	for k, x := range m {
+		if known && k != want {
+			return nil, importErr(path, "import.dx.scalar.member", "{field} names the member {member}, but DxDispatch reads a {type} from the member {want} ({\"{want}\": …}) and refuses the model without it", core.Args{"field": path, "member": k, "type": dt, "want": want})
+		}
 		v = x
 		if k == "UInt16" && dt == "FLOAT16" && x >= 0 && x < 1<<16 {
 			v = halfValue(uint16(x))
 		}
 	}
 	return &v, nil
+}
+
+// unionMembers is the DML_SCALAR_UNION member DxDispatch's
+// ParseDmlScalarUnion reads from an object for each data type (a FLOAT16
+// is its bits). Its other types (the 4-bit ones) it refuses, as core's
+// rules do.
+var unionMembers = map[string]string{
+	"FLOAT16": "UInt16", "FLOAT32": "Float32", "FLOAT64": "Float64",
+	"UINT8": "UInt8", "UINT16": "UInt16", "UINT32": "UInt32", "UINT64": "UInt64",
+	"INT8": "Int8", "INT16": "Int16", "INT32": "Int32", "INT64": "Int64",
 }
 
 // halfValue is the value of IEEE half bits h.

@@ -73,17 +73,10 @@ func DxPadding1Model(ctx context.Context, p *core.Padding1, vals []slice1.Value)
 // dxScalar is the DML_SCALAR_UNION member DxDispatch reads for dt, and
 // v as that member holds it (FLOAT16: its bits).
 func dxScalar(dt core.DataType, v float64) (string, float64) {
-	switch dt {
-	case core.Float16:
-		return "UInt16", float64(core.Float16Bits(v))
-	case core.Float32:
-		return "Float32", v
-	case core.Float64:
-		return "Float64", v
+	if dt == core.Float16 {
+		return unionMembers["FLOAT16"], float64(core.Float16Bits(v))
 	}
-	name := map[core.DataType]string{core.Int8: "Int8", core.Int16: "Int16", core.Int32: "Int32", core.Int64: "Int64",
-		core.UInt8: "UInt8", core.UInt16: "UInt16", core.UInt32: "UInt32", core.UInt64: "UInt64"}[dt]
-	return name, v
+	return unionMembers[dt.String()], v
 }
 
 // DxTileDesc is DML_TILE_OPERATOR_DESC as DxDispatch reads it.

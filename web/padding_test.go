@@ -365,7 +365,7 @@ func TestPaddingAndTileModelsRoundTrip(t *testing.T) {
 	}
 	status, body := post(t, ts, "/api/v1/import", `{"dxdispatch":{"dispatchables":{"p":{"type":"DML_OPERATOR_PADDING1","desc":{
 		"InputTensor":{"DataType":"UINT8","Sizes":[2]},"OutputTensor":{"DataType":"UINT8","Sizes":[6]},
-		"PaddingMode":"DML_PADDING_MODE_CONSTANT","PaddingValueDataType":"UINT8","PaddingValue":{"UInt8":300},
+		"PaddingMode":"DML_PADDING_MODE_CONSTANT","PaddingValueDataType":"UINT8","ValueDataType":"UINT8","PaddingValue":{"UInt8":300},
 		"DimensionCount":1,"StartPadding":[1],"EndPadding":[2]}}},"commands":[]}}`)
 	// Both faults at once, each at its field in the model.
 	got := strings.Join(errorFields(body), "\n")
