@@ -155,7 +155,7 @@ func checkWriteRace(vs *violations, sizes, strides []int64) {
 	for i, s := range sizes {
 		if s > 1 && strides[i] == 0 {
 			broadcast = true
-			vs.add(indexed("outputStrides", i), "identity.output.broadcast", "outputStrides[{axis}] = 0 with size {size}: the {size} output elements along axis {axis} would all be written to one cell at once (a write race); only the input may broadcast", Args{"axis": i, "size": s})
+			vs.add(indexed("outputStrides", i), "identity.output.broadcast", "a stride of 0 at axis {axis}, whose size is {size}: the {size} output elements along it would all be written to one cell at once (a write race); only the input may broadcast", Args{"axis": i, "size": s})
 		}
 	}
 	if broadcast {
