@@ -43,6 +43,10 @@ func compareFCP(tab context.Context, c config, pages []string, out io.Writer) er
 	return nil
 }
 
+// firstContentfulPaint is the page's first contentful paint, once there
+// is one; else 0.
+const firstContentfulPaint = `(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || 0`
+
 // firstPaints navigates to each URL c.runs times, the URLs alternating
 // after one untimed round (so that every static file is cached), and
 // gives each one's first contentful paints and, where the page has a
@@ -59,7 +63,7 @@ func firstPaints(tab context.Context, c config, urls []string) (fcps, drawn []ti
 			if err := step(tab, c.timeout, chromedp.Navigate(u)); err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", u, err)
 			}
-			fcp, err := waitValue[float64](tab, c.timeout, `(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || 0`)
+			fcp, err := waitValue[float64](tab, c.timeout, firstContentfulPaint)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: first contentful paint: %w", u, err)
 			}
@@ -82,4 +86,20 @@ func firstPaints(tab context.Context, c config, urls []string) (fcps, drawn []ti
 		}
 	}
 	return got, drawn, nil
+}
+
+// floorPaint navigates to the floor page and gives its first contentful
+// paint.
+func floorPaint(tab context.Context, c config) (float64, error) {
+	if err := step(tab, c.timeout, chromedp.Navigate("about:blank")); err != nil {
+		return 0, err
+	}
+	if err := step(tab, c.timeout, chromedp.Navigate(c.url+floorPage)); err != nil {
+		return 0, fmt.Errorf("the floor page: %w", err)
+	}
+	fcp, err := waitValue[float64](tab, c.timeout, firstContentfulPaint)
+	if err != nil {
+		return 0, fmt.Errorf("the floor page: first contentful paint: %w", err)
+	}
+	return fcp, nil
 }
