@@ -470,11 +470,8 @@ func Resolve(q url.Values) (v Validated, picture Validated, stale string) {
 // on its page and over the websocket alike. ok is false when st carries
 // none, or one that is not valid either.
 func LastValid(st LayoutState) (lv Validated, ok bool) {
-	if st.Last == "" || len(st.Last) > MaxQueryLen {
-		return Validated{}, false
-	}
-	lq, err := url.ParseQuery(st.Last)
-	if err != nil {
+	lq, ok := LastQuery(st.Last, MaxQueryLen)
+	if !ok {
 		return Validated{}, false
 	}
 	lst, lvs := LayoutStateFromQuery(lq)
@@ -484,6 +481,22 @@ func LastValid(st LayoutState) (lv Validated, ok bool) {
 	}
 	lv.State = CanonicalState(lv)
 	return lv, true
+}
+
+// LastQuery is the query of a state's last valid one (its `last`), when
+// there is one and it is at most maxLen bytes and parses; a `last` of
+// its own, which a page never writes there, is dropped, so that a last
+// state is never followed further back.
+func LastQuery(last string, maxLen int) (url.Values, bool) {
+	if last == "" || len(last) > maxLen {
+		return nil, false
+	}
+	lq, err := url.ParseQuery(last)
+	if err != nil {
+		return nil, false
+	}
+	lq.Del("last")
+	return lq, true
 }
 
 // NothingToDraw is the stale note of a state with errors and no last

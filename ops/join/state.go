@@ -374,14 +374,10 @@ func Resolve(q url.Values) (v, drawn Validated, stale string) {
 
 // LastValid is the last valid state st carries, validated.
 func LastValid(st State) (Validated, bool) {
-	if st.Last == "" || len(st.Last) > MaxQueryLen {
+	lq, ok := picture.LastQuery(st.Last, MaxQueryLen)
+	if !ok {
 		return Validated{}, false
 	}
-	lq, err := url.ParseQuery(st.Last)
-	if err != nil {
-		return Validated{}, false
-	}
-	lq.Del("last")
 	lv := Validate(StateFromQuery(lq))
 	return lv, lv.Valid()
 }

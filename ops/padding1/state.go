@@ -324,11 +324,8 @@ func Resolve(q url.Values) (v, drawn Validated, stale string) {
 
 // LastValid is the last valid padding st carries, validated.
 func LastValid(st State) (Validated, bool) {
-	if st.Last == "" || len(st.Last) > MaxQueryLen {
-		return Validated{}, false
-	}
-	lq, err := url.ParseQuery(st.Last)
-	if err != nil {
+	lq, ok := picture.LastQuery(st.Last, MaxQueryLen)
+	if !ok {
 		return Validated{}, false
 	}
 	lv := Validate(StateFromQuery(lq))

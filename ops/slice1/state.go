@@ -423,11 +423,8 @@ func Resolve(q url.Values) (v, drawn Validated, stale string) {
 // the websocket alike. ok is false when st carries none, or one that is
 // not valid either.
 func LastValid(st State) (lv Validated, ok bool) {
-	if st.Last == "" || len(st.Last) > MaxQueryLen {
-		return Validated{}, false
-	}
-	lq, err := url.ParseQuery(st.Last)
-	if err != nil {
+	lq, ok := picture.LastQuery(st.Last, MaxQueryLen)
+	if !ok {
 		return Validated{}, false
 	}
 	lst, lvs := StateFromQuery(lq)
