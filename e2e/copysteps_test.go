@@ -48,8 +48,9 @@ type apiAnswer struct {
 	} `json:"inputs"`
 	InputSizes []int64 `json:"inputSizes"`
 	Outputs    []struct {
-		Start       int64   `json:"start"`
-		OutputSizes []int64 `json:"outputSizes"`
+		Start              int64   `json:"start"`
+		OutputSizes        []int64 `json:"outputSizes"`
+		InputWindowOffsets []int64 `json:"inputWindowOffsets"`
 	} `json:"outputs"`
 }
 
