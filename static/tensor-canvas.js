@@ -22,8 +22,5 @@ export function drawTensor(cv, sizes, labels, paint, pick) {
   c.ctx.putImageData(c.img, 0, 0);
   redrawMini(c.view);
   canvasLinks(cv, c, n, () => sizes, pick);
-  // cv.drawn is its record, as the other explorers' canvases have it: a
-  // test finds an element's pixel, and what is marked, through it.
-  cv.drawn = c;
   return c;
 }
