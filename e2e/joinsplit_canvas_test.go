@@ -196,6 +196,7 @@ func TestE2EJoinSplitCanvasSteps(t *testing.T) {
 				mid := len(c.want) / 2
 				waitLive(t, ctx, base+c.page+"&t="+strconv.Itoa(mid))
 				check(mid)
+				shotOf(t, ctx, "joinsplit-canvas-step-"+c.name+"-"+vp.name, chromedp.CaptureScreenshot())
 				if n := eval[float64](t, ctx, overflow(vp.width)); n > 0 {
 					t.Errorf("the page is %g px wider than the screen", n)
 				}
