@@ -169,8 +169,10 @@ func TestE2EJoinSplitCanvasSteps(t *testing.T) {
 	}{
 		{"join", "/joinsplit?op=join&dt=FLOAT32&axis=3&in=1,1,12,12&st=&in=1,1,12,12&st=&in=1,1,12,12&st=",
 			joinCanvasSteps(postAPI(t, base+"/api/v1/join", `{"dataType":"FLOAT32","inputs":[{"sizes":[1,1,12,12]},{"sizes":[1,1,12,12]},{"sizes":[1,1,12,12]}],"axis":3}`), [][]int64{sq, sq, sq}, 3), 12},
-		{"split", "/joinsplit?op=split&dt=FLOAT32&axis=2&in=1,1,24,24&st=&outs=8,8,8",
-			splitCanvasSteps(postAPI(t, base+"/api/v1/split", `{"dataType":"FLOAT32","inputSizes":[1,1,24,24],"axis":2,"outputSizes":[8,8,8]}`), 2), 8 * 24},
+		// Outputs of unequal sizes: each output's steps start where the
+		// ones before leave off, not at a multiple of one size.
+		{"split", "/joinsplit?op=split&dt=FLOAT32&axis=2&in=1,1,24,24&st=&outs=7,9,8",
+			splitCanvasSteps(postAPI(t, base+"/api/v1/split", `{"dataType":"FLOAT32","inputSizes":[1,1,24,24],"axis":2,"outputSizes":[7,9,8]}`), 2), 7 * 24},
 	}
 	for _, c := range cases {
 		if len(c.want) != 432 && len(c.want) != 576 {
@@ -191,6 +193,11 @@ func TestE2EJoinSplitCanvasSteps(t *testing.T) {
 				do(t, ctx, "Home", chromedp.KeyEvent(kb.Home))
 				waitFor(t, ctx, "no step", `!/[?&]t=/.test(location.search)`)
 				do(t, ctx, "Step", clickInView("[data-testid=copy-step-step]"))
+				check(0)
+				// An edit's answer draws the canvases again: the step stays lit.
+				seq := eval[string](t, ctx, `document.querySelector('#picture').dataset.seq || ''`)
+				do(t, ctx, "an edit of the data type", chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#controls [name=dt]'); s.value = [...s.options].find((o) => o.value !== s.value && o.value.startsWith('FLOAT')).value; s.dispatchEvent(new Event('change', {bubbles: true})); })()`))
+				waitFor(t, ctx, "its answer", fmt.Sprintf(`document.querySelector('#picture').dataset.seq !== %q && document.querySelector('#picture').dataset.state === 'done'`, seq))
 				check(0)
 				// A link to the middle step opens there.
 				mid := len(c.want) / 2
