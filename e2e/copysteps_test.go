@@ -521,7 +521,7 @@ func TestE2ECopyStepsInARoom(t *testing.T) {
 	waitLive(t, viewer, join)
 	waitFor(t, viewer, "following", roomState+` === 'following' && document.querySelector('#picture').dataset.state === 'done'`)
 	// A room state whose query is new to the viewer is applied as an edit
-	// (client.js), its step not taken: let the joining state settle first.
+	// (client.js), its step once that is drawn: let it settle first.
 	do(t, viewer, "the room's first state", chromedp.Sleep(time.Second))
 	const caption = `document.querySelector('[data-testid=copy-step-text]').textContent`
 	for want := range 3 {
