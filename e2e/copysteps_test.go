@@ -48,8 +48,9 @@ type apiAnswer struct {
 	} `json:"inputs"`
 	InputSizes []int64 `json:"inputSizes"`
 	Outputs    []struct {
-		Start       int64   `json:"start"`
-		OutputSizes []int64 `json:"outputSizes"`
+		Start              int64   `json:"start"`
+		OutputSizes        []int64 `json:"outputSizes"`
+		InputWindowOffsets []int64 `json:"inputWindowOffsets"`
 	} `json:"outputs"`
 }
 
@@ -441,10 +442,13 @@ func TestE2ECopyStepsWithoutJS(t *testing.T) {
 // the depth-to-space are drawn on canvases, and the step-through steps
 // them too: a t= link opens at its step, whose caption is the formula
 // with core's and the API's numbers and whose element #dot names (the
-// canvases' own pick).
+// canvases' own pick). On a phone a link to the last step lights the
+// output canvas's last element (its record's marks) on the screen, clear
+// of the bar.
 func TestE2ECopyStepsCanvases(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
+	defer do(t, ctx, "back to the window's size", chromedp.EmulateReset())
 	emulate(t, ctx, desktop)
 	const dot = `document.querySelector('#dot').textContent`
 	cases := []struct {
@@ -486,6 +490,21 @@ func TestE2ECopyStepsCanvases(t *testing.T) {
 			}
 		})
 	}
+	emulate(t, ctx, phone)
+	for _, c := range cases {
+		t.Run(c.name+"/phone", func(t *testing.T) {
+			last := int64(1)
+			for _, s := range postAPI(t, base+c.api, c.body).OutputSizes {
+				last *= s
+			}
+			last--
+			waitLive(t, ctx, base+c.page+"&t="+strconv.FormatInt(last, 10))
+			slot := strings.TrimSuffix(strings.TrimPrefix(c.canvas, "#"), "-canvas")
+			waitFor(t, ctx, "the last element marked", fmt.Sprintf(`(document.querySelector(%q)?.drawn?.marks || []).flat().includes(%d)`, c.canvas, last))
+			waitFor(t, ctx, "the last element on the screen, clear of the bar", fmt.Sprintf(`(() => { const p = %s, b = document.querySelector('[data-testid=copy-steps]').getBoundingClientRect();
+				return p[4] >= 0 && p[4] <= innerHeight && !(p[4] >= b.top && p[4] <= b.bottom); })()`, pixelJS(slot, last)))
+		})
+	}
 }
 
 // TestE2ECopyStepsInARoom: a presenter's steps on the padding page are
@@ -502,7 +521,7 @@ func TestE2ECopyStepsInARoom(t *testing.T) {
 	waitLive(t, viewer, join)
 	waitFor(t, viewer, "following", roomState+` === 'following' && document.querySelector('#picture').dataset.state === 'done'`)
 	// A room state whose query is new to the viewer is applied as an edit
-	// (client.js), its step not taken: let the joining state settle first.
+	// (client.js), its step once that is drawn: let it settle first.
 	do(t, viewer, "the room's first state", chromedp.Sleep(time.Second))
 	const caption = `document.querySelector('[data-testid=copy-step-text]').textContent`
 	for want := range 3 {

@@ -10,7 +10,7 @@
 import { $ } from './live.js';
 import { t, num } from './words.js';
 import { coordOf, indexOf } from './layout.js';
-import { rgba, rampPacked, markPixels } from './canvas.js';
+import { rgba, rampPacked, markPixels, itemBox } from './canvas.js';
 import { drawTensor } from './tensor-canvas.js';
 
 const HOLE = [205, 212, 220], MARK = [230, 57, 70], SIBLING = [244, 162, 97];
@@ -97,6 +97,7 @@ export function mapCanvases(st, slot) {
     setup('in', M.inSizes, (i) => rampPacked(i / span));
     setup('out', M.outSizes, (k) => { const i = src(k); return i < 0 ? hole : rampPacked(i / span); });
   }
-  // pick is exported for the step-through (axismap.js's mapSteps).
-  return { draw, pick: (k) => cvs.out && pick('out', k, false) };
+  // pick is exported for the step-through (axismap.js's mapSteps): it
+  // returns the output element's box, which the step's bar keeps clear.
+  return { draw, pick: (k) => cvs.out && (pick('out', k, false), itemBox(cvs.out, k)) };
 }

@@ -77,7 +77,7 @@ export function mapSteps(picture, st, links, cvs, lines, room) {
       return m.inputMode === 'dom' ? (m.sources || []).length : m.inputMode === 'canvas' ? m.outCount : 0;
     },
     light(k) {
-      if (!dom()) { cvs.pick(k); return { out: [], src: [] }; }
+      if (!dom()) return { out: [], src: [], lead: cvs.pick(k) || null };
       const out = cell('out-' + k), i = st.meta.sources[k];
       links.show(out, false);
       return { out: [out], src: i >= 0 ? [cell('in-' + i)] : [] };

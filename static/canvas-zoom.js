@@ -216,8 +216,10 @@ export function redrawMini(V) { if (V) { V.drawn = false; mini(V); } }
 // canvasRecord is a canvas's record for the explorers' canvases: cv laid
 // out as L in its zooming view (zoomView), its image (img, to paint) and
 // its context, and the cursor, -1 while nothing is selected on it.
+// cv.drawn is the record, as the layout explorer's canvases have it: a
+// test finds an element's pixel (L), and what is marked, through it.
 export function canvasRecord(cv, L, b, decorate) {
-  const c = { cv, L, cursor: -1 };
+  const c = cv.drawn = { cv, L, cursor: -1 };
   c.view = zoomView(cv, L, b, decorate);
   c.view.cursor = () => c.cursor;
   c.ctx = cv.getContext('2d');

@@ -128,9 +128,26 @@ export function markPixels(c, groups) {
   }
   // Many marks: the whole image next time, as cheap as many rectangles.
   c.dirty = dirty.length <= 256 ? dirty : null;
+  // What each group marks, kept for the browser tests: what a canvas
+  // lights is read from it, not guessed from its pixels' colours.
+  c.marks = groups.map(([ks]) => ks || []);
   // The last group's first mark (the selection) is brought into sight
   // on a view zoomed past its box.
   if (first !== null && c.view) c.view.reveal(...L.toPixel(first));
+}
+// itemBox is item k of a canvas (its record c) as the step-through
+// (copy-steps.js) takes a lit cell: its box on the screen, at least the
+// ring's 12 CSS pixels about its pixel, and whether it is on the page;
+// it is kept clear of the bar as a cell is.
+export function itemBox(c, k) {
+  return {
+    get isConnected() { return c.cv.isConnected; },
+    getBoundingClientRect() {
+      const cv = c.cv, r = cv.getBoundingClientRect(), [x, y] = c.L.toPixel(k);
+      const sx = cv.clientWidth / c.L.w, sy = cv.clientHeight / c.L.h, w = Math.max(12, sx), h = Math.max(12, sy);
+      return new DOMRect(r.left + cv.clientLeft + (x + 0.5) * sx - w / 2, r.top + cv.clientTop + (y + 0.5) * sy - h / 2, w, h);
+    },
+  };
 }
 // rgba packs a colour as one pixel of a Uint32Array over ImageData
 // (little-endian, as every browser is).

@@ -23,7 +23,8 @@
 //   onDone()       every frame is in: draw the canvases, show the focus
 //   onReady()      optional: the socket said hello
 //   applyRoom(s)   optional: a room state whose query the page shows
-//                  already (the rest of it, such as a step)
+//                  already (the rest of it, such as a step); one with a
+//                  new query once that query's picture is drawn
 //   focus          the hooks of roomFocus (rooms.js): focused, show, clear
 //
 // An edit's options (send's second argument, handed back as sent) are
@@ -143,12 +144,19 @@ export function editClient(form, picture, view) {
     view.onDone();
     picture.dataset.state = st.invalid ? 'invalid' : 'done';
     focus.drawn();
+    // A room state that came with a new query: the rest of it (the
+    // presenter's step) once a picture is drawn, or a viewer who joins
+    // mid-step would wait for the next (not for a viewer gone exploring).
+    const rest = st.roomRest;
+    st.roomRest = null;
+    if (rest && room.following) view.applyRoom?.(rest);
     glance.update();
   }
 
   // ---- rooms: a viewer applies the presenter's state like its own edit ----
   function applyRoom(s, fresh) {
     const again = fresh || s.query !== st.roomQuery;
+    st.roomRest = again ? s : null;
     if (again) { st.roomQuery = s.query; send(s.query, { structural: true }); }
     else view.applyRoom?.(s);
     focus.take(s, !again && picture.dataset.state === 'done'); // else shown when the picture is drawn

@@ -9,7 +9,9 @@
 //
 //   count()    how many steps (output elements drawn as cells), 0: none
 //   light(k)   shows output element k with the page's own link function
-//              and returns {out: [cells], src: [cells]} to mark
+//              and returns {out: [cells], src: [cells]} to mark, and
+//              lead, the box kept clear of the bar when not out[0] (an
+//              element lit on a canvas: canvas.js's itemBox)
 //   caption(k) the formula's lines
 //   room()     the page's room (client.js's client.room): a presenter's
 //              step goes to the class as the room's step, k + 1 (0, which
@@ -48,7 +50,7 @@ export function copySteps(picture, plug) {
       for (const c of lit.out) c?.classList.add('step-out');
       for (const c of lit.src) c?.classList.add('step-src');
       lines = plug.caption(k);
-      lead = lit.out[0];
+      lead = lit.lead ?? lit.out[0] ?? null;
     }
     bar.classList.toggle('stepping', k >= 0);
     text.textContent = lines.join('\n');

@@ -9,7 +9,7 @@
 
 import { $ } from './live.js';
 import { offsetOf } from './layout.js';
-import { panelCaptions, rampPacked, markPixels, canvasLinks } from './canvas.js';
+import { panelCaptions, rampPacked, markPixels, canvasLinks, itemBox } from './canvas.js';
 import { clamp, box, pixelRuns, tensorLayout } from './canvas-layout.js';
 import { canvasRecord, measureCaption, redrawMini } from './canvas-zoom.js';
 
@@ -49,6 +49,9 @@ export function depthSpaceCanvases(S) {
       Object.keys(cvs).forEach((g) => delete cvs[g]);
       if (S.st.meta?.mode === 'canvas') ['in', 'dcr', 'crd'].forEach(draw);
     },
+    // box is element k of canvas grid as the step-through keeps it clear
+    // of its bar (canvas.js's itemBox), null with no such canvas.
+    box: (grid, k) => (cvs[grid] ? itemBox(cvs[grid], k) : null),
     // mark shows item at[grid] of each canvas, the cursor's too.
     mark(at, cursor) {
       for (const [grid, c] of Object.entries(cvs)) {

@@ -116,7 +116,7 @@ export function start() {
     count: () => (st.steps && ['dom', 'canvas'].includes(st.meta?.mode) ? st.meta.count : 0),
     light(k) {
       show('dcr', k, false);
-      return { out: [cell('dcr-' + k), cell('crd-' + k)], src: [cell('in-' + source('dcr', k)), cell('in-' + source('crd', k))] };
+      return { out: [cell('dcr-' + k), cell('crd-' + k)], src: [cell('in-' + source('dcr', k)), cell('in-' + source('crd', k))], lead: cvs.box('dcr', k) };
     },
     caption: (k) => depthSpaceLines(st.steps, k, { dcr: coordOf(st.meta.inSizes, source('dcr', k)), crd: coordOf(st.meta.inSizes, source('crd', k)) }),
   });

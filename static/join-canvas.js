@@ -7,10 +7,12 @@
 // on from one to the next, a split's input from 1, every output element
 // its source's); the pointer and the keys pick an element, which names
 // the element it is copied from or to and marks both; Enter goes there.
+// The step-through (join.js) steps the output elements in copy order: a
+// join's output in row-major order, a split's outputs one after another.
 
 import { coordOf, indexOf } from './layout.js';
 import { drawTensor } from './tensor-canvas.js';
-import { rampPacked, markPixels } from './canvas.js';
+import { rampPacked, markPixels, itemBox } from './canvas.js';
 import { t, num } from './words.js';
 import { $ } from './live.js';
 
@@ -67,6 +69,31 @@ export function joinCanvases(st) {
       to.cv.focus();
     });
   }
+  // nth is output element k of the copy order as [at, i]: a join's
+  // output element k, or element i of the split's output at, where the
+  // outputs before it leave off (first).
+  function nth(k) {
+    if (C().join) return [-1, k];
+    let at = 0;
+    while (at + 1 < C().many.length && k >= first[at + 1]) at++;
+    return [at, k - first[at]];
+  }
+  // stepOf is step k's numbers for its caption (copy-formulas.js's joinLines):
+  // the input (a join) or output (a split) it copies, the output
+  // element's coordinate and its source's.
+  function stepOf(k) {
+    const [o, i] = nth(k), [s, j] = across(o, i);
+    return { which: C().join ? s : o, c: coordOf(tensor(o).sizes, i), from: coordOf(tensor(s).sizes, j) };
+  }
+  // light picks step k's output element as the pointer would (both
+  // elements marked, brought into sight on a zoomed canvas, #dot naming
+  // them) and returns its box, which the step-through keeps clear of
+  // its bar (canvas.js's itemBox).
+  function light(k) {
+    const [o, i] = nth(k), rec = cvs.get(o);
+    pick(o, i, false);
+    return rec ? itemBox(rec, i) : null;
+  }
   // draw starts again from the meta of the answer last received.
   function draw() {
     cvs = new Map();
@@ -78,5 +105,7 @@ export function joinCanvases(st) {
     setup(-1, span);
     M.many.forEach((_, k) => setup(k, span));
   }
-  return { draw };
+  // count is the steps: the output elements, as many as the inputs'.
+  const count = () => (C() && cvs.size ? first[first.length - 1] : 0);
+  return { draw, count, stepOf, light };
 }

@@ -38,7 +38,7 @@ export function start() {
     const h = m.html;
     if (h) swapIn($('#join-picture'), h.picture, (h.keys || {}).picture);
     st.meta = m.meta;
-    st.ready = true; st.steps = m.meta?.drawn ? m.steps : null;
+    st.ready = true; st.steps = m.meta?.drawn || m.meta?.canvas ? m.steps : null;
   }
   function onDone() {
     canvases.draw();
@@ -93,20 +93,24 @@ export function start() {
   gridLinks(picture, '[role=grid]', () => st.ready, show, move);
   picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
 
-  // ---- the step-through: every output cell in order, a split's output
-  // after output; the grid an id names (o1-5: output 1) and data-c ----
+  // ---- the step-through: every output element in order, a split's
+  // output after output; on the grids, the grid an id names (o1-5:
+  // output 1) and data-c; past them, the canvases' own (join-canvas.js) ----
   const outCells = () => $$('[data-testid=join-outputs] .lc', picture);
   const gridOf = (c) => +c.id.slice(1, c.id.indexOf('-'));
   const coord = (c) => c.dataset.c.split(',').map(Number);
+  const onCanvas = () => !!st.meta?.canvas;
   const steps = copySteps(picture, {
     room: () => client.room,
-    count: () => (st.steps ? outCells().length : 0),
+    count: () => (!st.steps ? 0 : onCanvas() ? canvases.count() : outCells().length),
     light(k) {
+      if (onCanvas()) return { out: [], src: [], lead: canvases.light(k) };
       const c = outCells()[k];
       show(c, false);
       return { out: [c], src: [document.getElementById(c.dataset.link)] };
     },
     caption(k) {
+      if (onCanvas()) { const s = canvases.stepOf(k); return joinLines(st.steps, s.which, s.c, s.from); }
       const c = outCells()[k], from = document.getElementById(c.dataset.link);
       return joinLines(st.steps, gridOf(st.steps.op === 'split' ? c : from), coord(c), coord(from));
     },

@@ -69,9 +69,9 @@ export function sliceCanvases(S) {
       paint(kind);
       return old;
     }
-    // cv.drawn is its layout, as the layout explorer's canvases have it:
-    // a test finds an element's pixel through it, whatever the layout.
-    const c = st.canvases[kind] = cv.drawn = canvasRecord(cv, L, b, decorate);
+    // canvasRecord makes it cv.drawn too, where a test finds an
+    // element's pixel, whatever the layout.
+    const c = st.canvases[kind] = canvasRecord(cv, L, b, decorate);
     c.same = same;
     cv.dataset.paints = (+cv.dataset.paints || 0) + 1; // the tests tell a kept image from one painted again
     fill(c.img.data);

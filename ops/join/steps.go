@@ -34,8 +34,11 @@ func stepsOf(v Validated) *Steps {
 // pageStep is the step a page opened at t= shows without JavaScript,
 // its cells marked in pic: copy-formulas.js's joinLines, from core. A
 // split's steps are its outputs' elements, one output after another.
+// Past the grids, up to the canvases' limit, the page without JavaScript
+// shows the picture as SVG: the bar still writes the step's formula (and
+// links the steps on either side), with no cell to mark.
 func pageStep(q url.Values, v Validated, pic *PictureView) *views.CopyStep {
-	if !Drawn(v) {
+	if !Drawn(v) && !canvasDrawn(v) {
 		return nil
 	}
 	var s *views.CopyStep
