@@ -55,6 +55,8 @@ export function copySteps(picture, plug) {
     bar.classList.toggle('stepping', k >= 0);
     text.textContent = lines.join('\n');
     text.classList.toggle('prose', k < 0);
+    // On a phone the formulas scroll inside the bar: keyboards reach them.
+    if (text.scrollHeight > text.clientHeight + 1) text.tabIndex = 0; else text.removeAttribute('tabindex');
     $('[data-act=back]', bar).setAttribute('aria-disabled', String(k < 0));
     $('[data-act=step]', bar).setAttribute('aria-disabled', String(k >= st.n - 1));
     $('[data-testid=copy-step-count]', bar).textContent = k >= 0 ? t('js.step.of', { n: num(k + 1), total: num(st.n) }) : t('js.steps', { total: num(st.n) });
@@ -65,7 +67,7 @@ export function copySteps(picture, plug) {
     // Only the opening step is kept clear a moment (the ResizeObserver
     // below): later, an edit's answer must not pull the page to it.
     const opening = !st.opened;
-    const show = () => { st.lead = opening ? lead : null; clearOfBar(lead); };
+    const show = () => { st.lead = opening ? lead : null; across(lead); clearOfBar(lead); };
     if (!scroll) return; // an answer's refresh: the opening step's keeping clear goes on
     if (document.readyState === 'complete') show(); else addEventListener('load', () => requestAnimationFrame(show), { once: true });
   }
@@ -81,6 +83,18 @@ export function copySteps(picture, plug) {
       const dy = r.bottom > foot - 4 ? r.bottom - foot + 8 : r.top < 0 ? r.top - 8 : 0;
       if (!dy) return;
       scrollBy({ top: dy, behavior: 'instant' });
+    }
+  }
+  // across scrolls a lit cell's grid sideways to it: a phone shows a
+  // few columns of a wide output grid, and a step past them would light
+  // a cell nobody sees (a canvas centres its own lit item).
+  function across(el) {
+    if (!(el instanceof Element)) return;
+    for (let p = el.parentElement; p && p !== picture.parentElement; p = p.parentElement) {
+      if (p.scrollWidth <= p.clientWidth + 1) continue;
+      const r = el.getBoundingClientRect(), b = p.getBoundingClientRect();
+      if (r.left < b.left + 4) p.scrollLeft -= b.left - r.left + 8;
+      else if (r.right > b.right - 4) p.scrollLeft += r.right - b.right + 8;
     }
   }
   function stop() {
