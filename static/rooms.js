@@ -316,8 +316,9 @@ export function roomClient(page, hooks) {
     urlSuffix() { return ended ? '' : role === 'presenter' ? '&room=' + code : role === 'viewer' && !following ? '&room=' + code + '&explore' : ''; },
     // path is where the page's own state goes in the address bar: a
     // viewer's page is at /r/CODE, but what a detached viewer explores is
-    // the page the room showed (a reload then keeps their exploration).
-    path() { return role !== 'viewer' ? location.pathname : page === 'slice' ? '/slice' : page === 'tour' ? '/tour/' + pathStep : '/'; },
+    // the page the room showed, whose path the server wrote in the bar
+    // (any explorer's: a reload then keeps their exploration).
+    path() { return role !== 'viewer' ? location.pathname : bar.dataset.path; },
   };
   return api;
 }
