@@ -134,7 +134,7 @@ func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 		}
 	}
 	const last = `document.querySelector('#controls').elements.last.value`
-	var code string
+	var code, shown string // the room's code, the viewer's page
 	for _, c := range roomFocusCases() {
 		t.Run(c.name, func(t *testing.T) {
 			src := c.src(t, postJSON[focusAnswer](t, base+c.api, c.body))
@@ -151,6 +151,12 @@ func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 			}
 			want := eval[string](t, presenter, last)
 			waitFor(t, viewer, "the viewer following on "+c.page, fmt.Sprintf(`document.querySelector('[data-testid=room-bar]')?.dataset.page === %q && %s === 'following' && document.querySelector('#picture').dataset.state === 'done' && %s === %q`, c.page, roomState, last, want))
+			if c.page != shown {
+				shown = c.page
+				// A phone viewer arriving is taken to the picture, under the
+				// bar, past the form that comes first on these pages too.
+				waitFor(t, viewer, "the picture under the room bar", `(() => { const p = document.querySelector('#picture').getBoundingClientRect(), b = document.querySelector('[data-testid=room-bar]').getBoundingClientRect(); return scrollY > 0 && p.top >= b.bottom - 1 && p.top < b.bottom + 40; })()`)
+			}
 			for who, ctx := range map[string]context.Context{"presenter": presenter, "viewer": viewer} {
 				if n := eval[int](t, ctx, `window.__sockets`); n != 1 {
 					t.Errorf("the %s's page opened %d websockets, want 1", who, n)

@@ -110,7 +110,8 @@ export function roomClient(page, hooks) {
   // on the page (it is where the presenter types), and the class would
   // open the room on a screenful of it. Once, on arrival; a reload or a
   // step back keeps where they were, and the tour's text stays first.
-  if (role === 'viewer' && (page === 'layout' || page === 'slice')) {
+  // Every explorer's: the data-movement pages' forms come first too.
+  if (role === 'viewer' && page !== 'tour') {
     const pic = document.getElementById('picture');
     const nav = performance.getEntriesByType('navigation')[0];
     // Under the bar, which stays at the top there (rooms.css).
