@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
@@ -79,36 +80,36 @@ func roomFocusCases() []roomFocusCase {
 		}
 	}
 	return []roomFocusCase{
-		{"padding/cells", "padding", "/padding?dt=FLOAT32&sizes=3,3&mode=REFLECTION&start=2,1&end=1,2", false,
-			"/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[3,3],"paddingMode":"REFLECTION","startPadding":[2,1],"endPadding":[1,2]}`,
-			lit{"out", "#pad-out-canvas", 7}, inputAt("in", "#pad-in-canvas", []int64{3, 3}, 7)},
 		{"padding/canvas", "padding", "/padding?dt=FLOAT32&sizes=20,20&mode=REFLECTION&start=2,3&end=2,1", true,
 			"/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[20,20],"paddingMode":"REFLECTION","startPadding":[2,3],"endPadding":[2,1]}`,
 			lit{"out", "#pad-out-canvas", 50}, inputAt("in", "#pad-in-canvas", []int64{20, 20}, 50)},
-		{"tile/cells", "tile", "/tile?dt=FLOAT32&sizes=2,3&repeats=2,2", false,
-			"/api/v1/tile", `{"dataType":"FLOAT32","inputSizes":[2,3],"repeats":[2,2]}`,
-			lit{"out", "#tile-out-canvas", 10}, inputAt("in", "#tile-in-canvas", []int64{2, 3}, 10)},
+		{"padding/cells", "padding", "/padding?dt=FLOAT32&sizes=3,3&mode=REFLECTION&start=2,1&end=1,2", false,
+			"/api/v1/padding1", `{"dataType":"FLOAT32","inputSizes":[3,3],"paddingMode":"REFLECTION","startPadding":[2,1],"endPadding":[1,2]}`,
+			lit{"out", "#pad-out-canvas", 7}, inputAt("in", "#pad-in-canvas", []int64{3, 3}, 7)},
 		{"tile/canvas", "tile", "/tile?dt=FLOAT32&sizes=20,30&repeats=2,3", true,
 			"/api/v1/tile", `{"dataType":"FLOAT32","inputSizes":[20,30],"repeats":[2,3]}`,
 			lit{"out", "#tile-out-canvas", 65}, inputAt("in", "#tile-in-canvas", []int64{20, 30}, 65)},
-		{"depthspace/cells", "depthspace", "/depthspace?op=d2s&dt=FLOAT32&sizes=1,8,2,3&imode=packed&block=2", false,
-			"/api/v1/depthtospace1", `{"dataType":"FLOAT32","inputSizes":[1,8,2,3],"blockSize":2,"order":"DEPTH_COLUMN_ROW"}`,
-			lit{"dcr", "#ds-dcr-canvas", 5}, inputAt("in", "#ds-in-canvas", []int64{1, 8, 2, 3}, 5)},
+		{"tile/cells", "tile", "/tile?dt=FLOAT32&sizes=2,3&repeats=2,2", false,
+			"/api/v1/tile", `{"dataType":"FLOAT32","inputSizes":[2,3],"repeats":[2,2]}`,
+			lit{"out", "#tile-out-canvas", 10}, inputAt("in", "#tile-in-canvas", []int64{2, 3}, 10)},
 		{"depthspace/canvas", "depthspace", "/depthspace?op=d2s&dt=FLOAT32&sizes=1,16,4,5&imode=packed&block=2", true,
 			"/api/v1/depthtospace1", `{"dataType":"FLOAT32","inputSizes":[1,16,4,5],"blockSize":2,"order":"DEPTH_COLUMN_ROW"}`,
 			lit{"dcr", "#ds-dcr-canvas", 77}, inputAt("in", "#ds-in-canvas", []int64{1, 16, 4, 5}, 77)},
-		{"joinsplit/cells", "joinsplit", "/joinsplit?op=join&dt=FLOAT32&axis=1&in=2,3&st=&in=2,2&st=", false,
-			"/api/v1/join", `{"dataType":"FLOAT32","inputs":[{"sizes":[2,3]},{"sizes":[2,2]}],"axis":1}`,
-			lit{"o0", "#js-o0-canvas", 8}, joined([][]int64{{2, 3}, {2, 2}}, 8)},
+		{"depthspace/cells", "depthspace", "/depthspace?op=d2s&dt=FLOAT32&sizes=1,8,2,3&imode=packed&block=2", false,
+			"/api/v1/depthtospace1", `{"dataType":"FLOAT32","inputSizes":[1,8,2,3],"blockSize":2,"order":"DEPTH_COLUMN_ROW"}`,
+			lit{"dcr", "#ds-dcr-canvas", 5}, inputAt("in", "#ds-in-canvas", []int64{1, 8, 2, 3}, 5)},
 		{"joinsplit/canvas", "joinsplit", "/joinsplit?op=join&dt=FLOAT32&axis=1&in=20,16&st=&in=20,4&st=", true,
 			"/api/v1/join", `{"dataType":"FLOAT32","inputs":[{"sizes":[20,16]},{"sizes":[20,4]}],"axis":1}`,
 			lit{"o0", "#js-o0-canvas", 37}, joined([][]int64{{20, 16}, {20, 4}}, 37)},
-		{"convert/cells", "convert", "/convert?dt=FLOAT32&sizes=1,3,1,5&imode=packed&omode=explicit&ostrides=15,1,15,3", false,
-			"/api/v1/identity", `{"dataType":"FLOAT32","sizes":[1,3,1,5],"outputStrides":[15,1,15,3]}`,
-			lit{"ob", "#convert-ob-canvas", 4}, copied(4)},
+		{"joinsplit/cells", "joinsplit", "/joinsplit?op=join&dt=FLOAT32&axis=1&in=2,3&st=&in=2,2&st=", false,
+			"/api/v1/join", `{"dataType":"FLOAT32","inputs":[{"sizes":[2,3]},{"sizes":[2,2]}],"axis":1}`,
+			lit{"o0", "#js-o0-canvas", 8}, joined([][]int64{{2, 3}, {2, 2}}, 8)},
 		{"convert/canvas", "convert", "/convert?dt=FLOAT32&sizes=1,3,20,20&imode=packed&omode=explicit&ostrides=1200,1,60,3", true,
 			"/api/v1/identity", `{"dataType":"FLOAT32","sizes":[1,3,20,20],"outputStrides":[1200,1,60,3]}`,
 			lit{"ob", "#convert-ob-canvas", 604}, copied(604)},
+		{"convert/cells", "convert", "/convert?dt=FLOAT32&sizes=1,3,1,5&imode=packed&omode=explicit&ostrides=15,1,15,3", false,
+			"/api/v1/identity", `{"dataType":"FLOAT32","sizes":[1,3,1,5],"outputStrides":[15,1,15,3]}`,
+			lit{"ob", "#convert-ob-canvas", 4}, copied(4)},
 	}
 }
 
@@ -135,7 +136,8 @@ func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 	}
 	const last = `document.querySelector('#controls').elements.last.value`
 	var code, shown string // the room's code, the viewer's page
-	for _, c := range roomFocusCases() {
+	for i, c := range roomFocusCases() {
+		first := i == 0
 		t.Run(c.name, func(t *testing.T) {
 			src := c.src(t, postJSON[focusAnswer](t, base+c.api, c.body))
 			if code == "" {
@@ -164,10 +166,23 @@ func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 			}
 			if c.canvas {
 				waitFor(t, viewer, "the viewer's canvases", fmt.Sprintf(`!!document.querySelector(%q)?.drawn && !!document.querySelector(%q)?.drawn`, c.out.canvas, src.canvas))
-				hoverElement(t, presenter, c.out.canvas, int(c.out.k))
+				// A viewer who has touched nothing yet (the first state) and
+				// reads the top of the page is brought to the element, as to
+				// a cell: its canvas, which no .sel marks.
+				quiet := first
+				if quiet {
+					do(t, viewer, "the viewer reads the top", chromedp.Evaluate[chromedp.Void](`scrollTo({top: 0, behavior: 'instant'})`))
+					if eval[bool](t, viewer, onScreen(c.out.canvas)) {
+						t.Fatalf("%s is on the phone's screen at the top of the page: nothing to bring into view", c.out.canvas)
+					}
+				}
+				pointAt(t, presenter, func() { hoverElement(t, presenter, c.out.canvas, int(c.out.k)) }, pixelIs(c.out, "==="))
 				waitFor(t, viewer, "the presenter's element lit with its source", pixelIs(c.out, "===")+" && "+pixelIs(src, "==="))
+				if quiet {
+					waitFor(t, viewer, "the lit canvas on the phone's screen", onScreen(c.out.canvas))
+				}
 			} else {
-				hoverCell(t, presenter, "#"+c.out.id())
+				pointAt(t, presenter, func() { hoverCell(t, presenter, "#"+c.out.id()) }, fmt.Sprintf(`!!document.getElementById(%q)?.classList.contains('sel')`, c.out.id()))
 				waitFor(t, viewer, "the presenter's cell lit with its source", fmt.Sprintf(`!!document.getElementById(%q)?.classList.contains('sel') && !!document.getElementById(%q)?.classList.contains('linked')`, c.out.id(), src.id()))
 			}
 			if vs := axeViolations(t, viewer); len(vs) > 0 {
@@ -195,6 +210,32 @@ func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 			waitFor(t, viewer, "following again", fmt.Sprintf(`%s === 'following' && location.pathname === '/r/%s'`, roomState, code))
 		})
 	}
+}
+
+// pointAt points the presenter's mouse with hover until the page shows
+// what it points at (lit, a predicate): a layout still settling (the
+// room bar filling in as the page presents) can move the picture from
+// under a pointer that was on the cell.
+func pointAt(t *testing.T, ctx context.Context, hover func(), lit string) {
+	t.Helper()
+	for try := 1; ; try++ {
+		hover()
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := chromedp.Run(tctx, chromedp.Poll[bool](lit, chromedp.WithPollingInterval(25*time.Millisecond)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if try == 5 {
+			t.Fatalf("the presenter's page does not show what its pointer is on (%s): %v; page state: %s", lit, err, pageState(ctx))
+		}
+		t.Logf("pointing again: %v; page state: %s", err, pageState(ctx))
+	}
+}
+
+// onScreen says whether any of the element sel is on the screen.
+func onScreen(sel string) string {
+	return fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })()`, sel)
 }
 
 // countSockets counts the websockets a page opens, in window.__sockets.

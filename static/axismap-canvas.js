@@ -102,10 +102,12 @@ export function mapCanvases(st, slot, room) {
     setup('out', M.outSizes, (k) => { const i = src(k); return i < 0 ? hole : rampPacked(i / span); });
   }
   // show shows the element an id names (out-k, in-k) on its canvas, if
-  // it is drawn; any other id marks nothing.
+  // it is drawn, and returns that canvas; any other id marks nothing.
   function show(id) {
     const [kind, i] = id.split('-'), k = Number(i);
-    if (cvs[kind] && Number.isInteger(k) && k >= 0 && k < cvs[kind].n) pick(kind, k, false); else mark({});
+    if (!cvs[kind] || !Number.isInteger(k) || k < 0 || k >= cvs[kind].n) return mark({});
+    pick(kind, k, false);
+    return cvs[kind].cv;
   }
   // pick is exported for the step-through (axismap.js's mapSteps): it
   // returns the output element's box, which the step's bar keeps clear.

@@ -61,7 +61,12 @@ export function mapLinks(picture, st, room) {
 // the grids linked by links or the canvases cvs: an id names an element
 // (out-k, in-k) whether it is a cell or a canvas's pixel.
 export function mapFocus(st, links, cvs) {
-  const show = (id) => { const c = document.getElementById(id); if (c?.matches('.lc')) links.show(c, false); else { links.unlink(); cvs.show(id); } };
+  const show = (id) => {
+    const c = document.getElementById(id);
+    if (c?.matches('.lc')) return links.show(c, false);
+    links.unlink();
+    return cvs.show(id); // the canvas lit, for the room to bring into view
+  };
   return { focused: () => st.focus, show, clear: () => { links.unlink(); cvs.show(''); } };
 }
 

@@ -94,9 +94,14 @@ export function start() {
     return i < 0 ? -1 : to === 'lg' ? i : offset(to, i);
   }
   const parse = (id) => [id.slice(0, 2), +id.slice(3)];
-  // shown shows the room's focus, an item of a view, if the view has it.
+  // shown shows the room's focus, an item of a view, if the view has it,
+  // and returns its canvas if it is drawn on one (to bring into view).
   const items = (kind) => ({ lg: st.meta?.count, ib: st.meta?.inCells, ob: st.meta?.outCells })[kind];
-  const shown = (kind, k) => (Number.isInteger(k) && k >= 0 && k < items(kind) ? show(kind, k, false) : unlink());
+  function shown(kind, k) {
+    if (!(Number.isInteger(k) && k >= 0 && k < items(kind))) return unlink();
+    show(kind, k, false);
+    return cvs.canvasOf(kind);
+  }
   function unlink() {
     for (const c of $$('.linked, .sel', picture)) c.classList.remove('linked', 'sel');
     cvs.mark({});

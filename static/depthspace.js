@@ -71,8 +71,13 @@ export function start() {
   // an output element of each order, row-major; on the canvases too, so
   // that the id is the room's focus whichever a viewer's page draws.
   const parse = (id) => { const d = id.indexOf('-'); return [id.slice(0, d), +id.slice(d + 1)]; };
-  // shown shows the room's focus, an element of a grid, if there is one.
-  const shown = (grid, i) => (['in', 'dcr', 'crd'].includes(grid) && Number.isInteger(i) && i >= 0 && i < st.meta?.count ? show(grid, i, false) : unlink());
+  // shown shows the room's focus, an element of a grid, if there is one,
+  // and returns its canvas if it is drawn on one (to bring into view).
+  function shown(grid, i) {
+    if (!(['in', 'dcr', 'crd'].includes(grid) && Number.isInteger(i) && i >= 0 && i < st.meta?.count)) return unlink();
+    show(grid, i, false);
+    return cvs.canvasOf(grid);
+  }
   const sizesOf = (grid) => (grid === 'in' ? st.meta.inSizes : st.meta.outSizes);
   // The input element output j of an order reads, and the output
   // element of an order that reads input k: the meta's index maps.

@@ -110,11 +110,13 @@ export function joinCanvases(st, room) {
     setup(-1, span);
     M.many.forEach((_, k) => setup(k, span));
   }
-  // show shows the element an id names on its canvas, if it is drawn;
-  // any other id marks nothing.
+  // show shows the element an id names on its canvas, if it is drawn,
+  // and returns that canvas; any other id marks nothing.
   function show(id) {
     const d = id.lastIndexOf('-'), i = Number(id.slice(d + 1));
-    for (const [at, r] of cvs) if (d > 0 && 'js-' + id.slice(0, d) === tensor(at).slot && Number.isInteger(i) && i >= 0 && i < r.n) return pick(at, i, false);
+    for (const [at, r] of cvs) {
+      if (d > 0 && 'js-' + id.slice(0, d) === tensor(at).slot && Number.isInteger(i) && i >= 0 && i < r.n) { pick(at, i, false); return r.cv; }
+    }
     for (const r of cvs.values()) markPixels(r, []);
   }
   // count is the steps: the output elements, as many as the inputs'.

@@ -84,10 +84,13 @@ export function start() {
     if (dot) dot.textContent = c.getAttribute('aria-label');
   }
   // shown shows an element by its id (the room's focus, the one kept):
-  // its cell, else its canvas's pixel (join-canvas.js).
+  // its cell, else its canvas's pixel (join-canvas.js), and returns the
+  // canvas lit, for the room to bring into view.
   function shown(id) {
     const c = document.getElementById(id);
-    if (c?.matches('.lc')) show(c, false); else { unlink(); canvases.show(id); }
+    if (c?.matches('.lc')) return show(c, false);
+    unlink();
+    return canvases.show(id);
   }
   // Arrow keys move within a grid by its rows of cells; Enter jumps to
   // the linked cell.
