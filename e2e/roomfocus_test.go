@@ -47,6 +47,12 @@ type roomFocusCase struct {
 	src               func(t *testing.T, a focusAnswer) lit
 }
 
+// keptFocus names the cases whose presenter focuses the output item (the
+// keyboard on a cell, a tap on a canvas) rather than hovering it, then
+// passes over another, this one, and leaves: the viewer sees the other,
+// then the focused one again.
+var keptFocus = map[string]int64{"joinsplit/cells": 2, "tile/canvas": 3, "joinsplit/canvas": 5}
+
 // inputAt is the input element output k of an index map reads (the
 // API's inputCoordinates), on an input of the given sizes.
 func inputAt(grid, canvas string, sizes []int64, k int) func(*testing.T, focusAnswer) lit {
@@ -138,6 +144,7 @@ func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 	var code, shown string // the room's code, the viewer's page
 	for i, c := range roomFocusCases() {
 		first := i == 0
+		otherK, kept := keptFocus[c.name]
 		t.Run(c.name, func(t *testing.T) {
 			src := c.src(t, postJSON[focusAnswer](t, base+c.api, c.body))
 			if code == "" {
@@ -176,26 +183,61 @@ func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 						t.Fatalf("%s is on the phone's screen at the top of the page: nothing to bring into view", c.out.canvas)
 					}
 				}
-				pointAt(t, presenter, func() { hoverElement(t, presenter, c.out.canvas, int(c.out.k)) }, pixelIs(c.out, "==="))
+				point := func() { hoverElement(t, presenter, c.out.canvas, int(c.out.k)) }
+				if kept {
+					point = func() { tapElement(t, presenter, c.out.canvas, int(c.out.k)) }
+				}
+				pointAt(t, presenter, point, pixelIs(c.out, "==="))
 				waitFor(t, viewer, "the presenter's element lit with its source", pixelIs(c.out, "===")+" && "+pixelIs(src, "==="))
 				if quiet {
 					waitFor(t, viewer, "the lit canvas on the phone's screen", onScreen(c.out.canvas))
 				}
 			} else {
-				pointAt(t, presenter, func() { hoverCell(t, presenter, "#"+c.out.id()) }, fmt.Sprintf(`!!document.getElementById(%q)?.classList.contains('sel')`, c.out.id()))
+				point := func() { hoverCell(t, presenter, "#"+c.out.id()) }
+				if kept {
+					// A click on the line under the form gives the headless tab
+					// the focus, without which no focus event fires.
+					point = func() {
+						do(t, presenter, "focus "+c.out.id(), clickInView("#dot"), chromedp.Focus(chromedp.CSS("#"+c.out.id())))
+					}
+				}
+				pointAt(t, presenter, point, fmt.Sprintf(`!!document.getElementById(%q)?.classList.contains('sel')`, c.out.id()))
 				waitFor(t, viewer, "the presenter's cell lit with its source", fmt.Sprintf(`!!document.getElementById(%q)?.classList.contains('sel') && !!document.getElementById(%q)?.classList.contains('linked')`, c.out.id(), src.id()))
 			}
 			if vs := axeViolations(t, viewer); len(vs) > 0 {
 				t.Errorf("axe-core on the viewer's page: %v", vs)
 			}
-			do(t, presenter, "move the mouse off the picture",
-				chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`),
-				chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
-			if c.canvas {
-				waitFor(t, viewer, "the viewer's marks cleared", pixelIs(c.out, "!==")+" && "+pixelIs(src, "!=="))
-				return
+			leave := func() {
+				do(t, presenter, "move the mouse off the picture",
+					chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`),
+					chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 2, 2))
 			}
-			waitFor(t, viewer, "the viewer's cells cleared", `!document.querySelector('#picture :is(.lc, .bc):is(.linked, .sel)')`)
+			if kept {
+				// Passing over another element shows it; leaving shows the
+				// focused one again, on a canvas too (its kept focus).
+				other := lit{c.out.grid, c.out.canvas, otherK}
+				if c.canvas {
+					pointAt(t, presenter, func() { hoverElement(t, presenter, c.out.canvas, int(otherK)) }, pixelIs(other, "==="))
+					waitFor(t, viewer, "the element passed over", pixelIs(other, "===")+" && "+pixelIs(c.out, "!=="))
+					leave()
+					waitFor(t, viewer, "the focused element again", pixelIs(c.out, "===")+" && "+pixelIs(other, "!=="))
+					return
+				}
+				sel := func(l lit) string {
+					return fmt.Sprintf(`!!document.getElementById(%q)?.classList.contains('sel')`, l.id())
+				}
+				pointAt(t, presenter, func() { hoverCell(t, presenter, "#"+other.id()) }, sel(other))
+				waitFor(t, viewer, "the cell passed over", sel(other)+" && !"+sel(c.out))
+				leave()
+				waitFor(t, viewer, "the focused cell again", sel(c.out)+" && !"+sel(other))
+			} else {
+				leave()
+				if c.canvas {
+					waitFor(t, viewer, "the viewer's marks cleared", pixelIs(c.out, "!==")+" && "+pixelIs(src, "!=="))
+					return
+				}
+				waitFor(t, viewer, "the viewer's cells cleared", `!document.querySelector('#picture :is(.lc, .bc):is(.linked, .sel)')`)
+			}
 			// The viewer explores on their own (an example): their state is
 			// in the address bar on the page's own path, which a reload
 			// keeps, with the way back; it once went to the layout
@@ -212,10 +254,10 @@ func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 	}
 }
 
-// pointAt points the presenter's mouse with hover until the page shows
-// what it points at (lit, a predicate): a layout still settling (the
-// room bar filling in as the page presents) can move the picture from
-// under a pointer that was on the cell.
+// pointAt points the presenter at an element with point until the page
+// shows it (lit, a predicate): on the depth-space and conversion pages
+// the line under the input (#dot) grows with the first pick and moves
+// the canvases from under the pointer, which then picks another.
 func pointAt(t *testing.T, ctx context.Context, hover func(), lit string) {
 	t.Helper()
 	for try := 1; ; try++ {
@@ -231,6 +273,16 @@ func pointAt(t *testing.T, ctx context.Context, hover func(), lit string) {
 		}
 		t.Logf("pointing again: %v; page state: %s", err, pageState(ctx))
 	}
+}
+
+// tapElement clicks item k of a canvas, found through its layout, as
+// hoverElement points at it.
+func tapElement(t *testing.T, ctx context.Context, sel string, k int) {
+	t.Helper()
+	do(t, ctx, "scroll to "+sel, chromedp.ScrollIntoView(chromedp.CSS(sel)))
+	xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => { const cv = document.querySelector(%q), [x, y] = cv.drawn.L.toPixel(%d), r = cv.getBoundingClientRect();
+		return [r.x + cv.clientLeft + (x + 0.5) / cv.width * cv.clientWidth, r.y + cv.clientTop + (y + 0.5) / cv.height * cv.clientHeight]; })()`, sel, k))
+	do(t, ctx, "tap "+sel, chromedp.MouseClickXY(xy[0], xy[1]))
 }
 
 // onScreen says whether any of the element sel is on the screen.
