@@ -123,8 +123,11 @@ func roomFocusCases() []roomFocusCase {
 // cells and on canvases, the output cell a presenter points at is lit on
 // a phone viewer's page with the source cell the operator's JSON API
 // names for it, and both go dark when the presenter's pointer leaves the
-// picture. The presenter moves from page to page in one room, as a
-// lesson does; the viewer's page is axe-core clean with the cells lit.
+// picture; a cell focused with the keyboard or a canvas element tapped
+// stays lit (keptFocus). The presenter moves from page to page in one
+// room, as a lesson does. The viewer's page opens one websocket, lands
+// on the picture, brings a lit canvas into its screen, is axe-core clean
+// with the cells lit, and explores on the page's own path.
 func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 	base := startServer(t)
 	presenter := newBrowser(t, false)
