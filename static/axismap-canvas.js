@@ -5,7 +5,9 @@
 // explorer"). The input is coloured by element index, each output
 // element by the colour of the element it reads, the padding value in
 // grey. Pointer and keys link as the grids' cells do; Enter goes to the
-// linked element of the other canvas.
+// linked element of the other canvas. An element picked is named as
+// the grids' cell would be (out-k, in-k): the room's focus (room() the
+// page's room), which a viewer's page shows with show(id).
 
 import { $ } from './live.js';
 import { t, num } from './words.js';
@@ -20,7 +22,7 @@ const MAX_MARKS = 4096;
 // mapCanvases draws the canvases of the explorer whose slots are
 // slot + '-in' and slot + '-out' from st.meta ({inSizes, outSizes,
 // labels, axes}).
-export function mapCanvases(st, slot) {
+export function mapCanvases(st, slot, room) {
   const cvs = {};
   const m = () => st.meta;
   // src is the input element output element k reads, -1 for the value.
@@ -67,8 +69,10 @@ export function mapCanvases(st, slot) {
   const ownPlace = (i) => coordOf(m().inSizes, i).map((c, d) => Math.max(0, m().axes[d].indexOf(c)));
   function pick(kind, k, focus) {
     const dot = $('#dot'), M = m();
-    // A canvas reached by focus or a click holds its element for Enter.
-    if (focus && cvs[kind]) cvs[kind].cursor = k;
+    // A canvas reached by focus or a click holds its element for Enter,
+    // and the page holds it as its focus.
+    if (focus && cvs[kind]) { cvs[kind].cursor = k; st.focus = kind + '-' + k; }
+    room()?.publish({ focus: kind + '-' + k });
     if (kind === 'out') {
       const i = src(k), coord = coordOf(M.outSizes, k).join(',');
       if (i < 0) {
@@ -97,7 +101,15 @@ export function mapCanvases(st, slot) {
     setup('in', M.inSizes, (i) => rampPacked(i / span));
     setup('out', M.outSizes, (k) => { const i = src(k); return i < 0 ? hole : rampPacked(i / span); });
   }
+  // show shows the element an id names (out-k, in-k) on its canvas, if
+  // it is drawn, and returns that canvas; any other id marks nothing.
+  function show(id) {
+    const [kind, i] = id.split('-'), k = Number(i);
+    if (!cvs[kind] || !Number.isInteger(k) || k < 0 || k >= cvs[kind].n) return mark({});
+    pick(kind, k, false);
+    return cvs[kind].cv;
+  }
   // pick is exported for the step-through (axismap.js's mapSteps): it
   // returns the output element's box, which the step's bar keeps clear.
-  return { draw, pick: (k) => cvs.out && (pick('out', k, false), itemBox(cvs.out, k)) };
+  return { draw, show, pick: (k) => cvs.out && (pick('out', k, false), itemBox(cvs.out, k)) };
 }

@@ -4,14 +4,16 @@
 // nothing where it takes the padding value; an input element to every
 // output cell that reads it. st.meta.sources gives, for each output
 // element (row-major), the input element it reads, -1 for the padding
-// value (docs/protocol.md, "The padding explorer").
+// value (docs/protocol.md, "The padding explorer"). In a room (room()
+// the page's, client.js's client.room) the cell shown is the presenter's
+// focus, by its id, which a canvas's element shares (axismap-canvas.js).
 
 import { $, $$, gridLinks } from './live.js';
 import { t, num } from './words.js';
 import { bufferMove, coordOf } from './layout.js';
 import { copySteps } from './copy-steps.js';
 
-export function mapLinks(picture, st) {
+export function mapLinks(picture, st, room) {
   function unlink() {
     for (const c of $$('.linked, .sel', picture)) c.classList.remove('linked', 'sel');
   }
@@ -23,6 +25,7 @@ export function mapLinks(picture, st) {
     unlink();
     c.classList.add('sel');
     if (keep) st.focus = c.id;
+    room()?.publish({ focus: c.id });
     const k = +c.dataset.i, dot = $('#dot');
     if (c.id.startsWith('out-')) {
       const i = (st.meta.sources || [])[k];
@@ -52,6 +55,19 @@ export function mapLinks(picture, st) {
   gridLinks(picture, '[role=grid]', () => !!st.meta, (c, keep) => show(c, keep), step);
   picture.addEventListener('pointerleave', () => { if (!st.focus) unlink(); });
   return { show, unlink };
+}
+
+// mapFocus is the room's focus hooks (client.js, rooms.js roomFocus) of
+// the grids linked by links or the canvases cvs: an id names an element
+// (out-k, in-k) whether it is a cell or a canvas's pixel.
+export function mapFocus(st, links, cvs) {
+  const show = (id) => {
+    const c = document.getElementById(id);
+    if (c?.matches('.lc')) return links.show(c, false);
+    links.unlink();
+    return cvs.show(id); // the canvas lit, for the room to bring into view
+  };
+  return { focused: () => st.focus, show, clear: () => { links.unlink(); cvs.show(''); } };
 }
 
 // mapSteps is the step-through (copy-steps.js) of the grids linked by

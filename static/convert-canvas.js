@@ -90,6 +90,7 @@ export function convertCanvases(S) {
       if (m.outputMode === 'canvas') drawBuffer('ob');
     },
     mark,
-    has: (kind) => !!cvs[kind],
+    // canvasOf is the canvas element of a view drawn on one, else undefined.
+    canvasOf: (kind) => cvs[kind]?.cv,
   };
 }

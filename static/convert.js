@@ -22,7 +22,7 @@ export function start() {
     page: 'convert', what: 'convert', pushes: ['dt', 'imode', 'omode'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone,
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
-    focus: { focused: () => st.focus, show: (id) => show(...parse(id), false), clear: unlink },
+    focus: { focused: () => st.focus, show: (id) => shown(...parse(id)), clear: unlink },
   });
 
   // ---- the answers ----
@@ -94,6 +94,14 @@ export function start() {
     return i < 0 ? -1 : to === 'lg' ? i : offset(to, i);
   }
   const parse = (id) => [id.slice(0, 2), +id.slice(3)];
+  // shown shows the room's focus, an item of a view, if the view has it,
+  // and returns its canvas if it is drawn on one (to bring into view).
+  const items = (kind) => ({ lg: st.meta?.count, ib: st.meta?.inCells, ob: st.meta?.outCells })[kind];
+  function shown(kind, k) {
+    if (!(Number.isInteger(k) && k >= 0 && k < items(kind))) return unlink();
+    show(kind, k, false);
+    return cvs.canvasOf(kind);
+  }
   function unlink() {
     for (const c of $$('.linked, .sel', picture)) c.classList.remove('linked', 'sel');
     cvs.mark({});
@@ -104,6 +112,7 @@ export function start() {
     const h = holders(kind, k), i = h.first, dot = $('#dot');
     document.getElementById(kind + '-' + k)?.classList.add('sel');
     if (keep) st.focus = kind + '-' + k;
+    client.room.publish({ focus: kind + '-' + k }); // the room's focus, a canvas's item too
     if (i < 0) {
       const side = kind === 'ob' ? t('js.convert.side.out') : t('js.convert.side.in');
       dot.textContent = t('js.convert.unused', { side, offset: num(k) });

@@ -52,6 +52,8 @@ export function depthSpaceCanvases(S) {
     // box is element k of canvas grid as the step-through keeps it clear
     // of its bar (canvas.js's itemBox), null with no such canvas.
     box: (grid, k) => (cvs[grid] ? itemBox(cvs[grid], k) : null),
+    // canvasOf is a grid's canvas element once drawn, else undefined.
+    canvasOf: (grid) => cvs[grid]?.cv,
     // mark shows item at[grid] of each canvas, the cursor's too.
     mark(at, cursor) {
       for (const [grid, c] of Object.entries(cvs)) {

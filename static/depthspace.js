@@ -25,7 +25,7 @@ export function start() {
     page: 'depthspace', what: 'depthspace', pushes: ['op', 'dt', 'imode'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone, applyRoom: (s) => steps.take(s.step),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset]]),
-    focus: { focused: () => st.focus, show: (id) => show(...parse(id), false), clear: unlink },
+    focus: { focused: () => st.focus, show: (id) => shown(...parse(id)), clear: unlink },
   });
 
   // ---- the answers ----
@@ -68,8 +68,16 @@ export function start() {
 
   // ---- the cells linked ----
   // A cell's id is grid-index: in-k an input element, dcr-j and crd-j
-  // an output element of each order, row-major.
+  // an output element of each order, row-major; on the canvases too, so
+  // that the id is the room's focus whichever a viewer's page draws.
   const parse = (id) => { const d = id.indexOf('-'); return [id.slice(0, d), +id.slice(d + 1)]; };
+  // shown shows the room's focus, an element of a grid, if there is one,
+  // and returns its canvas if it is drawn on one (to bring into view).
+  function shown(grid, i) {
+    if (!(['in', 'dcr', 'crd'].includes(grid) && Number.isInteger(i) && i >= 0 && i < st.meta?.count)) return unlink();
+    show(grid, i, false);
+    return cvs.canvasOf(grid);
+  }
   const sizesOf = (grid) => (grid === 'in' ? st.meta.inSizes : st.meta.outSizes);
   // The input element output j of an order reads, and the output
   // element of an order that reads input k: the meta's index maps.
@@ -91,6 +99,7 @@ export function start() {
     document.getElementById(grid + '-' + i)?.classList.add('sel');
     cvs.mark(at, { [grid]: i });
     if (keep) st.focus = grid + '-' + i;
+    client.room.publish({ focus: grid + '-' + i }); // a cell's id, a canvas's element too
     const value = m.values ? m.values[k] : k;
     $('#dot').textContent = t('js.depthspace.element', {
       coord: coordOf(m.inSizes, k).join(','), value: num(value), offset: num(m.inOffsets ? m.inOffsets[k] : offsetOf(m.inSizes, m.inStrides, k)),

@@ -20,8 +20,11 @@ const MARK = [230, 57, 70];
 
 // joinCanvases draws st.meta.canvas ({join, axis, starts, labels, one,
 // many}: each tensor {slot, name, sizes}). A tensor is named by at: -1
-// for the one, k for the many's k.
-export function joinCanvases(st) {
+// for the one, k for the many's k. An element picked has the id its
+// grid's cell would have (its slot less "js-", then its index: o0-5),
+// shared as the room's focus (room() the page's room) and kept as
+// st.focus when the keys or a click reach it; show(id) shows one.
+export function joinCanvases(st, room) {
   let cvs = new Map(), first = [];
   const C = () => st.meta && st.meta.canvas;
   const tensor = (at) => (at < 0 ? C().one : C().many[at]);
@@ -47,9 +50,11 @@ export function joinCanvases(st) {
   }
   // An output element is copied from the other side, an input to it.
   const isOutput = (at) => (at < 0) === C().join;
+  const idOf = (at, i) => tensor(at).slot.slice(3) + '-' + i;
   function pick(at, i, focus) {
     const rec = cvs.get(at), T = tensor(at), [k, j] = across(at, i), O = tensor(k);
-    if (focus && rec) rec.cursor = i;
+    if (focus && rec) { rec.cursor = i; st.focus = idOf(at, i); }
+    room()?.publish({ focus: idOf(at, i) });
     $('#dot').textContent = t(isOutput(at) ? 'js.joinsplit.from' : 'js.joinsplit.to', {
       name: T.name, coord: coordOf(T.sizes, i).join(','), value: num(value(at, i)), other: O.name, at: coordOf(O.sizes, j).join(','),
     });
@@ -105,7 +110,16 @@ export function joinCanvases(st) {
     setup(-1, span);
     M.many.forEach((_, k) => setup(k, span));
   }
+  // show shows the element an id names on its canvas, if it is drawn,
+  // and returns that canvas; any other id marks nothing.
+  function show(id) {
+    const d = id.lastIndexOf('-'), i = Number(id.slice(d + 1));
+    for (const [at, r] of cvs) {
+      if (d > 0 && 'js-' + id.slice(0, d) === tensor(at).slot && Number.isInteger(i) && i >= 0 && i < r.n) { pick(at, i, false); return r.cv; }
+    }
+    for (const r of cvs.values()) markPixels(r, []);
+  }
   // count is the steps: the output elements, as many as the inputs'.
   const count = () => (C() && cvs.size ? first[first.length - 1] : 0);
-  return { draw, count, stepOf, light };
+  return { draw, count, stepOf, light, show };
 }

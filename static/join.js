@@ -19,12 +19,12 @@ import { joinLines } from './copy-formulas.js';
 export function start() {
   const form = $('#controls'), picture = $('#picture');
   const st = { focus: null, ready: false, meta: null };
-  const canvases = joinCanvases(st);
+  const canvases = joinCanvases(st, () => client.room);
   const client = editClient(form, picture, {
     page: 'joinsplit', what: 'join', pushes: ['op', 'dt', 'fl'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone, applyRoom: (s) => steps.take(s.step),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
-    focus: { focused: () => st.focus, show: (id) => show(document.getElementById(id), false), clear: unlink },
+    focus: { focused: () => st.focus, show: shown, clear: () => { unlink(); canvases.show(''); } },
   });
 
   // ---- the answers ----
@@ -42,7 +42,7 @@ export function start() {
   }
   function onDone() {
     canvases.draw();
-    if (st.focus) show(document.getElementById(st.focus), false);
+    if (st.focus) shown(st.focus);
     steps.refresh();
   }
 
@@ -79,8 +79,18 @@ export function start() {
     c.classList.add('sel');
     document.getElementById(c.dataset.link || '')?.classList.add('linked');
     if (keep) st.focus = c.id;
+    client.room.publish({ focus: c.id });
     const dot = $('#dot');
     if (dot) dot.textContent = c.getAttribute('aria-label');
+  }
+  // shown shows an element by its id (the room's focus, the one kept):
+  // its cell, else its canvas's pixel (join-canvas.js), and returns the
+  // canvas lit, for the room to bring into view.
+  function shown(id) {
+    const c = document.getElementById(id);
+    if (c?.matches('.lc')) return show(c, false);
+    unlink();
+    return canvases.show(id);
   }
   // Arrow keys move within a grid by its rows of cells; Enter jumps to
   // the linked cell.

@@ -10,7 +10,7 @@
 
 import { editClient } from './client.js';
 import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
-import { mapLinks, mapSteps } from './axismap.js';
+import { mapLinks, mapSteps, mapFocus } from './axismap.js';
 import { paddingLines } from './copy-formulas.js';
 import { mapCanvases } from './axismap-canvas.js';
 
@@ -19,12 +19,14 @@ export function start() {
   const st = { meta: null, focus: null };
   const form = $('#controls');
   const picture = $('#picture');
-  const links = mapLinks(picture, st), cvs = mapCanvases(st, 'pad'), steps = mapSteps(picture, st, links, cvs, paddingLines, () => client.room);
+  const room = () => client.room;
+  const links = mapLinks(picture, st, room), cvs = mapCanvases(st, 'pad', room), steps = mapSteps(picture, st, links, cvs, paddingLines, room);
+  const focus = mapFocus(st, links, cvs);
   const client = editClient(form, picture, {
     page: 'padding', what: 'padding', pushes: ['dt', 'fl'],
     formQuery, onForm, onResult, onFrame: () => {}, onDone, applyRoom: (s) => steps.take(s.step),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
-    focus: { focused: () => st.focus, show: (id) => links.show(document.getElementById(id), false), clear: () => links.unlink() },
+    focus,
   });
 
   // ---- the answers ----
@@ -39,8 +41,8 @@ export function start() {
     st.meta = m.meta; st.steps = m.steps;
   }
   function onDone() {
-    if (st.focus) links.show(document.getElementById(st.focus), false);
     cvs.draw();
+    if (st.focus) focus.show(st.focus);
     steps.refresh();
   }
 

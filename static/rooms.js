@@ -110,7 +110,8 @@ export function roomClient(page, hooks) {
   // on the page (it is where the presenter types), and the class would
   // open the room on a screenful of it. Once, on arrival; a reload or a
   // step back keeps where they were, and the tour's text stays first.
-  if (role === 'viewer' && (page === 'layout' || page === 'slice')) {
+  // Every explorer's: the data-movement pages' forms come first too.
+  if (role === 'viewer' && page !== 'tour') {
     const pic = document.getElementById('picture');
     const nav = performance.getEntriesByType('navigation')[0];
     // Under the bar, which stays at the top there (rooms.css).
@@ -316,8 +317,9 @@ export function roomClient(page, hooks) {
     urlSuffix() { return ended ? '' : role === 'presenter' ? '&room=' + code : role === 'viewer' && !following ? '&room=' + code + '&explore' : ''; },
     // path is where the page's own state goes in the address bar: a
     // viewer's page is at /r/CODE, but what a detached viewer explores is
-    // the page the room showed (a reload then keeps their exploration).
-    path() { return role !== 'viewer' ? location.pathname : page === 'slice' ? '/slice' : page === 'tour' ? '/tour/' + pathStep : '/'; },
+    // the page the room showed, whose path the server wrote in the bar
+    // (any explorer's: a reload then keeps their exploration).
+    path() { return role !== 'viewer' ? location.pathname : bar.dataset.path; },
   };
   return api;
 }
@@ -331,21 +333,25 @@ export function roomClient(page, hooks) {
 // (drawn: its picture is up to date, show the focus now) and calls drawn()
 // when it has drawn a new picture: the presenter's focus is shown with
 // hooks.show(id), and an empty one clears the highlight (hooks.clear()).
+// hooks.show may return the element it lit, a canvas (whose pixel no
+// .sel names), to be brought into a viewer's screen as a cell is.
 export function roomFocus(room, picture, hooks) {
   let theirs = ''; // the presenter's focus, on a viewer's page
   // A viewer reading their own part of the page is left where they are:
   // the presenter's cell is brought into view only when the viewer has
   // not touched, wheeled, clicked or typed for a while (the scrolling
-  // they do is those; a scroll event alone may be the page's own).
-  let busy = 0;
+  // they do is those; a scroll event alone may be the page's own). A
+  // viewer who has touched nothing since the page opened is not busy
+  // (0 made the page's first four seconds busy).
+  let busy = -Infinity;
   const now = () => performance.now();
   for (const ev of ['wheel', 'touchstart', 'touchmove', 'pointerdown', 'keydown']) {
     addEventListener(ev, () => { busy = now(); }, { capture: true, passive: true });
   }
   const show = (f) => {
-    hooks.show(f);
+    const lit = hooks.show(f);
     if (!room.following || now() - busy < 4000) return;
-    const el = picture.querySelector('.sel, [aria-selected="true"]');
+    const el = lit instanceof Element ? lit : picture.querySelector('.sel, [aria-selected="true"]');
     const r = el?.getBoundingClientRect();
     if (!r || (r.bottom > 0 && r.top < innerHeight)) return;
     el.scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });

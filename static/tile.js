@@ -6,7 +6,7 @@
 // grids are linked by axismap.js, as the padding explorer's are.
 
 import { editClient } from './client.js';
-import { mapLinks, mapSteps } from './axismap.js';
+import { mapLinks, mapSteps, mapFocus } from './axismap.js';
 import { tileLines } from './copy-formulas.js';
 import { mapCanvases } from './axismap-canvas.js';
 import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
@@ -14,13 +14,15 @@ import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.j
 export function start() {
   const state = { meta: null, focus: null };
   const form = $('#controls'), pic = $('#picture');
-  const links = mapLinks(pic, state), canvases = mapCanvases(state, 'tile'), steps = mapSteps(pic, state, links, canvases, tileLines, () => client.room);
+  const room = () => client.room;
+  const links = mapLinks(pic, state, room), canvases = mapCanvases(state, 'tile', room), steps = mapSteps(pic, state, links, canvases, tileLines, room);
+  const focus = mapFocus(state, links, canvases);
   const client = editClient(form, pic, {
     page: 'tile', what: 'tile', pushes: ['dt', 'fl'],
     formQuery: query, onForm: formBack, onResult: pictureIn, onFrame: () => {}, applyRoom: (s) => steps.take(s.step),
-    onDone: () => { canvases.draw(); if (state.focus) links.show(document.getElementById(state.focus), false); steps.refresh(); },
+    onDone: () => { canvases.draw(); if (state.focus) focus.show(state.focus); steps.refresh(); },
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
-    focus: { focused: () => state.focus, show: (id) => links.show(document.getElementById(id), false), clear: () => links.unlink() },
+    focus,
   });
 
   function pictureIn(m) {

@@ -20,8 +20,9 @@ const (
 type RoomBar struct {
 	Role     string
 	Code     string // 8 symbols, shown as ABCD-2345
-	Page     string // the page shown: layout, slice or tour
+	Page     string // the page shown: an explorer's name or tour
 	Step     int    // the tour's step, which is in the page's path
+	Path     string // the page's own path, where a viewer at /r/CODE explores (static/rooms.js path)
 	JoinURL  string // presenter: the absolute URL viewers open, as shown
 	JoinLink string // presenter: JoinURL with the room's join ticket, for the link and the QR code
 	QR       QRCode // presenter: JoinLink as a QR code

@@ -247,7 +247,7 @@ func (s *Server) roomPages(next echo.HandlerFunc) echo.HandlerFunc {
 			// /join goes through the guard).
 			join := joinURL(r, code)
 			link := withTicket(join, replica.Ticket(code))
-			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, JoinURL: join, JoinLink: link, QR: qrCode(link), JoinPage: origin(r) + "/join",
+			bar := &views.RoomBar{Role: views.RolePresenter, Code: code, Page: page, Step: step, Path: r.URL.Path, JoinURL: join, JoinLink: link, QR: qrCode(link), JoinPage: origin(r) + "/join",
 				Watching: replica.Watching(code), LeaveURL: withQuery(r.URL.Path, query)}
 			if k, _, ok := s.pages().StateAt(page, step, query); ok {
 				if qr, ok := k.(explorer.Questioner); ok {
@@ -288,7 +288,7 @@ func (s *Server) exploring(c echo.Context, next echo.HandlerFunc, replica *rooms
 		// The room has ended: the exploration goes on without it.
 		return redirectKeepingLang(c, http.StatusSeeOther, withQuery(r.URL.Path, withoutRoom(r.URL.RawQuery)))
 	}
-	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: page, Step: step, Watching: replica.Watching(code), Exploring: true}
+	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: page, Step: step, Path: r.URL.Path, Watching: replica.Watching(code), Exploring: true}
 	c.SetRequest(r.WithContext(views.WithRoom(r.Context(), views.RoomContext{Bar: bar})))
 	return next(c)
 }
@@ -461,7 +461,7 @@ func (s *Server) getRoom(c echo.Context) error {
 	if !ok {
 		path, st = "/", rooms.State{Page: "layout"}
 	}
-	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: st.Page, Step: st.Step, Watching: replica.Watching(code)}
+	bar := &views.RoomBar{Role: views.RoleViewer, Code: code, Page: st.Page, Step: st.Step, Path: path, Watching: replica.Watching(code)}
 	if st.Question != nil {
 		bar.Answer = answerForm(c, replica, code, st, s.studentToken(c, replica, code))
 	}
