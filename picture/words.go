@@ -90,6 +90,12 @@ func inWords(l i18n.Locale, v core.Violation, labels []string) string {
 		return l.T("words.total.small", i18n.Args{"value": l.Count(n, l.Grouped(n), "bytes"), "min": l.Grouped(a["min"])})
 	case "tensor.alignment.pow2":
 		return l.T("words.alignment.pow2", nil)
+	case "tensor.count.logical":
+		// The output's sizes are worked out, not typed (tile's repeats,
+		// padding's start and end): say which tensor is too large.
+		if v.Field == "outputSizes" {
+			return l.T("words.output.tensor", nil)
+		}
 	}
 	what := ""
 	if g := indexedField.FindStringSubmatch(v.Field); g != nil {
