@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -99,6 +100,30 @@ func TestE2EPaddingCanvases(t *testing.T) {
 			}
 		})
 	}
+	t.Run("padding paler than the input's own place", func(t *testing.T) {
+		emulate(t, ctx, desktop)
+		waitLive(t, ctx, base+"/padding?dt=FLOAT32&sizes=40,60&mode=REFLECTION&start=10,20&end=10,20")
+		waitFor(t, ctx, "the output canvas", `!!document.querySelector('#pad-out-canvas')?.drawn`)
+		// Output (0,0) reflects input (10,20), whose own place in the
+		// output is (20,40): the same colour there, halfway to white here.
+		px := eval[[][]float64](t, ctx, `(() => {
+			const cv = document.querySelector('#pad-out-canvas'), c = cv.drawn, w = c.img.width, d = c.img.data;
+			return [0 * 100 + 0, 20 * 100 + 40, 25 * 100 + 50].map((k) => { const [x, y] = c.L.toPixel(k), i = 4 * (y * w + x); return [d[i], d[i + 1], d[i + 2]]; });
+		})()`)
+		pad, own, inner := px[0], px[1], px[2]
+		for ch := range 3 {
+			if want := own[ch] + float64((255-int(own[ch]))>>1); pad[ch] != want {
+				t.Errorf("output (0,0) is rgb%v, want rgb%v's channels halfway to white (own place (20,40))", pad, own)
+				break
+			}
+		}
+		if inner[0] == pad[0] && inner[1] == pad[1] && inner[2] == pad[2] {
+			t.Errorf("an inner element has the padding's colour rgb%v", pad)
+		}
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=padding-canvas-legend]').textContent`); !strings.Contains(got, "paler") {
+			t.Errorf("the legend says %q, nothing of the paler padding", got)
+		}
+	})
 	t.Run("constant", func(t *testing.T) {
 		emulate(t, ctx, desktop)
 		waitLive(t, ctx, base+"/padding?dt=FLOAT32&sizes=40,60&mode=CONSTANT&value=7&start=10,20&end=10,20")

@@ -19,9 +19,21 @@ const HOLE = [205, 212, 220], MARK = [230, 57, 70], SIBLING = [244, 162, 97];
 // The most output elements a pick marks as reading one input element.
 const MAX_MARKS = 4096;
 
+// padded is whether output coordinate co lies in the padding (start:
+// the padding before each axis, sizes the input's).
+const padded = (co, start, sizes) => co.some((c, d) => c < (start[d] || 0) || c >= (start[d] || 0) + sizes[d]);
+// paler is a packed colour halfway to white: a padding element that
+// copies an input element (EDGE, REFLECTION, SYMMETRIC, WRAP) in that
+// element's colour, told apart from the input's own place.
+const paler = (c) => {
+  const ch = (s) => { const v = (c >>> s) & 255; return (v + ((255 - v) >> 1)) << s; };
+  return (ch(0) | ch(8) | ch(16) | (255 << 24)) >>> 0;
+};
+
 // mapCanvases draws the canvases of the explorer whose slots are
 // slot + '-in' and slot + '-out' from st.meta ({inSizes, outSizes,
-// labels, axes}).
+// labels, axes}); st.start, when set (the padding before each axis),
+// draws the output's padding paler than the input's own place.
 export function mapCanvases(st, slot, room) {
   const cvs = {};
   const m = () => st.meta;
@@ -97,9 +109,13 @@ export function mapCanvases(st, slot, room) {
     for (const kind of ['in', 'out']) delete cvs[kind];
     const M = m();
     if (!M || M.inputMode !== 'canvas') return;
-    const span = Math.max(1, M.inCount - 1), hole = rgba(HOLE);
+    const span = Math.max(1, M.inCount - 1), hole = rgba(HOLE), start = st.start;
     setup('in', M.inSizes, (i) => rampPacked(i / span));
-    setup('out', M.outSizes, (k) => { const i = src(k); return i < 0 ? hole : rampPacked(i / span); });
+    setup('out', M.outSizes, (k) => {
+      const i = src(k);
+      if (i < 0) return hole;
+      return start && padded(coordOf(M.outSizes, k), start, M.inSizes) ? paler(rampPacked(i / span)) : rampPacked(i / span);
+    });
   }
   // show shows the element an id names (out-k, in-k) on its canvas, if
   // it is drawn, and returns that canvas; any other id marks nothing.

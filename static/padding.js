@@ -39,6 +39,7 @@ export function start() {
     const h = m.html;
     if (h) swapIn($('#padding-picture'), h.picture, (h.keys || {}).picture);
     st.meta = m.meta; st.steps = m.steps;
+    st.start = m.form?.start?.map(Number); // the canvas draws the padding paler
   }
   function onDone() {
     cvs.draw();
