@@ -246,7 +246,11 @@ func TestE2ERoomFocusOnDataMovementPages(t *testing.T) {
 			// keeps, with the way back; it once went to the layout
 			// explorer's "/".
 			path := c.query[:strings.Index(c.query, "?")]
-			do(t, viewer, "the viewer picks an example", clickInView(`.presets a[data-preset]`))
+			// The viewer's page may still be scrolling (to the presenter's
+			// element, or back): a click then lands where the link was.
+			do(t, viewer, "scroll to an example", chromedp.Evaluate[chromedp.Void](`document.querySelector('.presets a[data-preset]').scrollIntoView({block: 'center', behavior: 'instant'})`))
+			waitStill(t, viewer)
+			do(t, viewer, "the viewer picks an example", chromedp.Click(chromedp.CSS(`.presets a[data-preset]`)))
 			exploring := fmt.Sprintf(`%s === 'detached' && location.pathname === %q && new URLSearchParams(location.search).get('room') === %q && new URLSearchParams(location.search).has('explore')`, roomState, path, code)
 			waitFor(t, viewer, "the exploration on "+path, exploring+` && document.querySelector('#picture').dataset.state === 'done'`)
 			do(t, viewer, "reload", chromedp.Reload())
