@@ -215,3 +215,55 @@ func TestCheckPassesTheModelsThePagesExport(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckPageExample: /check offers a model to try without one of
+// one's own; the page's own button posts it, and the answer names each
+// rule it breaks: a PADDING1 output a column short and a union member
+// DxDispatch does not read, channels a BlockSize² does not divide, and the
+// TILE valid, in each language.
+func TestCheckPageExample(t *testing.T) {
+	ts := newTestServer(t)
+	for _, lang := range []string{"en", "zh-TW"} {
+		res, err := http.Get(ts.URL + "/check?lang=" + lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := goquery.NewDocumentFromReader(res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		form := doc.Find(`[data-testid=check-example-form]`)
+		action, _ := form.Attr("action")
+		text, ok := form.Find(`input[name=text]`).Attr("value")
+		if !ok || form.Find(`[data-testid=check-example]`).Text() == "" {
+			t.Fatalf("%s: no example form on /check", lang)
+		}
+		res, err = http.PostForm(ts.URL+action, url.Values{"text": {text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		page := string(b)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: POST %s: %d", lang, action, res.StatusCode)
+		}
+		d, _ := goquery.NewDocumentFromReader(strings.NewReader(page))
+		if n := d.Find(`[data-testid=check-op]`).Length(); n != 3 {
+			t.Errorf("%s: %d operators checked, want 3", lang, n)
+		}
+		for _, want := range []string{
+			"dxdispatch.dispatchables.pad.desc.OutputTensor.Sizes[3]",
+			"dxdispatch.dispatchables.pad.desc.PaddingValue",
+			"dxdispatch.dispatchables.d2s.desc.InputTensor.Sizes[1]", // 8 channels, BlockSize 3
+		} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: the answer does not name %s", lang, want)
+			}
+		}
+		if strings.Contains(page, "dxdispatch.dispatchables.tile.") {
+			t.Errorf("%s: the valid TILE is refused", lang)
+		}
+	}
+}
