@@ -37,9 +37,11 @@ const paler = (c) => {
 export function mapCanvases(st, slot, room) {
   const cvs = {};
   const m = () => st.meta;
-  // src is the input element output element k reads, -1 for the value.
-  function src(k) {
-    const M = m(), co = coordOf(M.outSizes, k);
+  // src is the input element output element k reads, -1 for the value;
+  // srcAt the same of its coordinate co, which it overwrites.
+  const src = (k) => srcAt(coordOf(m().outSizes, k));
+  function srcAt(co) {
+    const M = m();
     for (let d = 0; d < co.length; d++) {
       co[d] = M.axes[d][co[d]];
       if (co[d] < 0) return -1;
@@ -111,10 +113,12 @@ export function mapCanvases(st, slot, room) {
     if (!M || M.inputMode !== 'canvas') return;
     const span = Math.max(1, M.inCount - 1), hole = rgba(HOLE), start = st.start;
     setup('in', M.inSizes, (i) => rampPacked(i / span));
+    // One coordinate a pixel: whether it is padding, then what it reads.
     setup('out', M.outSizes, (k) => {
-      const i = src(k);
+      const co = coordOf(M.outSizes, k), pad = start && padded(co, start, M.inSizes), i = srcAt(co);
       if (i < 0) return hole;
-      return start && padded(coordOf(M.outSizes, k), start, M.inSizes) ? paler(rampPacked(i / span)) : rampPacked(i / span);
+      const c = rampPacked(i / span);
+      return pad ? paler(c) : c;
     });
   }
   // show shows the element an id names (out-k, in-k) on its canvas, if
