@@ -13,12 +13,21 @@
 // a little to pan when that is at most PAN_AT times the box.
 
 // An image gives each item its own pixel up to EXACT_PIXELS items; past
-// that, items share pixels, in bins sized for BINNED_PIXELS: a picture
-// that cannot show every item is no more readable for bins half the size,
-// and every edit of it paints, puts and composites twice the pixels
-// (a 4096x4096 layout's keystroke -> painted, 70 against 52 ms).
+// that, items share pixels, in bins sized for about as many pixels as the
+// screen shows of the box (binnedPixels), at most BINNED_PIXELS: a
+// picture that cannot show every item is no more readable for bins
+// smaller than a screen pixel, and every edit of it paints, puts and
+// scales down every pixel it has (a 4096x4096 layout's keystroke ->
+// painted, 70 ms at 2^21 pixels, 52 at 2^20).
 const EXACT_PIXELS = 1 << 21;
 const BINNED_PIXELS = 1 << 20;
+
+// binnedPixels is the most pixels a binned image of box b gets: the
+// device pixels of the box, within [2^16, BINNED_PIXELS].
+function binnedPixels(b) {
+  const dpr = typeof devicePixelRatio === 'number' && devicePixelRatio > 0 ? devicePixelRatio : 1;
+  return clamp(Math.round(b.W * b.H * dpr * dpr), 1 << 16, BINNED_PIXELS);
+}
 // PAN_AT: a view up to this many boxes wide or tall at the smallest cell
 // opens at that cell (and pans); a larger one opens whole.
 const PAN_AT = 3;
@@ -114,7 +123,7 @@ export function stripLayout(n, pitch, b) {
     const cols = Math.min(n, round(Math.floor(b.W / s)));
     if (cols >= 1 && Math.ceil(n / cols) * s <= b.H) return Object.assign(stripOf(n, cols), { px: s });
   }
-  const bin = n <= EXACT_PIXELS ? 1 : Math.ceil(n / BINNED_PIXELS), pixels = Math.ceil(n / bin);
+  const bin = n <= EXACT_PIXELS ? 1 : Math.ceil(n / binnedPixels(b)), pixels = Math.ceil(n / bin);
   let cols = Math.max(1, Math.round(Math.sqrt((pixels * b.W) / b.H)));
   if (bin === 1 && pitch > 1 && pitch <= pixels) cols = pitch * Math.max(1, Math.round(cols / pitch));
   const L = stripOf(n, cols, bin);
@@ -153,7 +162,7 @@ export function panelLayout(P, R, C, b, capW, bandW) {
   }
   if (low && low.h * b.min <= PAN_AT * b.H && low.P <= 512) return low;
   let bin = 1;
-  const most = P * R * C <= EXACT_PIXELS ? EXACT_PIXELS : BINNED_PIXELS;
+  const most = P * R * C <= EXACT_PIXELS ? EXACT_PIXELS : binnedPixels(b);
   while (P * Math.ceil(R / bin) * Math.ceil(C / bin) > most) bin++;
   const pw = Math.ceil(C / bin), ph = Math.ceil(R / bin);
   if (pw === 1 && ph === 1 && P > EXACT_PIXELS / 4) return null;
