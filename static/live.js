@@ -303,9 +303,17 @@ export function patchIn(el, html, key) {
 }
 // viewIn swaps a view of the picture in: patched in place (patchIn) when
 // it is drawn as cells (mode 'dom') and was (no canvas of the page's in
-// it, whose port and tools the page added), else replaced.
+// it, whose port and tools the page added), else replaced. Its .view, and
+// #picture when any view is, carry data-canvas while it is a canvas, as
+// the server writes them: the stylesheet keys the legends on that rather
+// than on :has([data-mode=canvas]), which made every change anywhere in
+// the page (the caption under the pointer) restyle every cell of every
+// view, 3.5 ms a hover on a 16x16 slice.
 export function viewIn(el, html, key, mode) {
   (mode === 'dom' && !el.querySelector('canvas') ? patchIn : swapIn)(el, html, key);
+  el.closest('.view')?.toggleAttribute('data-canvas', mode === 'canvas');
+  const pic = el.closest('#picture');
+  pic?.toggleAttribute('data-canvas', !!pic.querySelector('[data-mode=canvas]'));
 }
 // patchChildren walks both lists of children side by side, with no
 // array per element: a 16x16 picture has some 2,000 nodes.

@@ -8,8 +8,16 @@
 import { liveSocket, jitter, followLinks, shownQuery } from './live.js';
 import { t, hasText } from './words.js';
 import { PROTOCOL_VERSION as V } from './protocol.js';
-import { questionPanel } from './questions.js';
-import { paceControls } from './pace.js';
+
+// The room's questions and the presenter's pace are only on a page in a
+// room (one with a room bar): elsewhere their three modules are not
+// loaded, nor waited for before the page's first paint and its start
+// (issue #38). A module script runs once the page is parsed, so the bar
+// is there to be seen. In a room the import waits here, before the page
+// starts, so the room client always has them.
+const inRoom = !!document.getElementById('room-bar');
+const { questionPanel } = inRoom ? await import('./questions.js') : { questionPanel: () => ({ message: () => false, state() {}, student: () => '', open() {} }) };
+const { paceControls } = inRoom ? await import('./pace.js') : { paceControls: () => ({ message() {}, open() {} }) };
 
 const DETACHED = t('js.room.detached');
 const FOLLOWING = t('room.following');

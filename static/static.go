@@ -59,14 +59,18 @@ type assets struct {
 	byName map[string]*asset   // plain and hashed names
 	hashed map[string]string   // plain name → hashed name
 	deps   map[string][]string // module → the siblings it imports
+	// static is deps without the dynamic imports (import('./x.js')):
+	// a module asks for those when it needs them, so they are not
+	// preloaded.
+	static map[string][]string
 }
 
-var byName, hashed, deps = func() (map[string]*asset, map[string]string, map[string][]string) {
+var byName, hashed, staticDeps = func() (map[string]*asset, map[string]string, map[string][]string) {
 	a, err := load(files, siteBundles)
 	if err != nil {
 		panic("static: " + err.Error())
 	}
-	return a.byName, a.hashed, a.deps
+	return a.byName, a.hashed, a.static
 }()
 
 // importSpec is a module's import of a sibling, static or dynamic:
@@ -81,7 +85,7 @@ var siteBundles = map[string][]string{"site.css": {"app.css", "rooms.css", "docs
 // load reads and names the files of fsys, and each bundle (a name made of
 // files concatenated in order).
 func load(fsys fs.FS, bundles map[string][]string) (*assets, error) {
-	byName, hashed, deps := map[string]*asset{}, map[string]string{}, map[string][]string{}
+	byName, hashed, deps, static := map[string]*asset{}, map[string]string{}, map[string][]string{}, map[string][]string{}
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
@@ -103,6 +107,9 @@ func load(fsys fs.FS, bundles map[string][]string) (*assets, error) {
 					return nil, fmt.Errorf("%s imports %s, which is not here", e.Name(), dep)
 				}
 				deps[e.Name()] = append(deps[e.Name()], dep)
+				if !bytes.HasPrefix(m[1], []byte("import")) || !bytes.Contains(m[1], []byte("(")) {
+					static[e.Name()] = append(static[e.Name()], dep)
+				}
 			}
 		}
 	}
@@ -158,7 +165,7 @@ func load(fsys fs.FS, bundles map[string][]string) (*assets, error) {
 			return nil, err
 		}
 	}
-	return &assets{byName, hashed, deps}, nil
+	return &assets{byName, hashed, deps, static}, nil
 }
 
 func hash(b []byte) string {
@@ -210,15 +217,18 @@ func Inline(name string) string {
 	return ""
 }
 
-// Imports is the URLs of every module the named module imports, directly
-// or not, statically or dynamically, for <link rel=modulepreload>: the
-// browser fetches them at once instead of one level of imports at a time.
+// Imports is the URLs of every module the named module imports
+// statically, directly or not, for <link rel=modulepreload>: the browser
+// fetches them at once instead of one level of imports at a time. What a
+// module imports dynamically (and all that imports) is left to be
+// fetched when it is asked for: a page that never needs it never loads
+// it, nor waits for it before its first paint.
 func Imports(name string) []string {
 	var out []string
 	seen := map[string]bool{name: true}
 	var walk func(string)
 	walk = func(n string) {
-		for _, d := range deps[n] {
+		for _, d := range staticDeps[n] {
 			if !seen[d] {
 				seen[d] = true
 				out = append(out, URL(d))

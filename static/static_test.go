@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -44,8 +45,42 @@ func TestHashedModulesImportHashedNames(t *testing.T) {
 			}
 		}
 	}
-	if got := Imports("main-slice.js"); len(got) != 19 { // slice, client, live, words, history, rooms, questions, questionset, pace, protocol, canvas, canvas-layout, canvas-zoom, layout, peek, fill, slice-cells, slice-canvas, slice-steps
+	// Not questions, questionset or pace: rooms.js imports them only in a room.
+	if got := Imports("main-slice.js"); len(got) != 16 { // slice, client, live, words, history, rooms, protocol, canvas, canvas-layout, canvas-zoom, layout, peek, fill, slice-cells, slice-canvas, slice-steps
 		t.Errorf("main-slice.js imports %v", got)
+	}
+}
+
+// A module imported dynamically gets a hashed name in its importer, like
+// a static import, but is not preloaded with it, nor is what it imports.
+func TestDynamicImportsAreHashedNotPreloaded(t *testing.T) {
+	a, err := load(fstest.MapFS{
+		"a.js": {Data: []byte("import { b } from './b.js';\nimport './s.js';\nconst { c } = b ? await import('./c.js') : {};\n")},
+		"b.js": {Data: []byte("export const b = 1;")},
+		"s.js": {Data: []byte("window.s = 1;")},
+		"c.js": {Data: []byte("import { d } from './d.js';\nexport const c = d;")},
+		"d.js": {Data: []byte("export const d = 1;")},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.static["a.js"]; !slices.Equal(got, []string{"b.js", "s.js"}) {
+		t.Errorf("a.js's static imports: %v, want [b.js s.js]", got)
+	}
+	if got := a.deps["a.js"]; !slices.Equal(got, []string{"b.js", "s.js", "c.js"}) {
+		t.Errorf("a.js's imports: %v, want [b.js s.js c.js]", got)
+	}
+	body := string(a.byName[a.hashed["a.js"]].body)
+	if !strings.Contains(body, "import('./"+a.hashed["c.js"]+"')") {
+		t.Errorf("a.js's hashed copy does not import c.js by its hashed name:\n%s", body)
+	}
+	// The embedded rooms.js: its question and pace modules are not preloaded.
+	for _, u := range Imports("main-explorer.js") {
+		for _, lazy := range []string{"questions", "questionset", "pace"} {
+			if strings.HasPrefix(u, "/static/"+lazy+".") {
+				t.Errorf("main-explorer.js preloads %s", u)
+			}
+		}
 	}
 }
 
