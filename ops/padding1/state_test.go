@@ -44,3 +44,37 @@ func TestStateRankAndLast(t *testing.T) {
 		t.Errorf("canonical %q", (Kind{}).Canonical(query(t, "sizes=2&mode=wrap&start=1&end=0")))
 	}
 }
+
+// TestValuesReportEveryViolation: the values box gets every violation at
+// once, each with its rule's code: a wrong count beside the values that
+// are not numbers (the first three), not the count alone.
+func TestValuesReportEveryViolation(t *testing.T) {
+	const base = "dt=FLOAT32&sizes=2,2&start=0,1&end=0,1&mode=CONSTANT&values="
+	for _, tc := range []struct {
+		values string
+		codes  []string // each at the field "values"
+	}{
+		{"1,2,3,4", nil},
+		{"", nil},
+		{"1,2,x", []string{"padding.values.count", "padding.values.invalid"}},
+		{"1,2,x,4", []string{"padding.values.invalid"}},
+		{"a,b,c,d", []string{"padding.values.invalid", "padding.values.invalid", "padding.values.invalid"}},
+		{"1,2,3", []string{"padding.values.count"}},
+		{"1,2,3,4,5,y", []string{"padding.values.count", "padding.values.invalid"}},
+	} {
+		v := Validate(StateFromQuery(query(t, base+url.QueryEscape(tc.values))))
+		var codes []string
+		for _, e := range v.Errors {
+			if e.Field != "values" {
+				t.Errorf("values %q: %s at %q, want the field values", tc.values, e.Code, e.Field)
+			}
+			codes = append(codes, e.Code)
+		}
+		if !slices.Equal(codes, tc.codes) {
+			t.Errorf("values %q: %v, want %v", tc.values, codes, tc.codes)
+		}
+		if (v.P != nil) != (len(tc.codes) == 0) {
+			t.Errorf("values %q: valid = %v with errors %v", tc.values, v.P != nil, codes)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package tile
 import (
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/stridescope/stridescope/core"
@@ -204,31 +203,11 @@ func Validate(st State, queryErrs []core.Violation) Validated {
 	if len(v.Errors) > 0 || t == nil {
 		return v
 	}
-	v.Values, v.Errors = parseValues(st.Values, t.Input.LogicalElementCount())
+	v.Values, v.Errors = picture.ParseElementValues(st.Values, t.Input.LogicalElementCount(), MaxValues)
 	if len(v.Errors) == 0 {
 		v.T = t
 	}
 	return v
-}
-
-func parseValues(text string, n int64) ([]string, []core.Violation) {
-	if strings.TrimSpace(text) == "" {
-		return nil, nil
-	}
-	parts := strings.Split(text, ",")
-	if int64(len(parts)) != n || n > MaxValues {
-		return nil, []core.Violation{core.NewMsg("padding.values.count", "{count} values for {n} input elements: give one value per element (at most {max}), or none for 1, 2, 3…", core.Args{"count": len(parts), "n": n, "max": MaxValues}).At("values")}
-	}
-	out := make([]string, len(parts))
-	for i, s := range parts {
-		s = strings.TrimSpace(s)
-		x, err := strconv.ParseFloat(picture.AsciiNumber(s), 64)
-		if err != nil {
-			return nil, []core.Violation{core.NewMsg("padding.values.invalid", "value {index} = {value:q} is not a number", core.Args{"index": i, "value": s}).At("values")}
-		}
-		out[i] = strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	return out, nil
 }
 
 // StateOf is the canonical state of a valid tiling.
