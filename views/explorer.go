@@ -10,6 +10,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/stridescope/stridescope/core"
 	"github.com/stridescope/stridescope/i18n"
 )
 
@@ -571,3 +572,10 @@ func messageLines(msgs []string) templ.Component {
 
 // FieldName is the core FieldName name of one entry: inputWindowSizes[2].
 func FieldName(name string, i int) string { return name + "[" + Itoa(int64(i)) + "]" }
+
+// NewestLevel names the feature-level select's first option, the level
+// a state without fl= is judged at: "newest (DML_FEATURE_LEVEL_6_4)", as
+// the other options name theirs.
+func NewestLevel(ctx context.Context) string {
+	return i18n.T(ctx, "form.featurelevel.newest", i18n.Args{"level": "DML_FEATURE_LEVEL_" + core.NewestFeatureLevel.String()})
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/stridescope/stridescope/budget"
 	"github.com/stridescope/stridescope/core"
-	"github.com/stridescope/stridescope/i18n"
 	"github.com/stridescope/stridescope/picture"
 	"github.com/stridescope/stridescope/views"
 )
@@ -124,11 +123,3 @@ func FormIn(ctx context.Context, v Validated) FormModel {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
-
-// levelLabel is a feature level in the picker: "" is the newest.
-func levelLabel(ctx context.Context, l string) string {
-	if l == "" {
-		return i18n.T(ctx, "padding.level.newest", i18n.Args{"level": core.NewestFeatureLevel.String()})
-	}
-	return l
-}

@@ -105,10 +105,3 @@ func FormIn(ctx context.Context, v Validated) FormModel {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
-
-func levelLabel(ctx context.Context, l string) string {
-	if l == "" {
-		return i18n.T(ctx, "padding.level.newest", i18n.Args{"level": core.NewestFeatureLevel.String()})
-	}
-	return l
-}
