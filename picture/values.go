@@ -33,9 +33,7 @@ func ParseElementValues(text string, n, max int64) ([]string, []core.Violation) 
 			bad++
 			continue
 		}
-		if len(errs) == 0 {
-			out = append(out, strconv.FormatFloat(x, 'g', -1, 64))
-		}
+		out = append(out, strconv.FormatFloat(x, 'g', -1, 64))
 	}
 	if len(errs) > 0 {
 		return nil, errs

@@ -107,7 +107,7 @@ func load(fsys fs.FS, bundles map[string][]string) (*assets, error) {
 					return nil, fmt.Errorf("%s imports %s, which is not here", e.Name(), dep)
 				}
 				deps[e.Name()] = append(deps[e.Name()], dep)
-				if !bytes.HasPrefix(m[1], []byte("import")) || !bytes.Contains(m[1], []byte("(")) {
+				if !bytes.Contains(m[1], []byte("(")) { // not import('./x.js')
 					static[e.Name()] = append(static[e.Name()], dep)
 				}
 			}
