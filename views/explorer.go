@@ -574,7 +574,7 @@ func messageLines(msgs []string) templ.Component {
 func FieldName(name string, i int) string { return name + "[" + Itoa(int64(i)) + "]" }
 
 // NewestLevel names the feature-level select's first option, the level
-// a state without fl= is judged at: "newest (DML_FEATURE_LEVEL_6_4)", as
+// a state without fl= is judged at: "DML_FEATURE_LEVEL_6_4 (newest)", as
 // the other options name theirs.
 func NewestLevel(ctx context.Context) string {
 	return i18n.T(ctx, "form.featurelevel.newest", i18n.Args{"level": "DML_FEATURE_LEVEL_" + core.NewestFeatureLevel.String()})
