@@ -49,11 +49,38 @@ func TestTheNewestPresenterPresents(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
+	// after waits until r's clock, the bus's as r measures it, is 10 ms
+	// past when p began: a teacher picks up the phone after the laptop's
+	// tab presented, not within the fraction of a millisecond by which two
+	// replicas' measures of the bus's clock differ, or by which a
+	// replica's measure moves when its first probe answers (more, under
+	// the race detector, than the test's steps take).
+	after := func(r *Replica, p *Presenter) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for r.now().UnixMicro() <= p.at+10_000 {
+			if time.Now().After(deadline) {
+				t.Fatalf("the clock stays at or before %d", p.at)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for _, r := range []*Replica{a, b} {
+		deadline := time.Now().Add(5 * time.Second)
+		for _, known := r.ClockOffset(); !known; _, known = r.ClockOffset() {
+			if time.Now().After(deadline) {
+				t.Fatal("no replica's measure of the bus's clock")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 	first := present(a)
 	second := present(a) // a second tab on the same replica
 	moved(map[string]bool{"first": true, "second": false}, map[string]*Presenter{"first": first, "second": second})
+	after(b, second)
 	third := present(b) // the teacher's phone, through another replica
 	moved(map[string]bool{"first": true, "second": true, "third": false}, map[string]*Presenter{"first": first, "second": second, "third": third})
+	after(a, third)
 	fourth := present(a) // back on the laptop
 	moved(map[string]bool{"third": true, "fourth": false}, map[string]*Presenter{"third": third, "fourth": fourth})
 
