@@ -156,7 +156,7 @@ func pageState(ctx context.Context) string {
 func waitLive(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
 	do(t, ctx, "navigate "+url, chromedp.Navigate(url))
-	waitFor(t, ctx, "the live session", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`)
+	waitFor(t, ctx, "the live session", `document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done' && `+shownBelow)
 }
 
 // hover moves the mouse over the centre of the element sel.

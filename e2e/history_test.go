@@ -13,7 +13,7 @@ import (
 
 // settledLive is true once the page is live and its picture has settled,
 // valid or not.
-const settledLive = `document.readyState === 'complete' && document.body.dataset.live === 'ready' && ['done', 'invalid'].includes(document.querySelector('#picture').dataset.state)`
+const settledLive = `document.readyState === 'complete' && document.body.dataset.live === 'ready' && ['done', 'invalid'].includes(document.querySelector('#picture').dataset.state) && ` + shownBelow
 
 // navigationEntries is the tab's history and where in it the tab is.
 func navigationEntries(t *testing.T, ctx context.Context) page.GetNavigationHistoryResult {

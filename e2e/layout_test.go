@@ -61,8 +61,9 @@ func setMedia(t *testing.T, ctx context.Context, scheme, motion string) {
 }
 
 // settled: the page has loaded and, where it has a live picture, drawn
-// the answer to its first edit.
-const settled = `document.readyState === 'complete' && (!document.querySelector('#picture') || (document.body.dataset.live === 'ready' && ['done', 'invalid'].includes(document.querySelector('#picture').dataset.state)))`
+// the answer to its first edit, and shown what it held back from its
+// first frame (shownBelow).
+const settled = `document.readyState === 'complete' && (!document.querySelector('#picture') || (document.body.dataset.live === 'ready' && ['done', 'invalid'].includes(document.querySelector('#picture').dataset.state))) && ` + shownBelow
 
 // axeViolations runs axe-core's WCAG 2.0 A and AA and WCAG 2.1 A and AA rules in
 // the page and describes every violation, one a line.

@@ -40,6 +40,25 @@ import { nudgeButtons } from './canvas.js';
 import { peek } from './peek.js';
 import { PROTOCOL_VERSION as V, framePayload } from './protocol.js';
 
+// What a page shows below its picture (views.AfterPaint) comes hidden,
+// so that its first frame styles and lays out only the part it shows.
+// Every operator page imports this module, which shows it in the task
+// after the first frame that follows the page's modules: they all run
+// before DOMContentLoaded (readyState is 'interactive' while they run),
+// so a picture the page carries is linked in that frame. A link to an id
+// inside it (#facts-h) is followed then: the browser found nothing to
+// scroll to while it was hidden.
+const afterFirstFrame = () => requestAnimationFrame(() => setTimeout(showAfterPaint, 0));
+if (performance.getEntriesByType('navigation')[0]?.domContentLoadedEventStart > 0) afterFirstFrame();
+else addEventListener('DOMContentLoaded', afterFirstFrame, { once: true });
+function showAfterPaint() {
+  const hidden = $$('.after-paint[hidden]');
+  for (const el of hidden) el.hidden = false;
+  let id = '';
+  try { id = decodeURIComponent(location.hash.slice(1)); } catch { return; }
+  const at = id && document.getElementById(id);
+  if (at && hidden.some((el) => el.contains(at))) at.scrollIntoView();
+}
 
 // editClient makes the client of the explorer in form and picture; its
 // start() opens the socket once the view has set up what its hooks use.
