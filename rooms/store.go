@@ -59,6 +59,13 @@ func (r *Replica) persister(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			// A state issued just before the replica stops (a question
+			// asked, an answer's room) is written before it goes, with a
+			// context of its own: the replica that comes back, or another
+			// one the presenter reconnects to, reads it from the store.
+			fctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			r.persistRound(fctx)
+			cancel()
 			return
 		case <-r.persist:
 		case <-retry:
