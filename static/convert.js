@@ -10,7 +10,8 @@
 // written to, by pointer, tap and keyboard, both ways.
 
 import { editClient } from './client.js';
-import { $, $$, put, queryOf, swapIn, gridLinks, formVals, dimRows, liveSubmit } from './live.js';
+import { $, $$, put, queryOf, swapIn, gridLinks, formVals, liveSubmit } from './live.js';
+import { dimRows } from './dims.js';
 import { t, num } from './words.js';
 import { coordOf, offsetOf, holdersAt, bufferMove } from './layout.js';
 import { convertCanvases } from './convert-canvas.js';

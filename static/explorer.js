@@ -9,6 +9,7 @@
 
 import { editClient } from './client.js';
 import { $, $$, put, swapIn, viewIn, reveal, boxValue, gridLinks } from './live.js';
+import { dimRows } from './dims.js';
 import { num, listOf, t as tr } from './words.js';
 import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, holdersAt, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
 import { offsetRamp, panelCaptions, rgba, paintCounts, paintBits, markPixels, canvasLinks } from './canvas.js';
@@ -114,11 +115,8 @@ export function start() {
     return parts.join('&');
   }
   function refill(f, all) {
-    const rows = $$('tr.dim', form), errs = $$('tr.dim-errors', form);
-    rows.forEach((row, i) => {
-      const on = i < f.sizes.length, [size, stride] = $$('input', row);
-      put(row, 'hidden', !on); put(errs[i], 'hidden', !on); put(size, 'disabled', !on); put(stride, 'disabled', !on);
-      put($('th', row), 'textContent', f.dimLabels[i] || '');
+    dimRows(form, f.sizes.length, f.dimLabels, (row, i) => {
+      const [size, stride] = $$('input', row);
       if (all) put(size, 'value', f.sizes[i] || '');
       if (f.packed) put(stride, 'value', f.packedStrides ? String(f.packedStrides[i] ?? '') : '');
       else if (all || f.rows) put(stride, 'value', f.strides[i] ?? '');

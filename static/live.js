@@ -1,8 +1,8 @@
 // stridescope: what the live pages share about the page itself: the
 // websocket that reconnects, the form and its inline errors, the URL's
 // query, refusals, fragments and copy buttons (words.js has their words,
-// layout.js the layout maths, history.js the history, client.js an
-// explorer's edits over the socket).
+// layout.js the layout maths, dims.js the dims tables' rows, history.js
+// the history, client.js an explorer's edits over the socket).
 
 import { t } from './words.js';
 
@@ -366,19 +366,6 @@ export function copyButtons() {
 // formVals is what the form's enabled inputs named name hold, in order
 // (one per dimension row shown).
 export const formVals = (form, name) => $$(`[name=${name}]:not(:disabled)`, form).map(boxValue);
-
-// dimRows shows the form's first n dimension rows (and their errors'
-// rows), the others hidden with their inputs disabled, each labelled
-// with its dimension; each(row, i) then fills a row shown.
-export function dimRows(form, n, labels, each) {
-  for (const row of $$('tr.dim, tr.dim-errors', form)) {
-    const i = +row.dataset.dim, on = i < n;
-    put(row, 'hidden', !on);
-    for (const el of $$('input', row)) put(el, 'disabled', !on);
-    put($('th', row), 'textContent', labels[i] || '');
-    if (row.classList.contains('dim')) each(row, i);
-  }
-}
 
 // liveSubmit sends the form over the socket instead of submitting it
 // while the page is live: go(e) sends it. Offline, the form's own GET

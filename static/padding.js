@@ -9,7 +9,8 @@
 // swapped in; the grids are linked by axismap.js.
 
 import { editClient } from './client.js';
-import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
+import { $, put, queryOf, swapIn, formVals, liveSubmit } from './live.js';
+import { dimRows } from './dims.js';
 import { mapLinks, mapSteps, mapFocus } from './axismap.js';
 import { paddingLines } from './copy-formulas.js';
 import { mapCanvases } from './axismap-canvas.js';

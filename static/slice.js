@@ -14,7 +14,8 @@
 // slice-steps.js plays the copy step by step.
 
 import { editClient } from './client.js';
-import { $, $$, put, queryOf, swapIn, viewIn, formVals, dimRows, liveSubmit } from './live.js';
+import { $, $$, put, queryOf, swapIn, viewIn, formVals, liveSubmit } from './live.js';
+import { dimRows } from './dims.js';
 import { offsetsOf, disjoint, holderOf } from './layout.js';
 import { fillInput, sliceOutput, cellCounts, elementRaw, sourceOf, heldBits, ARRAYS } from './fill.js';
 import { FRAME } from './protocol.js';

@@ -46,7 +46,7 @@ func TestHashedModulesImportHashedNames(t *testing.T) {
 		}
 	}
 	// Not questions, questionset or pace: rooms.js imports them only in a room.
-	if got := Imports("main-slice.js"); len(got) != 16 { // slice, client, live, words, history, rooms, protocol, canvas, canvas-layout, canvas-zoom, layout, peek, fill, slice-cells, slice-canvas, slice-steps
+	if got := Imports("main-slice.js"); len(got) != 17 { // slice, client, live, dims, words, history, rooms, protocol, canvas, canvas-layout, canvas-zoom, layout, peek, fill, slice-cells, slice-canvas, slice-steps
 		t.Errorf("main-slice.js imports %v", got)
 	}
 }

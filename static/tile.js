@@ -9,7 +9,8 @@ import { editClient } from './client.js';
 import { mapLinks, mapSteps, mapFocus } from './axismap.js';
 import { tileLines } from './copy-formulas.js';
 import { mapCanvases } from './axismap-canvas.js';
-import { $, put, queryOf, swapIn, formVals, dimRows, liveSubmit } from './live.js';
+import { $, put, queryOf, swapIn, formVals, liveSubmit } from './live.js';
+import { dimRows } from './dims.js';
 
 export function start() {
   const state = { meta: null, focus: null };

@@ -26,7 +26,9 @@ func uiText(t *testing.T, body io.Reader) (lang string, text map[string]bool) {
 	lang, _ = d.Find("html").Attr("lang")
 	// textarea: the embed snippets (HTML code); kbd: key names; a.preset:
 	// the examples' names, which are their ?preset= identifiers.
-	d.Find("code, pre, kbd, textarea, script, style, noscript, nav.lang, svg.qr, a.preset").Remove()
+	// A dims table's template row names its dimension views.DimTemplateLabel
+	// (its boxes' names are checked with it, translated around it).
+	d.Find("code, pre, kbd, textarea, script, style, noscript, nav.lang, svg.qr, a.preset, template.dim-row th.dim-label").Remove()
 	out := map[string]bool{}
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {

@@ -35,7 +35,7 @@ type FormModel struct {
 	DataTypes []string
 	Rank      int
 	Modes     []string
-	Dims      []DimRow // views.MaxRank rows; the first Rank are Active
+	Dims      []DimRow // views.MaxRank rows; the first Rank are Active (and rendered)
 	In, Out   SideForm
 	Scale     string
 	Bias      string
@@ -59,6 +59,13 @@ type DimRow struct {
 	Label                     string
 	Size, InStride, OutStride string
 	Active                    bool
+}
+
+// template is the form and row a views.DimTemplate is rendered from:
+// row 0, empty, named views.DimTemplateLabel, without the form's errors.
+func (f FormModel) template() (FormModel, DimRow) {
+	f.Errors, f.Warnings = nil, nil
+	return f, DimRow{Label: views.DimTemplateLabel, Active: true}
 }
 
 // ErrorsFor returns the errors of one field.

@@ -32,7 +32,7 @@ type FormModel struct {
 	Order     string   // "" for DirectML's own order
 	Orders    []string // the named layouts; those of another rank disabled
 	Pitch     string
-	Dims      []DimRow // always views.MaxRank rows; the first Rank are Active
+	Dims      []DimRow // always views.MaxRank rows; the first Rank are Active (and rendered)
 	Total     string
 	Align     string
 	Labels    string
@@ -57,6 +57,13 @@ type DimRow struct {
 	Size   string
 	Stride string
 	Active bool
+}
+
+// template is the form and row a views.DimTemplate is rendered from:
+// row 0, empty, named views.DimTemplateLabel, without the form's errors.
+func (f FormModel) template() (FormModel, DimRow) {
+	f.Errors, f.Warnings = nil, nil
+	return f, DimRow{Label: views.DimTemplateLabel, Active: true}
 }
 
 // ErrorsFor returns the errors of one field.

@@ -41,7 +41,7 @@ type FormModel struct {
 	Value     string
 	Values    string
 	Rank      int
-	Dims      []DimRow // views.MaxRank rows; the first Rank are Active
+	Dims      []DimRow // views.MaxRank rows; the first Rank are Active (and rendered)
 	Errors    map[string][]string
 	Notes     map[string][]string
 }
@@ -52,6 +52,13 @@ type DimRow struct {
 	Label                    string
 	Size, Stride, Start, End string
 	Active                   bool
+}
+
+// template is the form and row a views.DimTemplate is rendered from:
+// row 0, empty, named views.DimTemplateLabel, without the form's errors.
+func (f FormModel) template() (FormModel, DimRow) {
+	f.Errors, f.Notes = nil, nil
+	return f, DimRow{Label: views.DimTemplateLabel, Active: true}
 }
 
 // ErrorsFor returns the errors of one field.

@@ -47,6 +47,13 @@ type FormModel struct {
 	Blamed map[string]bool
 }
 
+// template is the form and row a views.DimTemplate is rendered from:
+// row 0, empty, named views.DimTemplateLabel, without the form's errors.
+func (f FormModel) template() (FormModel, DimRow) {
+	f.Errors, f.Warnings, f.Blamed = nil, nil, nil
+	return f, DimRow{Label: views.DimTemplateLabel, Active: true}
+}
+
 // ErrorsFor returns the errors of one field.
 func (f FormModel) ErrorsFor(field string) []string { return f.Errors[field] }
 

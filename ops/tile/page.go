@@ -46,6 +46,13 @@ type DimRow struct {
 	Active               bool
 }
 
+// template is the form and row a views.DimTemplate is rendered from:
+// row 0, empty, named views.DimTemplateLabel, without the form's errors.
+func (f FormModel) template() (FormModel, DimRow) {
+	f.Errors = nil
+	return f, DimRow{Label: views.DimTemplateLabel, Active: true}
+}
+
 // ErrorsFor returns the errors of one field.
 func (f FormModel) ErrorsFor(field string) []string { return f.Errors[field] }
 
