@@ -26,9 +26,18 @@ export function peek(form, picture) {
   shot.setAttribute('aria-hidden', 'true');
   const go = Object.assign(document.createElement('button'), { type: 'button', className: 'peek-go', textContent: t('js.peek.show') });
   go.dataset.testid = 'peek-go';
-  go.addEventListener('click', () => { box.hidden = true; picture.scrollIntoView({ block: 'start' }); });
+  go.addEventListener('click', () => { pressed = false; box.hidden = true; picture.scrollIntoView({ block: 'start' }); });
   box.append(shot, go);
   document.body.append(box);
+  // A press on the peek takes the focus from the field being typed into
+  // before its click comes, which hid the peek, and the click then fell
+  // on whatever was under it (a tap on the button did nothing, now and
+  // then): the peek stays while it is pressed, until the click.
+  let pressed = false;
+  const release = () => { pressed = false; show(); };
+  box.addEventListener('pointerdown', () => { pressed = true; });
+  box.addEventListener('pointercancel', release);
+  box.addEventListener('click', release);
 
   // While it shows, the page scrolls what it brings into view (the field
   // being typed into) below it. It moves nothing itself: a layout that
@@ -38,7 +47,7 @@ export function peek(form, picture) {
   const room = () => { document.documentElement.style.scrollPaddingTop = box.hidden ? '' : box.offsetHeight + 'px'; };
   new ResizeObserver(room).observe(box);
   const show = () => {
-    const hidden = !(editing && offScreen && matchMedia(NARROW).matches);
+    const hidden = !pressed && !(editing && offScreen && matchMedia(NARROW).matches);
     if (hidden === box.hidden) return;
     box.hidden = hidden;
     // The copy lives only while it shows: the page's own cells are the
