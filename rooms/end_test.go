@@ -319,7 +319,11 @@ func TestAReplicaThatMissedTheEndFindsItOut(t *testing.T) {
 	if err := a.End(context.Background(), code, token); err != nil {
 		t.Fatal(err)
 	}
-	if err := pb.Update(State{Page: "layout", Query: "sizes=9"}); err != nil {
+	// The tab's state goes to b, which has not heard the end: its write
+	// finds the record gone. On a busy machine b's own write of the
+	// room's last state can find that out first; the state is refused
+	// then (no such room), and brings nothing back either.
+	if err := pb.Update(State{Page: "layout", Query: "sizes=9"}); err != nil && !errors.Is(err, ErrNoRoom) {
 		t.Fatalf("the tab's state: %v", err)
 	}
 	if ev := nextNews(t, vb); !ev.Ended {
