@@ -26,14 +26,14 @@ export function peek(form, picture) {
   shot.setAttribute('aria-hidden', 'true');
   const go = Object.assign(document.createElement('button'), { type: 'button', className: 'peek-go', textContent: t('js.peek.show') });
   go.dataset.testid = 'peek-go';
-  go.addEventListener('click', () => { pressed = false; box.hidden = true; picture.scrollIntoView({ block: 'start' }); });
-  box.append(shot, go);
-  document.body.append(box);
   // A press on the peek takes the focus from the field being typed into
   // before its click comes, which hid the peek, and the click then fell
   // on whatever was under it (a tap on the button did nothing, now and
   // then): the peek stays while it is pressed, until the click.
   let pressed = false;
+  go.addEventListener('click', () => { box.hidden = true; picture.scrollIntoView({ block: 'start' }); }); // then release, as the click bubbles
+  box.append(shot, go);
+  document.body.append(box);
   const release = () => { pressed = false; show(); };
   box.addEventListener('pointerdown', () => { pressed = true; });
   box.addEventListener('pointercancel', release);

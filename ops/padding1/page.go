@@ -58,7 +58,7 @@ type DimRow struct {
 // row 0, empty, named views.DimTemplateLabel, without the form's errors.
 func (f FormModel) template() (FormModel, DimRow) {
 	f.Errors, f.Notes = nil, nil
-	return f, DimRow{Label: views.DimTemplateLabel, Active: true}
+	return f, DimRow{Label: views.DimTemplateLabel}
 }
 
 // ErrorsFor returns the errors of one field.

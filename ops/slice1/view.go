@@ -51,7 +51,7 @@ type FormModel struct {
 // row 0, empty, named views.DimTemplateLabel, without the form's errors.
 func (f FormModel) template() (FormModel, DimRow) {
 	f.Errors, f.Warnings, f.Blamed = nil, nil, nil
-	return f, DimRow{Label: views.DimTemplateLabel, Active: true}
+	return f, DimRow{Label: views.DimTemplateLabel}
 }
 
 // ErrorsFor returns the errors of one field.
