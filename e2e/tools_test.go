@@ -42,7 +42,7 @@ func TestE2EDirectMLTools(t *testing.T) {
 	// PyTorch's text with a dtype and no offset: straight to the page.
 	typeInto(t, ctx, "the import box", "[data-testid=import-text]", "torch.Size([2, 3]) (1, 2) torch.float16")
 	do(t, ctx, "import", chromedp.Click(chromedp.CSS("[data-testid=import-submit]")))
-	waitFor(t, ctx, "the imported layout", `location.pathname === '/' && new URLSearchParams(location.search).get('strides') === '1,2' && document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`)
+	waitFor(t, ctx, "the imported layout", `location.pathname === '/' && new URLSearchParams(location.search).get('strides') === '1,2' && document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done' && `+shownBelow)
 	if got := eval[string](t, ctx, `document.querySelector('#f-dt').value`); got != "FLOAT16" {
 		t.Errorf("imported data type %q", got)
 	}
