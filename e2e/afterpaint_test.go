@@ -9,8 +9,10 @@ import (
 )
 
 // shownBelow is true once a live page has shown what it holds back from
-// its first frame (views.AfterPaint): a page is settled only then.
-const shownBelow = `!document.querySelector('.after-paint[hidden]')`
+// its first frame (views.AfterPaint) and loaded the modules it loads
+// after it (client.js later: the share bar's, the peek): a page is
+// settled only then.
+const shownBelow = `!document.querySelector('.after-paint[hidden]') && document.body.dataset.later !== 'loading'`
 
 // framesProbe records, in every animation frame from the document's
 // start, whether the page's modules have run (they all run before

@@ -19,20 +19,6 @@ export function canvasKey(key, k, n, L, sizes) {
 }
 // NAV_KEYS are the keys a canvas takes rather than the page (no scrolling).
 export const NAV_KEYS = new Set(['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End']);
-// nudgeButtons makes a canvas's arrow buttons (views.CanvasSlot, shown to
-// a touch screen, which has no arrow keys) move its selection as the
-// arrow keys do: a finger lands on several elements of a dense canvas,
-// the buttons then reach the one meant. The caption the move wrote (#dot,
-// which can be a screen away on a phone) is repeated under them.
-export function nudgeButtons() {
-  document.addEventListener('click', (e) => {
-    const b = e.target.closest('[data-nudge]'), slot = b?.closest('.canvas-slot'), cv = slot?.querySelector('canvas');
-    if (!cv) return;
-    cv.dispatchEvent(new KeyboardEvent('keydown', { key: b.dataset.nudge, cancelable: true }));
-    const echo = slot.querySelector('.nudge-echo'), dot = document.getElementById('dot');
-    if (echo && dot) echo.textContent = dot.textContent;
-  });
-}
 // canvasLinks makes a canvas's pointer and keys link as the grids' cells
 // do: pick(k, focus) shows item k (focus: clicked, or reached with the
 // keys, so it stays). c is the canvas's record ({L, cursor}); sizes()

@@ -25,7 +25,8 @@
 //   applyRoom(s)   optional: a room state whose query the page shows
 //                  already (the rest of it, such as a step); one with a
 //                  new query once that query's picture is drawn
-//   focus          the hooks of roomFocus (rooms.js): focused, show, clear
+//   focus          the picture's focus, for the room (rooms.js roomFocus)
+//                  and the pointer leaving it: focused, show, clear
 //
 // An edit's options (send's second argument, handed back as sent) are
 // structural (the answer rewrites every field), push (a new history
@@ -35,10 +36,18 @@
 
 import { $, $$, liveSocket, showFieldErrors, settle, refused, copyButtons, langSuffix } from './live.js';
 import { editHistory } from './history.js';
-import { roomClient, roomFocus } from './rooms.js';
-import { nudgeButtons } from './canvas.js';
-import { peek } from './peek.js';
 import { PROTOCOL_VERSION as V, framePayload } from './protocol.js';
+
+// The room client (rooms.js) is only on a page in a room (one with a
+// room bar). Elsewhere its module is neither loaded nor waited for
+// before the page's first paint (issue #38), and the page's room is
+// none: no role, never following, nothing to share. A module script runs
+// once the page is parsed, so the bar is there to be seen.
+const inRoom = !!document.getElementById('room-bar');
+const { roomClient, roomFocus } = inRoom ? await import('./rooms.js') : { roomClient: noRoom, roomFocus: () => ({ take() {}, drawn() {} }) };
+function noRoom() {
+  return { role: '', code: '', following: false, open() {}, closed() {}, message: () => false, publish() {}, local() {}, urlSuffix: () => '', path: () => location.pathname };
+}
 
 // What a page shows below its picture (views.AfterPaint) comes hidden,
 // so that its first frame styles and lays out only the part it shows.
@@ -48,7 +57,21 @@ import { PROTOCOL_VERSION as V, framePayload } from './protocol.js';
 // so a picture the page carries is linked in that frame. A link to an id
 // inside it (#facts-h) is followed then: the browser found nothing to
 // scroll to while it was hidden.
-const afterFirstFrame = () => requestAnimationFrame(() => setTimeout(showAfterPaint, 0));
+//
+// What the first screen can do without for a moment waits for that task
+// too (later): the widgets' own modules (data-module: the share bar's,
+// the tools'), the phone's peek, and the canvases' module of a picture
+// drawn as cells. Every module a page loads is a request its first paint
+// shares two cores with, and its start is script run before the picture
+// is linked (issue #38).
+// The body's data-later is 'loading' until all of it is in, then
+// 'loaded': a page whose Embed popover or peek is to be used at once
+// (the browser tests) waits for that.
+const afterPaint = [showAfterPaint, () => Promise.all($$('[data-module]').map((el) => import(el.dataset.module)))];
+document.body.dataset.later = 'loading';
+const afterFirstFrame = () => requestAnimationFrame(() => setTimeout(() => {
+  Promise.allSettled(afterPaint.splice(0).map((fn) => fn())).then(() => { document.body.dataset.later = 'loaded'; });
+}, 0));
 if (performance.getEntriesByType('navigation')[0]?.domContentLoadedEventStart > 0) afterFirstFrame();
 else addEventListener('DOMContentLoaded', afterFirstFrame, { once: true });
 function showAfterPaint() {
@@ -58,6 +81,12 @@ function showAfterPaint() {
   try { id = decodeURIComponent(location.hash.slice(1)); } catch { return; }
   const at = id && document.getElementById(id);
   if (at && hidden.some((el) => el.contains(at))) at.scrollIntoView();
+}
+
+// later runs fn in the task after the page's first frame, or at once
+// once that has passed; the page is 'loaded' once fn's promise settles.
+export function later(fn) {
+  if (afterPaint.length) afterPaint.push(fn); else fn();
 }
 
 // editClient makes the client of the explorer in form and picture; its
@@ -70,7 +99,18 @@ export function editClient(form, picture, view) {
   nudgeButtons();
   const room = roomClient(view.page, { apply: applyRoom });
   const focus = roomFocus(room, picture, view.focus);
-  const glance = peek(form, picture);
+  // The pointer leaving the picture shows the focused cell again (which
+  // shares it in a room), or shares that none is.
+  picture.addEventListener('pointerleave', (e) => {
+    // A finger that lifts leaves too, after every tap: there is no hover
+    // to undo, and showing the focus again would come before the tap's
+    // own click (an arrow button's, which moves from the focus shown).
+    if (e.pointerType === 'touch') return;
+    const f = view.focus.focused();
+    if (f) view.focus.show(f); else room.publish({ focus: '' });
+  });
+  let glance = { update() {} };
+  later(() => import('./peek.js').then((m) => { glance = m.peek(form, picture); }));
 
   // send sends an edit as the newest: the answers of every earlier one
   // are ignored from now on. False while the socket is down.
@@ -157,10 +197,17 @@ export function editClient(form, picture, view) {
     for (const p of $$('.progress', picture)) { p.hidden = st.got >= st.frames; p.value = st.frames ? (100 * st.got) / st.frames : 100; }
   }
   // finish shows the picture once every frame of the edit is in.
+  // A view whose drawing waits for a module (the slice's canvases, the
+  // first time a picture needs them) hands back its promise: the picture
+  // is done once drawn, unless a newer edit has been sent meanwhile.
   function finish() {
     if (!st.meta) return;
     progress();
-    view.onDone();
+    const seq = st.seq, drawing = view.onDone();
+    if (drawing) drawing.then(() => { if (st.seq === seq) shown(); });
+    else shown();
+  }
+  function shown() {
     picture.dataset.state = st.invalid ? 'invalid' : 'done';
     focus.drawn();
     // A room state that came with a new query: the rest of it (the
@@ -256,6 +303,21 @@ export function editClient(form, picture, view) {
 // count per kind, each named …Frames (countFrames; copiedFrames and
 // readFrames).
 const framesOf = (s) => Object.entries(s).reduce((n, [k, v]) => (k.endsWith('Frames') ? n + v : n), 0);
+
+// nudgeButtons makes a canvas's arrow buttons (views.CanvasSlot, shown to
+// a touch screen, which has no arrow keys) move its selection as the
+// arrow keys do: a finger lands on several elements of a dense canvas,
+// the buttons then reach the one meant. The caption the move wrote (#dot,
+// which can be a screen away on a phone) is repeated under them.
+function nudgeButtons() {
+  document.addEventListener('click', (e) => {
+    const b = e.target.closest('[data-nudge]'), slot = b?.closest('.canvas-slot'), cv = slot?.querySelector('canvas');
+    if (!cv) return;
+    cv.dispatchEvent(new KeyboardEvent('keydown', { key: b.dataset.nudge, cancelable: true }));
+    const echo = slot.querySelector('.nudge-echo'), dot = document.getElementById('dot');
+    if (echo && dot) echo.textContent = dot.textContent;
+  });
+}
 
 // wentOffline is what a dropped socket does to a live page (st its state,
 // room its roomClient): it says so, and its Apply button submits the

@@ -6,21 +6,21 @@
 // binary frames. The edits, the socket, the URL and the room are the edit
 // client's (client.js); this module is the explorer's view: its form's
 // query, the answers drawn, the logical view and the buffer linked.
+// explorer-canvas.js draws the views of more than 4,096 cells: it and the
+// three canvas modules it imports are loaded after a page's first frame
+// when its picture is cells (ready for an edit that needs them), and
+// with the page when it is drawn on canvases (ops/layout's view).
 
-import { editClient } from './client.js';
+import { editClient, later } from './client.js';
 import { $, $$, put, swapIn, viewIn, reveal, boxValue, gridLinks } from './live.js';
 import { dimRows } from './dims.js';
 import { num, listOf, t as tr } from './words.js';
 import { offsetsOf, offsetOf as offsetAt, disjoint, holderOf, holdersAt, coordOf as coordIn, indexOf as indexIn, dotText, moveCoord, bufferMove } from './layout.js';
-import { offsetRamp, panelCaptions, rgba, paintCounts, paintBits, markPixels, canvasLinks } from './canvas.js';
-import { clamp, box, tensorLayout, bufferStrip } from './canvas-layout.js';
-import { zoomView, measureCaption, redrawMini, imageOf } from './canvas-zoom.js';
 import { FRAME } from './protocol.js';
 
 // MARKS is the most elements a buffer cell's mark lights (markPixels draws
 // no more).
 const MARKS = 100000;
-const COLORS = { tail: [244, 246, 248], hole: [205, 212, 220], used: [168, 218, 220], shared: [244, 162, 97], mark: [230, 57, 70] };
 
 export function start() {
   const form = $('#controls'), picture = $('#picture'), dot = $('#dot');
@@ -38,6 +38,12 @@ export function start() {
     },
   });
   const room = client.room;
+  // C is the canvases' functions (explorer-canvas.js) once loaded; an
+  // import that failed is tried again by the next picture that needs it.
+  let C = null, loading = null;
+  const canvases = () => (loading ??= import('./explorer-canvas.js').then((mod) => { C = mod.layoutCanvases({ picture, st, show }); }, (err) => { loading = null; throw err; }));
+  if (picture.hasAttribute('data-canvas')) canvases(); else later(canvases);
+  const markCanvas = (name, ks) => C?.markCanvas(name, ks);
 
   // ---- the answers ----
   function onForm(m, sent) { refill(m.form, !!sent.structural); }
@@ -72,9 +78,17 @@ export function start() {
     if (kind === FRAME.counts) st.counts?.set(payload(Uint8Array), first);
     else if (kind === FRAME.touched) st.touched?.set(payload(Uint32Array), 2 * first);
   }
+  // onDone draws the canvases; the first picture that needs them waits
+  // for their module (its promise tells the client when it is drawn),
+  // unless a newer answer came.
   function onDone() {
-    if (st.meta.logicalMode === 'canvas') drawLogical();
-    if (st.meta.bufferMode === 'canvas') drawBuffer();
+    const m = st.meta;
+    if (!C && (m.logicalMode === 'canvas' || m.bufferMode === 'canvas')) return canvases().then(() => { if (st.meta === m) draw(); });
+    draw();
+  }
+  function draw() {
+    if (st.meta.logicalMode === 'canvas') C.drawLogical();
+    if (st.meta.bufferMode === 'canvas') C.drawBuffer();
     // The form's focus is the typed state's, not the picture's, when the
     // picture is the last valid state.
     // It stays the page's focus (st.focus, which the rooms show again when
@@ -206,51 +220,6 @@ export function start() {
     const to = bufferMove(k, +c.dataset.o, +$('.buffer').dataset.cols, st.meta.cells);
     return to === undefined ? null : $(`#b-${to}`) || c;
   });
-
-  // ---- canvases for large views ----
-  // bounds is the box a view's canvas may take: its slot's width (less
-  // the canvas's border), at most 1100 CSS px, and most of the screen's
-  // height.
-  function bounds(name) {
-    const slot = $(`#${name}-canvas`)?.closest('.canvas-slot'), w = slot ? slot.clientWidth - 2 : picture.clientWidth - 60;
-    return box(clamp(w, 200, 1100), clamp(Math.round(innerHeight * 0.7), 320, 640));
-  }
-  function setupCanvas(name, L, n, b, paint) {
-    const cv = $(`#${name}-canvas`);
-    if (!cv) return;
-    // -1: nothing selected on it yet. A room question's heat (questionset.js)
-    // is drawn on it, through cv.drawn, and stays over a redraw.
-    const c = st.canvases[name] = { L, cursor: -1, heat: st.canvases[name]?.heat };
-    cv.drawn = c;
-    c.view = zoomView(cv, L, b, name === 'logical' ? (ov) => panelCaptions(ov, L, st.meta.sizes, st.meta.labels) : null);
-    c.view.cursor = () => c.cursor;
-    const ctx = c.ctx = cv.getContext('2d'), img = c.img = imageOf(cv, ctx, L);
-    paint(img.data);
-    ctx.putImageData(img, 0, 0);
-    c.dirty = []; // the canvas holds the image: marks put back only what they cover
-    if (c.heat) markPixels(c, c.heat);
-    redrawMini(c.view);
-    const target = (k) => (name === 'logical' ? { kind: 'l', i: k } : { kind: 'b', o: k });
-    canvasLinks(cv, c, n, () => (name === 'logical' ? st.meta.sizes : null), (k, isFocus) => show(target(k), isFocus));
-  }
-  function markCanvas(name, ks) {
-    const c = st.canvases[name];
-    if (!c) return;
-    markPixels(c, [...(c.heat || []), [ks, COLORS.mark]]);
-  }
-  function drawLogical() {
-    const m = st.meta, s = m.sizes, n = m.logicalCount, span = Math.max(1, m.last);
-    const b = bounds('logical'), L = tensorLayout(s, n, m.labels, b, measureCaption);
-    setupCanvas('logical', L, n, b, (px) => {
-      offsetRamp(new Uint32Array(px.buffer), L, n, s, m.strides, st.offsets, span);
-    });
-  }
-  function drawBuffer() {
-    const m = st.meta, b = bounds('buffer'), L = bufferStrip(m, b);
-    const cols = ['tail', 'hole', 'used', 'shared'].map((k) => rgba(COLORS[k]));
-    setupCanvas('buffer', L, m.cells, b, (px) => (st.touched ? paintBits(px, L, m.cells, m.last, [[st.touched, cols[2]]], cols[1], cols[0])
-      : paintCounts(px, L, st.counts, m.last, cols)));
-  }
 
   client.start();
 }

@@ -43,10 +43,13 @@ export function editHistory(form, { go, cancel, reset }) {
     start(q) {
       opened = q;
       if (framed) { cur = top = 0; stack[0] = { url: location.href, q }; }
-      history.replaceState(entry(q), '', location.href); update(); followLinks();
+      history.replaceState(entry(q), '', location.href); followLinks();
     },
     picked(q) { example = q; },
-    show() { for (const b of [undo, redo, resetBtn]) if (b) b.hidden = false; },
+    // The buttons are set when shown, not at start: the Navigation API
+    // that ahead() asks is made on its first use, which took up to 8 ms
+    // of the script before the page's first picture (issue #38).
+    show() { update(); for (const b of [undo, redo, resetBtn]) if (b) b.hidden = false; },
     // write puts an answered state in the address bar: how is 'push' (a
     // new entry), 'edit' (a new entry unless within a burst of edits) or
     // 'replace'.

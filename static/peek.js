@@ -59,6 +59,9 @@ export function peek(form, picture) {
   new IntersectionObserver(([e]) => { offScreen = !e.isIntersecting; show(); }).observe(picture);
   form.addEventListener('focusin', (e) => { editing = e.target.matches('input, select, textarea'); show(); });
   form.addEventListener('focusout', () => { editing = false; setTimeout(show, 0); });
+  // The peek is made after the page's first frame (client.js later): a
+  // field may have the focus already.
+  editing = form.contains(document.activeElement) && document.activeElement.matches('input, select, textarea');
 
   // update draws the first view again: its cells cloned without their
   // ids (the page keeps one of each), its canvas copied as pixels.

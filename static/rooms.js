@@ -334,13 +334,13 @@ export function roomClient(page, hooks) {
 
 // roomFocus shares what a picture points at, the same way on every
 // explorer (docs/protocol.md, "publish"). The page shares each cell it
-// shows (a hover or a keyboard focus) with room.publish({focus: id});
-// when the pointer leaves the picture this shows the focused cell again
-// (hooks.focused(), which shares it) or, when none is, shares an empty
-// focus. A viewer's page hands each room state to take(state, drawn)
-// (drawn: its picture is up to date, show the focus now) and calls drawn()
-// when it has drawn a new picture: the presenter's focus is shown with
-// hooks.show(id), and an empty one clears the highlight (hooks.clear()).
+// shows (a hover or a keyboard focus) with room.publish({focus: id}),
+// and an empty focus when the pointer leaves the picture with none
+// focused (client.js). A viewer's page hands each room state to
+// take(state, drawn) (drawn: its picture is up to date, show the focus
+// now) and calls drawn() when it has drawn a new picture: the
+// presenter's focus is shown with hooks.show(id), and an empty one
+// clears the highlight (hooks.clear()).
 // hooks.show may return the element it lit, a canvas (whose pixel no
 // .sel names), to be brought into a viewer's screen as a cell is.
 export function roomFocus(room, picture, hooks) {
@@ -364,14 +364,6 @@ export function roomFocus(room, picture, hooks) {
     if (!r || (r.bottom > 0 && r.top < innerHeight)) return;
     el.scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
   };
-  picture.addEventListener('pointerleave', (e) => {
-    // A finger that lifts leaves too, after every tap: there is no hover
-    // to undo, and showing the focus again would come before the tap's
-    // own click (an arrow button's, which moves from the focus shown).
-    if (e.pointerType === 'touch') return;
-    const f = hooks.focused();
-    if (f) hooks.show(f); else room.publish({ focus: '' });
-  });
   return {
     take(s, drawn) { theirs = s.focus || ''; if (drawn) { if (theirs) show(theirs); else hooks.clear(); } },
     drawn() { if (room.following && theirs) show(theirs); },

@@ -12,8 +12,14 @@
 // from the binary frames that follow the result (the elements copied, the
 // cells read: computed by the server's compute package), and
 // slice-steps.js plays the copy step by step.
+//
+// The canvases' module and the three it imports are only for a picture
+// of more than 4,096 cells: a page whose picture is cells loads them
+// after its first frame, ready for an edit that needs them, instead of
+// before its picture is linked (issue #38); a page drawn on canvases has
+// them fetched with its own (ops/slice1's view) and takes them at once.
 
-import { editClient } from './client.js';
+import { editClient, later } from './client.js';
 import { $, $$, put, queryOf, swapIn, viewIn, formVals, liveSubmit } from './live.js';
 import { dimRows } from './dims.js';
 import { offsetsOf, disjoint, holderOf } from './layout.js';
@@ -21,7 +27,6 @@ import { fillInput, sliceOutput, cellCounts, elementRaw, sourceOf, heldBits, ARR
 import { FRAME } from './protocol.js';
 import { t as tr } from './words.js';
 import { sliceCells } from './slice-cells.js';
-import { sliceCanvases } from './slice-canvas.js';
 import { stepThrough, floatStepBar } from './slice-steps.js';
 
 export function start() {
@@ -106,8 +111,15 @@ export function start() {
     if (kind === FRAME.copied && D.copied) D.copied.set(payload(Uint32Array), 2 * first);
     else if (kind === FRAME.touched && D.read) D.read.set(payload(Uint32Array), 2 * first);
   }
-  // onDone draws the canvases once every frame of the edit is in.
+  // onDone draws the canvases once every frame of the edit is in; the
+  // first picture that needs them waits for their module (its promise
+  // tells the client when it is drawn), unless a newer answer came.
   function onDone() {
+    const m = st.meta;
+    if (!S.drawInput && [m.inputMode, m.outputMode, m.bufferMode].includes('canvas')) return canvases().then(() => { if (st.meta === m) draw(); });
+    draw();
+  }
+  function draw() {
     const m = st.meta;
     if (m.inputMode === 'canvas') S.drawInput();
     if (m.outputMode === 'canvas') S.drawOutput();
@@ -189,8 +201,13 @@ export function start() {
     if (np) sendNp(true); else client.send(formQuery(), { structural: true });
   });
 
+  // Marks are painted on canvases only, which come with their module;
+  // an import that failed is tried again by the next picture that needs it.
+  S.paint = () => {};
+  let loading = null;
+  const canvases = () => (loading ??= import('./slice-canvas.js').then((mod) => { Object.assign(S, mod.sliceCanvases(S)); }, (err) => { loading = null; throw err; }));
+  if (picture.hasAttribute('data-canvas')) canvases(); else later(canvases);
   Object.assign(S, sliceCells(S));
-  Object.assign(S, sliceCanvases(S));
   Object.assign(S, stepThrough(S));
   client.start();
   floatStepBar(steps, picture);

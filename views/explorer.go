@@ -103,6 +103,13 @@ type Picture struct {
 	NoSVG string
 }
 
+// HasCanvas reports whether either of the picture's views is drawn on a
+// canvas, which needs the canvases' module (static/explorer-canvas.js)
+// at once.
+func (p Picture) HasCanvas() bool {
+	return p.Logical.Mode == ModeCanvas || p.Buffer.Mode == ModeCanvas
+}
+
 // Meta is what the page's script needs to draw and link the views.
 type Meta struct {
 	Sizes        []int64

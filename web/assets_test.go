@@ -148,8 +148,8 @@ func assetsOf(t *testing.T, body []byte) []string {
 		t.Fatal(err)
 	}
 	var out []string
-	d.Find("script[src], link[href], img[src]").Each(func(_ int, s *goquery.Selection) {
-		for _, a := range []string{"src", "href"} {
+	d.Find("script[src], link[href], img[src], [data-module]").Each(func(_ int, s *goquery.Selection) {
+		for _, a := range []string{"src", "href", "data-module"} {
 			if v, ok := s.Attr(a); ok && strings.HasPrefix(v, "/static/") {
 				out = append(out, v)
 			}
@@ -219,21 +219,24 @@ func TestHashedAssetsAreImmutableAndMatchTheirHash(t *testing.T) {
 	}
 }
 
-// modulesOf is every module a page loads: its scripts and their imports,
-// as plain names.
+// modulesOf is every module a page loads before its first picture: its
+// scripts, its preloads and their static imports, as plain names. What a
+// page loads after its first frame (data-module, client.js) is not.
 func modulesOf(t *testing.T, ts *httptest.Server, page string) []string {
 	t.Helper()
 	_, body := fetchAs(t, ts, "GET", page, "", "")
+	d, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
 	plain := map[string]string{}
 	for _, n := range static.Names() {
 		plain[static.URL(n)] = n
 	}
 	var todo, out []string
-	for _, u := range assetsOf(t, body) {
-		if strings.HasSuffix(u, ".js") {
-			todo = append(todo, u)
-		}
-	}
+	d.Find("script[type=module][src], link[rel=modulepreload]").Each(func(_ int, s *goquery.Selection) {
+		todo = append(todo, s.AttrOr("src", s.AttrOr("href", "")))
+	})
 	seen := map[string]bool{}
 	for len(todo) > 0 {
 		u := todo[0]
@@ -256,20 +259,30 @@ func modulesOf(t *testing.T, ts *httptest.Server, page string) []string {
 	return out
 }
 
+// later is what client.js loads after a page's first frame, whatever
+// the page: never before its picture.
+var later = []string{"share.js", "tools.js", "peek.js"}
+
 func TestEachPageLoadsOnlyItsModules(t *testing.T) {
 	ts := newTestServer(t)
+	_, room, _ := openRoom(t, ts, "sizes=2,3")
 	for _, tc := range []struct {
 		page      string
 		want, not []string
 	}{
-		{"/", []string{"main-explorer.js", "explorer.js", "rooms.js", "live.js", "canvas.js", "share.js"}, []string{"slice.js", "main-slice.js", "app.js"}},
-		{"/slice", []string{"main-slice.js", "slice.js", "rooms.js", "live.js", "canvas.js", "share.js"}, []string{"explorer.js", "main-explorer.js", "app.js"}},
-		{"/embed/layout", []string{"main-explorer.js", "explorer.js", "share.js"}, []string{"slice.js", "app.js"}},
-		{"/embed/slice", []string{"main-slice.js", "slice.js", "share.js"}, []string{"explorer.js", "app.js"}},
+		// A picture drawn as cells has no canvas: their modules come after
+		// its first frame; one drawn on canvases has them at once.
+		{"/", []string{"main-explorer.js", "explorer.js", "live.js"}, append([]string{"slice.js", "main-slice.js", "app.js", "rooms.js", "explorer-canvas.js", "canvas.js"}, later...)},
+		{"/?sizes=64,64", []string{"main-explorer.js", "explorer-canvas.js", "canvas.js", "canvas-zoom.js", "canvas-layout.js"}, append([]string{"rooms.js"}, later...)},
+		{"/slice", []string{"main-slice.js", "slice.js", "live.js", "slice-cells.js"}, append([]string{"explorer.js", "main-explorer.js", "app.js", "rooms.js", "slice-canvas.js", "canvas.js"}, later...)},
+		{"/slice?sizes=64,64", []string{"main-slice.js", "slice-canvas.js", "canvas.js", "canvas-zoom.js", "canvas-layout.js"}, append([]string{"rooms.js"}, later...)},
+		{"/embed/layout", []string{"main-explorer.js", "explorer.js"}, append([]string{"slice.js", "app.js"}, later...)},
+		{"/embed/slice", []string{"main-slice.js", "slice.js"}, append([]string{"explorer.js", "app.js"}, later...)},
 		{"/join", nil, []string{"explorer.js", "slice.js", "rooms.js", "app.js"}},
 		// The room's questions and pace, outside a room: rooms.js imports
-		// them only on a page with a room bar.
+		// them only on a page with a room bar, which brings rooms.js.
 		{"/?sizes=2,3", nil, []string{"questions.js", "questionset.js", "pace.js"}},
+		{room, []string{"main-explorer.js", "rooms.js", "main-rooms.js"}, later},
 	} {
 		got := modulesOf(t, ts, tc.page)
 		for _, w := range tc.want {
@@ -282,6 +295,38 @@ func TestEachPageLoadsOnlyItsModules(t *testing.T) {
 				t.Errorf("%s loads %v, including %s", tc.page, got, n)
 			}
 		}
+	}
+}
+
+// TestLaterModulesHaveTheirLoader: a widget whose module comes after the
+// page's first frame (data-module) is on a page that loads client.js,
+// which imports it then, and names a module that is served.
+func TestLaterModulesHaveTheirLoader(t *testing.T) {
+	ts := newTestServer(t)
+	found := 0
+	for _, page := range []string{"/", "/slice", "/padding", "/tile", "/convert", "/depthspace", "/join", "/embed/layout", "/embed/slice", "/tour/1", "/tour/7"} {
+		_, body := fetchAs(t, ts, "GET", page, "", "")
+		d, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mods := d.Find("[data-module]")
+		if mods.Length() == 0 {
+			continue
+		}
+		if !slices.Contains(modulesOf(t, ts, page), "client.js") {
+			t.Errorf("%s has widgets with a module of their own but does not load client.js", page)
+		}
+		mods.Each(func(_ int, s *goquery.Selection) {
+			found++
+			u := s.AttrOr("data-module", "")
+			if res, _ := fetchAs(t, ts, "GET", u, "", ""); res.StatusCode != http.StatusOK || !hashedName.MatchString(u) || !strings.HasSuffix(u, ".js") {
+				t.Errorf("%s: data-module %q answers %d", page, u, res.StatusCode)
+			}
+		})
+	}
+	if found < 10 {
+		t.Errorf("only %d widgets with a module of their own: the pages' share bars and tools should be", found)
 	}
 }
 

@@ -123,6 +123,13 @@ type PictureView struct {
 	NoSVG string
 }
 
+// HasCanvas reports whether any of the picture's views is drawn on a
+// canvas, which needs the canvases' module (static/slice-canvas.js) at
+// once.
+func (p PictureView) HasCanvas() bool {
+	return p.Input.Mode == views.ModeCanvas || p.Output.Mode == views.ModeCanvas || p.Buffer.Mode == views.ModeCanvas
+}
+
 // Steps is the step-through: the DirectML page's pseudo-code and one
 // step worked out with its numbers.
 type Steps struct {
