@@ -17,9 +17,10 @@ func param(sel, name string) string {
 
 // TestE2ELinksFollowTheShownState: the links that carry the page's state
 // carry the state shown after edits, not the one the page was loaded with:
-// the language switcher keeps an edit, "Stop presenting" keeps the
-// presenter's edits, and the DxDispatch download of a state with errors is
-// the model of the state drawn (the last valid one).
+// the language switcher keeps an edit, "Present this" opens the room on
+// it, "Stop presenting" keeps the presenter's edits, and the DxDispatch
+// download of a state with errors is the model of the state drawn (the
+// last valid one).
 func TestE2ELinksFollowTheShownState(t *testing.T) {
 	base := startServer(t)
 	ctx := newBrowser(t, false)
@@ -36,12 +37,18 @@ func TestE2ELinksFollowTheShownState(t *testing.T) {
 	evalUntil(t, ctx, "Back", `!new URLSearchParams(location.search).has('lang') && document.body.dataset.live === 'ready' && document.querySelector('#picture').dataset.state === 'done'`)
 	evalUntil(t, ctx, "the switcher after Back", param(`[data-testid=lang-pt-BR]`, "strides")+` === new URLSearchParams(location.search).get('strides')`)
 
-	// A presenter's edits survive "Stop presenting".
+	// "Present this" opens the room on the state edited since the page
+	// loaded; a presenter's edits survive "Stop presenting".
 	waitLive(t, ctx, base+"/?dt=FLOAT32&sizes=2,3&strides=5,1")
+	typeInto(t, ctx, "type a height of 4", `[data-testid=size-0]`, "4")
+	waitFor(t, ctx, "the edit in the address bar", `new URLSearchParams(location.search).get('sizes') === '4,3'`)
 	do(t, ctx, "press Present this", chromedp.Click(chromedp.CSS(`[data-testid=present]`)))
 	waitFor(t, ctx, "the room", roomState+` === 'presenting' && document.querySelector('#picture').dataset.state === 'done'`)
+	if got := eval[string](t, ctx, `new URLSearchParams(location.search).get('sizes') + ' ' + document.querySelector('[data-testid=size-0]').value`); got != "4,3 4" {
+		t.Errorf("the room opened on sizes and a height %q, want the edited 4,3 and 4", got)
+	}
 	typeInto(t, ctx, "the presenter types a width of 5", `[data-testid=size-1]`, "5")
-	waitFor(t, ctx, "the leave link to follow", param(`[data-testid=room-leave]`, "sizes")+` === '2,5' && `+param(`[data-testid=room-leave]`, "room")+` === null && `+param(`[data-testid=lang-fr]`, "sizes")+` === '2,5'`)
+	waitFor(t, ctx, "the leave link to follow", param(`[data-testid=room-leave]`, "sizes")+` === '4,5' && `+param(`[data-testid=room-leave]`, "room")+` === null && `+param(`[data-testid=lang-fr]`, "sizes")+` === '4,5'`)
 	do(t, ctx, "Stop presenting", clickInView(`[data-testid=room-leave]`))
 	waitFor(t, ctx, "the edited state outside the room", `!new URLSearchParams(location.search).has('room') && document.querySelector('[data-testid=size-1]').value === '5' && document.body.dataset.live === 'ready'`)
 

@@ -38,6 +38,12 @@ import { $, $$, liveSocket, showFieldErrors, settle, refused, copyButtons, langS
 import { editHistory } from './history.js';
 import { PROTOCOL_VERSION as V, framePayload } from './protocol.js';
 
+// The body's data-later is 'loading' until what the page loads after its
+// first frame is in (afterPaint, below), then 'loaded': a page whose
+// Embed popover or peek is to be used at once (the browser tests) waits
+// for that. It is set before anything this module waits for.
+document.body.dataset.later = 'loading';
+
 // The room client (rooms.js) is only on a page in a room (one with a
 // room bar). Elsewhere its module is neither loaded nor waited for
 // before the page's first paint (issue #38), and the page's room is
@@ -64,11 +70,7 @@ function noRoom() {
 // drawn as cells. Every module a page loads is a request its first paint
 // shares two cores with, and its start is script run before the picture
 // is linked (issue #38).
-// The body's data-later is 'loading' until all of it is in, then
-// 'loaded': a page whose Embed popover or peek is to be used at once
-// (the browser tests) waits for that.
 const afterPaint = [showAfterPaint, () => Promise.all($$('[data-module]').map((el) => import(el.dataset.module)))];
-document.body.dataset.later = 'loading';
 const afterFirstFrame = () => requestAnimationFrame(() => setTimeout(() => {
   Promise.allSettled(afterPaint.splice(0).map((fn) => fn())).then(() => { document.body.dataset.later = 'loaded'; });
 }, 0));
@@ -84,7 +86,8 @@ function showAfterPaint() {
 }
 
 // later runs fn in the task after the page's first frame, or at once
-// once that has passed; the page is 'loaded' once fn's promise settles.
+// once that has passed; a fn given before that frame holds the page's
+// data-later at 'loading' until its promise settles.
 export function later(fn) {
   if (afterPaint.length) afterPaint.push(fn); else fn();
 }
@@ -109,6 +112,10 @@ export function editClient(form, picture, view) {
     const f = view.focus.focused();
     if (f) view.focus.show(f); else room.publish({ focus: '' });
   });
+  // "Present this" (a page outside a room) opens the room with the state
+  // the page shows now (the URL holds it), not the one it was loaded with.
+  const presentForm = document.getElementById('present-form');
+  if (presentForm) presentForm.addEventListener('submit', () => { presentForm.elements.query.value = location.search.slice(1); });
   let glance = { update() {} };
   later(() => import('./peek.js').then((m) => { glance = m.peek(form, picture); }));
 
@@ -196,10 +203,11 @@ export function editClient(form, picture, view) {
   function progress() {
     for (const p of $$('.progress', picture)) { p.hidden = st.got >= st.frames; p.value = st.frames ? (100 * st.got) / st.frames : 100; }
   }
-  // finish shows the picture once every frame of the edit is in.
-  // A view whose drawing waits for a module (the slice's canvases, the
-  // first time a picture needs them) hands back its promise: the picture
-  // is done once drawn, unless a newer edit has been sent meanwhile.
+  // finish shows the picture once every frame of the edit is in. A view
+  // whose drawing waits for a module (the layout's or the slice's
+  // canvases, the first time a picture needs them) hands back its
+  // promise: the picture is done once drawn, unless a newer edit has
+  // been sent meanwhile.
   function finish() {
     if (!st.meta) return;
     progress();

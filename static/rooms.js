@@ -126,10 +126,6 @@ export function roomClient(page, hooks) {
     if (pic && scrollY === 0 && (!nav || nav.type === 'navigate') && matchMedia('(max-width: 60rem)').matches) scrollTo(0, pic.getBoundingClientRect().top - bar.getBoundingClientRect().height - 8);
   }
 
-  // "Present this" opens the room with the state the page shows now (the
-  // URL holds it), not the one it was loaded with.
-  const presentForm = document.getElementById('present-form');
-  if (presentForm) presentForm.addEventListener('submit', () => { presentForm.elements.query.value = location.search.slice(1); });
   if (role === 'viewer') {
     // Leaving the page stops following, so the presenter's count drops at
     // once even if the browser keeps the page and its socket in its
