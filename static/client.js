@@ -92,6 +92,16 @@ export function later(fn) {
   if (afterPaint.length) afterPaint.push(fn); else fn();
 }
 
+// drawingModule imports the picture's canvases' module by load(), once:
+// at once when the page drew it on canvases, else after the first frame
+// (later). What it returns gives that promise, retrying a failed import.
+export function drawingModule(picture, load) {
+  let loading = null;
+  const get = () => (loading ??= load().catch((err) => { loading = null; throw err; }));
+  if (picture.hasAttribute('data-canvas')) get(); else later(get);
+  return get;
+}
+
 // editClient makes the client of the explorer in form and picture; its
 // start() opens the socket once the view has set up what its hooks use.
 export function editClient(form, picture, view) {

@@ -11,7 +11,7 @@
 // when its picture is cells (ready for an edit that needs them), and
 // with the page when it is drawn on canvases (ops/layout's view).
 
-import { editClient, later } from './client.js';
+import { editClient, drawingModule } from './client.js';
 import { $, $$, put, swapIn, viewIn, reveal, boxValue, gridLinks } from './live.js';
 import { dimRows } from './dims.js';
 import { num, listOf, t as tr } from './words.js';
@@ -38,11 +38,8 @@ export function start() {
     },
   });
   const room = client.room;
-  // C is the canvases' functions (explorer-canvas.js) once loaded; an
-  // import that failed is tried again by the next picture that needs it.
-  let C = null, loading = null;
-  const canvases = () => (loading ??= import('./explorer-canvas.js').then((mod) => { C = mod.layoutCanvases({ picture, st, show }); }, (err) => { loading = null; throw err; }));
-  if (picture.hasAttribute('data-canvas')) canvases(); else later(canvases);
+  let C = null; // the canvases' functions (explorer-canvas.js), once loaded
+  const canvases = drawingModule(picture, () => import('./explorer-canvas.js').then((mod) => { C = mod.layoutCanvases({ picture, st, show }); }));
   const markCanvas = (name, ks) => C?.markCanvas(name, ks);
 
   // ---- the answers ----

@@ -19,7 +19,7 @@
 // before its picture is linked (issue #38); a page drawn on canvases has
 // them fetched with its own (ops/slice1's view) and takes them at once.
 
-import { editClient, later } from './client.js';
+import { editClient, drawingModule } from './client.js';
 import { $, $$, put, queryOf, swapIn, viewIn, formVals, liveSubmit } from './live.js';
 import { dimRows } from './dims.js';
 import { offsetsOf, disjoint, holderOf } from './layout.js';
@@ -201,12 +201,9 @@ export function start() {
     if (np) sendNp(true); else client.send(formQuery(), { structural: true });
   });
 
-  // Marks are painted on canvases only, which come with their module;
-  // an import that failed is tried again by the next picture that needs it.
+  // Marks are painted on canvases only, which come with their module.
   S.paint = () => {};
-  let loading = null;
-  const canvases = () => (loading ??= import('./slice-canvas.js').then((mod) => { Object.assign(S, mod.sliceCanvases(S)); }, (err) => { loading = null; throw err; }));
-  if (picture.hasAttribute('data-canvas')) canvases(); else later(canvases);
+  const canvases = drawingModule(picture, () => import('./slice-canvas.js').then((mod) => { Object.assign(S, mod.sliceCanvases(S)); }));
   Object.assign(S, sliceCells(S));
   Object.assign(S, stepThrough(S));
   client.start();
