@@ -5,8 +5,8 @@
 // pointer and keys link as the grids' cells do (slice-cells.js).
 
 import { $ } from './live.js';
-import { coordOf, indexOf } from './layout.js';
-import { outputEnds, sourceEnds, sourceOf, elementNum, halves } from './fill.js';
+import { coordOf, indexOf, offsetsOf, disjoint, holderOf } from './layout.js';
+import { outputEnds, sourceEnds, sourceOf, elementNum, halves, fillInput, sliceOutput, cellCounts, elementRaw, heldBits, rawText, ARRAYS } from './fill.js';
 import { place, panelCaptions, rgba, rampPacked, rowPixels, inputCodes, paintStrip, paintBits, markPixels, canvasLinks } from './canvas.js';
 import { clamp, box, pixelRuns, tensorLayout, bufferStrip } from './canvas-layout.js';
 import { canvasRecord, measureCaption, redrawMini } from './canvas-zoom.js';
@@ -190,5 +190,39 @@ export function sliceCanvases(S) {
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
     return true;
   }
-  return { paint, drawInput, drawOutput, drawBuffer };
+  // canvasData completes st.data (slice.js keeps the frames' bitmaps in
+  // it) with what the canvases are drawn from, computed from the meta.
+  // The input's offsets, values and cell counts depend on the input
+  // alone: an edit of the window or the output reuses them.
+  let input = null, lastOut = null;
+  function canvasData() {
+    const meta = st.meta, D = st.data;
+    const inCv = meta.inputMode === 'canvas', bufCv = meta.bufferMode === 'canvas', outCv = meta.outputMode === 'canvas';
+    const vals = meta.fill && (inCv || bufCv || outCv);
+    const key = JSON.stringify([meta.dataType, meta.sizes, meta.strides, meta.inputCount, meta.cells, meta.pattern || '']);
+    if (input?.key !== key) input = { key };
+    // A disjoint layout (each element a cell of its own) needs no array
+    // of offsets, values or counts: its rows are walked, its holders
+    // worked out, and each value follows from its element's index
+    // (fill.js elementRaw), computed for the pixels drawn and the cells
+    // named. Other layouts fill their buffer as the server does.
+    const apart = input.apart ??= disjoint(meta.sizes, meta.strides);
+    if (apart) {
+      const raw = vals ? (input.raw ??= elementRaw(meta)) : null, src = raw ? sourceOf(meta) : null, zero = new ARRAYS[meta.dataType](1)[0];
+      Object.assign(D, {
+        offsets: null, apart, counts: null, held: bufCv ? (input.held ??= heldBits(meta)) : null,
+        bufAt: raw && ((o) => { const h = holderOf(meta.sizes, meta.strides, o); return h >= 0 && h < meta.inputCount ? raw(h) : zero; }),
+        outAt: raw && ((k) => raw(src(k))),
+      });
+      return;
+    }
+    const offsets = inCv || bufCv || vals ? (input.offsets ??= offsetsOf(meta.sizes, meta.strides, meta.inputCount)) : null;
+    const inVals = vals ? (input.values ??= fillInput(meta, offsets)) : null, outVals = vals && outCv ? (lastOut = sliceOutput(meta, inVals, lastOut)) : null;
+    Object.assign(D, {
+      offsets, apart, counts: bufCv ? (input.counts ??= cellCounts(meta.cells, offsets, meta)) : null,
+      inVals, outVals, bufAt: inVals && ((o) => inVals[o]), outAt: outVals && ((k) => outVals[k]),
+    });
+  }
+  const valueAt = (v) => rawText(st.meta.dataType, v);
+  return { paint, drawInput, drawOutput, drawBuffer, canvasData, valueAt };
 }

@@ -8,7 +8,6 @@
 import { $, $$, reveal, gridLinks } from './live.js';
 import { listOf, t as tr } from './words.js';
 import { moveCoord, bufferMove, coordOf, indexOf, offsetOf, holderOf } from './layout.js';
-import { rawText } from './fill.js';
 
 // bit is bit k of a bitmap of 32-bit words (compute's, from the frames),
 // 0 without one.
@@ -30,8 +29,9 @@ export function sliceCells(S) {
   }
   const label = (el) => el && $('.lbl', el).textContent;
   // Each fact of a cell from its DOM cell when the view is a grid, else
-  // from the frames, else worked out from the meta.
-  const valueAt = (v) => rawText(st.meta.dataType, v);
+  // from the frames, else worked out from the meta; a value the canvases'
+  // module computed is written by its valueAt.
+  const valueAt = (v) => S.valueAt(v);
   function inOffset(i) {
     const c = cellOf('in', i);
     if (c) return +c.dataset.o;
@@ -129,5 +129,5 @@ export function sliceCells(S) {
     const to = bufferMove(key, +c.dataset.o, +$('#slice-buffer .buffer').dataset.cols, st.meta.cells);
     return to === undefined ? null : cellOf('b', to) || c;
   });
-  return { cellOf, mark, targetOf, link, unlink, inOffset, srcCoord, valueAt };
+  return { cellOf, mark, targetOf, link, unlink, inOffset, srcCoord };
 }

@@ -5,15 +5,15 @@
 // explorer"), which validates it with core, copies the input with compute
 // and answers with templ-rendered fragments. The edits, the socket, the
 // URL and the room are the edit client's (client.js); this module is the
-// explorer's view: its form, the answers swapped in, and the data its
-// canvases are drawn from. slice-cells.js links the input, its buffer and
-// the output cell by cell (pointer and keyboard, both ways),
-// slice-canvas.js draws the views of more than 4,096 cells on canvases
-// from the binary frames that follow the result (the elements copied, the
-// cells read: computed by the server's compute package), and
-// slice-steps.js plays the copy step by step.
+// explorer's view: its form and the answers swapped in. slice-cells.js
+// links the input, its buffer and the output cell by cell (pointer and
+// keyboard, both ways), slice-canvas.js draws the views of more than
+// 4,096 cells on canvases from the binary frames that follow the result
+// (the elements copied, the cells read: computed by the server's compute
+// package) and the values fill.js computes, and slice-steps.js plays the
+// copy step by step.
 //
-// The canvases' module and the three it imports are only for a picture
+// The canvases' module and the four it imports are only for a picture
 // of more than 4,096 cells: a page whose picture is cells loads them
 // after its first frame, ready for an edit that needs them, instead of
 // before its picture is linked (issue #38); a page drawn on canvases has
@@ -22,8 +22,6 @@
 import { editClient, drawingModule } from './client.js';
 import { $, $$, put, queryOf, swapIn, viewIn, formVals, liveSubmit } from './live.js';
 import { dimRows } from './dims.js';
-import { offsetsOf, disjoint, holderOf } from './layout.js';
-import { fillInput, sliceOutput, cellCounts, elementRaw, sourceOf, heldBits, ARRAYS } from './fill.js';
 import { FRAME } from './protocol.js';
 import { t as tr } from './words.js';
 import { sliceCells } from './slice-cells.js';
@@ -70,38 +68,12 @@ export function start() {
       $('#input-sub').textContent = h.inputSub; $('#output-sub').textContent = h.outputSub; $('#buffer-sub').textContent = h.bufferSub;
     }
     const meta = st.meta = m.meta;
-    // The arrays the canvases are drawn from: the bitmaps from the
-    // frames, the rest computed here from the meta (fill.js).
+    // The frames' bitmaps (the elements copied, the cells read) are kept
+    // as they come; the rest the canvases are drawn from is computed by
+    // their module once every frame is in (slice-canvas.js canvasData),
+    // so a picture of cells loads none of it.
     const s = m.stream || {}, words = (n) => new Uint32Array(2 * Math.ceil(n / 64));
-    const inCv = meta.inputMode === 'canvas', bufCv = meta.bufferMode === 'canvas', outCv = meta.outputMode === 'canvas';
-    // The input's offsets, values and cell counts depend on the input
-    // alone: an edit of the window or the output reuses them.
-    const vals = meta.fill && (inCv || bufCv || outCv);
-    const key = JSON.stringify([meta.dataType, meta.sizes, meta.strides, meta.inputCount, meta.cells, meta.pattern || '']);
-    const input = st.input && st.input.key === key ? st.input : (st.input = { key });
-    // A disjoint layout (each element a cell of its own) needs no array
-    // of offsets, values or counts: its rows are walked, its holders
-    // worked out, and each value follows from its element's index
-    // (fill.js elementRaw), computed for the pixels drawn and the cells
-    // named. Other layouts fill their buffer as the server does.
-    const apart = input.apart ??= disjoint(meta.sizes, meta.strides);
-    if (apart) {
-      const raw = vals ? (input.raw ??= elementRaw(meta)) : null, src = raw ? sourceOf(meta) : null, zero = new ARRAYS[meta.dataType](1)[0];
-      st.data = {
-        copied: s.copiedFrames ? words(meta.inputCount) : null, offsets: null, apart, counts: null, read: s.readFrames ? words(meta.cells) : null,
-        held: bufCv ? (input.held ??= heldBits(meta)) : null,
-        bufAt: raw && ((o) => { const h = holderOf(meta.sizes, meta.strides, o); return h >= 0 && h < meta.inputCount ? raw(h) : zero; }),
-        outAt: raw && ((k) => raw(src(k))),
-      };
-    } else {
-      const offsets = inCv || bufCv || vals ? (input.offsets ??= offsetsOf(meta.sizes, meta.strides, meta.inputCount)) : null;
-      const inVals = vals ? (input.values ??= fillInput(meta, offsets)) : null, outVals = vals && outCv ? sliceOutput(meta, inVals, st.data?.outVals) : null;
-      st.data = {
-        copied: s.copiedFrames ? words(meta.inputCount) : null, offsets, apart,
-        counts: bufCv ? (input.counts ??= cellCounts(meta.cells, offsets, meta)) : null, read: s.readFrames ? words(meta.cells) : null,
-        inVals, outVals, bufAt: inVals && ((o) => inVals[o]), outAt: outVals && ((k) => outVals[k]),
-      };
-    }
+    st.data = { copied: s.copiedFrames ? words(meta.inputCount) : null, read: s.readFrames ? words(meta.cells) : null };
     st.lastCanvases = st.canvases; st.canvases = {}; st.marks = { in: {}, out: {}, b: {} };
     S.showPlayer();
     st.t = Math.min(m.form.t === '' ? -1 : +m.form.t, meta.steps - 1); // shown with the picture, at done
@@ -116,7 +88,9 @@ export function start() {
   // tells the client when it is drawn), unless a newer answer came.
   function onDone() {
     const m = st.meta;
-    if (!S.drawInput && [m.inputMode, m.outputMode, m.bufferMode].includes('canvas')) return canvases().then(() => { if (st.meta === m) draw(); });
+    if (![m.inputMode, m.outputMode, m.bufferMode].includes('canvas')) { draw(); return; }
+    if (!S.canvasData) return canvases().then(() => { if (st.meta === m) { S.canvasData(); draw(); } });
+    S.canvasData();
     draw();
   }
   function draw() {

@@ -274,8 +274,8 @@ func TestEachPageLoadsOnlyItsModules(t *testing.T) {
 		// its first frame; one drawn on canvases has them at once.
 		{"/", []string{"main-explorer.js", "explorer.js", "live.js"}, append([]string{"slice.js", "main-slice.js", "app.js", "rooms.js", "explorer-canvas.js", "canvas.js"}, later...)},
 		{"/?sizes=64,64", []string{"main-explorer.js", "explorer-canvas.js", "canvas.js", "canvas-zoom.js", "canvas-layout.js"}, append([]string{"rooms.js"}, later...)},
-		{"/slice", []string{"main-slice.js", "slice.js", "live.js", "slice-cells.js"}, append([]string{"explorer.js", "main-explorer.js", "app.js", "rooms.js", "slice-canvas.js", "canvas.js"}, later...)},
-		{"/slice?sizes=64,64", []string{"main-slice.js", "slice-canvas.js", "canvas.js", "canvas-zoom.js", "canvas-layout.js"}, append([]string{"rooms.js"}, later...)},
+		{"/slice", []string{"main-slice.js", "slice.js", "live.js", "slice-cells.js"}, append([]string{"explorer.js", "main-explorer.js", "app.js", "rooms.js", "slice-canvas.js", "canvas.js", "fill.js"}, later...)},
+		{"/slice?sizes=64,64", []string{"main-slice.js", "slice-canvas.js", "canvas.js", "canvas-zoom.js", "canvas-layout.js", "fill.js"}, append([]string{"rooms.js"}, later...)},
 		{"/embed/layout", []string{"main-explorer.js", "explorer.js"}, append([]string{"slice.js", "app.js"}, later...)},
 		{"/embed/slice", []string{"main-slice.js", "slice.js"}, append([]string{"explorer.js", "app.js"}, later...)},
 		{"/join", nil, []string{"explorer.js", "slice.js", "rooms.js", "app.js"}},
