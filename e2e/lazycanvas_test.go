@@ -2,8 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -18,9 +18,11 @@ const firstFrameProbe = `requestAnimationFrame(() => { window.__firstFrame = per
 // canvases' module (issue #38): it is fetched after the page's first
 // frame, and an edit whose picture needs canvases draws them. When the
 // module cannot be had (blocked here, as a dropped connection would),
-// that picture is not called done; the next edit that needs it, the
-// module reachable again, fetches it and draws its canvases. On both
-// explorers, whose canvases are modules of their own.
+// that picture is not called done: the page says the module did not load
+// (data-state refused) rather than stay "computing"; the next edit that
+// needs it, the module reachable again, fetches it, draws its canvases
+// and takes the note away. On both explorers, whose canvases are modules
+// of their own.
 func TestE2ECanvasesComeWhenNeeded(t *testing.T) {
 	base := startServer(t)
 	for _, tc := range []struct {
@@ -67,13 +69,19 @@ func TestE2ECanvasesComeWhenNeeded(t *testing.T) {
 			waitLive(t, ctx, base+tc.path) // a new document: no module in its map yet
 			typeInto(t, ctx, "a size of 2000, the module blocked", size, "2000")
 			waitFor(t, ctx, "the answer's canvas slots", fmt.Sprintf(`!!document.querySelector(%q)`, tc.canvas))
-			time.Sleep(500 * time.Millisecond)
-			if st := eval[string](t, ctx, `document.querySelector('#picture').dataset.state`); st == "done" || eval[bool](t, ctx, drawn) {
-				t.Errorf("without the canvases' module the picture is %q and its canvas drawn: %v", st, eval[bool](t, ctx, drawn))
+			waitFor(t, ctx, "the note that the module did not load", `document.querySelector('#picture').dataset.state === 'refused' && !document.querySelector('#stale').hidden`)
+			if eval[bool](t, ctx, drawn) {
+				t.Error("without the canvases' module, a canvas is drawn")
+			}
+			if note := eval[string](t, ctx, `document.querySelector('#stale').textContent`); !strings.Contains(note, "did not load") {
+				t.Errorf("the note says %q", note)
 			}
 			block(false)
 			typeInto(t, ctx, "a size of 2001, the module reachable", size, "2001")
 			waitFor(t, ctx, "the canvases drawn once the module is reachable", `document.querySelector('#picture').dataset.state === 'done' && `+drawn)
+			if eval[bool](t, ctx, `!document.querySelector('#stale').hidden`) {
+				t.Errorf("drawn, the page still says %q", eval[string](t, ctx, `document.querySelector('#stale').textContent`))
+			}
 		})
 	}
 }

@@ -34,7 +34,7 @@
 // tentative (the URL stays when the answer has errors); the view may
 // keep its own there too.
 
-import { $, $$, liveSocket, showFieldErrors, settle, refused, copyButtons, langSuffix } from './live.js';
+import { $, $$, liveSocket, showFieldErrors, settle, refused, undrawn, copyButtons, langSuffix } from './live.js';
 import { editHistory } from './history.js';
 import { PROTOCOL_VERSION as V, framePayload } from './protocol.js';
 
@@ -216,13 +216,13 @@ export function editClient(form, picture, view) {
   // finish shows the picture once every frame of the edit is in. A view
   // whose drawing waits for a module (the layout's or the slice's
   // canvases, the first time a picture needs them) hands back its
-  // promise: the picture is done once drawn, unless a newer edit has
-  // been sent meanwhile.
+  // promise: the picture is done once drawn, or says the module did not
+  // load, unless a newer edit has been sent meanwhile.
   function finish() {
     if (!st.meta) return;
     progress();
     const seq = st.seq, drawing = view.onDone();
-    if (drawing) drawing.then(() => { if (st.seq === seq) shown(); });
+    if (drawing) drawing.then(() => { if (st.seq === seq) shown(); }, () => { if (st.seq === seq) undrawn(picture); });
     else shown();
   }
   function shown() {

@@ -274,6 +274,17 @@ export function refused(m, picture, again) {
   picture.dataset.state = 'refused';
 }
 
+// undrawn says that the module a picture waits for (its canvases') did
+// not load, rather than leave the picture "computing": the last picture
+// stays, and the next edit asks for the module again (client.js
+// drawingModule).
+export function undrawn(picture) {
+  const stale = $('#stale');
+  stale.textContent = t('js.undrawn');
+  stale.hidden = false;
+  picture.dataset.state = 'refused';
+}
+
 // queryOf writes [key, value] pairs as a query, commas unescaped as the
 // server's canonical queries have them.
 export const queryOf = (pairs) => pairs.map(([k, v]) => k + '=' + encodeURIComponent(v).replace(/%2C/gi, ',')).join('&');
