@@ -10,7 +10,7 @@
 // written to, by pointer, tap and keyboard, both ways.
 
 import { editClient } from './client.js';
-import { $, $$, put, queryOf, swapIn, gridLinks, formVals, liveSubmit } from './live.js';
+import { $, $$, put, queryOf, swapIn, patchIn, gridLinks, formVals, liveSubmit } from './live.js';
 import { dimRows } from './dims.js';
 import { t, num } from './words.js';
 import { coordOf, offsetOf, holdersAt, bufferMove } from './layout.js';
@@ -30,7 +30,9 @@ export function start() {
   function onForm(m, sent) {
     refill(m.form, !!(sent.structural || sent.push));
     const h = m.html;
-    if (h) swapIn($('#convert-dims'), h.dims, (h.keys || {}).dims);
+    // The rows hold the boxes being typed in: patched, not replaced, so
+    // that the box under the cursor keeps its focus and what is typed.
+    if (h) patchIn($('#convert-dims'), h.dims, (h.keys || {}).dims);
   }
   function onResult(m) {
     const h = m.html;

@@ -9,7 +9,7 @@
 // swapped in; the grids are linked by axismap.js.
 
 import { editClient } from './client.js';
-import { $, put, queryOf, swapIn, formVals, liveSubmit } from './live.js';
+import { $, put, queryOf, swapIn, patchIn, formVals, liveSubmit } from './live.js';
 import { dimRows } from './dims.js';
 import { mapLinks, mapSteps, mapFocus } from './axismap.js';
 import { paddingLines } from './copy-formulas.js';
@@ -34,7 +34,9 @@ export function start() {
   function onForm(m, sent) {
     const h = m.html, whole = !!(sent.structural || sent.push);
     refill(m.form, whole);
-    if (h) swapIn($('#padding-dims'), h.dims, (h.keys || {}).dims);
+    // The rows hold the boxes being typed in: patched, not replaced, so
+    // that the box under the cursor keeps its focus and what is typed.
+    if (h) patchIn($('#padding-dims'), h.dims, (h.keys || {}).dims);
   }
   function onResult(m) {
     const h = m.html;

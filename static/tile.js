@@ -9,7 +9,7 @@ import { editClient } from './client.js';
 import { mapLinks, mapSteps, mapFocus } from './axismap.js';
 import { tileLines } from './copy-formulas.js';
 import { mapCanvases } from './axismap-canvas.js';
-import { $, put, queryOf, swapIn, formVals, liveSubmit } from './live.js';
+import { $, put, queryOf, swapIn, patchIn, formVals, liveSubmit } from './live.js';
 import { dimRows } from './dims.js';
 
 export function start() {
@@ -43,7 +43,9 @@ export function start() {
       put(e.dt, 'value', f.dt); put(e.fl, 'value', f.fl); put(e.values, 'value', f.values);
       put(e.rank, 'value', String(f.sizes.length));
     }
-    if (m.html) swapIn($('#tile-dims'), m.html.dims, (m.html.keys || {}).dims);
+    // The rows hold the boxes being typed in: patched, not replaced, so
+    // that the box under the cursor keeps its focus and what is typed.
+    if (m.html) patchIn($('#tile-dims'), m.html.dims, (m.html.keys || {}).dims);
   }
   function query() {
     const e = form.elements, strides = formVals(form, 'strides');
