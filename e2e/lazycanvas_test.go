@@ -30,8 +30,12 @@ func TestE2ECanvasesComeWhenNeeded(t *testing.T) {
 	}{
 		{"/?sizes=2,3", "explorer-canvas", "#logical-canvas"},
 		{"/slice?sizes=2,3", "slice-canvas", "#slice-in-canvas"},
+		{"/padding?sizes=2,3", "axismap-canvas", "#pad-in-canvas"},
+		{"/tile?sizes=2,3", "axismap-canvas", "#tile-in-canvas"},
+		{"/depthspace?op=d2s&sizes=1,8,2,3&block=2", "depthspace-canvas", "#ds-dcr-canvas"},
+		{"/convert?sizes=2,3,2,4", "convert-canvas", "#convert-lg-canvas"},
 	} {
-		t.Run(tc.module, func(t *testing.T) {
+		t.Run(strings.TrimPrefix(strings.SplitN(tc.path, "?", 2)[0], "/"), func(t *testing.T) {
 			ctx := newBrowser(t, false)
 			emulate(t, ctx, desktop)
 			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: firstFrameProbe}); err != nil {

@@ -8,10 +8,35 @@
 // the page's, client.js's client.room) the cell shown is the presenter's
 // focus, by its id, which a canvas's element shares (axismap-canvas.js).
 
-import { $, $$, gridLinks } from './live.js';
+import { drawingModule } from './client.js';
+import { $, $$, gridLinks, afterDrawing } from './live.js';
 import { t, num } from './words.js';
 import { bufferMove, coordOf } from './layout.js';
 import { copySteps } from './copy-steps.js';
+
+// mapCanvasesLater stands for the canvases of axismap-canvas.js (its
+// mapCanvases) until a picture needs them: a picture drawn as cells has
+// no canvas, so that module and the four canvas modules it imports come
+// after the page's first frame (client.js drawingModule), not before its
+// picture is linked (issue #38); a page drawn on canvases has them
+// preloaded and takes them at once. Until then show and pick mark
+// nothing (no canvas is drawn); get gives the module's promise.
+export function mapCanvasesLater(picture, st, slot, room) {
+  let real = null;
+  const get = drawingModule(picture, () => import('./axismap-canvas.js').then((mod) => { real = mod.mapCanvases(st, slot, room); }));
+  return { get, draw: () => real?.draw(), show: (id) => real?.show(id), pick: (k) => real?.pick(k) };
+}
+
+// mapDone is the page's onDone: the canvases drawn (the first time a
+// picture needs them, once their module is in), then the focus and the
+// step-through shown again.
+export function mapDone(st, cvs, focus, steps) {
+  return afterDrawing(st, (m) => m.inputMode === 'canvas', cvs.get, () => {
+    cvs.draw();
+    if (st.focus) focus.show(st.focus);
+    steps.refresh();
+  });
+}
 
 export function mapLinks(picture, st, room) {
   function unlink() {

@@ -9,12 +9,11 @@
 // element, the input cell it is read from and the output cell it is
 // written to, by pointer, tap and keyboard, both ways.
 
-import { editClient } from './client.js';
-import { $, $$, put, queryOf, swapIn, patchIn, gridLinks, formVals, liveSubmit } from './live.js';
+import { editClient, drawingModule } from './client.js';
+import { $, $$, put, queryOf, swapIn, patchIn, gridLinks, formVals, liveSubmit, afterDrawing } from './live.js';
 import { dimRows } from './dims.js';
 import { t, num } from './words.js';
 import { coordOf, offsetOf, holdersAt, bufferMove } from './layout.js';
-import { convertCanvases } from './convert-canvas.js';
 
 export function start() {
   const form = $('#controls'), picture = $('#picture');
@@ -39,9 +38,13 @@ export function start() {
     if (h) swapIn($('#convert-picture'), h.picture, (h.keys || {}).picture);
     st.meta = m.meta;
   }
+  // onDone draws the canvases (the first time a picture needs them, once
+  // their module is in) and shows the kept focus again.
   function onDone() {
-    cvs.draw();
-    if (st.focus) show(...parse(st.focus), false);
+    return afterDrawing(st, (m) => [m.logicalMode, m.inputMode, m.outputMode].includes('canvas'), canvases, () => {
+      cvs.draw();
+      if (st.focus) show(...parse(st.focus), false);
+    });
   }
 
   // ---- the form ----
@@ -85,7 +88,13 @@ export function start() {
   // kind-item. The sizes and each side's strides give every element's
   // offsets and each cell's elements (layout.js), for the grids and the
   // canvases (convert-canvas.js) alike.
-  const cvs = convertCanvases({ st, pick: (kind, k, keep) => show(kind, k, keep), target });
+  // The canvases come with their module (convert-canvas.js): at once on
+  // a page drawn on canvases, else after the first frame (client.js
+  // drawingModule, issue #38); until then there is no canvas to mark.
+  let cvs = { draw() {}, mark() {}, canvasOf: () => undefined };
+  const canvases = drawingModule(picture, () => import('./convert-canvas.js').then((mod) => {
+    cvs = mod.convertCanvases({ st, pick: (kind, k, keep) => show(kind, k, keep), target });
+  }));
   const strides = (kind) => (kind === 'ob' ? st.meta.outStrides : st.meta.inStrides);
   const offset = (kind, i) => offsetOf(st.meta.sizes, strides(kind), i);
   // holders are the elements at item k of a view: the first, how many,

@@ -10,11 +10,10 @@
 // and where the DCR and the CRD orders each put it, by pointer, tap and
 // keyboard, from any of the three.
 
-import { editClient } from './client.js';
-import { $, $$, put, queryOf, swapIn, gridLinks, formVals, liveSubmit } from './live.js';
+import { editClient, drawingModule } from './client.js';
+import { $, $$, put, queryOf, swapIn, gridLinks, formVals, liveSubmit, afterDrawing } from './live.js';
 import { t, num } from './words.js';
 import { coordOf, indexOf, moveCoord, offsetOf } from './layout.js';
-import { depthSpaceCanvases } from './depthspace-canvas.js';
 import { copySteps } from './copy-steps.js';
 import { depthSpaceLines } from './copy-formulas.js';
 
@@ -35,8 +34,15 @@ export function start() {
     if (h) swapIn($('#depthspace-picture'), h.picture, (h.keys || {}).picture);
     st.meta = m.meta || null; st.steps = m.steps;
   }
-  // onDone draws the canvases and shows the kept focus again.
-  function onDone() { cvs.draw(); if (st.focus) show(...parse(st.focus), false); steps.refresh(); }
+  // onDone draws the canvases (the first time a picture needs them, once
+  // their module is in) and shows the kept focus again.
+  function onDone() {
+    return afterDrawing(st, (m) => m.mode === 'canvas', canvases, () => {
+      cvs.draw();
+      if (st.focus) show(...parse(st.focus), false);
+      steps.refresh();
+    });
+  }
 
   // ---- the form ----
   function formQuery() {
@@ -84,7 +90,13 @@ export function start() {
   const source = (o, j) => offsetOf(st.meta.views[o].to.sizes, st.meta.views[o].to.strides, j);
   const reader = (o, k) => offsetOf(st.meta.views[o].back.sizes, st.meta.views[o].back.strides, k);
   const target = (grid, i, to) => { const k = grid === 'in' ? i : source(grid, i); return to === 'in' ? k : reader(to, k); };
-  const cvs = depthSpaceCanvases({ st, pick: (grid, k, keep) => show(grid, k, keep), target });
+  // The canvases come with their module (depthspace-canvas.js): at once
+  // on a page drawn on canvases, else after the first frame (client.js
+  // drawingModule, issue #38); until then there is no canvas to mark.
+  let cvs = { draw() {}, box: () => null, canvasOf: () => undefined, mark() {} };
+  const canvases = drawingModule(picture, () => import('./depthspace-canvas.js').then((mod) => {
+    cvs = mod.depthSpaceCanvases({ st, pick: (grid, k, keep) => show(grid, k, keep), target });
+  }));
   function unlink() {
     $$('.linked, .sel', picture).forEach((c) => c.classList.remove('linked', 'sel'));
     cvs.mark({});

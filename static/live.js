@@ -285,6 +285,15 @@ export function undrawn(picture) {
   picture.dataset.state = 'refused';
 }
 
+// afterDrawing is a view's onDone: rest (draw the canvases, show the
+// focus) once their module is in (get: drawingModule) if needed(meta),
+// else at once; not for an answer a newer one replaced (client.js).
+export function afterDrawing(st, needed, get, rest) {
+  const m = st.meta, go = () => { if (st.meta === m) rest(); };
+  if (m && needed(m)) return get().then(go);
+  go();
+}
+
 // queryOf writes [key, value] pairs as a query, commas unescaped as the
 // server's canonical queries have them.
 export const queryOf = (pairs) => pairs.map(([k, v]) => k + '=' + encodeURIComponent(v).replace(/%2C/gi, ',')).join('&');

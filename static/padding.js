@@ -11,9 +11,8 @@
 import { editClient } from './client.js';
 import { $, put, queryOf, swapIn, patchIn, formVals, liveSubmit } from './live.js';
 import { dimRows } from './dims.js';
-import { mapLinks, mapSteps, mapFocus } from './axismap.js';
+import { mapLinks, mapSteps, mapFocus, mapCanvasesLater, mapDone } from './axismap.js';
 import { paddingLines } from './copy-formulas.js';
-import { mapCanvases } from './axismap-canvas.js';
 
 export function start() {
   // The answer's meta, and the element the room or the keys hold.
@@ -21,7 +20,7 @@ export function start() {
   const form = $('#controls');
   const picture = $('#picture');
   const room = () => client.room;
-  const links = mapLinks(picture, st, room), cvs = mapCanvases(st, 'pad', room), steps = mapSteps(picture, st, links, cvs, paddingLines, room);
+  const links = mapLinks(picture, st, room), cvs = mapCanvasesLater(picture, st, 'pad', room), steps = mapSteps(picture, st, links, cvs, paddingLines, room);
   const focus = mapFocus(st, links, cvs);
   const client = editClient(form, picture, {
     page: 'padding', what: 'padding', pushes: ['dt', 'fl'],
@@ -44,11 +43,7 @@ export function start() {
     st.meta = m.meta; st.steps = m.steps;
     st.start = m.form?.start?.map(Number); // the canvas draws the padding paler
   }
-  function onDone() {
-    cvs.draw();
-    if (st.focus) focus.show(st.focus);
-    steps.refresh();
-  }
+  function onDone() { return mapDone(st, cvs, focus, steps); }
 
   // ---- the form ----
   function formQuery() {

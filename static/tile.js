@@ -6,9 +6,8 @@
 // grids are linked by axismap.js, as the padding explorer's are.
 
 import { editClient } from './client.js';
-import { mapLinks, mapSteps, mapFocus } from './axismap.js';
+import { mapLinks, mapSteps, mapFocus, mapCanvasesLater, mapDone } from './axismap.js';
 import { tileLines } from './copy-formulas.js';
-import { mapCanvases } from './axismap-canvas.js';
 import { $, put, queryOf, swapIn, patchIn, formVals, liveSubmit } from './live.js';
 import { dimRows } from './dims.js';
 
@@ -16,12 +15,12 @@ export function start() {
   const state = { meta: null, focus: null };
   const form = $('#controls'), pic = $('#picture');
   const room = () => client.room;
-  const links = mapLinks(pic, state, room), canvases = mapCanvases(state, 'tile', room), steps = mapSteps(pic, state, links, canvases, tileLines, room);
+  const links = mapLinks(pic, state, room), canvases = mapCanvasesLater(pic, state, 'tile', room), steps = mapSteps(pic, state, links, canvases, tileLines, room);
   const focus = mapFocus(state, links, canvases);
   const client = editClient(form, pic, {
     page: 'tile', what: 'tile', pushes: ['dt', 'fl'],
     formQuery: query, onForm: formBack, onResult: pictureIn, onFrame: () => {}, applyRoom: (s) => steps.take(s.step),
-    onDone: () => { canvases.draw(); if (state.focus) focus.show(state.focus); steps.refresh(); },
+    onDone: () => mapDone(state, canvases, focus, steps),
     presetQuery: (a) => queryOf([['preset', a.dataset.preset], ['dt', form.elements.dt.value]]),
     focus,
   });

@@ -28,6 +28,11 @@ type PictureView struct {
 	Alt              string
 }
 
+// HasCanvas is whether the picture is drawn on canvases: its page then
+// preloads their module (depthspace-canvas.js), which a picture of cells
+// loads only after its first frame.
+func (p PictureView) HasCanvas() bool { return p.Input.Mode == views.ModeCanvas }
+
 // OrderFacts is one order's formula and exports.
 type OrderFacts struct {
 	Order   string // DEPTH_COLUMN_ROW

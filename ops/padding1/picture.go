@@ -31,6 +31,11 @@ type PictureView struct {
 	Alt string
 }
 
+// HasCanvas is whether the picture is drawn on canvases: its page then
+// preloads their module (axismap-canvas.js), which a picture of cells
+// loads only after its first frame.
+func (p PictureView) HasCanvas() bool { return p.Input.Mode == views.ModeCanvas }
+
 // AxisRow is one axis's index map: output coordinate o reads input
 // coordinate Map[o] ("·" for the padding value), the first maxAxisShown
 // of them.

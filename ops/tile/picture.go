@@ -24,6 +24,11 @@ type PictureView struct {
 	Alt string
 }
 
+// HasCanvas is whether the picture is drawn on canvases: its page then
+// preloads their module (axismap-canvas.js), which a picture of cells
+// loads only after its first frame.
+func (p PictureView) HasCanvas() bool { return p.Input.Mode == views.ModeCanvas }
+
 // svgURL is the address of v's SVG picture, in ctx's language: what a
 // canvas shows without JavaScript, and a grid too large for one always.
 func svgURL(ctx context.Context, v Validated) string {
