@@ -275,8 +275,8 @@ export function refused(m, picture, again) {
 }
 
 // undrawn says that the module a picture waits for (its canvases') did
-// not load, rather than leave the picture "computing": the last picture
-// stays, and the next edit asks for the module again (client.js
+// not load, rather than leave the picture "computing" over canvases that
+// stay blank; the next edit asks for the module again (client.js
 // drawingModule).
 export function undrawn(picture) {
   const stale = $('#stale');

@@ -74,6 +74,9 @@ export function start() {
     // so a picture of cells loads none of it.
     const s = m.stream || {}, words = (n) => new Uint32Array(2 * Math.ceil(n / 64));
     st.data = { copied: s.copiedFrames ? words(meta.inputCount) : null, read: s.readFrames ? words(meta.cells) : null };
+    // With the module in, at once: a canvas the answer kept links its
+    // cells while the frames stream.
+    if (S.canvasData && onCanvas(meta)) complete();
     st.lastCanvases = st.canvases; st.canvases = {}; st.marks = { in: {}, out: {}, b: {} };
     S.showPlayer();
     st.t = Math.min(m.form.t === '' ? -1 : +m.form.t, meta.steps - 1); // shown with the picture, at done
@@ -88,11 +91,14 @@ export function start() {
   // tells the client when it is drawn), unless a newer answer came.
   function onDone() {
     const m = st.meta;
-    if (![m.inputMode, m.outputMode, m.bufferMode].includes('canvas')) { draw(); return; }
-    if (!S.canvasData) return canvases().then(() => { if (st.meta === m) { S.canvasData(); draw(); } });
-    S.canvasData();
-    draw();
+    if (!onCanvas(m)) { draw(); return; }
+    if (S.canvasData) { complete(); draw(); return; }
+    return canvases().then(() => { if (st.meta === m) { complete(); draw(); } });
   }
+  const onCanvas = (m) => [m.inputMode, m.outputMode, m.bufferMode].includes('canvas');
+  // complete gives st.data the rest the canvases are drawn from, once an
+  // answer (the module may come between its result and its done).
+  const complete = () => { if (!st.data.full) { S.canvasData(); st.data.full = true; } };
   function draw() {
     const m = st.meta;
     if (m.inputMode === 'canvas') S.drawInput();
