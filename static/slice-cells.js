@@ -30,17 +30,16 @@ export function sliceCells(S) {
   const label = (el) => el && $('.lbl', el).textContent;
   // Each fact of a cell from its DOM cell when the view is a grid, else
   // from the frames, else worked out from the meta; a value the canvases'
-  // module computed is written by its valueAt.
-  const valueAt = (v) => S.valueAt(v);
+  // module computed is written by its valueAt (S.valueAt).
   function inOffset(i) {
     const c = cellOf('in', i);
     if (c) return +c.dataset.o;
     if (st.data.offsets) return st.data.offsets[i];
     return offsetOf(st.meta.sizes, st.meta.strides, i);
   }
-  const bufValue = (o) => label(cellOf('b', o)) ?? (st.data.bufAt ? valueAt(st.data.bufAt(o)) : '·');
+  const bufValue = (o) => label(cellOf('b', o)) ?? (st.data.bufAt ? S.valueAt(st.data.bufAt(o)) : '·');
   const inValue = (i) => label(cellOf('in', i)) ?? bufValue(inOffset(i));
-  const outValue = (k) => label(cellOf('out', k)) ?? (k < st.meta.values.length ? st.meta.values[k] : st.data.outAt ? valueAt(st.data.outAt(k)) : '·');
+  const outValue = (k) => label(cellOf('out', k)) ?? (k < st.meta.values.length ? st.meta.values[k] : st.data.outAt ? S.valueAt(st.data.outAt(k)) : '·');
   const srcCoord = (oc) => oc.map((v, d) => st.meta.copyStart[d] + st.meta.windowStrides[d] * v);
   const inWindow = (ic) => ic.every((v, d) => v >= st.meta.windowOffsets[d] && v < st.meta.windowOffsets[d] + st.meta.windowSizes[d]);
   // copyOrder is the output element that copies input element i, or -1:

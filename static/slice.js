@@ -70,8 +70,9 @@ export function start() {
     const meta = st.meta = m.meta;
     // The frames' bitmaps (the elements copied, the cells read) are kept
     // as they come; the rest the canvases are drawn from is computed by
-    // their module once every frame is in (slice-canvas.js canvasData),
-    // so a picture of cells loads none of it.
+    // their module (slice-canvas.js canvasData, through complete): here
+    // when it is in, else at done once it is, so a picture of cells loads
+    // none of it.
     const s = m.stream || {}, words = (n) => new Uint32Array(2 * Math.ceil(n / 64));
     st.data = { copied: s.copiedFrames ? words(meta.inputCount) : null, read: s.readFrames ? words(meta.cells) : null };
     // With the module in, at once: a canvas the answer kept links its
